@@ -1,0 +1,24 @@
+import type { Connection } from 'mongoose';
+import type { Redis } from 'ioredis';
+import type { Registry } from 'prom-client';
+import type { ServiceSchema } from 'moleculer';
+import type { AppConfig } from './config/load.ts';
+import type { Readiness } from './health/readiness.ts';
+import type { Logger } from './logger.ts';
+
+/**
+ * What a process shares with the services it runs. Services are factories
+ * over this context, so tests can hand them isolated databases and prefixes.
+ */
+export interface AppContext {
+  config: AppConfig;
+  logger: Logger;
+  /** Present when this process runs a service that stores data. */
+  mongo?: Connection;
+  /** Present when REDIS_URL is set. */
+  redis?: Redis;
+  readiness: Readiness;
+  metrics: Registry;
+}
+
+export type ServiceFactory = (app: AppContext) => ServiceSchema;

@@ -1,0 +1,56 @@
+import { hostname } from 'node:os';
+import { ServiceBroker, type BrokerOptions } from 'moleculer';
+import type { AppConfig } from '../config/load.ts';
+import type { Logger } from '../logger.ts';
+
+export interface CreateBrokerOptions {
+  config: Pick<AppConfig, 'transporter' | 'namespace' | 'nodeId' | 'requestTimeoutMs' | 'logLevel'>;
+  logger: Logger;
+  /** Extra broker options (tests use this for middlewares). */
+  overrides?: Partial<BrokerOptions>;
+}
+
+/**
+ * The one way this project makes a broker. No TRANSPORTER: no transit at all,
+ * so every call is a local function call. nats://: cluster over NATS, and the
+ * registry still prefers an instance on the calling node.
+ */
+export function createBroker({ config, logger, overrides = {} }: CreateBrokerOptions): ServiceBroker {
+  const transporter = config.transporter ? transporterFor(config.transporter) : null;
+  return new ServiceBroker({
+    namespace: config.namespace,
+    nodeID: config.nodeId ?? `${hostname()}-${process.pid}`,
+    transporter,
+    // JSON is readable on the wire and fast enough; events carry small payloads.
+    serializer: 'JSON',
+    requestTimeout: config.requestTimeoutMs,
+    registry: { preferLocal: true, strategy: 'RoundRobin' },
+    // Parameters are validated by each action's schema before its handler runs.
+    validator: true,
+    logger: {
+      type: 'Pino',
+      options: {
+        level: config.logLevel,
+        createLogger: (level: string, bindings: { mod?: string; nodeID?: string }) =>
+          logger.child({ mod: bindings.mod }, { level }),
+      },
+    },
+    // The runner handles signals so it can also stop the servers it started.
+    skipProcessEventRegistration: true,
+    metrics: false,
+    tracing: false,
+    ...overrides,
+  } as BrokerOptions);
+}
+
+function transporterFor(url: string): BrokerOptions['transporter'] {
+  return {
+    type: 'NATS',
+    options: {
+      url,
+      // Keep trying during a NATS restart instead of failing the node.
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 500,
+    },
+  };
+}

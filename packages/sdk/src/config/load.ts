@@ -1,0 +1,77 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { configSchema, type Config, type ConfigKey } from './schema.ts';
+
+/** The effective configuration: like Config, with the secret always resolved. */
+export type AppConfig = Omit<Config, 'secret'> & {
+  secret: string;
+  /** Where the secret came from, for the start-up summary. */
+  secretSource: 'env' | 'dev-file' | 'test-random';
+};
+
+/** Thrown on bad configuration; the message names the variable and is meant to be printed as is. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  readonly variable: string;
+  constructor(variable: string, reason: string) {
+    super(`configuration error: ${variable} ${reason}`);
+    this.variable = variable;
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Parses and validates the environment. Throws ConfigError on the first bad variable. */
+export function parseConfig(env: Env = process.env): Config {
+  const out: Partial<Record<ConfigKey, unknown>> = {};
+  for (const key of Object.keys(configSchema) as ConfigKey[]) {
+    const spec = configSchema[key];
+    const raw = env[spec.env];
+    const value = raw === undefined || raw === '' ? ('default' in spec ? spec.default : undefined) : raw;
+    const result = spec.parse.safeParse(value);
+    if (!result.success) {
+      const issue = result.error.issues[0];
+      const shown = spec.secret ? '' : ` (got ${JSON.stringify(raw ?? '')})`;
+      throw new ConfigError(spec.env, `${issue?.message ?? 'is invalid'}${shown}`);
+    }
+    out[key] = result.data;
+  }
+  return out as Config;
+}
+
+/**
+ * Parses the environment and resolves the signing secret: required in
+ * production; in development kept in DATA_DIR/.dev-secret so tokens survive a
+ * restart; in test random per process.
+ */
+export function loadConfig(env: Env = process.env): AppConfig {
+  const config = parseConfig(env);
+  if (config.secret) return { ...config, secret: config.secret, secretSource: 'env' };
+  if (config.nodeEnv === 'production') {
+    throw new ConfigError('SECRET', 'is required when NODE_ENV=production (at least 32 random characters)');
+  }
+  if (config.nodeEnv === 'test') {
+    return { ...config, secret: randomBytes(32).toString('base64url'), secretSource: 'test-random' };
+  }
+  return { ...config, secret: readOrCreateDevSecret(config.dataDir), secretSource: 'dev-file' };
+}
+
+function readOrCreateDevSecret(dataDir: string): string {
+  const file = join(resolve(dataDir), '.dev-secret');
+  try {
+    const existing = readFileSync(file, 'utf8').trim();
+    if (existing.length >= 32) return existing;
+  } catch {
+    // Not there yet: create it below.
+  }
+  const secret = randomBytes(32).toString('base64url');
+  try {
+    mkdirSync(resolve(dataDir), { recursive: true });
+    writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+    chmodSync(file, 0o600);
+  } catch (err) {
+    throw new ConfigError('DATA_DIR', `is not writable for the development secret (${String(err)})`);
+  }
+  return secret;
+}

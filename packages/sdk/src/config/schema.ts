@@ -1,0 +1,165 @@
+import { z } from 'zod';
+import { SERVICE_NAMES } from '../services.ts';
+
+/**
+ * One entry per environment variable: the single source for parsing,
+ * defaults, the printed effective config and the README table.
+ */
+export interface ConfigEntry<T> {
+  env: string;
+  /** Human-readable type, shown in the README table. */
+  type: string;
+  description: string;
+  /** Default as the user would write it in the environment; undefined = optional or required. */
+  default?: string;
+  /** Masked when printed. */
+  secret?: boolean;
+  parse: z.ZodType<T>;
+}
+
+const entry = <T>(e: ConfigEntry<T>): ConfigEntry<T> => e;
+
+const port = z.coerce.number().int().min(0).max(65535);
+const positiveInt = z.coerce.number().int().positive();
+const optionalUrl = (schemes: string[]) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v === '' ? undefined : v))
+    .refine(
+      (v) => v === undefined || schemes.some((s) => v.startsWith(`${s}://`)),
+      `must start with ${schemes.map((s) => `${s}://`).join(' or ')}`,
+    );
+
+export const configSchema = {
+  nodeEnv: entry({
+    env: 'NODE_ENV',
+    type: 'development | test | production',
+    description: 'Run mode. Outside development and test, SECRET is required and logs are JSON.',
+    default: 'development',
+    parse: z.enum(['development', 'test', 'production']),
+  }),
+  host: entry({
+    env: 'HOST',
+    type: 'address',
+    description: 'Address the HTTP/socket.io gateway listens on.',
+    default: '127.0.0.1',
+    parse: z.string().trim().min(1),
+  }),
+  port: entry({
+    env: 'PORT',
+    type: 'port',
+    description: 'Port the gateway listens on (0 picks a free one). The local cluster uses PORT and PORT+1.',
+    default: '3000',
+    parse: port,
+  }),
+  secret: entry({
+    env: 'SECRET',
+    type: 'string (>= 32 chars)',
+    description:
+      'Key that signs access tokens. Required in production; in development a random one is kept in DATA_DIR/.dev-secret, in test one is made per process.',
+    secret: true,
+    parse: z.string().min(32, 'must be at least 32 characters').optional(),
+  }),
+  mongoUrl: entry({
+    env: 'MONGO_URL',
+    type: 'mongodb:// URL',
+    description:
+      'MongoDB to use. Unset: the single instance starts a local one (mongod on PATH with DATA_DIR/db, else an in-memory dev server whose data is lost on exit).',
+    parse: optionalUrl(['mongodb', 'mongodb+srv']),
+  }),
+  mongoConnectTimeoutMs: entry({
+    env: 'MONGO_CONNECT_TIMEOUT_MS',
+    type: 'milliseconds',
+    description: 'How long to wait for MongoDB at start before giving up.',
+    default: '10000',
+    parse: positiveInt,
+  }),
+  redisUrl: entry({
+    env: 'REDIS_URL',
+    type: 'redis:// URL',
+    description: 'Redis for shared state (presence, caches, rate limits). Unset: in-process state (single instance only).',
+    parse: optionalUrl(['redis', 'rediss']),
+  }),
+  transporter: entry({
+    env: 'TRANSPORTER',
+    type: 'nats:// URL',
+    description: 'Broker transporter. Unset: single instance, every call is local. nats://host:port: cluster.',
+    parse: optionalUrl(['nats']),
+  }),
+  namespace: entry({
+    env: 'NAMESPACE',
+    type: 'string',
+    description: 'Broker namespace: nodes only see nodes of the same namespace on a shared NATS.',
+    default: '',
+    parse: z.string().regex(/^[a-zA-Z0-9_-]*$/, 'letters, digits, _ and - only'),
+  }),
+  nodeId: entry({
+    env: 'NODE_ID',
+    type: 'string',
+    description: 'Broker node id. Unset: hostname plus process id.',
+    parse: z
+      .string()
+      .optional()
+      .transform((v) => (v === '' ? undefined : v)),
+  }),
+  services: entry({
+    env: 'SERVICES',
+    type: 'comma list',
+    description: `Services this process runs: any of ${SERVICE_NAMES.join(', ')}, or "all".`,
+    default: 'all',
+    parse: z
+      .string()
+      .transform((v) =>
+        v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      )
+      .pipe(
+        z
+          .array(z.enum([...SERVICE_NAMES, 'all']))
+          .min(1, 'name at least one service')
+          .transform((names) => (names.includes('all') ? [...SERVICE_NAMES] : [...new Set(names)])),
+      ),
+  }),
+  dataDir: entry({
+    env: 'DATA_DIR',
+    type: 'path',
+    description: 'Directory for local data (mongod files, uploaded files, the development secret).',
+    default: './data',
+    parse: z.string().min(1),
+  }),
+  logLevel: entry({
+    env: 'LOG_LEVEL',
+    type: 'fatal | error | warn | info | debug | trace',
+    description: 'Least severe level that is logged.',
+    default: 'info',
+    parse: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace']),
+  }),
+  logFormat: entry({
+    env: 'LOG_FORMAT',
+    type: 'json | pretty',
+    description: 'Log output. Unset: pretty in development, JSON otherwise.',
+    parse: z.enum(['json', 'pretty']).optional(),
+  }),
+  requestTimeoutMs: entry({
+    env: 'REQUEST_TIMEOUT_MS',
+    type: 'milliseconds',
+    description: 'Broker call timeout between services.',
+    default: '10000',
+    parse: positiveInt,
+  }),
+  shutdownTimeoutMs: entry({
+    env: 'SHUTDOWN_TIMEOUT_MS',
+    type: 'milliseconds',
+    description: 'On SIGTERM/SIGINT, how long to let work drain before exiting anyway.',
+    default: '10000',
+    parse: positiveInt,
+  }),
+} as const;
+
+type Schema = typeof configSchema;
+export type ConfigKey = keyof Schema;
+export type Config = { [K in ConfigKey]: Schema[K] extends ConfigEntry<infer T> ? T : never };

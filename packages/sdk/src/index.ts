@@ -1,0 +1,20 @@
+export { configSchema, type Config, type ConfigEntry, type ConfigKey } from './config/schema.ts';
+export { loadConfig, parseConfig, ConfigError, type AppConfig } from './config/load.ts';
+export {
+  describeConfig,
+  configTableMarkdown,
+  withConfigTable,
+  maskUrlPassword,
+  CONFIG_TABLE_BEGIN,
+  CONFIG_TABLE_END,
+} from './config/describe.ts';
+export { ERROR_CATALOG, isErrorCode, type ErrorCode } from './errors/catalog.ts';
+export { ImError, toHttpError, type ErrorBody, type HttpError } from './errors/im-error.ts';
+export { createLogger, type Logger } from './logger.ts';
+export { createBroker, type CreateBrokerOptions } from './broker/create-broker.ts';
+export { connectMongo, pingMongo, DependencyUnavailableError } from './db/mongo.ts';
+export { connectRedis } from './db/redis.ts';
+export { Readiness, type ReadinessCheck, type ReadinessReport } from './health/readiness.ts';
+export { SERVICE_NAMES, SERVICES_USING_MONGO, type ServiceName } from './services.ts';
+export { EVENTS, type EventName } from './events.ts';
+export type { AppContext, ServiceFactory } from './app-context.ts';

@@ -1,0 +1,78 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { findBinary, mongoJavaServerClasspath, requireBinary } from '../binaries.ts';
+import { freePort } from '../free-port.ts';
+import { ManagedProcess, waitForProcess as ready } from '../managed-process.ts';
+import { tcpExchange } from '../probes.ts';
+
+export type MongoKind = 'external' | 'mongod' | 'mongo-java-server';
+
+export interface MongoServerHandle {
+  kind: MongoKind;
+  /** Base URL without a database name. */
+  url: string;
+  process?: ManagedProcess;
+  stop(): Promise<void>;
+}
+
+export interface StartMongoOptions {
+  /** Use this server instead of starting one (MONGO_URL). */
+  url?: string;
+  /** mongod data directory; a temporary one (removed on stop) when unset. */
+  dbPath?: string;
+  /** Skip mongod even if installed (forces the in-memory server). */
+  preferInMemory?: boolean;
+  host?: string;
+  port?: number;
+}
+
+/**
+ * A MongoDB wire-protocol server: the given URL, else `mongod` on PATH, else
+ * mongo-java-server in memory (fetched by scripts/setup.sh).
+ */
+export async function startMongo(options: StartMongoOptions = {}): Promise<MongoServerHandle> {
+  if (options.url) return { kind: 'external', url: options.url, stop: async () => undefined };
+  const host = options.host ?? '127.0.0.1';
+  const mongod = options.preferInMemory ? undefined : findBinary('mongod');
+  if (mongod) {
+    const port = options.port ?? (await freePort(host));
+    const dbPath = options.dbPath ?? mkdtempSync(join(tmpdir(), 'im-mongod-'));
+    const proc = new ManagedProcess('mongod', mongod, ['--bind_ip', host, '--port', String(port), '--dbpath', dbPath, '--quiet']);
+    await ready(proc, () => tcpExchange(port, null, host).catch((e: unknown) => {
+      // mongod sends nothing first; a refused connection is the only failure.
+      if ((e as Error).message === 'no answer') return;
+      throw e;
+    }));
+    return {
+      kind: 'mongod',
+      url: `mongodb://${host}:${port}`,
+      process: proc,
+      stop: async () => {
+        await proc.stop();
+        if (!options.dbPath) rmSync(dbPath, { recursive: true, force: true });
+      },
+    };
+  }
+  const classpath = mongoJavaServerClasspath();
+  if (!classpath) {
+    throw new Error('no MongoDB available: set MONGO_URL, put mongod on PATH, or run scripts/setup.sh to fetch mongo-java-server');
+  }
+  let address: string | undefined;
+  const proc = new ManagedProcess(
+    'mongo-java-server',
+    requireBinary('java', 'install Java 17: bash scripts/setup.sh run'),
+    ['-Xss512k', '-XX:+UseSerialGC', '-cp', classpath, 'MongoDevServer', host, String(options.port ?? 0)],
+    {
+      tether: false,
+      onLine: (line) => {
+        const match = /^listening (\S+)$/.exec(line);
+        if (match) address = match[1];
+      },
+    },
+  );
+  await ready(proc, async () => {
+    if (!address) throw new Error('not listening yet');
+  });
+  return { kind: 'mongo-java-server', url: `mongodb://${address}`, process: proc, stop: () => proc.stop() };
+}

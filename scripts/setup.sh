@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# Brings what is missing, and nothing else (safe to run any number of times).
+#   scripts/setup.sh run    Node 24, npm packages, the MongoDB-compatible dev server
+#   scripts/setup.sh test   all of the above plus Redis, NATS and MinIO
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+profile="${1:-run}"
+case "$profile" in run | test) ;; *) fail "unknown profile '$profile' (expected run or test)" ;; esac
+
+ensure_node() {
+  use_project_node
+  local major
+  major="$(node_major node)"
+  if [ "$major" -ge 22 ]; then
+    say "Node.js $(node -v) found"
+    return
+  fi
+  command -v npm >/dev/null || fail "neither Node.js >= 22 nor npm found: install Node.js 24"
+  say "system Node.js is v$major; installing Node.js $IM_NODE_MAJOR into $IM_CACHE/node"
+  mkdir -p "$IM_CACHE/node"
+  npm install --global --no-fund --no-audit --loglevel=error --prefix "$IM_CACHE/node" "node@$IM_NODE_MAJOR" >/dev/null ||
+    fail "could not install node@$IM_NODE_MAJOR from the npm registry"
+  use_project_node
+  [ "$(node_major node)" -ge 22 ] || fail "Node.js $IM_NODE_MAJOR was installed but $(command -v node) is $(node -v)"
+  say "Node.js $(node -v) ready"
+}
+
+ensure_npm_packages() {
+  local stamp="$IM_ROOT/node_modules/.setup-stamp" want
+  want="$(cat "$IM_ROOT/package.json" "$IM_ROOT/package-lock.json" 2>/dev/null | sha256sum | cut -c1-16)"
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+    say "npm packages up to date"
+    return
+  fi
+  say "installing npm packages"
+  (cd "$IM_ROOT" && npm ci --no-fund --no-audit --loglevel=error) || fail "npm ci failed (see the npm output above)"
+  echo "$want" >"$stamp"
+}
+
+ensure_java() {
+  if command -v java >/dev/null && command -v javac >/dev/null && command -v mvn >/dev/null; then
+    return
+  fi
+  say "Java 17 and Maven are needed for the MongoDB-compatible dev server"
+  apt_install openjdk-17-jdk-headless maven
+}
+
+# mongo-java-server speaks the MongoDB wire protocol in memory. Its jars have no
+# main class, so a small launcher is compiled beside them.
+ensure_mongo_dev_server() {
+  if [ -n "${MONGO_URL:-}" ] || command -v mongod >/dev/null; then
+    say "MongoDB: using ${MONGO_URL:-mongod on PATH}"
+    return
+  fi
+  local dir="$IM_CACHE/mongo-java-server/$IM_MONGO_JAVA_SERVER_VERSION"
+  if [ -f "$dir/classes/MongoDevServer.class" ]; then
+    say "MongoDB-compatible dev server (mongo-java-server $IM_MONGO_JAVA_SERVER_VERSION) cached"
+    return
+  fi
+  ensure_java
+  say "fetching mongo-java-server $IM_MONGO_JAVA_SERVER_VERSION from Maven Central"
+  local src="$IM_ROOT/packages/testkit/java"
+  mkdir -p "$dir/lib" "$dir/classes"
+  mvn -q -B -f "$src/pom.xml" -Dmongo-java-server.version="$IM_MONGO_JAVA_SERVER_VERSION" \
+    dependency:copy-dependencies -DoutputDirectory="$dir/lib" -DincludeScope=runtime ||
+    fail "could not fetch de.bwaldvogel:mongo-java-server:$IM_MONGO_JAVA_SERVER_VERSION from Maven Central"
+  javac -nowarn -d "$dir/classes" -cp "$dir/lib/*" "$src/MongoDevServer.java" ||
+    fail "could not compile the mongo-java-server launcher"
+  say "mongo-java-server ready in $dir"
+}
+
+ensure_debian_binary() { # binary package
+  if command -v "$1" >/dev/null || [ -x "/usr/sbin/$1" ] || [ -x "/usr/bin/$1" ]; then return; fi
+  apt_install "$2"
+  command -v "$1" >/dev/null || [ -x "/usr/sbin/$1" ] || [ -x "/usr/bin/$1" ] || fail "$2 installed but $1 not found"
+}
+
+ensure_redis_nats() {
+  ensure_debian_binary redis-server redis-server
+  ensure_debian_binary nats-server nats-server
+  # The packages start system services we do not use; tests start their own.
+  if command -v systemctl >/dev/null && [ -d /run/systemd/system ]; then
+    as_root systemctl disable --now redis-server nats-server >/dev/null 2>&1 || true
+  fi
+  say "redis-server and nats-server present"
+}
+
+# MinIO ships no Debian package and there is no download here but the Go
+# module proxy, so it is built from source once (about 5 minutes on 2 cores)
+# and the binary is kept in the cache.
+ensure_minio() {
+  if command -v minio >/dev/null; then
+    say "MinIO found at $(command -v minio)"
+    return
+  fi
+  command -v go >/dev/null || fail "MinIO is built with Go, and no 'go' was found: install Go >= 1.24"
+  say "building MinIO with go install (first time only, several minutes)"
+  mkdir -p "$IM_CACHE/bin"
+  GOBIN="$IM_CACHE/bin" GOFLAGS=-trimpath go install "github.com/minio/minio@${IM_MINIO_VERSION:-latest}" ||
+    fail "could not build MinIO with 'go install github.com/minio/minio@${IM_MINIO_VERSION:-latest}'"
+  use_project_node
+  say "MinIO built: $IM_CACHE/bin/minio"
+}
+
+ensure_node
+if [ "$profile" = test ]; then
+  ensure_redis_nats
+  ensure_minio
+fi
+ensure_mongo_dev_server
+ensure_npm_packages
+say "setup ($profile) done"

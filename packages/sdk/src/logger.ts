@@ -17,7 +17,12 @@ export function createLogger(
   if (pretty) {
     options.transport = {
       target: 'pino-pretty',
-      options: { colorize: process.stdout.isTTY, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' },
+      options: {
+        colorize: process.stdout.isTTY,
+        translateTime: 'SYS:HH:MM:ss.l',
+        ignore: 'pid,hostname,mod',
+        messageFormat: '{if mod}{mod}: {end}{msg}',
+      },
     };
   }
   return pino(options);

@@ -1,0 +1,1 @@
+export { createGatewayService } from './gateway.service.ts';

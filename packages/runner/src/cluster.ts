@@ -1,0 +1,102 @@
+// `npm run cluster`: the cluster topology as plain processes on loopback.
+// NATS and Redis (started here), MongoDB (MONGO_URL, else a local one), two
+// gateway nodes on PORT and PORT+1, and the services split over two nodes.
+// SIGINT/SIGTERM stops every process it started.
+import { fileURLToPath } from 'node:url';
+import { ConfigError, createLogger, loadConfig, type AppConfig } from '@im/sdk';
+import { ManagedProcess, startNats, startRedis, waitUntil, type MongoServerHandle, type NatsServerHandle, type RedisServerHandle } from '@im/testkit';
+import { startLocalMongo } from './local-mongo.ts';
+
+/** Which services each node runs. */
+export const CLUSTER_NODES = [
+  { id: 'gateway-1', services: 'gateway', portOffset: 0 },
+  { id: 'gateway-2', services: 'gateway', portOffset: 1 },
+  { id: 'services-1', services: 'user,group,chat' },
+  { id: 'services-2', services: 'file,push' },
+] as const;
+
+const START = fileURLToPath(new URL('./start.ts', import.meta.url));
+
+let config: AppConfig;
+try {
+  config = loadConfig();
+} catch (err) {
+  process.stderr.write(`im-platform: ${err instanceof ConfigError ? err.message : String(err)}\n`);
+  process.exit(1);
+}
+const logger = createLogger(config, { node: 'cluster' });
+
+let nats: NatsServerHandle | undefined;
+let redis: RedisServerHandle | undefined;
+let mongo: MongoServerHandle | undefined;
+const nodes: ManagedProcess[] = [];
+let stopping = false;
+
+async function shutdown(code: number, why: string): Promise<never> {
+  if (!stopping) {
+    stopping = true;
+    logger.info(`stopping the cluster (${why})`);
+    await Promise.allSettled(nodes.map((n) => n.stop(config.shutdownTimeoutMs)));
+    await Promise.allSettled([nats?.stop(), redis?.stop(), mongo?.stop()]);
+  }
+  clearInterval(keepAlive);
+  process.exit(code);
+}
+// Servers and children are unref'd by the test kit; this node lives until a signal.
+const keepAlive = setInterval(() => undefined, 1 << 30);
+process.once('SIGINT', () => void shutdown(0, 'SIGINT'));
+process.once('SIGTERM', () => void shutdown(0, 'SIGTERM'));
+
+try {
+  [nats, redis] = await Promise.all([
+    config.transporter ? undefined : startNats(),
+    config.redisUrl ? undefined : startRedis(),
+  ]);
+  const transporter = config.transporter ?? nats!.url;
+  const redisUrl = config.redisUrl ?? redis!.url;
+  let mongoUrl = config.mongoUrl;
+  if (!mongoUrl) {
+    mongo = await startLocalMongo(config.dataDir, logger);
+    mongoUrl = `${mongo.url}/im`;
+  }
+  logger.info(`NATS ${transporter}, Redis ${redisUrl}, MongoDB ${mongoUrl}`);
+
+  for (const spec of CLUSTER_NODES) {
+    const port = 'portOffset' in spec ? config.port + spec.portOffset : 0;
+    const node = new ManagedProcess(spec.id, process.execPath, [START], {
+      env: {
+        ...process.env,
+        NODE_ENV: config.nodeEnv,
+        TRANSPORTER: transporter,
+        REDIS_URL: redisUrl,
+        MONGO_URL: mongoUrl,
+        // Every node signs and checks tokens with the same key.
+        SECRET: config.secret,
+        SERVICES: spec.services,
+        NODE_ID: spec.id,
+        NAMESPACE: config.namespace,
+        PORT: String(port),
+        LOG_FORMAT: config.logFormat ?? (config.nodeEnv === 'development' ? 'pretty' : 'json'),
+      },
+      onLine: (line) => process.stdout.write(`[${spec.id}] ${line}\n`),
+    });
+    nodes.push(node);
+    void node.exited.then((code) => {
+      if (!stopping) void shutdown(1, `${spec.id} exited with ${code}`);
+    });
+  }
+
+  const gateways = CLUSTER_NODES.filter((n) => 'portOffset' in n).map((n) => `http://${config.host}:${config.port + n.portOffset}`);
+  await Promise.all(
+    gateways.map((base) =>
+      waitUntil(`${base}/ready`, async () => {
+        const res = await fetch(`${base}/ready`);
+        if (res.status !== 200) throw new Error(`answered ${res.status}: ${await res.text()}`);
+      }, 60_000),
+    ),
+  );
+  logger.info(`cluster ready: ${gateways.join(' and ')} (Ctrl-C stops everything)`);
+} catch (err) {
+  process.stderr.write(`im-platform cluster: ${err instanceof Error ? err.message : String(err)}\n`);
+  await shutdown(1, 'start failed');
+}

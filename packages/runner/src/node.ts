@@ -1,0 +1,82 @@
+import type { Redis } from 'ioredis';
+import type { ServiceBroker } from 'moleculer';
+import type { Connection } from 'mongoose';
+import { collectDefaultMetrics, Registry } from 'prom-client';
+import {
+  connectMongo,
+  connectRedis,
+  createBroker,
+  pingMongo,
+  Readiness,
+  SERVICES_USING_MONGO,
+  type AppConfig,
+  type AppContext,
+  type Logger,
+} from '@im/sdk';
+import { SERVICE_FACTORIES } from './service-registry.ts';
+
+export interface RunningNode {
+  app: AppContext;
+  broker: ServiceBroker;
+  /** Stops the broker (services drain), then closes database connections. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts one node: connects what its services need, makes the broker, loads
+ * the services SERVICES names, and starts them. A dependency that cannot be
+ * reached fails the start with a clear error and leaves nothing open.
+ */
+export async function startNode(config: AppConfig, logger: Logger): Promise<RunningNode> {
+  const readiness = new Readiness();
+  const metrics = new Registry();
+  collectDefaultMetrics({ register: metrics, prefix: 'im_' });
+
+  let mongo: Connection | undefined;
+  let redis: Redis | undefined;
+  let broker: ServiceBroker | undefined;
+  const closeClients = async () => {
+    await Promise.allSettled([mongo?.close(), redis?.quit()]);
+  };
+
+  try {
+    if (config.services.some((name) => SERVICES_USING_MONGO.includes(name))) {
+      if (!config.mongoUrl) throw new Error('MONGO_URL is not set and no local MongoDB was started');
+      mongo = await connectMongo(config.mongoUrl, { timeoutMs: config.mongoConnectTimeoutMs });
+      const connection = mongo;
+      readiness.add('mongo', () => pingMongo(connection));
+    }
+    if (config.redisUrl) {
+      redis = await connectRedis(config.redisUrl, { timeoutMs: config.mongoConnectTimeoutMs });
+      const client = redis;
+      readiness.add('redis', async () => {
+        await client.ping();
+      });
+    }
+
+    const app: AppContext = { config, logger, readiness, metrics, ...(mongo ? { mongo } : {}), ...(redis ? { redis } : {}) };
+    broker = createBroker({ config, logger });
+    const running = broker;
+    if (config.transporter) {
+      readiness.add('nats', async () => {
+        if (!running.transit?.connected) throw new Error('transporter not connected');
+      });
+    }
+    for (const name of config.services) broker.createService(SERVICE_FACTORIES[name](app));
+    await broker.start();
+    logger.info({ nodeID: broker.nodeID, services: config.services, transporter: config.transporter ? 'nats' : 'local' }, 'node started');
+
+    return {
+      app,
+      broker,
+      stop: async () => {
+        await running.stop();
+        await closeClients();
+      },
+    };
+  } catch (err) {
+    await broker?.stop().catch(() => undefined);
+    await closeClients();
+    throw err;
+  }
+}

@@ -1,0 +1,1 @@
+export { createChatService } from './chat.service.ts';

@@ -1,0 +1,1 @@
+export { createFileService } from './file.service.ts';

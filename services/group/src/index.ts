@@ -1,0 +1,1 @@
+export { createGroupService } from './group.service.ts';

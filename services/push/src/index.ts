@@ -1,0 +1,1 @@
+export { createPushService } from './push.service.ts';

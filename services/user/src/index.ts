@@ -1,0 +1,1 @@
+export { createUserService } from './user.service.ts';

@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { connect, createServer } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { freePort, openTestEnv, type TestEnv } from '@im/testkit';
+import { alive, CLUSTER, spawnNode, type SpawnedNode } from './spawn-node.ts';
+
+/** Two consecutive free ports, for PORT and PORT+1. */
+async function freePortPair(): Promise<number> {
+  for (let i = 0; i < 20; i += 1) {
+    const port = await freePort();
+    const nextFree = await new Promise<boolean>((resolve) => {
+      const probe = createServer().once('error', () => resolve(false));
+      probe.listen(port + 1, '127.0.0.1', () => probe.close(() => resolve(true)));
+    });
+    if (nextFree) return port;
+  }
+  throw new Error('no free port pair');
+}
+
+describe('npm run cluster: two gateways and two service nodes over NATS', () => {
+  let env: TestEnv;
+  let cluster: SpawnedNode;
+  let port: number;
+
+  before(async () => {
+    env = await openTestEnv(import.meta.url);
+    port = await freePortPair();
+    cluster = spawnNode(CLUSTER, { PORT: String(port), MONGO_URL: env.mongoUrl, NODE_ENV: 'development', SECRET: 'c'.repeat(40) });
+    await cluster.waitFor(/cluster ready/, 90_000);
+  });
+  after(async () => {
+    cluster?.child.kill('SIGKILL');
+    await env?.close();
+  });
+
+  it('both gateways answer /ready with NATS, Redis and every backend service discovered', async () => {
+    for (const p of [port, port + 1]) {
+      const res = await fetch(`http://127.0.0.1:${p}/ready`);
+      assert.equal(res.status, 200, `gateway on ${p}`);
+      assert.deepEqual(await res.json(), { status: 'ready', checks: { redis: 'ok', nats: 'ok', services: 'ok' } });
+    }
+  });
+
+  it('runs each node as its own process with the services it was given', () => {
+    const out = cluster.stdout();
+    for (const [node, services] of [
+      ['gateway-1', '"gateway"'],
+      ['services-1', '"user","group","chat"'],
+      ['services-2', '"file","push"'],
+    ] as const) {
+      const line = out.split('\n').find((l) => l.startsWith(`[${node}]`) && l.includes('"node started"'));
+      assert.ok(line, `${node} did not start`);
+      assert.ok(line.includes(`"services":[${services}]`), line);
+    }
+  });
+
+  it('stops every process it started on SIGTERM', async () => {
+    const pids = [...cluster.stdout().matchAll(/"pid":(\d+)/g)].map((m) => Number(m[1]));
+    const nodePids = [...new Set(pids)].filter((pid) => pid !== cluster.child.pid);
+    assert.ok(nodePids.length >= 4, `expected 4 node processes, saw ${nodePids.length}`);
+    cluster.child.kill('SIGTERM');
+    assert.equal(await cluster.exited, 0);
+    for (const pid of nodePids) assert.equal(alive(pid), false, `node process ${pid} left running`);
+    await assert.rejects(fetch(`http://127.0.0.1:${port}/health`));
+    await assert.rejects(fetch(`http://127.0.0.1:${port + 1}/health`));
+    // The NATS and Redis servers it started are gone too.
+    const started = /NATS nats:\/\/127\.0\.0\.1:(\d+), Redis redis:\/\/127\.0\.0\.1:(\d+)/.exec(cluster.stdout());
+    assert.ok(started, 'cluster did not log its NATS and Redis addresses');
+    for (const p of [Number(started[1]), Number(started[2])]) {
+      const refused = await new Promise<boolean>((resolve) => {
+        const socket = connect(p, '127.0.0.1');
+        socket.once('connect', () => {
+          socket.destroy();
+          resolve(false);
+        });
+        socket.once('error', () => resolve(true));
+      });
+      assert.ok(refused, `port ${p} still answers after the cluster stopped`);
+    }
+  });
+});

@@ -1,0 +1,67 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const START = fileURLToPath(new URL('../src/start.ts', import.meta.url));
+export const CLUSTER = fileURLToPath(new URL('../src/cluster.ts', import.meta.url));
+
+export interface SpawnedNode {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the first capture of `pattern` in the output. */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<string>;
+  exited: Promise<number | null>;
+}
+
+/** Runs a runner entry point as its own process, the way an operator would. */
+export function spawnNode(script: string, env: Record<string, string | undefined>): SpawnedNode {
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !/^(PORT|HOST|SECRET|MONGO_URL|REDIS_URL|TRANSPORTER|SERVICES|NODE_ID|NAMESPACE|DATA_DIR)$/.test(k)),
+  );
+  const child = spawn(process.execPath, [script], {
+    env: { ...clean, NODE_ENV: 'test', LOG_FORMAT: 'json', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  const waiters: Array<() => void> = [];
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+    out += d;
+    for (const w of waiters) w();
+  });
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => {
+    err += d;
+    for (const w of waiters) w();
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    child,
+    stdout: () => out,
+    stderr: () => err,
+    exited,
+    waitFor: (pattern, timeoutMs = 60_000) =>
+      new Promise((resolve, reject) => {
+        const check = () => {
+          const match = pattern.exec(out + err);
+          if (match) {
+            clearTimeout(timer);
+            resolve(match[1] ?? match[0]);
+          }
+        };
+        const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern}\n${out}\n${err}`)), timeoutMs);
+        waiters.push(check);
+        void exited.then(() => setTimeout(() => reject(new Error(`exited before ${pattern}\n${out}\n${err}`)), 50));
+        check();
+      }),
+  };
+}
+
+/** Whether a process (or process group, with a negative id) still exists. */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

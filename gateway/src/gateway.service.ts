@@ -29,7 +29,10 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
     created() {
       const broker = (this as unknown as { broker: ServiceBroker }).broker;
       app.readiness.add('services', async () => {
-        const missing = BACKENDS.filter((name) => !broker.registry.hasService(name));
+        const available = new Set(
+          broker.registry.getServiceList({ onlyAvailable: true, skipInternal: true }).map((s) => s.name),
+        );
+        const missing = BACKENDS.filter((name) => !available.has(name));
         if (missing.length > 0) throw new Error(`not reachable: ${missing.join(', ')}`);
       });
     },

@@ -4,7 +4,11 @@ import { errorOf, sendError } from './respond.ts';
 import type { HttpMetrics } from './metrics.ts';
 import type { Logger } from '@im/sdk';
 
-export type RouteHandler = (req: IncomingMessage, res: ServerResponse, params: Record<string, string | undefined>) => Promise<void> | void;
+export type RouteHandler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  params: Record<string, string | undefined>,
+) => Promise<void> | void;
 
 /**
  * A thin router over node:http: finds the route, runs the handler, maps any

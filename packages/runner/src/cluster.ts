@@ -4,7 +4,15 @@
 // SIGINT/SIGTERM stops every process it started.
 import { fileURLToPath } from 'node:url';
 import { ConfigError, createLogger, loadConfig, type AppConfig } from '@im/sdk';
-import { ManagedProcess, startNats, startRedis, waitUntil, type MongoServerHandle, type NatsServerHandle, type RedisServerHandle } from '@im/testkit';
+import {
+  ManagedProcess,
+  startNats,
+  startRedis,
+  waitUntil,
+  type MongoServerHandle,
+  type NatsServerHandle,
+  type RedisServerHandle,
+} from '@im/testkit';
 import { startLocalMongo } from './local-mongo.ts';
 
 /** Which services each node runs. */
@@ -86,13 +94,19 @@ try {
     });
   }
 
-  const gateways = CLUSTER_NODES.filter((n) => 'portOffset' in n).map((n) => `http://${config.host}:${config.port + n.portOffset}`);
+  const gateways = CLUSTER_NODES.filter((n) => 'portOffset' in n).map(
+    (n) => `http://${config.host}:${config.port + n.portOffset}`,
+  );
   await Promise.all(
     gateways.map((base) =>
-      waitUntil(`${base}/ready`, async () => {
-        const res = await fetch(`${base}/ready`);
-        if (res.status !== 200) throw new Error(`answered ${res.status}: ${await res.text()}`);
-      }, 60_000),
+      waitUntil(
+        `${base}/ready`,
+        async () => {
+          const res = await fetch(`${base}/ready`);
+          if (res.status !== 200) throw new Error(`answered ${res.status}: ${await res.text()}`);
+        },
+        60_000,
+      ),
     ),
   );
   logger.info(`cluster ready: ${gateways.join(' and ')} (Ctrl-C stops everything)`);

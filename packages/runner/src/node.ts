@@ -54,7 +54,14 @@ export async function startNode(config: AppConfig, logger: Logger): Promise<Runn
       });
     }
 
-    const app: AppContext = { config, logger, readiness, metrics, ...(mongo ? { mongo } : {}), ...(redis ? { redis } : {}) };
+    const app: AppContext = {
+      config,
+      logger,
+      readiness,
+      metrics,
+      ...(mongo ? { mongo } : {}),
+      ...(redis ? { redis } : {}),
+    };
     broker = createBroker({ config, logger });
     const running = broker;
     if (config.transporter) {
@@ -64,7 +71,10 @@ export async function startNode(config: AppConfig, logger: Logger): Promise<Runn
     }
     for (const name of config.services) broker.createService(SERVICE_FACTORIES[name](app));
     await broker.start();
-    logger.info({ nodeID: broker.nodeID, services: config.services, transporter: config.transporter ? 'nats' : 'local' }, 'node started');
+    logger.info(
+      { nodeID: broker.nodeID, services: config.services, transporter: config.transporter ? 'nats' : 'local' },
+      'node started',
+    );
 
     return {
       app,

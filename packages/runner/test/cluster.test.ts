@@ -25,7 +25,12 @@ describe('npm run cluster: two gateways and two service nodes over NATS', () => 
   before(async () => {
     env = await openTestEnv(import.meta.url);
     port = await freePortPair();
-    cluster = spawnNode(CLUSTER, { PORT: String(port), MONGO_URL: env.mongoUrl, NODE_ENV: 'development', SECRET: 'c'.repeat(40) });
+    cluster = spawnNode(CLUSTER, {
+      PORT: String(port),
+      MONGO_URL: env.mongoUrl,
+      NODE_ENV: 'development',
+      SECRET: 'c'.repeat(40),
+    });
     await cluster.waitFor(/cluster ready/, 90_000);
   });
   after(async () => {

@@ -16,7 +16,9 @@ export interface SpawnedNode {
 /** Runs a runner entry point as its own process, the way an operator would. */
 export function spawnNode(script: string, env: Record<string, string | undefined>): SpawnedNode {
   const clean = Object.fromEntries(
-    Object.entries(process.env).filter(([k]) => !/^(PORT|HOST|SECRET|MONGO_URL|REDIS_URL|TRANSPORTER|SERVICES|NODE_ID|NAMESPACE|DATA_DIR)$/.test(k)),
+    Object.entries(process.env).filter(
+      ([k]) => !/^(PORT|HOST|SECRET|MONGO_URL|REDIS_URL|TRANSPORTER|SERVICES|NODE_ID|NAMESPACE|DATA_DIR)$/.test(k),
+    ),
   );
   const child = spawn(process.execPath, [script], {
     env: { ...clean, NODE_ENV: 'test', LOG_FORMAT: 'json', ...env },
@@ -48,7 +50,10 @@ export function spawnNode(script: string, env: Record<string, string | undefined
             resolve(match[1] ?? match[0]);
           }
         };
-        const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern}\n${out}\n${err}`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`timed out waiting for ${pattern}\n${out}\n${err}`)),
+          timeoutMs,
+        );
         waiters.push(check);
         void exited.then(() => setTimeout(() => reject(new Error(`exited before ${pattern}\n${out}\n${err}`)), 50));
         check();

@@ -108,9 +108,21 @@ describe('/ready reports a failed dependency', () => {
 
 describe('bad configuration exits non-zero with one clear line', () => {
   const cases: Array<[string, Record<string, string>, RegExp]> = [
-    ['unknown TRANSPORTER scheme', { TRANSPORTER: 'amqp://127.0.0.1' }, /^im-platform: configuration error: TRANSPORTER must start with nats:\/\//],
-    ['missing SECRET in production', { NODE_ENV: 'production', MONGO_URL: 'mongodb://127.0.0.1:1/im' }, /^im-platform: configuration error: SECRET is required when NODE_ENV=production/],
-    ['unreachable MONGO_URL', { MONGO_URL: 'mongodb://127.0.0.1:1/im', MONGO_CONNECT_TIMEOUT_MS: '1500' }, /^im-platform: cannot reach MongoDB at mongodb:\/\/127\.0\.0\.1:1\/im within 1500 ms/],
+    [
+      'unknown TRANSPORTER scheme',
+      { TRANSPORTER: 'amqp://127.0.0.1' },
+      /^im-platform: configuration error: TRANSPORTER must start with nats:\/\//,
+    ],
+    [
+      'missing SECRET in production',
+      { NODE_ENV: 'production', MONGO_URL: 'mongodb://127.0.0.1:1/im' },
+      /^im-platform: configuration error: SECRET is required when NODE_ENV=production/,
+    ],
+    [
+      'unreachable MONGO_URL',
+      { MONGO_URL: 'mongodb://127.0.0.1:1/im', MONGO_CONNECT_TIMEOUT_MS: '1500' },
+      /^im-platform: cannot reach MongoDB at mongodb:\/\/127\.0\.0\.1:1\/im within 1500 ms/,
+    ],
     ['a PORT that is not a port', { PORT: 'http' }, /^im-platform: configuration error: PORT /],
   ];
   for (const [name, env, expected] of cases) {

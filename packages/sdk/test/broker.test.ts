@@ -14,7 +14,15 @@ describe('single-instance broker', () => {
   let broker: ServiceBroker;
   before(async () => {
     broker = createBroker({ config: parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'warn' }), logger: quiet });
-    broker.createService({ name: 'math', actions: { add: { params: { a: 'number', b: 'number' }, handler: (ctx) => (ctx.params as { a: number; b: number }).a + (ctx.params as { a: number; b: number }).b } } });
+    broker.createService({
+      name: 'math',
+      actions: {
+        add: {
+          params: { a: 'number', b: 'number' },
+          handler: (ctx) => (ctx.params as { a: number; b: number }).a + (ctx.params as { a: number; b: number }).b,
+        },
+      },
+    });
     await broker.start();
   });
   after(() => broker.stop());
@@ -54,7 +62,10 @@ describe('single-instance broker', () => {
   });
 
   it('validates parameters before the handler runs', async () => {
-    await assert.rejects(broker.call('math.add', { a: 'one', b: 2 }), (err: unknown) => toHttpError(err).body.error.code === 'IM_ERR_VALIDATION');
+    await assert.rejects(
+      broker.call('math.add', { a: 'one', b: 2 }),
+      (err: unknown) => toHttpError(err).body.error.code === 'IM_ERR_VALIDATION',
+    );
   });
 });
 
@@ -74,7 +85,13 @@ describe('cluster brokers over real NATS, in two processes', () => {
       remote.once('exit', (code) => reject(new Error(`remote node exited with ${code}`)));
     });
     broker = createBroker({
-      config: parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'warn', TRANSPORTER: env.natsUrl, NAMESPACE: env.namespace, NODE_ID: 'local' }),
+      config: parseConfig({
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'warn',
+        TRANSPORTER: env.natsUrl,
+        NAMESPACE: env.namespace,
+        NODE_ID: 'local',
+      }),
       logger: quiet,
     });
     await broker.start();
@@ -97,7 +114,11 @@ describe('cluster brokers over real NATS, in two processes', () => {
   it('carries catalog errors across the wire intact', async () => {
     await assert.rejects(broker.call('remote.fail'), (err: unknown) => {
       const mapped = toHttpError(err);
-      return mapped.status === 403 && mapped.body.error.code === 'IM_ERR_FORBIDDEN' && mapped.body.error.message === 'not for you';
+      return (
+        mapped.status === 403 &&
+        mapped.body.error.code === 'IM_ERR_FORBIDDEN' &&
+        mapped.body.error.message === 'not for you'
+      );
     });
   });
 
@@ -107,7 +128,10 @@ describe('cluster brokers over real NATS, in two processes', () => {
 
   it('delivers events both ways', async () => {
     const pong = new Promise<{ echo: unknown; pid: number }>((resolve) => {
-      broker.createService({ name: 'listener', events: { 'probe.pong': { handler: (ctx) => resolve(ctx.params as { echo: unknown; pid: number }) } } });
+      broker.createService({
+        name: 'listener',
+        events: { 'probe.pong': { handler: (ctx) => resolve(ctx.params as { echo: unknown; pid: number }) } },
+      });
     });
     await broker.waitForServices(['listener']);
     // Give the remote node a moment to learn about the new listener.
@@ -120,11 +144,13 @@ describe('cluster brokers over real NATS, in two processes', () => {
 
   it('prefers a local instance of a service when the calling node has one', async () => {
     broker.createService({ name: 'remote', actions: { hello: () => ({ pid: process.pid }) } });
-    const endpoints = () => broker.registry.getActionEndpoints('remote.hello') as unknown as { hasLocal(): boolean; count(): number };
+    const endpoints = () =>
+      broker.registry.getActionEndpoints('remote.hello') as unknown as { hasLocal(): boolean; count(): number };
     while (!endpoints().hasLocal()) await new Promise((r) => setTimeout(r, 20));
     assert.equal(endpoints().count(), 2, 'both the local and the remote instance are registered');
     const pids = new Set<number>();
-    for (let i = 0; i < 20; i += 1) pids.add(((await broker.call('remote.hello', { name: 'x' })) as { pid: number }).pid);
+    for (let i = 0; i < 20; i += 1)
+      pids.add(((await broker.call('remote.hello', { name: 'x' })) as { pid: number }).pid);
     assert.deepEqual([...pids], [process.pid]);
   });
 });

@@ -3,7 +3,15 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { ConfigError, configTableMarkdown, describeConfig, loadConfig, parseConfig, SERVICE_NAMES, withConfigTable } from '../src/index.ts';
+import {
+  ConfigError,
+  configTableMarkdown,
+  describeConfig,
+  loadConfig,
+  parseConfig,
+  SERVICE_NAMES,
+  withConfigTable,
+} from '../src/index.ts';
 
 const SECRET = 'x'.repeat(40);
 
@@ -37,14 +45,24 @@ describe('config', () => {
     it(`rejects ${JSON.stringify(env)} naming ${variable}`, () => {
       assert.throws(
         () => parseConfig(env),
-        (err: unknown) => err instanceof ConfigError && err.variable === variable && err.message.startsWith(`configuration error: ${variable} `) && detail.test(err.message),
+        (err: unknown) =>
+          err instanceof ConfigError &&
+          err.variable === variable &&
+          err.message.startsWith(`configuration error: ${variable} `) &&
+          detail.test(err.message),
       );
     });
   }
 
   it('requires SECRET in production and never prints it', () => {
-    assert.throws(() => loadConfig({ NODE_ENV: 'production' }), (err: unknown) => err instanceof ConfigError && err.variable === 'SECRET');
-    assert.throws(() => loadConfig({ NODE_ENV: 'production', SECRET: 'short' }), (err: unknown) => err instanceof ConfigError && !err.message.includes('short'));
+    assert.throws(
+      () => loadConfig({ NODE_ENV: 'production' }),
+      (err: unknown) => err instanceof ConfigError && err.variable === 'SECRET',
+    );
+    assert.throws(
+      () => loadConfig({ NODE_ENV: 'production', SECRET: 'short' }),
+      (err: unknown) => err instanceof ConfigError && !err.message.includes('short'),
+    );
     const config = loadConfig({ NODE_ENV: 'production', SECRET });
     assert.equal(config.secret, SECRET);
     const printed = describeConfig(config).join('\n');

@@ -17,7 +17,8 @@ describe('error catalog', () => {
 
   it('documents no code that does not exist', () => {
     const documented = [...docs.matchAll(/`(IM_ERR_[A-Z_]+)`/g)].map((m) => m[1]);
-    for (const code of documented) assert.ok(code && code in ERROR_CATALOG, `${code} is documented but not in the catalog`);
+    for (const code of documented)
+      assert.ok(code && code in ERROR_CATALOG, `${code} is documented but not in the catalog`);
   });
 
   it('maps an ImError to its status and public body', () => {
@@ -28,7 +29,9 @@ describe('error catalog', () => {
   });
 
   it('maps broker validation errors to IM_ERR_VALIDATION with details', () => {
-    const mapped = toHttpError(new Errors.ValidationError('bad', 'VALIDATION_ERROR', [{ field: 'name', type: 'required' }]));
+    const mapped = toHttpError(
+      new Errors.ValidationError('bad', 'VALIDATION_ERROR', [{ field: 'name', type: 'required' }]),
+    );
     assert.equal(mapped.status, 400);
     assert.equal(mapped.body.error.code, 'IM_ERR_VALIDATION');
     assert.deepEqual(mapped.body.error.details, [{ field: 'name', type: 'required' }]);
@@ -37,7 +40,9 @@ describe('error catalog', () => {
   it('never leaks internal messages: unknown errors are a plain 500', () => {
     const mapped = toHttpError(new Error('connection string mongodb://admin:pw@db failed'));
     assert.equal(mapped.status, 500);
-    assert.deepEqual(mapped.body, { error: { code: 'IM_ERR_INTERNAL' satisfies ErrorCode, message: 'Internal error' } });
+    assert.deepEqual(mapped.body, {
+      error: { code: 'IM_ERR_INTERNAL' satisfies ErrorCode, message: 'Internal error' },
+    });
     assert.equal(mapped.internal, true);
   });
 

@@ -30,12 +30,7 @@ export class ManagedProcess {
   #exitCode: number | null | undefined;
   readonly name: string;
 
-  constructor(
-    name: string,
-    command: string,
-    args: string[],
-    options: StartProcessOptions = {},
-  ) {
+  constructor(name: string, command: string, args: string[], options: StartProcessOptions = {}) {
     this.name = name;
     const tether = options.tether ?? true;
     this.#child = spawn(tether ? 'bash' : command, tether ? [TETHER, command, ...args] : args, {
@@ -114,7 +109,11 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 }
 
 /** Waits until `probe` passes while the process runs; on failure stops it and reports its output. */
-export async function waitForProcess(proc: ManagedProcess, probe: () => Promise<unknown>, timeoutMs = 30_000): Promise<void> {
+export async function waitForProcess(
+  proc: ManagedProcess,
+  probe: () => Promise<unknown>,
+  timeoutMs = 30_000,
+): Promise<void> {
   try {
     await waitUntil(
       proc.name,

@@ -9,7 +9,12 @@ import { startServers } from './servers/index.ts';
 import { TESTKIT_ENV } from './test-env.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const PATTERNS = ['packages/*/test/**/*.test.ts', 'services/*/test/**/*.test.ts', 'gateway/test/**/*.test.ts', 'benchmark/test/**/*.test.ts'];
+const PATTERNS = [
+  'packages/*/test/**/*.test.ts',
+  'services/*/test/**/*.test.ts',
+  'gateway/test/**/*.test.ts',
+  'benchmark/test/**/*.test.ts',
+];
 
 const requested = process.argv.slice(2);
 const files = requested.length > 0 ? requested : PATTERNS.flatMap((p) => globSync(p, { cwd: root })).sort();
@@ -28,22 +33,18 @@ console.log(
   `[test] servers up in ${Date.now() - started} ms: mongo(${servers.mongo!.kind}) ${servers.mongo!.url}, ${servers.redis!.url}, ${servers.nats!.url}, minio http://127.0.0.1:${servers.minio!.port}`,
 );
 
-const child = spawn(
-  process.execPath,
-  ['--test', '--test-reporter=spec', '--test-timeout=300000', ...files],
-  {
-    cwd: root,
-    stdio: 'inherit',
-    env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      [TESTKIT_ENV.mongo]: servers.mongo!.url,
-      [TESTKIT_ENV.redis]: servers.redis!.url,
-      [TESTKIT_ENV.nats]: servers.nats!.url,
-      [TESTKIT_ENV.minio]: servers.minio!.url,
-    },
+const child = spawn(process.execPath, ['--test', '--test-reporter=spec', '--test-timeout=300000', ...files], {
+  cwd: root,
+  stdio: 'inherit',
+  env: {
+    ...process.env,
+    NODE_ENV: 'test',
+    [TESTKIT_ENV.mongo]: servers.mongo!.url,
+    [TESTKIT_ENV.redis]: servers.redis!.url,
+    [TESTKIT_ENV.nats]: servers.nats!.url,
+    [TESTKIT_ENV.minio]: servers.minio!.url,
   },
-);
+});
 
 let stopping = false;
 const finish = async (code: number) => {

@@ -90,7 +90,11 @@ export async function openTestEnv(fileUrl: string): Promise<TestEnv> {
     minio,
     close: async () => {
       try {
-        await Promise.allSettled([dropDatabase(mongoUrl), deleteKeys(urls.redis, `${id}:`), removeBucket(minioClient, id)]);
+        await Promise.allSettled([
+          dropDatabase(mongoUrl),
+          deleteKeys(urls.redis, `${id}:`),
+          removeBucket(minioClient, id),
+        ]);
       } finally {
         await own?.stop();
       }

@@ -73,7 +73,10 @@ describe('testkit servers answer for real', () => {
     await other.close();
 
     const dbs = await conn.db!.admin().listDatabases();
-    assert.equal(dbs.databases.some((d) => d.name === other.dbName), false);
+    assert.equal(
+      dbs.databases.some((d) => d.name === other.dbName),
+      false,
+    );
     await conn.close();
     assert.equal(await redis.exists(`${other.redisPrefix}x`), 0);
     redis.disconnect();
@@ -98,7 +101,9 @@ describe('managed processes', () => {
       console.log(String(r.process.pid));
       setInterval(() => {}, 1000);
     `;
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const pid = await new Promise<number>((resolve, reject) => {
       child.stdout.once('data', (d: Buffer) => resolve(Number(d.toString().trim())));
       child.once('exit', () => reject(new Error('child exited early')));

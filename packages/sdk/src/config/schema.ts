@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SERVICE_NAMES } from '../services.ts';
+import { SERVICE_NAMES, type ServiceName } from '../services.ts';
 
 /**
  * One entry per environment variable: the single source for parsing,
@@ -79,7 +79,8 @@ export const configSchema = {
   redisUrl: entry({
     env: 'REDIS_URL',
     type: 'redis:// URL',
-    description: 'Redis for shared state (presence, caches, rate limits). Unset: in-process state (single instance only).',
+    description:
+      'Redis for shared state (presence, caches, rate limits). Unset: in-process state (single instance only).',
     parse: optionalUrl(['redis', 'rediss']),
   }),
   transporter: entry({
@@ -121,7 +122,9 @@ export const configSchema = {
         z
           .array(z.enum([...SERVICE_NAMES, 'all']))
           .min(1, 'name at least one service')
-          .transform((names) => (names.includes('all') ? [...SERVICE_NAMES] : [...new Set(names)])),
+          .transform((names): ServiceName[] =>
+            names.includes('all') ? [...SERVICE_NAMES] : [...new Set(names as ServiceName[])],
+          ),
       ),
   }),
   dataDir: entry({

@@ -24,16 +24,21 @@ export async function startMinio(options: { host?: string; port?: number } = {})
   const dir = mkdtempSync(join(tmpdir(), 'im-minio-'));
   const accessKey = `testkit${randomBytes(4).toString('hex')}`;
   const secretKey = randomBytes(18).toString('base64url');
-  const proc = new ManagedProcess('minio', requireBinary('minio'), ['server', dir, '--address', `${host}:${port}`, '--quiet'], {
-    env: {
-      ...process.env,
-      MINIO_ROOT_USER: accessKey,
-      MINIO_ROOT_PASSWORD: secretKey,
-      MINIO_BROWSER: 'off',
-      MINIO_UPDATE: 'off',
-      MINIO_CI_CD: '1',
+  const proc = new ManagedProcess(
+    'minio',
+    requireBinary('minio'),
+    ['server', dir, '--address', `${host}:${port}`, '--quiet'],
+    {
+      env: {
+        ...process.env,
+        MINIO_ROOT_USER: accessKey,
+        MINIO_ROOT_PASSWORD: secretKey,
+        MINIO_BROWSER: 'off',
+        MINIO_UPDATE: 'off',
+        MINIO_CI_CD: '1',
+      },
     },
-  });
+  );
   await waitForProcess(proc, async () => {
     const res = await fetch(`http://${host}:${port}/minio/health/ready`);
     if (res.status !== 200) throw new Error(`health answered ${res.status}`);

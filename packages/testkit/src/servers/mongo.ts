@@ -38,12 +38,22 @@ export async function startMongo(options: StartMongoOptions = {}): Promise<Mongo
   if (mongod) {
     const port = options.port ?? (await freePort(host));
     const dbPath = options.dbPath ?? mkdtempSync(join(tmpdir(), 'im-mongod-'));
-    const proc = new ManagedProcess('mongod', mongod, ['--bind_ip', host, '--port', String(port), '--dbpath', dbPath, '--quiet']);
-    await ready(proc, () => tcpExchange(port, null, host).catch((e: unknown) => {
-      // mongod sends nothing first; a refused connection is the only failure.
-      if ((e as Error).message === 'no answer') return;
-      throw e;
-    }));
+    const proc = new ManagedProcess('mongod', mongod, [
+      '--bind_ip',
+      host,
+      '--port',
+      String(port),
+      '--dbpath',
+      dbPath,
+      '--quiet',
+    ]);
+    await ready(proc, () =>
+      tcpExchange(port, null, host).catch((e: unknown) => {
+        // mongod sends nothing first; a refused connection is the only failure.
+        if ((e as Error).message === 'no answer') return;
+        throw e;
+      }),
+    );
     return {
       kind: 'mongod',
       url: `mongodb://${host}:${port}`,
@@ -56,7 +66,9 @@ export async function startMongo(options: StartMongoOptions = {}): Promise<Mongo
   }
   const classpath = mongoJavaServerClasspath();
   if (!classpath) {
-    throw new Error('no MongoDB available: set MONGO_URL, put mongod on PATH, or run scripts/setup.sh to fetch mongo-java-server');
+    throw new Error(
+      'no MongoDB available: set MONGO_URL, put mongod on PATH, or run scripts/setup.sh to fetch mongo-java-server',
+    );
   }
   let address: string | undefined;
   const proc = new ManagedProcess(

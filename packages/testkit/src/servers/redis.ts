@@ -19,8 +19,22 @@ export async function startRedis(options: { host?: string; port?: number } = {})
   const port = options.port ?? (await freePort(host));
   const dir = mkdtempSync(join(tmpdir(), 'im-redis-'));
   const proc = new ManagedProcess('redis-server', requireBinary('redis-server'), [
-    '--bind', host, '--port', String(port), '--save', '', '--appendonly', 'no',
-    '--dir', dir, '--daemonize', 'no', '--protected-mode', 'no', '--loglevel', 'warning',
+    '--bind',
+    host,
+    '--port',
+    String(port),
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--dir',
+    dir,
+    '--daemonize',
+    'no',
+    '--protected-mode',
+    'no',
+    '--loglevel',
+    'warning',
   ]);
   await waitForProcess(proc, async () => {
     const answer = await tcpExchange(port, 'PING\r\n', host);

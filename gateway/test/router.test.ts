@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { Registry } from 'prom-client';
+import { createLogger, ImError } from '@im/sdk';
+import { createHttpMetrics } from '../src/http/metrics.ts';
+import { sendJson } from '../src/http/respond.ts';
+import { Router } from '../src/http/router.ts';
+
+describe('gateway router', () => {
+  let server: Server;
+  let base: string;
+  const metrics = new Registry();
+
+  before(async () => {
+    const router = new Router(createHttpMetrics(metrics), createLogger({ logLevel: 'fatal', logFormat: 'json', nodeEnv: 'test' }));
+    router.on('GET', '/ok/:id', (_req, res, params) => sendJson(res, 200, { id: params.id }));
+    router.on('GET', '/forbidden', () => {
+      throw new ImError('IM_ERR_FORBIDDEN');
+    });
+    router.on('GET', '/crash', async () => {
+      throw new Error('secret internals: mongodb://admin:pw@db');
+    });
+    server = createServer(router.handle);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('routes with parameters', async () => {
+    const res = await fetch(`${base}/ok/42`);
+    assert.equal(res.status, 200);
+    assert.deepEqual(await res.json(), { id: '42' });
+  });
+
+  it('maps catalog errors to their status and body', async () => {
+    const res = await fetch(`${base}/forbidden`);
+    assert.equal(res.status, 403);
+    assert.deepEqual(await res.json(), { error: { code: 'IM_ERR_FORBIDDEN', message: 'Not allowed' } });
+  });
+
+  it('turns an unexpected failure into a 500 that reveals nothing', async () => {
+    const res = await fetch(`${base}/crash`);
+    assert.equal(res.status, 500);
+    const text = await res.text();
+    assert.ok(!text.includes('mongodb'), text);
+    assert.deepEqual(JSON.parse(text), { error: { code: 'IM_ERR_INTERNAL', message: 'Internal error' } });
+  });
+
+  it('answers an unknown route with a catalog 404 and counts requests by route', async () => {
+    const res = await fetch(`${base}/missing`);
+    assert.equal(res.status, 404);
+    assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'IM_ERR_ROUTE_NOT_FOUND');
+    const text = await metrics.metrics();
+    assert.match(text, /im_http_requests_total\{method="GET",route="\/crash",status="500"\} 1/);
+    assert.match(text, /im_http_requests_total\{method="GET",route="\/forbidden",status="403"\} 1/);
+  });
+});

@@ -14,7 +14,10 @@ describe('gateway router', () => {
   const metrics = new Registry();
 
   before(async () => {
-    const router = new Router(createHttpMetrics(metrics), createLogger({ logLevel: 'fatal', logFormat: 'json', nodeEnv: 'test' }));
+    const router = new Router(
+      createHttpMetrics(metrics),
+      createLogger({ logLevel: 'fatal', logFormat: 'json', nodeEnv: 'test' }),
+    );
     router.on('GET', '/ok/:id', (_req, res, params) => sendJson(res, 200, { id: params.id }));
     router.on('GET', '/forbidden', () => {
       throw new ImError('IM_ERR_FORBIDDEN');

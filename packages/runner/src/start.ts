@@ -1,7 +1,15 @@
 // `npm start`: one node. With the defaults that is the whole platform in one
 // process (every service plus the gateway, local calls only); SERVICES and
 // TRANSPORTER make it one node of a cluster.
-import { ConfigError, createLogger, describeConfig, loadConfig, SERVICES_USING_MONGO, type AppConfig } from '@im/sdk';
+import {
+  ConfigError,
+  createLogger,
+  DependencyUnavailableError,
+  describeConfig,
+  loadConfig,
+  SERVICES_USING_MONGO,
+  type AppConfig,
+} from '@im/sdk';
 import type { MongoServerHandle } from '@im/testkit';
 import { startLocalMongo } from './local-mongo.ts';
 import { startNode, type RunningNode } from './node.ts';

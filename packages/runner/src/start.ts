@@ -65,7 +65,7 @@ try {
 /** One clear line on stderr, then exit 1: for bad config and unreachable dependencies. */
 function die(err: unknown): never {
   const message =
-    err instanceof ConfigError || (err instanceof Error && err.name === 'DependencyUnavailableError')
+    err instanceof ConfigError || err instanceof DependencyUnavailableError
       ? err.message
       : `failed to start: ${err instanceof Error ? err.message : String(err)}`;
   process.stderr.write(`im-platform: ${message}\n`);

@@ -1,8 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { AppContext, ServiceFactory } from '@im/sdk';
-import { SERVICE_NAMES } from '@im/sdk';
-import type { ServiceBroker } from 'moleculer';
+import { EVENTS, SERVICE_NAMES, TokenService, type AppContext, type ServiceFactory } from '@im/sdk';
+import type { Context, ServiceBroker } from 'moleculer';
+import { mountApiRoutes } from './api/mount.ts';
+import { buildOpenApi } from './api/openapi.ts';
+import { API_ROUTES } from './api/routes.ts';
+import { Authenticator } from './auth/authenticator.ts';
 import { createHttpMetrics } from './http/metrics.ts';
 import { Router } from './http/router.ts';
 import { registerHealthRoutes } from './routes/health.ts';
@@ -17,6 +20,8 @@ const BACKENDS = SERVICE_NAMES.filter((name) => name !== 'gateway');
  */
 export const createGatewayService: ServiceFactory = (app: AppContext) => {
   let server: Server | undefined;
+  let auth: Authenticator | undefined;
+  const openApi = JSON.stringify(buildOpenApi(API_ROUTES));
   return {
     name: 'gateway',
     methods: {
@@ -26,8 +31,12 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
         return address && typeof address === 'object' ? address : undefined;
       },
     },
+    events: {
+      [EVENTS.userDeactivated]: (ctx: Context<{ userId: string }>) => auth?.deactivate(ctx.params.userId),
+    },
     created() {
       const broker = (this as unknown as { broker: ServiceBroker }).broker;
+      auth = new Authenticator(new TokenService(app.config.secret, app.config.tokenTtl), broker);
       app.readiness.add('services', async () => {
         const available = new Set(
           broker.registry.getServiceList({ onlyAvailable: true, skipInternal: true }).map((s) => s.name),
@@ -39,6 +48,10 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
     async started() {
       const router = new Router(createHttpMetrics(app.metrics), app.logger);
       registerHealthRoutes(router, app);
+      router.on('GET', '/api/openapi.json', (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(openApi);
+      });
+      mountApiRoutes(router, app, (this as unknown as { broker: ServiceBroker }).broker, auth!);
       server = createServer({ keepAliveTimeout: 65_000 }, router.handle);
       await new Promise<void>((resolve, reject) => {
         server!.once('error', reject);

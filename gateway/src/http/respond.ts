@@ -24,9 +24,18 @@ export function sendText(res: ServerResponse, status: number, body: string, cont
 /** Maps any error to the catalog shape; returns the mapped status. */
 export function sendError(res: ServerResponse, err: unknown): { status: number; internal: boolean } {
   const mapped = toHttpError(err);
-  if (!res.headersSent) sendJson(res, mapped.status, mapped.body);
+  if (!res.headersSent)
+    sendJson(res, mapped.status, mapped.body, errorHeaders(mapped.status, mapped.body.error.details));
   else res.destroy();
   return { status: mapped.status, internal: mapped.internal };
 }
 
 export const errorOf = (code: ErrorCode, message?: string): ImError => new ImError(code, message);
+
+function errorHeaders(status: number, details: unknown): Record<string, string> {
+  if (status === 401) return { 'www-authenticate': 'Bearer' };
+  if (status === 413) return { connection: 'close' };
+  const retryAfter = (details as { retryAfterSec?: unknown } | undefined)?.retryAfterSec;
+  if (status === 429 && typeof retryAfter === 'number') return { 'retry-after': String(retryAfter) };
+  return {};
+}

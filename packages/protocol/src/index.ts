@@ -18,3 +18,55 @@ export interface ReadyResponse {
   /** Present when not ready: the names of the failed checks. */
   failed?: string[];
 }
+
+/** `user` of the API: what anyone may see of a user. */
+export interface PublicUser {
+  id: string;
+  username: string;
+  nickname: string;
+  avatar?: string;
+  createdAt: string;
+}
+
+export interface AuthResult {
+  token: string;
+  user: PublicUser;
+}
+
+export type GroupRole = 'owner' | 'admin' | 'member';
+
+export interface Panel {
+  id: string;
+  name: string;
+  type: 'text';
+  /** Messages of a text panel are sent to this converse. */
+  converseId: string;
+}
+
+export interface Group {
+  id: string;
+  name: string;
+  ownerId: string;
+  panels: Panel[];
+  memberCount: number;
+  /** The caller's role. */
+  myRole: GroupRole;
+}
+
+export interface Member {
+  user: PublicUser;
+  role: GroupRole;
+  joinedAt: string;
+}
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+export interface Invite {
+  code: string;
+  expiresAt: string;
+  /** null: unlimited. */
+  maxUses: number | null;
+}

@@ -70,3 +70,16 @@ export function alive(pid: number): boolean {
     return false;
   }
 }
+
+/** Polls /ready until it answers 200 (services may still be starting when the gateway listens). */
+export async function waitReady(base: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  while (Date.now() < deadline) {
+    const res = await fetch(`${base}/ready`).catch((err: unknown) => ({ status: 0, text: async () => String(err) }));
+    if (res.status === 200) return;
+    last = `${res.status} ${await res.text()}`;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${base}/ready never answered 200: ${last}`);
+}

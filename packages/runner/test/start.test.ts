@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { openTestEnv, startRedis, type TestEnv } from '@im/testkit';
-import { alive, spawnNode, START, type SpawnedNode } from './spawn-node.ts';
+import { alive, spawnNode, START, waitReady, type SpawnedNode } from './spawn-node.ts';
 
 const LISTENING = /gateway listening on (http:\/\/[0-9.]+:\d+)/;
 
@@ -14,6 +14,7 @@ describe('npm start: the single instance', () => {
     env = await openTestEnv(import.meta.url);
     node = spawnNode(START, { PORT: '0', MONGO_URL: env.mongoUrl });
     base = await node.waitFor(LISTENING);
+    await waitReady(base);
   });
   after(async () => {
     node?.child.kill('SIGKILL');
@@ -68,8 +69,7 @@ describe('npm start without MONGO_URL', () => {
       const base = await node.waitFor(LISTENING);
       assert.match(node.stdout(), /IN-MEMORY dev server/);
       assert.match(node.stdout(), /ALL DATA IS LOST/);
-      const res = await fetch(`${base}/ready`);
-      assert.equal(res.status, 200);
+      await waitReady(base);
       const mongoPort = Number(await node.waitFor(/mongo-java-server at mongodb:\/\/127\.0\.0\.1:(\d+)/));
       assert.ok(mongoPort > 0);
       node.child.kill('SIGINT');
@@ -89,7 +89,7 @@ describe('/ready reports a failed dependency', () => {
     const node = spawnNode(START, { PORT: '0', MONGO_URL: env.mongoUrl, REDIS_URL: redis.url });
     try {
       const base = await node.waitFor(LISTENING);
-      assert.equal((await fetch(`${base}/ready`)).status, 200);
+      await waitReady(base);
       await redis.stop();
       const res = await fetch(`${base}/ready`);
       assert.equal(res.status, 503);

@@ -1,9 +1,19 @@
 /**
- * Broker event names. Services emit them after their write succeeded; the
- * gateway and other services subscribe. Later services add theirs here.
+ * Broker event names. Services broadcast them after their write succeeded;
+ * gateways and other services subscribe.
  */
 export const EVENTS = {
-  nodeReady: 'im.node.ready',
+  userUpdated: 'user.updated',
+  /** A user was deleted or banned: their tokens must stop working everywhere. */
+  userDeactivated: 'user.deactivated',
+  groupUpdated: 'group.updated',
+  groupDeleted: 'group.deleted',
+  memberJoined: 'group.member.joined',
+  memberLeft: 'group.member.left',
+  memberUpdated: 'group.member.updated',
+  panelCreated: 'group.panel.created',
+  panelUpdated: 'group.panel.updated',
+  panelDeleted: 'group.panel.deleted',
 } as const;
 
 export type EventName = (typeof EVENTS)[keyof typeof EVENTS];

@@ -18,3 +18,7 @@ export { Readiness, type ReadinessCheck, type ReadinessReport } from './health/r
 export { SERVICE_NAMES, SERVICES_USING_MONGO, type ServiceName } from './services.ts';
 export { EVENTS, type EventName } from './events.ts';
 export type { AppContext, ServiceFactory } from './app-context.ts';
+export { TokenService, type TokenClaims } from './auth/tokens.ts';
+export { createCache, MemoryCache, RedisCache, type KvCache } from './cache/kv-cache.ts';
+export { RateLimiter, type RateLimitRule } from './rate-limit/rate-limiter.ts';
+export { OBJECT_ID, idParam, strict, limitParam, callerId, escapeRegex, type CallerMeta } from './validation/params.ts';

@@ -1,9 +1,48 @@
-import type { AppContext, ServiceFactory } from '@im/sdk';
+import { createCache, EVENTS, type AppContext, type ServiceFactory } from '@im/sdk';
+import type { Context } from 'moleculer';
+import { groupActions } from './group-actions.ts';
+import { inviteActions } from './invite-actions.ts';
+import { memberActions } from './member-actions.ts';
+import { MembershipCache } from './membership-cache.ts';
+import { groupModels } from './models.ts';
+import { panelActions } from './panel-actions.ts';
 
-/** The group service. For now it only joins the broker, so topology, discovery and readiness can be tested; its actions come with the domain work. */
-export const createGroupService: ServiceFactory = (app: AppContext) => ({
-  name: 'group',
-  async started() {
-    app.logger.debug({ service: 'group' }, 'service started');
-  },
-});
+/** Groups, their panels, members and invites. */
+export const createGroupService: ServiceFactory = (app: AppContext) => {
+  const models = groupModels(app.mongo!);
+  const membership = new MembershipCache(createCache(app.redis, 'group:membership:'), models);
+  const deps = { app, models, membership };
+
+  // Every group node drops its own cached entries when any node changes
+  // membership (the writer already dropped the shared ones).
+  const forgetMember = (ctx: Context<{ groupId: string; userId: string }>) =>
+    membership.forgetMember(ctx.params.groupId, ctx.params.userId);
+  const forgetConverses = (ctx: Context<{ converseIds?: string[]; converseId?: string }>) =>
+    membership.forgetConverses(ctx.params.converseIds ?? (ctx.params.converseId ? [ctx.params.converseId] : []));
+
+  return {
+    name: 'group',
+    async started() {
+      await Promise.all([
+        models.groups.createIndexes(),
+        models.members.createIndexes(),
+        models.invites.createIndexes(),
+      ]);
+    },
+    actions: {
+      ...groupActions(deps),
+      ...memberActions(deps),
+      ...panelActions(deps),
+      ...inviteActions(deps),
+    },
+    events: {
+      [EVENTS.memberJoined]: forgetMember,
+      [EVENTS.memberLeft]: forgetMember,
+      [EVENTS.memberUpdated]: forgetMember,
+      [EVENTS.panelCreated]: (ctx: Context<{ panel: { converseId: string } }>) =>
+        membership.forgetConverses([ctx.params.panel.converseId]),
+      [EVENTS.panelDeleted]: forgetConverses,
+      [EVENTS.groupDeleted]: forgetConverses,
+    },
+  };
+};

@@ -147,6 +147,41 @@ export const configSchema = {
     description: 'Log output. Unset: pretty in development, JSON otherwise.',
     parse: z.enum(['json', 'pretty']).optional(),
   }),
+  tokenTtl: entry({
+    env: 'TOKEN_TTL',
+    type: 'duration (30m, 12h, 7d)',
+    description: 'How long an access token stays valid.',
+    default: '7d',
+    parse: z
+      .string()
+      .regex(/^\d+[smhd]$/, 'must be a number followed by s, m, h or d')
+      .transform(
+        (v) => Number(v.slice(0, -1)) * { s: 1, m: 60, h: 3600, d: 86400 }[v.slice(-1) as 's' | 'm' | 'h' | 'd'],
+      )
+      .refine((seconds) => seconds >= 60, 'must be at least 60 seconds'),
+  }),
+  rateLimit: entry({
+    env: 'RATE_LIMIT',
+    type: 'on | off',
+    description: 'Rate limits on login, register, sends and uploads. off is for load tests only.',
+    default: 'on',
+    parse: z.enum(['on', 'off']),
+  }),
+  bodyLimitBytes: entry({
+    env: 'BODY_LIMIT_BYTES',
+    type: 'bytes',
+    description: 'Largest JSON request body the gateway accepts (413 beyond).',
+    default: '1048576',
+    parse: positiveInt,
+  }),
+  trustProxy: entry({
+    env: 'TRUST_PROXY',
+    type: 'boolean',
+    description:
+      'Take the client address from X-Forwarded-For (only behind a proxy you run, such as the nginx of docker-compose).',
+    default: 'false',
+    parse: z.enum(['true', 'false']).transform((v) => v === 'true'),
+  }),
   requestTimeoutMs: entry({
     env: 'REQUEST_TIMEOUT_MS',
     type: 'milliseconds',

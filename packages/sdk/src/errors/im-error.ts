@@ -36,7 +36,7 @@ export function toHttpError(err: unknown): HttpError {
   }
   // Parameter validation by the broker's validator.
   if (e.type === 'VALIDATION_ERROR') {
-    return fromCode('IM_ERR_VALIDATION', undefined, e.data);
+    return fromCode('IM_ERR_VALIDATION', undefined, validationDetails(e.data));
   }
   if (e.type === 'SERVICE_NOT_FOUND' || e.type === 'SERVICE_NOT_AVAILABLE' || e.name === 'RequestTimeoutError') {
     return { ...fromCode('IM_ERR_SERVICE_UNAVAILABLE'), internal: true };
@@ -54,3 +54,13 @@ function fromCode(code: ErrorCode, message?: string, data?: unknown): HttpError 
 }
 
 const details = (data: unknown) => (data === undefined || data === null ? {} : { details: data });
+
+/** Which field failed and why; never the submitted value (it may be a password). */
+function validationDetails(data: unknown): unknown {
+  if (!Array.isArray(data)) return undefined;
+  return data.map((item: { field?: unknown; type?: unknown; message?: unknown }) =>
+    Object.fromEntries(
+      Object.entries({ field: item.field, type: item.type, message: item.message }).filter(([, v]) => v !== undefined),
+    ),
+  );
+}

@@ -1,0 +1,192 @@
+import type { ApiRoute } from './routes.ts';
+
+type JsonSchema = Record<string, unknown>;
+
+/** Converts one fastest-validator rule to JSON Schema (the subset our params use). */
+export function ruleToJsonSchema(rule: unknown): JsonSchema {
+  const r = (typeof rule === 'string' ? { type: rule } : rule) as Record<string, unknown>;
+  const out: JsonSchema = {};
+  switch (r.type) {
+    case 'string':
+      out.type = 'string';
+      if (typeof r.min === 'number') out.minLength = r.min;
+      if (typeof r.max === 'number') out.maxLength = r.max;
+      if (r.pattern instanceof RegExp) out.pattern = r.pattern.source;
+      break;
+    case 'number':
+      out.type = r.integer ? 'integer' : 'number';
+      if (typeof r.min === 'number') out.minimum = r.min;
+      if (typeof r.max === 'number') out.maximum = r.max;
+      break;
+    case 'boolean':
+      out.type = 'boolean';
+      break;
+    case 'enum':
+      out.type = 'string';
+      out.enum = r.values;
+      break;
+    case 'array':
+      out.type = 'array';
+      out.items = ruleToJsonSchema(r.items);
+      if (typeof r.max === 'number') out.maxItems = r.max;
+      break;
+    default:
+      throw new Error(`no JSON Schema mapping for rule type ${String(r.type)}`);
+  }
+  return out;
+}
+
+const isOptional = (rule: unknown) =>
+  typeof rule === 'object' && rule !== null && (rule as { optional?: boolean }).optional === true;
+
+function objectSchema(params: Record<string, unknown>, exclude: string[]): JsonSchema {
+  const fields = Object.entries(params).filter(([k]) => !k.startsWith('$$') && !exclude.includes(k));
+  const required = fields.filter(([, rule]) => !isOptional(rule)).map(([k]) => k);
+  return {
+    type: 'object',
+    additionalProperties: params.$$strict !== true,
+    properties: Object.fromEntries(fields.map(([k, rule]) => [k, ruleToJsonSchema(rule)])),
+    ...(required.length > 0 ? { required } : {}),
+  };
+}
+
+const pathParamNames = (path: string) => [...path.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1]!);
+export const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z]+)/g, '{$1}');
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const responseSchema = (response: string) =>
+  response.endsWith('[]') ? { type: 'array', items: ref(response.slice(0, -2)) } : ref(response);
+
+const ERROR_RESPONSE = {
+  description: 'Error (see the error catalog)',
+  content: { 'application/json': { schema: ref('Error') } },
+};
+
+/** The OpenAPI 3.1 document of the public HTTP API, generated from the route table. */
+export function buildOpenApi(routes: ApiRoute[]): JsonSchema {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    const inPath = pathParamNames(route.path);
+    const parameters: unknown[] = inPath.map((name) => ({
+      name,
+      in: 'path',
+      required: true,
+      schema: ruleToJsonSchema(route.params[name]),
+    }));
+    if (route.input === 'query') {
+      const query = objectSchema(route.params, inPath);
+      const required = (query.required as string[] | undefined) ?? [];
+      for (const [name, schema] of Object.entries(query.properties as Record<string, unknown>)) {
+        parameters.push({ name, in: 'query', required: required.includes(name), schema });
+      }
+    }
+    const operation: Record<string, unknown> = {
+      operationId: route.action,
+      summary: route.summary,
+      tags: [route.tag],
+      ...(route.auth ? {} : { security: [] }),
+      ...(parameters.length > 0 ? { parameters } : {}),
+      ...(route.input === 'body'
+        ? {
+            requestBody: {
+              required: true,
+              content: { 'application/json': { schema: objectSchema(route.params, inPath) } },
+            },
+          }
+        : {}),
+      responses: {
+        [String(route.status)]:
+          route.status === 204
+            ? { description: 'Done' }
+            : {
+                description: 'OK',
+                content: { 'application/json': { schema: responseSchema(route.response ?? 'Empty') } },
+              },
+        '4XX': ERROR_RESPONSE,
+      },
+    };
+    (paths[toOpenApiPath(route.path)] ??= {})[route.method.toLowerCase()] = operation;
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'im-platform API',
+      version: '0.1.0',
+      description: 'The public HTTP API. Errors use the codes of docs/errors.md.',
+    },
+    servers: [{ url: '/' }],
+    security: [{ bearer: [] }],
+    paths,
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      schemas: COMPONENTS,
+    },
+  };
+}
+
+const id = { type: 'string', pattern: '^[0-9a-f]{24}$' };
+const time = { type: 'string', format: 'date-time' };
+const role = { type: 'string', enum: ['owner', 'admin', 'member'] };
+
+const COMPONENTS: Record<string, JsonSchema> = {
+  Error: {
+    type: 'object',
+    required: ['error'],
+    properties: {
+      error: {
+        type: 'object',
+        required: ['code', 'message'],
+        properties: { code: { type: 'string', pattern: '^IM_ERR_' }, message: { type: 'string' }, details: {} },
+      },
+    },
+  },
+  User: {
+    type: 'object',
+    required: ['id', 'username', 'nickname', 'createdAt'],
+    properties: {
+      id,
+      username: { type: 'string' },
+      nickname: { type: 'string' },
+      avatar: { type: 'string' },
+      createdAt: time,
+    },
+  },
+  AuthResult: {
+    type: 'object',
+    required: ['token', 'user'],
+    properties: { token: { type: 'string' }, user: ref('User') },
+  },
+  Panel: {
+    type: 'object',
+    required: ['id', 'name', 'type', 'converseId'],
+    properties: { id, name: { type: 'string' }, type: { type: 'string', enum: ['text'] }, converseId: id },
+  },
+  Group: {
+    type: 'object',
+    required: ['id', 'name', 'ownerId', 'panels', 'memberCount', 'myRole'],
+    properties: {
+      id,
+      name: { type: 'string' },
+      ownerId: id,
+      panels: { type: 'array', items: ref('Panel') },
+      memberCount: { type: 'integer' },
+      myRole: role,
+    },
+  },
+  Member: {
+    type: 'object',
+    required: ['user', 'role', 'joinedAt'],
+    properties: { user: ref('User'), role, joinedAt: time },
+  },
+  MemberPage: {
+    type: 'object',
+    required: ['items', 'nextCursor'],
+    properties: { items: { type: 'array', items: ref('Member') }, nextCursor: { type: ['string', 'null'] } },
+  },
+  Invite: {
+    type: 'object',
+    required: ['code', 'expiresAt', 'maxUses'],
+    properties: { code: { type: 'string' }, expiresAt: time, maxUses: { type: ['integer', 'null'] } },
+  },
+  Empty: { type: 'object' },
+};

@@ -1,0 +1,83 @@
+import type { AddressInfo } from 'node:net';
+import { createLogger, parseConfig, type AppConfig } from '@im/sdk';
+import { openTestEnv, type TestEnv } from '@im/testkit';
+import type { ServiceBroker } from 'moleculer';
+import { startNode, type RunningNode } from '../../src/node.ts';
+
+export interface ApiAnswer<T = unknown> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+/** A single-instance node on a free port, on the test file's own database, plus a small HTTP client. */
+export interface ApiHarness {
+  env: TestEnv;
+  node: RunningNode;
+  broker: ServiceBroker;
+  base: string;
+  request<T = unknown>(
+    method: string,
+    path: string,
+    options?: { token?: string; body?: unknown; raw?: string; headers?: Record<string, string> },
+  ): Promise<ApiAnswer<T>>;
+  /** Registers a user with a unique name; returns its token and id. */
+  user(prefix?: string): Promise<{ token: string; id: string; username: string }>;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+
+export async function startApi(fileUrl: string, extraEnv: Record<string, string> = {}): Promise<ApiHarness> {
+  const env = await openTestEnv(fileUrl);
+  const config: AppConfig = {
+    ...parseConfig({
+      NODE_ENV: 'test',
+      PORT: '0',
+      LOG_LEVEL: 'warn',
+      LOG_FORMAT: 'json',
+      RATE_LIMIT: 'off',
+      MONGO_URL: env.mongoUrl,
+      ...extraEnv,
+    }),
+    secret: 's'.repeat(40),
+    secretSource: 'test-random',
+  };
+  const node = await startNode(config, createLogger(config));
+  const gateway = node.broker.getLocalService('gateway') as unknown as { address(): AddressInfo };
+  const base = `http://127.0.0.1:${gateway.address().port}`;
+
+  const request: ApiHarness['request'] = async (method, path, options = {}) => {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    let body: string | undefined = options.raw;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await fetch(base + path, { method, headers, ...(body !== undefined ? { body } : {}) });
+    const text = await res.text();
+    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as never, headers: res.headers };
+  };
+
+  return {
+    env,
+    node,
+    broker: node.broker,
+    base,
+    request,
+    user: async (prefix = 'u') => {
+      counter += 1;
+      const username = `${prefix}${process.pid}x${counter}`.toLowerCase().slice(0, 32);
+      const res = await request<{ token: string; user: { id: string } }>('POST', '/api/auth/register', {
+        body: { username, password: 'correct horse battery' },
+      });
+      if (res.status !== 201) throw new Error(`register failed: ${res.status} ${JSON.stringify(res.body)}`);
+      return { token: res.body.token, id: res.body.user.id, username };
+    },
+    close: async () => {
+      await node.stop();
+      await env.close();
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import type { Redis } from 'ioredis';
+import { LRUCache } from 'lru-cache';
+
+/**
+ * A small string cache: in process memory on a single instance, in Redis
+ * (shared by every node) when REDIS_URL is set. Values are strings so both
+ * behave the same.
+ */
+export interface KvCache {
+  get(key: string): Promise<string | undefined>;
+  set(key: string, value: string, ttlSeconds: number): Promise<void>;
+  del(...keys: string[]): Promise<void>;
+}
+
+export class MemoryCache implements KvCache {
+  readonly #lru: LRUCache<string, string>;
+
+  constructor(max = 100_000) {
+    this.#lru = new LRUCache({ max, ttlAutopurge: false });
+  }
+
+  async get(key: string): Promise<string | undefined> {
+    return this.#lru.get(key);
+  }
+
+  async set(key: string, value: string, ttlSeconds: number): Promise<void> {
+    this.#lru.set(key, value, { ttl: ttlSeconds * 1000 });
+  }
+
+  async del(...keys: string[]): Promise<void> {
+    for (const key of keys) this.#lru.delete(key);
+  }
+}
+
+export class RedisCache implements KvCache {
+  readonly #redis: Redis;
+  readonly #prefix: string;
+
+  constructor(redis: Redis, prefix: string) {
+    this.#redis = redis;
+    this.#prefix = prefix;
+  }
+
+  async get(key: string): Promise<string | undefined> {
+    return (await this.#redis.get(this.#prefix + key)) ?? undefined;
+  }
+
+  async set(key: string, value: string, ttlSeconds: number): Promise<void> {
+    await this.#redis.set(this.#prefix + key, value, 'EX', ttlSeconds);
+  }
+
+  async del(...keys: string[]): Promise<void> {
+    if (keys.length > 0) await this.#redis.del(...keys.map((k) => this.#prefix + k));
+  }
+}
+
+/** The cache that fits the node: Redis when configured, else memory. */
+export function createCache(redis: Redis | undefined, prefix: string): KvCache {
+  return redis ? new RedisCache(redis, prefix) : new MemoryCache();
+}

@@ -1,0 +1,37 @@
+import type { Context } from 'moleculer';
+import { ImError } from '../errors/im-error.ts';
+
+/**
+ * Building blocks for action `params` (fastest-validator). Every action
+ * schema is strict: an unknown field, a `$`-operator object where a string
+ * is expected, or a wrong type is a 400 before the handler runs.
+ */
+export const OBJECT_ID = /^[0-9a-f]{24}$/;
+
+export const idParam = {
+  type: 'string',
+  pattern: OBJECT_ID,
+  messages: { stringPattern: "'{field}' must be an id" },
+} as const;
+
+export const strict = <T extends Record<string, unknown>>(schema: T) => ({ $$strict: true, ...schema }) as const;
+
+/** A `limit` query parameter: 1-100, default 50. */
+export const limitParam = { type: 'number', integer: true, min: 1, max: 100, convert: true, optional: true } as const;
+
+/** Who is calling, set by the gateway from the verified token. */
+export interface CallerMeta {
+  user?: { id: string };
+  /** Client address, for per-address rate limits. */
+  ip?: string;
+}
+
+/** The authenticated caller's id, or IM_ERR_UNAUTHORIZED. */
+export function callerId(ctx: Context<unknown, CallerMeta>): string {
+  const id = ctx.meta.user?.id;
+  if (!id) throw new ImError('IM_ERR_UNAUTHORIZED');
+  return id;
+}
+
+/** Regex-safe copy of user input, for prefix searches. */
+export const escapeRegex = (input: string): string => input.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -1,0 +1,15 @@
+import type { AppContext, CallerMeta } from '@im/sdk';
+import type { Context } from 'moleculer';
+import type { MembershipCache } from './membership-cache.ts';
+import type { GroupModels } from './models.ts';
+
+export interface GroupDeps {
+  app: AppContext;
+  models: GroupModels;
+  membership: MembershipCache;
+}
+
+export type Ctx<P = Record<string, never>> = Context<P, CallerMeta>;
+
+/** Most panels a group may have: they travel inside the group document. */
+export const MAX_PANELS = 200;

@@ -1,0 +1,101 @@
+import type { Group } from '@im/protocol';
+import { callerId, EVENTS, ImError } from '@im/sdk';
+import { Types } from 'mongoose';
+import { loadForMember, MANAGERS, OWNER } from './access.ts';
+import { groupParams } from './params.ts';
+import { type Ctx, type GroupDeps } from './deps.ts';
+import type { GroupDoc, MemberDoc } from './models.ts';
+import { converseIdsOf, toGroup, toGroupInfo } from './views.ts';
+
+/** Most groups listed for one user. */
+const MAX_GROUPS_LISTED = 1000;
+
+export const groupActions = ({ models, membership }: GroupDeps) => ({
+  create: {
+    params: groupParams.create,
+    async handler(ctx: Ctx<{ name: string }>): Promise<Group> {
+      const userId = callerId(ctx);
+      const group = await models.groups.create({
+        name: ctx.params.name,
+        ownerId: userId,
+        memberCount: 1,
+        panels: [{ name: 'general', type: 'text', converseId: new Types.ObjectId() }],
+      });
+      try {
+        await models.members.create({ groupId: group._id, userId, role: 'owner' });
+      } catch (err) {
+        // No transactions: undo the group so no ownerless group is left.
+        await models.groups.deleteOne({ _id: group._id });
+        throw err;
+      }
+      const doc = group.toObject() as GroupDoc;
+      await membership.forgetMember(doc._id.toHexString(), userId);
+      void ctx.broadcast(EVENTS.memberJoined, {
+        groupId: doc._id.toHexString(),
+        userId,
+        role: 'owner',
+        converseIds: converseIdsOf(doc),
+      });
+      return toGroup(doc, 'owner');
+    },
+  },
+
+  list: {
+    params: groupParams.list,
+    async handler(ctx: Ctx): Promise<Group[]> {
+      const userId = callerId(ctx);
+      const mine = await models.members
+        .find({ userId })
+        .sort({ joinedAt: 1 })
+        .limit(MAX_GROUPS_LISTED)
+        .lean<MemberDoc[]>();
+      const groups = await models.groups.find({ _id: { $in: mine.map((m) => m.groupId) } }).lean<GroupDoc[]>();
+      const byId = new Map(groups.map((g) => [g._id.toHexString(), g]));
+      return mine.flatMap((m) => {
+        const g = byId.get(m.groupId.toHexString());
+        return g ? [toGroup(g, m.role)] : [];
+      });
+    },
+  },
+
+  get: {
+    params: groupParams.get,
+    async handler(ctx: Ctx<{ groupId: string }>): Promise<Group> {
+      const { group, me } = await loadForMember(models, ctx.params.groupId, callerId(ctx));
+      return toGroup(group, me.role);
+    },
+  },
+
+  update: {
+    params: groupParams.update,
+    async handler(ctx: Ctx<{ groupId: string; name?: string }>): Promise<Group> {
+      const { me } = await loadForMember(models, ctx.params.groupId, callerId(ctx), MANAGERS);
+      const set = ctx.params.name === undefined ? {} : { name: ctx.params.name };
+      const group = await models.groups
+        .findByIdAndUpdate(ctx.params.groupId, { $set: set }, { new: true })
+        .lean<GroupDoc>();
+      if (!group) throw new ImError('IM_ERR_NOT_FOUND', 'Group not found');
+      void ctx.broadcast(EVENTS.groupUpdated, { group: toGroupInfo(group) });
+      return toGroup(group, me.role);
+    },
+  },
+
+  remove: {
+    params: groupParams.remove,
+    async handler(ctx: Ctx<{ groupId: string }>): Promise<void> {
+      const userId = callerId(ctx);
+      await loadForMember(models, ctx.params.groupId, userId, OWNER);
+      // The group document goes first: once it is gone nothing of it is reachable,
+      // even if removing the rest is interrupted.
+      const group = await models.groups.findOneAndDelete({ _id: ctx.params.groupId, ownerId: userId }).lean<GroupDoc>();
+      if (!group) throw new ImError('IM_ERR_NOT_FOUND', 'Group not found');
+      const converseIds = converseIdsOf(group);
+      await Promise.all([
+        models.members.deleteMany({ groupId: group._id }),
+        models.invites.deleteMany({ groupId: group._id }),
+        membership.forgetConverses(converseIds),
+      ]);
+      void ctx.broadcast(EVENTS.groupDeleted, { groupId: ctx.params.groupId, converseIds });
+    },
+  },
+});

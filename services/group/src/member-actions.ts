@@ -1,0 +1,115 @@
+import type { GroupRole, Member, Page, PublicUser } from '@im/protocol';
+import { callerId, EVENTS, ImError } from '@im/sdk';
+import { loadForMember, OWNER } from './access.ts';
+import { groupParams } from './params.ts';
+import type { Ctx, GroupDeps } from './deps.ts';
+import type { MemberDoc } from './models.ts';
+import { converseIdsOf } from './views.ts';
+
+const toMember = (m: MemberDoc, user: PublicUser): Member => ({
+  user,
+  role: m.role,
+  joinedAt: m.joinedAt.toISOString(),
+});
+
+export const memberActions = ({ models, membership }: GroupDeps) => ({
+  /** Members by join order (cursor = last member id seen). */
+  members: {
+    params: groupParams.members,
+    async handler(ctx: Ctx<{ groupId: string; cursor?: string; limit?: number }>): Promise<Page<Member>> {
+      await loadForMember(models, ctx.params.groupId, callerId(ctx));
+      const limit = ctx.params.limit ?? 50;
+      const filter = { groupId: ctx.params.groupId, ...(ctx.params.cursor ? { _id: { $gt: ctx.params.cursor } } : {}) };
+      const docs = await models.members
+        .find(filter)
+        .sort({ _id: 1 })
+        .limit(limit + 1)
+        .lean<MemberDoc[]>();
+      const page = docs.slice(0, limit);
+      const users = (await ctx.call('user.getMany', { ids: page.map((m) => m.userId.toHexString()) })) as Record<
+        string,
+        PublicUser
+      >;
+      return {
+        // Members whose account was deleted are left out.
+        items: page.flatMap((m) => {
+          const user = users[m.userId.toHexString()];
+          return user ? [toMember(m, user)] : [];
+        }),
+        nextCursor: docs.length > limit ? page.at(-1)!._id.toHexString() : null,
+      };
+    },
+  },
+
+  /** Leave (yourself) or kick (owner: anyone else; admin: plain members). */
+  removeMember: {
+    params: groupParams.removeMember,
+    async handler(ctx: Ctx<{ groupId: string; userId: string }>): Promise<void> {
+      const me = callerId(ctx);
+      const { group, me: mine } = await loadForMember(models, ctx.params.groupId, me);
+      const target =
+        ctx.params.userId === me
+          ? mine
+          : await models.members.findOne({ groupId: group._id, userId: ctx.params.userId }).lean<MemberDoc>();
+      if (!target) throw new ImError('IM_ERR_NOT_FOUND', 'Member not found');
+      if (target.role === 'owner') {
+        throw new ImError(
+          'IM_ERR_FORBIDDEN',
+          target === mine ? 'The owner cannot leave; delete the group instead' : 'The owner cannot be removed',
+        );
+      }
+      if (target !== mine && !(mine.role === 'owner' || (mine.role === 'admin' && target.role === 'member'))) {
+        throw new ImError('IM_ERR_FORBIDDEN', 'Only the owner, or an admin for plain members, may remove members');
+      }
+      const { deletedCount } = await models.members.deleteOne({ _id: target._id });
+      if (deletedCount === 0) return; // Removed concurrently: nothing more to do.
+      await models.groups.updateOne({ _id: group._id }, { $inc: { memberCount: -1 } });
+      await membership.forgetMember(ctx.params.groupId, ctx.params.userId);
+      void ctx.broadcast(EVENTS.memberLeft, {
+        groupId: ctx.params.groupId,
+        userId: ctx.params.userId,
+        converseIds: converseIdsOf(group),
+        ...(target === mine ? {} : { removedBy: me }),
+      });
+    },
+  },
+
+  setRole: {
+    params: groupParams.setRole,
+    async handler(ctx: Ctx<{ groupId: string; userId: string; role: Exclude<GroupRole, 'owner'> }>): Promise<Member> {
+      await loadForMember(models, ctx.params.groupId, callerId(ctx), OWNER);
+      const updated = await models.members
+        .findOneAndUpdate(
+          { groupId: ctx.params.groupId, userId: ctx.params.userId, role: { $ne: 'owner' } },
+          { $set: { role: ctx.params.role } },
+          { new: true },
+        )
+        .lean<MemberDoc>();
+      if (!updated) {
+        const exists = await models.members.exists({ groupId: ctx.params.groupId, userId: ctx.params.userId });
+        throw exists
+          ? new ImError('IM_ERR_FORBIDDEN', "The owner's role cannot change")
+          : new ImError('IM_ERR_NOT_FOUND', 'Member not found');
+      }
+      await membership.forgetMember(ctx.params.groupId, ctx.params.userId);
+      void ctx.broadcast(EVENTS.memberUpdated, {
+        groupId: ctx.params.groupId,
+        userId: ctx.params.userId,
+        role: ctx.params.role,
+      });
+      const users = (await ctx.call('user.getMany', { ids: [ctx.params.userId] })) as Record<string, PublicUser>;
+      const user = users[ctx.params.userId];
+      if (!user) throw new ImError('IM_ERR_NOT_FOUND', 'Member not found');
+      return toMember(updated, user);
+    },
+  },
+
+  /** For the chat service's every send: the caller's role in the converse's group, or null. Cached. */
+  converseMember: {
+    visibility: 'public' as const,
+    params: groupParams.converseMember,
+    handler(ctx: Ctx<{ converseId: string; userId: string }>) {
+      return membership.converseMember(ctx.params.converseId, ctx.params.userId);
+    },
+  },
+});

@@ -1,0 +1,56 @@
+import type { GroupRole } from '@im/protocol';
+import type { KvCache } from '@im/sdk';
+import type { GroupModels } from './models.ts';
+
+const TTL_SECONDS = 300;
+const NONE = '-';
+
+/**
+ * Answers "is user U a member of converse C, and with what role" for the
+ * chat service's every send: two cached lookups (converse -> group, then
+ * group+user -> role), each backed by an index. Writers and the event
+ * handlers of every group node drop the entries a change touches.
+ */
+export class MembershipCache {
+  readonly #cache: KvCache;
+  readonly #models: GroupModels;
+
+  constructor(cache: KvCache, models: GroupModels) {
+    this.#cache = cache;
+    this.#models = models;
+  }
+
+  async converseMember(converseId: string, userId: string): Promise<{ groupId: string; role: GroupRole } | null> {
+    const groupId = await this.groupOfConverse(converseId);
+    if (!groupId) return null;
+    const role = await this.role(groupId, userId);
+    return role ? { groupId, role } : null;
+  }
+
+  async groupOfConverse(converseId: string): Promise<string | null> {
+    const key = `cg:${converseId}`;
+    const cached = await this.#cache.get(key);
+    if (cached !== undefined) return cached === NONE ? null : cached;
+    const group = await this.#models.groups.findOne({ 'panels.converseId': converseId }, { _id: 1 }).lean();
+    const groupId = group?._id.toHexString() ?? null;
+    await this.#cache.set(key, groupId ?? NONE, TTL_SECONDS);
+    return groupId;
+  }
+
+  async role(groupId: string, userId: string): Promise<GroupRole | null> {
+    const key = `m:${groupId}:${userId}`;
+    const cached = await this.#cache.get(key);
+    if (cached !== undefined) return cached === NONE ? null : (cached as GroupRole);
+    const member = await this.#models.members.findOne({ groupId, userId }, { role: 1 }).lean();
+    await this.#cache.set(key, member?.role ?? NONE, TTL_SECONDS);
+    return member?.role ?? null;
+  }
+
+  forgetMember(groupId: string, userId: string): Promise<void> {
+    return this.#cache.del(`m:${groupId}:${userId}`);
+  }
+
+  forgetConverses(converseIds: string[]): Promise<void> {
+    return this.#cache.del(...converseIds.map((id) => `cg:${id}`));
+  }
+}

@@ -1,0 +1,100 @@
+import { Schema, type Connection, type Model, type Types } from 'mongoose';
+import type { GroupRole } from '@im/protocol';
+
+export interface PanelDoc {
+  _id: Types.ObjectId;
+  name: string;
+  type: 'text';
+  converseId: Types.ObjectId;
+}
+
+/** Panels are few per group and read with it, so they live inside it; members do not. */
+export interface GroupDoc {
+  _id: Types.ObjectId;
+  name: string;
+  ownerId: Types.ObjectId;
+  panels: PanelDoc[];
+  memberCount: number;
+  createdAt: Date;
+}
+
+export interface MemberDoc {
+  _id: Types.ObjectId;
+  groupId: Types.ObjectId;
+  userId: Types.ObjectId;
+  role: GroupRole;
+  joinedAt: Date;
+}
+
+export interface InviteDoc {
+  _id: Types.ObjectId;
+  code: string;
+  groupId: Types.ObjectId;
+  createdBy: Types.ObjectId;
+  /** null: unlimited uses. */
+  maxUses: number | null;
+  /** Uses left when limited; decremented atomically on accept. */
+  remaining: number | null;
+  uses: number;
+  expiresAt: Date;
+}
+
+const panelSchema = new Schema<PanelDoc>({
+  name: { type: String, required: true },
+  type: { type: String, required: true, enum: ['text'] },
+  converseId: { type: Schema.Types.ObjectId, required: true },
+});
+
+const groupSchema = new Schema<GroupDoc>(
+  {
+    name: { type: String, required: true },
+    ownerId: { type: Schema.Types.ObjectId, required: true },
+    panels: { type: [panelSchema], default: [] },
+    memberCount: { type: Number, required: true, default: 0 },
+  },
+  { timestamps: { createdAt: true, updatedAt: false }, versionKey: false },
+);
+groupSchema.index({ 'panels.converseId': 1 });
+
+const memberSchema = new Schema<MemberDoc>(
+  {
+    groupId: { type: Schema.Types.ObjectId, required: true },
+    userId: { type: Schema.Types.ObjectId, required: true },
+    role: { type: String, required: true, enum: ['owner', 'admin', 'member'] },
+    joinedAt: { type: Date, required: true, default: () => new Date() },
+  },
+  { versionKey: false },
+);
+memberSchema.index({ groupId: 1, userId: 1 }, { unique: true });
+memberSchema.index({ userId: 1 });
+
+const inviteSchema = new Schema<InviteDoc>(
+  {
+    code: { type: String, required: true },
+    groupId: { type: Schema.Types.ObjectId, required: true },
+    createdBy: { type: Schema.Types.ObjectId, required: true },
+    maxUses: { type: Number, default: null },
+    remaining: { type: Number, default: null },
+    uses: { type: Number, required: true, default: 0 },
+    expiresAt: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+inviteSchema.index({ code: 1 }, { unique: true });
+inviteSchema.index({ groupId: 1 });
+
+export interface GroupModels {
+  groups: Model<GroupDoc>;
+  members: Model<MemberDoc>;
+  invites: Model<InviteDoc>;
+}
+
+export function groupModels(connection: Connection): GroupModels {
+  const get = <T>(name: string, schema: Schema<T>) =>
+    (connection.models[name] as Model<T> | undefined) ?? connection.model<T>(name, schema);
+  return {
+    groups: get('Group', groupSchema),
+    members: get('Member', memberSchema),
+    invites: get('Invite', inviteSchema),
+  };
+}

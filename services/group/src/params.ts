@@ -1,0 +1,29 @@
+import { idParam, limitParam, strict } from '@im/sdk';
+
+/**
+ * The group service's action parameters (fastest-validator). The gateway's
+ * OpenAPI document is generated from these, so the two cannot drift.
+ */
+const groupName = { type: 'string', trim: true, min: 1, max: 64 } as const;
+const panelName = { type: 'string', trim: true, min: 1, max: 64 } as const;
+
+export const groupParams = {
+  create: strict({ name: groupName }),
+  list: strict({}),
+  get: strict({ groupId: idParam }),
+  update: strict({ groupId: idParam, name: { ...groupName, optional: true } }),
+  remove: strict({ groupId: idParam }),
+  members: strict({ groupId: idParam, cursor: { ...idParam, optional: true }, limit: limitParam }),
+  removeMember: strict({ groupId: idParam, userId: idParam }),
+  setRole: strict({ groupId: idParam, userId: idParam, role: { type: 'enum', values: ['admin', 'member'] } }),
+  converseMember: strict({ converseId: idParam, userId: idParam }),
+  createPanel: strict({ groupId: idParam, name: panelName, type: { type: 'enum', values: ['text'] } }),
+  updatePanel: strict({ groupId: idParam, panelId: idParam, name: panelName }),
+  deletePanel: strict({ groupId: idParam, panelId: idParam }),
+  createInvite: strict({
+    groupId: idParam,
+    maxUses: { type: 'number', integer: true, min: 1, max: 1_000_000, optional: true },
+    expiresInSec: { type: 'number', integer: true, min: 1, max: 31_536_000, optional: true },
+  }),
+  acceptInvite: strict({ code: { type: 'string', min: 1, max: 64, pattern: /^[A-Za-z0-9_-]+$/ } }),
+} as const;

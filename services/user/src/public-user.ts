@@ -1,0 +1,12 @@
+import type { PublicUser } from '@im/protocol';
+import type { UserDoc } from './user.model.ts';
+
+export function toPublicUser(doc: Pick<UserDoc, '_id' | 'username' | 'nickname' | 'avatar' | 'createdAt'>): PublicUser {
+  return {
+    id: doc._id.toHexString(),
+    username: doc.username,
+    nickname: doc.nickname,
+    ...(doc.avatar ? { avatar: doc.avatar } : {}),
+    createdAt: doc.createdAt.toISOString(),
+  };
+}

@@ -47,7 +47,10 @@ export async function startNode(config: AppConfig, logger: Logger): Promise<Runn
       readiness.add('mongo', () => pingMongo(connection));
     }
     if (config.redisUrl) {
-      redis = await connectRedis(config.redisUrl, { timeoutMs: config.mongoConnectTimeoutMs });
+      redis = await connectRedis(config.redisUrl, {
+        timeoutMs: config.mongoConnectTimeoutMs,
+        keyPrefix: config.redisKeyPrefix,
+      });
       const client = redis;
       readiness.add('redis', async () => {
         await client.ping();

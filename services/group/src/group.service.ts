@@ -10,7 +10,10 @@ import { panelActions } from './panel-actions.ts';
 /** Groups, their panels, members and invites. */
 export const createGroupService: ServiceFactory = (app: AppContext) => {
   const models = groupModels(app.mongo!);
-  const membership = new MembershipCache(createCache(app.redis, 'group:membership:'), models);
+  // Per-node memory caches in a cluster without Redis can miss an invalidation
+  // sent while a node was joining, so there they expire sooner.
+  const ttlSeconds = app.redis || !app.config.transporter ? 300 : 30;
+  const membership = new MembershipCache(createCache(app.redis, 'group:membership:'), models, ttlSeconds);
   const deps = { app, models, membership };
 
   // Every group node drops its own cached entries when any node changes

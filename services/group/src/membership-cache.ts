@@ -2,7 +2,6 @@ import type { GroupRole } from '@im/protocol';
 import type { KvCache } from '@im/sdk';
 import type { GroupModels } from './models.ts';
 
-const TTL_SECONDS = 300;
 const NONE = '-';
 
 /**
@@ -14,10 +13,12 @@ const NONE = '-';
 export class MembershipCache {
   readonly #cache: KvCache;
   readonly #models: GroupModels;
+  readonly #ttl: number;
 
-  constructor(cache: KvCache, models: GroupModels) {
+  constructor(cache: KvCache, models: GroupModels, ttlSeconds: number) {
     this.#cache = cache;
     this.#models = models;
+    this.#ttl = ttlSeconds;
   }
 
   async converseMember(converseId: string, userId: string): Promise<{ groupId: string; role: GroupRole } | null> {
@@ -33,7 +34,7 @@ export class MembershipCache {
     if (cached !== undefined) return cached === NONE ? null : cached;
     const group = await this.#models.groups.findOne({ 'panels.converseId': converseId }, { _id: 1 }).lean();
     const groupId = group?._id.toHexString() ?? null;
-    await this.#cache.set(key, groupId ?? NONE, TTL_SECONDS);
+    await this.#cache.set(key, groupId ?? NONE, this.#ttl);
     return groupId;
   }
 
@@ -42,7 +43,7 @@ export class MembershipCache {
     const cached = await this.#cache.get(key);
     if (cached !== undefined) return cached === NONE ? null : (cached as GroupRole);
     const member = await this.#models.members.findOne({ groupId, userId }, { role: 1 }).lean();
-    await this.#cache.set(key, member?.role ?? NONE, TTL_SECONDS);
+    await this.#cache.set(key, member?.role ?? NONE, this.#ttl);
     return member?.role ?? null;
   }
 

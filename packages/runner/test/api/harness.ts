@@ -28,8 +28,12 @@ export interface ApiHarness {
 
 let counter = 0;
 
-export async function startApi(fileUrl: string, extraEnv: Record<string, string> = {}): Promise<ApiHarness> {
+export async function startApi(
+  fileUrl: string,
+  extra: Record<string, string> | ((env: TestEnv) => Record<string, string>) = {},
+): Promise<ApiHarness> {
   const env = await openTestEnv(fileUrl);
+  const extraEnv = typeof extra === 'function' ? extra(env) : extra;
   const config: AppConfig = {
     ...parseConfig({
       NODE_ENV: 'test',

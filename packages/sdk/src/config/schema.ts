@@ -83,6 +83,13 @@ export const configSchema = {
       'Redis for shared state (presence, caches, rate limits). Unset: in-process state (single instance only).',
     parse: optionalUrl(['redis', 'rediss']),
   }),
+  redisKeyPrefix: entry({
+    env: 'REDIS_KEY_PREFIX',
+    type: 'string',
+    description: 'Prefix of every Redis key the platform writes, so deployments can share a Redis.',
+    default: 'im:',
+    parse: z.string().max(64),
+  }),
   transporter: entry({
     env: 'TRANSPORTER',
     type: 'nats:// URL',

@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Group, Invite } from '@im/protocol';
+import { createLogger, parseConfig } from '@im/sdk';
+import { Redis } from 'ioredis';
+import { startNode, type RunningNode } from '../../src/node.ts';
+import { startApi, type ApiHarness } from './harness.ts';
+
+async function groupWithMember(api: ApiHarness) {
+  const owner = await api.user();
+  const member = await api.user();
+  const group = (await api.request<Group>('POST', '/api/groups', { token: owner.token, body: { name: 'Cache' } })).body;
+  const { code } = (
+    await api.request<Invite>('POST', `/api/groups/${group.id}/invites`, { token: owner.token, body: {} })
+  ).body;
+  assert.equal((await api.request('POST', `/api/invites/${code}/accept`, { token: member.token })).status, 200);
+  return { owner, member, group, converseId: group.panels[0]!.converseId };
+}
+
+describe('membership cache in Redis (REDIS_URL set)', () => {
+  let api: ApiHarness;
+  before(async () => {
+    api = await startApi(import.meta.url, (env) => ({ REDIS_URL: env.redisUrl, REDIS_KEY_PREFIX: env.redisPrefix }));
+  });
+  after(() => api.close());
+
+  it('keeps entries in Redis under the key prefix and drops them when membership changes', async () => {
+    const { owner, member, group, converseId } = await groupWithMember(api);
+    const redis = new Redis(api.env.redisUrl);
+    try {
+      assert.deepEqual(await api.broker.call('group.converseMember', { converseId, userId: member.id }), {
+        groupId: group.id,
+        role: 'member',
+      });
+      const raw = `${api.env.redisPrefix}group:membership:m:${group.id}:${member.id}`;
+      assert.equal(await redis.get(raw), 'member');
+      assert.equal(
+        (await api.request('DELETE', `/api/groups/${group.id}/members/${member.id}`, { token: owner.token })).status,
+        204,
+      );
+      assert.equal(await redis.get(raw), null);
+      assert.equal(await api.broker.call('group.converseMember', { converseId, userId: member.id }), null);
+    } finally {
+      redis.disconnect();
+    }
+  });
+});
+
+describe('membership caches in memory on two nodes over NATS', () => {
+  let api: ApiHarness;
+  let other: RunningNode;
+  before(async () => {
+    api = await startApi(import.meta.url, (env) => ({
+      TRANSPORTER: env.natsUrl,
+      NAMESPACE: env.namespace,
+      NODE_ID: 'node-a',
+    }));
+    const config = parseConfig({
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      LOG_FORMAT: 'json',
+      SERVICES: 'group',
+      MONGO_URL: api.env.mongoUrl,
+      TRANSPORTER: api.env.natsUrl,
+      NAMESPACE: api.env.namespace,
+      NODE_ID: 'node-b',
+    });
+    other = await startNode({ ...config, secret: 's'.repeat(40), secretSource: 'test-random' }, createLogger(config));
+    await other.broker.waitForServices(['user', 'gateway'], 10_000);
+    // node-a must know node-b's group service, or its broadcasts skip node-b.
+    const knowsB = () =>
+      api.broker.registry
+        .getServiceList({ onlyAvailable: true })
+        .some((svc) => svc.name === 'group' && svc.nodeID === 'node-b');
+    for (let i = 0; i < 200 && !knowsB(); i += 1) await new Promise((r) => setTimeout(r, 25));
+    assert.ok(knowsB(), 'node-a never discovered node-b');
+  });
+  after(async () => {
+    await other?.stop();
+    await api?.close();
+  });
+
+  it("a kick on one node clears the other node's cached answer", async () => {
+    const { owner, member, group, converseId } = await groupWithMember(api);
+    // node-b answers from its own group service (preferLocal) and caches the role.
+    assert.deepEqual(await other.broker.call('group.converseMember', { converseId, userId: member.id }), {
+      groupId: group.id,
+      role: 'member',
+    });
+    // The kick goes through node-a's gateway and group service.
+    assert.equal(
+      (await api.request('DELETE', `/api/groups/${group.id}/members/${member.id}`, { token: owner.token })).status,
+      204,
+    );
+    let answer: unknown = 'unchanged';
+    for (let i = 0; i < 50 && answer !== null; i += 1) {
+      answer = await other.broker.call('group.converseMember', { converseId, userId: member.id });
+      if (answer !== null) await new Promise((r) => setTimeout(r, 20));
+    }
+    assert.equal(answer, null, 'node-b still believes the kicked user is a member');
+  });
+});

@@ -1,3 +1,4 @@
+import { chatParams } from '@im/service-chat/params';
 import { groupParams } from '@im/service-group/params';
 import { userParams } from '@im/service-user/params';
 
@@ -19,7 +20,7 @@ export interface ApiRoute {
   auth: boolean;
   status: 200 | 201 | 204;
   summary: string;
-  tag: 'auth' | 'users' | 'groups' | 'members' | 'panels' | 'invites';
+  tag: 'auth' | 'users' | 'groups' | 'members' | 'panels' | 'invites' | 'converses' | 'messages';
   /** OpenAPI component of the answer; `[]` suffix: an array of it. */
   response?: string;
 }
@@ -240,5 +241,118 @@ export const API_ROUTES: ApiRoute[] = [
     summary: 'Join the group of an invite',
     tag: 'invites',
     response: 'Group',
+  }),
+
+  route({
+    method: 'POST',
+    path: '/api/dms',
+    action: 'chat.openDm',
+    params: chatParams.openDm,
+    input: 'body',
+    summary: 'The DM with a user (the same one every time)',
+    tag: 'converses',
+    response: 'DmConverse',
+  }),
+  route({
+    method: 'GET',
+    path: '/api/converses/:converseId/messages',
+    action: 'chat.history',
+    params: chatParams.history,
+    input: 'query',
+    summary:
+      'Messages by seq, ascending: before=S the limit just below S, after=S the limit just above, neither the newest',
+    tag: 'messages',
+    response: 'Message[]',
+  }),
+  route({
+    method: 'POST',
+    path: '/api/converses/:converseId/messages',
+    action: 'chat.send',
+    params: chatParams.send,
+    input: 'body',
+    status: 201,
+    summary: 'Send a message (idempotent per clientMsgId)',
+    tag: 'messages',
+    response: 'Message',
+  }),
+  route({
+    method: 'POST',
+    path: '/api/converses/:converseId/ack',
+    action: 'chat.ack',
+    params: chatParams.ack,
+    input: 'body',
+    status: 204,
+    summary: 'Mark read up to seq (never moves back)',
+    tag: 'converses',
+  }),
+  route({
+    method: 'GET',
+    path: '/api/unread',
+    action: 'chat.unread',
+    params: chatParams.unread,
+    input: 'none',
+    summary: 'Unread and mention counts of all my converses',
+    tag: 'converses',
+    response: 'UnreadEntry[]',
+  }),
+  route({
+    method: 'GET',
+    path: '/api/search',
+    action: 'chat.search',
+    params: chatParams.search,
+    input: 'query',
+    summary: 'Messages I may see that contain q, newest first',
+    tag: 'messages',
+    response: 'Message[]',
+  }),
+  route({
+    method: 'GET',
+    path: '/api/messages/:messageId',
+    action: 'chat.getMessage',
+    params: chatParams.getMessage,
+    input: 'none',
+    summary: 'One message',
+    tag: 'messages',
+    response: 'Message',
+  }),
+  route({
+    method: 'PATCH',
+    path: '/api/messages/:messageId',
+    action: 'chat.edit',
+    params: chatParams.edit,
+    input: 'body',
+    summary: 'Edit my message',
+    tag: 'messages',
+    response: 'Message',
+  }),
+  route({
+    method: 'DELETE',
+    path: '/api/messages/:messageId',
+    action: 'chat.remove',
+    params: chatParams.remove,
+    input: 'none',
+    status: 204,
+    summary: 'Delete a message (author, or group owner/admin); a tombstone keeps its seq',
+    tag: 'messages',
+  }),
+  route({
+    method: 'PUT',
+    path: '/api/messages/:messageId/reactions/:emoji',
+    action: 'chat.react',
+    params: chatParams.react,
+    input: 'none',
+    summary: 'React with an emoji (once per user and emoji)',
+    tag: 'messages',
+    response: 'Reaction[]',
+  }),
+  route({
+    method: 'DELETE',
+    path: '/api/messages/:messageId/reactions/:emoji',
+    action: 'chat.unreact',
+    params: chatParams.react,
+    input: 'none',
+    summary: 'Take my reaction back',
+    tag: 'messages',
+    response: 'Reaction[]',
   }),
 ];

@@ -70,3 +70,43 @@ export interface Invite {
   /** null: unlimited. */
   maxUses: number | null;
 }
+
+export interface Reaction {
+  emoji: string;
+  count: number;
+  /** Whether the caller reacted with it. */
+  me: boolean;
+}
+
+export interface Message {
+  id: string;
+  converseId: string;
+  /** +1 per message within the converse, no gaps. */
+  seq: number;
+  authorId: string;
+  /** Empty for a deleted message (its tombstone keeps the seq). */
+  content: string;
+  createdAt: string;
+  editedAt?: string;
+  deleted?: true;
+  reactions: Reaction[];
+  /** Ids of the members the content @mentions, resolved by the server. */
+  mentions: string[];
+  attachments: string[];
+  replyTo?: string;
+  clientMsgId?: string;
+}
+
+export interface DmConverse {
+  id: string;
+  type: 'dm';
+  memberIds: string[];
+}
+
+export interface UnreadEntry {
+  converseId: string;
+  lastSeq: number;
+  readSeq: number;
+  unread: number;
+  mentions: number;
+}

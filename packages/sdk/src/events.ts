@@ -14,6 +14,12 @@ export const EVENTS = {
   panelCreated: 'group.panel.created',
   panelUpdated: 'group.panel.updated',
   panelDeleted: 'group.panel.deleted',
+  messageCreated: 'chat.message.created',
+  messageUpdated: 'chat.message.updated',
+  messageDeleted: 'chat.message.deleted',
+  reactionUpdated: 'chat.reaction.updated',
+  /** A user's read position moved (their other devices clear the badge). */
+  converseRead: 'chat.converse.read',
 } as const;
 
 export type EventName = (typeof EVENTS)[keyof typeof EVENTS];

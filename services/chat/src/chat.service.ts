@@ -1,9 +1,32 @@
-import type { AppContext, ServiceFactory } from '@im/sdk';
+import { RateLimiter, type AppContext, type ServiceFactory } from '@im/sdk';
+import { ConverseAccessResolver } from './access.ts';
+import { converseActions } from './converse-actions.ts';
+import { messageActions } from './message-actions.ts';
+import { MessageWriter } from './message-writer.ts';
+import { chatModels } from './models.ts';
 
-/** The chat service. For now it only joins the broker, so topology, discovery and readiness can be tested; its actions come with the domain work. */
-export const createChatService: ServiceFactory = (app: AppContext) => ({
-  name: 'chat',
-  async started() {
-    app.logger.debug({ service: 'chat' }, 'service started');
-  },
-});
+/** Converses (group panels and DMs) and their messages, reactions and read positions. */
+export const createChatService: ServiceFactory = (app: AppContext) => {
+  const models = chatModels(app.mongo!);
+  const writer = new MessageWriter(models, { windowMs: 2, maxBatch: 500 }, app.logger);
+  const deps = {
+    app,
+    models,
+    writer,
+    access: new ConverseAccessResolver(models),
+    sendLimit: new RateLimiter(
+      { name: 'send', points: 50, windowSeconds: 10 },
+      { enabled: app.config.rateLimit === 'on', ...(app.redis ? { redis: app.redis } : {}) },
+    ),
+  };
+  return {
+    name: 'chat',
+    async started() {
+      await Promise.all(Object.values(models).map((m) => m.createIndexes()));
+    },
+    async stopped() {
+      await writer.drain();
+    },
+    actions: { ...messageActions(deps), ...converseActions(deps) },
+  };
+};

@@ -3,7 +3,7 @@ import { callerId, EVENTS, ImError } from '@im/sdk';
 import { loadForMember, OWNER } from './access.ts';
 import { groupParams } from './params.ts';
 import type { Ctx, GroupDeps } from './deps.ts';
-import type { MemberDoc } from './models.ts';
+import type { GroupDoc, MemberDoc } from './models.ts';
 import { converseIdsOf } from './views.ts';
 
 const toMember = (m: MemberDoc, user: PublicUser): Member => ({
@@ -110,6 +110,24 @@ export const memberActions = ({ models, membership }: GroupDeps) => ({
     params: groupParams.converseMember,
     handler(ctx: Ctx<{ converseId: string; userId: string }>) {
       return membership.converseMember(ctx.params.converseId, ctx.params.userId);
+    },
+  },
+
+  /** Every group converse of a user, in two indexed queries (unread summary, search, realtime rooms). */
+  userConverses: {
+    visibility: 'public' as const,
+    params: groupParams.userConverses,
+    async handler(ctx: Ctx<{ userId: string }>): Promise<Array<{ converseId: string; groupId: string }>> {
+      const mine = await models.members
+        .find({ userId: ctx.params.userId }, { groupId: 1 })
+        .limit(1000)
+        .lean<MemberDoc[]>();
+      const groups = await models.groups
+        .find({ _id: { $in: mine.map((m) => m.groupId) } }, { 'panels.converseId': 1 })
+        .lean<Array<Pick<GroupDoc, '_id' | 'panels'>>>();
+      return groups.flatMap((g) =>
+        g.panels.map((p) => ({ converseId: p.converseId.toHexString(), groupId: g._id.toHexString() })),
+      );
     },
   },
 });

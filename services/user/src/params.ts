@@ -22,6 +22,7 @@ export const userParams = {
   get: strict({ userId: idParam }),
   search: strict({ q: { type: 'string', trim: true, min: 1, max: 64 }, limit: limitParam }),
   getMany: strict({ ids: { type: 'array', items: idParam, max: 1000 } }),
+  idsByUsernames: strict({ usernames: { type: 'array', items: { type: 'string', max: 64 }, max: 100 } }),
   isActive: strict({ userId: idParam }),
   setBanned: strict({ userId: idParam, banned: { type: 'boolean' } }),
 } as const;

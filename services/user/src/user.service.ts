@@ -164,6 +164,19 @@ export const createUserService: ServiceFactory = (app: AppContext) => {
         },
       },
 
+      /** Ids of active users by username (unknown names are left out), for resolving @mentions. */
+      idsByUsernames: {
+        visibility: 'public' as const,
+        params: userParams.idsByUsernames,
+        async handler(ctx: Ctx<{ usernames: string[] }>): Promise<Record<string, string>> {
+          const names = ctx.params.usernames.map((n) => n.toLowerCase());
+          const docs = await users
+            .find({ username: { $in: names }, status: 'active' }, { username: 1 })
+            .lean<UserDoc[]>();
+          return Object.fromEntries(docs.map((d) => [d.username, d._id.toHexString()]));
+        },
+      },
+
       /** Whether tokens of this user may be used (gateways cache the answer). */
       isActive: {
         visibility: 'public' as const,

@@ -34,7 +34,22 @@ describe('every API route rejects hostile input and writes nothing', () => {
       await api.request<Invite>('POST', `/api/groups/${group.id}/invites`, { token: owner.token, body: {} })
     ).body;
     await api.request('POST', `/api/invites/${invite.code}/accept`, { token: other.token });
-    ids = { groupId: group.id, userId: other.id, panelId: group.panels[0]!.id, code: invite.code };
+    const converseId = group.panels[0]!.converseId;
+    const message = (
+      await api.request<{ id: string }>('POST', `/api/converses/${converseId}/messages`, {
+        token: owner.token,
+        body: { content: 'hello' },
+      })
+    ).body;
+    ids = {
+      groupId: group.id,
+      userId: other.id,
+      panelId: group.panels[0]!.id,
+      code: invite.code,
+      converseId,
+      messageId: message.id,
+      emoji: '👍',
+    };
   });
   after(() => api.close());
 

@@ -1,0 +1,173 @@
+import type { DmConverse, Message, UnreadEntry } from '@im/protocol';
+import { callerId, escapeRegex, EVENTS, ImError } from '@im/sdk';
+import { Types } from 'mongoose';
+import type { ChatDeps, Ctx } from './deps.ts';
+import type { ConverseDoc, MessageDoc, ReadDoc } from './models.ts';
+import { chatParams } from './params.ts';
+import { toMessage } from './views.ts';
+
+const isDuplicateKey = (err: unknown) => (err as { code?: number } | null)?.code === 11000;
+
+const toDm = (doc: ConverseDoc): DmConverse => ({
+  id: doc._id.toHexString(),
+  type: 'dm',
+  memberIds: (doc.memberIds ?? []).map((id) => id.toHexString()),
+});
+
+export const converseActions = ({ models, access }: ChatDeps) => {
+  /** Every converse of a user: group panels (two indexed queries in the group service) and DMs (one here). */
+  const myConverseIds = async (ctx: Ctx<object>, userId: string) => {
+    const [groupConverses, dms] = await Promise.all([
+      ctx.call('group.userConverses', { userId }) as Promise<Array<{ converseId: string }>>,
+      models.converses.find({ memberIds: userId, type: 'dm' }, { lastSeq: 1 }).lean<ConverseDoc[]>(),
+    ]);
+    return { groupIds: groupConverses.map((c) => c.converseId), dms };
+  };
+
+  return {
+    /** The DM between the caller and another user; the same one every time. */
+    openDm: {
+      params: chatParams.openDm,
+      async handler(ctx: Ctx<{ userId: string }>): Promise<DmConverse> {
+        const me = callerId(ctx);
+        const other = ctx.params.userId;
+        if (other === me) throw new ImError('IM_ERR_VALIDATION', 'A DM needs another user');
+        if (!(await ctx.call('user.isActive', { userId: other })))
+          throw new ImError('IM_ERR_NOT_FOUND', 'User not found');
+        const members = [me, other].sort();
+        const dmKey = members.join(':');
+        const upsert = () =>
+          models.converses
+            .findOneAndUpdate(
+              { dmKey },
+              {
+                $setOnInsert: { dmKey, type: 'dm', memberIds: members.map((id) => new Types.ObjectId(id)), lastSeq: 0 },
+              },
+              { upsert: true, new: true },
+            )
+            .lean<ConverseDoc>();
+        try {
+          return toDm((await upsert())!);
+        } catch (err) {
+          // Both sides opened it at once: the unique dmKey kept one; read it.
+          if (!isDuplicateKey(err)) throw err;
+          return toDm((await models.converses.findOne({ dmKey }).lean<ConverseDoc>())!);
+        }
+      },
+    },
+
+    /** Moves the caller's read position forward (never back, never past the last message). */
+    ack: {
+      params: chatParams.ack,
+      async handler(ctx: Ctx<{ converseId: string; seq: number }>): Promise<void> {
+        const userId = callerId(ctx);
+        const { converseId } = ctx.params;
+        await access.require(ctx, converseId, userId);
+        const counter = await models.converses.findById(converseId, { lastSeq: 1 }).lean<ConverseDoc>();
+        const seq = Math.min(ctx.params.seq, counter?.lastSeq ?? 0);
+        if (seq <= 0) return;
+        let moved = false;
+        try {
+          const result = await models.reads.updateOne(
+            { userId, converseId, readSeq: { $lt: seq } },
+            { $set: { readSeq: seq } },
+            { upsert: true },
+          );
+          moved = result.modifiedCount > 0 || result.upsertedCount > 0;
+        } catch (err) {
+          // The position exists and is already at or past seq.
+          if (!isDuplicateKey(err)) throw err;
+        }
+        if (moved) void ctx.broadcast(EVENTS.converseRead, { converseId, userId, readSeq: seq });
+      },
+    },
+
+    /**
+     * Unread and mention counts for all the caller's converses in a fixed
+     * number of queries, however many converses there are.
+     */
+    unread: {
+      params: chatParams.unread,
+      async handler(ctx: Ctx): Promise<UnreadEntry[]> {
+        const userId = callerId(ctx);
+        const { groupIds, dms } = await myConverseIds(ctx, userId);
+        const counters = groupIds.length
+          ? await models.converses.find({ _id: { $in: groupIds } }, { lastSeq: 1 }).lean<ConverseDoc[]>()
+          : [];
+        const lastSeq = new Map<string, number>([...counters, ...dms].map((c) => [c._id.toHexString(), c.lastSeq]));
+        const ids = [...groupIds, ...dms.map((d) => d._id.toHexString())];
+        if (ids.length === 0) return [];
+        const reads = await models.reads
+          .find({ userId, converseId: { $in: ids } }, { converseId: 1, readSeq: 1 })
+          .lean<ReadDoc[]>();
+        const readSeq = new Map(reads.map((r) => [r.converseId.toHexString(), r.readSeq]));
+        const withUnread = ids.filter((id) => (lastSeq.get(id) ?? 0) > (readSeq.get(id) ?? 0));
+        const mentionCounts = new Map<string, number>();
+        if (withUnread.length > 0) {
+          const rows = await models.messages.aggregate<{ _id: Types.ObjectId; n: number }>([
+            {
+              $match: {
+                mentions: new Types.ObjectId(userId),
+                deleted: { $ne: true },
+                $or: withUnread.map((id) => ({
+                  converseId: new Types.ObjectId(id),
+                  seq: { $gt: readSeq.get(id) ?? 0 },
+                })),
+              },
+            },
+            { $group: { _id: '$converseId', n: { $sum: 1 } } },
+          ]);
+          for (const row of rows) mentionCounts.set(row._id.toHexString(), row.n);
+        }
+        return ids.map((converseId) => {
+          const last = lastSeq.get(converseId) ?? 0;
+          const read = Math.min(readSeq.get(converseId) ?? 0, last);
+          return {
+            converseId,
+            lastSeq: last,
+            readSeq: read,
+            unread: last - read,
+            mentions: mentionCounts.get(converseId) ?? 0,
+          };
+        });
+      },
+    },
+
+    /** Messages containing q (case-insensitive, literal), newest first, only from the caller's converses. */
+    search: {
+      params: chatParams.search,
+      async handler(ctx: Ctx<{ q: string; converseId?: string; limit?: number }>): Promise<Message[]> {
+        const userId = callerId(ctx);
+        let scope: string[];
+        if (ctx.params.converseId) {
+          await access.require(ctx, ctx.params.converseId, userId);
+          scope = [ctx.params.converseId];
+        } else {
+          const { groupIds, dms } = await myConverseIds(ctx, userId);
+          scope = [...groupIds, ...dms.map((d) => d._id.toHexString())];
+        }
+        if (scope.length === 0) return [];
+        const docs = await models.messages
+          .find({
+            converseId: { $in: scope },
+            deleted: { $ne: true },
+            content: new RegExp(escapeRegex(ctx.params.q), 'i'),
+          })
+          .sort({ _id: -1 })
+          .limit(ctx.params.limit ?? 50)
+          .maxTimeMS(5000)
+          .lean<MessageDoc[]>();
+        return docs.map((d) => toMessage(d));
+      },
+    },
+
+    /** For other services (files, push, realtime): the caller's access to a converse, or null. */
+    access: {
+      visibility: 'public' as const,
+      params: chatParams.access,
+      handler(ctx: Ctx<{ converseId: string; userId: string }>) {
+        return access.resolve(ctx, ctx.params.converseId, ctx.params.userId);
+      },
+    },
+  };
+};

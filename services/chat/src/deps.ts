@@ -1,0 +1,15 @@
+import type { AppContext, CallerMeta, RateLimiter } from '@im/sdk';
+import type { Context } from 'moleculer';
+import type { ConverseAccessResolver } from './access.ts';
+import type { MessageWriter } from './message-writer.ts';
+import type { ChatModels } from './models.ts';
+
+export interface ChatDeps {
+  app: AppContext;
+  models: ChatModels;
+  writer: MessageWriter;
+  access: ConverseAccessResolver;
+  sendLimit: RateLimiter;
+}
+
+export type Ctx<P = Record<string, never>> = Context<P, CallerMeta>;

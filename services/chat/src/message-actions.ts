@@ -1,0 +1,265 @@
+import type { Message, Reaction } from '@im/protocol';
+import { callerId, EVENTS, ImError } from '@im/sdk';
+import { Types } from 'mongoose';
+import type { ConverseAccess } from './access.ts';
+import type { ChatDeps, Ctx } from './deps.ts';
+import { resolveMentions } from './mentions.ts';
+import type { MessageDoc, ReactionDoc } from './models.ts';
+import { chatParams } from './params.ts';
+import { toMessage } from './views.ts';
+
+type SendParams = {
+  converseId: string;
+  content: string;
+  clientMsgId?: string;
+  replyTo?: string;
+  attachments?: string[];
+};
+
+/** DM events name their two members, so gateways can reach them without a lookup. */
+const audience = (access: ConverseAccess) => (access.kind === 'dm' ? { memberIds: access.memberIds } : {});
+
+const isDuplicateKey = (err: unknown) => (err as { code?: number } | null)?.code === 11000;
+
+export const messageActions = ({ models, writer, access, sendLimit }: ChatDeps) => {
+  /** A message the caller may see, with their access to its converse; 404 otherwise. */
+  const loadVisible = async (ctx: Ctx<object>, messageId: string, userId: string) => {
+    const doc = await models.messages.findById(messageId).lean<MessageDoc>();
+    const converse = doc ? await access.resolve(ctx, doc.converseId.toHexString(), userId) : null;
+    if (!doc || !converse) throw new ImError('IM_ERR_NOT_FOUND', 'Message not found');
+    return { doc, converse };
+  };
+
+  const myEmojis = async (messageIds: Types.ObjectId[], userId: string) => {
+    if (messageIds.length === 0) return new Map<string, Set<string>>();
+    const mine = await models.reactions
+      .find({ messageId: { $in: messageIds }, userId }, { messageId: 1, emoji: 1 })
+      .lean<ReactionDoc[]>();
+    const map = new Map<string, Set<string>>();
+    for (const r of mine) {
+      const key = r.messageId.toHexString();
+      (map.get(key) ?? map.set(key, new Set()).get(key)!).add(r.emoji);
+    }
+    return map;
+  };
+
+  const views = async (docs: MessageDoc[], userId: string) => {
+    const mine = await myEmojis(
+      docs.filter((d) => Object.keys(d.reactionCounts ?? {}).length > 0).map((d) => d._id),
+      userId,
+    );
+    return docs.map((d) => toMessage(d, mine.get(d._id.toHexString())));
+  };
+
+  const reactionsOf = async (messageId: string, userId: string): Promise<Reaction[]> => {
+    const doc = await models.messages
+      .findById(messageId, {
+        reactionCounts: 1,
+        converseId: 1,
+        seq: 1,
+        authorId: 1,
+        createdAt: 1,
+        mentions: 1,
+        attachments: 1,
+      })
+      .lean<MessageDoc>();
+    if (!doc) throw new ImError('IM_ERR_NOT_FOUND', 'Message not found');
+    const [view] = await views([doc], userId);
+    return view!.reactions;
+  };
+
+  return {
+    send: {
+      params: chatParams.send,
+      async handler(ctx: Ctx<SendParams>): Promise<Message> {
+        const userId = callerId(ctx);
+        await sendLimit.consume(userId);
+        const { converseId, content, clientMsgId, replyTo, attachments = [] } = ctx.params;
+        const converse = await access.require(ctx, converseId, userId);
+        if (attachments.length > 0) throw new ImError('IM_ERR_VALIDATION', 'Attachments are not accepted yet');
+        if (replyTo && !(await models.messages.exists({ _id: replyTo, converseId }))) {
+          throw new ImError('IM_ERR_VALIDATION', 'replyTo must be a message of the same converse');
+        }
+        const mentions = await resolveMentions(ctx, content, converse);
+        const { doc, created } = await writer.write({
+          converseId: new Types.ObjectId(converseId),
+          authorId: new Types.ObjectId(userId),
+          content,
+          mentions: mentions.map((id) => new Types.ObjectId(id)),
+          attachments: [],
+          ...(replyTo ? { replyTo: new Types.ObjectId(replyTo) } : {}),
+          ...(clientMsgId ? { clientMsgId, dedupeKey: `${userId}:${clientMsgId}` } : {}),
+        });
+        if (doc.converseId.toHexString() !== converseId) {
+          throw new ImError('IM_ERR_CONFLICT', 'This clientMsgId was already used for another converse');
+        }
+        const message = toMessage(doc);
+        if (created) void ctx.broadcast(EVENTS.messageCreated, { message, ...audience(converse) });
+        return message;
+      },
+    },
+
+    /**
+     * History in seq order. `before`: the `limit` messages just below it;
+     * `after`: the `limit` just above it; neither: the newest page.
+     */
+    history: {
+      params: chatParams.history,
+      async handler(
+        ctx: Ctx<{ converseId: string; before?: number; after?: number; limit?: number }>,
+      ): Promise<Message[]> {
+        const userId = callerId(ctx);
+        const { converseId, before, after, limit = 50 } = ctx.params;
+        if (before !== undefined && after !== undefined)
+          throw new ImError('IM_ERR_VALIDATION', 'Give before or after, not both');
+        await access.require(ctx, converseId, userId);
+        const ascending = after !== undefined;
+        const filter = {
+          converseId,
+          ...(before !== undefined ? { seq: { $lt: before } } : {}),
+          ...(ascending ? { seq: { $gt: after } } : {}),
+        };
+        const docs = await models.messages
+          .find(filter)
+          .sort({ seq: ascending ? 1 : -1 })
+          .limit(limit)
+          .lean<MessageDoc[]>();
+        if (!ascending) docs.reverse();
+        return views(docs, userId);
+      },
+    },
+
+    getMessage: {
+      params: chatParams.getMessage,
+      async handler(ctx: Ctx<{ messageId: string }>): Promise<Message> {
+        const userId = callerId(ctx);
+        const { doc } = await loadVisible(ctx, ctx.params.messageId, userId);
+        const [view] = await views([doc], userId);
+        return view!;
+      },
+    },
+
+    edit: {
+      params: chatParams.edit,
+      async handler(ctx: Ctx<{ messageId: string; content: string }>): Promise<Message> {
+        const userId = callerId(ctx);
+        const { doc, converse } = await loadVisible(ctx, ctx.params.messageId, userId);
+        if (doc.authorId.toHexString() !== userId)
+          throw new ImError('IM_ERR_FORBIDDEN', 'Only the author may edit a message');
+        if (doc.deleted) throw new ImError('IM_ERR_NOT_FOUND', 'Message not found');
+        const mentions = await resolveMentions(ctx, ctx.params.content, converse);
+        const updated = await models.messages
+          .findOneAndUpdate(
+            { _id: doc._id, authorId: userId, deleted: { $ne: true } },
+            {
+              $set: {
+                content: ctx.params.content,
+                mentions: mentions.map((id) => new Types.ObjectId(id)),
+                editedAt: new Date(),
+              },
+            },
+            { new: true },
+          )
+          .lean<MessageDoc>();
+        if (!updated) throw new ImError('IM_ERR_NOT_FOUND', 'Message not found');
+        const [message] = await views([updated], userId);
+        void ctx.broadcast(EVENTS.messageUpdated, { message: toMessage(updated), ...audience(converse) });
+        return message!;
+      },
+    },
+
+    /** Author, or an owner/admin of the group: leaves a tombstone that keeps the seq. */
+    remove: {
+      params: chatParams.remove,
+      async handler(ctx: Ctx<{ messageId: string }>): Promise<void> {
+        const userId = callerId(ctx);
+        const { doc, converse } = await loadVisible(ctx, ctx.params.messageId, userId);
+        const isAuthor = doc.authorId.toHexString() === userId;
+        const isManager = converse.kind === 'group' && (converse.role === 'owner' || converse.role === 'admin');
+        if (!isAuthor && !isManager)
+          throw new ImError('IM_ERR_FORBIDDEN', 'Only the author or a group admin may delete a message');
+        if (doc.deleted) return;
+        const result = await models.messages.updateOne(
+          { _id: doc._id, deleted: { $ne: true } },
+          { $set: { deleted: true, content: '', mentions: [], attachments: [], reactionCounts: {} } },
+        );
+        if (result.modifiedCount === 0) return;
+        await models.reactions.deleteMany({ messageId: doc._id });
+        void ctx.broadcast(EVENTS.messageDeleted, {
+          converseId: doc.converseId.toHexString(),
+          messageId: ctx.params.messageId,
+          seq: doc.seq,
+          ...audience(converse),
+        });
+      },
+    },
+
+    /** One reaction per user per emoji: the unique index decides, the count follows with $inc. */
+    react: {
+      params: chatParams.react,
+      async handler(ctx: Ctx<{ messageId: string; emoji: string }>): Promise<Reaction[]> {
+        const userId = callerId(ctx);
+        const { doc, converse } = await loadVisible(ctx, ctx.params.messageId, userId);
+        if (doc.deleted) throw new ImError('IM_ERR_NOT_FOUND', 'Message not found');
+        let added = false;
+        try {
+          await models.reactions.create({ messageId: doc._id, userId, emoji: ctx.params.emoji });
+          added = true;
+        } catch (err) {
+          if (!isDuplicateKey(err)) throw err;
+        }
+        if (added)
+          await models.messages.updateOne({ _id: doc._id }, { $inc: { [`reactionCounts.${ctx.params.emoji}`]: 1 } });
+        const reactions = await reactionsOf(ctx.params.messageId, userId);
+        if (added)
+          void ctx.broadcast(
+            EVENTS.reactionUpdated,
+            reactionEvent(doc, ctx.params.emoji, userId, true, reactions, converse),
+          );
+        return reactions;
+      },
+    },
+
+    unreact: {
+      params: chatParams.react,
+      async handler(ctx: Ctx<{ messageId: string; emoji: string }>): Promise<Reaction[]> {
+        const userId = callerId(ctx);
+        const { doc, converse } = await loadVisible(ctx, ctx.params.messageId, userId);
+        const { deletedCount } = await models.reactions.deleteOne({
+          messageId: doc._id,
+          userId,
+          emoji: ctx.params.emoji,
+        });
+        if (deletedCount > 0)
+          await models.messages.updateOne({ _id: doc._id }, { $inc: { [`reactionCounts.${ctx.params.emoji}`]: -1 } });
+        const reactions = await reactionsOf(ctx.params.messageId, userId);
+        if (deletedCount > 0)
+          void ctx.broadcast(
+            EVENTS.reactionUpdated,
+            reactionEvent(doc, ctx.params.emoji, userId, false, reactions, converse),
+          );
+        return reactions;
+      },
+    },
+  };
+};
+
+/** Counts for everyone; `me` is the reacting user's view, so clients take `userId` into account. */
+function reactionEvent(
+  doc: MessageDoc,
+  emoji: string,
+  userId: string,
+  added: boolean,
+  reactions: Reaction[],
+  converse: ConverseAccess,
+) {
+  return {
+    converseId: doc.converseId.toHexString(),
+    messageId: doc._id.toHexString(),
+    emoji,
+    userId,
+    added,
+    counts: reactions.map(({ emoji: e, count }) => ({ emoji: e, count })),
+    ...audience(converse),
+  };
+}

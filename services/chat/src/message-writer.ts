@@ -1,0 +1,237 @@
+import type { Logger } from '@im/sdk';
+import { Types } from 'mongoose';
+import type { ChatModels, MessageDoc } from './models.ts';
+
+/** A message to store: everything but its id and sequence number. */
+export type MessageDraft = Omit<MessageDoc, '_id' | 'seq' | 'createdAt' | 'reactionCounts'>;
+
+/** The stored message, and whether this send stored it (false: an earlier send with the same clientMsgId did). */
+export interface WriteResult {
+  doc: MessageDoc;
+  created: boolean;
+}
+
+interface Pending {
+  draft: MessageDraft;
+  resolve: (result: WriteResult) => void;
+  reject: (err: unknown) => void;
+}
+
+export interface WriterOptions {
+  /** How long the first send of a batch waits for company. */
+  windowMs: number;
+  maxBatch: number;
+}
+
+/**
+ * Group commit for messages. Sends queue up; one flush at a time takes the
+ * queue, reserves each converse's sequence numbers with a single atomic
+ * `$inc` on its counter (a MongoDB document: durable and shared by every
+ * process, so numbers never repeat), writes all messages with one
+ * `insertMany`, and only then resolves each send. While a flush runs the next
+ * batch fills, so the batch grows with the load and an idle send waits at
+ * most `windowMs`.
+ */
+export class MessageWriter {
+  readonly #models: ChatModels;
+  readonly #options: WriterOptions;
+  readonly #logger: Logger;
+  #queue: Pending[] = [];
+  #timer: NodeJS.Timeout | undefined;
+  #flushing: Promise<void> | undefined;
+  /** Batches written and messages in them, for the metrics and the benchmark. */
+  readonly stats = { batches: 0, messages: 0 };
+
+  constructor(models: ChatModels, options: WriterOptions, logger: Logger) {
+    this.#models = models;
+    this.#options = options;
+    this.#logger = logger;
+  }
+
+  write(draft: MessageDraft): Promise<WriteResult> {
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ draft, resolve, reject });
+      this.#schedule();
+    });
+  }
+
+  /** Waits until everything queued is written (used at shutdown). */
+  async drain(): Promise<void> {
+    while (this.#queue.length > 0 || this.#flushing) {
+      clearTimeout(this.#timer);
+      this.#timer = undefined;
+      await (this.#flushing ?? this.#flush());
+    }
+  }
+
+  #schedule(): void {
+    if (this.#flushing || this.#timer) return;
+    if (this.#queue.length >= this.#options.maxBatch) {
+      void this.#flush();
+      return;
+    }
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      void this.#flush();
+    }, this.#options.windowMs);
+  }
+
+  #flush(): Promise<void> {
+    const batch = this.#queue.splice(0, this.#options.maxBatch);
+    this.#flushing = this.#writeBatch(batch)
+      .catch((err: unknown) => {
+        for (const p of batch) p.reject(err);
+      })
+      .finally(() => {
+        this.#flushing = undefined;
+        if (this.#queue.length > 0) this.#schedule();
+      });
+    return this.#flushing;
+  }
+
+  async #writeBatch(batch: Pending[]): Promise<void> {
+    if (batch.length === 0) return;
+    const { messages, converses } = this.#models;
+
+    // Idempotency: sends whose (author, clientMsgId) is already stored get the stored message.
+    const keys = [...new Set(batch.flatMap((p) => (p.draft.dedupeKey ? [p.draft.dedupeKey] : [])))];
+    const existing = new Map<string, MessageDoc>();
+    if (keys.length > 0) {
+      for (const doc of await messages.find({ dedupeKey: { $in: keys } }).lean<MessageDoc[]>())
+        existing.set(doc.dedupeKey!, doc);
+    }
+    const fresh: Pending[] = [];
+    const followers = new Map<string, Pending[]>();
+    for (const p of batch) {
+      const key = p.draft.dedupeKey;
+      const stored = key ? existing.get(key) : undefined;
+      if (stored) p.resolve({ doc: stored, created: false });
+      else if (key && followers.has(key)) followers.get(key)!.push(p);
+      else {
+        if (key) followers.set(key, []);
+        fresh.push(p);
+      }
+    }
+    if (fresh.length === 0) return;
+
+    // One counter update per converse in the batch.
+    const perConverse = new Map<string, Pending[]>();
+    for (const p of fresh) {
+      const id = p.draft.converseId.toHexString();
+      (perConverse.get(id) ?? perConverse.set(id, []).get(id)!).push(p);
+    }
+    const now = new Date();
+    const docs: MessageDoc[] = [];
+    const owners: Pending[] = [];
+    await Promise.all(
+      [...perConverse].map(async ([converseId, pendings]) => {
+        const counter = await converses
+          .findOneAndUpdate(
+            { _id: converseId },
+            { $inc: { lastSeq: pendings.length } },
+            { upsert: true, new: true, projection: { lastSeq: 1 } },
+          )
+          .lean<{ lastSeq: number }>();
+        const first = counter!.lastSeq - pendings.length + 1;
+        pendings.forEach((p, i) => {
+          docs.push({ ...p.draft, _id: new Types.ObjectId(), seq: first + i, createdAt: now, reactionCounts: {} });
+          owners.push(p);
+        });
+      }),
+    );
+
+    const failed = await this.#insert(docs);
+    this.stats.batches += 1;
+    this.stats.messages += docs.length - failed.size;
+
+    const tombstones: MessageDoc[] = [];
+    for (const [i, doc] of docs.entries()) {
+      const waiting = [owners[i]!, ...(doc.dedupeKey ? (followers.get(doc.dedupeKey) ?? []) : [])];
+      const error = failed.get(i);
+      if (error === undefined) {
+        waiting.forEach((p, n) => p.resolve({ doc, created: n === 0 }));
+        continue;
+      }
+      // The seq is spent: a tombstone keeps the converse's sequence free of gaps.
+      tombstones.push({
+        ...doc,
+        _id: new Types.ObjectId(),
+        content: '',
+        mentions: [],
+        attachments: [],
+        deleted: true,
+        clientMsgId: undefined,
+        dedupeKey: undefined,
+        replyTo: undefined,
+      });
+      const stored =
+        isDuplicateKey(error) && doc.dedupeKey
+          ? await messages.findOne({ dedupeKey: doc.dedupeKey }).lean<MessageDoc>()
+          : null;
+      for (const p of waiting) {
+        if (stored) p.resolve({ doc: stored, created: false });
+        else p.reject(error);
+      }
+    }
+    if (tombstones.length > 0) {
+      await messages.collection
+        .insertMany(tombstones.map(withoutUndefined), { ordered: false })
+        .catch((err: unknown) => {
+          this.#logger.error({ err, count: tombstones.length }, 'could not fill spent sequence numbers');
+        });
+    }
+    await this.#ackAuthors(docs.filter((_, i) => !failed.has(i)));
+  }
+
+  /** insertMany, unordered; returns the indexes of the docs that were not written, with why. */
+  async #insert(docs: MessageDoc[]): Promise<Map<number, unknown>> {
+    const failed = new Map<number, unknown>();
+    try {
+      await this.#models.messages.collection.insertMany(docs.map(withoutUndefined), { ordered: false });
+    } catch (err) {
+      const writeErrors = (err as { writeErrors?: Array<{ index?: number; err?: { index?: number; code?: number } }> })
+        .writeErrors;
+      if (!writeErrors) {
+        docs.forEach((_, i) => failed.set(i, err));
+      } else {
+        for (const we of writeErrors) {
+          const index = we.index ?? we.err?.index;
+          if (index !== undefined) failed.set(index, we.err ?? we);
+        }
+      }
+    }
+    return failed;
+  }
+
+  /** An author has read what they wrote: move their read position (never backwards). */
+  async #ackAuthors(written: MessageDoc[]): Promise<void> {
+    const top = new Map<string, MessageDoc>();
+    for (const doc of written) {
+      const key = `${doc.converseId.toHexString()}:${doc.authorId.toHexString()}`;
+      if ((top.get(key)?.seq ?? -1) < doc.seq) top.set(key, doc);
+    }
+    if (top.size === 0) return;
+    await this.#models.reads
+      .bulkWrite(
+        [...top.values()].map((doc) => ({
+          updateOne: {
+            filter: { userId: doc.authorId, converseId: doc.converseId, readSeq: { $lt: doc.seq } },
+            update: { $set: { readSeq: doc.seq } },
+            upsert: true,
+          },
+        })),
+        { ordered: false },
+      )
+      .catch((err: unknown) => {
+        // A duplicate key here means the position was already further: nothing to do.
+        if (!isDuplicateKey(err) && !(err as { writeErrors?: unknown[] }).writeErrors)
+          this.#logger.warn({ err }, "could not move authors' read positions");
+      });
+  }
+}
+
+const isDuplicateKey = (err: unknown) => (err as { code?: number } | null)?.code === 11000;
+
+/** Drops undefined fields so the stored document has no explicit nulls. */
+const withoutUndefined = <T extends object>(doc: T): T =>
+  Object.fromEntries(Object.entries(doc).filter(([, v]) => v !== undefined)) as T;

@@ -1,0 +1,56 @@
+import { idParam, limitParam, strict } from '@im/sdk';
+
+/**
+ * The chat service's action parameters (fastest-validator). The gateway's
+ * OpenAPI document is generated from these, so the two cannot drift.
+ */
+const content = {
+  type: 'string',
+  min: 1,
+  max: 4000,
+  pattern: /\S/,
+  messages: { stringPattern: "'{field}' must not be blank" },
+} as const;
+const seq = { type: 'number', integer: true, min: 0, max: Number.MAX_SAFE_INTEGER, convert: true } as const;
+
+/** One emoji (with modifiers and joiners), as reactions use it. */
+export const EMOJI =
+  /^(?=.*[\p{Extended_Pictographic}\p{Regional_Indicator}])[\p{Extended_Pictographic}\p{Emoji_Component}\u200d\ufe0f]{1,16}$/u;
+
+export const chatParams = {
+  openDm: strict({ userId: idParam }),
+  send: strict({
+    converseId: idParam,
+    content,
+    clientMsgId: { type: 'string', min: 1, max: 64, pattern: /^[A-Za-z0-9_.:-]+$/, optional: true },
+    replyTo: { ...idParam, optional: true },
+    attachments: { type: 'array', items: idParam, max: 10, optional: true },
+  }),
+  history: strict({
+    converseId: idParam,
+    before: { ...seq, optional: true },
+    after: { ...seq, optional: true },
+    limit: limitParam,
+  }),
+  getMessage: strict({ messageId: idParam }),
+  edit: strict({ messageId: idParam, content }),
+  remove: strict({ messageId: idParam }),
+  react: strict({
+    messageId: idParam,
+    emoji: {
+      type: 'string',
+      min: 1,
+      max: 64,
+      pattern: EMOJI,
+      messages: { stringPattern: "'{field}' must be one emoji" },
+    },
+  }),
+  ack: strict({ converseId: idParam, seq }),
+  unread: strict({}),
+  search: strict({
+    q: { type: 'string', min: 1, max: 100 },
+    converseId: { ...idParam, optional: true },
+    limit: limitParam,
+  }),
+  access: strict({ converseId: idParam, userId: idParam }),
+} as const;

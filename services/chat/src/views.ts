@@ -1,0 +1,23 @@
+import type { Message } from '@im/protocol';
+import type { MessageDoc } from './models.ts';
+
+/** The public message; `myEmojis` are the caller's own reactions on it. */
+export function toMessage(doc: MessageDoc, myEmojis: ReadonlySet<string> = new Set()): Message {
+  return {
+    id: doc._id.toHexString(),
+    converseId: doc.converseId.toHexString(),
+    seq: doc.seq,
+    authorId: doc.authorId.toHexString(),
+    content: doc.deleted ? '' : doc.content,
+    createdAt: doc.createdAt.toISOString(),
+    ...(doc.editedAt ? { editedAt: doc.editedAt.toISOString() } : {}),
+    ...(doc.deleted ? { deleted: true as const } : {}),
+    reactions: Object.entries(doc.reactionCounts ?? {})
+      .filter(([, count]) => count > 0)
+      .map(([emoji, count]) => ({ emoji, count, me: myEmojis.has(emoji) })),
+    mentions: doc.deleted ? [] : doc.mentions.map((id) => id.toHexString()),
+    attachments: doc.deleted ? [] : doc.attachments.map((id) => id.toHexString()),
+    ...(doc.replyTo ? { replyTo: doc.replyTo.toHexString() } : {}),
+    ...(doc.clientMsgId ? { clientMsgId: doc.clientMsgId } : {}),
+  };
+}

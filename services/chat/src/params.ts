@@ -14,8 +14,8 @@ const content = {
 const seq = { type: 'number', integer: true, min: 0, max: Number.MAX_SAFE_INTEGER, convert: true } as const;
 
 /** One emoji (with modifiers and joiners), as reactions use it. */
-export const EMOJI = /^(?=.*(?:\p{Extended_Pictographic}|\p{Regional_Indicator}))(?:\p{Extended_Pictographic}|\p{Emoji_Component}|\u200d|\ufe0f){1,16}$/u;
-  /^(?=.*[\p{Extended_Pictographic}\p{Regional_Indicator}])[\p{Extended_Pictographic}\p{Emoji_Component}\u200d\ufe0f]{1,16}$/u;
+export const EMOJI =
+  /^(?=.*(?:\p{Extended_Pictographic}|\p{Regional_Indicator}))(?:\p{Extended_Pictographic}|\p{Emoji_Component}|\u200d|\ufe0f){1,16}$/u;
 
 export const chatParams = {
   openDm: strict({ userId: idParam }),

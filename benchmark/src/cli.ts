@@ -3,7 +3,12 @@
 
 type Benchmark = { description: string; run(args: string[]): Promise<void> };
 
-const BENCHMARKS: Record<string, Benchmark> = {};
+const BENCHMARKS: Record<string, Benchmark> = {
+  'chat-writes': {
+    description: 'message writes/s and latency over HTTP, group commit on and off',
+    run: async (args) => (await import('./chat-writes.ts')).run(args),
+  },
+};
 
 const [name, ...args] = process.argv.slice(2);
 const bench = name ? BENCHMARKS[name] : undefined;

@@ -8,7 +8,11 @@ import { chatModels } from './models.ts';
 /** Converses (group panels and DMs) and their messages, reactions and read positions. */
 export const createChatService: ServiceFactory = (app: AppContext) => {
   const models = chatModels(app.mongo!);
-  const writer = new MessageWriter(models, { windowMs: 2, maxBatch: 500 }, app.logger);
+  const writer = new MessageWriter(
+    models,
+    { windowMs: app.config.chatWriteWindowMs, maxBatch: app.config.chatWriteMaxBatch },
+    app.logger,
+  );
   const deps = {
     app,
     models,

@@ -132,7 +132,7 @@ export class MessageWriter {
             { upsert: true, new: true, projection: { lastSeq: 1 } },
           )
           .lean<{ lastSeq: number }>();
-        const first = counter!.lastSeq - pendings.length + 1;
+        const first = (counter!.lastSeq as number) - pendings.length + 1;
         pendings.forEach((p, i) => {
           docs.push({ ...p.draft, _id: new Types.ObjectId(), seq: first + i, createdAt: now, reactionCounts: {} });
           owners.push(p);

@@ -1,4 +1,6 @@
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
+import { LRUCache } from 'lru-cache';
 import { ImError } from '../errors/im-error.ts';
 
 export interface TokenClaims {
@@ -10,11 +12,14 @@ export interface TokenClaims {
  * every gateway verifies them locally, without a call.
  */
 export class TokenService {
-  readonly #key: Uint8Array;
+  readonly #key: KeyObject;
   readonly #ttlSeconds: number;
+  /** Tokens already verified, with their expiry: a client sends the same token on every request. */
+  readonly #verified = new LRUCache<string, { userId: string; expiresAtMs: number }>({ max: 100_000 });
 
   constructor(secret: string, ttlSeconds: number) {
-    this.#key = new TextEncoder().encode(secret);
+    // One key object, made once: importing the secret on every verify costs more than the HMAC.
+    this.#key = createSecretKey(Buffer.from(secret, 'utf8'));
     this.#ttlSeconds = ttlSeconds;
   }
 
@@ -29,9 +34,17 @@ export class TokenService {
 
   /** Throws IM_ERR_UNAUTHORIZED for anything but a valid, unexpired token of ours. */
   async verify(token: string): Promise<TokenClaims> {
+    const known = this.#verified.get(token);
+    if (known) {
+      if (known.expiresAtMs > Date.now()) return { userId: known.userId };
+      this.#verified.delete(token);
+      throw new ImError('IM_ERR_UNAUTHORIZED', 'Access token expired');
+    }
     try {
       const { payload } = await jwtVerify(token, this.#key, { algorithms: ['HS256'] });
       if (typeof payload.sub !== 'string' || !/^[0-9a-f]{24}$/.test(payload.sub)) throw new Error('bad subject');
+      if (typeof payload.exp !== 'number') throw new Error('no expiry');
+      this.#verified.set(token, { userId: payload.sub, expiresAtMs: payload.exp * 1000 });
       return { userId: payload.sub };
     } catch (err) {
       if (err instanceof errors.JWTExpired) throw new ImError('IM_ERR_UNAUTHORIZED', 'Access token expired');

@@ -189,6 +189,20 @@ export const configSchema = {
     default: 'false',
     parse: z.enum(['true', 'false']).transform((v) => v === 'true'),
   }),
+  chatWriteWindowMs: entry({
+    env: 'CHAT_WRITE_WINDOW_MS',
+    type: 'milliseconds',
+    description: 'How long a message waits for others to be written with it in one batch (group commit).',
+    default: '2',
+    parse: z.coerce.number().int().min(0).max(1000),
+  }),
+  chatWriteMaxBatch: entry({
+    env: 'CHAT_WRITE_MAX_BATCH',
+    type: 'count',
+    description: 'Most messages written in one batch; 1 turns batching off.',
+    default: '500',
+    parse: z.coerce.number().int().min(1).max(10_000),
+  }),
   requestTimeoutMs: entry({
     env: 'REQUEST_TIMEOUT_MS',
     type: 'milliseconds',

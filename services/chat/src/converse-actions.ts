@@ -1,12 +1,10 @@
 import type { DmConverse, Message, UnreadEntry } from '@im/protocol';
-import { callerId, escapeRegex, EVENTS, ImError } from '@im/sdk';
+import { callerId, escapeRegex, EVENTS, ImError, isDuplicateKeyError } from '@im/sdk';
 import { Types } from 'mongoose';
 import type { ChatDeps, Ctx } from './deps.ts';
 import type { ConverseDoc, MessageDoc, ReadDoc } from './models.ts';
 import { chatParams } from './params.ts';
 import { toMessage } from './views.ts';
-
-const isDuplicateKey = (err: unknown) => (err as { code?: number } | null)?.code === 11000;
 
 const toDm = (doc: ConverseDoc): DmConverse => ({
   id: doc._id.toHexString(),
@@ -50,7 +48,7 @@ export const converseActions = ({ models, access }: ChatDeps) => {
           return toDm((await upsert())!);
         } catch (err) {
           // Both sides opened it at once: the unique dmKey kept one; read it.
-          if (!isDuplicateKey(err)) throw err;
+          if (!isDuplicateKeyError(err)) throw err;
           return toDm((await models.converses.findOne({ dmKey }).lean<ConverseDoc>())!);
         }
       },
@@ -66,19 +64,15 @@ export const converseActions = ({ models, access }: ChatDeps) => {
         const counter = await models.converses.findById(converseId, { lastSeq: 1 }).lean<ConverseDoc>();
         const seq = Math.min(ctx.params.seq, counter?.lastSeq ?? 0);
         if (seq <= 0) return;
-        let moved = false;
-        try {
-          const result = await models.reads.updateOne(
-            { userId, converseId, readSeq: { $lt: seq } },
-            { $set: { readSeq: seq } },
-            { upsert: true },
-          );
-          moved = result.modifiedCount > 0 || result.upsertedCount > 0;
-        } catch (err) {
-          // The position exists and is already at or past seq.
-          if (!isDuplicateKey(err)) throw err;
+        // $max never moves the position back; the previous value tells whether it moved.
+        const previous = await models.reads.collection.findOneAndUpdate(
+          { userId: new Types.ObjectId(userId), converseId: new Types.ObjectId(converseId) },
+          { $max: { readSeq: seq } },
+          { upsert: true, returnDocument: 'before', projection: { readSeq: 1 } },
+        );
+        if (((previous?.readSeq as number | undefined) ?? 0) < seq) {
+          void ctx.broadcast(EVENTS.converseRead, { converseId, userId, readSeq: seq });
         }
-        if (moved) void ctx.broadcast(EVENTS.converseRead, { converseId, userId, readSeq: seq });
       },
     },
 

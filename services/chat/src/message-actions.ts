@@ -1,5 +1,5 @@
 import type { Message, Reaction } from '@im/protocol';
-import { callerId, EVENTS, ImError } from '@im/sdk';
+import { callerId, EVENTS, ImError, isDuplicateKeyError } from '@im/sdk';
 import { Types } from 'mongoose';
 import type { ConverseAccess } from './access.ts';
 import type { ChatDeps, Ctx } from './deps.ts';
@@ -18,8 +18,6 @@ type SendParams = {
 
 /** DM events name their two members, so gateways can reach them without a lookup. */
 const audience = (access: ConverseAccess) => (access.kind === 'dm' ? { memberIds: access.memberIds } : {});
-
-const isDuplicateKey = (err: unknown) => (err as { code?: number } | null)?.code === 11000;
 
 export const messageActions = ({ models, writer, access, sendLimit }: ChatDeps) => {
   /** A message the caller may see, with their access to its converse; 404 otherwise. */
@@ -206,7 +204,7 @@ export const messageActions = ({ models, writer, access, sendLimit }: ChatDeps) 
           await models.reactions.create({ messageId: doc._id, userId, emoji: ctx.params.emoji });
           added = true;
         } catch (err) {
-          if (!isDuplicateKey(err)) throw err;
+          if (!isDuplicateKeyError(err)) throw err;
         }
         if (added)
           await models.messages.updateOne({ _id: doc._id }, { $inc: { [`reactionCounts.${ctx.params.emoji}`]: 1 } });

@@ -1,3 +1,4 @@
+import { isDuplicateKeyError } from '@im/sdk';
 import type { Logger } from '@im/sdk';
 import { Types } from 'mongoose';
 import type { ChatModels, MessageDoc } from './models.ts';
@@ -125,13 +126,12 @@ export class MessageWriter {
     const owners: Pending[] = [];
     await Promise.all(
       [...perConverse].map(async ([converseId, pendings]) => {
-        const counter = await converses
-          .findOneAndUpdate(
-            { _id: converseId },
-            { $inc: { lastSeq: pendings.length } },
-            { upsert: true, new: true, projection: { lastSeq: 1 } },
-          )
-          .lean<{ lastSeq: number }>();
+        // The raw driver: this runs once per converse per batch, mongoose's casting adds nothing here.
+        const counter = await converses.collection.findOneAndUpdate(
+          { _id: new Types.ObjectId(converseId) },
+          { $inc: { lastSeq: pendings.length } },
+          { upsert: true, returnDocument: 'after', projection: { lastSeq: 1 } },
+        );
         const first = (counter!.lastSeq as number) - pendings.length + 1;
         pendings.forEach((p, i) => {
           docs.push({ ...p.draft, _id: new Types.ObjectId(), seq: first + i, createdAt: now, reactionCounts: {} });
@@ -165,7 +165,7 @@ export class MessageWriter {
         replyTo: undefined,
       });
       const stored =
-        isDuplicateKey(error) && doc.dedupeKey
+        isDuplicateKeyError(error) && doc.dedupeKey
           ? await messages.findOne({ dedupeKey: doc.dedupeKey }).lean<MessageDoc>()
           : null;
       for (const p of waiting) {
@@ -211,26 +211,23 @@ export class MessageWriter {
       if ((top.get(key)?.seq ?? -1) < doc.seq) top.set(key, doc);
     }
     if (top.size === 0) return;
-    await this.#models.reads
+    await this.#models.reads.collection
       .bulkWrite(
         [...top.values()].map((doc) => ({
           updateOne: {
-            filter: { userId: doc.authorId, converseId: doc.converseId, readSeq: { $lt: doc.seq } },
-            update: { $set: { readSeq: doc.seq } },
+            filter: { userId: doc.authorId, converseId: doc.converseId },
+            // $max: a read position only moves forward, whatever order writes land in.
+            update: { $max: { readSeq: doc.seq } },
             upsert: true,
           },
         })),
         { ordered: false },
       )
       .catch((err: unknown) => {
-        // A duplicate key here means the position was already further: nothing to do.
-        if (!isDuplicateKey(err) && !(err as { writeErrors?: unknown[] }).writeErrors)
-          this.#logger.warn({ err }, "could not move authors' read positions");
+        this.#logger.warn({ err }, "could not move authors' read positions");
       });
   }
 }
-
-const isDuplicateKey = (err: unknown) => (err as { code?: number } | null)?.code === 11000;
 
 /** Drops undefined fields so the stored document has no explicit nulls. */
 const withoutUndefined = <T extends object>(doc: T): T =>

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Group, Invite } from '@im/protocol';
-import { callerId, EVENTS, ImError } from '@im/sdk';
+import { callerId, EVENTS, ImError, isDuplicateKeyError } from '@im/sdk';
 import { loadForMember } from './access.ts';
 import { groupParams } from './params.ts';
 import type { Ctx, GroupDeps } from './deps.ts';
@@ -9,8 +9,6 @@ import { converseIdsOf, toGroup } from './views.ts';
 
 const DEFAULT_EXPIRY_SEC = 7 * 24 * 3600;
 const GONE = 'Invite not found, expired or used up';
-
-const isDuplicateKey = (err: unknown) => (err as { code?: number } | null)?.code === 11000;
 
 export const inviteActions = ({ models, membership }: GroupDeps) => ({
   /** Any member may invite. */
@@ -65,7 +63,7 @@ export const inviteActions = ({ models, membership }: GroupDeps) => ({
       } catch (err) {
         if (limited) await models.invites.updateOne({ _id: invite._id }, { $inc: { remaining: 1, uses: -1 } });
         // The same user accepted twice at once: the other request joined them.
-        if (isDuplicateKey(err)) return toGroup(group, 'member');
+        if (isDuplicateKeyError(err)) return toGroup(group, 'member');
         throw err;
       }
       const updated = await models.groups

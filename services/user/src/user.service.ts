@@ -9,6 +9,7 @@ import {
   type AppContext,
   type CallerMeta,
   type ServiceFactory,
+  isDuplicateKeyError,
 } from '@im/sdk';
 import type { Context } from 'moleculer';
 import { Types } from 'mongoose';
@@ -18,8 +19,6 @@ import { toPublicUser } from './public-user.ts';
 import { userModel, type UserDoc } from './user.model.ts';
 
 type Ctx<P = Record<string, never>> = Context<P, CallerMeta>;
-
-const isDuplicateKey = (err: unknown) => (err as { code?: number } | null)?.code === 11000;
 
 /** Accounts: registration, login, profiles, search. Signs access tokens. */
 export const createUserService: ServiceFactory = (app: AppContext) => {
@@ -64,7 +63,7 @@ export const createUserService: ServiceFactory = (app: AppContext) => {
             return await authResult(doc.toObject());
           } catch (err) {
             // Two registrations raced past the exists() check: the unique index decides.
-            if (isDuplicateKey(err)) throw new ImError('IM_ERR_USERNAME_TAKEN');
+            if (isDuplicateKeyError(err)) throw new ImError('IM_ERR_USERNAME_TAKEN');
             throw err;
           }
         },

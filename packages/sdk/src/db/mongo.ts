@@ -43,3 +43,6 @@ export async function pingMongo(connection: Connection): Promise<void> {
 }
 
 export const reason = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+/** A write refused by a unique index (E11000). */
+export const isDuplicateKeyError = (err: unknown): boolean => (err as { code?: number } | null)?.code === 11000;

@@ -1,13 +1,26 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { EVENTS, SERVICE_NAMES, TokenService, type AppContext, type ServiceFactory } from '@im/sdk';
+import {
+  callerId,
+  EVENTS,
+  SERVICE_NAMES,
+  TokenService,
+  type AppContext,
+  type CallerMeta,
+  type ServiceFactory,
+} from '@im/sdk';
+import { userRoom } from './realtime/rooms.ts';
 import type { Context, ServiceBroker } from 'moleculer';
 import { mountApiRoutes } from './api/mount.ts';
 import { buildOpenApi } from './api/openapi.ts';
-import { API_ROUTES } from './api/routes.ts';
+import { API_ROUTES, PRESENCE_PARAMS } from './api/routes.ts';
 import { Authenticator } from './auth/authenticator.ts';
 import { createHttpMetrics } from './http/metrics.ts';
 import { Router } from './http/router.ts';
+import { watchSlowClients } from './realtime/backpressure.ts';
+import { fanoutHandlers } from './realtime/fanout.ts';
+import { MemoryPresence, RedisPresence, type PresenceStore } from './realtime/presence.ts';
+import { createSocketServer, type ImServer } from './realtime/socket-server.ts';
 import { registerHealthRoutes } from './routes/health.ts';
 
 /** Backend services the gateway forwards to: it is ready once the broker knows all of them. */
@@ -20,6 +33,9 @@ const BACKENDS = SERVICE_NAMES.filter((name) => name !== 'gateway');
  */
 export const createGatewayService: ServiceFactory = (app: AppContext) => {
   let server: Server | undefined;
+  let io: ImServer | undefined;
+  let presence: PresenceStore | undefined;
+  let stopWatching: (() => void) | undefined;
   let auth: Authenticator | undefined;
   const openApi = JSON.stringify(buildOpenApi(API_ROUTES));
   return {
@@ -31,8 +47,24 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
         return address && typeof address === 'object' ? address : undefined;
       },
     },
+    actions: {
+      /** Which of the given users are online (for groups too large to push presence to). */
+      presence: {
+        params: PRESENCE_PARAMS,
+        async handler(ctx: Context<{ userIds: string }, CallerMeta>): Promise<{ online: string[] }> {
+          callerId(ctx);
+          const online = await presence!.online([...new Set(ctx.params.userIds.split(','))]);
+          return { online: [...online] };
+        },
+      },
+    },
     events: {
-      [EVENTS.userDeactivated]: (ctx: Context<{ userId: string }>) => auth?.deactivate(ctx.params.userId),
+      [EVENTS.userDeactivated]: (ctx: Context<{ userId: string }>) => {
+        auth?.deactivate(ctx.params.userId);
+        // Sockets of a deleted or banned user close at once.
+        io?.in(userRoom(ctx.params.userId)).disconnectSockets(true);
+      },
+      ...fanoutHandlers(() => io),
     },
     created() {
       const broker = (this as unknown as { broker: ServiceBroker }).broker;
@@ -53,6 +85,26 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
       });
       mountApiRoutes(router, app, (this as unknown as { broker: ServiceBroker }).broker, auth!);
       server = createServer({ keepAliveTimeout: 65_000 }, router.handle);
+      const broker = (this as unknown as { broker: ServiceBroker }).broker;
+      presence = app.redis ? new RedisPresence(app.redis, broker.nodeID) : new MemoryPresence();
+      io = createSocketServer(server, app, broker, auth!, presence);
+      stopWatching = watchSlowClients(io, app.config.socketMaxBufferBytes, (userId) =>
+        app.logger.warn({ userId }, 'disconnected a client that does not keep up'),
+      );
+      await presence.start((userIds) => {
+        // Users of a gateway node that died: tell their groups they are gone.
+        void (async () => {
+          for (const userId of userIds) {
+            const rooms = (await broker.call('chat.userRooms', { userId }).catch(() => ({ groups: [] }))) as {
+              groups: Array<{ groupId: string; memberCount: number }>;
+            };
+            const groupIds = rooms.groups
+              .filter((g) => g.memberCount <= app.config.presenceGroupLimit)
+              .map((g) => g.groupId);
+            void broker.broadcast(EVENTS.presence, { userId, online: false, groupIds });
+          }
+        })();
+      });
       await new Promise<void>((resolve, reject) => {
         server!.once('error', reject);
         server!.listen(app.config.port, app.config.host, () => {
@@ -64,10 +116,15 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
       app.logger.info(`gateway listening on http://${address.address}:${address.port}`);
     },
     async stopped() {
+      stopWatching?.();
+      await presence?.stop();
       if (!server) return;
       const closing = new Promise<void>((resolve) => server!.close(() => resolve()));
+      // Sockets close first (clients reconnect elsewhere), then idle HTTP connections.
+      io?.disconnectSockets(true);
       server.closeIdleConnections();
       await closing;
+      io = undefined;
       server = undefined;
     },
   };

@@ -228,5 +228,6 @@ const COMPONENTS: Record<string, JsonSchema> = {
       mentions: { type: 'integer' },
     },
   },
+  Presence: { type: 'object', required: ['online'], properties: { online: { type: 'array', items: id } } },
   Empty: { type: 'object' },
 };

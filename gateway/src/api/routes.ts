@@ -2,6 +2,12 @@ import { chatParams } from '@im/service-chat/params';
 import { groupParams } from '@im/service-group/params';
 import { userParams } from '@im/service-user/params';
 
+/** Declared here: the gateway serves presence itself. */
+export const PRESENCE_PARAMS = {
+  $$strict: true,
+  userIds: { type: 'string', pattern: /^[0-9a-f]{24}(,[0-9a-f]{24}){0,199}$/ },
+} as const;
+
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
@@ -20,7 +26,7 @@ export interface ApiRoute {
   auth: boolean;
   status: 200 | 201 | 204;
   summary: string;
-  tag: 'auth' | 'users' | 'groups' | 'members' | 'panels' | 'invites' | 'converses' | 'messages';
+  tag: 'auth' | 'users' | 'groups' | 'members' | 'panels' | 'invites' | 'converses' | 'messages' | 'presence';
   /** OpenAPI component of the answer; `[]` suffix: an array of it. */
   response?: string;
 }
@@ -354,5 +360,15 @@ export const API_ROUTES: ApiRoute[] = [
     summary: 'Take my reaction back',
     tag: 'messages',
     response: 'Reaction[]',
+  }),
+  route({
+    method: 'GET',
+    path: '/api/presence',
+    action: 'gateway.presence',
+    params: PRESENCE_PARAMS,
+    input: 'query',
+    summary: 'Which of up to 200 users (comma-separated ids) are online',
+    tag: 'presence',
+    response: 'Presence',
   }),
 ];

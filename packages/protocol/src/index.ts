@@ -110,3 +110,61 @@ export interface UnreadEntry {
   unread: number;
   mentions: number;
 }
+
+// ---- Realtime (socket.io) ----
+
+export type Ack<T> = { ok: true; data: T } | { ok: false; error: { code: string; message: string } };
+
+export interface SendMessageBody {
+  converseId: string;
+  content: string;
+  clientMsgId?: string;
+  replyTo?: string;
+  attachments?: string[];
+}
+
+export interface SyncRequest {
+  /** Last seq the client has per converse. */
+  cursors: Record<string, number>;
+}
+
+export interface SyncResult {
+  /** Per converse: the missed messages in seq order, or `tooMany` (more than 200: page history instead). */
+  converses: Record<
+    string,
+    { messages: Message[]; tooMany?: false } | { messages: []; tooMany: true; lastSeq: number }
+  >;
+}
+
+export interface ServerToClientEvents {
+  'message:new': (message: Message) => void;
+  'message:updated': (message: Message) => void;
+  'message:deleted': (event: { converseId: string; messageId: string; seq: number }) => void;
+  'reaction:updated': (event: {
+    converseId: string;
+    messageId: string;
+    emoji: string;
+    userId: string;
+    added: boolean;
+    counts: Array<{ emoji: string; count: number }>;
+  }) => void;
+  'converse:read': (event: { converseId: string; readSeq: number }) => void;
+  'group:updated': (group: Omit<Group, 'myRole'>) => void;
+  'group:deleted': (event: { groupId: string }) => void;
+  'member:joined': (event: { groupId: string; userId: string; role: GroupRole }) => void;
+  'member:left': (event: { groupId: string; userId: string }) => void;
+  'member:updated': (event: { groupId: string; userId: string; role: GroupRole }) => void;
+  'panel:created': (event: { groupId: string; panel: Panel }) => void;
+  'panel:updated': (event: { groupId: string; panel: Panel }) => void;
+  'panel:deleted': (event: { groupId: string; panelId: string; converseId: string }) => void;
+  'dm:opened': (converse: DmConverse) => void;
+  presence: (event: { userId: string; online: boolean }) => void;
+  typing: (event: { converseId: string; userId: string }) => void;
+  notification: (event: Record<string, unknown>) => void;
+}
+
+export interface ClientToServerEvents {
+  'message:send': (body: SendMessageBody, ack: (result: Ack<Message>) => void) => void;
+  typing: (body: { converseId: string }, ack?: (result: Ack<null>) => void) => void;
+  sync: (body: SyncRequest, ack: (result: Ack<SyncResult>) => void) => void;
+}

@@ -20,6 +20,12 @@ export const EVENTS = {
   reactionUpdated: 'chat.reaction.updated',
   /** A user's read position moved (their other devices clear the badge). */
   converseRead: 'chat.converse.read',
+  /** A DM was opened: gateways put both members' sockets in its room. */
+  dmOpened: 'chat.dm.opened',
+  /** Someone is typing (not stored): every gateway tells its sockets in the converse. */
+  typing: 'gateway.typing',
+  /** A user came online (first socket anywhere) or went offline (last socket gone). */
+  presence: 'gateway.presence',
 } as const;
 
 export type EventName = (typeof EVENTS)[keyof typeof EVENTS];

@@ -1,10 +1,19 @@
-import type { DmConverse, Message, UnreadEntry } from '@im/protocol';
+import type { DmConverse, Message, SyncResult, UnreadEntry } from '@im/protocol';
 import { callerId, escapeRegex, EVENTS, ImError, isDuplicateKeyError } from '@im/sdk';
 import { Types } from 'mongoose';
 import type { ChatDeps, Ctx } from './deps.ts';
 import type { ConverseDoc, MessageDoc, ReadDoc } from './models.ts';
 import { chatParams } from './params.ts';
 import { toMessage } from './views.ts';
+
+/** More missed messages than this in one converse: the client pages history instead. */
+const SYNC_LIMIT = 200;
+const MAX_SYNC_CONVERSES = 1000;
+
+export interface UserRooms {
+  groups: Array<{ groupId: string; memberCount: number; converseIds: string[] }>;
+  dmIds: string[];
+}
 
 const toDm = (doc: ConverseDoc): DmConverse => ({
   id: doc._id.toHexString(),
@@ -44,13 +53,16 @@ export const converseActions = ({ models, access }: ChatDeps) => {
               { upsert: true, new: true },
             )
             .lean<ConverseDoc>();
+        let dm: DmConverse;
         try {
-          return toDm((await upsert())!);
+          dm = toDm((await upsert())!);
         } catch (err) {
           // Both sides opened it at once: the unique dmKey kept one; read it.
           if (!isDuplicateKeyError(err)) throw err;
-          return toDm((await models.converses.findOne({ dmKey }).lean<ConverseDoc>())!);
+          dm = toDm((await models.converses.findOne({ dmKey }).lean<ConverseDoc>())!);
         }
+        void ctx.broadcast(EVENTS.dmOpened, { converse: dm });
+        return dm;
       },
     },
 
@@ -161,6 +173,63 @@ export const converseActions = ({ models, access }: ChatDeps) => {
       params: chatParams.access,
       handler(ctx: Ctx<{ converseId: string; userId: string }>) {
         return access.resolve(ctx, ctx.params.converseId, ctx.params.userId);
+      },
+    },
+
+    /** The rooms a user's sockets join at connect: every group with its converses, and every DM. */
+    userRooms: {
+      visibility: 'public' as const,
+      params: chatParams.userRooms,
+      async handler(ctx: Ctx<{ userId: string }>): Promise<UserRooms> {
+        const [groupConverses, dms] = await Promise.all([
+          ctx.call('group.userConverses', { userId: ctx.params.userId }) as Promise<
+            Array<{ converseId: string; groupId: string; memberCount: number }>
+          >,
+          models.converses.find({ memberIds: ctx.params.userId, type: 'dm' }, { _id: 1 }).lean<ConverseDoc[]>(),
+        ]);
+        const groups = new Map<string, { groupId: string; memberCount: number; converseIds: string[] }>();
+        for (const { groupId, converseId, memberCount } of groupConverses) {
+          (
+            groups.get(groupId) ?? groups.set(groupId, { groupId, memberCount, converseIds: [] }).get(groupId)!
+          ).converseIds.push(converseId);
+        }
+        return {
+          groups: [...groups.values()],
+          dmIds: dms.map((d) => d._id.toHexString()),
+        };
+      },
+    },
+
+    /**
+     * Catch-up after a reconnect: per converse, exactly the messages above the
+     * client's last seq (or `tooMany` past 200, to page history instead).
+     * Converses the caller is not in are left out.
+     */
+    sync: {
+      params: chatParams.sync,
+      async handler(ctx: Ctx<{ cursors: Record<string, number> }>): Promise<SyncResult> {
+        const userId = callerId(ctx);
+        const entries = Object.entries(ctx.params.cursors);
+        if (entries.length > MAX_SYNC_CONVERSES)
+          throw new ImError('IM_ERR_VALIDATION', `At most ${MAX_SYNC_CONVERSES} converses per sync`);
+        const out: SyncResult['converses'] = {};
+        await Promise.all(
+          entries.map(async ([converseId, lastSeq]) => {
+            if (!(await access.resolve(ctx, converseId, userId))) return;
+            const docs = await models.messages
+              .find({ converseId, seq: { $gt: lastSeq } })
+              .sort({ seq: 1 })
+              .limit(SYNC_LIMIT + 1)
+              .lean<MessageDoc[]>();
+            if (docs.length > SYNC_LIMIT) {
+              const counter = await models.converses.findById(converseId, { lastSeq: 1 }).lean<ConverseDoc>();
+              out[converseId] = { messages: [], tooMany: true, lastSeq: counter?.lastSeq ?? 0 };
+            } else {
+              out[converseId] = { messages: docs.map((d) => toMessage(d)) };
+            }
+          }),
+        );
+        return { converses: out };
       },
     },
   };

@@ -53,4 +53,12 @@ export const chatParams = {
     limit: limitParam,
   }),
   access: strict({ converseId: idParam, userId: idParam }),
+  userRooms: strict({ userId: idParam }),
+  sync: strict({
+    cursors: {
+      type: 'record',
+      key: { type: 'string', pattern: /^[0-9a-f]{24}$/ },
+      value: { type: 'number', integer: true, min: 0 },
+    },
+  }),
 } as const;

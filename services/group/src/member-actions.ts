@@ -117,16 +117,22 @@ export const memberActions = ({ models, membership }: GroupDeps) => ({
   userConverses: {
     visibility: 'public' as const,
     params: groupParams.userConverses,
-    async handler(ctx: Ctx<{ userId: string }>): Promise<Array<{ converseId: string; groupId: string }>> {
+    async handler(
+      ctx: Ctx<{ userId: string }>,
+    ): Promise<Array<{ converseId: string; groupId: string; memberCount: number }>> {
       const mine = await models.members
         .find({ userId: ctx.params.userId }, { groupId: 1 })
         .limit(1000)
         .lean<MemberDoc[]>();
       const groups = await models.groups
-        .find({ _id: { $in: mine.map((m) => m.groupId) } }, { 'panels.converseId': 1 })
-        .lean<Array<Pick<GroupDoc, '_id' | 'panels'>>>();
+        .find({ _id: { $in: mine.map((m) => m.groupId) } }, { 'panels.converseId': 1, memberCount: 1 })
+        .lean<Array<Pick<GroupDoc, '_id' | 'panels' | 'memberCount'>>>();
       return groups.flatMap((g) =>
-        g.panels.map((p) => ({ converseId: p.converseId.toHexString(), groupId: g._id.toHexString() })),
+        g.panels.map((p) => ({
+          converseId: p.converseId.toHexString(),
+          groupId: g._id.toHexString(),
+          memberCount: g.memberCount,
+        })),
       );
     },
   },

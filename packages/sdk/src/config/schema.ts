@@ -203,6 +203,28 @@ export const configSchema = {
     default: '500',
     parse: z.coerce.number().int().min(1).max(10_000),
   }),
+  socketMaxPayloadBytes: entry({
+    env: 'SOCKET_MAX_PAYLOAD_BYTES',
+    type: 'bytes',
+    description: 'Largest socket.io message a client may send; bigger ones close its connection.',
+    default: '65536',
+    parse: positiveInt,
+  }),
+  socketMaxBufferBytes: entry({
+    env: 'SOCKET_MAX_BUFFER_BYTES',
+    type: 'bytes',
+    description:
+      'A client that lets this much unsent data pile up (too slow to read) is disconnected; it catches up with sync.',
+    default: '4194304',
+    parse: positiveInt,
+  }),
+  presenceGroupLimit: entry({
+    env: 'PRESENCE_GROUP_LIMIT',
+    type: 'count',
+    description: 'Presence changes are pushed to groups up to this many members; larger groups ask GET /api/presence.',
+    default: '1000',
+    parse: positiveInt,
+  }),
   requestTimeoutMs: entry({
     env: 'REQUEST_TIMEOUT_MS',
     type: 'milliseconds',

@@ -37,14 +37,38 @@ const logger = createLogger(config, { node: 'cluster' });
 let nats: NatsServerHandle | undefined;
 let redis: RedisServerHandle | undefined;
 let mongo: MongoServerHandle | undefined;
-const nodes: ManagedProcess[] = [];
+const nodes = new Map<string, ManagedProcess>();
+const restarts = new Map<string, number[]>();
+
+/** Runs one node and, like an orchestrator would, restarts it when it dies (at most 5 times a minute). */
+function supervise(id: string, env: NodeJS.ProcessEnv): void {
+  const node = new ManagedProcess(id, process.execPath, [START], {
+    env,
+    onLine: (line) => process.stdout.write(`[${id}] ${line}\n`),
+  });
+  nodes.set(id, node);
+  void node.exited.then((code) => {
+    if (stopping) return;
+    const now = Date.now();
+    const recent = (restarts.get(id) ?? []).filter((t) => now - t < 60_000);
+    if (recent.length >= 5) {
+      void shutdown(1, `${id} keeps exiting (last code ${code})`);
+      return;
+    }
+    restarts.set(id, [...recent, now]);
+    logger.warn(`${id} exited with ${code}; restarting it`);
+    setTimeout(() => {
+      if (!stopping) supervise(id, env);
+    }, 1000);
+  });
+}
 let stopping = false;
 
 async function shutdown(code: number, why: string): Promise<never> {
   if (!stopping) {
     stopping = true;
     logger.info(`stopping the cluster (${why})`);
-    await Promise.allSettled(nodes.map((n) => n.stop(config.shutdownTimeoutMs)));
+    await Promise.allSettled([...nodes.values()].map((n) => n.stop(config.shutdownTimeoutMs)));
     await Promise.allSettled([nats?.stop(), redis?.stop(), mongo?.stop()]);
   }
   clearInterval(keepAlive);
@@ -67,31 +91,25 @@ try {
     mongo = await startLocalMongo(config.dataDir, logger);
     mongoUrl = `${mongo.url}/im`;
   }
-  logger.info(`NATS ${transporter}, Redis ${redisUrl}, MongoDB ${mongoUrl}`);
+  process.stdout.write(`NATS ${transporter}, Redis ${redisUrl}, MongoDB ${mongoUrl}\n`);
 
   for (const spec of CLUSTER_NODES) {
     const port = 'portOffset' in spec ? config.port + spec.portOffset : 0;
-    const node = new ManagedProcess(spec.id, process.execPath, [START], {
-      env: {
-        ...process.env,
-        NODE_ENV: config.nodeEnv,
-        TRANSPORTER: transporter,
-        REDIS_URL: redisUrl,
-        MONGO_URL: mongoUrl,
-        // Every node signs and checks tokens with the same key.
-        SECRET: config.secret,
-        SERVICES: spec.services,
-        NODE_ID: spec.id,
-        NAMESPACE: config.namespace,
-        PORT: String(port),
-        LOG_FORMAT: config.logFormat ?? (config.nodeEnv === 'development' ? 'pretty' : 'json'),
-      },
-      onLine: (line) => process.stdout.write(`[${spec.id}] ${line}\n`),
-    });
-    nodes.push(node);
-    void node.exited.then((code) => {
-      if (!stopping) void shutdown(1, `${spec.id} exited with ${code}`);
-    });
+    const env = {
+      ...process.env,
+      NODE_ENV: config.nodeEnv,
+      TRANSPORTER: transporter,
+      REDIS_URL: redisUrl,
+      MONGO_URL: mongoUrl,
+      // Every node signs and checks tokens with the same key.
+      SECRET: config.secret,
+      SERVICES: spec.services,
+      NODE_ID: spec.id,
+      NAMESPACE: config.namespace,
+      PORT: String(port),
+      LOG_FORMAT: config.logFormat ?? (config.nodeEnv === 'development' ? 'pretty' : 'json'),
+    };
+    supervise(spec.id, env);
   }
 
   const gateways = CLUSTER_NODES.filter((n) => 'portOffset' in n).map(
@@ -109,7 +127,8 @@ try {
       ),
     ),
   );
-  logger.info(`cluster ready: ${gateways.join(' and ')} (Ctrl-C stops everything)`);
+  // Printed whatever LOG_LEVEL says: it is the runner's answer to the operator.
+  process.stdout.write(`cluster ready: ${gateways.join(' and ')} (Ctrl-C stops everything)\n`);
 } catch (err) {
   process.stderr.write(`im-platform cluster: ${err instanceof Error ? err.message : String(err)}\n`);
   await shutdown(1, 'start failed');

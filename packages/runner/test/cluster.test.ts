@@ -1,21 +1,8 @@
 import assert from 'node:assert/strict';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { freePort, openTestEnv, type TestEnv } from '@im/testkit';
-import { alive, CLUSTER, spawnNode, type SpawnedNode } from './spawn-node.ts';
-
-/** Two consecutive free ports, for PORT and PORT+1. */
-async function freePortPair(): Promise<number> {
-  for (let i = 0; i < 20; i += 1) {
-    const port = await freePort();
-    const nextFree = await new Promise<boolean>((resolve) => {
-      const probe = createServer().once('error', () => resolve(false));
-      probe.listen(port + 1, '127.0.0.1', () => probe.close(() => resolve(true)));
-    });
-    if (nextFree) return port;
-  }
-  throw new Error('no free port pair');
-}
+import { openTestEnv, type TestEnv } from '@im/testkit';
+import { alive, CLUSTER, freePortPair, spawnNode, type SpawnedNode } from './spawn-node.ts';
 
 describe('npm run cluster: two gateways and two service nodes over NATS', () => {
   let env: TestEnv;

@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '@im/testkit';
 
 export const START = fileURLToPath(new URL('../src/start.ts', import.meta.url));
 export const CLUSTER = fileURLToPath(new URL('../src/cluster.ts', import.meta.url));
@@ -82,4 +84,17 @@ export async function waitReady(base: string, timeoutMs = 30_000): Promise<void>
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`${base}/ready never answered 200: ${last}`);
+}
+
+/** Two consecutive free ports, for PORT and PORT+1. */
+export async function freePortPair(): Promise<number> {
+  for (let i = 0; i < 20; i += 1) {
+    const port = await freePort();
+    const nextFree = await new Promise<boolean>((resolve) => {
+      const probe = createServer().once('error', () => resolve(false));
+      probe.listen(port + 1, '127.0.0.1', () => probe.close(() => resolve(true)));
+    });
+    if (nextFree) return port;
+  }
+  throw new Error('no free port pair');
 }

@@ -15,6 +15,8 @@ import { mountApiRoutes } from './api/mount.ts';
 import { buildOpenApi } from './api/openapi.ts';
 import { API_ROUTES, PRESENCE_PARAMS } from './api/routes.ts';
 import { Authenticator } from './auth/authenticator.ts';
+import { createDownloadHandler } from './files/download.ts';
+import { createUploadHandler } from './files/upload.ts';
 import { createHttpMetrics } from './http/metrics.ts';
 import { Router } from './http/router.ts';
 import { watchSlowClients } from './realtime/backpressure.ts';
@@ -83,7 +85,11 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
       router.on('GET', '/api/openapi.json', (_req, res) => {
         res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(openApi);
       });
-      mountApiRoutes(router, app, (this as unknown as { broker: ServiceBroker }).broker, auth!);
+      const self = (this as unknown as { broker: ServiceBroker }).broker;
+      mountApiRoutes(router, app, self, auth!);
+      router.on('POST', '/api/files', createUploadHandler(app, self, auth!));
+      router.on('GET', '/api/files/:fileId', createDownloadHandler(app, self, auth!, 'file'));
+      router.on('GET', '/api/files/:fileId/thumbnail', createDownloadHandler(app, self, auth!, 'thumbnail'));
       server = createServer({ keepAliveTimeout: 65_000 }, router.handle);
       const broker = (this as unknown as { broker: ServiceBroker }).broker;
       presence = app.redis ? new RedisPresence(app.redis, broker.nodeID) : new MemoryPresence();

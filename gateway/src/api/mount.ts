@@ -19,6 +19,7 @@ export function mountApiRoutes(router: Router, app: AppContext, broker: ServiceB
   };
 
   for (const route of API_ROUTES) {
+    if (route.raw) continue;
     router.on(route.method, route.path, async (req, res, pathParams) => {
       const userId = route.auth ? await auth.fromRequest(req) : undefined;
       const input =

@@ -57,6 +57,33 @@ const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const responseSchema = (response: string) =>
   response.endsWith('[]') ? { type: 'array', items: ref(response.slice(0, -2)) } : ref(response);
 
+const UPLOAD_BODY = {
+  parameters: [
+    {
+      name: 'name',
+      in: 'query',
+      required: false,
+      schema: { type: 'string', maxLength: 255 },
+      description: 'File name, for a raw body',
+    },
+  ],
+  requestBody: {
+    required: true,
+    content: {
+      'multipart/form-data': {
+        schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' } } },
+      },
+      'application/octet-stream': { schema: { type: 'string', format: 'binary' } },
+    },
+  },
+};
+
+const DOWNLOAD_RESPONSE = {
+  description:
+    'The bytes, with the sniffed type, nosniff, and Content-Disposition attachment unless an image, video, audio or PDF',
+  content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+};
+
 const ERROR_RESPONSE = {
   description: 'Error (see the error catalog)',
   content: { 'application/json': { schema: ref('Error') } },
@@ -94,14 +121,23 @@ export function buildOpenApi(routes: ApiRoute[]): JsonSchema {
             },
           }
         : {}),
+      ...(route.raw === 'upload' ? UPLOAD_BODY : {}),
       responses: {
         [String(route.status)]:
           route.status === 204
             ? { description: 'Done' }
-            : {
-                description: 'OK',
-                content: { 'application/json': { schema: responseSchema(route.response ?? 'Empty') } },
-              },
+            : route.raw === 'download'
+              ? DOWNLOAD_RESPONSE
+              : {
+                  description: 'OK',
+                  content: { 'application/json': { schema: responseSchema(route.response ?? 'Empty') } },
+                },
+        ...(route.raw === 'download'
+          ? {
+              '206': { ...DOWNLOAD_RESPONSE, description: 'The requested byte range' },
+              '304': { description: 'Not modified (If-None-Match)' },
+            }
+          : {}),
         '4XX': ERROR_RESPONSE,
       },
     };
@@ -229,5 +265,17 @@ const COMPONENTS: Record<string, JsonSchema> = {
     },
   },
   Presence: { type: 'object', required: ['online'], properties: { online: { type: 'array', items: id } } },
+  File: {
+    type: 'object',
+    required: ['id', 'name', 'size', 'mime', 'url'],
+    properties: {
+      id,
+      name: { type: 'string' },
+      size: { type: 'integer' },
+      mime: { type: 'string' },
+      url: { type: 'string' },
+      thumbnailUrl: { type: 'string' },
+    },
+  },
   Empty: { type: 'object' },
 };

@@ -1,4 +1,5 @@
 import { chatParams } from '@im/service-chat/params';
+import { fileParams } from '@im/service-file/params';
 import { groupParams } from '@im/service-group/params';
 import { userParams } from '@im/service-user/params';
 
@@ -26,9 +27,11 @@ export interface ApiRoute {
   auth: boolean;
   status: 200 | 201 | 204;
   summary: string;
-  tag: 'auth' | 'users' | 'groups' | 'members' | 'panels' | 'invites' | 'converses' | 'messages' | 'presence';
+  tag: 'auth' | 'users' | 'groups' | 'members' | 'panels' | 'invites' | 'converses' | 'messages' | 'presence' | 'files';
   /** OpenAPI component of the answer; `[]` suffix: an array of it. */
   response?: string;
+  /** Served by the gateway's own streaming handler instead of one action call. */
+  raw?: 'upload' | 'download';
 }
 
 const route = (r: Omit<ApiRoute, 'auth' | 'status'> & Partial<Pick<ApiRoute, 'auth' | 'status'>>): ApiRoute => ({
@@ -370,5 +373,37 @@ export const API_ROUTES: ApiRoute[] = [
     summary: 'Which of up to 200 users (comma-separated ids) are online',
     tag: 'presence',
     response: 'Presence',
+  }),
+  route({
+    method: 'POST',
+    path: '/api/files',
+    action: 'file.register',
+    params: {},
+    input: 'none',
+    status: 201,
+    raw: 'upload',
+    summary: 'Upload a file: multipart/form-data field "file", or the raw bytes with ?name=',
+    tag: 'files',
+    response: 'File',
+  }),
+  route({
+    method: 'GET',
+    path: '/api/files/:fileId',
+    action: 'file.access',
+    params: fileParams.download,
+    input: 'none',
+    raw: 'download',
+    summary: 'The bytes (Range, ETag); for the uploader and members of converses where it is attached',
+    tag: 'files',
+  }),
+  route({
+    method: 'GET',
+    path: '/api/files/:fileId/thumbnail',
+    action: 'file.access',
+    params: fileParams.download,
+    input: 'none',
+    raw: 'download',
+    summary: 'A WebP preview of an image (404 until made, or for other files)',
+    tag: 'files',
   }),
 ];

@@ -5,6 +5,7 @@ import { collectDefaultMetrics, Registry } from 'prom-client';
 import {
   connectMongo,
   connectRedis,
+  createStorage,
   createBroker,
   pingMongo,
   Readiness,
@@ -12,6 +13,7 @@ import {
   type AppConfig,
   type AppContext,
   type Logger,
+  type ObjectStorage,
 } from '@im/sdk';
 import { SERVICE_FACTORIES } from './service-registry.ts';
 
@@ -57,6 +59,13 @@ export async function startNode(config: AppConfig, logger: Logger): Promise<Runn
       });
     }
 
+    let storage: ObjectStorage | undefined;
+    if (config.services.includes('gateway') || config.services.includes('file')) {
+      storage = await createStorage(config);
+      const store = storage;
+      readiness.add('storage', () => store.ping());
+    }
+
     const app: AppContext = {
       config,
       logger,
@@ -64,6 +73,7 @@ export async function startNode(config: AppConfig, logger: Logger): Promise<Runn
       metrics,
       ...(mongo ? { mongo } : {}),
       ...(redis ? { redis } : {}),
+      ...(storage ? { storage } : {}),
     };
     broker = createBroker({ config, logger });
     const running = broker;

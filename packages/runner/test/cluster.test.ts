@@ -29,7 +29,10 @@ describe('npm run cluster: two gateways and two service nodes over NATS', () => 
     for (const p of [port, port + 1]) {
       const res = await fetch(`http://127.0.0.1:${p}/ready`);
       assert.equal(res.status, 200, `gateway on ${p}`);
-      assert.deepEqual(await res.json(), { status: 'ready', checks: { redis: 'ok', nats: 'ok', services: 'ok' } });
+      assert.deepEqual(await res.json(), {
+        status: 'ready',
+        checks: { redis: 'ok', storage: 'ok', nats: 'ok', services: 'ok' },
+      });
     }
   });
 

@@ -27,10 +27,10 @@ describe('npm start: the single instance', () => {
     assert.deepEqual(await res.json(), { status: 'ok' });
   });
 
-  it('serves /ready with MongoDB and every service checked', async () => {
+  it('serves /ready with MongoDB, file storage and every service checked', async () => {
     const res = await fetch(`${base}/ready`);
     assert.equal(res.status, 200);
-    assert.deepEqual(await res.json(), { status: 'ready', checks: { mongo: 'ok', services: 'ok' } });
+    assert.deepEqual(await res.json(), { status: 'ready', checks: { mongo: 'ok', storage: 'ok', services: 'ok' } });
   });
 
   it('serves Prometheus metrics, counting requests', async () => {

@@ -4,6 +4,7 @@ import type { Registry } from 'prom-client';
 import type { ServiceSchema } from 'moleculer';
 import type { AppConfig } from './config/load.ts';
 import type { Readiness } from './health/readiness.ts';
+import type { ObjectStorage } from './storage/object-storage.ts';
 import type { Logger } from './logger.ts';
 
 /**
@@ -17,6 +18,8 @@ export interface AppContext {
   mongo?: Connection;
   /** Present when REDIS_URL is set. */
   redis?: Redis;
+  /** Present when this process runs the gateway or the file service. */
+  storage?: ObjectStorage;
   readiness: Readiness;
   metrics: Registry;
 }

@@ -22,6 +22,8 @@ export const EVENTS = {
   converseRead: 'chat.converse.read',
   /** A DM was opened: gateways put both members' sockets in its room. */
   dmOpened: 'chat.dm.opened',
+  /** A file's bytes and metadata are stored (one file node makes its thumbnail). */
+  fileUploaded: 'file.uploaded',
   /** Someone is typing (not stored): every gateway tells its sockets in the converse. */
   typing: 'gateway.typing',
   /** A user came online (first socket anywhere) or went offline (last socket gone). */

@@ -22,3 +22,8 @@ export { TokenService, type TokenClaims } from './auth/tokens.ts';
 export { createCache, MemoryCache, RedisCache, type KvCache } from './cache/kv-cache.ts';
 export { RateLimiter, type RateLimitRule } from './rate-limit/rate-limiter.ts';
 export { OBJECT_ID, idParam, strict, limitParam, callerId, escapeRegex, type CallerMeta } from './validation/params.ts';
+export { StorageUnavailableError, type ObjectStorage, type ByteRange } from './storage/object-storage.ts';
+export { LocalStorage } from './storage/local-storage.ts';
+export { S3Storage } from './storage/s3-storage.ts';
+export { createStorage } from './storage/create-storage.ts';
+export { sniffMime, isInlineSafe, SNIFF_BYTES } from './storage/sniff.ts';

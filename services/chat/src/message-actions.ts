@@ -74,7 +74,8 @@ export const messageActions = ({ models, writer, access, sendLimit }: ChatDeps) 
         await sendLimit.consume(userId);
         const { converseId, content, clientMsgId, replyTo, attachments = [] } = ctx.params;
         const converse = await access.require(ctx, converseId, userId);
-        if (attachments.length > 0) throw new ImError('IM_ERR_VALIDATION', 'Attachments are not accepted yet');
+        const fileIds = [...new Set(attachments)];
+        if (fileIds.length > 0) await ctx.call('file.attachable', { fileIds, userId });
         if (replyTo && !(await models.messages.exists({ _id: replyTo, converseId }))) {
           throw new ImError('IM_ERR_VALIDATION', 'replyTo must be a message of the same converse');
         }
@@ -84,13 +85,15 @@ export const messageActions = ({ models, writer, access, sendLimit }: ChatDeps) 
           authorId: new Types.ObjectId(userId),
           content,
           mentions: mentions.map((id) => new Types.ObjectId(id)),
-          attachments: [],
+          attachments: fileIds.map((id) => new Types.ObjectId(id)),
           ...(replyTo ? { replyTo: new Types.ObjectId(replyTo) } : {}),
           ...(clientMsgId ? { clientMsgId, dedupeKey: `${userId}:${clientMsgId}` } : {}),
         });
         if (doc.converseId.toHexString() !== converseId) {
           throw new ImError('IM_ERR_CONFLICT', 'This clientMsgId was already used for another converse');
         }
+        // Only once the message is stored may its converse's members read the files.
+        if (fileIds.length > 0) await ctx.call('file.attach', { fileIds, converseId });
         const message = toMessage(doc);
         if (created) void ctx.broadcast(EVENTS.messageCreated, { message, ...audience(converse) });
         return message;

@@ -1,9 +1,173 @@
-import type { AppContext, ServiceFactory } from '@im/sdk';
+import { callerId, EVENTS, ImError, type AppContext, type CallerMeta, type ServiceFactory } from '@im/sdk';
+import type { Context } from 'moleculer';
+import { Types } from 'mongoose';
+import { fileModel, type FileDoc } from './models.ts';
+import { sanitizeFileName } from './names.ts';
+import { fileParams } from './params.ts';
+import { canThumbnail, makeThumbnail } from './thumbnails.ts';
 
-/** The file service. For now it only joins the broker, so topology, discovery and readiness can be tested; its actions come with the domain work. */
-export const createFileService: ServiceFactory = (app: AppContext) => ({
-  name: 'file',
-  async started() {
-    app.logger.debug({ service: 'file' }, 'service started');
-  },
+type Ctx<P = Record<string, never>> = Context<P, CallerMeta>;
+
+/** What clients see of a file. */
+export interface FileView {
+  id: string;
+  name: string;
+  size: number;
+  mime: string;
+  url: string;
+  thumbnailUrl?: string;
+}
+
+/** What the gateway needs to serve a file's bytes. */
+export interface FileAccess extends FileView {
+  key: string;
+  sha256: string;
+  thumbnailKey?: string;
+}
+
+const toView = (doc: FileDoc): FileView => ({
+  id: doc._id.toHexString(),
+  name: doc.name,
+  size: doc.size,
+  mime: doc.mime,
+  url: `/api/files/${doc._id.toHexString()}`,
+  ...(doc.thumbnailKey ? { thumbnailUrl: `/api/files/${doc._id.toHexString()}/thumbnail` } : {}),
 });
+
+const CLEANUP_EVERY_MS = 10 * 60 * 1000;
+
+/**
+ * File metadata and access. The bytes stream between the client, the
+ * gateway and the storage backend; this service records them (after they are
+ * stored), decides who may read them, makes thumbnails and removes files
+ * that were never attached.
+ */
+export const createFileService: ServiceFactory = (app: AppContext) => {
+  const files = fileModel(app.mongo!);
+  const storage = () => {
+    if (!app.storage) throw new ImError('IM_ERR_SERVICE_UNAVAILABLE', 'No file storage on this node');
+    return app.storage;
+  };
+  let cleanupTimer: NodeJS.Timeout | undefined;
+
+  const cleanup = async () => {
+    const cutoff = new Date(Date.now() - app.config.fileUnattachedGraceSec * 1000);
+    const stale = await files
+      .find({ createdAt: { $lt: cutoff }, converseIds: { $size: 0 } })
+      .limit(500)
+      .lean<FileDoc[]>();
+    for (const doc of stale) {
+      // Metadata first: once it is gone the file is unreachable, whatever happens next.
+      const { deletedCount } = await files.deleteOne({ _id: doc._id, converseIds: { $size: 0 } });
+      if (deletedCount === 0) continue;
+      await storage()
+        .remove(doc.key)
+        .catch(() => undefined);
+      if (doc.thumbnailKey)
+        await storage()
+          .remove(doc.thumbnailKey)
+          .catch(() => undefined);
+    }
+    return stale.length;
+  };
+
+  return {
+    name: 'file',
+    async started() {
+      await files.createIndexes();
+      cleanupTimer = setInterval(() => {
+        void cleanup().catch((err: unknown) => app.logger.warn({ err }, 'file cleanup failed'));
+      }, CLEANUP_EVERY_MS);
+      cleanupTimer.unref();
+    },
+    stopped() {
+      clearInterval(cleanupTimer);
+    },
+    actions: {
+      /** Records a file whose bytes are already stored under `key`. */
+      register: {
+        visibility: 'public' as const,
+        params: fileParams.register,
+        async handler(
+          ctx: Ctx<{ key: string; name: string; size: number; mime: string; sha256: string }>,
+        ): Promise<FileView> {
+          const uploaderId = callerId(ctx);
+          const doc = await files.create({ ...ctx.params, name: sanitizeFileName(ctx.params.name), uploaderId });
+          const view = toView(doc.toObject());
+          void ctx.emit(EVENTS.fileUploaded, { fileId: view.id });
+          return view;
+        },
+      },
+
+      /** The file, if the caller uploaded it or is in a converse where it was attached; 404 otherwise. */
+      access: {
+        visibility: 'public' as const,
+        params: fileParams.access,
+        async handler(ctx: Ctx<{ fileId: string }>): Promise<FileAccess> {
+          const userId = callerId(ctx);
+          const doc = await files.findById(ctx.params.fileId).lean<FileDoc>();
+          if (!doc) throw new ImError('IM_ERR_NOT_FOUND', 'File not found');
+          let allowed = doc.uploaderId.toHexString() === userId;
+          for (const converseId of doc.converseIds) {
+            if (allowed) break;
+            allowed = Boolean(await ctx.call('chat.access', { converseId: converseId.toHexString(), userId }));
+          }
+          if (!allowed) throw new ImError('IM_ERR_NOT_FOUND', 'File not found');
+          return {
+            ...toView(doc),
+            key: doc.key,
+            sha256: doc.sha256,
+            ...(doc.thumbnailKey ? { thumbnailKey: doc.thumbnailKey } : {}),
+          };
+        },
+      },
+
+      /** Checks that a sender may attach these files: they exist and the sender uploaded them. */
+      attachable: {
+        visibility: 'public' as const,
+        params: fileParams.attachable,
+        async handler(ctx: Ctx<{ fileIds: string[]; userId: string }>): Promise<FileView[]> {
+          const ids = [...new Set(ctx.params.fileIds)];
+          const docs = await files.find({ _id: { $in: ids }, uploaderId: ctx.params.userId }).lean<FileDoc[]>();
+          if (docs.length !== ids.length)
+            throw new ImError('IM_ERR_VALIDATION', 'Attachments must be files you uploaded');
+          return docs.map(toView);
+        },
+      },
+
+      /** After a message carrying them is stored: members of its converse may read these files. */
+      attach: {
+        visibility: 'public' as const,
+        params: fileParams.attach,
+        async handler(ctx: Ctx<{ fileIds: string[]; converseId: string }>): Promise<void> {
+          await files.updateMany(
+            { _id: { $in: ctx.params.fileIds } },
+            { $addToSet: { converseIds: new Types.ObjectId(ctx.params.converseId) } },
+          );
+        },
+      },
+
+      /** Removes files never attached and older than the grace period; returns how many (tests and operators). */
+      cleanup: {
+        visibility: 'public' as const,
+        handler: () => cleanup(),
+      },
+    },
+    events: {
+      [EVENTS.fileUploaded]: {
+        async handler(ctx: Context<{ fileId: string }>) {
+          const doc = await files.findById(ctx.params.fileId).lean<FileDoc>();
+          if (!doc || !canThumbnail(doc.mime, doc.size) || !app.storage) return;
+          const thumbKey = `thumbs/${doc.key}`;
+          try {
+            await makeThumbnail(app.storage, doc.key, thumbKey);
+            await files.updateOne({ _id: doc._id }, { $set: { thumbnailKey: thumbKey } });
+          } catch (err) {
+            app.logger.info({ err, fileId: ctx.params.fileId }, 'no thumbnail for this image');
+            await app.storage.remove(thumbKey).catch(() => undefined);
+          }
+        },
+      },
+    },
+  };
+};

@@ -1,1 +1,1 @@
-export { createFileService } from './file.service.ts';
+export { createFileService, type FileAccess, type FileView } from './file.service.ts';

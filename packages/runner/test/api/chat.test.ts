@@ -383,7 +383,7 @@ describe('conversations and messages', () => {
     assert.deepEqual((await api.request<Message[]>('GET', '/api/search?q=.*', { token: mine.owner.token })).body, []);
   });
 
-  it('refuses attachments until files exist, and blank or oversized content', async () => {
+  it('refuses attachments that are not my files, and blank or oversized content', async () => {
     const { owner, converseId } = await room(0);
     for (const body of [
       { content: 'x', attachments: ['0123456789abcdef01234567'] },

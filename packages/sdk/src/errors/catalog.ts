@@ -15,6 +15,7 @@ export const ERROR_CATALOG = {
   IM_ERR_USERNAME_TAKEN: { status: 409, message: 'Username is taken' },
   IM_ERR_PAYLOAD_TOO_LARGE: { status: 413, message: 'Payload too large' },
   IM_ERR_UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported content type' },
+  IM_ERR_RANGE_NOT_SATISFIABLE: { status: 416, message: 'The requested range is outside the file' },
   IM_ERR_RATE_LIMITED: { status: 429, message: 'Too many requests, retry later' },
   IM_ERR_INTERNAL: { status: 500, message: 'Internal error' },
   IM_ERR_SERVICE_UNAVAILABLE: { status: 503, message: 'A dependency is unavailable, retry later' },

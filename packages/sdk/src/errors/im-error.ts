@@ -38,6 +38,9 @@ export function toHttpError(err: unknown): HttpError {
   if (e.type === 'VALIDATION_ERROR') {
     return fromCode('IM_ERR_VALIDATION', undefined, validationDetails(e.data));
   }
+  if (e.name === 'StorageUnavailableError') {
+    return { ...fromCode('IM_ERR_SERVICE_UNAVAILABLE', 'File storage is unavailable, retry later'), internal: true };
+  }
   if (e.type === 'SERVICE_NOT_FOUND' || e.type === 'SERVICE_NOT_AVAILABLE' || e.name === 'RequestTimeoutError') {
     return { ...fromCode('IM_ERR_SERVICE_UNAVAILABLE'), internal: true };
   }

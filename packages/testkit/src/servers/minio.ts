@@ -9,6 +9,7 @@ import { ManagedProcess, waitForProcess } from '../managed-process.ts';
 export interface MinioServerHandle {
   /** http://ACCESS:SECRET@host:port, the form MINIO_URL takes. */
   url: string;
+  dir: string;
   endPoint: string;
   port: number;
   accessKey: string;
@@ -18,12 +19,22 @@ export interface MinioServerHandle {
 }
 
 /** A MinIO server on a free loopback port with fresh credentials and a temporary data directory. */
-export async function startMinio(options: { host?: string; port?: number } = {}): Promise<MinioServerHandle> {
+export interface StartMinioOptions {
+  host?: string;
+  port?: number;
+  /** Data directory to reuse (kept on stop); a temporary one otherwise. */
+  dir?: string;
+  accessKey?: string;
+  secretKey?: string;
+}
+
+/** Pass the same port, dir and keys to bring a stopped server back with its data. */
+export async function startMinio(options: StartMinioOptions = {}): Promise<MinioServerHandle> {
   const host = options.host ?? '127.0.0.1';
   const port = options.port ?? (await freePort(host));
-  const dir = mkdtempSync(join(tmpdir(), 'im-minio-'));
-  const accessKey = `testkit${randomBytes(4).toString('hex')}`;
-  const secretKey = randomBytes(18).toString('base64url');
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'im-minio-'));
+  const accessKey = options.accessKey ?? `testkit${randomBytes(4).toString('hex')}`;
+  const secretKey = options.secretKey ?? randomBytes(18).toString('base64url');
   const proc = new ManagedProcess(
     'minio',
     requireBinary('minio'),
@@ -45,6 +56,7 @@ export async function startMinio(options: { host?: string; port?: number } = {})
   });
   return {
     url: `http://${accessKey}:${secretKey}@${host}:${port}`,
+    dir,
     endPoint: host,
     port,
     accessKey,
@@ -52,7 +64,7 @@ export async function startMinio(options: { host?: string; port?: number } = {})
     process: proc,
     stop: async () => {
       await proc.stop();
-      rmSync(dir, { recursive: true, force: true });
+      if (!options.dir) rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -1,0 +1,100 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { pipeline } from 'node:stream/promises';
+import { ImError, isInlineSafe, type AppContext, type ByteRange } from '@im/sdk';
+import type { FileAccess } from '@im/service-file';
+import type { ServiceBroker } from 'moleculer';
+import type { Authenticator } from '../auth/authenticator.ts';
+import { readQuery } from '../http/body.ts';
+
+/** One `bytes=` range (multiple ranges are served whole). Null: no usable range header. */
+export function parseRange(header: string | undefined, size: number): ByteRange | 'unsatisfiable' | null {
+  const match = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
+  if (!match || (match[1] === '' && match[2] === '')) return null;
+  let start: number;
+  let end: number;
+  if (match[1] === '') {
+    const suffix = Number(match[2]);
+    if (suffix === 0) return 'unsatisfiable';
+    start = Math.max(0, size - suffix);
+    end = size - 1;
+  } else {
+    start = Number(match[1]);
+    end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
+  }
+  if (start >= size || start > end) return 'unsatisfiable';
+  return { start, end };
+}
+
+const disposition = (kind: 'inline' | 'attachment', name: string) =>
+  `${kind}; filename="${name.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+
+/**
+ * GET /api/files/:id and its thumbnail: access checked by the file service,
+ * bytes streamed from storage with ETag, Range and safe-serving headers.
+ * Browsers cannot put a bearer header on <img src>, so `?access_token=` works too.
+ */
+export function createDownloadHandler(
+  app: AppContext,
+  broker: ServiceBroker,
+  auth: Authenticator,
+  variant: 'file' | 'thumbnail',
+) {
+  return async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    params: Record<string, string | undefined>,
+  ): Promise<void> => {
+    const queryToken = readQuery(req.url).access_token;
+    const userId =
+      req.headers.authorization || !queryToken ? await auth.fromRequest(req) : await auth.fromToken(queryToken);
+    const file = (await broker.call(
+      'file.access',
+      { fileId: params.fileId },
+      { meta: { user: { id: userId } } },
+    )) as FileAccess;
+    const storage = app.storage;
+    if (!storage) throw new ImError('IM_ERR_SERVICE_UNAVAILABLE', 'No file storage on this node');
+
+    const thumbnail = variant === 'thumbnail';
+    if (thumbnail && !file.thumbnailKey) throw new ImError('IM_ERR_NOT_FOUND', 'This file has no thumbnail');
+    const key = thumbnail ? file.thumbnailKey! : file.key;
+    const mime = thumbnail ? 'image/webp' : file.mime;
+    const size = thumbnail ? await storage.size(key) : file.size;
+    if (size === null) throw new ImError('IM_ERR_NOT_FOUND', 'File not found');
+    const etag = `"${file.sha256.slice(0, 32)}${thumbnail ? '-t' : ''}"`;
+
+    const headers: Record<string, string | number> = {
+      'content-type': mime.startsWith('text/') ? `${mime}; charset=utf-8` : mime,
+      'x-content-type-options': 'nosniff',
+      // Even a file a browser renders can run nothing and load nothing.
+      'content-security-policy': "default-src 'none'; img-src 'self'; media-src 'self'; sandbox",
+      'content-disposition': disposition(
+        isInlineSafe(mime) ? 'inline' : 'attachment',
+        thumbnail ? `${file.name}.webp` : file.name,
+      ),
+      'cache-control': 'private, max-age=86400',
+      'accept-ranges': 'bytes',
+      etag,
+    };
+    if (req.headers['if-none-match'] === etag) {
+      res.writeHead(304, headers).end();
+      return;
+    }
+    const range = parseRange(req.headers.range, size);
+    if (range === 'unsatisfiable') {
+      res.setHeader('content-range', `bytes */${size}`);
+      throw new ImError('IM_ERR_RANGE_NOT_SATISFIABLE');
+    }
+    const body = await storage.get(key, range ?? undefined);
+    if (range) {
+      res.writeHead(206, {
+        ...headers,
+        'content-range': `bytes ${range.start}-${range.end}/${size}`,
+        'content-length': range.end - range.start + 1,
+      });
+    } else {
+      res.writeHead(200, { ...headers, 'content-length': size });
+    }
+    await pipeline(body, res).catch(() => res.destroy());
+  };
+}

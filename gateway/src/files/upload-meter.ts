@@ -1,0 +1,43 @@
+import { createHash } from 'node:crypto';
+import { Transform, type TransformCallback } from 'node:stream';
+import { ImError, SNIFF_BYTES } from '@im/sdk';
+
+/**
+ * Passes an upload through while counting, hashing (sha256) and keeping the
+ * first bytes for type sniffing. Past `limit` bytes it fails at once with
+ * IM_ERR_PAYLOAD_TOO_LARGE, which stops the storage write mid-stream.
+ */
+export class UploadMeter extends Transform {
+  bytes = 0;
+  readonly #hash = createHash('sha256');
+  readonly #limit: number;
+  #head: Buffer[] = [];
+  #headBytes = 0;
+
+  constructor(limit: number) {
+    super();
+    this.#limit = limit;
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    this.bytes += chunk.length;
+    if (this.bytes > this.#limit) {
+      done(new ImError('IM_ERR_PAYLOAD_TOO_LARGE', `Files are limited to ${this.#limit} bytes`));
+      return;
+    }
+    this.#hash.update(chunk);
+    if (this.#headBytes < SNIFF_BYTES) {
+      this.#head.push(chunk.subarray(0, SNIFF_BYTES - this.#headBytes));
+      this.#headBytes += Math.min(chunk.length, SNIFF_BYTES - this.#headBytes);
+    }
+    done(null, chunk);
+  }
+
+  get head(): Buffer {
+    return Buffer.concat(this.#head, this.#headBytes);
+  }
+
+  digest(): string {
+    return this.#hash.digest('hex');
+  }
+}

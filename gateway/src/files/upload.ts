@@ -1,0 +1,104 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
+import busboy from 'busboy';
+import { ImError, RateLimiter, sniffMime, type AppContext } from '@im/sdk';
+import type { ServiceBroker } from 'moleculer';
+import type { Authenticator } from '../auth/authenticator.ts';
+import { readQuery } from '../http/body.ts';
+import { sendJson } from '../http/respond.ts';
+import { UploadMeter } from './upload-meter.ts';
+
+/** Multipart framing around a file is small; anything declared beyond this over the limit is refused up front. */
+const MULTIPART_SLACK = 64 * 1024;
+
+/** The `file` part of a multipart body, or the raw body itself, with its claimed name. */
+function uploadSource(req: IncomingMessage): Promise<{ stream: Readable; name: string }> {
+  const type = req.headers['content-type'] ?? '';
+  if (!/^multipart\/form-data/i.test(type)) {
+    if (!type)
+      return Promise.reject(
+        new ImError(
+          'IM_ERR_UNSUPPORTED_MEDIA_TYPE',
+          'Send multipart/form-data with a "file" field, or the raw bytes with a Content-Type',
+        ),
+      );
+    return Promise.resolve({ stream: req, name: readQuery(req.url).name ?? 'file' });
+  }
+  return new Promise((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({ headers: req.headers, limits: { files: 1, fields: 10, parts: 20, fieldSize: 1024 } });
+    } catch {
+      reject(new ImError('IM_ERR_VALIDATION', 'Malformed multipart body'));
+      return;
+    }
+    let found = false;
+    parser.on('file', (field, stream, info) => {
+      if (field !== 'file' || found) {
+        stream.resume();
+        return;
+      }
+      found = true;
+      resolve({ stream, name: info.filename || 'file' });
+    });
+    parser.on('error', () => reject(new ImError('IM_ERR_VALIDATION', 'Malformed multipart body')));
+    parser.on('close', () => {
+      if (!found) reject(new ImError('IM_ERR_VALIDATION', 'The multipart body has no "file" field'));
+    });
+    req.pipe(parser);
+  });
+}
+
+/**
+ * POST /api/files: streams the body to storage under a key of the server's
+ * making while counting, hashing and sniffing it; records the metadata only
+ * after the bytes are stored. Over the limit: 413 at once, nothing kept.
+ */
+export function createUploadHandler(app: AppContext, broker: ServiceBroker, auth: Authenticator) {
+  const perUser = new RateLimiter(
+    { name: 'upload', points: 60, windowSeconds: 60 },
+    { enabled: app.config.rateLimit === 'on', ...(app.redis ? { redis: app.redis } : {}) },
+  );
+  const limit = app.config.fileMaxBytes;
+
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const userId = await auth.fromRequest(req);
+    await perUser.consume(userId);
+    const storage = app.storage;
+    if (!storage) throw new ImError('IM_ERR_SERVICE_UNAVAILABLE', 'No file storage on this node');
+    const declared = Number(req.headers['content-length'] ?? NaN);
+    if (declared > limit + MULTIPART_SLACK)
+      throw new ImError('IM_ERR_PAYLOAD_TOO_LARGE', `Files are limited to ${limit} bytes`);
+
+    const { stream, name } = await uploadSource(req);
+    const meter = new UploadMeter(limit);
+    stream.on('error', (err) => meter.destroy(err));
+    // The failure surfaces as storage.put's rejection; this keeps pipe() from rethrowing it.
+    meter.on('error', () => undefined);
+    const now = new Date();
+    const key = `f/${now.getUTCFullYear()}${String(now.getUTCMonth() + 1).padStart(2, '0')}/${randomUUID()}`;
+    try {
+      await storage.put(key, stream.pipe(meter), 'application/octet-stream');
+    } catch (err) {
+      // Nothing of a failed upload stays behind; stop reading the rest of it.
+      await storage.remove(key).catch(() => undefined);
+      stream.unpipe(meter);
+      res.setHeader('connection', 'close');
+      throw meter.destroyed && meter.bytes > limit
+        ? new ImError('IM_ERR_PAYLOAD_TOO_LARGE', `Files are limited to ${limit} bytes`)
+        : err;
+    }
+    try {
+      const file = await broker.call(
+        'file.register',
+        { key, name: name.slice(0, 255), size: meter.bytes, mime: await sniffMime(meter.head), sha256: meter.digest() },
+        { meta: { user: { id: userId } } },
+      );
+      sendJson(res, 201, file);
+    } catch (err) {
+      await storage.remove(key).catch(() => undefined);
+      throw err;
+    }
+  };
+}

@@ -1,0 +1,59 @@
+import { freePort } from './free-port.ts';
+import { ManagedProcess } from './managed-process.ts';
+import { waitUntil } from './probes.ts';
+
+export interface ServerProcess {
+  base: string;
+  process: ManagedProcess;
+  /** The server's resident memory, read from its Prometheus /metrics. */
+  rssBytes(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs a node entry point (the platform's start script) as its own process on
+ * a free port and waits for /ready, so tests and benchmarks can measure it
+ * from outside.
+ */
+export async function startServerProcess(script: string, env: Record<string, string>): Promise<ServerProcess> {
+  const port = await freePort();
+  const proc = new ManagedProcess('server', process.execPath, [script], {
+    env: {
+      ...process.env,
+      // SERVER_NODE_OPTIONS=--cpu-prof profiles the server without touching the caller.
+      NODE_OPTIONS: process.env.SERVER_NODE_OPTIONS ?? '',
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      LOG_FORMAT: 'json',
+      RATE_LIMIT: 'off',
+      PORT: String(port),
+      ...env,
+    },
+  });
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    await waitUntil(
+      `${base}/ready`,
+      async () => {
+        if (!proc.running) throw new Error(`exited:\n${proc.output()}`);
+        const res = await fetch(`${base}/ready`);
+        if (res.status !== 200) throw new Error(`${res.status} ${await res.text()}`);
+      },
+      60_000,
+    );
+  } catch (err) {
+    await proc.stop();
+    throw err;
+  }
+  return {
+    base,
+    process: proc,
+    rssBytes: async () => {
+      const text = await (await fetch(`${base}/metrics`)).text();
+      const match = /^im_process_resident_memory_bytes (\d+)/m.exec(text);
+      if (!match) throw new Error('no RSS in /metrics');
+      return Number(match[1]);
+    },
+    stop: () => proc.stop(),
+  };
+}

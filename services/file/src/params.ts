@@ -1,0 +1,17 @@
+import { idParam, strict } from '@im/sdk';
+
+/** The file service's action parameters (fastest-validator). */
+export const fileParams = {
+  register: strict({
+    key: { type: 'string', pattern: /^[a-z0-9][a-z0-9/_-]*[a-z0-9]$/, max: 200 },
+    name: { type: 'string', min: 1, max: 255 },
+    size: { type: 'number', integer: true, min: 0 },
+    mime: { type: 'string', min: 3, max: 255 },
+    sha256: { type: 'string', pattern: /^[0-9a-f]{64}$/ },
+  }),
+  access: strict({ fileId: idParam }),
+  attachable: strict({ fileIds: { type: 'array', items: idParam, max: 10 }, userId: idParam }),
+  attach: strict({ fileIds: { type: 'array', items: idParam, max: 10 }, converseId: idParam }),
+  // Only for the OpenAPI document: the gateway serves these routes itself.
+  download: strict({ fileId: idParam }),
+} as const;

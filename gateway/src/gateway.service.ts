@@ -50,6 +50,17 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
       },
     },
     actions: {
+      /** For other services (push): which of these users have a socket on any gateway. */
+      online: {
+        visibility: 'public' as const,
+        params: {
+          $$strict: true,
+          userIds: { type: 'array', items: { type: 'string', pattern: /^[0-9a-f]{24}$/ }, max: 10_000 },
+        },
+        async handler(ctx: Context<{ userIds: string[] }>): Promise<string[]> {
+          return [...(await presence!.online(ctx.params.userIds))];
+        },
+      },
       /** Which of the given users are online (for groups too large to push presence to). */
       presence: {
         params: PRESENCE_PARAMS,

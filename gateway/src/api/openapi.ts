@@ -25,6 +25,11 @@ export function ruleToJsonSchema(rule: unknown): JsonSchema {
       out.type = 'string';
       out.enum = r.values;
       break;
+    case 'object':
+      Object.assign(out, objectSchema((r.props ?? {}) as Record<string, unknown>, [], r.strict === true));
+      break;
+    case 'any':
+      break;
     case 'array':
       out.type = 'array';
       out.items = ruleToJsonSchema(r.items);
@@ -39,12 +44,12 @@ export function ruleToJsonSchema(rule: unknown): JsonSchema {
 const isOptional = (rule: unknown) =>
   typeof rule === 'object' && rule !== null && (rule as { optional?: boolean }).optional === true;
 
-function objectSchema(params: Record<string, unknown>, exclude: string[]): JsonSchema {
+function objectSchema(params: Record<string, unknown>, exclude: string[], strictObject?: boolean): JsonSchema {
   const fields = Object.entries(params).filter(([k]) => !k.startsWith('$$') && !exclude.includes(k));
   const required = fields.filter(([, rule]) => !isOptional(rule)).map(([k]) => k);
   return {
     type: 'object',
-    additionalProperties: params.$$strict !== true,
+    additionalProperties: !(params.$$strict === true || strictObject === true),
     properties: Object.fromEntries(fields.map(([k, rule]) => [k, ruleToJsonSchema(rule)])),
     ...(required.length > 0 ? { required } : {}),
   };
@@ -276,6 +281,31 @@ const COMPONENTS: Record<string, JsonSchema> = {
       url: { type: 'string' },
       thumbnailUrl: { type: 'string' },
     },
+  },
+  VapidKey: { type: 'object', required: ['key'], properties: { key: { type: 'string' } } },
+  Notification: {
+    type: 'object',
+    required: ['id', 'kind', 'converseId', 'messageId', 'seq', 'authorId', 'preview', 'createdAt'],
+    properties: {
+      id,
+      kind: { type: 'string', enum: ['mention', 'dm'] },
+      converseId: id,
+      messageId: id,
+      seq: { type: 'integer' },
+      authorId: id,
+      preview: { type: 'string' },
+      createdAt: time,
+    },
+  },
+  NotificationPage: {
+    type: 'object',
+    required: ['items', 'nextCursor'],
+    properties: { items: { type: 'array', items: ref('Notification') }, nextCursor: { type: ['string', 'null'] } },
+  },
+  NotificationSettings: {
+    type: 'object',
+    required: ['muteAll', 'mutedConverseIds'],
+    properties: { muteAll: { type: 'boolean' }, mutedConverseIds: { type: 'array', items: id } },
   },
   Empty: { type: 'object' },
 };

@@ -1,5 +1,6 @@
 import { chatParams } from '@im/service-chat/params';
 import { fileParams } from '@im/service-file/params';
+import { pushParams } from '@im/service-push/params';
 import { groupParams } from '@im/service-group/params';
 import { userParams } from '@im/service-user/params';
 
@@ -27,7 +28,18 @@ export interface ApiRoute {
   auth: boolean;
   status: 200 | 201 | 204;
   summary: string;
-  tag: 'auth' | 'users' | 'groups' | 'members' | 'panels' | 'invites' | 'converses' | 'messages' | 'presence' | 'files';
+  tag:
+    | 'auth'
+    | 'users'
+    | 'groups'
+    | 'members'
+    | 'panels'
+    | 'invites'
+    | 'converses'
+    | 'messages'
+    | 'presence'
+    | 'files'
+    | 'push';
   /** OpenAPI component of the answer; `[]` suffix: an array of it. */
   response?: string;
   /** Served by the gateway's own streaming handler instead of one action call. */
@@ -405,5 +417,87 @@ export const API_ROUTES: ApiRoute[] = [
     raw: 'download',
     summary: 'A WebP preview of an image (404 until made, or for other files)',
     tag: 'files',
+  }),
+  route({
+    method: 'GET',
+    path: '/api/push/vapid-public-key',
+    action: 'push.vapidPublicKey',
+    params: pushParams.vapidPublicKey,
+    input: 'none',
+    summary: 'The VAPID public key for PushManager.subscribe',
+    tag: 'push',
+    response: 'VapidKey',
+  }),
+  route({
+    method: 'POST',
+    path: '/api/push/subscriptions',
+    action: 'push.subscribe',
+    params: pushParams.subscribe,
+    input: 'body',
+    status: 201,
+    summary: 'Register a Web Push subscription (PushSubscription.toJSON())',
+    tag: 'push',
+    response: 'Empty',
+  }),
+  route({
+    method: 'DELETE',
+    path: '/api/push/subscriptions',
+    action: 'push.unsubscribe',
+    params: pushParams.unsubscribe,
+    input: 'body',
+    status: 204,
+    summary: 'Remove a Web Push subscription',
+    tag: 'push',
+  }),
+  route({
+    method: 'POST',
+    path: '/api/push/devices',
+    action: 'push.registerDevice',
+    params: pushParams.registerDevice,
+    input: 'body',
+    status: 201,
+    summary: 'Register a mobile device token (delivered through the push proxy)',
+    tag: 'push',
+    response: 'Empty',
+  }),
+  route({
+    method: 'DELETE',
+    path: '/api/push/devices',
+    action: 'push.removeDevice',
+    params: pushParams.removeDevice,
+    input: 'body',
+    status: 204,
+    summary: 'Remove a mobile device token',
+    tag: 'push',
+  }),
+  route({
+    method: 'GET',
+    path: '/api/notifications',
+    action: 'push.inbox',
+    params: pushParams.inbox,
+    input: 'query',
+    summary: 'Mentions and DMs received while offline, newest first (reading the converse clears them)',
+    tag: 'push',
+    response: 'NotificationPage',
+  }),
+  route({
+    method: 'GET',
+    path: '/api/notifications/settings',
+    action: 'push.getSettings',
+    params: pushParams.getSettings,
+    input: 'none',
+    summary: 'My notification settings',
+    tag: 'push',
+    response: 'NotificationSettings',
+  }),
+  route({
+    method: 'PUT',
+    path: '/api/notifications/settings',
+    action: 'push.updateSettings',
+    params: pushParams.updateSettings,
+    input: 'body',
+    summary: 'Mute everything or some converses',
+    tag: 'push',
+    response: 'NotificationSettings',
   }),
 ];

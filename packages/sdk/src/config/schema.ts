@@ -266,6 +266,41 @@ export const configSchema = {
     default: '86400',
     parse: positiveInt,
   }),
+  vapidPublicKey: entry({
+    env: 'VAPID_PUBLIC_KEY',
+    type: 'base64url',
+    description:
+      'Web Push VAPID public key. Required in production (with the private key); in development a pair is made and kept in DATA_DIR/.vapid.json.',
+    parse: z.string().min(20).optional(),
+  }),
+  vapidPrivateKey: entry({
+    env: 'VAPID_PRIVATE_KEY',
+    type: 'base64url',
+    description: 'Web Push VAPID private key.',
+    secret: true,
+    parse: z.string().min(20).optional(),
+  }),
+  vapidSubject: entry({
+    env: 'VAPID_SUBJECT',
+    type: 'mailto: or https: URL',
+    description: 'Contact the push services may use about this server.',
+    default: 'mailto:admin@localhost',
+    parse: z.string().regex(/^(mailto:|https:\/\/)/, 'must start with mailto: or https://'),
+  }),
+  pushProxyUrl: entry({
+    env: 'PUSH_PROXY_URL',
+    type: 'http(s) URL',
+    description:
+      'HTTP push proxy (in front of APNs/FCM) that receives one JSON POST per mobile device. Unset: mobile push is off.',
+    parse: optionalUrl(['http', 'https']),
+  }),
+  pushConcurrency: entry({
+    env: 'PUSH_CONCURRENCY',
+    type: 'count',
+    description: 'Notifications in flight at once per push node.',
+    default: '64',
+    parse: positiveInt,
+  }),
   requestTimeoutMs: entry({
     env: 'REQUEST_TIMEOUT_MS',
     type: 'milliseconds',

@@ -1,0 +1,215 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { DmConverse, Group, Invite, Message } from '@im/protocol';
+import { startApi, type ApiHarness } from '../api/harness.ts';
+import { connectClient, until, type ClientSocket } from '../realtime/client.ts';
+import { browserSubscription, PushEndpoint, verifyVapid } from './push-endpoint.ts';
+
+type User = Awaited<ReturnType<ApiHarness['user']>>;
+type Inbox = {
+  items: Array<{ kind: string; messageId: string; converseId: string; preview: string }>;
+  nextCursor: string | null;
+};
+
+for (const mode of ['memory queue', 'Redis stream queue'] as const) {
+  describe(`push notifications (${mode})`, () => {
+    let api: ApiHarness;
+    let endpoint: PushEndpoint;
+    let origin: string;
+    const sockets: ClientSocket[] = [];
+    let subscriptionCounter = 0;
+
+    before(async () => {
+      endpoint = new PushEndpoint();
+      origin = await endpoint.start();
+      api = await startApi(import.meta.url, (env) => ({
+        PUSH_PROXY_URL: `${origin}/proxy`,
+        VAPID_SUBJECT: 'mailto:ops@example.org',
+        ...(mode === 'Redis stream queue' ? { REDIS_URL: env.redisUrl, REDIS_KEY_PREFIX: env.redisPrefix } : {}),
+      }));
+    });
+    after(async () => {
+      for (const s of sockets) s.disconnect();
+      await api.close();
+      await endpoint.stop();
+    });
+
+    const subscribe = async (user: User) => {
+      subscriptionCounter += 1;
+      const sub = browserSubscription(`${origin}/push/${subscriptionCounter}`);
+      assert.equal(
+        (await api.request('POST', '/api/push/subscriptions', { token: user.token, body: sub.json })).status,
+        201,
+      );
+      return sub;
+    };
+    const pushesTo = (sub: { json: { endpoint: string } }) =>
+      endpoint.received.filter((r) => `${origin}${r.path}` === sub.json.endpoint);
+    const group = async (n: number) => {
+      const owner = await api.user('po');
+      const g = (await api.request<Group>('POST', '/api/groups', { token: owner.token, body: { name: 'Push' } })).body;
+      const { code } = (
+        await api.request<Invite>('POST', `/api/groups/${g.id}/invites`, { token: owner.token, body: {} })
+      ).body;
+      const members: User[] = [];
+      for (let i = 0; i < n; i += 1) {
+        const u = await api.user('pm');
+        await api.request('POST', `/api/invites/${code}/accept`, { token: u.token });
+        members.push(u);
+      }
+      return { owner, members, converseId: g.panels[0]!.converseId };
+    };
+    const send = (u: User, converseId: string, content: string) =>
+      api.request<Message>('POST', `/api/converses/${converseId}/messages`, { token: u.token, body: { content } });
+
+    it('pushes a mention to an offline member only, VAPID-signed and encrypted, and files it in the inbox', async () => {
+      const { owner, members, converseId } = await group(2);
+      const [offline, online] = members as [User, User];
+      const offSub = await subscribe(offline);
+      const onSub = await subscribe(online);
+      const socket = await connectClient(api.base, online.token);
+      sockets.push(socket);
+      const msg = (await send(owner, converseId, `hey @${offline.username} and @${online.username}`)).body;
+      await until('one push', () => pushesTo(offSub).length === 1);
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(pushesTo(offSub).length, 1);
+      assert.equal(pushesTo(onSub).length, 0, 'members with a socket get no push');
+
+      const push = pushesTo(offSub)[0]!;
+      const vapid = await verifyVapid(push.headers, origin);
+      assert.equal(vapid.sub, 'mailto:ops@example.org');
+      const key = (await api.request<{ key: string }>('GET', '/api/push/vapid-public-key', { token: owner.token })).body
+        .key;
+      assert.equal(vapid.k, key);
+      assert.equal(push.headers['content-encoding'], 'aes128gcm');
+      assert.deepEqual(offSub.decrypt(push.body), {
+        type: 'mention',
+        converseId,
+        messageId: msg.id,
+        seq: msg.seq,
+        authorId: owner.id,
+        preview: msg.content,
+      });
+
+      const inbox = (await api.request<Inbox>('GET', '/api/notifications', { token: offline.token })).body;
+      assert.deepEqual(
+        inbox.items.map((n) => [n.kind, n.messageId]),
+        [['mention', msg.id]],
+      );
+      assert.deepEqual((await api.request<Inbox>('GET', '/api/notifications', { token: online.token })).body.items, []);
+      await api.request('POST', `/api/converses/${converseId}/ack`, { token: offline.token, body: { seq: msg.seq } });
+      await until('inbox cleared', () => false, 300).catch(() => undefined);
+      assert.deepEqual(
+        (await api.request<Inbox>('GET', '/api/notifications', { token: offline.token })).body.items,
+        [],
+      );
+    });
+
+    it('respects muted converses and mute-all; DMs notify; devices go through the push proxy', async () => {
+      const { owner, members, converseId } = await group(2);
+      const [muter, silent] = members as [User, User];
+      const muterSub = await subscribe(muter);
+      const silentSub = await subscribe(silent);
+      await api.request('PUT', '/api/notifications/settings', {
+        token: muter.token,
+        body: { mutedConverseIds: [converseId] },
+      });
+      const settings = await api.request<{ muteAll: boolean }>('PUT', '/api/notifications/settings', {
+        token: silent.token,
+        body: { muteAll: true },
+      });
+      assert.equal(settings.body.muteAll, true);
+      await send(owner, converseId, `@${muter.username} @${silent.username} muted?`);
+      const dm = (await api.request<DmConverse>('POST', '/api/dms', { token: owner.token, body: { userId: muter.id } }))
+        .body;
+      assert.equal(
+        (
+          await api.request('POST', '/api/push/devices', {
+            token: muter.token,
+            body: { platform: 'ios', token: 'device-token-123' },
+          })
+        ).status,
+        201,
+      );
+      const dmMsg = (await send(owner, dm.id, 'a direct word')).body;
+      await until('DM push', () => pushesTo(muterSub).length === 1);
+      await until('proxy push', () => endpoint.received.some((r) => r.path === '/proxy' && r.body.includes(dmMsg.id)));
+      await new Promise((r) => setTimeout(r, 300));
+      assert.deepEqual(muterSub.decrypt(pushesTo(muterSub)[0]!.body), {
+        type: 'dm',
+        converseId: dm.id,
+        messageId: dmMsg.id,
+        seq: 1,
+        authorId: owner.id,
+        preview: 'a direct word',
+      });
+      assert.equal(pushesTo(silentSub).length, 0);
+      const proxied = JSON.parse(endpoint.received.find((r) => r.path === '/proxy')!.body.toString()) as {
+        platform: string;
+        token: string;
+        payload: { messageId: string };
+      };
+      assert.equal(proxied.platform, 'ios');
+      assert.equal(proxied.token, 'device-token-123');
+      assert.equal(proxied.payload.messageId, dmMsg.id);
+    });
+
+    it('removes a subscription the push service says is gone (410)', async () => {
+      const { owner, members, converseId } = await group(1);
+      const sub = await subscribe(members[0]!);
+      const gonePath = new URL(sub.json.endpoint).pathname;
+      const previous = endpoint.status;
+      endpoint.status = (req) => (req.url === gonePath ? 410 : previous(req));
+      try {
+        await send(owner, converseId, `@${members[0]!.username} still there?`);
+        const subs = api.node.app.mongo!.collection('pushsubscriptions');
+        await until('subscription removed', () => false, 1).catch(() => undefined);
+        for (let i = 0; i < 100 && (await subs.countDocuments({ endpoint: sub.json.endpoint })) > 0; i += 1)
+          await new Promise((r) => setTimeout(r, 50));
+        assert.equal(await subs.countDocuments({ endpoint: sub.json.endpoint }), 0);
+      } finally {
+        endpoint.status = previous;
+      }
+    });
+
+    it('delivers everything once the endpoint is back after an outage, none twice', async () => {
+      const { owner, members, converseId } = await group(1);
+      const sub = await subscribe(members[0]!);
+      const previous = endpoint.status;
+      endpoint.status = () => 503;
+      const sent: string[] = [];
+      for (let i = 0; i < 20; i += 1)
+        sent.push((await send(owner, converseId, `@${members[0]!.username} outage ${i}`)).body.id);
+      await new Promise((r) => setTimeout(r, 1500));
+      assert.equal(pushesTo(sub).length, 0);
+      endpoint.status = previous;
+      await until('all 20 after recovery', () => pushesTo(sub).length >= 20, 30_000);
+      await new Promise((r) => setTimeout(r, 500));
+      const ids = pushesTo(sub).map((p) => (sub.decrypt(p.body) as { messageId: string }).messageId);
+      assert.deepEqual(ids.sort(), [...sent].sort());
+    });
+
+    it('sends 5,000 notifications over a handful of connections', async () => {
+      const owner = await api.user('bulk');
+      const target = await api.user('bulkt');
+      const subs = [];
+      for (let i = 0; i < 50; i += 1) subs.push(await subscribe(target));
+      const dm = (
+        await api.request<DmConverse>('POST', '/api/dms', { token: owner.token, body: { userId: target.id } })
+      ).body;
+      const before = endpoint.received.length;
+      const connectionsBefore = endpoint.connections;
+      for (let i = 0; i < 100; i += 1)
+        await api.broker.call(
+          'chat.send',
+          { converseId: dm.id, content: `bulk ${i}` },
+          { meta: { user: { id: owner.id } } },
+        );
+      await until('5000 delivered', () => endpoint.received.length - before >= 5000, 60_000);
+      const used = endpoint.connections - connectionsBefore;
+      assert.ok(used <= 16, `${used} new connections for 5,000 notifications`);
+      const metrics = await (await fetch(`${api.base}/metrics`)).text();
+      assert.match(metrics, /^im_push_sent_total\{channel="webpush"\} \d{4,}/m);
+    });
+  });
+}

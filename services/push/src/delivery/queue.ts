@@ -1,0 +1,221 @@
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+
+export interface PushJob {
+  id: string;
+  channel: 'webpush' | 'proxy';
+  userId: string;
+  /** webpush: the subscription; proxy: the device. */
+  target: { endpoint: string; p256dh: string; auth: string } | { platform: string; token: string };
+  /** JSON text of the notification. */
+  payload: string;
+  attempts: number;
+  enqueuedAt: number;
+}
+
+/** What a worker decided about a job. */
+export type Outcome = { done: true } | { retryInMs: number; countAttempt: boolean };
+export type Worker = (job: PushJob) => Promise<Outcome>;
+
+/**
+ * Notifications waiting to be sent. In process memory on a single instance
+ * (lost if the process crashes: they were best-effort anyway, and the inbox
+ * keeps every notification); a Redis stream in a cluster (survives crashes:
+ * a job is acknowledged only after its outcome, and jobs of a crashed
+ * consumer are claimed by another after a minute).
+ */
+export interface DeliveryQueue {
+  enqueue(jobs: Array<Omit<PushJob, 'id' | 'attempts' | 'enqueuedAt'>>): Promise<void>;
+  start(worker: Worker, concurrency: number): void;
+  depth(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+const newJob = (j: Omit<PushJob, 'id' | 'attempts' | 'enqueuedAt'>): PushJob => ({
+  ...j,
+  id: randomUUID(),
+  attempts: 0,
+  enqueuedAt: Date.now(),
+});
+
+export class MemoryQueue implements DeliveryQueue {
+  readonly #ready: PushJob[] = [];
+  readonly #timers = new Set<NodeJS.Timeout>();
+  #worker: Worker | undefined;
+  #active = 0;
+  #concurrency = 1;
+  #delayed = 0;
+
+  async enqueue(jobs: Array<Omit<PushJob, 'id' | 'attempts' | 'enqueuedAt'>>): Promise<void> {
+    this.#ready.push(...jobs.map(newJob));
+    this.#pump();
+  }
+
+  start(worker: Worker, concurrency: number): void {
+    this.#worker = worker;
+    this.#concurrency = concurrency;
+    this.#pump();
+  }
+
+  async depth(): Promise<number> {
+    return this.#ready.length + this.#delayed + this.#active;
+  }
+
+  async stop(): Promise<void> {
+    for (const t of this.#timers) clearTimeout(t);
+    this.#worker = undefined;
+  }
+
+  #pump(): void {
+    while (this.#worker && this.#active < this.#concurrency && this.#ready.length > 0) {
+      const job = this.#ready.shift()!;
+      this.#active += 1;
+      void this.#worker(job)
+        .catch((): Outcome => ({ retryInMs: 1000, countAttempt: true }))
+        .then((outcome) => {
+          this.#active -= 1;
+          if (!('done' in outcome))
+            this.#later({ ...job, attempts: job.attempts + (outcome.countAttempt ? 1 : 0) }, outcome.retryInMs);
+          this.#pump();
+        });
+    }
+  }
+
+  #later(job: PushJob, ms: number): void {
+    this.#delayed += 1;
+    const timer = setTimeout(() => {
+      this.#timers.delete(timer);
+      this.#delayed -= 1;
+      this.#ready.push(job);
+      this.#pump();
+    }, ms);
+    this.#timers.add(timer);
+  }
+}
+
+const STREAM = 'push:jobs';
+const DELAYED = 'push:delayed';
+const GROUP = 'push';
+const CLAIM_IDLE_MS = 60_000;
+
+export class RedisStreamQueue implements DeliveryQueue {
+  readonly #redis: Redis;
+  readonly #reader: Redis;
+  readonly #consumer: string;
+  #running = false;
+  #active = 0;
+  readonly #claimIdleMs: number;
+  readonly #claimEveryMs: number;
+
+  constructor(redis: Redis, consumer: string, options: { claimIdleMs?: number; claimEveryMs?: number } = {}) {
+    this.#claimIdleMs = options.claimIdleMs ?? CLAIM_IDLE_MS;
+    this.#claimEveryMs = options.claimEveryMs ?? 5_000;
+    this.#redis = redis;
+    // XREADGROUP blocks its connection: it gets one of its own.
+    this.#reader = redis.duplicate();
+    this.#reader.on('error', () => undefined);
+    this.#consumer = consumer;
+  }
+
+  async enqueue(jobs: Array<Omit<PushJob, 'id' | 'attempts' | 'enqueuedAt'>>): Promise<void> {
+    if (jobs.length === 0) return;
+    const pipeline = this.#redis.pipeline();
+    for (const job of jobs) pipeline.xadd(STREAM, '*', 'job', JSON.stringify(newJob(job)));
+    await pipeline.exec();
+  }
+
+  start(worker: Worker, concurrency: number): void {
+    this.#running = true;
+    void this.#read(worker, concurrency);
+    void this.#moveDue();
+    void this.#claim(worker);
+  }
+
+  async depth(): Promise<number> {
+    const [len, delayed] = await Promise.all([this.#redis.xlen(STREAM), this.#redis.zcard(DELAYED)]);
+    return len + delayed;
+  }
+
+  async stop(): Promise<void> {
+    // The loops see the flag at their next turn; jobs in progress finish or are claimed later.
+    this.#running = false;
+    this.#reader.disconnect();
+  }
+
+  async #ensureGroup(): Promise<void> {
+    // ioredis does not apply its keyPrefix to XGROUP's key (it follows a subcommand): spell it out.
+    const key = `${this.#redis.options.keyPrefix ?? ''}${STREAM}`;
+    await this.#redis.xgroup('CREATE', key, GROUP, '0', 'MKSTREAM').catch((err: unknown) => {
+      if (!String(err).includes('BUSYGROUP')) throw err;
+    });
+  }
+
+  async #handle(worker: Worker, streamId: string, raw: string): Promise<void> {
+    const job = JSON.parse(raw) as PushJob;
+    let outcome: Outcome;
+    try {
+      outcome = await worker(job);
+    } catch {
+      outcome = { retryInMs: 1000, countAttempt: true };
+    }
+    const tx = this.#redis.multi();
+    if (!('done' in outcome)) {
+      tx.zadd(
+        DELAYED,
+        Date.now() + outcome.retryInMs,
+        JSON.stringify({ ...job, attempts: job.attempts + (outcome.countAttempt ? 1 : 0) }),
+      );
+    }
+    // Acknowledged only now that the outcome is recorded: a crash before this replays the job.
+    tx.xack(STREAM, GROUP, streamId).xdel(STREAM, streamId);
+    await tx.exec();
+  }
+
+  async #read(worker: Worker, concurrency: number): Promise<void> {
+    await this.#ensureGroup();
+    while (this.#running) {
+      const room = concurrency - this.#active;
+      if (room <= 0) {
+        await sleep(5);
+        continue;
+      }
+      const res = (await this.#reader
+        .xreadgroup('GROUP', GROUP, this.#consumer, 'COUNT', room, 'BLOCK', 1000, 'STREAMS', STREAM, '>')
+        .catch(() => null)) as Array<[string, Array<[string, string[]]>]> | null;
+      for (const [, entries] of res ?? []) {
+        for (const [id, fields] of entries) {
+          this.#active += 1;
+          void this.#handle(worker, id, fields[1]!).finally(() => {
+            this.#active -= 1;
+          });
+        }
+      }
+    }
+  }
+
+  /** Retries whose time has come go back into the stream (ZREM first: one mover wins). */
+  async #moveDue(): Promise<void> {
+    while (this.#running) {
+      const due = await this.#redis.zrangebyscore(DELAYED, 0, Date.now(), 'LIMIT', 0, 200).catch(() => []);
+      for (const raw of due) {
+        if ((await this.#redis.zrem(DELAYED, raw)) === 1) await this.#redis.xadd(STREAM, '*', 'job', raw);
+      }
+      await sleep(due.length > 0 ? 10 : 250);
+    }
+  }
+
+  /** Jobs read by a consumer that died before acknowledging them are taken over. */
+  async #claim(worker: Worker): Promise<void> {
+    while (this.#running) {
+      await sleep(this.#claimEveryMs);
+      if (!this.#running) return;
+      const res = (await this.#redis
+        .xautoclaim(STREAM, GROUP, this.#consumer, this.#claimIdleMs, '0-0', 'COUNT', 100)
+        .catch(() => null)) as [string, Array<[string, string[]]>] | null;
+      for (const [id, fields] of res?.[1] ?? []) if (fields?.[1]) await this.#handle(worker, id, fields[1]);
+    }
+  }
+}
+
+/** A pause that does not keep the process alive on its own. */
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());

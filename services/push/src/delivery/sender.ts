@@ -1,0 +1,88 @@
+import { request } from 'undici';
+import webPush from 'web-push';
+import type { VapidKeys } from '../vapid.ts';
+import type { CircuitBreaker } from './circuit-breaker.ts';
+import { pushAgent } from './http-client.ts';
+import type { Outcome, PushJob } from './queue.ts';
+
+const MAX_ATTEMPTS = 10;
+const backoff = (attempts: number) => Math.min(30_000, 250 * 2 ** attempts) * (0.75 + Math.random() * 0.5);
+
+export interface SendHooks {
+  sent(channel: string, latencyMs: number): void;
+  failed(channel: string, reason: string): void;
+  retried(channel: string): void;
+  /** A Web Push subscription the push service says is gone (404/410). */
+  gone(endpoint: string): void;
+}
+
+/** Sends one notification over the shared pooled client and says what to do next. */
+export function createSender(
+  vapid: VapidKeys,
+  proxyUrl: string | undefined,
+  breaker: CircuitBreaker,
+  hooks: SendHooks,
+) {
+  return async (job: PushJob): Promise<Outcome> => {
+    let url: string;
+    let init: { method: 'POST'; headers: Record<string, string>; body: Buffer | string };
+    if (job.channel === 'webpush') {
+      const target = job.target as { endpoint: string; p256dh: string; auth: string };
+      const details = webPush.generateRequestDetails(
+        { endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } },
+        job.payload,
+        {
+          vapidDetails: vapid,
+          TTL: 3600,
+          contentEncoding: 'aes128gcm',
+          urgency: 'high',
+        },
+      );
+      url = details.endpoint;
+      init = { method: 'POST', headers: details.headers as Record<string, string>, body: details.body as Buffer };
+    } else {
+      if (!proxyUrl) return { done: true };
+      url = proxyUrl;
+      init = {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ...(job.target as object), payload: JSON.parse(job.payload) as unknown }),
+      };
+    }
+    const origin = new URL(url).origin;
+    const wait = breaker.waitFor(origin);
+    if (wait > 0) return { retryInMs: wait, countAttempt: false };
+
+    const started = performance.now();
+    let status = 0;
+    try {
+      const res = await request(url, { ...init, dispatcher: pushAgent });
+      status = res.statusCode;
+      await res.body.dump();
+    } catch {
+      status = 0;
+    }
+    if (status >= 200 && status < 300) {
+      breaker.success(origin);
+      hooks.sent(job.channel, performance.now() - started);
+      return { done: true };
+    }
+    if (job.channel === 'webpush' && (status === 404 || status === 410)) {
+      breaker.success(origin);
+      hooks.gone((job.target as { endpoint: string }).endpoint);
+      hooks.failed(job.channel, 'gone');
+      return { done: true };
+    }
+    if (status === 0 || status === 429 || status >= 500) {
+      breaker.failure(origin);
+      if (job.attempts + 1 >= MAX_ATTEMPTS) {
+        hooks.failed(job.channel, 'gave-up');
+        return { done: true };
+      }
+      hooks.retried(job.channel);
+      return { retryInMs: backoff(job.attempts), countAttempt: true };
+    }
+    hooks.failed(job.channel, `http-${status}`);
+    return { done: true };
+  };
+}

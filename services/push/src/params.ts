@@ -1,0 +1,30 @@
+import { idParam, strict } from '@im/sdk';
+
+/** The push service's action parameters (fastest-validator). */
+export const pushParams = {
+  vapidPublicKey: strict({}),
+  subscribe: strict({
+    endpoint: { type: 'string', max: 2048, pattern: /^https?:\/\/\S+$/ },
+    keys: {
+      type: 'object',
+      strict: true,
+      props: { p256dh: { type: 'string', min: 20, max: 256 }, auth: { type: 'string', min: 8, max: 64 } },
+    },
+    expirationTime: { type: 'any', optional: true },
+  }),
+  unsubscribe: strict({ endpoint: { type: 'string', max: 2048 } }),
+  registerDevice: strict({
+    platform: { type: 'enum', values: ['ios', 'android'] },
+    token: { type: 'string', min: 8, max: 512, pattern: /^[\w:.-]+$/ },
+  }),
+  removeDevice: strict({ token: { type: 'string', min: 8, max: 512 } }),
+  inbox: strict({
+    cursor: { ...idParam, optional: true },
+    limit: { type: 'number', integer: true, min: 1, max: 100, convert: true, optional: true },
+  }),
+  getSettings: strict({}),
+  updateSettings: strict({
+    muteAll: { type: 'boolean', optional: true },
+    mutedConverseIds: { type: 'array', items: idParam, max: 1000, unique: true, optional: true },
+  }),
+} as const;

@@ -1,0 +1,86 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Redis } from 'ioredis';
+import { openTestEnv, type TestEnv } from '@im/testkit';
+import {
+  MemoryQueue,
+  RedisStreamQueue,
+  type DeliveryQueue,
+  type Outcome,
+  type PushJob,
+} from '../src/delivery/queue.ts';
+
+const job = (n: number) => ({
+  channel: 'proxy' as const,
+  userId: 'u',
+  target: { platform: 'ios', token: `t${n}` },
+  payload: `p${n}`,
+});
+const until = async (check: () => boolean, ms = 10_000) => {
+  const deadline = Date.now() + ms;
+  while (!check() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  assert.ok(check(), 'timed out');
+};
+
+describe('delivery queues', () => {
+  let env: TestEnv;
+  const clients: Redis[] = [];
+  const queues: DeliveryQueue[] = [];
+  before(async () => {
+    env = await openTestEnv(import.meta.url);
+  });
+  after(async () => {
+    for (const q of queues) await q.stop();
+    for (const c of clients) c.disconnect();
+    await env.close();
+  });
+  const redis = () => {
+    const r = new Redis(env.redisUrl, { keyPrefix: env.redisPrefix });
+    clients.push(r);
+    return r;
+  };
+
+  for (const kind of ['memory', 'redis'] as const) {
+    it(`${kind}: retries with the attempt count until done, each job handled to completion once`, async () => {
+      const q: DeliveryQueue = kind === 'memory' ? new MemoryQueue() : new RedisStreamQueue(redis(), `c-${Date.now()}`);
+      queues.push(q);
+      const seen = new Map<string, number>();
+      const done = new Set<string>();
+      q.start(async (j: PushJob): Promise<Outcome> => {
+        seen.set(j.payload, (seen.get(j.payload) ?? 0) + 1);
+        if (j.attempts < 2) return { retryInMs: 50, countAttempt: true };
+        assert.ok(!done.has(j.payload), `${j.payload} completed twice`);
+        done.add(j.payload);
+        return { done: true };
+      }, 8);
+      await q.enqueue(Array.from({ length: 30 }, (_, i) => job(i)));
+      await until(() => done.size === 30);
+      assert.ok([...seen.values()].every((n) => n === 3));
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(await q.depth(), 0);
+    });
+  }
+
+  it('redis: jobs of a consumer that died before acknowledging are taken over by another', async () => {
+    const client = redis();
+    const dead = new RedisStreamQueue(client, 'dead', { claimEveryMs: 60_000 });
+    let read = 0;
+    dead.start(() => {
+      read += 1;
+      return new Promise<Outcome>(() => undefined); // never finishes: the process "crashed"
+    }, 10);
+    await dead.enqueue(Array.from({ length: 5 }, (_, i) => job(100 + i)));
+    await until(() => read === 5);
+    await dead.stop();
+
+    const rescuer = new RedisStreamQueue(redis(), 'rescuer', { claimIdleMs: 200, claimEveryMs: 100 });
+    queues.push(rescuer);
+    const rescued: string[] = [];
+    rescuer.start(async (j) => {
+      rescued.push(j.payload);
+      return { done: true };
+    }, 10);
+    await until(() => rescued.length === 5);
+    assert.deepEqual(rescued.sort(), ['p100', 'p101', 'p102', 'p103', 'p104']);
+  });
+});

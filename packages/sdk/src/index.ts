@@ -12,7 +12,7 @@ export { ERROR_CATALOG, isErrorCode, type ErrorCode } from './errors/catalog.ts'
 export { ImError, toHttpError, type ErrorBody, type HttpError } from './errors/im-error.ts';
 export { createLogger, type Logger } from './logger.ts';
 export { createBroker, type CreateBrokerOptions } from './broker/create-broker.ts';
-export { connectMongo, pingMongo, isDuplicateKeyError, DependencyUnavailableError } from './db/mongo.ts';
+export { connectMongo, pingMongo, isDuplicateKeyError, modelOn, DependencyUnavailableError } from './db/mongo.ts';
 export { connectRedis } from './db/redis.ts';
 export { Readiness, type ReadinessCheck, type ReadinessReport } from './health/readiness.ts';
 export { SERVICE_NAMES, SERVICES_USING_MONGO, type ServiceName } from './services.ts';

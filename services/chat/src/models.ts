@@ -1,3 +1,4 @@
+import { modelOn } from '@im/sdk';
 import { Schema, type Connection, type Model, type Types } from 'mongoose';
 
 export interface MessageDoc {
@@ -111,8 +112,7 @@ export interface ChatModels {
 }
 
 export function chatModels(connection: Connection): ChatModels {
-  const get = <T>(name: string, schema: Schema<T>) =>
-    (connection.models[name] as Model<T> | undefined) ?? connection.model<T>(name, schema);
+  const get = <T>(name: string, schema: Schema<T>) => modelOn(connection, name, schema);
   return {
     messages: get('Message', messageSchema),
     converses: get('Converse', converseSchema),

@@ -1,3 +1,4 @@
+import { modelOn } from '@im/sdk';
 import { Schema, type Connection, type Model, type Types } from 'mongoose';
 
 export interface FileDoc {
@@ -36,5 +37,4 @@ fileSchema.index({ uploaderId: 1, createdAt: -1 });
 
 export type FileModel = Model<FileDoc>;
 
-export const fileModel = (connection: Connection): FileModel =>
-  (connection.models.File as FileModel | undefined) ?? connection.model<FileDoc>('File', fileSchema);
+export const fileModel = (connection: Connection): FileModel => modelOn(connection, 'File', fileSchema);

@@ -1,3 +1,4 @@
+import { modelOn } from '@im/sdk';
 import { Schema, type Connection, type Model, type Types } from 'mongoose';
 import type { GroupRole } from '@im/protocol';
 
@@ -90,8 +91,7 @@ export interface GroupModels {
 }
 
 export function groupModels(connection: Connection): GroupModels {
-  const get = <T>(name: string, schema: Schema<T>) =>
-    (connection.models[name] as Model<T> | undefined) ?? connection.model<T>(name, schema);
+  const get = <T>(name: string, schema: Schema<T>) => modelOn(connection, name, schema);
   return {
     groups: get('Group', groupSchema),
     members: get('Member', memberSchema),

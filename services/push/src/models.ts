@@ -1,3 +1,4 @@
+import { modelOn } from '@im/sdk';
 import { Schema, type Connection, type Model, type Types } from 'mongoose';
 
 export interface SubscriptionDoc {
@@ -94,8 +95,7 @@ export interface PushModels {
 }
 
 export function pushModels(connection: Connection): PushModels {
-  const get = <T>(name: string, schema: Schema<T>) =>
-    (connection.models[name] as Model<T> | undefined) ?? connection.model<T>(name, schema);
+  const get = <T>(name: string, schema: Schema<T>) => modelOn(connection, name, schema);
   return {
     subscriptions: get('PushSubscription', subscriptionSchema),
     devices: get('PushDevice', deviceSchema),

@@ -1,3 +1,4 @@
+import { modelOn } from '@im/sdk';
 import { Schema, type Connection, type Model, type Types } from 'mongoose';
 
 export interface UserDoc {
@@ -29,5 +30,4 @@ userSchema.index({ nicknameLower: 1 });
 
 export type UserModel = Model<UserDoc>;
 
-export const userModel = (connection: Connection): UserModel =>
-  (connection.models.User as UserModel | undefined) ?? connection.model<UserDoc>('User', userSchema);
+export const userModel = (connection: Connection): UserModel => modelOn(connection, 'User', userSchema);

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Group, Message } from '@im/protocol';
-import { createLogger, parseConfig } from '@im/sdk';
-import { startNode, type RunningNode } from '../../src/node.ts';
-import { startApi, type ApiHarness } from './harness.ts';
+import type { RunningNode } from '../../src/node.ts';
+import { startApi, startExtraNode, type ApiHarness } from './harness.ts';
 
 /**
  * Two chat nodes, each with its own write batcher, over NATS and one
@@ -18,18 +17,7 @@ describe('message sequence across two chat nodes', () => {
       NAMESPACE: env.namespace,
       NODE_ID: 'chat-a',
     }));
-    const config = parseConfig({
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'warn',
-      LOG_FORMAT: 'json',
-      SERVICES: 'chat',
-      RATE_LIMIT: 'off',
-      MONGO_URL: api.env.mongoUrl,
-      TRANSPORTER: api.env.natsUrl,
-      NAMESPACE: api.env.namespace,
-      NODE_ID: 'chat-b',
-    });
-    other = await startNode({ ...config, secret: 's'.repeat(40), secretSource: 'test-random' }, createLogger(config));
+    other = await startExtraNode(api, { SERVICES: 'chat', NODE_ID: 'chat-b' });
     await other.broker.waitForServices(['group', 'user'], 10_000);
   });
   after(async () => {

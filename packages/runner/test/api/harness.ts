@@ -85,3 +85,18 @@ export async function startApi(
     },
   };
 }
+
+/** A second node on the harness's database and NATS (the harness must run with TRANSPORTER). */
+export async function startExtraNode(api: ApiHarness, env: Record<string, string>): Promise<RunningNode> {
+  const config = parseConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'warn',
+    LOG_FORMAT: 'json',
+    RATE_LIMIT: 'off',
+    MONGO_URL: api.env.mongoUrl,
+    TRANSPORTER: api.env.natsUrl,
+    NAMESPACE: api.env.namespace,
+    ...env,
+  });
+  return startNode({ ...config, secret: 's'.repeat(40), secretSource: 'test-random' }, createLogger(config));
+}

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Group, Invite } from '@im/protocol';
-import { createLogger, parseConfig } from '@im/sdk';
 import { Redis } from 'ioredis';
-import { startNode, type RunningNode } from '../../src/node.ts';
-import { startApi, type ApiHarness } from './harness.ts';
+import type { RunningNode } from '../../src/node.ts';
+import { startApi, startExtraNode, type ApiHarness } from './harness.ts';
 
 async function groupWithMember(api: ApiHarness) {
   const owner = await api.user();
@@ -55,17 +54,7 @@ describe('membership caches in memory on two nodes over NATS', () => {
       NAMESPACE: env.namespace,
       NODE_ID: 'node-a',
     }));
-    const config = parseConfig({
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'warn',
-      LOG_FORMAT: 'json',
-      SERVICES: 'group',
-      MONGO_URL: api.env.mongoUrl,
-      TRANSPORTER: api.env.natsUrl,
-      NAMESPACE: api.env.namespace,
-      NODE_ID: 'node-b',
-    });
-    other = await startNode({ ...config, secret: 's'.repeat(40), secretSource: 'test-random' }, createLogger(config));
+    other = await startExtraNode(api, { SERVICES: 'group', NODE_ID: 'node-b' });
     await other.broker.waitForServices(['user', 'gateway'], 10_000);
     // node-a must know node-b's group service, or its broadcasts skip node-b.
     const knowsB = () =>

@@ -1,4 +1,4 @@
-import mongoose, { type Connection } from 'mongoose';
+import mongoose, { type Connection, type Model, type Schema } from 'mongoose';
 import { maskUrlPassword } from '../config/describe.ts';
 
 /** Raised when MongoDB cannot be reached in time; the message is meant for the operator. */
@@ -46,3 +46,7 @@ export const reason = (err: unknown): string => (err instanceof Error ? err.mess
 
 /** A write refused by a unique index (E11000). */
 export const isDuplicateKeyError = (err: unknown): boolean => (err as { code?: number } | null)?.code === 11000;
+
+/** The model `name` on this connection, compiled once (services are made once per connection, tests make many). */
+export const modelOn = <T>(connection: Connection, name: string, schema: Schema<T>): Model<T> =>
+  (connection.models[name] as Model<T> | undefined) ?? connection.model<T>(name, schema);

@@ -34,15 +34,16 @@ describe('delivery queues', () => {
     for (const c of clients) c.disconnect();
     await env.close();
   });
-  const redis = () => {
-    const r = new Redis(env.redisUrl, { keyPrefix: env.redisPrefix });
+  // Each test gets its own stream: consumers of one test must not take another's jobs.
+  const redis = (stream: string) => {
+    const r = new Redis(env.redisUrl, { keyPrefix: `${env.redisPrefix}${stream}:` });
     clients.push(r);
     return r;
   };
 
   for (const kind of ['memory', 'redis'] as const) {
     it(`${kind}: retries with the attempt count until done, each job handled to completion once`, async () => {
-      const q: DeliveryQueue = kind === 'memory' ? new MemoryQueue() : new RedisStreamQueue(redis(), `c-${Date.now()}`);
+      const q: DeliveryQueue = kind === 'memory' ? new MemoryQueue() : new RedisStreamQueue(redis('retries'), 'c1');
       queues.push(q);
       const seen = new Map<string, number>();
       const done = new Set<string>();
@@ -62,7 +63,7 @@ describe('delivery queues', () => {
   }
 
   it('redis: jobs of a consumer that died before acknowledging are taken over by another', async () => {
-    const client = redis();
+    const client = redis('rescue');
     const dead = new RedisStreamQueue(client, 'dead', { claimEveryMs: 60_000 });
     let read = 0;
     dead.start(() => {
@@ -73,7 +74,7 @@ describe('delivery queues', () => {
     await until(() => read === 5);
     await dead.stop();
 
-    const rescuer = new RedisStreamQueue(redis(), 'rescuer', { claimIdleMs: 200, claimEveryMs: 100 });
+    const rescuer = new RedisStreamQueue(redis('rescue'), 'rescuer', { claimIdleMs: 200, claimEveryMs: 100 });
     queues.push(rescuer);
     const rescued: string[] = [];
     rescuer.start(async (j) => {

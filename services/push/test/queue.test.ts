@@ -65,6 +65,7 @@ describe('delivery queues', () => {
   it('redis: jobs of a consumer that died before acknowledging are taken over by another', async () => {
     const client = redis('rescue');
     const dead = new RedisStreamQueue(client, 'dead', { claimEveryMs: 60_000 });
+    queues.push(dead);
     let read = 0;
     dead.start(() => {
       read += 1;

@@ -172,22 +172,46 @@ export class RedisStreamQueue implements DeliveryQueue {
   }
 
   async #read(worker: Worker, concurrency: number): Promise<void> {
-    await this.#ensureGroup();
+    while (this.#running) {
+      try {
+        await this.#ensureGroup();
+        break;
+      } catch {
+        await sleep(1000); // Redis unreachable: try again, without spinning.
+      }
+    }
     while (this.#running) {
       const room = concurrency - this.#active;
       if (room <= 0) {
         await sleep(5);
         continue;
       }
-      const res = (await this.#reader
-        .xreadgroup('GROUP', GROUP, this.#consumer, 'COUNT', room, 'BLOCK', 1000, 'STREAMS', STREAM, '>')
-        .catch(() => null)) as Array<[string, Array<[string, string[]]>]> | null;
+      let res: Array<[string, Array<[string, string[]]>]> | null;
+      try {
+        res = (await this.#reader.xreadgroup(
+          'GROUP',
+          GROUP,
+          this.#consumer,
+          'COUNT',
+          room,
+          'BLOCK',
+          1000,
+          'STREAMS',
+          STREAM,
+          '>',
+        )) as typeof res;
+      } catch {
+        await sleep(500);
+        continue;
+      }
       for (const [, entries] of res ?? []) {
         for (const [id, fields] of entries) {
           this.#active += 1;
-          void this.#handle(worker, id, fields[1]!).finally(() => {
-            this.#active -= 1;
-          });
+          void this.#handle(worker, id, fields[1]!)
+            .catch(() => undefined) // Not acknowledged: another consumer claims it later.
+            .finally(() => {
+              this.#active -= 1;
+            });
         }
       }
     }
@@ -196,11 +220,18 @@ export class RedisStreamQueue implements DeliveryQueue {
   /** Retries whose time has come go back into the stream (ZREM first: one mover wins). */
   async #moveDue(): Promise<void> {
     while (this.#running) {
-      const due = await this.#redis.zrangebyscore(DELAYED, 0, Date.now(), 'LIMIT', 0, 200).catch(() => []);
-      for (const raw of due) {
-        if ((await this.#redis.zrem(DELAYED, raw)) === 1) await this.#redis.xadd(STREAM, '*', 'job', raw);
+      let moved = 0;
+      try {
+        for (const raw of await this.#redis.zrangebyscore(DELAYED, 0, Date.now(), 'LIMIT', 0, 200)) {
+          if ((await this.#redis.zrem(DELAYED, raw)) === 1) {
+            await this.#redis.xadd(STREAM, '*', 'job', raw);
+            moved += 1;
+          }
+        }
+      } catch {
+        // Redis unreachable: the jobs stay where they are until it is back.
       }
-      await sleep(due.length > 0 ? 10 : 250);
+      await sleep(moved > 0 ? 10 : 250);
     }
   }
 
@@ -212,7 +243,8 @@ export class RedisStreamQueue implements DeliveryQueue {
       const res = (await this.#redis
         .xautoclaim(STREAM, GROUP, this.#consumer, this.#claimIdleMs, '0-0', 'COUNT', 100)
         .catch(() => null)) as [string, Array<[string, string[]]>] | null;
-      for (const [id, fields] of res?.[1] ?? []) if (fields?.[1]) await this.#handle(worker, id, fields[1]);
+      for (const [id, fields] of res?.[1] ?? [])
+        if (fields?.[1]) await this.#handle(worker, id, fields[1]).catch(() => undefined);
     }
   }
 }

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
+  announce,
   callerId,
   EVENTS,
   SERVICE_NAMES,
@@ -118,7 +119,7 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
             const groupIds = rooms.groups
               .filter((g) => g.memberCount <= app.config.presenceGroupLimit)
               .map((g) => g.groupId);
-            void broker.broadcast(EVENTS.presence, { userId, online: false, groupIds });
+            announce(broker, EVENTS.presence, { userId, online: false, groupIds });
           }
         })();
       });

@@ -1,6 +1,6 @@
 import type { Server as HttpServer } from 'node:http';
 import type { Ack, ClientToServerEvents, Message, ServerToClientEvents, SyncResult } from '@im/protocol';
-import { EVENTS, ImError, toHttpError, type AppContext } from '@im/sdk';
+import { announce, EVENTS, ImError, toHttpError, type AppContext } from '@im/sdk';
 import type { ServiceBroker } from 'moleculer';
 import { Server, type Socket } from 'socket.io';
 import type { Authenticator } from '../auth/authenticator.ts';
@@ -107,7 +107,7 @@ export function createSocketServer(
       const now = Date.now();
       if (now - (lastTyping.get(converseId) ?? 0) >= TYPING_EVERY_MS) {
         lastTyping.set(converseId, now);
-        void broker.broadcast(EVENTS.typing, { converseId, userId });
+        announce(broker, EVENTS.typing, { converseId, userId });
       }
       reply({ ok: true, data: null });
     });
@@ -128,10 +128,14 @@ export function createSocketServer(
     });
 
     socket.on('disconnect', () => {
-      void presence.disconnected(userId).then(async (offline) => {
-        if (offline)
-          void broker.broadcast(EVENTS.presence, { userId, online: false, groupIds: await presenceGroups(userId) });
-      });
+      void presence
+        .disconnected(userId)
+        .then(async (offline) => {
+          if (offline)
+            await broker.broadcast(EVENTS.presence, { userId, online: false, groupIds: await presenceGroups(userId) });
+        })
+        // While the node shuts down the services may already be gone; presence is best effort then.
+        .catch((err: unknown) => app.logger.debug({ err, userId }, 'could not announce offline presence'));
     });
   });
 
@@ -150,7 +154,7 @@ export function createSocketServer(
       ...rooms.dmIds.map(converseRoom),
     ]);
     if (await presence.connected(userId)) {
-      void broker.broadcast(EVENTS.presence, { userId, online: true, groupIds: await presenceGroups(userId, rooms) });
+      announce(broker, EVENTS.presence, { userId, online: true, groupIds: await presenceGroups(userId, rooms) });
     }
   }
 

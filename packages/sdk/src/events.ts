@@ -31,3 +31,23 @@ export const EVENTS = {
 } as const;
 
 export type EventName = (typeof EVENTS)[keyof typeof EVENTS];
+
+interface EventSender {
+  broadcast(event: string, payload?: unknown): unknown;
+  broker?: { logger: { warn(...args: unknown[]): void } };
+  logger?: { warn(...args: unknown[]): void };
+}
+
+/**
+ * Broadcasts an event after its write succeeded. The write stands whatever
+ * happens here, so a transporter hiccup is logged, never thrown at the caller
+ * nor left as an unhandled rejection.
+ */
+export function announce(sender: EventSender, event: EventName, payload: unknown): void {
+  const warn = (err: unknown) => (sender.broker?.logger ?? sender.logger)?.warn(`could not publish ${event}`, err);
+  try {
+    Promise.resolve(sender.broadcast(event, payload)).catch(warn);
+  } catch (err) {
+    warn(err);
+  }
+}

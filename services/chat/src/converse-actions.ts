@@ -1,5 +1,5 @@
 import type { DmConverse, Message, SyncResult, UnreadEntry } from '@im/protocol';
-import { callerId, escapeRegex, EVENTS, ImError, isDuplicateKeyError } from '@im/sdk';
+import { announce, callerId, escapeRegex, EVENTS, ImError, isDuplicateKeyError } from '@im/sdk';
 import { Types } from 'mongoose';
 import type { ChatDeps, Ctx } from './deps.ts';
 import type { ConverseDoc, MessageDoc, ReadDoc } from './models.ts';
@@ -25,10 +25,10 @@ export const converseActions = ({ models, access }: ChatDeps) => {
   /** Every converse of a user: group panels (two indexed queries in the group service) and DMs (one here). */
   const myConverseIds = async (ctx: Ctx<object>, userId: string) => {
     const [groupConverses, dms] = await Promise.all([
-      ctx.call('group.userConverses', { userId }) as Promise<Array<{ converseId: string }>>,
+      ctx.call('group.userConverses', { userId }) as Promise<UserRooms['groups']>,
       models.converses.find({ memberIds: userId, type: 'dm' }, { lastSeq: 1 }).lean<ConverseDoc[]>(),
     ]);
-    return { groupIds: groupConverses.map((c) => c.converseId), dms };
+    return { groupIds: groupConverses.flatMap((g) => g.converseIds), dms };
   };
 
   return {
@@ -61,7 +61,7 @@ export const converseActions = ({ models, access }: ChatDeps) => {
           if (!isDuplicateKeyError(err)) throw err;
           dm = toDm((await models.converses.findOne({ dmKey }).lean<ConverseDoc>())!);
         }
-        void ctx.broadcast(EVENTS.dmOpened, { converse: dm });
+        announce(ctx, EVENTS.dmOpened, { converse: dm });
         return dm;
       },
     },
@@ -83,7 +83,7 @@ export const converseActions = ({ models, access }: ChatDeps) => {
           { upsert: true, returnDocument: 'before', projection: { readSeq: 1 } },
         );
         if (((previous?.readSeq as number | undefined) ?? 0) < seq) {
-          void ctx.broadcast(EVENTS.converseRead, { converseId, userId, readSeq: seq });
+          announce(ctx, EVENTS.converseRead, { converseId, userId, readSeq: seq });
         }
       },
     },
@@ -181,20 +181,12 @@ export const converseActions = ({ models, access }: ChatDeps) => {
       visibility: 'public' as const,
       params: chatParams.userRooms,
       async handler(ctx: Ctx<{ userId: string }>): Promise<UserRooms> {
-        const [groupConverses, dms] = await Promise.all([
-          ctx.call('group.userConverses', { userId: ctx.params.userId }) as Promise<
-            Array<{ converseId: string; groupId: string; memberCount: number }>
-          >,
+        const [groups, dms] = await Promise.all([
+          ctx.call('group.userConverses', { userId: ctx.params.userId }) as Promise<UserRooms['groups']>,
           models.converses.find({ memberIds: ctx.params.userId, type: 'dm' }, { _id: 1 }).lean<ConverseDoc[]>(),
         ]);
-        const groups = new Map<string, { groupId: string; memberCount: number; converseIds: string[] }>();
-        for (const { groupId, converseId, memberCount } of groupConverses) {
-          (
-            groups.get(groupId) ?? groups.set(groupId, { groupId, memberCount, converseIds: [] }).get(groupId)!
-          ).converseIds.push(converseId);
-        }
         return {
-          groups: [...groups.values()],
+          groups,
           dmIds: dms.map((d) => d._id.toHexString()),
         };
       },

@@ -1,5 +1,5 @@
 import type { Message, Reaction } from '@im/protocol';
-import { callerId, EVENTS, ImError, isDuplicateKeyError } from '@im/sdk';
+import { announce, callerId, EVENTS, ImError, isDuplicateKeyError } from '@im/sdk';
 import { Types } from 'mongoose';
 import type { ConverseAccess } from './access.ts';
 import type { ChatDeps, Ctx } from './deps.ts';
@@ -95,7 +95,7 @@ export const messageActions = ({ models, writer, access, sendLimit }: ChatDeps) 
         // Only once the message is stored may its converse's members read the files.
         if (fileIds.length > 0) await ctx.call('file.attach', { fileIds, converseId });
         const message = toMessage(doc);
-        if (created) void ctx.broadcast(EVENTS.messageCreated, { message, ...audience(converse) });
+        if (created) announce(ctx, EVENTS.messageCreated, { message, ...audience(converse) });
         return message;
       },
     },
@@ -164,7 +164,7 @@ export const messageActions = ({ models, writer, access, sendLimit }: ChatDeps) 
           .lean<MessageDoc>();
         if (!updated) throw new ImError('IM_ERR_NOT_FOUND', 'Message not found');
         const [message] = await views([updated], userId);
-        void ctx.broadcast(EVENTS.messageUpdated, { message: toMessage(updated), ...audience(converse) });
+        announce(ctx, EVENTS.messageUpdated, { message: toMessage(updated), ...audience(converse) });
         return message!;
       },
     },
@@ -186,7 +186,7 @@ export const messageActions = ({ models, writer, access, sendLimit }: ChatDeps) 
         );
         if (result.modifiedCount === 0) return;
         await models.reactions.deleteMany({ messageId: doc._id });
-        void ctx.broadcast(EVENTS.messageDeleted, {
+        announce(ctx, EVENTS.messageDeleted, {
           converseId: doc.converseId.toHexString(),
           messageId: ctx.params.messageId,
           seq: doc.seq,
@@ -213,7 +213,8 @@ export const messageActions = ({ models, writer, access, sendLimit }: ChatDeps) 
           await models.messages.updateOne({ _id: doc._id }, { $inc: { [`reactionCounts.${ctx.params.emoji}`]: 1 } });
         const reactions = await reactionsOf(ctx.params.messageId, userId);
         if (added)
-          void ctx.broadcast(
+          announce(
+            ctx,
             EVENTS.reactionUpdated,
             reactionEvent(doc, ctx.params.emoji, userId, true, reactions, converse),
           );
@@ -235,7 +236,8 @@ export const messageActions = ({ models, writer, access, sendLimit }: ChatDeps) 
           await models.messages.updateOne({ _id: doc._id }, { $inc: { [`reactionCounts.${ctx.params.emoji}`]: -1 } });
         const reactions = await reactionsOf(ctx.params.messageId, userId);
         if (deletedCount > 0)
-          void ctx.broadcast(
+          announce(
+            ctx,
             EVENTS.reactionUpdated,
             reactionEvent(doc, ctx.params.emoji, userId, false, reactions, converse),
           );

@@ -94,7 +94,8 @@ export const createFileService: ServiceFactory = (app: AppContext) => {
           const uploaderId = callerId(ctx);
           const doc = await files.create({ ...ctx.params, name: sanitizeFileName(ctx.params.name), uploaderId });
           const view = toView(doc.toObject());
-          void ctx.emit(EVENTS.fileUploaded, { fileId: view.id });
+          // Thumbnails are best effort: a lost event only means no preview.
+          Promise.resolve(ctx.emit(EVENTS.fileUploaded, { fileId: view.id })).catch(() => undefined);
           return view;
         },
       },

@@ -1,5 +1,5 @@
 import type { Group } from '@im/protocol';
-import { callerId, EVENTS, ImError } from '@im/sdk';
+import { announce, callerId, EVENTS, ImError } from '@im/sdk';
 import { Types } from 'mongoose';
 import { loadForMember, MANAGERS, OWNER } from './access.ts';
 import { groupParams } from './params.ts';
@@ -30,7 +30,7 @@ export const groupActions = ({ models, membership }: GroupDeps) => ({
       }
       const doc = group.toObject() as GroupDoc;
       await membership.forgetMember(doc._id.toHexString(), userId);
-      void ctx.broadcast(EVENTS.memberJoined, {
+      announce(ctx, EVENTS.memberJoined, {
         groupId: doc._id.toHexString(),
         userId,
         role: 'owner',
@@ -75,7 +75,7 @@ export const groupActions = ({ models, membership }: GroupDeps) => ({
         .findByIdAndUpdate(ctx.params.groupId, { $set: set }, { new: true })
         .lean<GroupDoc>();
       if (!group) throw new ImError('IM_ERR_NOT_FOUND', 'Group not found');
-      void ctx.broadcast(EVENTS.groupUpdated, { group: toGroupInfo(group) });
+      announce(ctx, EVENTS.groupUpdated, { group: toGroupInfo(group) });
       return toGroup(group, me.role);
     },
   },
@@ -95,7 +95,7 @@ export const groupActions = ({ models, membership }: GroupDeps) => ({
         models.invites.deleteMany({ groupId: group._id }),
         membership.forgetConverses(converseIds),
       ]);
-      void ctx.broadcast(EVENTS.groupDeleted, { groupId: ctx.params.groupId, converseIds });
+      announce(ctx, EVENTS.groupDeleted, { groupId: ctx.params.groupId, converseIds });
     },
   },
 });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Group, Invite } from '@im/protocol';
-import { callerId, EVENTS, ImError, isDuplicateKeyError } from '@im/sdk';
+import { announce, callerId, EVENTS, ImError, isDuplicateKeyError } from '@im/sdk';
 import { loadForMember } from './access.ts';
 import { groupParams } from './params.ts';
 import type { Ctx, GroupDeps } from './deps.ts';
@@ -71,7 +71,7 @@ export const inviteActions = ({ models, membership }: GroupDeps) => ({
         .lean<GroupDoc>();
       const groupId = group._id.toHexString();
       await membership.forgetMember(groupId, userId);
-      void ctx.broadcast(EVENTS.memberJoined, { groupId, userId, role: 'member', converseIds: converseIdsOf(group) });
+      announce(ctx, EVENTS.memberJoined, { groupId, userId, role: 'member', converseIds: converseIdsOf(group) });
       return toGroup(updated ?? group, 'member');
     },
   },

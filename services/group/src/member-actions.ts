@@ -1,10 +1,17 @@
 import type { GroupRole, Member, Page, PublicUser } from '@im/protocol';
-import { callerId, EVENTS, ImError } from '@im/sdk';
+import { announce, callerId, EVENTS, ImError } from '@im/sdk';
 import { loadForMember, OWNER } from './access.ts';
 import { groupParams } from './params.ts';
 import type { Ctx, GroupDeps } from './deps.ts';
 import type { GroupDoc, MemberDoc } from './models.ts';
 import { converseIdsOf } from './views.ts';
+
+/** A group of a user, with its size and its panels' converses. */
+export interface UserGroupConverses {
+  groupId: string;
+  memberCount: number;
+  converseIds: string[];
+}
 
 const toMember = (m: MemberDoc, user: PublicUser): Member => ({
   user,
@@ -65,7 +72,7 @@ export const memberActions = ({ models, membership }: GroupDeps) => ({
       if (deletedCount === 0) return; // Removed concurrently: nothing more to do.
       await models.groups.updateOne({ _id: group._id }, { $inc: { memberCount: -1 } });
       await membership.forgetMember(ctx.params.groupId, ctx.params.userId);
-      void ctx.broadcast(EVENTS.memberLeft, {
+      announce(ctx, EVENTS.memberLeft, {
         groupId: ctx.params.groupId,
         userId: ctx.params.userId,
         converseIds: converseIdsOf(group),
@@ -92,7 +99,7 @@ export const memberActions = ({ models, membership }: GroupDeps) => ({
           : new ImError('IM_ERR_NOT_FOUND', 'Member not found');
       }
       await membership.forgetMember(ctx.params.groupId, ctx.params.userId);
-      void ctx.broadcast(EVENTS.memberUpdated, {
+      announce(ctx, EVENTS.memberUpdated, {
         groupId: ctx.params.groupId,
         userId: ctx.params.userId,
         role: ctx.params.role,
@@ -113,13 +120,11 @@ export const memberActions = ({ models, membership }: GroupDeps) => ({
     },
   },
 
-  /** Every group converse of a user, in two indexed queries (unread summary, search, realtime rooms). */
+  /** Every group of a user with its converses, in two indexed queries (unread summary, search, realtime rooms). */
   userConverses: {
     visibility: 'public' as const,
     params: groupParams.userConverses,
-    async handler(
-      ctx: Ctx<{ userId: string }>,
-    ): Promise<Array<{ converseId: string; groupId: string; memberCount: number }>> {
+    async handler(ctx: Ctx<{ userId: string }>): Promise<UserGroupConverses[]> {
       const mine = await models.members
         .find({ userId: ctx.params.userId }, { groupId: 1 })
         .limit(1000)
@@ -127,13 +132,12 @@ export const memberActions = ({ models, membership }: GroupDeps) => ({
       const groups = await models.groups
         .find({ _id: { $in: mine.map((m) => m.groupId) } }, { 'panels.converseId': 1, memberCount: 1 })
         .lean<Array<Pick<GroupDoc, '_id' | 'panels' | 'memberCount'>>>();
-      return groups.flatMap((g) =>
-        g.panels.map((p) => ({
-          converseId: p.converseId.toHexString(),
-          groupId: g._id.toHexString(),
-          memberCount: g.memberCount,
-        })),
-      );
+      // Groups without panels are listed too: their members still share the group's room.
+      return groups.map((g) => ({
+        groupId: g._id.toHexString(),
+        memberCount: g.memberCount,
+        converseIds: g.panels.map((p) => p.converseId.toHexString()),
+      }));
     },
   },
 });

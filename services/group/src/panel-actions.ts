@@ -1,5 +1,5 @@
 import type { Panel } from '@im/protocol';
-import { callerId, EVENTS, ImError } from '@im/sdk';
+import { announce, callerId, EVENTS, ImError } from '@im/sdk';
 import { Types } from 'mongoose';
 import { loadForMember, MANAGERS } from './access.ts';
 import { groupParams } from './params.ts';
@@ -25,7 +25,7 @@ export const panelActions = ({ models, membership }: GroupDeps) => ({
       if (modifiedCount === 0) throw new ImError('IM_ERR_CONFLICT', `A group has at most ${MAX_PANELS} panels`);
       await membership.forgetConverses([panel.converseId.toHexString()]);
       const view = toPanel(panel);
-      void ctx.broadcast(EVENTS.panelCreated, { groupId: ctx.params.groupId, panel: view });
+      announce(ctx, EVENTS.panelCreated, { groupId: ctx.params.groupId, panel: view });
       return view;
     },
   },
@@ -44,7 +44,7 @@ export const panelActions = ({ models, membership }: GroupDeps) => ({
       const panel = group?.panels.find((p) => p._id.toHexString() === ctx.params.panelId);
       if (!panel) throw new ImError('IM_ERR_NOT_FOUND', 'Panel not found');
       const view = toPanel(panel);
-      void ctx.broadcast(EVENTS.panelUpdated, { groupId: ctx.params.groupId, panel: view });
+      announce(ctx, EVENTS.panelUpdated, { groupId: ctx.params.groupId, panel: view });
       return view;
     },
   },
@@ -62,7 +62,7 @@ export const panelActions = ({ models, membership }: GroupDeps) => ({
       if (modifiedCount === 0) throw new ImError('IM_ERR_NOT_FOUND', 'Panel not found');
       const converseId = panel.converseId.toHexString();
       await membership.forgetConverses([converseId]);
-      void ctx.broadcast(EVENTS.panelDeleted, { groupId: ctx.params.groupId, panelId: ctx.params.panelId, converseId });
+      announce(ctx, EVENTS.panelDeleted, { groupId: ctx.params.groupId, panelId: ctx.params.panelId, converseId });
     },
   },
 });

@@ -1,5 +1,6 @@
 import type { AuthResult, PublicUser } from '@im/protocol';
 import {
+  announce,
   callerId,
   escapeRegex,
   EVENTS,
@@ -102,7 +103,7 @@ export const createUserService: ServiceFactory = (app: AppContext) => {
             .lean<UserDoc>();
           if (!doc) throw new ImError('IM_ERR_UNAUTHORIZED');
           const user = toPublicUser(doc);
-          void ctx.broadcast(EVENTS.userUpdated, { user });
+          announce(ctx, EVENTS.userUpdated, { user });
           return user;
         },
       },
@@ -126,7 +127,7 @@ export const createUserService: ServiceFactory = (app: AppContext) => {
             },
           );
           if (!doc) throw new ImError('IM_ERR_UNAUTHORIZED');
-          void ctx.broadcast(EVENTS.userDeactivated, { userId: id });
+          announce(ctx, EVENTS.userDeactivated, { userId: id });
         },
       },
 
@@ -196,7 +197,7 @@ export const createUserService: ServiceFactory = (app: AppContext) => {
           const doc = await users.findOneAndUpdate({ _id: ctx.params.userId, status: from }, { $set: { status: to } });
           if (!doc && !(await users.exists({ _id: ctx.params.userId, status: to })))
             throw new ImError('IM_ERR_NOT_FOUND', 'User not found');
-          if (doc && ctx.params.banned) void ctx.broadcast(EVENTS.userDeactivated, { userId: ctx.params.userId });
+          if (doc && ctx.params.banned) announce(ctx, EVENTS.userDeactivated, { userId: ctx.params.userId });
         },
       },
     },

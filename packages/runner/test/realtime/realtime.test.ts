@@ -173,6 +173,16 @@ describe('realtime on a single instance (no NATS, no Redis)', () => {
     assert.equal(got.filter((m) => m.converseId === dm.id).length, 1, 'the sender gets it too');
   });
 
+  it('keeps sockets in the room of a group that has no panel left', async () => {
+    const { owner, members, group } = await room(1);
+    await api.request('DELETE', `/api/groups/${group.id}/panels/${group.panels[0]!.id}`, { token: owner.token });
+    const socket = await open(members[0]!);
+    const updates = record(socket, 'group:updated');
+    await api.request('PATCH', `/api/groups/${group.id}`, { token: owner.token, body: { name: 'Renamed' } });
+    await until('group:updated', () => updates.length === 1);
+    assert.equal(updates[0]!.name, 'Renamed');
+  });
+
   it('tells group members when someone comes online and goes offline', async () => {
     const { owner, members } = await room(1);
     const watcher = await open(owner);

@@ -1,11 +1,15 @@
 // Message write throughput through the public API, with the group-commit
 // batcher on (the default) and off (CHAT_WRITE_MAX_BATCH=1), same run, same
 // machine. The server is its own process; this process is the load.
+import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { startMongo, withDatabase } from '@im/testkit';
 import { machineFacts, percentile } from './machine.ts';
 import { startServer } from './server-process.ts';
+
+/** The benchmark's throwaway accounts share one password, new every run. */
+const BENCH_PASSWORD = randomBytes(12).toString('hex');
 
 interface ModeResult {
   mode: string;
@@ -42,7 +46,7 @@ async function measure(
   for (let i = 0; i < users; i += 1) {
     const r = await json<{ token: string }>(base, 'POST', '/api/auth/register', undefined, {
       username: `bench_${i}`,
-      password: 'bench-password',
+      password: BENCH_PASSWORD,
     });
     tokens.push(r.token);
   }

@@ -6,6 +6,8 @@ import { pushAgent } from './http-client.ts';
 import type { Outcome, PushJob } from './queue.ts';
 
 const MAX_ATTEMPTS = 10;
+/** VAPID tokens may live up to 24 h; 12 h leaves room for clock skew. */
+const VAPID_TOKEN_SEC = 12 * 3600;
 const backoff = (attempts: number) => Math.min(30_000, 250 * 2 ** attempts) * (0.75 + Math.random() * 0.5);
 
 export interface SendHooks {
@@ -23,6 +25,24 @@ export function createSender(
   breaker: CircuitBreaker,
   hooks: SendHooks,
 ) {
+  // An ES256 signature per notification is wasted work: a VAPID token names only the
+  // push service's origin, so one token per origin is reused until an hour before it expires.
+  const tokens = new Map<string, { header: string; renewAt: number }>();
+  const vapidAuthorization = (origin: string): string => {
+    const cached = tokens.get(origin);
+    if (cached && cached.renewAt > Date.now()) return cached.header;
+    const expiresAt = Math.floor(Date.now() / 1000) + VAPID_TOKEN_SEC;
+    const { Authorization } = webPush.getVapidHeaders(
+      origin,
+      vapid.subject,
+      vapid.publicKey,
+      vapid.privateKey,
+      'aes128gcm',
+      expiresAt,
+    );
+    tokens.set(origin, { header: Authorization, renewAt: (expiresAt - 3600) * 1000 });
+    return Authorization;
+  };
   return async (job: PushJob): Promise<Outcome> => {
     let url: string;
     let init: { method: 'POST'; headers: Record<string, string>; body: Buffer | string };
@@ -32,7 +52,8 @@ export function createSender(
         { endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } },
         job.payload,
         {
-          vapidDetails: vapid,
+          // The VAPID header is signed once per push service and reused (see vapidAuthorization).
+          headers: { Authorization: vapidAuthorization(new URL(target.endpoint).origin) },
           TTL: 3600,
           contentEncoding: 'aes128gcm',
           urgency: 'high',

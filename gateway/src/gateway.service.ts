@@ -11,7 +11,7 @@ import {
   type ServiceFactory,
 } from '@im/sdk';
 import { userRoom } from './realtime/rooms.ts';
-import type { Context, ServiceBroker } from 'moleculer';
+import type { Context } from 'moleculer';
 import { mountApiRoutes } from './api/mount.ts';
 import { buildOpenApi } from './api/openapi.ts';
 import { API_ROUTES, PRESENCE_PARAMS } from './api/routes.ts';
@@ -81,7 +81,7 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
       ...fanoutHandlers(() => io),
     },
     created() {
-      const broker = (this as unknown as { broker: ServiceBroker }).broker;
+      const broker = this.broker;
       auth = new Authenticator(new TokenService(app.config.secret, app.config.tokenTtl), broker);
       app.readiness.add('services', async () => {
         const available = new Set(
@@ -97,13 +97,12 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
       router.on('GET', '/api/openapi.json', (_req, res) => {
         res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(openApi);
       });
-      const self = (this as unknown as { broker: ServiceBroker }).broker;
-      mountApiRoutes(router, app, self, auth!);
-      router.on('POST', '/api/files', createUploadHandler(app, self, auth!));
-      router.on('GET', '/api/files/:fileId', createDownloadHandler(app, self, auth!, 'file'));
-      router.on('GET', '/api/files/:fileId/thumbnail', createDownloadHandler(app, self, auth!, 'thumbnail'));
+      const broker = this.broker;
+      mountApiRoutes(router, app, broker, auth!);
+      router.on('POST', '/api/files', createUploadHandler(app, broker, auth!));
+      router.on('GET', '/api/files/:fileId', createDownloadHandler(app, broker, auth!, 'file'));
+      router.on('GET', '/api/files/:fileId/thumbnail', createDownloadHandler(app, broker, auth!, 'thumbnail'));
       server = createServer({ keepAliveTimeout: 65_000 }, router.handle);
-      const broker = (this as unknown as { broker: ServiceBroker }).broker;
       presence = app.redis ? new RedisPresence(app.redis, broker.nodeID) : new MemoryPresence();
       io = createSocketServer(server, app, broker, auth!, presence);
       stopWatching = watchSlowClients(io, app.config.socketMaxBufferBytes, (userId) =>

@@ -1,8 +1,11 @@
-import type { DmConverse, GroupRole, Message, Panel } from '@im/protocol';
+import type { DmConverse, GroupRole, Message, Panel, ServerToClientEvents } from '@im/protocol';
 import { EVENTS } from '@im/sdk';
 import type { Context } from 'moleculer';
 import { converseRoom, groupRoom, userRoom } from './rooms.ts';
 import type { ImServer } from './socket-server.ts';
+
+/** The payload a client receives for an event: service events carry at least that. */
+type ClientEvent<E extends keyof ServerToClientEvents> = Parameters<ServerToClientEvents[E]>[0];
 
 type Handler<P> = (ctx: Context<P>) => void;
 
@@ -45,14 +48,7 @@ export function fanoutHandlers(io: () => ImServer | undefined): Record<string, H
         });
       },
     ),
-    [EVENTS.reactionUpdated]: on<{
-      converseId: string;
-      messageId: string;
-      emoji: string;
-      userId: string;
-      added: boolean;
-      counts: Array<{ emoji: string; count: number }>;
-    }>((s, p) => {
+    [EVENTS.reactionUpdated]: on<ClientEvent<'reaction:updated'> & { memberIds?: string[] }>((s, p) => {
       const { converseId, messageId, emoji, userId, added, counts } = p;
       s.to(converseRoom(converseId)).emit('reaction:updated', { converseId, messageId, emoji, userId, added, counts });
     }),

@@ -12,6 +12,10 @@ export interface SocketData {
   userId: string;
   /** Resolves once the socket is in all its rooms: actions wait for it. */
   ready: Promise<void>;
+  /** Whether this socket was counted in presence (it may close before its rooms are loaded). */
+  counted?: boolean;
+  /** Groups told of this user's presence changes, found once at connect. */
+  presenceGroupIds?: string[];
 }
 
 export type ImServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
@@ -128,22 +132,19 @@ export function createSocketServer(
     });
 
     socket.on('disconnect', () => {
-      void presence
-        .disconnected(userId)
-        .then(async (offline) => {
-          if (offline)
-            await broker.broadcast(EVENTS.presence, { userId, online: false, groupIds: await presenceGroups(userId) });
+      void socket.data.ready
+        .then(async () => {
+          if (!socket.data.counted || !(await presence.disconnected(userId))) return;
+          await broker.broadcast(EVENTS.presence, {
+            userId,
+            online: false,
+            groupIds: socket.data.presenceGroupIds ?? [],
+          });
         })
         // While the node shuts down the services may already be gone; presence is best effort then.
         .catch((err: unknown) => app.logger.debug({ err, userId }, 'could not announce offline presence'));
     });
   });
-
-  /** Groups that hear of a user's presence changes (the large ones ask instead). */
-  const presenceGroups = async (userId: string, rooms?: UserRooms) => {
-    const known = rooms ?? ((await broker.call('chat.userRooms', { userId })) as UserRooms);
-    return known.groups.filter((g) => g.memberCount <= app.config.presenceGroupLimit).map((g) => g.groupId);
-  };
 
   async function joinRooms(socket: ImSocket): Promise<void> {
     const { userId } = socket.data;
@@ -153,8 +154,14 @@ export function createSocketServer(
       ...rooms.groups.flatMap((g) => g.converseIds.map(converseRoom)),
       ...rooms.dmIds.map(converseRoom),
     ]);
+    socket.data.presenceGroupIds = rooms.groups
+      .filter((g) => g.memberCount <= app.config.presenceGroupLimit)
+      .map((g) => g.groupId);
+    // A socket that closed while its rooms loaded is not counted (its disconnect already ran).
+    if (!socket.connected) return;
+    socket.data.counted = true;
     if (await presence.connected(userId)) {
-      announce(broker, EVENTS.presence, { userId, online: true, groupIds: await presenceGroups(userId, rooms) });
+      announce(broker, EVENTS.presence, { userId, online: true, groupIds: socket.data.presenceGroupIds });
     }
   }
 

@@ -3,7 +3,7 @@
 // gateway nodes on PORT and PORT+1, and the services split over two nodes.
 // SIGINT/SIGTERM stops every process it started.
 import { fileURLToPath } from 'node:url';
-import { ConfigError, createLogger, loadConfig, type AppConfig } from '@im/sdk';
+import { createLogger, type AppConfig } from '@im/sdk';
 import {
   ManagedProcess,
   startNats,
@@ -14,6 +14,7 @@ import {
   type RedisServerHandle,
 } from '@im/testkit';
 import { startLocalMongo } from './local-mongo.ts';
+import { loadConfigOrDie, runUntilStopped } from './process-lifecycle.ts';
 
 /** Which services each node runs. */
 export const CLUSTER_NODES = [
@@ -25,13 +26,7 @@ export const CLUSTER_NODES = [
 
 const START = fileURLToPath(new URL('./start.ts', import.meta.url));
 
-let config: AppConfig;
-try {
-  config = loadConfig();
-} catch (err) {
-  process.stderr.write(`im-platform: ${err instanceof ConfigError ? err.message : String(err)}\n`);
-  process.exit(1);
-}
+const config: AppConfig = loadConfigOrDie();
 const logger = createLogger(config, { node: 'cluster' });
 
 let nats: NatsServerHandle | undefined;
@@ -63,21 +58,17 @@ function supervise(id: string, env: NodeJS.ProcessEnv): void {
   });
 }
 let stopping = false;
-
-async function shutdown(code: number, why: string): Promise<never> {
-  if (!stopping) {
+const shutdown = runUntilStopped(
+  async (why) => {
     stopping = true;
     logger.info(`stopping the cluster (${why})`);
     await Promise.allSettled([...nodes.values()].map((n) => n.stop(config.shutdownTimeoutMs)));
     await Promise.allSettled([nats?.stop(), redis?.stop(), mongo?.stop()]);
-  }
-  clearInterval(keepAlive);
-  process.exit(code);
-}
-// Servers and children are unref'd by the test kit; this node lives until a signal.
-const keepAlive = setInterval(() => undefined, 1 << 30);
-process.once('SIGINT', () => void shutdown(0, 'SIGINT'));
-process.once('SIGTERM', () => void shutdown(0, 'SIGTERM'));
+  },
+  // Each node already gets the shutdown timeout; this bounds the whole.
+  config.shutdownTimeoutMs * 2,
+  () => logger.error('the cluster took too long to stop, exiting anyway'),
+);
 
 try {
   [nats, redis] = await Promise.all([

@@ -1,3 +1,4 @@
+import { Histogram } from 'prom-client';
 import { RateLimiter, type AppContext, type ServiceFactory } from '@im/sdk';
 import { ConverseAccessResolver } from './access.ts';
 import { converseActions } from './converse-actions.ts';
@@ -8,9 +9,20 @@ import { chatModels } from './models.ts';
 /** Converses (group panels and DMs) and their messages, reactions and read positions. */
 export const createChatService: ServiceFactory = (app: AppContext) => {
   const models = chatModels(app.mongo!);
+  // How well group commit coalesces: messages per batch written.
+  const batchSize = new Histogram({
+    name: 'im_chat_write_batch_size',
+    help: 'Messages written per insertMany batch',
+    buckets: [1, 2, 5, 10, 25, 50, 100, 250, 500],
+    registers: [app.metrics],
+  });
   const writer = new MessageWriter(
     models,
-    { windowMs: app.config.chatWriteWindowMs, maxBatch: app.config.chatWriteMaxBatch },
+    {
+      windowMs: app.config.chatWriteWindowMs,
+      maxBatch: app.config.chatWriteMaxBatch,
+      onBatch: (written) => batchSize.observe(written),
+    },
     app.logger,
   );
   const deps = {

@@ -23,12 +23,12 @@ const toDm = (doc: ConverseDoc): DmConverse => ({
 
 export const converseActions = ({ models, access }: ChatDeps) => {
   /** Every converse of a user: group panels (two indexed queries in the group service) and DMs (one here). */
-  const myConverseIds = async (ctx: Ctx<object>, userId: string) => {
+  const myConverses = async (ctx: Ctx<object>, userId: string) => {
     const [groupConverses, dms] = await Promise.all([
       ctx.call('group.userConverses', { userId }) as Promise<UserRooms['groups']>,
       models.converses.find({ memberIds: userId, type: 'dm' }, { lastSeq: 1 }).lean<ConverseDoc[]>(),
     ]);
-    return { groupIds: groupConverses.flatMap((g) => g.converseIds), dms };
+    return { groups: groupConverses, groupIds: groupConverses.flatMap((g) => g.converseIds), dms };
   };
 
   return {
@@ -96,7 +96,7 @@ export const converseActions = ({ models, access }: ChatDeps) => {
       params: chatParams.unread,
       async handler(ctx: Ctx): Promise<UnreadEntry[]> {
         const userId = callerId(ctx);
-        const { groupIds, dms } = await myConverseIds(ctx, userId);
+        const { groupIds, dms } = await myConverses(ctx, userId);
         const counters = groupIds.length
           ? await models.converses.find({ _id: { $in: groupIds } }, { lastSeq: 1 }).lean<ConverseDoc[]>()
           : [];
@@ -149,7 +149,7 @@ export const converseActions = ({ models, access }: ChatDeps) => {
           await access.require(ctx, ctx.params.converseId, userId);
           scope = [ctx.params.converseId];
         } else {
-          const { groupIds, dms } = await myConverseIds(ctx, userId);
+          const { groupIds, dms } = await myConverses(ctx, userId);
           scope = [...groupIds, ...dms.map((d) => d._id.toHexString())];
         }
         if (scope.length === 0) return [];
@@ -181,10 +181,7 @@ export const converseActions = ({ models, access }: ChatDeps) => {
       visibility: 'public' as const,
       params: chatParams.userRooms,
       async handler(ctx: Ctx<{ userId: string }>): Promise<UserRooms> {
-        const [groups, dms] = await Promise.all([
-          ctx.call('group.userConverses', { userId: ctx.params.userId }) as Promise<UserRooms['groups']>,
-          models.converses.find({ memberIds: ctx.params.userId, type: 'dm' }, { _id: 1 }).lean<ConverseDoc[]>(),
-        ]);
+        const { groups, dms } = await myConverses(ctx, ctx.params.userId);
         return {
           groups,
           dmIds: dms.map((d) => d._id.toHexString()),

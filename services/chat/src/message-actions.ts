@@ -49,20 +49,15 @@ export const messageActions = ({ models, writer, access, sendLimit }: ChatDeps) 
     return docs.map((d) => toMessage(d, mine.get(d._id.toHexString())));
   };
 
-  const reactionsOf = async (messageId: string, userId: string): Promise<Reaction[]> => {
-    const doc = await models.messages
-      .findById(messageId, {
-        reactionCounts: 1,
-        converseId: 1,
-        seq: 1,
-        authorId: 1,
-        createdAt: 1,
-        mentions: 1,
-        attachments: 1,
-      })
-      .lean<MessageDoc>();
-    if (!doc) throw new ImError('IM_ERR_NOT_FOUND', 'Message not found');
-    const [view] = await views([doc], userId);
+  /** Applies a count change (if any) and answers the message's reactions as the caller sees them. */
+  const reactionsAfter = async (doc: MessageDoc, emoji: string, delta: number, userId: string): Promise<Reaction[]> => {
+    const current = delta
+      ? await models.messages
+          .findOneAndUpdate({ _id: doc._id }, { $inc: { [`reactionCounts.${emoji}`]: delta } }, { new: true })
+          .lean<MessageDoc>()
+      : doc;
+    if (!current) throw new ImError('IM_ERR_NOT_FOUND', 'Message not found');
+    const [view] = await views([current], userId);
     return view!.reactions;
   };
 
@@ -209,9 +204,7 @@ export const messageActions = ({ models, writer, access, sendLimit }: ChatDeps) 
         } catch (err) {
           if (!isDuplicateKeyError(err)) throw err;
         }
-        if (added)
-          await models.messages.updateOne({ _id: doc._id }, { $inc: { [`reactionCounts.${ctx.params.emoji}`]: 1 } });
-        const reactions = await reactionsOf(ctx.params.messageId, userId);
+        const reactions = await reactionsAfter(doc, ctx.params.emoji, added ? 1 : 0, userId);
         if (added)
           announce(
             ctx,
@@ -232,9 +225,7 @@ export const messageActions = ({ models, writer, access, sendLimit }: ChatDeps) 
           userId,
           emoji: ctx.params.emoji,
         });
-        if (deletedCount > 0)
-          await models.messages.updateOne({ _id: doc._id }, { $inc: { [`reactionCounts.${ctx.params.emoji}`]: -1 } });
-        const reactions = await reactionsOf(ctx.params.messageId, userId);
+        const reactions = await reactionsAfter(doc, ctx.params.emoji, deletedCount > 0 ? -1 : 0, userId);
         if (deletedCount > 0)
           announce(
             ctx,

@@ -22,6 +22,8 @@ export interface WriterOptions {
   /** How long the first send of a batch waits for company. */
   windowMs: number;
   maxBatch: number;
+  /** Told the size of every batch written (metrics). */
+  onBatch?: (written: number) => void;
 }
 
 /**
@@ -40,8 +42,6 @@ export class MessageWriter {
   #queue: Pending[] = [];
   #timer: NodeJS.Timeout | undefined;
   #flushing: Promise<void> | undefined;
-  /** Batches written and messages in them, for the metrics and the benchmark. */
-  readonly stats = { batches: 0, messages: 0 };
 
   constructor(models: ChatModels, options: WriterOptions, logger: Logger) {
     this.#models = models;
@@ -141,8 +141,7 @@ export class MessageWriter {
     );
 
     const failed = await this.#insert(docs);
-    this.stats.batches += 1;
-    this.stats.messages += docs.length - failed.size;
+    this.#options.onBatch?.(docs.length - failed.size);
 
     const tombstones: MessageDoc[] = [];
     for (const [i, doc] of docs.entries()) {

@@ -105,7 +105,7 @@ export const createPushService: ServiceFactory = (app: AppContext) => {
     name: 'push',
     async started() {
       await Promise.all(Object.values(models).map((m) => m.createIndexes()));
-      const broker = (this as unknown as { broker: ServiceBroker }).broker;
+      const broker = this.broker;
       queue = app.redis ? new RedisStreamQueue(app.redis, broker.nodeID) : new MemoryQueue();
       queue.start(send, app.config.pushConcurrency);
     },

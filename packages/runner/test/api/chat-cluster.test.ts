@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Group, Message } from '@im/protocol';
 import type { RunningNode } from '../../src/node.ts';
-import { startApi, startExtraNode, type ApiHarness } from './harness.ts';
+import { overNats, startApi, startExtraNode, type ApiHarness } from './harness.ts';
 
 /**
  * Two chat nodes, each with its own write batcher, over NATS and one
@@ -12,11 +12,7 @@ describe('message sequence across two chat nodes', () => {
   let api: ApiHarness;
   let other: RunningNode;
   before(async () => {
-    api = await startApi(import.meta.url, (env) => ({
-      TRANSPORTER: env.natsUrl,
-      NAMESPACE: env.namespace,
-      NODE_ID: 'chat-a',
-    }));
+    api = await startApi(import.meta.url, overNats('chat-a'));
     other = await startExtraNode(api, { SERVICES: 'chat', NODE_ID: 'chat-b' });
     await other.broker.waitForServices(['group', 'user'], 10_000);
   });

@@ -100,3 +100,8 @@ export async function startExtraNode(api: ApiHarness, env: Record<string, string
   });
   return startNode({ ...config, secret: 's'.repeat(40), secretSource: 'test-random' }, createLogger(config));
 }
+
+/** startApi's extra env for a node on the test file's NATS namespace. */
+export const overNats =
+  (nodeId: string) =>
+  (env: TestEnv): Record<string, string> => ({ TRANSPORTER: env.natsUrl, NAMESPACE: env.namespace, NODE_ID: nodeId });

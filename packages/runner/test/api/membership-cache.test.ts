@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Group, Invite } from '@im/protocol';
 import { Redis } from 'ioredis';
 import type { RunningNode } from '../../src/node.ts';
-import { startApi, startExtraNode, type ApiHarness } from './harness.ts';
+import { overNats, startApi, startExtraNode, type ApiHarness } from './harness.ts';
 
 async function groupWithMember(api: ApiHarness) {
   const owner = await api.user();
@@ -49,11 +49,7 @@ describe('membership caches in memory on two nodes over NATS', () => {
   let api: ApiHarness;
   let other: RunningNode;
   before(async () => {
-    api = await startApi(import.meta.url, (env) => ({
-      TRANSPORTER: env.natsUrl,
-      NAMESPACE: env.namespace,
-      NODE_ID: 'node-a',
-    }));
+    api = await startApi(import.meta.url, overNats('node-a'));
     other = await startExtraNode(api, { SERVICES: 'group', NODE_ID: 'node-b' });
     await other.broker.waitForServices(['user', 'gateway'], 10_000);
     // node-a must know node-b's group service, or its broadcasts skip node-b.

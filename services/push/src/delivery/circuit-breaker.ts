@@ -33,9 +33,4 @@ export class CircuitBreaker {
     if (s.failures >= this.#threshold) s.openUntil = Date.now() + this.#openMs;
     this.#state.set(origin, s);
   }
-
-  isOpen(origin: string): boolean {
-    const s = this.#state.get(origin);
-    return Boolean(s && s.failures >= this.#threshold && s.openUntil > Date.now());
-  }
 }

@@ -70,6 +70,19 @@ describe('config', () => {
     assert.match(printed, /SECRET=\*{6}/);
   });
 
+  it('allows a password hash cost below the OWASP baseline only outside production', () => {
+    assert.equal(loadConfig({ NODE_ENV: 'test' }).passwordHashMemoryKib, 19_456);
+    assert.equal(loadConfig({ NODE_ENV: 'test', PASSWORD_HASH_MEMORY_KIB: '1024' }).passwordHashMemoryKib, 1024);
+    assert.throws(
+      () => loadConfig({ NODE_ENV: 'production', SECRET, PASSWORD_HASH_MEMORY_KIB: '1024' }),
+      (err: unknown) => err instanceof ConfigError && err.variable === 'PASSWORD_HASH_MEMORY_KIB',
+    );
+    assert.throws(
+      () => loadConfig({ NODE_ENV: 'test', PASSWORD_HASH_MEMORY_KIB: '8' }),
+      (err: unknown) => err instanceof ConfigError && err.variable === 'PASSWORD_HASH_MEMORY_KIB',
+    );
+  });
+
   it('keeps a development secret in DATA_DIR across starts, readable only by its owner', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'im-config-'));
     const first = loadConfig({ NODE_ENV: 'development', DATA_DIR: dataDir });

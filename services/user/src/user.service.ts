@@ -15,7 +15,7 @@ import {
 import type { Context } from 'moleculer';
 import { Types } from 'mongoose';
 import { userParams } from './params.ts';
-import { DUMMY_HASH, hashPassword, verifyPassword } from './password.ts';
+import { createPasswordHasher } from './password.ts';
 import { toPublicUser } from './public-user.ts';
 import { userModel, type UserDoc } from './user.model.ts';
 
@@ -25,6 +25,7 @@ type Ctx<P = Record<string, never>> = Context<P, CallerMeta>;
 export const createUserService: ServiceFactory = (app: AppContext) => {
   const users = userModel(app.mongo!);
   const tokens = new TokenService(app.config.secret, app.config.tokenTtl);
+  const passwords = createPasswordHasher(app.config.passwordHashMemoryKib);
   const limits = { enabled: app.config.rateLimit === 'on', ...(app.redis ? { redis: app.redis } : {}) };
   const registerPerAddress = new RateLimiter({ name: 'register-ip', points: 30, windowSeconds: 600 }, limits);
   const loginPerAddress = new RateLimiter({ name: 'login-ip', points: 60, windowSeconds: 60 }, limits);
@@ -59,7 +60,7 @@ export const createUserService: ServiceFactory = (app: AppContext) => {
               username: name,
               nickname: nick,
               nicknameLower: nick.toLowerCase(),
-              passwordHash: await hashPassword(pw),
+              passwordHash: await passwords.hash(pw),
             });
             return await authResult(doc.toObject());
           } catch (err) {
@@ -76,7 +77,7 @@ export const createUserService: ServiceFactory = (app: AppContext) => {
           await loginPerAddress.consume(ctx.meta.ip ?? 'local');
           await loginPerAccount.consume(ctx.params.username);
           const doc = await users.findOne({ username: ctx.params.username }).lean<UserDoc>();
-          const ok = await verifyPassword(doc?.passwordHash ?? DUMMY_HASH, ctx.params.password);
+          const ok = await passwords.verify(doc?.passwordHash ?? (await passwords.dummyHash()), ctx.params.password);
           if (!doc || !ok || doc.status === 'deleted') throw new ImError('IM_ERR_INVALID_CREDENTIALS');
           if (doc.status === 'banned') throw new ImError('IM_ERR_FORBIDDEN', 'This account is banned');
           return authResult(doc);

@@ -40,6 +40,9 @@ export function parseConfig(env: Env = process.env): Config {
   return out as Config;
 }
 
+/** OWASP's argon2id baseline: the least a production deployment may use. */
+export const OWASP_ARGON2_MEMORY_KIB = 19_456;
+
 /**
  * Parses the environment and resolves the signing secret: required in
  * production; in development kept in DATA_DIR/.dev-secret so tokens survive a
@@ -47,6 +50,12 @@ export function parseConfig(env: Env = process.env): Config {
  */
 export function loadConfig(env: Env = process.env): AppConfig {
   const config = parseConfig(env);
+  if (config.nodeEnv === 'production' && config.passwordHashMemoryKib < OWASP_ARGON2_MEMORY_KIB) {
+    throw new ConfigError(
+      'PASSWORD_HASH_MEMORY_KIB',
+      `must be at least ${OWASP_ARGON2_MEMORY_KIB} when NODE_ENV=production`,
+    );
+  }
   if (config.secret) return { ...config, secret: config.secret, secretSource: 'env' };
   if (config.nodeEnv === 'production') {
     throw new ConfigError('SECRET', 'is required when NODE_ENV=production (at least 32 random characters)');

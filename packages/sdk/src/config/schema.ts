@@ -167,6 +167,14 @@ export const configSchema = {
       )
       .refine((seconds) => seconds >= 60, 'must be at least 60 seconds'),
   }),
+  passwordHashMemoryKib: entry({
+    env: 'PASSWORD_HASH_MEMORY_KIB',
+    type: 'integer (KiB)',
+    description:
+      'Memory cost of argon2id password hashing (2 passes). Below the OWASP baseline of 19456 only outside production: benchmarks that register thousands of accounts lower it.',
+    default: '19456',
+    parse: z.coerce.number().int().min(1024).max(1_048_576),
+  }),
   rateLimit: entry({
     env: 'RATE_LIMIT',
     type: 'on | off',

@@ -1,22 +1,43 @@
 // `npm run bench -- <name> [options]`: runs one benchmark of BENCHMARKS.md.
-// Each benchmark registers itself in BENCHMARKS as it is added.
+// Common options: --cluster (measure the local cluster), --out FILE.
 
-type Benchmark = { description: string; run(args: string[]): Promise<void> };
+type Benchmark = { description: string; usage: string; load(): Promise<{ run(args: string[]): Promise<void> }> };
 
 const BENCHMARKS: Record<string, Benchmark> = {
+  broadcast: {
+    description: 'one group, N members online, time until every member has a message',
+    usage: '[--members 1000,2000,5000,10000,15000] [--rounds 10] [--processes P]',
+    load: () => import('./benches/broadcast.ts'),
+  },
+  'join-storm': {
+    description: 'N members of one group connect at once: time until all are in their rooms and synced',
+    usage: '[--members 1000,5000,10000] [--concurrency 500] [--processes P]',
+    load: () => import('./benches/join-storm.ts'),
+  },
+  connections: {
+    description: 'idle authenticated sockets: memory per socket and gateway CPU at rest',
+    usage: '[--sockets 18000] [--group-size 100] [--rest-seconds 60] [--processes P]',
+    load: () => import('./benches/connections.ts'),
+  },
   'chat-writes': {
     description: 'message writes/s and latency over HTTP, group commit on and off',
-    run: async (args) => (await import('./chat-writes.ts')).run(args),
+    usage: '[--messages 5000] [--concurrency 100] [--users 20]',
+    load: () => import('./benches/chat-writes.ts'),
   },
 };
 
 const [name, ...args] = process.argv.slice(2);
 const bench = name ? BENCHMARKS[name] : undefined;
-if (!bench) {
-  const known = Object.entries(BENCHMARKS).map(([n, b]) => `  ${n.padEnd(12)} ${b.description}`);
-  console.error(
-    `usage: npm run bench -- <name> [options]\n\n${known.length > 0 ? known.join('\n') : '  (no benchmarks yet)'}`,
+if (!bench || args.includes('--help')) {
+  const known = Object.entries(BENCHMARKS).map(
+    ([n, b]) => `  ${n.padEnd(12)} ${b.description}\n  ${''.padEnd(12)} ${b.usage} [--cluster] [--out FILE]`,
   );
-  process.exit(name ? 2 : 1);
+  console.error(`usage: npm run bench -- <name> [options]\n\n${known.join('\n')}`);
+  process.exit(bench ? 0 : name ? 2 : 1);
 }
-await bench.run(args);
+try {
+  await (await bench.load()).run(args);
+} catch (err) {
+  console.error(`bench ${name}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  process.exit(1);
+}

@@ -19,6 +19,7 @@ import { Authenticator } from './auth/authenticator.ts';
 import { createDownloadHandler } from './files/download.ts';
 import { createUploadHandler } from './files/upload.ts';
 import { createHttpMetrics } from './http/metrics.ts';
+import { Histogram } from 'prom-client';
 import { Router } from './http/router.ts';
 import { watchSlowClients } from './realtime/backpressure.ts';
 import { fanoutHandlers } from './realtime/fanout.ts';
@@ -41,6 +42,13 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
   let stopWatching: (() => void) | undefined;
   let auth: Authenticator | undefined;
   const openApi = JSON.stringify(buildOpenApi(API_ROUTES));
+  const fanoutTiming = new Histogram({
+    name: 'im_gateway_fanout_seconds',
+    help: 'Time a gateway takes to hand one service event to all its sockets in the room',
+    labelNames: ['event'] as const,
+    buckets: [0.0005, 0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
+    registers: [app.metrics],
+  });
   return {
     name: 'gateway',
     methods: {
@@ -78,7 +86,7 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
         // Sockets of a deleted or banned user close at once.
         io?.in(userRoom(ctx.params.userId)).disconnectSockets(true);
       },
-      ...fanoutHandlers(() => io),
+      ...fanoutHandlers(() => io, fanoutTiming),
     },
     created() {
       const broker = this.broker;

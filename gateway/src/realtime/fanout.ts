@@ -1,6 +1,7 @@
 import type { DmConverse, GroupRole, Message, Panel, ServerToClientEvents } from '@im/protocol';
 import { EVENTS } from '@im/sdk';
 import type { Context } from 'moleculer';
+import type { Histogram } from 'prom-client';
 import { converseRoom, groupRoom, userRoom } from './rooms.ts';
 import type { ImServer } from './socket-server.ts';
 
@@ -16,7 +17,10 @@ type Handler<P> = (ctx: Context<P>) => void;
  * move this node's sockets between rooms, so delivery follows membership
  * without reconnecting. No database or broker call on this path.
  */
-export function fanoutHandlers(io: () => ImServer | undefined): Record<string, Handler<never>> {
+export function fanoutHandlers(
+  io: () => ImServer | undefined,
+  timing?: Histogram<'event'>,
+): Record<string, Handler<never>> {
   const on =
     <P>(fn: (io: ImServer, params: P) => void): Handler<P> =>
     (ctx) => {
@@ -29,7 +33,7 @@ export function fanoutHandlers(io: () => ImServer | undefined): Record<string, H
     if (memberIds) server.in(memberIds.map(userRoom)).socketsJoin(converseRoom(converseId));
   };
 
-  return {
+  const handlers: Record<string, Handler<never>> = {
     [EVENTS.messageCreated]: on<{ message: Message; memberIds?: string[] }>((s, p) => {
       dmJoin(s, p.message.converseId, p.memberIds);
       s.to(converseRoom(p.message.converseId)).emit('message:new', p.message);
@@ -100,4 +104,17 @@ export function fanoutHandlers(io: () => ImServer | undefined): Record<string, H
         s.to(p.groupIds.map(groupRoom)).emit('presence', { userId: p.userId, online: p.online });
     }),
   } as Record<string, Handler<never>>;
+  if (!timing) return handlers;
+  // A room emit writes to every local socket before it returns: its duration
+  // is this node's fan-out time, first write to last.
+  return Object.fromEntries(
+    Object.entries(handlers).map(([event, handler]) => [
+      event,
+      (ctx: Context<never>) => {
+        const started = performance.now();
+        handler(ctx);
+        timing.observe({ event }, (performance.now() - started) / 1000);
+      },
+    ]),
+  );
 }

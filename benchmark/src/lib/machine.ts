@@ -6,6 +6,8 @@ export function machineFacts() {
   let commit = 'unknown';
   try {
     commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8' });
+    if (dirty.trim() !== '') commit += '+changes';
   } catch {
     // Not a checkout.
   }
@@ -17,9 +19,4 @@ export function machineFacts() {
     commit,
     date: new Date().toISOString(),
   };
-}
-
-export function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }

@@ -1,0 +1,121 @@
+// Message write throughput through the public API, with the group-commit
+// batcher on (the default) and off (CHAT_WRITE_MAX_BATCH=1), same run, same
+// machine. The server is its own process; this process is the load.
+import { AccountPool, api, BenchGroup } from '../lib/api.ts';
+import { benchArgs, intOption } from '../lib/args.ts';
+import { LoadCpu } from '../lib/load-cpu.ts';
+import { writeResult, table } from '../lib/report.ts';
+import { percentile, round } from '../lib/stats.ts';
+import { startTarget } from '../lib/target.ts';
+
+interface ModeResult {
+  mode: string;
+  messages: number;
+  seconds: number;
+  messagesPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  p100Ms: number;
+  errors: number;
+}
+
+async function measure(
+  base: string,
+  users: number,
+  messages: number,
+  concurrency: number,
+  label: string,
+): Promise<ModeResult> {
+  const pool = new AccountPool(base);
+  const accounts = await pool.ensure(users);
+  const tokens = accounts.map((a) => a.token);
+  const group = await BenchGroup.create(base, accounts[0]!, 'bench');
+  await group.join(accounts);
+  // Ten converses, so batches span several counters as they would in real use.
+  const converses = [group.converseId];
+  for (let i = 1; i < 10; i += 1) {
+    converses.push(
+      (
+        await api<{ converseId: string }>(base, 'POST', `/api/groups/${group.id}/panels`, tokens[0], {
+          name: `p${i}`,
+          type: 'text',
+        })
+      ).converseId,
+    );
+  }
+
+  const latencies: number[] = [];
+  let next = 0;
+  let errors = 0;
+  const sendOne = async (i: number) => {
+    const started = performance.now();
+    const res = await fetch(`${base}/api/converses/${converses[i % converses.length]}/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokens[i % tokens.length]}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ content: `message ${i} of the write benchmark` }),
+    });
+    await res.arrayBuffer();
+    if (res.status !== 201) errors += 1;
+    latencies.push(performance.now() - started);
+  };
+  const worker = async (total: number) => {
+    while (next < total) await sendOne(next++);
+  };
+  // Warm up, then measure.
+  await Promise.all(Array.from({ length: concurrency }, () => worker(500)));
+  latencies.length = 0;
+  next = 0;
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: concurrency }, () => worker(messages)));
+  const seconds = (performance.now() - t0) / 1000;
+  latencies.sort((a, b) => a - b);
+  return {
+    mode: label,
+    messages,
+    seconds: round(seconds),
+    messagesPerSecond: Math.round(messages / seconds),
+    p50Ms: round(percentile(latencies, 50)),
+    p99Ms: round(percentile(latencies, 99)),
+    p100Ms: round(percentile(latencies, 100)),
+    errors,
+  };
+}
+
+export async function run(argv: string[]): Promise<void> {
+  const values = benchArgs(argv, {
+    messages: { type: 'string' },
+    concurrency: { type: 'string' },
+    users: { type: 'string' },
+  });
+  const messages = intOption('messages', values.messages, 5000);
+  const concurrency = intOption('concurrency', values.concurrency, 100);
+  const users = intOption('users', values.users, 20);
+  const load = new LoadCpu();
+  const results: ModeResult[] = [];
+  let mongoKind = '';
+  for (const [label, env] of [
+    ['batched (default)', {}],
+    ['unbatched (CHAT_WRITE_MAX_BATCH=1)', { CHAT_WRITE_MAX_BATCH: '1', CHAT_WRITE_WINDOW_MS: '0' }],
+  ] as const) {
+    const target = await startTarget({ cluster: values.cluster, env });
+    mongoKind = target.mongoKind;
+    try {
+      process.stdout.write(`${label}: sending ${messages} messages, ${concurrency} in flight...\n`);
+      results.push(await measure(target.gateways[0]!, users, messages, concurrency, label));
+    } finally {
+      await target.stop();
+    }
+  }
+  process.stdout.write(table(results.map((r) => ({ ...r }))));
+  writeResult(
+    {
+      benchmark: 'chat-writes',
+      target: values.cluster ? 'cluster' : 'single',
+      mongo: mongoKind,
+      concurrency,
+      users,
+      results,
+    },
+    { out: values.out, load },
+  );
+}

@@ -1,0 +1,89 @@
+// Idle authenticated sockets held by one gateway: memory per socket and the
+// CPU the gateway spends at rest (heartbeats) while holding them.
+import { AccountPool, BenchGroup } from '../lib/api.ts';
+import { benchArgs, intOption } from '../lib/args.ts';
+import { LoadCpu } from '../lib/load-cpu.ts';
+import { cpuSeconds, heapUsedBytes, rssBytes, scrape, type Scrape } from '../lib/metrics.ts';
+import { progress } from '../lib/progress.ts';
+import { table, writeResult } from '../lib/report.ts';
+import { round } from '../lib/stats.ts';
+import { startTarget } from '../lib/target.ts';
+import { Swarm } from '../swarm/swarm.ts';
+
+const sum = (scrapes: Scrape[], f: (s: Scrape) => number) => scrapes.reduce((t, s) => t + f(s), 0);
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function run(argv: string[]): Promise<void> {
+  const values = benchArgs(argv, {
+    sockets: { type: 'string' },
+    'group-size': { type: 'string' },
+    'rest-seconds': { type: 'string' },
+    processes: { type: 'string' },
+  });
+  const sockets = intOption('sockets', values.sockets, 18_000);
+  const groupSize = intOption('group-size', values['group-size'], 100);
+  const restSeconds = intOption('rest-seconds', values['rest-seconds'], 60);
+  const processes = intOption('processes', values.processes, Math.max(2, Math.ceil(sockets / 6000)));
+  const load = new LoadCpu();
+  const target = await startTarget({ cluster: values.cluster });
+  const base = target.gateways[0]!;
+  const swarm = new Swarm(processes);
+  let result: Record<string, number> = {};
+  try {
+    const pool = new AccountPool(base);
+    const accounts = await pool.ensure(sockets);
+    // Each user in one group, like members of many small teams.
+    const groups = Math.ceil(sockets / groupSize);
+    const bar = progress(`${groups} groups of ${groupSize}`, groups);
+    for (let g = 0; g < groups; g += 1) {
+      const members = accounts.slice(g * groupSize, (g + 1) * groupSize);
+      const group = await BenchGroup.create(base, members[0]!, `idle ${g}`);
+      await group.join(members, 24, true);
+      bar.increment();
+    }
+    bar.stop();
+    await pause(3000);
+    const empty = await Promise.all(target.gateways.map(scrape));
+    const connected = await swarm.connect(`connecting ${sockets} sockets`, accounts, target.gateways, {
+      concurrency: 200,
+    });
+    if (connected.failed > 0) process.stderr.write(`${connected.failed} failed: ${connected.errors.join('; ')}\n`);
+    // Settle, then measure a quiet stretch: only heartbeats go over the sockets.
+    await pause(10_000);
+    const restStart = await Promise.all(target.gateways.map(scrape));
+    const rest = progress(`at rest for ${restSeconds} s`, restSeconds);
+    for (let s = 0; s < restSeconds; s += 1) {
+      await pause(1000);
+      rest.increment();
+    }
+    rest.stop();
+    const restEnd = await Promise.all(target.gateways.map(scrape));
+    const held = (await swarm.stats()).connected;
+    const rssDelta = sum(restEnd, rssBytes) - sum(empty, rssBytes);
+    const heapDelta = sum(restEnd, heapUsedBytes) - sum(empty, heapUsedBytes);
+    const cpu = sum(restEnd, cpuSeconds) - sum(restStart, cpuSeconds);
+    result = {
+      sockets: connected.ok,
+      heldAtEnd: held,
+      failed: connected.failed,
+      gateways: target.gateways.length,
+      rssBeforeMB: round(sum(empty, rssBytes) / 2 ** 20),
+      rssAfterMB: round(sum(restEnd, rssBytes) / 2 ** 20),
+      bytesPerSocketRss: Math.round(rssDelta / Math.max(1, connected.ok)),
+      bytesPerSocketHeap: Math.round(heapDelta / Math.max(1, connected.ok)),
+      restSeconds,
+      cpuAtRestPercent: round((cpu / restSeconds) * 100, 2),
+    };
+  } finally {
+    load.addChildren(await swarm.close().catch(() => 0), processes);
+    await target.stop();
+  }
+  process.stdout.write(table([result]));
+  process.stdout.write(
+    `${result.sockets} sockets: ${round((result.bytesPerSocketRss ?? 0) / 1024, 1)} KB RSS (${round((result.bytesPerSocketHeap ?? 0) / 1024, 1)} KB heap) per socket, ${result.cpuAtRestPercent}% of a core at rest\n`,
+  );
+  writeResult(
+    { benchmark: 'connections', target: target.mode, mongo: target.mongoKind, groupSize, ...result },
+    { out: values.out, load },
+  );
+}

@@ -1,0 +1,32 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+/** Options every benchmark takes. */
+const COMMON = {
+  cluster: { type: 'boolean', default: false },
+  out: { type: 'string' },
+  help: { type: 'boolean', default: false },
+} as const satisfies Options;
+
+/** Parses a benchmark's argv: the common options plus its own; unknown options are an error. */
+export function benchArgs<O extends Options>(argv: string[], own: O) {
+  return parseArgs({ args: argv, options: { ...COMMON, ...own }, strict: true, allowPositionals: false }).values;
+}
+
+/** A positive integer option, or a clear exit. */
+export function intOption(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n <= 0) {
+    process.stderr.write(`--${name} must be a positive integer (got ${JSON.stringify(raw)})\n`);
+    process.exit(2);
+  }
+  return n;
+}
+
+/** A comma-separated list of positive integers (`--members 1000,5000`). */
+export function intListOption(name: string, raw: string | undefined, fallback: number[]): number[] {
+  if (raw === undefined) return fallback;
+  return raw.split(',').map((part) => intOption(name, part.trim(), 0));
+}

@@ -1,0 +1,183 @@
+// One client process of the swarm: holds many real socket.io clients,
+// connects them, records what they receive, sends when told. Started by
+// swarm.ts with fork(); talks to the coordinator over IPC only.
+import type { Ack, ClientToServerEvents, Message, ServerToClientEvents } from '@im/protocol';
+import { io, type Socket } from 'socket.io-client';
+import { now, sentAt, stamp, type Command, type Envelope, type Reply } from './protocol.ts';
+
+type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+const sockets: ClientSocket[] = [];
+/** Broadcast receipts: message key -> per-socket receive time (0 = not yet). */
+const receipts = new Map<string, Float64Array>();
+const duplicateCounts = new Map<string, number>();
+/** Throughput receipts since the last `latencies` call. */
+let latencyMs: number[] = [];
+let deliveries = 0;
+
+const reply = (reqId: number, r: Reply) => process.send!({ ...r, reqId });
+const note = (done: number) => process.send!({ type: 'progress', done });
+
+function onMessage(index: number, m: Message): void {
+  const key = m.clientMsgId;
+  if (!key) return;
+  const t = now();
+  if (key.startsWith('b:')) {
+    let times = receipts.get(key);
+    if (!times) receipts.set(key, (times = new Float64Array(sockets.length)));
+    if (times[index]! > 0) duplicateCounts.set(key, (duplicateCounts.get(key) ?? 0) + 1);
+    else times[index] = t;
+  } else if (key.startsWith('t:')) {
+    // Loss or duplication shows as deliveries against acked sends times recipients.
+    deliveries += 1;
+    latencyMs.push(t - sentAt(m.content));
+  }
+}
+
+async function connectOne(
+  target: { url: string; token: string; localAddress?: string },
+  sync?: Record<string, number>,
+) {
+  const socket: ClientSocket = io(target.url, {
+    transports: ['websocket'],
+    auth: { token: target.token },
+    reconnection: false,
+    forceNew: true,
+    timeout: 60_000,
+    ...(target.localAddress ? { localAddress: target.localAddress } : {}),
+  } as never);
+  const index = sockets.push(socket) - 1;
+  socket.on('message:new', (m) => onMessage(index, m));
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', () => resolve());
+    socket.once('connect_error', (err) => reject(err));
+  });
+  if (sync) {
+    const res = (await socket.timeout(60_000).emitWithAck('sync', { cursors: sync })) as Ack<unknown>;
+    if (!res.ok) throw new Error(`sync: ${res.error.code}`);
+  }
+}
+
+async function connect(cmd: Extract<Command, { type: 'connect' }>, reqId: number): Promise<void> {
+  const readyAt: number[] = [];
+  const errors: string[] = [];
+  let failed = 0;
+  let next = 0;
+  const timer = setInterval(() => note(readyAt.length + failed), 250);
+  const lane = async () => {
+    while (next < cmd.targets.length) {
+      const target = cmd.targets[next++]!;
+      try {
+        await connectOne(target, cmd.sync);
+        readyAt.push(now());
+      } catch (err) {
+        failed += 1;
+        if (errors.length < 5) errors.push(err instanceof Error ? err.message : String(err));
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(cmd.concurrency, cmd.targets.length) }, lane));
+  clearInterval(timer);
+  note(readyAt.length + failed);
+  reply(reqId, { type: 'connected', ok: readyAt.length, failed, errors, readyAt });
+}
+
+async function collect(key: string, timeoutMs: number, reqId: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const count = () => {
+    const times = receipts.get(key);
+    if (!times) return 0;
+    let n = 0;
+    for (const t of times) if (t > 0) n += 1;
+    return n;
+  };
+  while (count() < sockets.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+  const times = [...(receipts.get(key) ?? [])].filter((t) => t > 0);
+  receipts.delete(key);
+  reply(reqId, {
+    type: 'collected',
+    sockets: sockets.length,
+    received: times.length,
+    duplicates: duplicateCounts.get(key) ?? 0,
+    times,
+  });
+}
+
+/** Sends at a steady rate from the given sockets, round robin, for a while; then waits for the last acks. */
+async function send(cmd: Extract<Command, { type: 'send' }>, reqId: number): Promise<void> {
+  let sent = 0;
+  let acked = 0;
+  let failed = 0;
+  const errors: string[] = [];
+  const ackMs: number[] = [];
+  const started = now();
+  let turn = 0;
+  const sendOne = () => {
+    const sender = cmd.senders[turn++ % cmd.senders.length]!;
+    const key = `t:${process.pid}:${sent++}`;
+    const t0 = now();
+    sockets[sender.socket]!.timeout(30_000).emit(
+      'message:send',
+      { converseId: sender.converseId, content: stamp(key), clientMsgId: key },
+      (err: Error | null, res: Ack<Message>) => {
+        if (!err && res.ok) {
+          acked += 1;
+          ackMs.push(now() - t0);
+        } else {
+          failed += 1;
+          if (errors.length < 5) errors.push(err ? err.message : `${res.ok ? '' : res.error.code}`);
+        }
+      },
+    );
+  };
+  await new Promise<void>((resolve) => {
+    const timer = setInterval(() => {
+      const elapsed = now() - started;
+      const due = Math.min(cmd.perSecond * (cmd.durationMs / 1000), Math.floor((elapsed / 1000) * cmd.perSecond));
+      while (sent < due) sendOne();
+      if (elapsed >= cmd.durationMs) {
+        clearInterval(timer);
+        resolve();
+      }
+    }, 5);
+  });
+  const deadline = Date.now() + 30_000;
+  while (acked + failed < sent && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+  reply(reqId, { type: 'sent', sent, acked, failed, errors, ackMs });
+}
+
+process.on('message', (raw: Envelope<Command>) => {
+  const { reqId } = raw;
+  switch (raw.type) {
+    case 'connect':
+      void connect(raw, reqId);
+      break;
+    case 'collect':
+      void collect(raw.key, raw.timeoutMs, reqId);
+      break;
+    case 'send':
+      void send(raw, reqId);
+      break;
+    case 'latencies':
+      reply(reqId, { type: 'latencies', deliveries, latencyMs });
+      latencyMs = [];
+      deliveries = 0;
+      break;
+    case 'stats': {
+      const cpu = process.cpuUsage();
+      reply(reqId, {
+        type: 'stats',
+        cpuMicros: cpu.user + cpu.system,
+        rssBytes: process.memoryUsage.rss(),
+        sockets: sockets.filter((s) => s.connected).length,
+      });
+      break;
+    }
+    case 'disconnect':
+      for (const s of sockets) s.disconnect();
+      reply(reqId, { type: 'disconnected' });
+      break;
+  }
+});
+// The coordinator's end is this process's end.
+process.on('disconnect', () => process.exit(0));

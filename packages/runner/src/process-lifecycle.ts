@@ -43,7 +43,9 @@ export function runUntilStopped(
     clearInterval(keepAlive);
     process.exit(code);
   };
-  process.once('SIGINT', () => void shutdown(0, 'SIGINT'));
-  process.once('SIGTERM', () => void shutdown(0, 'SIGTERM'));
+  // A repeated signal (a process group signalled, then a supervisor forwarding
+  // the same) joins the stop in progress instead of killing it half-way.
+  process.on('SIGINT', () => void shutdown(0, 'SIGINT'));
+  process.on('SIGTERM', () => void shutdown(0, 'SIGTERM'));
   return shutdown;
 }

@@ -24,6 +24,23 @@ const BENCHMARKS: Record<string, Benchmark> = {
     usage: '[--messages 5000] [--concurrency 100] [--users 20]',
     load: () => import('./benches/chat-writes.ts'),
   },
+  push: {
+    description:
+      "offline members' Web Push notifications to a local endpoint: notifications/s, connections, server RSS",
+    usage:
+      '[--notifications 20000] [--members 50] [--subscriptions 2] [--kind mention|dm] [--queue memory|redis] [--send-concurrency 4] [--push-concurrency N]',
+    load: () => import('./benches/push.ts'),
+  },
+  storage: {
+    description: 'write and read files through /api/files on local disk and MinIO, against fs directly',
+    usage: '[--sizes 100k,1m,10m,100m,1g] [--backends local,minio] [--reps N|list] [--body multipart|raw]',
+    load: () => import('./benches/storage.ts'),
+  },
+  http: {
+    description: 'keep-alive GET /health: the gateway against the same handler on bare node:http',
+    usage: '[--seconds 10] [--connections 50] [--pipelining 1] [--rounds 2]',
+    load: () => import('./benches/http.ts'),
+  },
 };
 
 const [name, ...args] = process.argv.slice(2);

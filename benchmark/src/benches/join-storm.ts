@@ -27,6 +27,13 @@ interface StormRow {
   serverCpuMsPerJoin: number;
 }
 
+/** Some history, so each sync has messages to answer with. */
+async function seedHistory(base: string, token: string, converseId: string): Promise<void> {
+  const sender = await connectSender(base, token);
+  for (let i = 0; i < 20; i += 1) await sendMessage(sender, converseId, `before the storm ${i}`, `s:${i}`);
+  sender.disconnect();
+}
+
 export async function run(argv: string[]): Promise<void> {
   const values = benchArgs(argv, {
     members: { type: 'string' },
@@ -44,14 +51,12 @@ export async function run(argv: string[]): Promise<void> {
   try {
     const pool = new AccountPool(base);
     const [owner] = await pool.ensure(1);
-    const group = await BenchGroup.create(base, owner!, 'join-storm');
-    // Some history, so each sync has messages to answer with.
-    const sender = await connectSender(base, owner!.token);
-    for (let i = 0; i < 20; i += 1) await sendMessage(sender, group.converseId, `before the storm ${i}`, `s:${i}`);
-    sender.disconnect();
     for (const n of sizes) {
+      // A group of exactly N members each time, joined while nobody is online.
       const accounts = await pool.ensure(n);
+      const group = await BenchGroup.create(base, owner!, `join storm ${n}`);
       await group.join(accounts);
+      await seedHistory(base, owner!.token, group.converseId);
       const swarm = new Swarm(processes);
       try {
         const before = await Promise.all(target.gateways.map(scrape));

@@ -1,0 +1,482 @@
+// Files written and read through /api/files of the running platform, on the
+// local-disk backend and on MinIO, beside the same bytes written and read with
+// `fs` directly in this process (interleaved rep by rep, so both see the same
+// machine). Upload bytes are generated as a stream, never held whole. The
+// gateway's RSS is sampled every 200 ms while each size is uploaded.
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Agent, request, type IncomingMessage } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { startMinio, type MinioServerHandle } from '@im/testkit';
+import { AccountPool } from '../lib/api.ts';
+import { benchArgs, intListOption } from '../lib/args.ts';
+import { LoadCpu } from '../lib/load-cpu.ts';
+import { progress } from '../lib/progress.ts';
+import { table, writeResult } from '../lib/report.ts';
+import { metricsRss, mib, MiB, RssSampler } from '../lib/rss-sampler.ts';
+import { round, summarize, type Summary } from '../lib/stats.ts';
+import { lineChart, type Series } from '../lib/svg-chart.ts';
+import { startTarget } from '../lib/target.ts';
+
+type Backend = 'local' | 'minio';
+type BodyKind = 'multipart' | 'raw';
+
+/** `100k`, `1m`, `1g` (powers of 1024) or plain bytes. */
+function parseSize(raw: string): number {
+  const match = /^(\d+(?:\.\d+)?)([kmg]?)$/i.exec(raw.trim());
+  const n = match ? Number(match[1]) * 1024 ** ' kmg'.indexOf((match[2] || ' ').toLowerCase()) : NaN;
+  if (!Number.isInteger(n) || n <= 0) {
+    process.stderr.write(`--sizes: ${JSON.stringify(raw)} is not a size like 100k, 1m, 1g\n`);
+    process.exit(2);
+  }
+  return n;
+}
+
+const sizeLabel = (bytes: number): string =>
+  bytes >= 2 ** 30 && bytes % 2 ** 30 === 0
+    ? `${bytes / 2 ** 30} GiB`
+    : bytes >= MiB && bytes % MiB === 0
+      ? `${bytes / MiB} MiB`
+      : bytes >= 1024 && bytes % 1024 === 0
+        ? `${bytes / 1024} KiB`
+        : `${bytes} B`;
+
+/** Fewer repetitions for big files: 20 up to 1 MiB, 10 up to 10 MiB, 5 up to 100 MiB, 3 beyond. */
+const defaultReps = (bytes: number): number =>
+  bytes <= MiB ? 20 : bytes <= 10 * MiB ? 10 : bytes <= 100 * MiB ? 5 : 3;
+
+/** One incompressible block, reused for every chunk of every file. */
+const BLOCK = randomBytes(MiB);
+
+/** `total` bytes of BLOCK, streamed (optionally framed by a prefix and suffix). */
+function generated(total: number, prefix?: Buffer, suffix?: Buffer): Readable {
+  let made = 0;
+  let started = false;
+  return new Readable({
+    highWaterMark: MiB,
+    read() {
+      if (!started) {
+        started = true;
+        if (prefix) {
+          this.push(prefix);
+          return;
+        }
+      }
+      if (made >= total) {
+        if (suffix) this.push(suffix);
+        this.push(null);
+        return;
+      }
+      const n = Math.min(BLOCK.length, total - made);
+      made += n;
+      this.push(n === BLOCK.length ? BLOCK : BLOCK.subarray(0, n));
+    },
+  });
+}
+
+async function sha256Of(total: number): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of generated(total)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+interface HttpResult {
+  status: number;
+  body: string;
+  etag?: string;
+  bytes: number;
+}
+
+/** One request on the keep-alive agent; the response body is counted (and kept only when small). */
+function exchange(
+  url: URL,
+  options: { method: string; headers: Record<string, string | number> },
+  agent: Agent,
+  body?: Readable,
+) {
+  return new Promise<HttpResult>((resolve, reject) => {
+    const req = request(url, { ...options, agent }, (res: IncomingMessage) => {
+      let bytes = 0;
+      const kept: Buffer[] = [];
+      res.on('data', (c: Buffer) => {
+        bytes += c.length;
+        if (bytes <= 64 * 1024) kept.push(c);
+      });
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          body: bytes <= 64 * 1024 ? Buffer.concat(kept).toString('utf8') : '',
+          ...(typeof res.headers.etag === 'string' ? { etag: res.headers.etag } : {}),
+          bytes,
+        }),
+      );
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    // Idle for two minutes: something is stuck.
+    req.setTimeout(120_000, () => req.destroy(new Error(`${options.method} ${url.pathname}: no progress for 120 s`)));
+    if (body) pipeline(body, req).catch(reject);
+    else req.end();
+  });
+}
+
+class FilesClient {
+  readonly #base: string;
+  readonly #token: string;
+  readonly #kind: BodyKind;
+  readonly #agent = new Agent({ keepAlive: true, maxSockets: 1 });
+
+  constructor(base: string, token: string, kind: BodyKind) {
+    this.#base = base;
+    this.#token = token;
+    this.#kind = kind;
+  }
+
+  /** Uploads `size` generated bytes; resolves with the file id. */
+  async upload(size: number): Promise<string> {
+    const auth = { authorization: `Bearer ${this.#token}` };
+    let res: HttpResult;
+    if (this.#kind === 'raw') {
+      res = await exchange(
+        new URL('/api/files?name=bench.bin', this.#base),
+        { method: 'POST', headers: { ...auth, 'content-type': 'application/octet-stream', 'content-length': size } },
+        this.#agent,
+        generated(size),
+      );
+    } else {
+      const boundary = `----imbench${randomBytes(8).toString('hex')}`;
+      const head = Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+      );
+      const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+      res = await exchange(
+        new URL('/api/files', this.#base),
+        {
+          method: 'POST',
+          headers: {
+            ...auth,
+            'content-type': `multipart/form-data; boundary=${boundary}`,
+            'content-length': head.length + size + tail.length,
+          },
+        },
+        this.#agent,
+        generated(size, head, tail),
+      );
+    }
+    if (res.status !== 201) throw new Error(`upload of ${size} bytes: ${res.status} ${res.body.slice(0, 200)}`);
+    const file = JSON.parse(res.body) as { id: string; size: number };
+    if (file.size !== size) throw new Error(`upload of ${size} bytes recorded as ${file.size}`);
+    return file.id;
+  }
+
+  /** Downloads a file whole; resolves with its byte count and ETag. */
+  async download(id: string): Promise<{ bytes: number; etag: string }> {
+    const res = await exchange(
+      new URL(`/api/files/${id}`, this.#base),
+      { method: 'GET', headers: { authorization: `Bearer ${this.#token}` } },
+      this.#agent,
+    );
+    if (res.status !== 200) throw new Error(`download ${id}: ${res.status} ${res.body.slice(0, 200)}`);
+    return { bytes: res.bytes, etag: res.etag ?? '' };
+  }
+
+  close(): void {
+    this.#agent.destroy();
+  }
+}
+
+async function fsWrite(path: string, size: number): Promise<void> {
+  await pipeline(generated(size), createWriteStream(path, { flags: 'wx' }));
+}
+
+async function fsRead(path: string): Promise<number> {
+  let bytes = 0;
+  const stream = createReadStream(path);
+  stream.on('data', (c) => {
+    bytes += c.length;
+  });
+  await new Promise<void>((resolve, reject) => {
+    stream.once('end', resolve);
+    stream.once('error', reject);
+  });
+  return bytes;
+}
+
+const timed = async <T>(fn: () => Promise<T>): Promise<[number, T]> => {
+  const started = performance.now();
+  const value = await fn();
+  return [performance.now() - started, value];
+};
+
+export interface StorageRow {
+  backend: Backend;
+  bytes: number;
+  size: string;
+  reps: number;
+  /** Milliseconds, through /api/files. */
+  write: Summary;
+  read: Summary;
+  /** Milliseconds, the same bytes with fs in this process, interleaved with the above. */
+  fsWrite: Summary;
+  fsRead: Summary;
+  /** p50 through the API over p50 with fs. */
+  writeRatio: number;
+  readRatio: number;
+  /** MiB/s at the p50. */
+  writeMiBps: number;
+  readMiBps: number;
+  /** The gateway's RSS: peak during this size's uploads (downloads) minus the reading just before. */
+  rssUploadGrowthMiB: number;
+  rssDownloadGrowthMiB: number;
+  rssBeforeMiB: number;
+  errors: number;
+  errorSamples: string[];
+}
+
+export async function run(argv: string[]): Promise<void> {
+  const values = benchArgs(argv, {
+    sizes: { type: 'string' },
+    backends: { type: 'string' },
+    reps: { type: 'string' },
+    body: { type: 'string' },
+  });
+  const sizes = (values.sizes ?? '100k,1m,10m,100m,1g').split(',').map(parseSize);
+  const backends = (values.backends ?? 'local,minio').split(',').map((b) => b.trim());
+  for (const b of backends) {
+    if (b !== 'local' && b !== 'minio') {
+      process.stderr.write(`--backends: ${JSON.stringify(b)} is neither local nor minio\n`);
+      process.exit(2);
+    }
+  }
+  const repsList = intListOption('reps', values.reps, []);
+  if (repsList.length > 1 && repsList.length !== sizes.length) {
+    process.stderr.write(`--reps: one count, or one per size (${sizes.length})\n`);
+    process.exit(2);
+  }
+  const repsFor = (i: number) => repsList[repsList.length === 1 ? 0 : i] ?? defaultReps(sizes[i]!);
+  const bodyKind = values.body ?? 'multipart';
+  if (bodyKind !== 'multipart' && bodyKind !== 'raw') {
+    process.stderr.write(`--body must be multipart or raw (got ${JSON.stringify(bodyKind)})\n`);
+    process.exit(2);
+  }
+  const largest = Math.max(...sizes);
+  const load = new LoadCpu();
+  const rows: StorageRow[] = [];
+  const fsWrites = new Map<number, number[]>();
+  const fsReads = new Map<number, number[]>();
+  const scratch = mkdtempSync(join(tmpdir(), 'im-bench-storage-'));
+  let mode = 'single';
+  let mongoKind = '';
+
+  process.stdout.write('hashing the generated content of each size (for the integrity check, not timed)...\n');
+  const digests = new Map<number, string>();
+  for (const size of new Set(sizes)) digests.set(size, await sha256Of(size));
+
+  try {
+    for (const backend of backends as Backend[]) {
+      const dataDir = join(scratch, `server-${backend}`);
+      const fsDir = join(scratch, `fs-${backend}`);
+      let minio: MinioServerHandle | undefined;
+      if (backend === 'minio') minio = await startMinio();
+      const target = await startTarget({
+        cluster: values.cluster,
+        env: {
+          DATA_DIR: dataDir,
+          FILE_MAX_BYTES: String(Math.max(100 * MiB, largest + MiB)),
+          ...(minio ? { STORAGE: 's3', MINIO_URL: minio.url, S3_BUCKET: 'bench-files' } : { STORAGE: 'local' }),
+        },
+      }).catch(async (err: unknown) => {
+        await minio?.stop();
+        throw err;
+      });
+      mode = target.mode;
+      mongoKind = target.mongoKind;
+      const base = target.gateways[0]!;
+      const [account] = await new AccountPool(base).ensure(1);
+      const client = new FilesClient(base, account!.token, bodyKind);
+      try {
+        mkdirSync(fsDir, { recursive: true });
+        for (const [i, size] of sizes.entries()) {
+          const reps = repsFor(i);
+          const label = `${backend} ${sizeLabel(size)} x${reps}`;
+          const bar = progress(label, reps * 2);
+          const writes: number[] = [];
+          const reads: number[] = [];
+          const fsW: number[] = [];
+          const fsR: number[] = [];
+          const ids: string[] = [];
+          const errors: string[] = [];
+          const fail = (err: unknown) => errors.push(err instanceof Error ? err.message : String(err));
+
+          const upSampler = new RssSampler(metricsRss(base), 200);
+          await upSampler.start();
+          for (let r = 0; r < reps && errors.length <= reps / 2; r += 1) {
+            const path = join(fsDir, `${size}-${r}.bin`);
+            fsW.push((await timed(() => fsWrite(path, size)))[0]);
+            try {
+              const [ms, id] = await timed(() => client.upload(size));
+              writes.push(ms);
+              ids.push(id);
+            } catch (err) {
+              fail(err);
+            }
+            bar.increment();
+          }
+          const up = await upSampler.stop();
+
+          const downSampler = new RssSampler(metricsRss(base), 200);
+          await downSampler.start();
+          for (let r = 0; r < reps; r += 1) {
+            const path = join(fsDir, `${size}-${r}.bin`);
+            const [fsMs, fsBytes] = await timed(() => fsRead(path));
+            if (fsBytes !== size) throw new Error(`fs read ${fsBytes} of ${size} bytes`);
+            fsR.push(fsMs);
+            const id = ids[r];
+            if (id !== undefined) {
+              try {
+                const [ms, got] = await timed(() => client.download(id));
+                if (got.bytes !== size) throw new Error(`download: ${got.bytes} of ${size} bytes`);
+                if (!digests.get(size)!.startsWith(got.etag.replace(/"/g, '')))
+                  throw new Error(`download: ETag ${got.etag} does not match the uploaded content`);
+                reads.push(ms);
+              } catch (err) {
+                fail(err);
+              }
+            }
+            bar.increment();
+            rmSync(path, { force: true });
+          }
+          const down = await downSampler.stop();
+          bar.stop();
+
+          const write = summarize(writes, 2);
+          const read = summarize(reads, 2);
+          const fsWriteMs = summarize(fsW, 2);
+          const fsReadMs = summarize(fsR, 2);
+          fsWrites.set(size, [...(fsWrites.get(size) ?? []), ...fsW]);
+          fsReads.set(size, [...(fsReads.get(size) ?? []), ...fsR]);
+          const row: StorageRow = {
+            backend,
+            bytes: size,
+            size: sizeLabel(size),
+            reps,
+            write,
+            read,
+            fsWrite: fsWriteMs,
+            fsRead: fsReadMs,
+            writeRatio: round(write.p50 / fsWriteMs.p50, 2),
+            readRatio: round(read.p50 / fsReadMs.p50, 2),
+            writeMiBps: round(size / MiB / (write.p50 / 1000)),
+            readMiBps: round(size / MiB / (read.p50 / 1000)),
+            rssUploadGrowthMiB: mib(up.peakBytes - up.startBytes),
+            rssDownloadGrowthMiB: mib(down.peakBytes - down.startBytes),
+            rssBeforeMiB: mib(up.startBytes),
+            errors: errors.length,
+            errorSamples: errors.slice(0, 3),
+          };
+          rows.push(row);
+          process.stdout.write(
+            `${backend} ${row.size}: write ${write.mean} ± ${write.sd} ms (p50 ${write.p50}, fs ${fsWriteMs.p50}, ${row.writeRatio}x), read ${read.mean} ± ${read.sd} ms (p50 ${read.p50}, fs ${fsReadMs.p50}, ${row.readRatio}x), server RSS +${row.rssUploadGrowthMiB} MB while uploading${errors.length ? `, ${errors.length} errors: ${errors[0]}` : ''}\n`,
+          );
+          if (errors.length > reps / 2) {
+            process.stderr.write(`${backend}: too many failures at ${row.size}, skipping the larger sizes\n`);
+            break;
+          }
+        }
+      } finally {
+        client.close();
+        await target.stop();
+        await minio?.stop();
+        rmSync(dataDir, { recursive: true, force: true });
+        rmSync(fsDir, { recursive: true, force: true });
+      }
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+
+  const pm = (s: Summary) => `${s.mean} ± ${s.sd}`;
+  process.stdout.write(
+    table(
+      rows.map((r) => ({
+        backend: r.backend,
+        size: r.size,
+        reps: r.reps,
+        'write ms': pm(r.write),
+        'w p50': r.write.p50,
+        'fs w p50': r.fsWrite.p50,
+        'w/fs': r.writeRatio,
+        'read ms': pm(r.read),
+        'r p50': r.read.p50,
+        'fs r p50': r.fsRead.p50,
+        'r/fs': r.readRatio,
+        'MiB/s w/r': `${r.writeMiBps}/${r.readMiBps}`,
+        'RSS +MB up': r.rssUploadGrowthMiB,
+        errors: r.errors,
+      })),
+    ),
+  );
+  const biggest = rows.filter((r) => r.bytes === largest);
+  for (const r of biggest)
+    process.stdout.write(
+      `${r.backend}: server RSS grew ${r.rssUploadGrowthMiB} MB during the ${r.size} uploads (target < 64 MB for 1 GiB); local target: write within 1.5x of fs (${r.backend === 'local' ? `${r.writeRatio}x` : 'n/a'})\n`,
+    );
+
+  const mibPerSecond = (ms: number, bytes: number) => round(bytes / MiB / (ms / 1000));
+  const fsPooled = [...new Set(sizes)].sort((a, b) => a - b);
+  /** A point per size for each backend's writes and reads: f(p50 ms, bytes). */
+  const series = (f: (ms: number, bytes: number) => number): Series[] =>
+    backends.flatMap((b) =>
+      (['write', 'read'] as const).map((op) => ({
+        name: `${b} ${op}`,
+        points: rows.filter((r) => r.backend === b).map((r): [number, number] => [r.bytes, f(r[op].p50, r.bytes)]),
+      })),
+    );
+  const fsSeries = (f: (ms: number, bytes: number) => number): Series[] => [
+    {
+      name: 'fs write',
+      points: fsPooled.map((s) => [s, f(summarize(fsWrites.get(s) ?? [], 2).p50, s)]),
+    },
+    {
+      name: 'fs read',
+      points: fsPooled.map((s) => [s, f(summarize(fsReads.get(s) ?? [], 2).p50, s)]),
+    },
+  ];
+  const written = writeResult(
+    {
+      benchmark: 'storage',
+      target: mode,
+      mongo: mongoKind,
+      body: bodyKind,
+      units: { time: 'ms', sizes: 'bytes (powers of 1024)', ratio: 'p50 through /api/files over p50 with fs' },
+      rows,
+    },
+    {
+      out: values.out,
+      load,
+      chart: {
+        title: `Files through /api/files vs fs (p50, ${mode})`,
+        xLabel: 'file size (bytes, log)',
+        yLabel: 'time (ms)',
+        logX: true,
+        series: [...series((ms) => ms), ...fsSeries((ms) => ms)],
+      },
+    },
+  );
+  // The time chart is dominated by the largest size: throughput shows every size.
+  const throughputSvg = written.json.replace(/\.json$/, '') + '-throughput.svg';
+  writeFileSync(
+    throughputSvg,
+    lineChart({
+      title: `Files through /api/files vs fs: throughput at p50 (${mode})`,
+      xLabel: 'file size (bytes, log)',
+      yLabel: 'MiB/s',
+      logX: true,
+      series: [...series(mibPerSecond), ...fsSeries(mibPerSecond)],
+    }),
+  );
+  process.stdout.write(`written ${throughputSvg}\n`);
+}

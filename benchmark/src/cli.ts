@@ -19,6 +19,11 @@ const BENCHMARKS: Record<string, Benchmark> = {
     usage: '[--sockets 18000] [--group-size 100] [--rest-seconds 60] [--processes P]',
     load: () => import('./benches/connections.ts'),
   },
+  throughput: {
+    description: 'senders into 10- and 100-member converses, ramped until p99 send-to-deliver passes 200 ms',
+    usage: '[--mixes 10,100] [--users 1000] [--step-seconds 10] [--p99-limit 200] [--start-rate R]',
+    load: () => import('./benches/throughput.ts'),
+  },
   'chat-writes': {
     description: 'message writes/s and latency over HTTP, group commit on and off',
     usage: '[--messages 5000] [--concurrency 100] [--users 20]',

@@ -41,7 +41,7 @@ export type Reply =
     }
   | { type: 'sent'; sent: number; acked: number; failed: number; errors: string[]; ackMs: number[] }
   | { type: 'latencies'; deliveries: number; latencyMs: number[] }
-  | { type: 'stats'; cpuMicros: number; rssBytes: number; sockets: number }
+  | { type: 'stats'; cpuMicros: number; rssBytes: number; sockets: number; disconnects: Record<string, number> }
   | { type: 'disconnected' };
 
 export type Envelope<T> = T & { reqId: number };

@@ -182,6 +182,10 @@ export class Swarm {
       cpuMicros: replies.reduce((s, r) => s + r.cpuMicros, 0),
       rssBytes: replies.reduce((s, r) => s + r.rssBytes, 0),
       connected: replies.reduce((s, r) => s + r.sockets, 0),
+      disconnects: replies.reduce<Record<string, number>>((all, r) => {
+        for (const [why, n] of Object.entries(r.disconnects)) all[why] = (all[why] ?? 0) + n;
+        return all;
+      }, {}),
       processes: replies.length,
     };
   }

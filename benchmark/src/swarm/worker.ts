@@ -8,9 +8,12 @@ import { now, sentAt, stamp, type Command, type Envelope, type Reply } from './p
 type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
 const sockets: ClientSocket[] = [];
+/** Why sockets dropped, by reason (a benchmark's own disconnect included). */
+const disconnects = new Map<string, number>();
 /** Broadcast receipts: message key -> per-socket receive time (0 = not yet). */
 const receipts = new Map<string, Float64Array>();
 const duplicateCounts = new Map<string, number>();
+let sendSerial = 0;
 /** Throughput receipts since the last `latencies` call. */
 let latencyMs: number[] = [];
 let deliveries = 0;
@@ -48,6 +51,9 @@ async function connectOne(
   } as never);
   const index = sockets.push(socket) - 1;
   socket.on('message:new', (m) => onMessage(index, m));
+  socket.on('disconnect', (reason) => {
+    disconnects.set(reason, (disconnects.get(reason) ?? 0) + 1);
+  });
   await new Promise<void>((resolve, reject) => {
     socket.once('connect', () => resolve());
     socket.once('connect_error', (err) => reject(err));
@@ -114,7 +120,9 @@ async function send(cmd: Extract<Command, { type: 'send' }>, reqId: number): Pro
   let turn = 0;
   const sendOne = () => {
     const sender = cmd.senders[turn++ % cmd.senders.length]!;
-    const key = `t:${process.pid}:${sent++}`;
+    // Unique across steps: the server treats a repeated clientMsgId as a retry.
+    const key = `t:${process.pid}:${sendSerial++}`;
+    sent += 1;
     const t0 = now();
     sockets[sender.socket]!.timeout(30_000).emit(
       'message:send',
@@ -170,6 +178,7 @@ process.on('message', (raw: Envelope<Command>) => {
         cpuMicros: cpu.user + cpu.system,
         rssBytes: process.memoryUsage.rss(),
         sockets: sockets.filter((s) => s.connected).length,
+        disconnects: Object.fromEntries(disconnects),
       });
       break;
     }

@@ -17,6 +17,7 @@ export { connectRedis } from './db/redis.ts';
 export { Readiness, type ReadinessCheck, type ReadinessReport } from './health/readiness.ts';
 export { SERVICE_NAMES, SERVICES_USING_MONGO, type ServiceName } from './services.ts';
 export { EVENTS, announce, type EventName } from './events.ts';
+export { batchLoader, groupBy, type BatchLoaderOptions } from './batch/batch-loader.ts';
 export type { AppContext, ServiceFactory } from './app-context.ts';
 export { TokenService, type TokenClaims } from './auth/tokens.ts';
 export { createCache, MemoryCache, RedisCache, type KvCache } from './cache/kv-cache.ts';

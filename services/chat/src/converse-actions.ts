@@ -1,5 +1,5 @@
 import type { DmConverse, Message, SyncResult, UnreadEntry } from '@im/protocol';
-import { announce, callerId, escapeRegex, EVENTS, ImError, isDuplicateKeyError } from '@im/sdk';
+import { announce, batchLoader, callerId, escapeRegex, EVENTS, ImError, isDuplicateKeyError } from '@im/sdk';
 import { Types } from 'mongoose';
 import type { ChatDeps, Ctx } from './deps.ts';
 import type { ConverseDoc, MessageDoc, ReadDoc } from './models.ts';
@@ -22,11 +22,42 @@ const toDm = (doc: ConverseDoc): DmConverse => ({
 });
 
 export const converseActions = ({ models, access }: ChatDeps) => {
+  /** The DMs of each user, for every user asking in this turn in one query (connect storms). */
+  const dmsOf = batchLoader<string, ConverseDoc[]>(async (userIds) => {
+    const docs = await models.converses
+      .find({ memberIds: { $in: userIds }, type: 'dm' }, { lastSeq: 1, memberIds: 1 })
+      .lean<ConverseDoc[]>();
+    const byMember = new Map<string, ConverseDoc[]>(userIds.map((id) => [id, []]));
+    for (const doc of docs) for (const m of doc.memberIds ?? []) byMember.get(m.toHexString())?.push(doc);
+    return userIds.map((id) => byMember.get(id)!);
+  });
+
+  /**
+   * What `sync` answers for one converse and cursor, shared by every caller
+   * asking the same in this turn (a reconnect storm asks it thousands of times).
+   */
+  const missedSince = batchLoader<{ converseId: string; lastSeq: number }, SyncResult['converses'][string]>(
+    (keys) =>
+      Promise.all(
+        keys.map(async ({ converseId, lastSeq }) => {
+          const docs = await models.messages
+            .find({ converseId, seq: { $gt: lastSeq } })
+            .sort({ seq: 1 })
+            .limit(SYNC_LIMIT + 1)
+            .lean<MessageDoc[]>();
+          if (docs.length <= SYNC_LIMIT) return { messages: docs.map((d) => toMessage(d)) };
+          const counter = await models.converses.findById(converseId, { lastSeq: 1 }).lean<ConverseDoc>();
+          return { messages: [], tooMany: true, lastSeq: counter?.lastSeq ?? 0 } as const;
+        }),
+      ),
+    { keyOf: (k) => `${k.converseId}:${k.lastSeq}` },
+  );
+
   /** Every converse of a user: group panels (two indexed queries in the group service) and DMs (one here). */
   const myConverses = async (ctx: Ctx<object>, userId: string) => {
     const [groupConverses, dms] = await Promise.all([
       ctx.call('group.userConverses', { userId }) as Promise<UserRooms['groups']>,
-      models.converses.find({ memberIds: userId, type: 'dm' }, { lastSeq: 1 }).lean<ConverseDoc[]>(),
+      dmsOf(userId),
     ]);
     return { groups: groupConverses, groupIds: groupConverses.flatMap((g) => g.converseIds), dms };
   };
@@ -205,17 +236,7 @@ export const converseActions = ({ models, access }: ChatDeps) => {
         await Promise.all(
           entries.map(async ([converseId, lastSeq]) => {
             if (!(await access.resolve(ctx, converseId, userId))) return;
-            const docs = await models.messages
-              .find({ converseId, seq: { $gt: lastSeq } })
-              .sort({ seq: 1 })
-              .limit(SYNC_LIMIT + 1)
-              .lean<MessageDoc[]>();
-            if (docs.length > SYNC_LIMIT) {
-              const counter = await models.converses.findById(converseId, { lastSeq: 1 }).lean<ConverseDoc>();
-              out[converseId] = { messages: [], tooMany: true, lastSeq: counter?.lastSeq ?? 0 };
-            } else {
-              out[converseId] = { messages: docs.map((d) => toMessage(d)) };
-            }
+            out[converseId] = await missedSince({ converseId, lastSeq });
           }),
         );
         return { converses: out };

@@ -1,5 +1,5 @@
 import type { GroupRole, Member, Page, PublicUser } from '@im/protocol';
-import { announce, callerId, EVENTS, ImError } from '@im/sdk';
+import { announce, batchLoader, callerId, EVENTS, groupBy, ImError } from '@im/sdk';
 import { loadForMember, OWNER } from './access.ts';
 import { groupParams } from './params.ts';
 import type { Ctx, GroupDeps } from './deps.ts';
@@ -19,125 +19,143 @@ const toMember = (m: MemberDoc, user: PublicUser): Member => ({
   joinedAt: m.joinedAt.toISOString(),
 });
 
-export const memberActions = ({ models, membership }: GroupDeps) => ({
-  /** Members by join order (cursor = last member id seen). */
-  members: {
-    params: groupParams.members,
-    async handler(ctx: Ctx<{ groupId: string; cursor?: string; limit?: number }>): Promise<Page<Member>> {
-      await loadForMember(models, ctx.params.groupId, callerId(ctx));
-      const limit = ctx.params.limit ?? 50;
-      const filter = { groupId: ctx.params.groupId, ...(ctx.params.cursor ? { _id: { $gt: ctx.params.cursor } } : {}) };
-      const docs = await models.members
-        .find(filter)
-        .sort({ _id: 1 })
-        .limit(limit + 1)
-        .lean<MemberDoc[]>();
-      const page = docs.slice(0, limit);
-      const users = (await ctx.call('user.getMany', { ids: page.map((m) => m.userId.toHexString()) })) as Record<
-        string,
-        PublicUser
-      >;
-      return {
-        // Members whose account was deleted are left out.
-        items: page.flatMap((m) => {
-          const user = users[m.userId.toHexString()];
-          return user ? [toMember(m, user)] : [];
-        }),
-        nextCursor: docs.length > limit ? page.at(-1)!._id.toHexString() : null,
-      };
-    },
-  },
+/** A user's rooms list at most this many groups. */
+const MAX_GROUPS_PER_USER = 1000;
 
-  /** Leave (yourself) or kick (owner: anyone else; admin: plain members). */
-  removeMember: {
-    params: groupParams.removeMember,
-    async handler(ctx: Ctx<{ groupId: string; userId: string }>): Promise<void> {
-      const me = callerId(ctx);
-      const { group, me: mine } = await loadForMember(models, ctx.params.groupId, me);
-      const target =
-        ctx.params.userId === me
-          ? mine
-          : await models.members.findOne({ groupId: group._id, userId: ctx.params.userId }).lean<MemberDoc>();
-      if (!target) throw new ImError('IM_ERR_NOT_FOUND', 'Member not found');
-      if (target.role === 'owner') {
-        throw new ImError(
-          'IM_ERR_FORBIDDEN',
-          target === mine ? 'The owner cannot leave; delete the group instead' : 'The owner cannot be removed',
-        );
-      }
-      if (target !== mine && !(mine.role === 'owner' || (mine.role === 'admin' && target.role === 'member'))) {
-        throw new ImError('IM_ERR_FORBIDDEN', 'Only the owner, or an admin for plain members, may remove members');
-      }
-      const { deletedCount } = await models.members.deleteOne({ _id: target._id });
-      if (deletedCount === 0) return; // Removed concurrently: nothing more to do.
-      await models.groups.updateOne({ _id: group._id }, { $inc: { memberCount: -1 } });
-      await membership.forgetMember(ctx.params.groupId, ctx.params.userId);
-      announce(ctx, EVENTS.memberLeft, {
-        groupId: ctx.params.groupId,
-        userId: ctx.params.userId,
-        converseIds: converseIdsOf(group),
-        ...(target === mine ? {} : { removedBy: me }),
-      });
+export const memberActions = ({ models, membership }: GroupDeps) => {
+  // Batched per turn of the event loop: a connect storm asks for thousands of users at once.
+  const groupIdsOf = batchLoader<string, string[]>(async (userIds) => {
+    const rows = await models.members.find({ userId: { $in: userIds } }, { groupId: 1, userId: 1 }).lean<MemberDoc[]>();
+    const byUser = groupBy(rows, (r) => r.userId.toHexString());
+    return userIds.map((id) =>
+      (byUser.get(id) ?? []).slice(0, MAX_GROUPS_PER_USER).map((r) => r.groupId.toHexString()),
+    );
+  });
+  const groupRooms = batchLoader<string, Pick<GroupDoc, '_id' | 'panels' | 'memberCount'> | null>(async (ids) => {
+    const docs = await models.groups
+      .find({ _id: { $in: ids } }, { 'panels.converseId': 1, memberCount: 1 })
+      .lean<Array<Pick<GroupDoc, '_id' | 'panels' | 'memberCount'>>>();
+    const byId = new Map(docs.map((d) => [d._id.toHexString(), d]));
+    return ids.map((id) => byId.get(id) ?? null);
+  });
+  return {
+    /** Members by join order (cursor = last member id seen). */
+    members: {
+      params: groupParams.members,
+      async handler(ctx: Ctx<{ groupId: string; cursor?: string; limit?: number }>): Promise<Page<Member>> {
+        await loadForMember(models, ctx.params.groupId, callerId(ctx));
+        const limit = ctx.params.limit ?? 50;
+        const filter = {
+          groupId: ctx.params.groupId,
+          ...(ctx.params.cursor ? { _id: { $gt: ctx.params.cursor } } : {}),
+        };
+        const docs = await models.members
+          .find(filter)
+          .sort({ _id: 1 })
+          .limit(limit + 1)
+          .lean<MemberDoc[]>();
+        const page = docs.slice(0, limit);
+        const users = (await ctx.call('user.getMany', { ids: page.map((m) => m.userId.toHexString()) })) as Record<
+          string,
+          PublicUser
+        >;
+        return {
+          // Members whose account was deleted are left out.
+          items: page.flatMap((m) => {
+            const user = users[m.userId.toHexString()];
+            return user ? [toMember(m, user)] : [];
+          }),
+          nextCursor: docs.length > limit ? page.at(-1)!._id.toHexString() : null,
+        };
+      },
     },
-  },
 
-  setRole: {
-    params: groupParams.setRole,
-    async handler(ctx: Ctx<{ groupId: string; userId: string; role: Exclude<GroupRole, 'owner'> }>): Promise<Member> {
-      await loadForMember(models, ctx.params.groupId, callerId(ctx), OWNER);
-      const updated = await models.members
-        .findOneAndUpdate(
-          { groupId: ctx.params.groupId, userId: ctx.params.userId, role: { $ne: 'owner' } },
-          { $set: { role: ctx.params.role } },
-          { new: true },
-        )
-        .lean<MemberDoc>();
-      if (!updated) {
-        const exists = await models.members.exists({ groupId: ctx.params.groupId, userId: ctx.params.userId });
-        throw exists
-          ? new ImError('IM_ERR_FORBIDDEN', "The owner's role cannot change")
-          : new ImError('IM_ERR_NOT_FOUND', 'Member not found');
-      }
-      await membership.forgetMember(ctx.params.groupId, ctx.params.userId);
-      announce(ctx, EVENTS.memberUpdated, {
-        groupId: ctx.params.groupId,
-        userId: ctx.params.userId,
-        role: ctx.params.role,
-      });
-      const users = (await ctx.call('user.getMany', { ids: [ctx.params.userId] })) as Record<string, PublicUser>;
-      const user = users[ctx.params.userId];
-      if (!user) throw new ImError('IM_ERR_NOT_FOUND', 'Member not found');
-      return toMember(updated, user);
+    /** Leave (yourself) or kick (owner: anyone else; admin: plain members). */
+    removeMember: {
+      params: groupParams.removeMember,
+      async handler(ctx: Ctx<{ groupId: string; userId: string }>): Promise<void> {
+        const me = callerId(ctx);
+        const { group, me: mine } = await loadForMember(models, ctx.params.groupId, me);
+        const target =
+          ctx.params.userId === me
+            ? mine
+            : await models.members.findOne({ groupId: group._id, userId: ctx.params.userId }).lean<MemberDoc>();
+        if (!target) throw new ImError('IM_ERR_NOT_FOUND', 'Member not found');
+        if (target.role === 'owner') {
+          throw new ImError(
+            'IM_ERR_FORBIDDEN',
+            target === mine ? 'The owner cannot leave; delete the group instead' : 'The owner cannot be removed',
+          );
+        }
+        if (target !== mine && !(mine.role === 'owner' || (mine.role === 'admin' && target.role === 'member'))) {
+          throw new ImError('IM_ERR_FORBIDDEN', 'Only the owner, or an admin for plain members, may remove members');
+        }
+        const { deletedCount } = await models.members.deleteOne({ _id: target._id });
+        if (deletedCount === 0) return; // Removed concurrently: nothing more to do.
+        await models.groups.updateOne({ _id: group._id }, { $inc: { memberCount: -1 } });
+        await membership.forgetMember(ctx.params.groupId, ctx.params.userId);
+        announce(ctx, EVENTS.memberLeft, {
+          groupId: ctx.params.groupId,
+          userId: ctx.params.userId,
+          converseIds: converseIdsOf(group),
+          ...(target === mine ? {} : { removedBy: me }),
+        });
+      },
     },
-  },
 
-  /** For the chat service's every send: the caller's role in the converse's group, or null. Cached. */
-  converseMember: {
-    visibility: 'public' as const,
-    params: groupParams.converseMember,
-    handler(ctx: Ctx<{ converseId: string; userId: string }>) {
-      return membership.converseMember(ctx.params.converseId, ctx.params.userId);
+    setRole: {
+      params: groupParams.setRole,
+      async handler(ctx: Ctx<{ groupId: string; userId: string; role: Exclude<GroupRole, 'owner'> }>): Promise<Member> {
+        await loadForMember(models, ctx.params.groupId, callerId(ctx), OWNER);
+        const updated = await models.members
+          .findOneAndUpdate(
+            { groupId: ctx.params.groupId, userId: ctx.params.userId, role: { $ne: 'owner' } },
+            { $set: { role: ctx.params.role } },
+            { new: true },
+          )
+          .lean<MemberDoc>();
+        if (!updated) {
+          const exists = await models.members.exists({ groupId: ctx.params.groupId, userId: ctx.params.userId });
+          throw exists
+            ? new ImError('IM_ERR_FORBIDDEN', "The owner's role cannot change")
+            : new ImError('IM_ERR_NOT_FOUND', 'Member not found');
+        }
+        await membership.forgetMember(ctx.params.groupId, ctx.params.userId);
+        announce(ctx, EVENTS.memberUpdated, {
+          groupId: ctx.params.groupId,
+          userId: ctx.params.userId,
+          role: ctx.params.role,
+        });
+        const users = (await ctx.call('user.getMany', { ids: [ctx.params.userId] })) as Record<string, PublicUser>;
+        const user = users[ctx.params.userId];
+        if (!user) throw new ImError('IM_ERR_NOT_FOUND', 'Member not found');
+        return toMember(updated, user);
+      },
     },
-  },
 
-  /** Every group of a user with its converses, in two indexed queries (unread summary, search, realtime rooms). */
-  userConverses: {
-    visibility: 'public' as const,
-    params: groupParams.userConverses,
-    async handler(ctx: Ctx<{ userId: string }>): Promise<UserGroupConverses[]> {
-      const mine = await models.members
-        .find({ userId: ctx.params.userId }, { groupId: 1 })
-        .limit(1000)
-        .lean<MemberDoc[]>();
-      const groups = await models.groups
-        .find({ _id: { $in: mine.map((m) => m.groupId) } }, { 'panels.converseId': 1, memberCount: 1 })
-        .lean<Array<Pick<GroupDoc, '_id' | 'panels' | 'memberCount'>>>();
-      // Groups without panels are listed too: their members still share the group's room.
-      return groups.map((g) => ({
-        groupId: g._id.toHexString(),
-        memberCount: g.memberCount,
-        converseIds: g.panels.map((p) => p.converseId.toHexString()),
-      }));
+    /** For the chat service's every send: the caller's role in the converse's group, or null. Cached. */
+    converseMember: {
+      visibility: 'public' as const,
+      params: groupParams.converseMember,
+      handler(ctx: Ctx<{ converseId: string; userId: string }>) {
+        return membership.converseMember(ctx.params.converseId, ctx.params.userId);
+      },
     },
-  },
-});
+
+    /** Every group of a user with its converses, in two indexed queries (unread summary, search, realtime rooms). */
+    userConverses: {
+      visibility: 'public' as const,
+      params: groupParams.userConverses,
+      async handler(ctx: Ctx<{ userId: string }>): Promise<UserGroupConverses[]> {
+        const groupIds = await groupIdsOf(ctx.params.userId);
+        const groups = (await Promise.all(groupIds.map(groupRooms))).filter((g) => g !== null);
+        // Groups without panels are listed too: their members still share the group's room.
+        return groups.map((g) => ({
+          groupId: g._id.toHexString(),
+          memberCount: g.memberCount,
+          converseIds: g.panels.map((p) => p.converseId.toHexString()),
+        }));
+      },
+    },
+  };
+};

@@ -1,5 +1,5 @@
 import type { GroupRole } from '@im/protocol';
-import type { KvCache } from '@im/sdk';
+import { batchLoader, groupBy, type KvCache } from '@im/sdk';
 import type { GroupModels } from './models.ts';
 
 const NONE = '-';
@@ -15,10 +15,28 @@ export class MembershipCache {
   readonly #models: GroupModels;
   readonly #ttl: number;
 
+  /** Misses of one turn, one query per group: a connect storm checks thousands of members at once. */
+  readonly #loadRole: (key: { groupId: string; userId: string }) => Promise<GroupRole | null>;
+
   constructor(cache: KvCache, models: GroupModels, ttlSeconds: number) {
     this.#cache = cache;
     this.#models = models;
     this.#ttl = ttlSeconds;
+    this.#loadRole = batchLoader(
+      async (keys) => {
+        const roles = new Map<string, GroupRole>();
+        await Promise.all(
+          [...groupBy(keys, (k) => k.groupId)].map(async ([groupId, list]) => {
+            const docs = await this.#models.members
+              .find({ groupId, userId: { $in: list.map((k) => k.userId) } }, { userId: 1, role: 1 })
+              .lean();
+            for (const d of docs) roles.set(`${groupId}:${d.userId.toHexString()}`, d.role);
+          }),
+        );
+        return keys.map((k) => roles.get(`${k.groupId}:${k.userId}`) ?? null);
+      },
+      { keyOf: (k) => `${k.groupId}:${k.userId}` },
+    );
   }
 
   async converseMember(converseId: string, userId: string): Promise<{ groupId: string; role: GroupRole } | null> {
@@ -42,9 +60,9 @@ export class MembershipCache {
     const key = `m:${groupId}:${userId}`;
     const cached = await this.#cache.get(key);
     if (cached !== undefined) return cached === NONE ? null : (cached as GroupRole);
-    const member = await this.#models.members.findOne({ groupId, userId }, { role: 1 }).lean();
-    await this.#cache.set(key, member?.role ?? NONE, this.#ttl);
-    return member?.role ?? null;
+    const role = await this.#loadRole({ groupId, userId });
+    await this.#cache.set(key, role ?? NONE, this.#ttl);
+    return role;
   }
 
   forgetMember(groupId: string, userId: string): Promise<void> {

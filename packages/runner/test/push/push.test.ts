@@ -172,6 +172,34 @@ for (const mode of ['memory queue', 'Redis stream queue'] as const) {
       }
     });
 
+    it('drops a notification for a subscription whose keys cannot be used, once, and still serves the others', async () => {
+      const { owner, members, converseId } = await group(1);
+      const member = members[0]!;
+      const good = await subscribe(member);
+      subscriptionCounter += 1;
+      const badEndpoint = `${origin}/push/${subscriptionCounter}`;
+      // 65 bytes, but not a P-256 point: the browser never made these.
+      const bad = { endpoint: badEndpoint, keys: { p256dh: 'A'.repeat(87), auth: good.json.keys.auth } };
+      assert.equal(
+        (await api.request('POST', '/api/push/subscriptions', { token: member.token, body: bad })).status,
+        201,
+      );
+      const failedCount = async () =>
+        Number(
+          /^im_push_failed_total\{channel="webpush",reason="invalid-keys"\} (\d+)/m.exec(
+            await (await fetch(`${api.base}/metrics`)).text(),
+          )?.[1] ?? 0,
+        );
+      const before = await failedCount();
+      const msg = (await send(owner, converseId, `@${member.username} one of two`)).body;
+      await until('the good push', () => pushesTo(good).length === 1);
+      for (let i = 0; i < 100 && (await failedCount()) === before; i += 1) await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 1500)); // a retry would come after a second
+      assert.equal(await failedCount(), before + 1, 'dropped once, not retried');
+      assert.equal(endpoint.received.filter((r) => `${origin}${r.path}` === badEndpoint).length, 0);
+      assert.equal((good.decrypt(pushesTo(good)[0]!.body) as { messageId: string }).messageId, msg.id);
+    });
+
     it('delivers everything once the endpoint is back after an outage, none twice', async () => {
       const { owner, members, converseId } = await group(1);
       const sub = await subscribe(members[0]!);

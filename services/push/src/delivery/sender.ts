@@ -2,6 +2,7 @@ import { request } from 'undici';
 import webPush from 'web-push';
 import type { VapidKeys } from '../vapid.ts';
 import type { CircuitBreaker } from './circuit-breaker.ts';
+import { encryptWebPush, InvalidSubscriptionKeys } from './encrypt.ts';
 import { pushAgent } from './http-client.ts';
 import type { Outcome, PushJob } from './queue.ts';
 
@@ -44,35 +45,46 @@ export function createSender(
     return Authorization;
   };
   return async (job: PushJob): Promise<Outcome> => {
-    let url: string;
+    const webpush =
+      job.channel === 'webpush' ? (job.target as { endpoint: string; p256dh: string; auth: string }) : null;
+    if (!webpush && !proxyUrl) return { done: true };
+    const url = webpush ? webpush.endpoint : proxyUrl!;
+    const origin = new URL(url).origin;
+    // An open circuit holds the job before any work is spent on it.
+    const wait = breaker.waitFor(origin);
+    if (wait > 0) return { retryInMs: wait, countAttempt: false };
+
     let init: { method: 'POST'; headers: Record<string, string>; body: Buffer | string };
-    if (job.channel === 'webpush') {
-      const target = job.target as { endpoint: string; p256dh: string; auth: string };
-      const details = webPush.generateRequestDetails(
-        { endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } },
-        job.payload,
-        {
-          // The VAPID header is signed once per push service and reused (see vapidAuthorization).
-          headers: { Authorization: vapidAuthorization(new URL(target.endpoint).origin) },
-          TTL: 3600,
-          contentEncoding: 'aes128gcm',
-          urgency: 'high',
+    if (webpush) {
+      let body: Buffer;
+      try {
+        body = encryptWebPush(webpush.p256dh, webpush.auth, Buffer.from(job.payload));
+      } catch (err) {
+        if (!(err instanceof InvalidSubscriptionKeys)) throw err;
+        // No attempt can ever succeed: drop it instead of retrying.
+        hooks.failed(job.channel, 'invalid-keys');
+        return { done: true };
+      }
+      // The headers web-push sends for aes128gcm; the VAPID header is signed once per push service.
+      init = {
+        method: 'POST',
+        headers: {
+          TTL: '3600',
+          'Content-Length': String(body.length),
+          'Content-Type': 'application/octet-stream',
+          'Content-Encoding': 'aes128gcm',
+          Authorization: vapidAuthorization(origin),
+          Urgency: 'high',
         },
-      );
-      url = details.endpoint;
-      init = { method: 'POST', headers: details.headers as Record<string, string>, body: details.body as Buffer };
+        body,
+      };
     } else {
-      if (!proxyUrl) return { done: true };
-      url = proxyUrl;
       init = {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ ...(job.target as object), payload: JSON.parse(job.payload) as unknown }),
       };
     }
-    const origin = new URL(url).origin;
-    const wait = breaker.waitFor(origin);
-    if (wait > 0) return { retryInMs: wait, countAttempt: false };
 
     const started = performance.now();
     let status = 0;

@@ -223,18 +223,26 @@ export const createPushService: ServiceFactory = (app: AppContext) => {
           if (recipients.length === 0) return;
 
           const preview = message.content.slice(0, 140);
+          // Inbox entries written as they are stored (cast here, createdAt set): mongoose's hydration
+          // and validation of a document per recipient cost more than the insert itself.
+          const converseId = new Types.ObjectId(message.converseId);
+          const messageId = new Types.ObjectId(message.id);
+          const authorId = new Types.ObjectId(message.authorId);
+          const createdAt = new Date();
           await models.notifications
             .insertMany(
               recipients.map((userId) => ({
-                userId,
+                _id: new Types.ObjectId(),
+                userId: new Types.ObjectId(userId),
                 kind,
-                converseId: message.converseId,
-                messageId: message.id,
+                converseId,
+                messageId,
                 seq: message.seq,
-                authorId: message.authorId,
+                authorId,
                 preview,
+                createdAt,
               })),
-              { ordered: false },
+              { ordered: false, lean: true },
             )
             .catch((err: unknown) => {
               if (!isDuplicateKeyError(err) && !(err as { writeErrors?: unknown }).writeErrors) throw err;

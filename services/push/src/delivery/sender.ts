@@ -1,9 +1,8 @@
-import { request } from 'undici';
 import webPush from 'web-push';
 import type { VapidKeys } from '../vapid.ts';
 import type { CircuitBreaker } from './circuit-breaker.ts';
 import { encryptWebPush, InvalidSubscriptionKeys } from './encrypt.ts';
-import { pushAgent } from './http-client.ts';
+import { post } from './http-client.ts';
 import type { Outcome, PushJob } from './queue.ts';
 
 const MAX_ATTEMPTS = 10;
@@ -48,15 +47,15 @@ export function createSender(
     const webpush =
       job.channel === 'webpush' ? (job.target as { endpoint: string; p256dh: string; auth: string }) : null;
     if (!webpush && !proxyUrl) return { done: true };
-    const url = webpush ? webpush.endpoint : proxyUrl!;
-    const origin = new URL(url).origin;
+    const url = new URL(webpush ? webpush.endpoint : proxyUrl!);
+    const origin = url.origin;
     // An open circuit holds the job before any work is spent on it.
     const wait = breaker.waitFor(origin);
     if (wait > 0) return { retryInMs: wait, countAttempt: false };
 
-    let init: { method: 'POST'; headers: Record<string, string>; body: Buffer | string };
+    let headers: Record<string, string>;
+    let body: Buffer | string;
     if (webpush) {
-      let body: Buffer;
       try {
         body = encryptWebPush(webpush.p256dh, webpush.auth, Buffer.from(job.payload));
       } catch (err) {
@@ -66,32 +65,23 @@ export function createSender(
         return { done: true };
       }
       // The headers web-push sends for aes128gcm; the VAPID header is signed once per push service.
-      init = {
-        method: 'POST',
-        headers: {
-          TTL: '3600',
-          'Content-Length': String(body.length),
-          'Content-Type': 'application/octet-stream',
-          'Content-Encoding': 'aes128gcm',
-          Authorization: vapidAuthorization(origin),
-          Urgency: 'high',
-        },
-        body,
+      headers = {
+        TTL: '3600',
+        'Content-Length': String(body.length),
+        'Content-Type': 'application/octet-stream',
+        'Content-Encoding': 'aes128gcm',
+        Authorization: vapidAuthorization(origin),
+        Urgency: 'high',
       };
     } else {
-      init = {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ ...(job.target as object), payload: JSON.parse(job.payload) as unknown }),
-      };
+      headers = { 'content-type': 'application/json' };
+      body = JSON.stringify({ ...(job.target as object), payload: JSON.parse(job.payload) as unknown });
     }
 
     const started = performance.now();
     let status = 0;
     try {
-      const res = await request(url, { ...init, dispatcher: pushAgent });
-      status = res.statusCode;
-      await res.body.dump();
+      status = await post(url, headers, body);
     } catch {
       status = 0;
     }

@@ -9,6 +9,39 @@ import { table, writeResult } from '../lib/report.ts';
 import { round } from '../lib/stats.ts';
 import { startTarget } from '../lib/target.ts';
 import { Swarm } from '../swarm/swarm.ts';
+import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { findNodePid } from '../lib/node-pid.ts';
+
+/**
+ * A heap snapshot starts with a full GC: asking the gateways for one (SIGUSR2)
+ * before reading their heap gives the memory sockets really retain, not
+ * whatever garbage a young generation holds at that moment.
+ */
+async function collectGarbage(pids: number[], dir: string, keepAs?: string): Promise<void> {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  for (const pid of pids) process.kill(pid, 'SIGUSR2');
+  // Written after the GC, synchronously: done when every file stops growing.
+  const size = () =>
+    readdirSync(dir)
+      .filter((f) => f.endsWith('.heapsnapshot'))
+      .reduce((total, f) => total + statSync(join(dir, f)).size, 0);
+  let last = -1;
+  for (let waited = 0; waited < 120_000; waited += 1000) {
+    await pause(1000);
+    const files = readdirSync(dir).filter((f) => f.endsWith('.heapsnapshot')).length;
+    const now = size();
+    if (files >= pids.length && now === last && now > 0) break;
+    last = now;
+  }
+  if (keepAs) {
+    mkdirSync(keepAs, { recursive: true });
+    for (const f of readdirSync(dir)) renameSync(join(dir, f), join(keepAs, f));
+  }
+  rmSync(dir, { recursive: true, force: true });
+}
 
 const sum = (scrapes: Scrape[], f: (s: Scrape) => number) => scrapes.reduce((t, s) => t + f(s), 0);
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -18,6 +51,8 @@ export async function run(argv: string[]): Promise<void> {
     sockets: { type: 'string' },
     'group-size': { type: 'string' },
     'rest-seconds': { type: 'string' },
+    /** Keep the gateways' heap snapshots (empty, then holding the sockets) here, to see what a socket costs. */
+    'keep-snapshots': { type: 'string' },
     processes: { type: 'string' },
   });
   const sockets = intOption('sockets', values.sockets, 18_000);
@@ -25,7 +60,14 @@ export async function run(argv: string[]): Promise<void> {
   const restSeconds = intOption('rest-seconds', values['rest-seconds'], 60);
   const processes = intOption('processes', values.processes, Math.max(2, Math.ceil(sockets / 6000)));
   const load = new LoadCpu();
+  const keep = values['keep-snapshots'];
+  const snapshots = mkdtempSync(join(tmpdir(), 'im-bench-heap-'));
+  process.env.SERVER_NODE_OPTIONS = `${process.env.SERVER_NODE_OPTIONS ?? ''} --heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${snapshots}`;
   const target = await startTarget({ cluster: values.cluster });
+  const ports = target.gateways.map((g) => new URL(g).port);
+  const pids = ports.map((port) => findNodePid(`PORT=${port}`)).filter((p) => p !== undefined);
+  if (pids.length < ports.length)
+    process.stderr.write('could not find the gateway processes: heap figures include garbage\n');
   const base = target.gateways[0]!;
   const swarm = new Swarm(processes);
   let result: Record<string, number> = {};
@@ -43,6 +85,8 @@ export async function run(argv: string[]): Promise<void> {
     }
     bar.stop();
     await pause(3000);
+    const emptyRss = sum(await Promise.all(target.gateways.map(scrape)), rssBytes);
+    await collectGarbage(pids, snapshots, keep && join(keep, 'empty'));
     const empty = await Promise.all(target.gateways.map(scrape));
     const connected = await swarm.connect(`connecting ${sockets} sockets`, accounts, target.gateways, {
       concurrency: 200,
@@ -58,17 +102,22 @@ export async function run(argv: string[]): Promise<void> {
     }
     rest.stop();
     const restEnd = await Promise.all(target.gateways.map(scrape));
+    await collectGarbage(pids, snapshots, keep && join(keep, 'connected'));
+    const retained = await Promise.all(target.gateways.map(scrape));
     const held = (await swarm.stats()).connected;
-    const rssDelta = sum(restEnd, rssBytes) - sum(empty, rssBytes);
-    const heapDelta = sum(restEnd, heapUsedBytes) - sum(empty, heapUsedBytes);
+    // RSS before the snapshots: writing one inflates it.
+    const rssDelta = sum(restEnd, rssBytes) - emptyRss;
+    const heapDelta = sum(retained, heapUsedBytes) - sum(empty, heapUsedBytes);
     const cpu = sum(restEnd, cpuSeconds) - sum(restStart, cpuSeconds);
     result = {
       sockets: connected.ok,
       heldAtEnd: held,
       failed: connected.failed,
       gateways: target.gateways.length,
-      rssBeforeMB: round(sum(empty, rssBytes) / 2 ** 20),
+      rssBeforeMB: round(emptyRss / 2 ** 20),
       rssAfterMB: round(sum(restEnd, rssBytes) / 2 ** 20),
+      heapBeforeMB: round(sum(empty, heapUsedBytes) / 2 ** 20),
+      heapAfterMB: round(sum(retained, heapUsedBytes) / 2 ** 20),
       bytesPerSocketRss: Math.round(rssDelta / Math.max(1, connected.ok)),
       bytesPerSocketHeap: Math.round(heapDelta / Math.max(1, connected.ok)),
       restSeconds,
@@ -77,6 +126,7 @@ export async function run(argv: string[]): Promise<void> {
   } finally {
     load.addChildren(await swarm.close().catch(() => 0), processes);
     await target.stop();
+    rmSync(snapshots, { recursive: true, force: true });
   }
   process.stdout.write(table([result]));
   process.stdout.write(

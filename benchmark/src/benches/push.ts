@@ -6,7 +6,6 @@
 // server's RSS is sampled every 200 ms throughout.
 import { fork, type ChildProcess } from 'node:child_process';
 import { createECDH, randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +15,7 @@ import { AccountPool, api, BenchGroup, type Account } from '../lib/api.ts';
 import { benchArgs, intOption } from '../lib/args.ts';
 import { LoadCpu } from '../lib/load-cpu.ts';
 import { metric, rssBytes, scrape } from '../lib/metrics.ts';
+import { findNodePid } from '../lib/node-pid.ts';
 import { forEachLimited, progress } from '../lib/progress.ts';
 import { table, writeResult } from '../lib/report.ts';
 import { mib, procRss, RssSampler } from '../lib/rss-sampler.ts';
@@ -159,37 +159,6 @@ class Sink {
 
 // ---------------------------------------------------------------------------
 // The cluster's push node has no /metrics: its RSS comes from /proc.
-
-function parentPid(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-}
-
-/** The pid of a Node process descended from this one and started with NODE_ID=nodeId, if any. */
-function findNodePid(nodeId: string): number | undefined {
-  const node = realpathSync(process.execPath);
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc').filter((e) => /^\d+$/.test(e));
-  } catch {
-    return undefined;
-  }
-  for (const entry of entries) {
-    const pid = Number(entry);
-    try {
-      const env = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
-      // The test kit's tether (bash) carries the same environment: only Node itself counts.
-      if (!env.includes(`NODE_ID=${nodeId}`) || readlinkSync(`/proc/${pid}/exe`) !== node) continue;
-      for (let p = pid, depth = 0; p > 1 && depth < 10; depth += 1) {
-        p = parentPid(p);
-        if (p === process.pid) return pid;
-      }
-    } catch {
-      // Gone, or not ours to read.
-    }
-  }
-  return undefined;
-}
 
 // ---------------------------------------------------------------------------
 
@@ -372,7 +341,7 @@ export async function run(argv: string[]): Promise<void> {
       return rssBytes(s);
     };
     if (mode === 'cluster') {
-      const pid = findNodePid(PUSH_NODE_ID);
+      const pid = findNodePid(`NODE_ID=${PUSH_NODE_ID}`);
       if (pid === undefined) throw new Error(`cannot find the cluster's ${PUSH_NODE_ID} node to sample its RSS`);
       rssSource = `/proc of the cluster's ${PUSH_NODE_ID} node (file, push)`;
       readRss = procRss(pid);

@@ -1,5 +1,13 @@
 import type { Server as HttpServer } from 'node:http';
-import type { Ack, ClientToServerEvents, Message, ServerToClientEvents, SyncResult } from '@im/protocol';
+import type {
+  Ack,
+  ClientToServerEvents,
+  Message,
+  SendMessageBody,
+  ServerToClientEvents,
+  SyncRequest,
+  SyncResult,
+} from '@im/protocol';
 import { announce, EVENTS, ImError, toHttpError, type AppContext } from '@im/sdk';
 import type { ServiceBroker } from 'moleculer';
 import { Server, type Socket } from 'socket.io';
@@ -16,6 +24,9 @@ export interface SocketData {
   counted?: boolean;
   /** Groups told of this user's presence changes, found once at connect. */
   presenceGroupIds?: string[];
+  /** Made on first use: most sockets never send or type. */
+  sends?: TokenBucket;
+  lastTyping?: Map<string, number>;
 }
 
 export type ImServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
@@ -56,6 +67,11 @@ export function createSocketServer(
     pingTimeout: 20_000,
   });
   const limited = app.config.rateLimit === 'on';
+  // The upgrade request stays referenced by each session unless dropped; the
+  // handshake already copied what the gateway reads (auth, headers, address).
+  io.engine.on('connection', (raw: { request: unknown }) => {
+    raw.request = null;
+  });
 
   io.use((socket, next) => {
     const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
@@ -79,71 +95,78 @@ export function createSocketServer(
     );
   });
 
+  // One set of listeners for every socket (socket.io calls them with the
+  // socket as `this`): closures per socket would cost memory at 18k sockets.
+  async function onSend(this: ImSocket, body: SendMessageBody, ack: (a: Ack<Message>) => void) {
+    if (typeof ack !== 'function') return;
+    try {
+      await this.data.ready;
+      if (limited) {
+        const sends = (this.data.sends ??= new TokenBucket(SENDS_PER_SECOND, SEND_BURST));
+        if (!sends.take()) throw new ImError('IM_ERR_RATE_LIMITED', undefined, { retryAfterSec: sends.retryAfterSec });
+      }
+      const message = (await broker.call('chat.send', body, { meta: { user: { id: this.data.userId } } })) as Message;
+      ack({ ok: true, data: message });
+    } catch (err) {
+      ack(failure(err));
+    }
+  }
+
+  async function onTyping(this: ImSocket, body: { converseId: string }, ack?: (a: Ack<null>) => void) {
+    const reply = typeof ack === 'function' ? ack : () => undefined;
+    await this.data.ready;
+    const converseId = typeof body?.converseId === 'string' ? body.converseId : '';
+    if (!this.rooms.has(converseRoom(converseId)))
+      return reply(failure(new ImError('IM_ERR_NOT_FOUND', 'Converse not found')));
+    const now = Date.now();
+    const lastTyping = (this.data.lastTyping ??= new Map());
+    if (now - (lastTyping.get(converseId) ?? 0) >= TYPING_EVERY_MS) {
+      lastTyping.set(converseId, now);
+      announce(broker, EVENTS.typing, { converseId, userId: this.data.userId });
+    }
+    reply({ ok: true, data: null });
+  }
+
+  async function onSync(this: ImSocket, body: SyncRequest, ack: (a: Ack<SyncResult>) => void) {
+    if (typeof ack !== 'function') return;
+    try {
+      await this.data.ready;
+      const result = (await broker.call(
+        'chat.sync',
+        { cursors: body?.cursors },
+        { meta: { user: { id: this.data.userId } } },
+      )) as SyncResult;
+      ack({ ok: true, data: result });
+    } catch (err) {
+      ack(failure(err));
+    }
+  }
+
+  function onDisconnect(this: ImSocket) {
+    const { userId } = this.data;
+    void this.data.ready
+      .then(async () => {
+        if (!this.data.counted || !(await presence.disconnected(userId))) return;
+        await broker.broadcast(EVENTS.presence, {
+          userId,
+          online: false,
+          groupIds: this.data.presenceGroupIds ?? [],
+        });
+      })
+      // While the node shuts down the services may already be gone; presence is best effort then.
+      .catch((err: unknown) => app.logger.debug({ err, userId }, 'could not announce offline presence'));
+  }
+
   io.on('connection', (socket: ImSocket) => {
-    const { userId } = socket.data;
-    void socket.join(userRoom(userId));
-    const sends = new TokenBucket(SENDS_PER_SECOND, SEND_BURST);
-    const lastTyping = new Map<string, number>();
+    void socket.join(userRoom(socket.data.userId));
     socket.data.ready = joinRooms(socket).catch((err: unknown) => {
-      app.logger.warn({ err, userId }, 'could not load rooms for a socket');
+      app.logger.warn({ err, userId: socket.data.userId }, 'could not load rooms for a socket');
       socket.disconnect(true);
     });
-
-    socket.on('message:send', async (body, ack) => {
-      if (typeof ack !== 'function') return;
-      try {
-        await socket.data.ready;
-        if (limited && !sends.take())
-          throw new ImError('IM_ERR_RATE_LIMITED', undefined, { retryAfterSec: sends.retryAfterSec });
-        const message = (await broker.call('chat.send', body, { meta: { user: { id: userId } } })) as Message;
-        ack({ ok: true, data: message });
-      } catch (err) {
-        ack(failure(err));
-      }
-    });
-
-    socket.on('typing', async (body, ack) => {
-      const reply = typeof ack === 'function' ? ack : () => undefined;
-      await socket.data.ready;
-      const converseId = typeof body?.converseId === 'string' ? body.converseId : '';
-      if (!socket.rooms.has(converseRoom(converseId)))
-        return reply(failure(new ImError('IM_ERR_NOT_FOUND', 'Converse not found')));
-      const now = Date.now();
-      if (now - (lastTyping.get(converseId) ?? 0) >= TYPING_EVERY_MS) {
-        lastTyping.set(converseId, now);
-        announce(broker, EVENTS.typing, { converseId, userId });
-      }
-      reply({ ok: true, data: null });
-    });
-
-    socket.on('sync', async (body, ack) => {
-      if (typeof ack !== 'function') return;
-      try {
-        await socket.data.ready;
-        const result = (await broker.call(
-          'chat.sync',
-          { cursors: body?.cursors },
-          { meta: { user: { id: userId } } },
-        )) as SyncResult;
-        ack({ ok: true, data: result });
-      } catch (err) {
-        ack(failure(err));
-      }
-    });
-
-    socket.on('disconnect', () => {
-      void socket.data.ready
-        .then(async () => {
-          if (!socket.data.counted || !(await presence.disconnected(userId))) return;
-          await broker.broadcast(EVENTS.presence, {
-            userId,
-            online: false,
-            groupIds: socket.data.presenceGroupIds ?? [],
-          });
-        })
-        // While the node shuts down the services may already be gone; presence is best effort then.
-        .catch((err: unknown) => app.logger.debug({ err, userId }, 'could not announce offline presence'));
-    });
+    socket.on('message:send', onSend);
+    socket.on('typing', onTyping);
+    socket.on('sync', onSync);
+    socket.on('disconnect', onDisconnect);
   });
 
   async function joinRooms(socket: ImSocket): Promise<void> {

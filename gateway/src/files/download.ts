@@ -95,6 +95,7 @@ export function createDownloadHandler(
     } else {
       res.writeHead(200, { ...headers, 'content-length': size });
     }
-    await pipeline(body, res).catch(() => res.destroy());
+    // A backend that can write the bytes out itself (local disk) does so with buffers it reuses.
+    await (body.sendTo ? body.sendTo(res) : pipeline(body, res)).catch(() => res.destroy());
   };
 }

@@ -4,10 +4,14 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import { after, describe, it } from 'node:test';
-import { LocalStorage, type ObjectStorage } from '../src/index.ts';
+import { after, before, describe, it } from 'node:test';
+import { Client as MinioClient } from 'minio';
+import { openTestEnv, type TestEnv } from '@im/testkit';
+import { LocalStorage, S3Storage, type ObjectStorage } from '../src/index.ts';
 
 const MiB = 1024 * 1024;
+/** S3Storage's part size: objects up to it go in one PUT. */
+const PART = 5 * MiB;
 
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
@@ -127,5 +131,48 @@ describe('local disk storage', () => {
     assert.equal(await storage.size('f/202603/broken'), null);
     assert.deepEqual(readdirSync(join(root, 'f/202603')), []);
     assert.ok(!existsSync(join(root, 'f/202603/broken.part')));
+  });
+});
+
+describe('S3 storage (MinIO)', () => {
+  let env: TestEnv;
+  let storage: S3Storage;
+  let client: MinioClient;
+  before(async () => {
+    env = await openTestEnv(import.meta.url);
+    storage = new S3Storage({ url: env.minio.url, bucket: env.minio.bucket, region: 'us-east-1' });
+    await storage.ensureBucket();
+    client = new MinioClient(env.minio);
+  });
+  after(() => env.close());
+
+  const incompleteUploads = async () => {
+    const uploads: unknown[] = [];
+    for await (const upload of client.listIncompleteUploads(env.minio.bucket, '', true) as AsyncIterable<unknown>)
+      uploads.push(upload);
+    return uploads;
+  };
+
+  it('stores objects up to a part in one request and larger ones in parts, byte for byte', async () => {
+    for (const size of [0, 1, 300 * 1024, PART, PART + 1, 12 * MiB + 7]) {
+      const bytes = randomBytes(size);
+      const key = `f/202601/size-${size}`;
+      await storage.put(key, chunked(bytes), 'application/octet-stream');
+      await assertStored(storage, key, bytes);
+      // One request: a single-part object's ETag is its MD5; a multipart one's ends in -<parts>.
+      const { etag } = await client.statObject(env.minio.bucket, key);
+      if (size <= PART) assert.equal(etag, createHash('md5').update(bytes).digest('hex'));
+      else assert.match(etag, new RegExp(`-${Math.ceil(size / PART)}$`));
+    }
+    assert.deepEqual(await incompleteUploads(), []);
+  });
+
+  it('keeps nothing of a write whose source fails, in one request or in parts', async () => {
+    for (const size of [1000, 11 * MiB]) {
+      const key = `f/202603/broken-${size}`;
+      await assert.rejects(storage.put(key, failing(randomBytes(size)), 'application/octet-stream'), /went away/);
+      assert.equal(await storage.size(key), null);
+    }
+    assert.deepEqual(await incompleteUploads(), []);
   });
 });

@@ -1,5 +1,4 @@
-import { once } from 'node:events';
-import { PassThrough, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { Client } from 'minio';
 import { StorageUnavailableError, type ByteRange, type ObjectStorage } from './object-storage.ts';
 
@@ -10,7 +9,8 @@ export interface S3Options {
   region: string;
 }
 
-// Parts of multipart uploads are buffered by the client: keep them at S3's minimum.
+// Objects up to this size go in one PUT; larger ones in parts of this size (S3's minimum part),
+// which caps an object at 10,000 parts (48.8 GiB), as the minio client did with it.
 const PART_SIZE = 5 * 1024 * 1024;
 
 const NETWORK_ERRORS = new Set([
@@ -61,40 +61,42 @@ export class S3Storage implements ObjectStorage {
     }
   }
 
+  /**
+   * Up to one part's worth, the object is gathered and sent in one PUT of known length;
+   * beyond that it becomes a multipart upload whose parts are sent while the next one
+   * is received. The stream is read here and the client only ever gets whole buffers
+   * (a stream given to it that fails would leave it waiting forever).
+   */
   async put(key: string, body: Readable, contentType: string): Promise<void> {
-    const meta = { 'Content-Type': contentType };
-    let failure: unknown;
-    // The minio client cannot see an error of the stream it is given (it would wait
-    // forever), so it gets a relay that always ends; a failure of the source is kept
-    // here, and whatever was uploaded is removed.
-    body.on('error', () => undefined);
+    const headers = { 'Content-Type': contentType };
+    const head: Buffer[] = [];
+    let headBytes = 0;
+    let parts: PartUpload | undefined;
     try {
-      // A stream of unknown length becomes a multipart upload, which cannot be empty.
-      const first = await firstChunk(body);
-      if (first === null) {
-        await this.#client.putObject(this.#bucket, key, Buffer.alloc(0), 0, meta);
-        return;
-      }
-      const relay = new PassThrough();
-      void (async () => {
-        try {
-          for await (const chunk of prepend(first, body)) {
-            if (!relay.write(chunk)) await once(relay, 'drain');
-          }
-        } catch (err) {
-          failure = err;
-        } finally {
-          relay.end();
+      for await (const chunk of body as AsyncIterable<Buffer>) {
+        if (parts) {
+          await parts.write(chunk);
+          continue;
         }
-      })();
-      await this.#client.putObject(this.#bucket, key, relay, undefined, meta);
+        head.push(chunk);
+        headBytes += chunk.length;
+        if (headBytes > PART_SIZE) {
+          parts = new PartUpload(this.#client, this.#bucket, key);
+          await parts.start(headers);
+          for (const gathered of head) await parts.write(gathered);
+          head.length = 0;
+        }
+      }
+      if (parts) await parts.finish();
+      else {
+        const whole = head.length === 1 ? head[0]! : Buffer.concat(head, headBytes);
+        await this.#client.putObject(this.#bucket, key, whole, headBytes, headers).catch((err: unknown) => {
+          throw unavailable(err);
+        });
+      }
     } catch (err) {
-      failure ??= unavailable(err);
-    }
-    if (failure !== undefined) {
-      await this.#client.removeIncompleteUpload(this.#bucket, key).catch(() => undefined);
-      await this.#client.removeObject(this.#bucket, key).catch(() => undefined);
-      throw failure;
+      if (parts) await parts.abort();
+      throw err;
     }
   }
 
@@ -135,35 +137,90 @@ export class S3Storage implements ObjectStorage {
   }
 }
 
-/** The first chunk of a stream, or null if it ends without data. */
-function firstChunk(stream: Readable): Promise<Buffer | null> {
-  return new Promise((resolve, reject) => {
-    const cleanup = () => {
-      stream.off('readable', onReadable);
-      stream.off('end', onEnd);
-      stream.off('error', onError);
-    };
-    const onReadable = () => {
-      const chunk = stream.read() as Buffer | null;
-      if (chunk === null) return;
-      cleanup();
-      resolve(chunk);
-    };
-    const onEnd = () => {
-      cleanup();
-      resolve(null);
-    };
-    const onError = (err: unknown) => {
-      cleanup();
-      reject(err);
-    };
-    stream.on('readable', onReadable);
-    stream.once('end', onEnd);
-    stream.once('error', onError);
-  });
-}
+/**
+ * One object sent as S3 multipart parts of PART_SIZE: two part buffers, one filling
+ * from the stream while the other is on the wire, so memory stays at two parts
+ * whatever the object's size (and the source waits while both are busy).
+ */
+class PartUpload {
+  readonly #client: Client;
+  readonly #bucket: string;
+  readonly #key: string;
+  #uploadId: string | undefined;
+  readonly #buffers = [Buffer.allocUnsafe(PART_SIZE), Buffer.allocUnsafe(PART_SIZE)];
+  /** Which buffer is filling, and how far. */
+  #current = 0;
+  #filled = 0;
+  #sending: Promise<void> = Promise.resolve();
+  #failure: unknown;
+  readonly #etags: Array<{ part: number; etag: string }> = [];
 
-async function* prepend(first: Buffer, rest: Readable): AsyncGenerator<Buffer> {
-  yield first;
-  for await (const chunk of rest) yield chunk as Buffer;
+  constructor(client: Client, bucket: string, key: string) {
+    this.#client = client;
+    this.#bucket = bucket;
+    this.#key = key;
+  }
+
+  async start(headers: Record<string, string>): Promise<void> {
+    try {
+      this.#uploadId = await this.#client.initiateNewMultipartUpload(this.#bucket, this.#key, headers);
+    } catch (err) {
+      throw unavailable(err);
+    }
+  }
+
+  async write(chunk: Buffer): Promise<void> {
+    let at = 0;
+    while (at < chunk.length) {
+      if (this.#failure !== undefined) throw this.#failure;
+      const n = chunk.copy(this.#buffers[this.#current]!, this.#filled, at);
+      this.#filled += n;
+      at += n;
+      if (this.#filled === PART_SIZE) await this.#send();
+    }
+  }
+
+  async finish(): Promise<void> {
+    if (this.#filled > 0) await this.#send();
+    await this.#sending;
+    if (this.#failure !== undefined) throw this.#failure;
+    try {
+      await this.#client.completeMultipartUpload(this.#bucket, this.#key, this.#uploadId!, this.#etags);
+    } catch (err) {
+      throw unavailable(err);
+    }
+  }
+
+  /** Nothing of the upload stays behind. */
+  async abort(): Promise<void> {
+    await this.#sending;
+    if (this.#uploadId === undefined) return;
+    await this.#client.abortMultipartUpload(this.#bucket, this.#key, this.#uploadId).catch(() => undefined);
+    // In case the failure came after the parts were joined.
+    await this.#client.removeObject(this.#bucket, this.#key).catch(() => undefined);
+  }
+
+  /** Sends the filled buffer as the next part once the previous part is sent; fills the other one meanwhile. */
+  async #send(): Promise<void> {
+    await this.#sending;
+    if (this.#failure !== undefined) throw this.#failure;
+    const payload = this.#buffers[this.#current]!.subarray(0, this.#filled);
+    const partNumber = this.#etags.length + 1;
+    this.#etags.push({ part: partNumber, etag: '' });
+    this.#sending = this.#client
+      .uploadPart(
+        { bucketName: this.#bucket, objectName: this.#key, uploadID: this.#uploadId!, partNumber, headers: {} },
+        payload,
+      )
+      .then(
+        ({ etag }) => {
+          this.#etags[partNumber - 1] = { part: partNumber, etag };
+        },
+        (err: unknown) => {
+          this.#failure ??= unavailable(err);
+        },
+      );
+    this.#current = 1 - this.#current;
+    this.#filled = 0;
+  }
 }

@@ -19,6 +19,11 @@ describe('gateway router', () => {
       createLogger({ logLevel: 'fatal', logFormat: 'json', nodeEnv: 'test' }),
     );
     router.on('GET', '/ok/:id', (_req, res, params) => sendJson(res, 200, { id: params.id }));
+    router.on('GET', '/now', (_req, res) => sendJson(res, 200, { now: true }));
+    router.on('GET', '/later', async (_req, res) => {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      sendJson(res, 201, { later: true });
+    });
     router.on('GET', '/forbidden', () => {
       throw new ImError('IM_ERR_FORBIDDEN');
     });
@@ -35,6 +40,21 @@ describe('gateway router', () => {
     const res = await fetch(`${base}/ok/42`);
     assert.equal(res.status, 200);
     assert.deepEqual(await res.json(), { id: '42' });
+  });
+
+  it('counts and times handlers that answer at once and handlers that answer later', async () => {
+    for (let i = 0; i < 2; i += 1) assert.equal((await fetch(`${base}/now`)).status, 200);
+    const later = await fetch(`${base}/later`);
+    assert.equal(later.status, 201);
+    assert.deepEqual(await later.json(), { later: true });
+    const text = await metrics.metrics();
+    assert.match(text, /^im_http_requests_total\{method="GET",route="\/now",status="200"\} 2$/m);
+    assert.match(text, /^im_http_request_duration_seconds_count\{method="GET",route="\/now"\} 2$/m);
+    assert.match(text, /^im_http_requests_total\{method="GET",route="\/later",status="201"\} 1$/m);
+    assert.match(text, /^im_http_request_duration_seconds_count\{method="GET",route="\/later"\} 1$/m);
+    // The handler waited 5 ms: not in the first bucket (1 ms), well inside the last.
+    assert.match(text, /^im_http_request_duration_seconds_bucket\{le="0.001",method="GET",route="\/later"\} 0$/m);
+    assert.match(text, /^im_http_request_duration_seconds_bucket\{le="2.5",method="GET",route="\/later"\} 1$/m);
   });
 
   it('maps catalog errors to their status and body', async () => {

@@ -22,3 +22,25 @@ export function createHttpMetrics(registry: Registry): HttpMetrics {
     }),
   };
 }
+
+/** One route's series, with their label objects made once instead of per request. */
+export class RouteMetrics {
+  readonly #metrics: HttpMetrics;
+  readonly #labels: { method: string; route: string };
+  readonly #byStatus = new Map<number, { method: string; route: string; status: number }>();
+
+  constructor(metrics: HttpMetrics, method: string, route: string) {
+    this.#metrics = metrics;
+    this.#labels = { method, route };
+  }
+
+  record(status: number, seconds: number): void {
+    let labels = this.#byStatus.get(status);
+    if (!labels) {
+      labels = { ...this.#labels, status };
+      this.#byStatus.set(status, labels);
+    }
+    this.#metrics.requests.inc(labels);
+    this.#metrics.duration.observe(this.#labels, seconds);
+  }
+}

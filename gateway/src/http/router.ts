@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import findMyWay, { type HTTPVersion, type Instance } from 'find-my-way';
 import { errorOf, sendError } from './respond.ts';
-import type { HttpMetrics } from './metrics.ts';
+import { RouteMetrics, type HttpMetrics } from './metrics.ts';
 import type { Logger } from '@im/sdk';
 
 export type RouteHandler = (
@@ -31,32 +31,52 @@ export class Router {
   }
 
   on(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, handler: RouteHandler): void {
-    this.#router.on(method, path, (req, res, params) => this.#run(method, path, handler, req, res, params));
+    const metrics = new RouteMetrics(this.#metrics, method, path);
+    this.#router.on(method, path, (req, res, params) => this.#run(method, path, metrics, handler, req, res, params));
   }
 
   readonly handle = (req: IncomingMessage, res: ServerResponse): void => {
     this.#router.lookup(req, res);
   };
 
-  async #run(
+  #run(
     method: string,
     route: string,
+    metrics: RouteMetrics,
     handler: RouteHandler,
     req: IncomingMessage,
     res: ServerResponse,
     params: Record<string, string | undefined>,
-  ): Promise<void> {
-    const started = process.hrtime.bigint();
-    let status: number;
+  ): void {
+    const started = performance.now();
+    let pending: Promise<void> | void;
     try {
-      await handler(req, res, params);
-      status = res.statusCode;
+      pending = handler(req, res, params);
     } catch (err) {
-      const sent = sendError(res, err);
-      status = sent.status;
-      if (sent.internal) this.#logger.error({ err, method, route }, 'request failed');
+      this.#failed(method, route, metrics, res, started, err);
+      return;
     }
-    this.#metrics.requests.inc({ method, route, status });
-    this.#metrics.duration.observe({ method, route }, Number(process.hrtime.bigint() - started) / 1e9);
+    // A handler that answers at once (/health) costs no promise and no extra turn.
+    if (pending instanceof Promise) {
+      pending.then(
+        () => metrics.record(res.statusCode, (performance.now() - started) / 1000),
+        (err: unknown) => this.#failed(method, route, metrics, res, started, err),
+      );
+    } else {
+      metrics.record(res.statusCode, (performance.now() - started) / 1000);
+    }
+  }
+
+  #failed(
+    method: string,
+    route: string,
+    metrics: RouteMetrics,
+    res: ServerResponse,
+    started: number,
+    err: unknown,
+  ): void {
+    const sent = sendError(res, err);
+    if (sent.internal) this.#logger.error({ err, method, route }, 'request failed');
+    metrics.record(sent.status, (performance.now() - started) / 1000);
   }
 }

@@ -42,6 +42,8 @@ export class MessageWriter {
   #queue: Pending[] = [];
   #timer: NodeJS.Timeout | undefined;
   #flushing: Promise<void> | undefined;
+  /** Authors' read positions still being written (awaited by drain). */
+  #acking: Promise<void> = Promise.resolve();
 
   constructor(models: ChatModels, options: WriterOptions, logger: Logger) {
     this.#models = models;
@@ -63,6 +65,7 @@ export class MessageWriter {
       this.#timer = undefined;
       await (this.#flushing ?? this.#flush());
     }
+    await this.#acking;
   }
 
   #schedule(): void {
@@ -179,7 +182,10 @@ export class MessageWriter {
           this.#logger.error({ err, count: tombstones.length }, 'could not fill spent sequence numbers');
         });
     }
-    await this.#ackAuthors(docs.filter((_, i) => !failed.has(i)));
+    // Read positions only move forward ($max), so they need not hold up the next batch.
+    this.#acking = Promise.all([this.#acking, this.#ackAuthors(docs.filter((_, i) => !failed.has(i)))]).then(
+      () => undefined,
+    );
   }
 
   /** insertMany, unordered; returns the indexes of the docs that were not written, with why. */

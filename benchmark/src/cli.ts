@@ -21,7 +21,7 @@ const BENCHMARKS: Record<string, Benchmark> = {
   },
   throughput: {
     description: 'senders into 10- and 100-member converses, ramped until p99 send-to-deliver passes 200 ms',
-    usage: '[--mixes 10,100] [--users 1000] [--step-seconds 10] [--p99-limit 200] [--start-rate R]',
+    usage: '[--mixes 10,100] [--users 1000] [--step-seconds 10] [--p99-limit 200] [--start-rate R] [--steps 15]',
     load: () => import('./benches/throughput.ts'),
   },
   'chat-writes': {

@@ -14,6 +14,9 @@ import { Swarm } from '../swarm/swarm.ts';
 
 export interface ThroughputStep {
   offeredPerSecond: number;
+  /** Sends the server acknowledged (persisted) and socket deliveries counted in the step. */
+  acked: number;
+  deliveries: number;
   persistedPerSecond: number;
   deliveriesPerSecond: number;
   p50Ms: number;
@@ -99,6 +102,8 @@ async function runMix(
       const sendSeconds = options.stepMs / 1000;
       const row: ThroughputStep = {
         offeredPerSecond: Math.round(rate),
+        acked: sent.acked,
+        deliveries: got.deliveries,
         persistedPerSecond: Math.round(sent.acked / sendSeconds),
         deliveriesPerSecond: Math.round(got.deliveries / sendSeconds),
         p50Ms: round(percentile(sorted, 50)),
@@ -150,7 +155,9 @@ export async function run(argv: string[]): Promise<void> {
     'p99-limit': { type: 'string' },
     processes: { type: 'string' },
     'start-rate': { type: 'string' },
+    steps: { type: 'string' },
   });
+  const maxSteps = intOption('steps', values.steps, 15);
   const mixes = intListOption('mixes', values.mixes, [10, 100]);
   const users = intOption('users', values.users, 1000);
   const stepMs = intOption('step-seconds', values['step-seconds'], 10) * 1000;

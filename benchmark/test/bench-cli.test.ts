@@ -1,0 +1,120 @@
+// The benchmark CLI end to end at toy sizes: it starts the platform, drives
+// real socket.io clients in client processes, and writes a result that says
+// what happened. Timings are never asserted; delivery and shape are.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
+const out = mkdtempSync(join(tmpdir(), 'im-bench-test-'));
+
+function bench(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [CLI, ...args], { timeout: 240_000 }, (err, stdout, stderr) => {
+      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+
+describe('benchmark CLI', () => {
+  it('rejects an unknown benchmark and a malformed option with usage', async () => {
+    const unknown = await bench(['no-such-bench']);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /usage: npm run bench -- <name>/);
+    assert.match(unknown.stderr, /broadcast/);
+    const bad = await bench(['broadcast', '--members', 'many']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--members must be a positive integer/);
+  });
+
+  it('broadcast: every member of every round gets the message once, and the result says so', async () => {
+    const file = join(out, 'broadcast.json');
+    const run = await bench(['broadcast', '--members', '20,40', '--rounds', '3', '--processes', '2', '--out', file]);
+    assert.equal(run.code, 0, run.stderr);
+    const result = readJson(file) as {
+      rows: Array<{
+        members: number;
+        p50Ms: number;
+        p99Ms: number;
+        p100Ms: number;
+        serverFanoutMs: number;
+        lost: number;
+        duplicates: number;
+        roundP100Ms: number[];
+      }>;
+      machine: { cores: number; node: string; commit: string };
+      loadGenerator: { processes: number; shareOfOneCore: number };
+    };
+    assert.deepEqual(
+      result.rows.map((r) => r.members),
+      [20, 40],
+    );
+    for (const row of result.rows) {
+      assert.equal(row.lost, 0);
+      assert.equal(row.duplicates, 0);
+      assert.equal(row.roundP100Ms.length, 3);
+      assert.ok(row.p50Ms > 0 && row.p50Ms <= row.p99Ms && row.p99Ms <= row.p100Ms, JSON.stringify(row));
+      assert.ok(row.serverFanoutMs > 0, 'the gateway reported its fan-out time');
+    }
+    assert.ok(result.machine.cores >= 1 && result.machine.node.startsWith('v'));
+    assert.equal(result.loadGenerator.processes, 3);
+    assert.match(
+      readFileSync(file.replace(/\.json$/, '.svg'), 'utf8'),
+      /^<svg[^>]*>[\s\S]*p100 \(all members\)[\s\S]*<\/svg>\n$/,
+    );
+  });
+
+  it('join-storm and throughput: every socket joins and syncs, every message is delivered to every member', async () => {
+    const storm = join(out, 'storm.json');
+    const joined = await bench(['join-storm', '--members', '30', '--processes', '2', '--out', storm]);
+    assert.equal(joined.code, 0, joined.stderr);
+    const rows = (readJson(storm) as { rows: Array<{ members: number; connected: number; failed: number }> }).rows;
+    assert.deepEqual(
+      rows.map((r) => [r.members, r.connected, r.failed]),
+      [[30, 30, 0]],
+    );
+
+    const ramp = join(out, 'throughput.json');
+    const sent = await bench([
+      'throughput',
+      '--mixes',
+      '10',
+      '--users',
+      '30',
+      '--step-seconds',
+      '2',
+      '--start-rate',
+      '20',
+      '--steps',
+      '2',
+      '--out',
+      ramp,
+    ]);
+    assert.equal(sent.code, 0, sent.stderr);
+    const mix = (
+      readJson(ramp) as {
+        results: Array<{
+          members: number;
+          converses: number;
+          steps: Array<{ acked: number; deliveries: number; persistedPerSecond: number; lost: number; failed: number }>;
+        }>;
+      }
+    ).results[0]!;
+    assert.equal(mix.members, 10);
+    assert.equal(mix.converses, 3);
+    assert.ok(mix.steps.length >= 1);
+    for (const step of mix.steps) {
+      assert.equal(step.lost, 0);
+      assert.equal(step.failed, 0);
+      assert.ok(step.persistedPerSecond > 0);
+      // Every message reaches each of its converse's 10 members.
+      assert.equal(step.deliveries, step.acked * 10);
+    }
+  });
+});

@@ -176,7 +176,7 @@ export async function run(argv: string[]): Promise<void> {
         await runMix(target, pool, members, users, {
           startRate,
           factor: 1.3,
-          maxSteps: 15,
+          maxSteps,
           stepMs,
           p99LimitMs,
           processes,

@@ -102,6 +102,16 @@ describe('Web Push encryption (RFC 8291, aes128gcm)', () => {
     }
   });
 
+  it('takes auth secrets of any length from 16 bytes (longer than a hash block: hashed first, as HMAC says)', () => {
+    for (const length of [16, 32, 64, 65, 100]) {
+      const b = browser();
+      const auth = randomBytes(length);
+      const payload = Buffer.from(`auth of ${length} bytes`);
+      const out = decrypt(encryptWebPush(b.p256dh, auth.toString('base64url'), payload), b.ua, auth);
+      assert.deepEqual(out.plaintext, payload, `${length} bytes`);
+    }
+  });
+
   it('refuses keys no message can be encrypted for', () => {
     const b = browser();
     const payload = Buffer.from('x');

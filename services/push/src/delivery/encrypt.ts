@@ -3,16 +3,19 @@
 // than half its time on the way to OpenSSL: on Node 24 every createHmac or
 // createCipheriv with a Buffer key runs a slow key-type probe, and
 // ECDH.computeSecret decodes the subscriber's point again on every call.
-// Here keys are KeyObjects, and a subscriber's public key is decoded once and
-// kept (a bounded cache). What must be new for every message is new: the
-// ephemeral ECDH key pair and the salt.
+// Here a subscriber's public key is decoded once and kept (a bounded cache);
+// HMAC-SHA-256 is RFC 2104's two hashes over one-shot crypto.hash (no key
+// probe, and no native key object left behind for the garbage collector: a
+// KeyObject per derived key held native memory that piled up between
+// collections during a burst). What must be new for every message is new:
+// the ephemeral ECDH key pair and the salt.
 import {
   createCipheriv,
-  createHmac,
   createPublicKey,
   createSecretKey,
   diffieHellman,
   generateKeyPairSync,
+  hash,
   randomFillSync,
   type KeyObject,
 } from 'node:crypto';
@@ -61,11 +64,22 @@ function peerKey(p256dh: string): { raw: Buffer; key: KeyObject } {
   return entry;
 }
 
-const hmac = (key: Buffer | KeyObject, ...data: Buffer[]): Buffer => {
-  const h = createHmac('sha256', Buffer.isBuffer(key) ? createSecretKey(key) : key);
-  for (const d of data) h.update(d);
-  return h.digest();
-};
+const SHA256_BLOCK = 64;
+
+/** HMAC-SHA-256 (RFC 2104) of the concatenated parts. */
+function hmac(key: Buffer, ...parts: Buffer[]): Buffer {
+  if (key.length > SHA256_BLOCK) key = hash('sha256', key, 'buffer');
+  let length = SHA256_BLOCK;
+  for (const p of parts) length += p.length;
+  const inner = Buffer.allocUnsafe(length);
+  for (let i = 0; i < SHA256_BLOCK; i += 1) inner[i] = (key[i] ?? 0) ^ 0x36;
+  let at = SHA256_BLOCK;
+  for (const p of parts) at += p.copy(inner, at);
+  const outer = Buffer.allocUnsafe(SHA256_BLOCK + 32);
+  for (let i = 0; i < SHA256_BLOCK; i += 1) outer[i] = (key[i] ?? 0) ^ 0x5c;
+  hash('sha256', inner, 'buffer').copy(outer, SHA256_BLOCK);
+  return hash('sha256', outer, 'buffer');
+}
 
 /**
  * The aes128gcm body of a Web Push message for a subscription's keys
@@ -94,7 +108,8 @@ export function encryptWebPush(p256dh: string, authSecret: string, payload: Buff
   // RFC 8291 §3.4: IKM from the ECDH secret and the auth secret; then RFC 8188 §2.2: key and nonce.
   const ecdhSecret = diffieHellman({ privateKey: ephemeral.privateKey, publicKey: peer.key });
   const ikm = hmac(hmac(auth, ecdhSecret), KEY_INFO, peer.raw, asPublic, ONE);
-  const prk = createSecretKey(hmac(salt, ikm));
+  const prk = hmac(salt, ikm);
+  // One key object per message, for the cipher (a Buffer key would take Node's slow key probe).
   const cek = createSecretKey(hmac(prk, CEK_INFO).subarray(0, 16));
   const nonce = hmac(prk, NONCE_INFO).subarray(0, 12);
 

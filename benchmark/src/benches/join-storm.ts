@@ -30,7 +30,8 @@ interface StormRow {
 /** Some history, so each sync has messages to answer with. */
 async function seedHistory(base: string, token: string, converseId: string): Promise<void> {
   const sender = await connectSender(base, token);
-  for (let i = 0; i < 20; i += 1) await sendMessage(sender, converseId, `before the storm ${i}`, `s:${converseId}:${i}`);
+  for (let i = 0; i < 20; i += 1)
+    await sendMessage(sender, converseId, `before the storm ${i}`, `s:${converseId}:${i}`);
   sender.disconnect();
 }
 

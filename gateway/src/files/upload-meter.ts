@@ -27,7 +27,8 @@ export class UploadMeter extends Transform {
     }
     this.#hash.update(chunk);
     if (this.#headBytes < SNIFF_BYTES) {
-      this.#head.push(chunk.subarray(0, SNIFF_BYTES - this.#headBytes));
+      // A copy: the chunk itself may be freed once stored.
+      this.#head.push(Buffer.from(chunk.subarray(0, SNIFF_BYTES - this.#headBytes)));
       this.#headBytes += Math.min(chunk.length, SNIFF_BYTES - this.#headBytes);
     }
     done(null, chunk);

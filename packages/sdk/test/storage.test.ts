@@ -23,6 +23,26 @@ const chunked = (bytes: Buffer) =>
     })(),
   );
 
+/** `bytes` in chunks of 64 KiB that each have memory of their own, as request bodies come. */
+const owned = (bytes: Buffer) =>
+  Readable.from(
+    (function* () {
+      for (let at = 0; at < bytes.length; at += 64 * 1024) yield Buffer.from(bytes.subarray(at, at + 64 * 1024));
+    })(),
+  );
+
+/** A release that frees each chunk's memory at once (as the upload handler does), counting the bytes. */
+function freeing() {
+  let bytes = 0;
+  const release = (chunk: Buffer) => {
+    bytes += chunk.length;
+    const memory = chunk.buffer;
+    if (memory instanceof ArrayBuffer && chunk.byteOffset === 0 && chunk.byteLength === memory.byteLength)
+      memory.transfer(0);
+  };
+  return { release, released: () => bytes };
+}
+
 /** `bytes`, then a failure instead of the end. */
 const failing = (bytes: Buffer) =>
   Readable.from(
@@ -113,6 +133,14 @@ describe('local disk storage', () => {
     assert.ok(body.destroyed, 'the file stream is closed');
   });
 
+  it('hands each chunk back once written: freeing it then changes nothing stored', async () => {
+    const bytes = randomBytes(3 * MiB + 5);
+    const { release, released } = freeing();
+    await storage.put('f/202605/freed', owned(bytes), 'application/octet-stream', { release });
+    assert.equal(released(), bytes.length);
+    await assertStored(storage, 'f/202605/freed', bytes);
+  });
+
   it('refuses a missing key at get, before anything is sent', async () => {
     await assert.rejects(storage.get('f/202601/missing'), { code: 'ENOENT' });
     assert.equal(await storage.size('f/202601/missing'), null);
@@ -165,6 +193,17 @@ describe('S3 storage (MinIO)', () => {
       else assert.match(etag, new RegExp(`-${Math.ceil(size / PART)}$`));
     }
     assert.deepEqual(await incompleteUploads(), []);
+  });
+
+  it('hands each chunk back once sent or copied: freeing it then changes nothing stored', async () => {
+    for (const size of [100 * 1024, 12 * MiB + 5]) {
+      const bytes = randomBytes(size);
+      const { release, released } = freeing();
+      const key = `f/202605/freed-${size}`;
+      await storage.put(key, owned(bytes), 'application/octet-stream', { release });
+      assert.equal(released(), size);
+      await assertStored(storage, key, bytes);
+    }
   });
 
   it('keeps nothing of a write whose source fails, in one request or in parts', async () => {

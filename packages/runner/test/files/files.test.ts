@@ -89,6 +89,24 @@ function fileSuite(backend: Backend) {
       assert.equal(sha(new Uint8Array(await (await download(view.id)).arrayBuffer())), sha(raw));
     });
 
+    it('stores the file part byte for byte among other parts, whose bytes share chunks with it', async () => {
+      const bytes = randomBytes(3 * MiB + 17);
+      const form = new FormData();
+      form.append('note', 'before '.repeat(500));
+      form.append('file', new Blob([bytes]), 'middle.bin');
+      form.append('after', 'after '.repeat(500));
+      const res = await fetch(`${api.base}/api/files`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${owner.token}` },
+        body: form,
+      });
+      const view = (await res.json()) as FileView;
+      assert.equal(res.status, 201, JSON.stringify(view));
+      assert.equal(view.size, bytes.length);
+      assert.equal(view.name, 'middle.bin');
+      assert.equal(sha(new Uint8Array(await (await download(view.id)).arrayBuffer())), sha(bytes));
+    });
+
     it('refuses an over-limit upload with 413 and keeps nothing, declared or streamed', async () => {
       const keysBefore = (await storedKeys(api, backend, dataDir)).length;
       const filesBefore = await api.node.app.mongo!.collection('files').countDocuments();

@@ -2,8 +2,14 @@ import { createWriteStream, open as openFd } from 'node:fs';
 import { access, mkdir, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { Readable, type Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import type { ByteRange, ObjectStorage, ObjectStream } from './object-storage.ts';
+import { finished } from 'node:stream/promises';
+import {
+  Destination,
+  type ByteRange,
+  type ObjectStorage,
+  type ObjectStream,
+  type PutOptions,
+} from './object-storage.ts';
 
 const KEY = /^[a-z0-9][a-z0-9/_-]*[a-z0-9]$/;
 
@@ -50,9 +56,11 @@ export class LocalStorage implements ObjectStorage {
     return createFile(path);
   }
 
-  async put(key: string, body: Readable): Promise<void> {
+  async put(key: string, body: Readable, _contentType?: string, options: PutOptions = {}): Promise<void> {
     const path = this.#path(key);
     const partial = `${path}.part`;
+    // A failure while the file is being opened is seen by the pump (as `errored`), not thrown.
+    body.on('error', () => undefined);
     let fd: number;
     try {
       fd = await this.#create(partial);
@@ -60,10 +68,23 @@ export class LocalStorage implements ObjectStorage {
       body.destroy();
       throw err;
     }
+    const out = createWriteStream(partial, { fd, highWaterMark: WRITE_BUFFER });
+    // Closed (not only finished) before the rename; awaited once everything is written.
+    const closed = finished(out);
+    closed.catch(() => undefined);
+    const destination = new Destination(out);
     try {
-      await pipeline(body, createWriteStream(partial, { fd, highWaterMark: WRITE_BUFFER }));
+      try {
+        await destination.pump(body, options.release);
+        await destination.end();
+      } finally {
+        destination.dispose();
+      }
+      await closed;
       await rename(partial, path);
     } catch (err) {
+      body.destroy();
+      out.destroy();
       await rm(partial, { force: true });
       throw err;
     }
@@ -152,27 +173,12 @@ class FileBody extends Readable {
   }
 
   readonly sendTo = async (out: Writable): Promise<void> => {
-    let fail!: (err: unknown) => void;
-    const broken = new Promise<never>((_resolve, reject) => {
-      fail = reject;
-    });
-    broken.catch(() => undefined);
-    const onClose = () => fail(new Error('the destination closed before taking every byte'));
-    out.on('error', fail);
-    out.on('close', onClose);
-    /** Settles once `out` has taken `chunk`, which may then be filled again. */
-    const written = (chunk: Buffer) =>
-      Promise.race([
-        new Promise<void>((resolve, reject) => {
-          out.write(chunk, (err) => (err ? reject(err) : resolve()));
-        }),
-        broken,
-      ]);
+    const destination = new Destination(out);
     try {
       this.#end ??= (await this.#handle.stat()).size - 1;
       const size = Math.min(READ_CHUNK, this.#end - this.#position + 1);
       const buffers: Buffer[] = [];
-      let writing: Promise<void> = Promise.resolve();
+      let taken: Promise<void> = Promise.resolve();
       for (let turn = 0; this.#position <= this.#end; turn = 1 - turn) {
         // Two buffers at most: this one is read while the other is on its way out.
         const buffer = (buffers[turn] ??= Buffer.allocUnsafeSlow(size));
@@ -180,16 +186,13 @@ class FileBody extends Readable {
         const { bytesRead } = await this.#handle.read(buffer, 0, length, this.#position);
         if (bytesRead === 0) throw new Error('the file is shorter than when it was opened');
         this.#position += bytesRead;
-        await writing;
-        writing = written(buffer.subarray(0, bytesRead));
-        // Awaited next turn; handled now, so a failure meanwhile is no unhandled rejection.
-        writing.catch(() => undefined);
+        await taken;
+        taken = destination.taken(buffer.subarray(0, bytesRead));
       }
-      await writing;
-      await Promise.race([new Promise<void>((resolve) => out.end(resolve)), broken]);
+      await taken;
+      await destination.end();
     } finally {
-      out.off('error', fail);
-      out.off('close', onClose);
+      destination.dispose();
       this.destroy();
     }
   };

@@ -1,6 +1,14 @@
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { Client } from 'minio';
-import { StorageUnavailableError, type ByteRange, type ObjectStorage } from './object-storage.ts';
+import {
+  Destination,
+  freeBuffer,
+  StorageUnavailableError,
+  type ByteRange,
+  type ObjectStorage,
+  type ObjectStream,
+  type PutOptions,
+} from './object-storage.ts';
 
 export interface S3Options {
   /** http(s)://ACCESS_KEY:SECRET@host:port */
@@ -67,7 +75,7 @@ export class S3Storage implements ObjectStorage {
    * is received. The stream is read here and the client only ever gets whole buffers
    * (a stream given to it that fails would leave it waiting forever).
    */
-  async put(key: string, body: Readable, contentType: string): Promise<void> {
+  async put(key: string, body: Readable, contentType: string, { release }: PutOptions = {}): Promise<void> {
     const headers = { 'Content-Type': contentType };
     const head: Buffer[] = [];
     let headBytes = 0;
@@ -76,6 +84,7 @@ export class S3Storage implements ObjectStorage {
       for await (const chunk of body as AsyncIterable<Buffer>) {
         if (parts) {
           await parts.write(chunk);
+          release?.(chunk);
           continue;
         }
         head.push(chunk);
@@ -83,31 +92,48 @@ export class S3Storage implements ObjectStorage {
         if (headBytes > PART_SIZE) {
           parts = new PartUpload(this.#client, this.#bucket, key);
           await parts.start(headers);
-          for (const gathered of head) await parts.write(gathered);
+          for (const gathered of head) {
+            await parts.write(gathered);
+            release?.(gathered);
+          }
           head.length = 0;
         }
       }
-      if (parts) await parts.finish();
-      else {
-        const whole = head.length === 1 ? head[0]! : Buffer.concat(head, headBytes);
-        await this.#client.putObject(this.#bucket, key, whole, headBytes, headers).catch((err: unknown) => {
-          throw unavailable(err);
-        });
+      if (parts) {
+        await parts.finish();
+        return;
       }
+      const whole = head.length === 1 ? head[0]! : Buffer.concat(head, headBytes);
+      // Copied into `whole`: done with.
+      if (whole !== head[0]) for (const gathered of head) release?.(gathered);
+      try {
+        // The request itself: putObject would copy the buffer and hash it twice (MD5 unsent over http).
+        await this.#client.makeRequestAsyncOmit(
+          { method: 'PUT', bucketName: this.#bucket, objectName: key, headers },
+          whole,
+        );
+      } catch (err) {
+        throw unavailable(err);
+      }
+      // Stored: the request has sent every byte. Until then the socket may still hold them.
+      if (whole === head[0]) release?.(whole);
+      else freeBuffer(whole);
     } catch (err) {
       if (parts) await parts.abort();
       throw err;
     }
   }
 
-  async get(key: string, range?: ByteRange): Promise<Readable> {
+  async get(key: string, range?: ByteRange): Promise<ObjectStream> {
+    let response: Readable;
     try {
-      return range
+      response = range
         ? await this.#client.getPartialObject(this.#bucket, key, range.start, range.end - range.start + 1)
         : await this.#client.getObject(this.#bucket, key);
     } catch (err) {
       throw unavailable(err);
     }
+    return Object.assign(response, { sendTo: (out: Writable) => sendResponse(response, out) });
   }
 
   async size(key: string): Promise<number | null> {
@@ -134,6 +160,22 @@ export class S3Storage implements ObjectStorage {
     } catch (err) {
       throw unavailable(err);
     }
+  }
+}
+
+/**
+ * Writes an object's response to `out` and ends it, each chunk freed as soon as `out`
+ * has taken it: they are the HTTP client's copies of what it read, held by nothing else,
+ * and left to the garbage collector they pile up (a full collection per few dozen MB).
+ */
+async function sendResponse(response: Readable, out: Writable): Promise<void> {
+  const destination = new Destination(out);
+  try {
+    await destination.pump(response, freeBuffer);
+    await destination.end();
+  } finally {
+    destination.dispose();
+    response.destroy();
   }
 }
 
@@ -189,6 +231,8 @@ class PartUpload {
     } catch (err) {
       throw unavailable(err);
     }
+    // Every part was stored, so every request has sent its bytes: the memory can go now.
+    for (const buffer of this.#buffers) freeBuffer(buffer);
   }
 
   /** Nothing of the upload stays behind. */

@@ -62,6 +62,37 @@ describe('delivery queues', () => {
     });
   }
 
+  it('memory: thousands of jobs, a backlog and more enqueued while it drains, come out in order, each once', async () => {
+    const q = new MemoryQueue();
+    queues.push(q);
+    // A backlog first (large enough for the queue to drop what it has handed out while draining).
+    await q.enqueue(Array.from({ length: 3000 }, (_, i) => job(i)));
+    assert.equal(await q.depth(), 3000);
+    const order: string[] = [];
+    let running = 0;
+    let maxRunning = 0;
+    q.start(async (j: PushJob): Promise<Outcome> => {
+      running += 1;
+      maxRunning = Math.max(maxRunning, running);
+      order.push(j.payload);
+      await new Promise((r) => setImmediate(r));
+      running -= 1;
+      return { done: true };
+    }, 16);
+    for (let batch = 30; batch < 50; batch += 1) {
+      await new Promise((r) => setImmediate(r));
+      await q.enqueue(Array.from({ length: 100 }, (_, i) => job(batch * 100 + i)));
+    }
+    await until(() => order.length === 5000);
+    assert.deepEqual(
+      order,
+      Array.from({ length: 5000 }, (_, i) => `p${i}`),
+    );
+    assert.equal(maxRunning, 16);
+    await until(() => running === 0);
+    assert.equal(await q.depth(), 0);
+  });
+
   it('redis: jobs of a consumer that died before acknowledging are taken over by another', async () => {
     const client = redis('rescue');
     const dead = new RedisStreamQueue(client, 'dead', { claimEveryMs: 60_000 });

@@ -31,15 +31,26 @@ export interface DeliveryQueue {
   stop(): Promise<void>;
 }
 
-const newJob = (j: Omit<PushJob, 'id' | 'attempts' | 'enqueuedAt'>): PushJob => ({
-  ...j,
-  id: randomUUID(),
+/**
+ * A job as it waits: one flat object (a spread would leave its properties out of line). Jobs
+ * waiting in memory get a counter for an id; jobs in Redis a UUID, as ids there must differ
+ * across nodes (a retried job's JSON is a sorted-set member).
+ */
+const newJob = (j: Omit<PushJob, 'id' | 'attempts' | 'enqueuedAt'>, id: string): PushJob => ({
+  id,
+  channel: j.channel,
+  userId: j.userId,
+  target: j.target,
+  payload: j.payload,
   attempts: 0,
   enqueuedAt: Date.now(),
 });
 
 export class MemoryQueue implements DeliveryQueue {
-  readonly #ready: PushJob[] = [];
+  /** Waiting jobs from #head on: taking one moves the index (Array#shift copies the array once it is large). */
+  #ready: Array<PushJob | undefined> = [];
+  #head = 0;
+  #nextId = 0;
   readonly #timers = new Set<NodeJS.Timeout>();
   #worker: Worker | undefined;
   #active = 0;
@@ -47,7 +58,7 @@ export class MemoryQueue implements DeliveryQueue {
   #delayed = 0;
 
   async enqueue(jobs: Array<Omit<PushJob, 'id' | 'attempts' | 'enqueuedAt'>>): Promise<void> {
-    this.#ready.push(...jobs.map(newJob));
+    for (const j of jobs) this.#ready.push(newJob(j, `m${(this.#nextId += 1)}`));
     this.#pump();
   }
 
@@ -58,7 +69,7 @@ export class MemoryQueue implements DeliveryQueue {
   }
 
   async depth(): Promise<number> {
-    return this.#ready.length + this.#delayed + this.#active;
+    return this.#ready.length - this.#head + this.#delayed + this.#active;
   }
 
   async stop(): Promise<void> {
@@ -67,8 +78,8 @@ export class MemoryQueue implements DeliveryQueue {
   }
 
   #pump(): void {
-    while (this.#worker && this.#active < this.#concurrency && this.#ready.length > 0) {
-      const job = this.#ready.shift()!;
+    while (this.#worker && this.#active < this.#concurrency && this.#head < this.#ready.length) {
+      const job = this.#take();
       this.#active += 1;
       void this.#worker(job)
         .catch((): Outcome => ({ retryInMs: 1000, countAttempt: true }))
@@ -79,6 +90,21 @@ export class MemoryQueue implements DeliveryQueue {
           this.#pump();
         });
     }
+  }
+
+  #take(): PushJob {
+    const job = this.#ready[this.#head]!;
+    this.#ready[this.#head] = undefined; // not kept alive by the queue once taken
+    this.#head += 1;
+    if (this.#head === this.#ready.length) {
+      this.#ready = [];
+      this.#head = 0;
+    } else if (this.#head >= 1024 && this.#head * 2 >= this.#ready.length) {
+      // Drop the taken half: amortized, each job is copied at most once more.
+      this.#ready = this.#ready.slice(this.#head);
+      this.#head = 0;
+    }
+    return job;
   }
 
   #later(job: PushJob, ms: number): void {
@@ -120,7 +146,7 @@ export class RedisStreamQueue implements DeliveryQueue {
   async enqueue(jobs: Array<Omit<PushJob, 'id' | 'attempts' | 'enqueuedAt'>>): Promise<void> {
     if (jobs.length === 0) return;
     const pipeline = this.#redis.pipeline();
-    for (const job of jobs) pipeline.xadd(STREAM, '*', 'job', JSON.stringify(newJob(job)));
+    for (const job of jobs) pipeline.xadd(STREAM, '*', 'job', JSON.stringify(newJob(job, randomUUID())));
     await pipeline.exec();
   }
 

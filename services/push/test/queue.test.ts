@@ -93,6 +93,26 @@ describe('delivery queues', () => {
     assert.equal(await q.depth(), 0);
   });
 
+  it('redis: outcomes of many jobs at once (done and retried mixed) are each recorded once', async () => {
+    const q = new RedisStreamQueue(redis('many'), 'c1');
+    queues.push(q);
+    const attempts = new Map<string, number>();
+    const done = new Set<string>();
+    q.start(async (j: PushJob): Promise<Outcome> => {
+      attempts.set(j.payload, (attempts.get(j.payload) ?? 0) + 1);
+      await new Promise((r) => setTimeout(r, 2));
+      if (Number(j.payload.slice(1)) % 2 === 1 && j.attempts === 0) return { retryInMs: 20, countAttempt: true };
+      assert.ok(!done.has(j.payload), `${j.payload} completed twice`);
+      done.add(j.payload);
+      return { done: true };
+    }, 64);
+    await q.enqueue(Array.from({ length: 400 }, (_, i) => job(i)));
+    await until(() => done.size === 400, 20_000);
+    for (const [payload, n] of attempts) assert.equal(n, Number(payload.slice(1)) % 2 === 1 ? 2 : 1, payload);
+    await new Promise((r) => setTimeout(r, 300)); // nothing left over, nothing coming back
+    assert.equal(await q.depth(), 0);
+  });
+
   it('redis: jobs of a consumer that died before acknowledging are taken over by another', async () => {
     const client = redis('rescue');
     const dead = new RedisStreamQueue(client, 'dead', { claimEveryMs: 60_000 });

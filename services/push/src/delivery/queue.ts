@@ -130,6 +130,8 @@ export class RedisStreamQueue implements DeliveryQueue {
   readonly #consumer: string;
   #running = false;
   #active = 0;
+  /** Outcomes of one event-loop turn, recorded together (see #record). */
+  #outcomes: Array<{ streamId: string; retry?: [at: number, raw: string]; settle: (err?: unknown) => void }> = [];
   readonly #claimIdleMs: number;
   readonly #claimEveryMs: number;
 
@@ -184,17 +186,42 @@ export class RedisStreamQueue implements DeliveryQueue {
     } catch {
       outcome = { retryInMs: 1000, countAttempt: true };
     }
+    await this.#record(
+      streamId,
+      'done' in outcome
+        ? undefined
+        : [
+            Date.now() + outcome.retryInMs,
+            JSON.stringify({ ...job, attempts: job.attempts + (outcome.countAttempt ? 1 : 0) }),
+          ],
+    );
+  }
+
+  /**
+   * Records a job's outcome and acknowledges it, in one transaction with the other outcomes of
+   * this event-loop turn (a round trip per job cost more than the rest of the bookkeeping). As
+   * for a single job: acknowledged only together with its outcome, so a crash before replays it.
+   */
+  #record(streamId: string, retry: [at: number, raw: string] | undefined): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (this.#outcomes.length === 0) setImmediate(() => void this.#flushOutcomes());
+      this.#outcomes.push({ streamId, retry, settle: (err) => (err === undefined ? resolve() : reject(err)) });
+    });
+  }
+
+  async #flushOutcomes(): Promise<void> {
+    const batch = this.#outcomes;
+    this.#outcomes = [];
     const tx = this.#redis.multi();
-    if (!('done' in outcome)) {
-      tx.zadd(
-        DELAYED,
-        Date.now() + outcome.retryInMs,
-        JSON.stringify({ ...job, attempts: job.attempts + (outcome.countAttempt ? 1 : 0) }),
-      );
+    for (const o of batch) if (o.retry) tx.zadd(DELAYED, o.retry[0], o.retry[1]);
+    const ids = batch.map((o) => o.streamId);
+    tx.xack(STREAM, GROUP, ...ids).xdel(STREAM, ...ids);
+    try {
+      await tx.exec();
+      for (const o of batch) o.settle();
+    } catch (err) {
+      for (const o of batch) o.settle(err ?? new Error('push queue: recording outcomes failed'));
     }
-    // Acknowledged only now that the outcome is recorded: a crash before this replays the job.
-    tx.xack(STREAM, GROUP, streamId).xdel(STREAM, streamId);
-    await tx.exec();
   }
 
   async #read(worker: Worker, concurrency: number): Promise<void> {

@@ -147,6 +147,62 @@ export class Destination {
 }
 
 /**
+ * Gives `take` the chunks of `source` one by one as they come, never joined (reading a
+ * paused stream joins what has piled up, into new memory), the source paused while
+ * `take`'s promise is pending; resolves once `source` has ended and the last take is
+ * done. A failure of either stops both.
+ */
+export function consume(source: Readable, take: (chunk: Buffer) => Promise<void> | undefined): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    if (source.errored || source.destroyed) {
+      reject(source.errored ?? new Error('the source closed before its end'));
+      return;
+    }
+    let pending: Promise<void> | undefined;
+    let failed = false;
+    const stop = () => {
+      source.off('data', onData);
+      source.off('end', onEnd);
+      source.off('error', fail);
+      source.off('close', onClose);
+    };
+    const fail = (err: unknown) => {
+      if (failed) return;
+      failed = true;
+      stop();
+      source.destroy();
+      reject(err);
+    };
+    const onData = (chunk: Buffer) => {
+      let wait: Promise<void> | undefined;
+      try {
+        wait = take(chunk);
+      } catch (err) {
+        fail(err);
+        return;
+      }
+      if (!wait) return;
+      source.pause();
+      pending = wait.then(() => {
+        pending = undefined;
+        if (!failed) source.resume();
+      }, fail);
+    };
+    const onEnd = () => {
+      stop();
+      void (pending ?? Promise.resolve()).then(() => {
+        if (!failed) resolve();
+      });
+    };
+    const onClose = () => fail(source.errored ?? new Error('the source closed before its end'));
+    source.on('error', fail);
+    source.on('close', onClose);
+    source.on('end', onEnd);
+    source.on('data', onData);
+  });
+}
+
+/**
  * Gives a buffer's memory back now instead of at some later garbage collection, by
  * detaching it (every view of it becomes empty): only for memory nothing else can
  * still read, a socket included. Never a slice of something larger (Node's pool of

@@ -1,6 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { Client } from 'minio';
 import {
+  consume,
   Destination,
   freeBuffer,
   StorageUnavailableError,
@@ -80,25 +81,23 @@ export class S3Storage implements ObjectStorage {
     const head: Buffer[] = [];
     let headBytes = 0;
     let parts: PartUpload | undefined;
+    /** Takes one chunk; a promise only while the part buffers are both busy (the source waits). */
+    const take = (chunk: Buffer): Promise<void> | undefined => {
+      if (parts) return after(parts.write(chunk), () => release?.(chunk));
+      head.push(chunk);
+      headBytes += chunk.length;
+      if (headBytes <= PART_SIZE) return undefined;
+      parts = new PartUpload(this.#client, this.#bucket, key);
+      return parts.start(headers).then(async () => {
+        for (const gathered of head) {
+          await parts!.write(gathered);
+          release?.(gathered);
+        }
+        head.length = 0;
+      });
+    };
     try {
-      for await (const chunk of body as AsyncIterable<Buffer>) {
-        if (parts) {
-          await parts.write(chunk);
-          release?.(chunk);
-          continue;
-        }
-        head.push(chunk);
-        headBytes += chunk.length;
-        if (headBytes > PART_SIZE) {
-          parts = new PartUpload(this.#client, this.#bucket, key);
-          await parts.start(headers);
-          for (const gathered of head) {
-            await parts.write(gathered);
-            release?.(gathered);
-          }
-          head.length = 0;
-        }
-      }
+      await consume(body, take);
       if (parts) {
         await parts.finish();
         return;
@@ -163,6 +162,15 @@ export class S3Storage implements ObjectStorage {
   }
 }
 
+/** Runs `then` once `wait` has settled well, at once when there is nothing to wait for. */
+function after(wait: Promise<void> | undefined, then: () => void): Promise<void> | undefined {
+  if (!wait) {
+    then();
+    return undefined;
+  }
+  return wait.then(then);
+}
+
 /**
  * Writes an object's response to `out` and ends it, each chunk freed as soon as `out`
  * has taken it: they are the HTTP client's copies of what it read, held by nothing else,
@@ -194,6 +202,8 @@ class PartUpload {
   #current = 0;
   #filled = 0;
   #sending: Promise<void> = Promise.resolve();
+  /** A part is on its way: the buffer it was sent from is not to be filled yet. */
+  #busy = false;
   #failure: unknown;
   readonly #etags: Array<{ part: number; etag: string }> = [];
 
@@ -211,19 +221,32 @@ class PartUpload {
     }
   }
 
-  async write(chunk: Buffer): Promise<void> {
-    let at = 0;
-    while (at < chunk.length) {
+  /** Copies `chunk` into the part buffers; a promise only when it has to wait for a part to go out. */
+  write(chunk: Buffer, from = 0): Promise<void> | undefined {
+    for (let at = from; at < chunk.length;) {
       if (this.#failure !== undefined) throw this.#failure;
       const n = chunk.copy(this.#buffers[this.#current]!, this.#filled, at);
       this.#filled += n;
       at += n;
-      if (this.#filled === PART_SIZE) await this.#send();
+      if (this.#filled < PART_SIZE) continue;
+      if (this.#busy) return this.#sending.then(() => this.#afterWait(chunk, at));
+      this.#send();
     }
+    return undefined;
+  }
+
+  async #afterWait(chunk: Buffer, at: number): Promise<void> {
+    if (this.#failure !== undefined) throw this.#failure;
+    this.#send();
+    await this.write(chunk, at);
   }
 
   async finish(): Promise<void> {
-    if (this.#filled > 0) await this.#send();
+    if (this.#filled > 0) {
+      await this.#sending;
+      if (this.#failure !== undefined) throw this.#failure;
+      this.#send();
+    }
     await this.#sending;
     if (this.#failure !== undefined) throw this.#failure;
     try {
@@ -244,13 +267,12 @@ class PartUpload {
     await this.#client.removeObject(this.#bucket, this.#key).catch(() => undefined);
   }
 
-  /** Sends the filled buffer as the next part once the previous part is sent; fills the other one meanwhile. */
-  async #send(): Promise<void> {
-    await this.#sending;
-    if (this.#failure !== undefined) throw this.#failure;
+  /** Sends the filled buffer as the next part (none may be on its way); the other one fills meanwhile. */
+  #send(): void {
     const payload = this.#buffers[this.#current]!.subarray(0, this.#filled);
     const partNumber = this.#etags.length + 1;
     this.#etags.push({ part: partNumber, etag: '' });
+    this.#busy = true;
     this.#sending = this.#client
       .uploadPart(
         { bucketName: this.#bucket, objectName: this.#key, uploadID: this.#uploadId!, partNumber, headers: {} },
@@ -263,7 +285,10 @@ class PartUpload {
         (err: unknown) => {
           this.#failure ??= unavailable(err);
         },
-      );
+      )
+      .finally(() => {
+        this.#busy = false;
+      });
     this.#current = 1 - this.#current;
     this.#filled = 0;
   }

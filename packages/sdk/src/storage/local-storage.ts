@@ -5,6 +5,7 @@ import { Readable, type Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import {
   Destination,
+  freeBuffer,
   type ByteRange,
   type ObjectStorage,
   type ObjectStream,
@@ -191,6 +192,8 @@ class FileBody extends Readable {
       }
       await taken;
       await destination.end();
+      // Taken, every byte: nothing reads these any more.
+      for (const buffer of buffers) freeBuffer(buffer);
     } finally {
       destination.dispose();
       this.destroy();

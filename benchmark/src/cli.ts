@@ -16,7 +16,8 @@ const BENCHMARKS: Record<string, Benchmark> = {
   },
   connections: {
     description: 'idle authenticated sockets: memory per socket and gateway CPU at rest',
-    usage: '[--sockets 18000] [--group-size 100] [--rest-seconds 60] [--processes P]',
+    usage:
+      '[--sockets 18000] [--group-size 100] [--rest-seconds 60] [--concurrency 25] [--processes P] [--keep-snapshots DIR]',
     load: () => import('./benches/connections.ts'),
   },
   throughput: {

@@ -2,6 +2,7 @@
 // instance (`npm start`'s entry point) or the local cluster (`npm run
 // cluster`), each its own process tree, against a real MongoDB wire server.
 import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
   freePort,
@@ -65,6 +66,7 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
         gateways: [server.base],
         mongoKind: mongo.kind,
         stop: async () => {
+          keepLog(server.process.output());
           await server.stop();
           await cleanup();
         },
@@ -99,6 +101,7 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
       gateways,
       mongoKind: mongo.kind,
       stop: async () => {
+        keepLog(cluster.output());
         await cluster.stop(20_000);
         await cleanup();
       },
@@ -107,6 +110,12 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
     await cleanup();
     throw err;
   }
+}
+
+/** BENCH_SERVER_LOG=FILE keeps what the servers printed (warnings and errors) for a look after the run. */
+function keepLog(output: string): void {
+  const file = process.env.BENCH_SERVER_LOG;
+  if (file) writeFileSync(file, `${output}\n`);
 }
 
 /** The cluster's gateways listen on PORT and PORT+1. */

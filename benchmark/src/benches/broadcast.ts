@@ -76,6 +76,8 @@ export async function run(argv: string[]): Promise<void> {
       const fresh = accounts.slice(1 + swarm.size);
       const connected = await swarm.connect(`connecting ${fresh.length} sockets`, fresh, target.gateways, {
         concurrency: 100,
+        // Like a real client: the first sync's answer means the socket is in all its rooms.
+        sync: {},
       });
       if (connected.failed > 0) {
         process.stderr.write(`${connected.failed} sockets failed to connect: ${connected.errors.join('; ')}\n`);

@@ -95,7 +95,10 @@ export async function run(argv: string[]): Promise<void> {
     const emptyRss = sum(await Promise.all(target.gateways.map(scrape)), rssBytes);
     await collectGarbage(pids, snapshots, keep && join(keep, 'empty'));
     const empty = await Promise.all(target.gateways.map(scrape));
-    const connected = await swarm.connect(`connecting ${sockets} sockets`, accounts, target.gateways, { concurrency });
+    const connected = await swarm.connect(`connecting ${sockets} sockets`, accounts, target.gateways, {
+      concurrency,
+      sync: {},
+    });
     if (connected.failed > 0) process.stderr.write(`${connected.failed} failed: ${connected.errors.join('; ')}\n`);
     // Settle, then measure a quiet stretch: only heartbeats go over the sockets.
     await pause(10_000);

@@ -80,6 +80,8 @@ async function runMix(
     const ordered = groups.flatMap((g) => g.members);
     const connected = await swarm.connect(`connecting ${ordered.length} members`, ordered, target.gateways, {
       concurrency: 100,
+      // Like a real client: the first sync's answer means the socket is in all its rooms.
+      sync: {},
     });
     if (connected.failed > 0) throw new Error(`${connected.failed} sockets failed: ${connected.errors.join('; ')}`);
     // Every member sends into its own group's converse.

@@ -16,9 +16,8 @@ export interface ChartSpec {
   reference?: { y: number; label: string };
 }
 
-const W = 720;
+const PLOT_WIDTH = 550;
 const H = 420;
-const M = { left: 70, right: 170, top: 40, bottom: 55 };
 const COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#17becf'];
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -37,10 +36,16 @@ function ticks(min: number, max: number): number[] {
   const step = [1, 2, 5, 10].map((m) => m * mag).find((s) => (max - min) / s <= 7) ?? 10 * mag;
   const out: number[] = [];
   for (let v = Math.ceil(min / step) * step; v <= max + step * 1e-9; v += step) out.push(+v.toPrecision(12));
+  // The top tick covers the largest value, so no line leaves the plot.
+  if ((out.at(-1) ?? -Infinity) < max) out.push(+((out.at(-1) ?? min) + step).toPrecision(12));
   return out;
 }
 
 export function lineChart(spec: ChartSpec): string {
+  // The legend sits right of the plot: room for its longest name.
+  const longest = Math.max(0, ...spec.series.map((s) => s.name.length));
+  const M = { left: 70, right: Math.max(170, 50 + Math.ceil(longest * 7)), top: 40, bottom: 55 };
+  const W = PLOT_WIDTH + M.right;
   const all = spec.series.flatMap((s) => s.points).filter(([x, y]) => Number.isFinite(x) && Number.isFinite(y));
   const tx = (x: number) => (spec.logX ? Math.log10(Math.max(x, 1e-9)) : x);
   const xs = all.map(([x]) => tx(x));

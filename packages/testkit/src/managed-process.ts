@@ -89,6 +89,10 @@ export class ManagedProcess {
   /** SIGTERM to the group, SIGKILL after `graceMs`. Resolves once it is gone. */
   async stop(graceMs = 5000): Promise<void> {
     if (!this.running) return;
+    // Unref'd so an idle server never keeps a test alive; while stopping, its
+    // exit must keep this process alive, or a caller awaiting stop() at top
+    // level ends with the await unsettled once the kill timer has fired.
+    this.#child.ref();
     this.#child.stdin?.end();
     killGroup(this.#child, 'SIGTERM');
     const timer = setTimeout(() => killGroup(this.#child, 'SIGKILL'), graceMs);

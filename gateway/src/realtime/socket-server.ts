@@ -9,6 +9,7 @@ import type {
   SyncResult,
 } from '@im/protocol';
 import { announce, EVENTS, ImError, toHttpError, type AppContext } from '@im/sdk';
+import type { UserRooms } from '@im/service-chat';
 import type { ServiceBroker } from 'moleculer';
 import { Server, type Socket } from 'socket.io';
 import type { Authenticator } from '../auth/authenticator.ts';
@@ -31,11 +32,6 @@ export interface SocketData {
 
 export type ImServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 type ImSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
-
-interface UserRooms {
-  groups: Array<{ groupId: string; memberCount: number; converseIds: string[] }>;
-  dmIds: string[];
-}
 
 const SENDS_PER_SECOND = 10;
 const SEND_BURST = 30;

@@ -93,8 +93,8 @@ export const createPushService: ServiceFactory = (app: AppContext) => {
 
   /** The users of `ids` with no socket on any gateway (all of them if no gateway answers). */
   const offline = async (broker: ServiceBroker, ids: string[]) => {
-    const online = (await broker.call('gateway.online', { userIds: ids }).catch(() => [])) as string[];
-    return ids.filter((id) => !online.includes(id));
+    const online = new Set((await broker.call('gateway.online', { userIds: ids }).catch(() => [])) as string[]);
+    return ids.filter((id) => !online.has(id));
   };
 
   /** In a cluster every push node hears each message: one of them (whoever sets the key) handles it. */

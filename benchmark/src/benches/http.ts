@@ -3,12 +3,12 @@
 // its own, with the same load tool (autocannon, in this process), in the same
 // run, alternating between the two. Latencies are recorded per response at
 // sub-millisecond precision (autocannon's own histogram keeps whole ms).
-import { fork, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { benchArgs, intOption } from '../lib/args.ts';
+import { IpcChild } from '../lib/ipc-child.ts';
 import { LoadCpu } from '../lib/load-cpu.ts';
 import { cpuSeconds, scrape } from '../lib/metrics.ts';
 import { progress } from '../lib/progress.ts';
@@ -46,48 +46,36 @@ function runBare(): void {
 }
 
 class BareServer {
-  readonly #child: ChildProcess;
-  readonly #pending = new Map<number, (micros: number) => void>();
-  #nextId = 1;
+  readonly #ipc: IpcChild<{ type: 'cpu' }, BareMessage>;
   readonly base: Promise<string>;
 
   constructor() {
     // Started like the platform: the same Node, no extra flags, SERVER_NODE_OPTIONS if set, and a
     // session of its own (detached), as the test kit starts servers: with the kernel's autogroup
     // scheduling, a child in our session would share one CPU share with autocannon.
-    this.#child = fork(fileURLToPath(import.meta.url), ['--bare'], {
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    let ready: (base: string) => void = () => undefined;
+    this.#ipc = new IpcChild(fileURLToPath(import.meta.url), ['--bare'], {
       detached: true,
       execArgv: [],
       env: { ...process.env, NODE_OPTIONS: process.env.SERVER_NODE_OPTIONS ?? '' },
+      onMessage: (m) => {
+        if (m.type === 'ready') ready(`http://127.0.0.1:${m.port}`);
+      },
     });
     this.base = new Promise((resolve, reject) => {
-      this.#child.once('exit', (code) => reject(new Error(`the bare server exited (${code})`)));
-      this.#child.on('message', (m: BareMessage) => {
-        if (m.type === 'ready') resolve(`http://127.0.0.1:${m.port}`);
-        else {
-          this.#pending.get(m.reqId)?.(m.micros);
-          this.#pending.delete(m.reqId);
-        }
-      });
+      ready = resolve;
+      this.#ipc.child.once('exit', (code) => reject(new Error(`the bare server exited (${code})`)));
     });
   }
 
   /** The server process's CPU so far, in seconds. */
-  cpuSeconds(): Promise<number> {
-    const reqId = this.#nextId++;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('the bare server does not answer')), 10_000);
-      this.#pending.set(reqId, (micros) => {
-        clearTimeout(timer);
-        resolve(micros / 1e6);
-      });
-      this.#child.send({ type: 'cpu', reqId });
-    });
+  async cpuSeconds(): Promise<number> {
+    const reply = await this.#ipc.call<Extract<BareMessage, { type: 'cpu' }>>({ type: 'cpu' }, 10_000);
+    return reply.micros / 1e6;
   }
 
   close(): void {
-    if (this.#child.connected) this.#child.disconnect();
+    this.#ipc.close();
   }
 }
 

@@ -4,7 +4,6 @@
 // endpoint (its own process, standing in for FCM/Mozilla's push service)
 // counts the encrypted POSTs and the TCP connections they came over. The
 // server's RSS is sampled every 200 ms throughout.
-import { fork, type ChildProcess } from 'node:child_process';
 import { createECDH, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +12,7 @@ import type { DmConverse } from '@im/protocol';
 import { startRedis, type RedisServerHandle } from '@im/testkit';
 import { AccountPool, api, BenchGroup, type Account } from '../lib/api.ts';
 import { benchArgs, intOption } from '../lib/args.ts';
+import { IpcChild } from '../lib/ipc-child.ts';
 import { LoadCpu } from '../lib/load-cpu.ts';
 import { metric, rssBytes, scrape } from '../lib/metrics.ts';
 import { findNodePid } from '../lib/node-pid.ts';
@@ -108,40 +108,27 @@ function runSink(): void {
 }
 
 class Sink {
-  readonly #child: ChildProcess;
-  readonly #pending = new Map<number, (s: SinkStats) => void>();
-  #nextId = 1;
+  readonly #ipc: IpcChild<{ type: 'stats'; perPath?: boolean } | { type: 'reset' }, SinkReply>;
   readonly port: Promise<number>;
 
   constructor() {
     // A session of its own (detached), like the server: with the kernel's autogroup scheduling it
     // gets its own CPU share instead of splitting ours. It exits when our IPC channel closes.
-    this.#child = fork(fileURLToPath(import.meta.url), ['--sink'], {
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    let ready: (port: number) => void = () => undefined;
+    this.#ipc = new IpcChild(fileURLToPath(import.meta.url), ['--sink'], {
       detached: true,
+      onMessage: (m) => {
+        if (m.type === 'ready') ready(m.port);
+      },
     });
     this.port = new Promise((resolve, reject) => {
-      this.#child.once('exit', (code) => reject(new Error(`the push endpoint process exited (${code})`)));
-      this.#child.on('message', (m: SinkReply) => {
-        if (m.type === 'ready') resolve(m.port);
-        else {
-          this.#pending.get(m.reqId)?.(m.stats);
-          this.#pending.delete(m.reqId);
-        }
-      });
+      ready = resolve;
+      this.#ipc.child.once('exit', (code) => reject(new Error(`the push endpoint process exited (${code})`)));
     });
   }
 
-  #call(cmd: { type: 'stats'; perPath?: boolean } | { type: 'reset' }): Promise<SinkStats> {
-    const reqId = this.#nextId++;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('the push endpoint process does not answer')), 10_000);
-      this.#pending.set(reqId, (s) => {
-        clearTimeout(timer);
-        resolve(s);
-      });
-      this.#child.send({ ...cmd, reqId } as SinkCommand);
-    });
+  async #call(cmd: { type: 'stats'; perPath?: boolean } | { type: 'reset' }): Promise<SinkStats> {
+    return (await this.#ipc.call<Extract<SinkReply, { type: 'stats' }>>(cmd, 10_000)).stats;
   }
 
   stats(perPath = false): Promise<SinkStats> {
@@ -153,7 +140,7 @@ class Sink {
   }
 
   close(): void {
-    if (this.#child.connected) this.#child.disconnect();
+    this.#ipc.close();
   }
 }
 

@@ -3,20 +3,35 @@ import { io, type Socket } from 'socket.io-client';
 
 export type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
-/** One socket in the coordinator itself: the member who sends. */
-export async function connectSender(url: string, token: string): Promise<ClientSocket> {
+/**
+ * A benchmark's socket: a real client on the websocket transport, no
+ * reconnection (a drop must show, not heal), optionally from another loopback
+ * source address. Resolves once connected.
+ */
+export async function connectSocket(
+  url: string,
+  token: string,
+  options: { localAddress?: string; timeoutMs?: number; beforeConnect?: (socket: ClientSocket) => void } = {},
+): Promise<ClientSocket> {
   const socket: ClientSocket = io(url, {
     transports: ['websocket'],
     auth: { token },
     reconnection: false,
     forceNew: true,
+    ...(options.timeoutMs ? { timeout: options.timeoutMs } : {}),
+    // engine.io hands localAddress on to the ws client.
+    ...(options.localAddress ? ({ localAddress: options.localAddress } as object) : {}),
   });
+  options.beforeConnect?.(socket);
   await new Promise<void>((resolve, reject) => {
     socket.once('connect', () => resolve());
     socket.once('connect_error', (err) => reject(err));
   });
   return socket;
 }
+
+/** One socket in the coordinator itself: the member who sends. */
+export const connectSender = (url: string, token: string): Promise<ClientSocket> => connectSocket(url, token);
 
 export async function sendMessage(
   socket: ClientSocket,

@@ -1,10 +1,10 @@
 // The coordinator's handle on its client processes: real socket.io clients
 // spread over several processes, so the load generator is never one event
 // loop that delays its own measurements.
-import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { IpcChild } from '../lib/ipc-child.ts';
 import { progress } from '../lib/progress.ts';
-import type { Command, ConnectTarget, Envelope, ProgressNote, Reply } from './protocol.ts';
+import type { Command, ConnectTarget, ProgressNote, Reply } from './protocol.ts';
 
 const WORKER = fileURLToPath(new URL('./worker.ts', import.meta.url));
 
@@ -13,36 +13,26 @@ const SOCKETS_PER_ADDRESS = 20_000;
 
 type ReplyOf<T extends Reply['type']> = Extract<Reply, { type: T }>;
 
+/** One client process; `done` follows its progress notes while it connects. */
 class Worker {
-  readonly child: ChildProcess;
-  private nextId = 1;
-  private readonly pending = new Map<number, (r: Reply) => void>();
+  readonly #ipc: IpcChild<Command, Reply | ProgressNote>;
   done = 0;
 
   constructor() {
-    this.child = fork(WORKER, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
-    this.child.on('message', (m: Envelope<Reply> | ProgressNote) => {
-      if (m.type === 'progress') {
-        this.done = m.done;
-        return;
-      }
-      const resolve = this.pending.get(m.reqId);
-      this.pending.delete(m.reqId);
-      resolve?.(m);
+    this.#ipc = new IpcChild(WORKER, [], {
+      serialization: 'advanced',
+      onMessage: (m) => {
+        if (m.type === 'progress') this.done = m.done;
+      },
     });
   }
 
   call<T extends Reply['type']>(cmd: Command): Promise<ReplyOf<T>> {
-    const reqId = this.nextId++;
-    return new Promise((resolve, reject) => {
-      const onExit = (code: number | null) => reject(new Error(`a client process exited (${code})`));
-      this.child.once('exit', onExit);
-      this.pending.set(reqId, (r) => {
-        this.child.off('exit', onExit);
-        resolve(r as ReplyOf<T>);
-      });
-      this.child.send({ ...cmd, reqId });
-    });
+    return this.#ipc.call<ReplyOf<T>>(cmd);
+  }
+
+  close(): void {
+    this.#ipc.close();
   }
 }
 
@@ -197,7 +187,7 @@ export class Swarm {
       cpu = (await this.stats()).cpuMicros;
       await Promise.all(this.workers.map((w) => w.call<'disconnected'>({ type: 'disconnect' })));
     } finally {
-      for (const w of this.workers) w.child.disconnect();
+      for (const w of this.workers) w.close();
     }
     return cpu;
   }

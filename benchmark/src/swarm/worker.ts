@@ -1,11 +1,9 @@
 // One client process of the swarm: holds many real socket.io clients,
 // connects them, records what they receive, sends when told. Started by
 // swarm.ts with fork(); talks to the coordinator over IPC only.
-import type { Ack, ClientToServerEvents, Message, ServerToClientEvents } from '@im/protocol';
-import { io, type Socket } from 'socket.io-client';
+import type { Ack, Message } from '@im/protocol';
+import { connectSocket, type ClientSocket } from '../lib/sender.ts';
 import { now, sentAt, stamp, type Command, type Envelope, type Reply } from './protocol.ts';
-
-type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
 const sockets: ClientSocket[] = [];
 /** Why sockets dropped, by reason (a benchmark's own disconnect included). */
@@ -41,22 +39,16 @@ async function connectOne(
   target: { url: string; token: string; localAddress?: string },
   sync?: Record<string, number>,
 ) {
-  const socket: ClientSocket = io(target.url, {
-    transports: ['websocket'],
-    auth: { token: target.token },
-    reconnection: false,
-    forceNew: true,
-    timeout: 60_000,
+  const socket = await connectSocket(target.url, target.token, {
+    timeoutMs: 60_000,
     ...(target.localAddress ? { localAddress: target.localAddress } : {}),
-  } as never);
-  const index = sockets.push(socket) - 1;
-  socket.on('message:new', (m) => onMessage(index, m));
-  socket.on('disconnect', (reason) => {
-    disconnects.set(reason, (disconnects.get(reason) ?? 0) + 1);
-  });
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', () => resolve());
-    socket.once('connect_error', (err) => reject(err));
+    beforeConnect: (s) => {
+      const index = sockets.push(s) - 1;
+      s.on('message:new', (m) => onMessage(index, m));
+      s.on('disconnect', (reason) => {
+        disconnects.set(reason, (disconnects.get(reason) ?? 0) + 1);
+      });
+    },
   });
   if (sync) {
     const res = (await socket.timeout(60_000).emitWithAck('sync', { cursors: sync })) as Ack<unknown>;

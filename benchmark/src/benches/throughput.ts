@@ -57,6 +57,7 @@ async function runMix(
     p99LimitMs: number;
     processes: number;
   },
+  load: LoadCpu,
 ): Promise<MixResult> {
   const base = target.gateways[0]!;
   const converses = Math.max(1, Math.floor(users / members));
@@ -139,15 +140,11 @@ async function runMix(
       await pause(1000);
     }
   } finally {
-    const cpu = await swarm.close().catch(() => 0);
-    loadChildren.push(cpu);
+    load.addChildren(await swarm.close().catch(() => 0), options.processes);
   }
   const held = steps.filter((s) => s.held);
   return { members, converses, users: accounts.length, steps, sustained: held.at(-1) ?? null };
 }
-
-/** Client processes' CPU, collected as each mix closes its swarm. */
-const loadChildren: number[] = [];
 
 export async function run(argv: string[]): Promise<void> {
   const values = benchArgs(argv, {
@@ -175,21 +172,24 @@ export async function run(argv: string[]): Promise<void> {
       // Fan-out-bound mixes start lower: each message is `members` deliveries.
       const startRate = intOption('start-rate', values['start-rate'], members >= 100 ? 100 : 400);
       results.push(
-        await runMix(target, pool, members, users, {
-          startRate,
-          factor: 1.3,
-          maxSteps,
-          stepMs,
-          p99LimitMs,
-          processes,
-        }),
+        await runMix(
+          target,
+          pool,
+          members,
+          users,
+          {
+            startRate,
+            factor: 1.3,
+            maxSteps,
+            stepMs,
+            p99LimitMs,
+            processes,
+          },
+          load,
+        ),
       );
     }
   } finally {
-    load.addChildren(
-      loadChildren.reduce((s, c) => s + c, 0),
-      processes * loadChildren.length,
-    );
     await target.stop();
   }
   process.stdout.write(

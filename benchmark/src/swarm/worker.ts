@@ -8,9 +8,18 @@ import { now, sentAt, stamp, type Command, type Envelope, type Reply } from './p
 const sockets: ClientSocket[] = [];
 /** Why sockets dropped, by reason (a benchmark's own disconnect included). */
 const disconnects = new Map<string, number>();
-/** Broadcast receipts: message key -> per-socket receive time (0 = not yet). */
-const receipts = new Map<string, Float64Array>();
-const duplicateCounts = new Map<string, number>();
+/** Broadcast receipts per message key: each socket's receive time (0 = not yet), kept counts. */
+interface Receipts {
+  times: Float64Array;
+  received: number;
+  duplicates: number;
+}
+const receipts = new Map<string, Receipts>();
+const receiptsOf = (key: string): Receipts => {
+  let r = receipts.get(key);
+  if (!r) receipts.set(key, (r = { times: new Float64Array(sockets.length), received: 0, duplicates: 0 }));
+  return r;
+};
 let sendSerial = 0;
 /** Throughput receipts since the last `latencies` call. */
 let latencyMs: number[] = [];
@@ -24,10 +33,12 @@ function onMessage(index: number, m: Message): void {
   if (!key) return;
   const t = now();
   if (key.startsWith('b:')) {
-    let times = receipts.get(key);
-    if (!times) receipts.set(key, (times = new Float64Array(sockets.length)));
-    if (times[index]! > 0) duplicateCounts.set(key, (duplicateCounts.get(key) ?? 0) + 1);
-    else times[index] = t;
+    const r = receiptsOf(key);
+    if (r.times[index]! > 0) r.duplicates += 1;
+    else {
+      r.times[index] = t;
+      r.received += 1;
+    }
   } else if (key.startsWith('t:')) {
     // Loss or duplication shows as deliveries against acked sends times recipients.
     deliveries += 1;
@@ -82,22 +93,15 @@ async function connect(cmd: Extract<Command, { type: 'connect' }>, reqId: number
 
 async function collect(key: string, timeoutMs: number, reqId: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  const count = () => {
-    const times = receipts.get(key);
-    if (!times) return 0;
-    let n = 0;
-    for (const t of times) if (t > 0) n += 1;
-    return n;
-  };
-  while (count() < sockets.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
-  const times = [...(receipts.get(key) ?? [])].filter((t) => t > 0);
+  const r = receiptsOf(key);
+  while (r.received < sockets.length && Date.now() < deadline) await new Promise((res) => setTimeout(res, 5));
   receipts.delete(key);
   reply(reqId, {
     type: 'collected',
     sockets: sockets.length,
-    received: times.length,
-    duplicates: duplicateCounts.get(key) ?? 0,
-    times,
+    received: r.received,
+    duplicates: r.duplicates,
+    times: [...r.times].filter((t) => t > 0),
   });
 }
 

@@ -8,7 +8,7 @@ import { LoadCpu } from '../lib/load-cpu.ts';
 import { metric, scrape, type Scrape } from '../lib/metrics.ts';
 import { progress } from '../lib/progress.ts';
 import { table, writeResult } from '../lib/report.ts';
-import { connectSender, sendMessage } from '../lib/sender.ts';
+import { connectSender, sendMessage } from '../lib/client-socket.ts';
 import { median, percentile, round } from '../lib/stats.ts';
 import { startTarget } from '../lib/target.ts';
 import { now, stamp } from '../swarm/protocol.ts';

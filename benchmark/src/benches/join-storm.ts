@@ -7,7 +7,7 @@ import { benchArgs, intListOption, intOption } from '../lib/args.ts';
 import { LoadCpu } from '../lib/load-cpu.ts';
 import { cpuSeconds, scrape } from '../lib/metrics.ts';
 import { table, writeResult } from '../lib/report.ts';
-import { connectSender, sendMessage } from '../lib/sender.ts';
+import { connectSender, sendMessage } from '../lib/client-socket.ts';
 import { percentile, round } from '../lib/stats.ts';
 import { startTarget } from '../lib/target.ts';
 import { now } from '../swarm/protocol.ts';

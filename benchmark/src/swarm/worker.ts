@@ -2,7 +2,7 @@
 // connects them, records what they receive, sends when told. Started by
 // swarm.ts with fork(); talks to the coordinator over IPC only.
 import type { Ack, Message } from '@im/protocol';
-import { connectSocket, type ClientSocket } from '../lib/sender.ts';
+import { connectSocket, type ClientSocket } from '../lib/client-socket.ts';
 import { now, sentAt, stamp, type Command, type Envelope, type Reply } from './protocol.ts';
 
 const sockets: ClientSocket[] = [];

@@ -1,4 +1,10 @@
-export { configSchema, type Config, type ConfigEntry, type ConfigKey } from './config/schema.ts';
+export {
+  configSchema,
+  DEFAULT_WEB_CLIENT_DIR,
+  type Config,
+  type ConfigEntry,
+  type ConfigKey,
+} from './config/schema.ts';
 export { loadConfig, parseConfig, ConfigError, type AppConfig } from './config/load.ts';
 export {
   describeConfig,

@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import {
   ConfigError,
   configTableMarkdown,
+  DEFAULT_WEB_CLIENT_DIR,
   describeConfig,
   loadConfig,
   parseConfig,
@@ -97,6 +99,18 @@ describe('config', () => {
     const a = loadConfig({ NODE_ENV: 'test' });
     const b = loadConfig({ NODE_ENV: 'test' });
     assert.notEqual(a.secret, b.secret);
+  });
+
+  it("serves this checkout's client/dist by default, a path resolved from the current directory, or nothing when empty", () => {
+    const checkout = fileURLToPath(new URL('../../../', import.meta.url));
+    assert.equal(parseConfig({}).webClientDir, join(checkout, 'client', 'dist'));
+    assert.equal(parseConfig({}).webClientDir, DEFAULT_WEB_CLIENT_DIR);
+    assert.equal(parseConfig({ WEB_CLIENT_DIR: 'public/web' }).webClientDir, resolve('public/web'));
+    assert.equal(parseConfig({ WEB_CLIENT_DIR: '/srv/web' }).webClientDir, '/srv/web');
+    assert.equal(parseConfig({ WEB_CLIENT_DIR: '' }).webClientDir, '');
+    // An empty value keeps its meaning only where it is declared to: elsewhere it is the default.
+    assert.equal(parseConfig({ HOST: '' }).host, '127.0.0.1');
+    assert.match(configTableMarkdown(), /^\| `WEB_CLIENT_DIR` \| path \| `<checkout>\/client\/dist` \|/m);
   });
 
   it('masks passwords inside URLs when printing', () => {

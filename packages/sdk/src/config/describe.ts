@@ -24,7 +24,8 @@ export function maskUrlPassword(value: string): string {
 export function configTableMarkdown(): string {
   const rows = (Object.keys(configSchema) as ConfigKey[]).map((key) => {
     const spec = configSchema[key];
-    const def = 'default' in spec && spec.default !== undefined ? `\`${spec.default || '""'}\`` : '';
+    const shown = spec.shownDefault ?? spec.default;
+    const def = shown !== undefined ? `\`${shown || '""'}\`` : '';
     return `| \`${spec.env}\` | ${cell(spec.type)} | ${def} | ${cell(spec.description)} |`;
   });
   return ['| variable | type | default | description |', '|---|---|---|---|', ...rows].join('\n');

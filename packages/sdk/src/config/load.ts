@@ -28,7 +28,8 @@ export function parseConfig(env: Env = process.env): Config {
   for (const key of Object.keys(configSchema) as ConfigKey[]) {
     const spec = configSchema[key];
     const raw = env[spec.env];
-    const value = raw === undefined || raw === '' ? ('default' in spec ? spec.default : undefined) : raw;
+    const unset = raw === undefined || (raw === '' && !spec.keepEmpty);
+    const value = unset ? ('default' in spec ? spec.default : undefined) : raw;
     const result = spec.parse.safeParse(value);
     if (!result.success) {
       const issue = result.error.issues[0];

@@ -1,3 +1,5 @@
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { SERVICE_NAMES, type ServiceName } from '../services.ts';
 
@@ -12,12 +14,19 @@ export interface ConfigEntry<T> {
   description: string;
   /** Default as the user would write it in the environment; undefined = optional or required. */
   default?: string;
+  /** Shown in the README instead of `default` when the default depends on where the checkout is. */
+  shownDefault?: string;
+  /** An empty value is a value of its own (it turns something off) instead of meaning the default. */
+  keepEmpty?: boolean;
   /** Masked when printed. */
   secret?: boolean;
   parse: z.ZodType<T>;
 }
 
 const entry = <T>(e: ConfigEntry<T>): ConfigEntry<T> => e;
+
+/** The web client's build output in this checkout (client/dist at the repository root). */
+export const DEFAULT_WEB_CLIENT_DIR = fileURLToPath(new URL('../../../../client/dist', import.meta.url));
 
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().positive();
@@ -140,6 +149,19 @@ export const configSchema = {
     description: 'Directory for local data (mongod files, uploaded files, the development secret).',
     default: './data',
     parse: z.string().min(1),
+  }),
+  webClientDir: entry({
+    env: 'WEB_CLIENT_DIR',
+    type: 'path',
+    description:
+      'Built web client the gateway serves at / (npm run build -w @im/client writes it; relative paths are taken from the current directory). Empty: the gateway serves the API only.',
+    default: DEFAULT_WEB_CLIENT_DIR,
+    shownDefault: '<checkout>/client/dist',
+    keepEmpty: true,
+    parse: z
+      .string()
+      .trim()
+      .transform((v) => (v === '' ? '' : resolve(v))),
   }),
   logLevel: entry({
     env: 'LOG_LEVEL',

@@ -1,5 +1,7 @@
+import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import {
   announce,
   callerId,
@@ -26,6 +28,7 @@ import { fanoutHandlers } from './realtime/fanout.ts';
 import { MemoryPresence, RedisPresence, type PresenceStore } from './realtime/presence.ts';
 import { createSocketServer, type ImServer } from './realtime/socket-server.ts';
 import { registerHealthRoutes } from './routes/health.ts';
+import { registerWebClientRoutes } from './routes/web-client.ts';
 
 /** Backend services the gateway forwards to: it is ready once the broker knows all of them. */
 const BACKENDS = SERVICE_NAMES.filter((name) => name !== 'gateway');
@@ -110,6 +113,15 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
       router.on('POST', '/api/files', createUploadHandler(app, broker, auth!));
       router.on('GET', '/api/files/:fileId', createDownloadHandler(app, broker, auth!, 'file'));
       router.on('GET', '/api/files/:fileId/thumbnail', createDownloadHandler(app, broker, auth!, 'thumbnail'));
+      const webClientDir = app.config.webClientDir;
+      if (webClientDir) {
+        registerWebClientRoutes(router, webClientDir);
+        app.logger.info(
+          existsSync(join(webClientDir, 'index.html'))
+            ? `web client served from ${webClientDir}`
+            : `web client not built in ${webClientDir}: / answers 503 until 'npm run build -w @im/client'`,
+        );
+      }
       server = createServer({ keepAliveTimeout: 65_000 }, router.handle);
       presence = app.redis ? new RedisPresence(app.redis, broker.nodeID) : new MemoryPresence();
       io = createSocketServer(server, app, broker, auth!, presence);

@@ -30,7 +30,7 @@ export class Router {
     });
   }
 
-  on(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, handler: RouteHandler): void {
+  on(method: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, handler: RouteHandler): void {
     const metrics = new RouteMetrics(this.#metrics, method, path);
     this.#router.on(method, path, (req, res, params) => this.#run(method, path, metrics, handler, req, res, params));
   }

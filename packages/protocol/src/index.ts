@@ -103,6 +103,28 @@ export interface DmConverse {
   memberIds: string[];
 }
 
+/**
+ * `GET /api/dms` (extension): the caller's DMs, most recently active first
+ * (by their latest message, else by when they were opened), at most 1,000.
+ */
+export type DmList = DmConverse[];
+
+/**
+ * A file as `POST /api/files` answers it (201) and `GET /api/files/:id/info`
+ * (extension) reads it back. `thumbnailUrl` only once the thumbnail exists.
+ */
+export interface FileInfo {
+  id: string;
+  name: string;
+  size: number;
+  /** Sniffed from the bytes. */
+  mime: string;
+  /** `/api/files/:id`: the bytes. */
+  url: string;
+  /** `/api/files/:id/thumbnail`: a WebP preview of an image. */
+  thumbnailUrl?: string;
+}
+
 export interface UnreadEntry {
   converseId: string;
   lastSeq: number;

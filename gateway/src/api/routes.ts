@@ -276,6 +276,16 @@ export const API_ROUTES: ApiRoute[] = [
   }),
   route({
     method: 'GET',
+    path: '/api/dms',
+    action: 'chat.listDms',
+    params: chatParams.listDms,
+    input: 'query',
+    summary: 'My DMs, most recently active first (latest message, else when opened); at most 1,000',
+    tag: 'converses',
+    response: 'DmConverse[]',
+  }),
+  route({
+    method: 'GET',
     path: '/api/converses/:converseId/messages',
     action: 'chat.history',
     params: chatParams.history,

@@ -9,6 +9,8 @@ import { toMessage } from './views.ts';
 /** More missed messages than this in one converse: the client pages history instead. */
 const SYNC_LIMIT = 200;
 const MAX_SYNC_CONVERSES = 1000;
+/** Most DMs `GET /api/dms` lists: the most recently active ones. */
+const MAX_DMS_LISTED = 1000;
 
 export interface UserRooms {
   groups: Array<{ groupId: string; memberCount: number; converseIds: string[] }>;
@@ -21,11 +23,14 @@ const toDm = (doc: ConverseDoc): DmConverse => ({
   memberIds: (doc.memberIds ?? []).map((id) => id.toHexString()),
 });
 
+/** When a DM was last active: its latest message, else its opening (the id's second for DMs older than createdAt). */
+const activeAt = (doc: ConverseDoc) => (doc.lastMessageAt ?? doc.createdAt ?? doc._id.getTimestamp()).getTime();
+
 export const converseActions = ({ models, access }: ChatDeps) => {
   /** The DMs of each user, for every user asking in this turn in one query (connect storms). */
   const dmsOf = batchLoader<string, ConverseDoc[]>(async (userIds) => {
     const docs = await models.converses
-      .find({ memberIds: { $in: userIds }, type: 'dm' }, { lastSeq: 1, memberIds: 1 })
+      .find({ memberIds: { $in: userIds }, type: 'dm' }, { lastSeq: 1, memberIds: 1, createdAt: 1, lastMessageAt: 1 })
       .lean<ConverseDoc[]>();
     const byMember = new Map<string, ConverseDoc[]>(userIds.map((id) => [id, []]));
     for (const doc of docs) for (const m of doc.memberIds ?? []) byMember.get(m.toHexString())?.push(doc);
@@ -79,7 +84,13 @@ export const converseActions = ({ models, access }: ChatDeps) => {
             .findOneAndUpdate(
               { dmKey },
               {
-                $setOnInsert: { dmKey, type: 'dm', memberIds: members.map((id) => new Types.ObjectId(id)), lastSeq: 0 },
+                $setOnInsert: {
+                  dmKey,
+                  type: 'dm',
+                  memberIds: members.map((id) => new Types.ObjectId(id)),
+                  lastSeq: 0,
+                  createdAt: new Date(),
+                },
               },
               { upsert: true, new: true },
             )
@@ -94,6 +105,23 @@ export const converseActions = ({ models, access }: ChatDeps) => {
         }
         announce(ctx, EVENTS.dmOpened, { converse: dm });
         return dm;
+      },
+    },
+
+    /**
+     * The caller's DMs, most recently active first (latest message, else when
+     * the DM was opened; ties by id, descending), at most MAX_DMS_LISTED.
+     */
+    listDms: {
+      params: chatParams.listDms,
+      async handler(ctx: Ctx): Promise<DmConverse[]> {
+        const dms = await dmsOf(callerId(ctx));
+        // dmsOf's answer may be shared with other callers of this turn: sort a copy.
+        return dms
+          .map((doc) => ({ doc, at: activeAt(doc), id: doc._id.toHexString() }))
+          .sort((a, b) => b.at - a.at || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+          .slice(0, MAX_DMS_LISTED)
+          .map(({ doc }) => toDm(doc));
       },
     },
 

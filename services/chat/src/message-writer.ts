@@ -130,9 +130,10 @@ export class MessageWriter {
     await Promise.all(
       [...perConverse].map(async ([converseId, pendings]) => {
         // The raw driver: this runs once per converse per batch, mongoose's casting adds nothing here.
+        // lastMessageAt rides along for free ($max: batches from several nodes may land in any order).
         const counter = await converses.collection.findOneAndUpdate(
           { _id: new Types.ObjectId(converseId) },
-          { $inc: { lastSeq: pendings.length } },
+          { $inc: { lastSeq: pendings.length }, $max: { lastMessageAt: now } },
           { upsert: true, returnDocument: 'after', projection: { lastSeq: 1 } },
         );
         const first = (counter!.lastSeq as number) - pendings.length + 1;

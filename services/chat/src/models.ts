@@ -31,6 +31,10 @@ export interface ConverseDoc {
   memberIds?: Types.ObjectId[];
   /** The two member ids, sorted and joined: one DM per pair. */
   dmKey?: string;
+  /** When the DM was opened (DMs only; absent on DMs opened before it was recorded). */
+  createdAt?: Date;
+  /** When its latest message was written (set with the counter, absent before the first one). */
+  lastMessageAt?: Date;
 }
 
 export interface ReadDoc {
@@ -78,6 +82,8 @@ const converseSchema = new Schema<ConverseDoc>(
     type: { type: String, enum: ['dm'] },
     memberIds: { type: [Schema.Types.ObjectId], default: undefined },
     dmKey: { type: String },
+    createdAt: { type: Date },
+    lastMessageAt: { type: Date },
   },
   { versionKey: false },
 );

@@ -19,6 +19,7 @@ export const EMOJI =
 
 export const chatParams = {
   openDm: strict({ userId: idParam }),
+  listDms: strict({}),
   send: strict({
     converseId: idParam,
     content,

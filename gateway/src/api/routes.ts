@@ -430,6 +430,16 @@ export const API_ROUTES: ApiRoute[] = [
   }),
   route({
     method: 'GET',
+    path: '/api/files/:fileId/info',
+    action: 'file.info',
+    params: fileParams.info,
+    input: 'query',
+    summary: "A file's metadata (thumbnailUrl once the thumbnail exists); same access as the bytes",
+    tag: 'files',
+    response: 'File',
+  }),
+  route({
+    method: 'GET',
     path: '/api/push/vapid-public-key',
     action: 'push.vapidPublicKey',
     params: pushParams.vapidPublicKey,

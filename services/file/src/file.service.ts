@@ -8,7 +8,7 @@ import { canThumbnail, makeThumbnail } from './thumbnails.ts';
 
 type Ctx<P = Record<string, never>> = Context<P, CallerMeta>;
 
-/** What clients see of a file. */
+/** What clients see of a file (the upload's answer and GET /api/files/:fileId/info; FileInfo in @im/protocol). */
 export interface FileView {
   id: string;
   name: string;
@@ -49,6 +49,21 @@ export const createFileService: ServiceFactory = (app: AppContext) => {
     return app.storage;
   };
   let cleanupTimer: NodeJS.Timeout | undefined;
+
+  /** The file, if the caller uploaded it or is in a converse where it was attached; 404 otherwise. */
+  const readable = async (ctx: Ctx<{ fileId: string }>): Promise<FileDoc> => {
+    const userId = callerId(ctx);
+    // The id is validated (24 hex digits): the driver, without a mongoose query, is enough.
+    const doc = await files.collection.findOne<FileDoc>({ _id: new Types.ObjectId(ctx.params.fileId) });
+    if (!doc) throw new ImError('IM_ERR_NOT_FOUND', 'File not found');
+    let allowed = doc.uploaderId.toHexString() === userId;
+    for (const converseId of doc.converseIds) {
+      if (allowed) break;
+      allowed = Boolean(await ctx.call('chat.access', { converseId: converseId.toHexString(), userId }));
+    }
+    if (!allowed) throw new ImError('IM_ERR_NOT_FOUND', 'File not found');
+    return doc;
+  };
 
   const cleanup = async () => {
     const cutoff = new Date(Date.now() - app.config.fileUnattachedGraceSec * 1000);
@@ -115,27 +130,26 @@ export const createFileService: ServiceFactory = (app: AppContext) => {
         },
       },
 
-      /** The file, if the caller uploaded it or is in a converse where it was attached; 404 otherwise. */
+      /** What the gateway needs to serve the bytes, for those who may read the file (see readable). */
       access: {
         visibility: 'public' as const,
         params: fileParams.access,
         async handler(ctx: Ctx<{ fileId: string }>): Promise<FileAccess> {
-          const userId = callerId(ctx);
-          // The id is validated (24 hex digits): the driver, without a mongoose query, is enough.
-          const doc = await files.collection.findOne<FileDoc>({ _id: new Types.ObjectId(ctx.params.fileId) });
-          if (!doc) throw new ImError('IM_ERR_NOT_FOUND', 'File not found');
-          let allowed = doc.uploaderId.toHexString() === userId;
-          for (const converseId of doc.converseIds) {
-            if (allowed) break;
-            allowed = Boolean(await ctx.call('chat.access', { converseId: converseId.toHexString(), userId }));
-          }
-          if (!allowed) throw new ImError('IM_ERR_NOT_FOUND', 'File not found');
+          const doc = await readable(ctx);
           return {
             ...toView(doc),
             key: doc.key,
             sha256: doc.sha256,
             ...(doc.thumbnailKey ? { thumbnailKey: doc.thumbnailKey } : {}),
           };
+        },
+      },
+
+      /** GET /api/files/:fileId/info: the file's metadata, for exactly those who may download it. */
+      info: {
+        params: fileParams.info,
+        async handler(ctx: Ctx<{ fileId: string }>): Promise<FileView> {
+          return toView(await readable(ctx));
         },
       },
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Brings what is missing, and nothing else (safe to run any number of times).
-#   scripts/setup.sh run    Node 24, npm packages, the MongoDB-compatible dev server
-#   scripts/setup.sh test   all of the above plus Redis, NATS and MinIO
+#   scripts/setup.sh run    Node 24, npm packages, the MongoDB-compatible dev server,
+#                           the web client's build (client/dist)
+#   scripts/setup.sh test   all of the above plus Redis, NATS, MinIO and Chromium
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -36,6 +37,54 @@ ensure_npm_packages() {
   say "installing npm packages"
   (cd "$IM_ROOT" && npm ci --no-fund --no-audit --loglevel=error) || fail "npm ci failed (see the npm output above)"
   echo "$want" >"$stamp"
+}
+
+# Paths (from the repository root) of everything the web client's build
+# depends on: its config and manifest files, the lock file, every file under
+# client/src and client/public.
+web_client_sources() {
+  cd "$IM_ROOT" || return 1
+  local f d
+  for f in client/index.html client/vite.config.ts client/tsconfig*.json client/package.json package-lock.json; do
+    if [ -f "$f" ]; then printf '%s\n' "$f"; fi
+  done
+  for d in client/src client/public; do
+    if [ -d "$d" ]; then find "$d" -type f; fi
+  done
+}
+
+# Vite builds the web client into client/dist (which the gateway serves) when
+# its sources changed since the last build; client/dist/.build-stamp holds the
+# hash of the sources that build came from.
+ensure_web_client() {
+  local dist="$IM_ROOT/client/dist" want log started
+  if [ ! -f "$IM_ROOT/client/index.html" ]; then
+    say "web client: no client/index.html yet, nothing to build (the gateway answers / with a 'not built' page)"
+    return
+  fi
+  want="$( (web_client_sources | LC_ALL=C sort | tr '\n' '\0' | xargs -0 sha256sum | sha256sum | cut -c1-16) )" ||
+    fail "could not hash the web client's sources"
+  if [ -f "$dist/.build-stamp" ] && [ -f "$dist/index.html" ] && [ "$(cat "$dist/.build-stamp")" = "$want" ]; then
+    say "web client build up to date (client/dist)"
+    return
+  fi
+  say "building the web client into client/dist (npm run build -w @im/client)"
+  log="$(mktemp)"
+  started=$SECONDS
+  if ! (cd "$IM_ROOT" && npm run build -w @im/client) >"$log" 2>&1; then
+    cat "$log" >&2
+    rm -f "$log"
+    fail "the web client build failed (output above); fix it, or run 'npm run build -w @im/client' to see it again"
+  fi
+  rm -f "$log"
+  [ -f "$dist/index.html" ] || fail "the web client build finished but wrote no client/dist/index.html"
+  echo "$want" >"$dist/.build-stamp"
+  say "web client built in $((SECONDS - started)) s"
+}
+
+ensure_chromium() {
+  ensure_debian_binary chromium chromium
+  say "Chromium present ($(command -v chromium || echo /usr/bin/chromium)) for the browser tests"
 }
 
 ensure_java() {
@@ -107,7 +156,9 @@ ensure_node
 if [ "$profile" = test ]; then
   ensure_redis_nats
   ensure_minio
+  ensure_chromium
 fi
 ensure_mongo_dev_server
 ensure_npm_packages
+ensure_web_client
 say "setup ($profile) done"

@@ -14,6 +14,8 @@ const PATTERNS = [
   'services/*/test/**/*.test.ts',
   'gateway/test/**/*.test.ts',
   'benchmark/test/**/*.test.ts',
+  // The web client's browser tests (node:test files driving Chromium against real servers).
+  'client/e2e/**/*.test.ts',
 ];
 
 const requested = process.argv.slice(2);

@@ -1,0 +1,38 @@
+import { useEffect, useState } from 'react';
+import { AuthScreen } from './components/auth/AuthScreen.tsx';
+import { ConnectionBanner } from './components/common/ConnectionBanner.tsx';
+import { Notices } from './components/common/Notices.tsx';
+import { Shell } from './components/layout/Shell.tsx';
+import { navigate, startRouting } from './state/navigation.ts';
+import { restoreSession } from './state/session.ts';
+import { useStore } from './state/store.ts';
+
+export function App() {
+  const me = useStore((s) => s.me);
+  const [restoring, setRestoring] = useState(true);
+
+  useEffect(() => {
+    const stop = startRouting();
+    void restoreSession().finally(() => setRestoring(false));
+    // A click on a notification asks an open tab to show that converse.
+    const onWorkerMessage = (event: MessageEvent<{ type?: string; converseId?: string }>) => {
+      if (event.data?.type === 'open-converse' && event.data.converseId) {
+        navigate({ name: 'converse', converseId: event.data.converseId });
+      }
+    };
+    navigator.serviceWorker?.addEventListener('message', onWorkerMessage);
+    return () => {
+      stop();
+      navigator.serviceWorker?.removeEventListener('message', onWorkerMessage);
+    };
+  }, []);
+
+  if (restoring) return <div className="splash">Loading…</div>;
+  return (
+    <>
+      {me ? <Shell /> : <AuthScreen />}
+      {me && <ConnectionBanner />}
+      <Notices />
+    </>
+  );
+}

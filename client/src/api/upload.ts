@@ -1,0 +1,46 @@
+import type { FileInfo } from '@im/protocol';
+import { ApiRequestError, networkError } from './errors.ts';
+
+export type { FileInfo };
+
+export interface UploadHandle {
+  promise: Promise<FileInfo>;
+  abort(): void;
+}
+
+/**
+ * Uploads one file as multipart/form-data. fetch() reports no upload progress,
+ * so this uses XMLHttpRequest; `onProgress` gets a fraction in [0, 1].
+ */
+export function uploadFile(file: File, token: string | null, onProgress: (fraction: number) => void): UploadHandle {
+  const xhr = new XMLHttpRequest();
+  const promise = new Promise<FileInfo>((resolve, reject) => {
+    xhr.open('POST', '/api/files');
+    if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
+    xhr.responseType = 'json';
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total);
+    };
+    xhr.onload = () => {
+      if (xhr.status === 201) {
+        onProgress(1);
+        resolve(xhr.response as FileInfo);
+        return;
+      }
+      const body = xhr.response as { error?: { code?: string; message?: string } } | null;
+      reject(
+        new ApiRequestError(
+          xhr.status,
+          body?.error?.code ?? `HTTP_${xhr.status}`,
+          body?.error?.message ?? `Upload failed (${xhr.status})`,
+        ),
+      );
+    };
+    xhr.onerror = () => reject(networkError());
+    xhr.onabort = () => reject(new ApiRequestError(0, 'ABORTED', 'Upload cancelled'));
+    const form = new FormData();
+    form.append('file', file, file.name);
+    xhr.send(form);
+  });
+  return { promise, abort: () => xhr.abort() };
+}

@@ -1,0 +1,100 @@
+import type { Group, Member } from '@im/protocol';
+import { useEffect, useState } from 'react';
+import { loadMembers, removeMember, setMemberRole, startDm } from '../../state/groups.ts';
+import { useStore } from '../../state/store.ts';
+import { displayName } from '../../state/users.ts';
+import { Avatar } from '../common/Avatar.tsx';
+
+const ROLE_LABEL = { owner: 'Owner', admin: 'Admin', member: 'Member' } as const;
+
+/** The group's members, online first, with what I may do to each. */
+export function MemberPanel(props: { group: Group }) {
+  const { group } = props;
+  const list = useStore((s) => s.members[group.id]);
+  const presence = useStore((s) => s.presence);
+  const meId = useStore((s) => s.me?.id);
+  useEffect(() => {
+    if (!list) void loadMembers(group.id);
+  }, [group.id, list]);
+  const items = list?.items ?? [];
+  const online = items.filter((m) => presence[m.user.id]);
+  const offline = items.filter((m) => !presence[m.user.id]);
+  return (
+    <aside className="members" aria-label="Members">
+      <h2>Members · {group.memberCount}</h2>
+      <MemberSection title={`Online · ${online.length}`} members={online} group={group} meId={meId} online />
+      <MemberSection title={`Offline · ${offline.length}`} members={offline} group={group} meId={meId} online={false} />
+      {list?.nextCursor && (
+        <button type="button" className="link pad" disabled={list.loading} onClick={() => void loadMembers(group.id)}>
+          Show more members
+        </button>
+      )}
+    </aside>
+  );
+}
+
+function MemberSection(props: { title: string; members: Member[]; group: Group; meId?: string; online: boolean }) {
+  if (props.members.length === 0) return null;
+  return (
+    <section>
+      <h3>{props.title}</h3>
+      <ul>
+        {props.members.map((m) => (
+          <MemberRow key={m.user.id} member={m} group={props.group} meId={props.meId} online={props.online} />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function MemberRow(props: { member: Member; group: Group; meId?: string; online: boolean }) {
+  const { member, group } = props;
+  const [open, setOpen] = useState(false);
+  const self = member.user.id === props.meId;
+  const canKick =
+    !self &&
+    member.role !== 'owner' &&
+    (group.myRole === 'owner' || (group.myRole === 'admin' && member.role === 'member'));
+  const canPromote = group.myRole === 'owner' && !self && member.role !== 'owner';
+  return (
+    <li className="member" data-testid="member" data-online={props.online}>
+      <button type="button" className="member-button" aria-expanded={open} onClick={() => setOpen(!open)}>
+        <Avatar user={member.user} size={28} online={props.online} />
+        <span className="member-name">{displayName(member.user)}</span>
+        {member.role !== 'member' && <span className="role">{ROLE_LABEL[member.role]}</span>}
+      </button>
+      {open && (
+        <div className="menu" role="menu" onClick={() => setOpen(false)}>
+          <div className="menu-title">@{member.user.username}</div>
+          {!self && (
+            <button type="button" role="menuitem" onClick={() => void startDm(member.user.id)}>
+              Send a message
+            </button>
+          )}
+          {canPromote && (
+            <button
+              type="button"
+              role="menuitem"
+              onClick={() => void setMemberRole(group.id, member.user.id, member.role === 'admin' ? 'member' : 'admin')}
+            >
+              {member.role === 'admin' ? 'Remove admin' : 'Make admin'}
+            </button>
+          )}
+          {canKick && (
+            <button
+              type="button"
+              role="menuitem"
+              className="danger"
+              onClick={() =>
+                window.confirm(`Remove ${displayName(member.user)} from ${group.name}?`) &&
+                void removeMember(group.id, member.user.id)
+              }
+            >
+              Remove from group
+            </button>
+          )}
+        </div>
+      )}
+    </li>
+  );
+}

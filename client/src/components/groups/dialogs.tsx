@@ -1,0 +1,160 @@
+import type { Invite } from '@im/protocol';
+import { useEffect, useState, type FormEvent } from 'react';
+import { describeError } from '../../api/errors.ts';
+import { acceptInvite, createGroup, createInvite, createPanel, renameGroup, renamePanel } from '../../state/groups.ts';
+import { inviteCodeFrom } from '../../state/route.ts';
+import { Dialog } from '../common/Dialog.tsx';
+
+/** A one-field form in a dialog; `submit` answers an error to show, or nothing when done. */
+function NameDialog(props: {
+  title: string;
+  label: string;
+  initial?: string;
+  action: string;
+  maxLength?: number;
+  onClose: () => void;
+  submit: (value: string) => Promise<string | void>;
+}) {
+  const [value, setValue] = useState(props.initial ?? '');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!value.trim()) return;
+    setBusy(true);
+    const failure = await props.submit(value.trim());
+    setBusy(false);
+    if (failure) setError(failure);
+    else props.onClose();
+  };
+  return (
+    <Dialog title={props.title} onClose={props.onClose}>
+      <form onSubmit={(e) => void onSubmit(e)} className="form">
+        <label>
+          {props.label}
+          <input value={value} maxLength={props.maxLength ?? 64} onChange={(e) => setValue(e.target.value)} required />
+        </label>
+        {error && (
+          <p className="error" role="alert">
+            {error}
+          </p>
+        )}
+        <div className="form-actions">
+          <button type="button" onClick={props.onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={busy || !value.trim()}>
+            {props.action}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+export function CreateGroupDialog(props: { onClose: () => void }) {
+  return (
+    <NameDialog
+      title="Create a group"
+      label="Group name"
+      action="Create"
+      onClose={props.onClose}
+      submit={async (name) => {
+        await createGroup(name);
+      }}
+    />
+  );
+}
+
+export function JoinGroupDialog(props: { onClose: () => void; initialCode?: string }) {
+  return (
+    <NameDialog
+      title="Join a group"
+      label="Invite link or code"
+      action="Join"
+      maxLength={500}
+      initial={props.initialCode}
+      onClose={props.onClose}
+      submit={async (input) => {
+        try {
+          await acceptInvite(inviteCodeFrom(input));
+        } catch (err) {
+          return describeError(err);
+        }
+      }}
+    />
+  );
+}
+
+export function RenameGroupDialog(props: { groupId: string; name: string; onClose: () => void }) {
+  return (
+    <NameDialog
+      title="Rename the group"
+      label="Group name"
+      action="Save"
+      initial={props.name}
+      onClose={props.onClose}
+      submit={(name) => renameGroup(props.groupId, name)}
+    />
+  );
+}
+
+export function PanelDialog(props: { groupId: string; panel?: { id: string; name: string }; onClose: () => void }) {
+  const panel = props.panel;
+  return (
+    <NameDialog
+      title={panel ? 'Rename the panel' : 'Create a panel'}
+      label="Panel name"
+      action={panel ? 'Save' : 'Create'}
+      initial={panel?.name}
+      onClose={props.onClose}
+      submit={async (name) => {
+        if (panel) await renamePanel(props.groupId, panel.id, name);
+        else await createPanel(props.groupId, name);
+      }}
+    />
+  );
+}
+
+/** Makes an invite at once and shows its link to copy. */
+export function InviteDialog(props: { groupId: string; groupName: string; onClose: () => void }) {
+  const [invite, setInvite] = useState<Invite | null>(null);
+  const [copied, setCopied] = useState(false);
+  useEffect(() => {
+    void createInvite(props.groupId).then(setInvite);
+  }, [props.groupId]);
+  const link = invite ? `${window.location.origin}/invite/${encodeURIComponent(invite.code)}` : '';
+  return (
+    <Dialog title={`Invite people to ${props.groupName}`} onClose={props.onClose}>
+      {invite ? (
+        <div className="form">
+          <label>
+            Invite link
+            <input readOnly value={link} data-testid="invite-link" onFocus={(e) => e.target.select()} />
+          </label>
+          <p className="hint">
+            Code <code data-testid="invite-code">{invite.code}</code> · expires{' '}
+            {new Date(invite.expiresAt).toLocaleDateString()}
+            {invite.maxUses !== null ? ` · ${invite.maxUses} uses` : ''}
+          </p>
+          <div className="form-actions">
+            <button
+              type="button"
+              className="primary"
+              onClick={() => {
+                void navigator.clipboard?.writeText(link).then(
+                  () => setCopied(true),
+                  () => undefined,
+                );
+              }}
+            >
+              {copied ? 'Copied' : 'Copy link'}
+            </button>
+          </div>
+        </div>
+      ) : (
+        <p>Creating an invite…</p>
+      )}
+    </Dialog>
+  );
+}

@@ -1,0 +1,73 @@
+import { navigate } from '../../state/navigation.ts';
+import { useStore } from '../../state/store.ts';
+import { groupBadge } from '../../state/unread.ts';
+import { Badge } from '../common/Badge.tsx';
+
+/** The groups I belong to, with their badges; home (DMs), create and join. */
+export function GroupRail(props: { onCreate: () => void; onJoin: () => void }) {
+  const groups = useStore((s) => s.groups);
+  const order = useStore((s) => s.groupOrder);
+  const unread = useStore((s) => s.unread);
+  const dms = useStore((s) => s.dmOrder);
+  const route = useStore((s) => s.route);
+  const activeGroup = route.name === 'group' ? route.groupId : null;
+  const dmBadge = dms.reduce(
+    (sum, id) => ({
+      unread: sum.unread + (unread[id]?.unread ?? 0),
+      mentions: sum.mentions + (unread[id]?.unread ?? 0),
+    }),
+    { unread: 0, mentions: 0 },
+  );
+  return (
+    <nav className="rail" aria-label="Groups">
+      <button
+        type="button"
+        className={activeGroup === null ? 'rail-item home active' : 'rail-item home'}
+        aria-label="Direct messages"
+        aria-current={activeGroup === null ? 'page' : undefined}
+        onClick={() => navigate({ name: 'home' })}
+      >
+        💬
+        <Badge counts={dmBadge} testId="badge-home" />
+      </button>
+      <div className="rail-divider" />
+      {order.map((id) => {
+        const group = groups[id];
+        if (!group) return null;
+        return (
+          <button
+            key={id}
+            type="button"
+            className={activeGroup === id ? 'rail-item active' : 'rail-item'}
+            aria-label={group.name}
+            aria-current={activeGroup === id ? 'page' : undefined}
+            title={group.name}
+            data-testid="rail-group"
+            onClick={() => navigate({ name: 'group', groupId: id, converseId: group.panels[0]?.converseId })}
+          >
+            {[...group.name].slice(0, 2).join('')}
+            <Badge counts={groupBadge(group, unread)} testId="badge-group" />
+          </button>
+        );
+      })}
+      <button
+        type="button"
+        className="rail-item add"
+        aria-label="Create a group"
+        title="Create a group"
+        onClick={props.onCreate}
+      >
+        +
+      </button>
+      <button
+        type="button"
+        className="rail-item add"
+        aria-label="Join a group"
+        title="Join a group"
+        onClick={props.onJoin}
+      >
+        ⇥
+      </button>
+    </nav>
+  );
+}

@@ -1,0 +1,77 @@
+import type { PublicUser } from '@im/protocol';
+import { useEffect, useState, type FormEvent } from 'react';
+import { describeError } from '../../api/errors.ts';
+import { http } from '../../api/http.ts';
+import { disablePush, enablePush, pushState, type PushState } from '../../push/notifications.ts';
+import { logout } from '../../state/session.ts';
+import { setState, useStore } from '../../state/store.ts';
+import { rememberUsers } from '../../state/users.ts';
+import { Dialog } from '../common/Dialog.tsx';
+
+/** My profile, notifications and logging out. */
+export function SettingsDialog(props: { onClose: () => void }) {
+  const me = useStore((s) => s.me)!;
+  const [nickname, setNickname] = useState(me.nickname);
+  const [message, setMessage] = useState<string | null>(null);
+  const [push, setPush] = useState<PushState>('unsupported');
+  useEffect(() => {
+    void pushState().then(setPush);
+  }, []);
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    try {
+      const user = await http.patch<PublicUser>('/api/users/me', { nickname: nickname.trim() });
+      rememberUsers([user]);
+      setState({ me: user });
+      setMessage('Saved.');
+    } catch (err) {
+      setMessage(describeError(err));
+    }
+  };
+  return (
+    <Dialog title="Settings" onClose={props.onClose}>
+      <form className="form" onSubmit={(e) => void save(e)}>
+        <p>
+          Signed in as <strong>@{me.username}</strong>
+        </p>
+        <label>
+          Display name
+          <input value={nickname} maxLength={64} onChange={(e) => setNickname(e.target.value)} required />
+        </label>
+        <div className="form-actions">
+          <button type="submit" className="primary" disabled={!nickname.trim() || nickname.trim() === me.nickname}>
+            Save
+          </button>
+        </div>
+      </form>
+      <div className="form">
+        <h3>Notifications</h3>
+        {push === 'unsupported' && <p className="hint">This browser cannot show notifications.</p>}
+        {push === 'denied' && <p className="hint">Notifications are blocked in the browser's site settings.</p>}
+        {push === 'default' && (
+          <button
+            type="button"
+            onClick={() => void enablePush().then((text) => (setMessage(text), pushState().then(setPush)))}
+          >
+            Turn on notifications
+          </button>
+        )}
+        {push === 'enabled' && (
+          <button type="button" onClick={() => void disablePush().then(() => pushState().then(setPush))}>
+            Turn off notifications
+          </button>
+        )}
+      </div>
+      {message && (
+        <p className="hint" role="status">
+          {message}
+        </p>
+      )}
+      <div className="form-actions">
+        <button type="button" className="danger" onClick={logout}>
+          Log out
+        </button>
+      </div>
+    </Dialog>
+  );
+}

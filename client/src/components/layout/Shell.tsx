@@ -1,0 +1,156 @@
+import type { PublicUser } from '@im/protocol';
+import { useEffect, useMemo, useState } from 'react';
+import { loadMembers } from '../../state/groups.ts';
+import { navigate } from '../../state/navigation.ts';
+import { useStore } from '../../state/store.ts';
+import { displayName } from '../../state/users.ts';
+import { Avatar } from '../common/Avatar.tsx';
+import { CreateGroupDialog, JoinGroupDialog } from '../groups/dialogs.tsx';
+import { MemberPanel } from '../groups/MemberPanel.tsx';
+import { ConverseView } from '../messages/ConverseView.tsx';
+import { GroupRail } from './GroupRail.tsx';
+import { SettingsDialog } from './SettingsDialog.tsx';
+import { DmSidebar, GroupSidebar } from './Sidebar.tsx';
+
+type Dialogs = null | 'create' | 'join' | 'settings';
+
+/** The signed-in app: rail, sidebar, the open converse and the member list. */
+export function Shell() {
+  const route = useStore((s) => s.route);
+  const groups = useStore((s) => s.groups);
+  const dms = useStore((s) => s.dms);
+  const me = useStore((s) => s.me)!;
+  const users = useStore((s) => s.users);
+  const memberLists = useStore((s) => s.members);
+  const [dialog, setDialog] = useState<Dialogs>(route.name === 'invite' ? 'join' : null);
+  const [navOpen, setNavOpen] = useState(false);
+  const [membersOpen, setMembersOpen] = useState(() => window.matchMedia?.('(min-width: 1100px)').matches ?? true);
+
+  // A converse named by id alone (a notification) becomes its panel or DM once the lists are in.
+  useEffect(() => {
+    if (route.name !== 'converse') return;
+    if (dms[route.converseId]) navigate({ name: 'dm', converseId: route.converseId }, { replace: true });
+    for (const group of Object.values(groups)) {
+      if (group.panels.some((p) => p.converseId === route.converseId)) {
+        navigate({ name: 'group', groupId: group.id, converseId: route.converseId }, { replace: true });
+      }
+    }
+  }, [route, groups, dms]);
+
+  useEffect(() => {
+    if (route.name === 'invite') setDialog('join');
+  }, [route]);
+
+  // A group opened without a panel shows its first one.
+  const group = route.name === 'group' ? groups[route.groupId] : undefined;
+  const groupConverse =
+    route.name === 'group' && group
+      ? (group.panels.find((p) => p.converseId === route.converseId) ?? group.panels[0])
+      : undefined;
+  const dm = route.name === 'dm' ? dms[route.converseId] : undefined;
+  const dmOther = dm ? users[dm.memberIds.find((id) => id !== me.id) ?? me.id] : undefined;
+
+  const mentionable = useMemo<PublicUser[]>(() => {
+    if (group) return (memberLists[group.id]?.items ?? []).map((m) => m.user);
+    if (dm) return dm.memberIds.map((id) => users[id]).filter((u): u is PublicUser => u !== undefined);
+    return [];
+  }, [group, dm, memberLists, users]);
+
+  const converseId = groupConverse?.converseId ?? dm?.id;
+  const title = groupConverse ? `#${groupConverse.name}` : dm ? displayName(dmOther, 'Direct message') : '';
+
+  useEffect(() => setNavOpen(false), [converseId]);
+
+  return (
+    <div className={`shell${navOpen || !converseId ? ' nav-open' : ''}`}>
+      <div className="nav">
+        <GroupRail onCreate={() => setDialog('create')} onJoin={() => setDialog('join')} />
+        <div className="sidebar-column">
+          {group ? (
+            <GroupSidebar group={group} activeConverseId={converseId} />
+          ) : (
+            <DmSidebar activeConverseId={dm?.id} />
+          )}
+          <div className="user-bar">
+            <Avatar user={me} size={32} online />
+            <span className="user-name">{displayName(me)}</span>
+            <button type="button" className="icon-button" aria-label="Settings" onClick={() => setDialog('settings')}>
+              ⚙
+            </button>
+          </div>
+        </div>
+      </div>
+      <main className="main">
+        {converseId ? (
+          <>
+            <header className="converse-head">
+              <button
+                type="button"
+                className="icon-button back"
+                aria-label="Back to the list"
+                onClick={() => setNavOpen(true)}
+              >
+                ‹
+              </button>
+              <h1 data-testid="converse-title">{title}</h1>
+              {group && (
+                <button
+                  type="button"
+                  className="icon-button"
+                  aria-label="Members"
+                  aria-pressed={membersOpen}
+                  onClick={() => setMembersOpen(!membersOpen)}
+                >
+                  👥
+                </button>
+              )}
+            </header>
+            <div className="converse-body">
+              <ConverseView
+                converseId={converseId}
+                title={title}
+                members={mentionable}
+                canModerate={group !== undefined && group.myRole !== 'member'}
+              />
+              {group && membersOpen && <MemberPanel group={group} />}
+              {/* Members are loaded for @mention autocomplete even while the list is hidden. */}
+              {group && !membersOpen && <MembersLoader groupId={group.id} />}
+            </div>
+          </>
+        ) : (
+          <div className="welcome">
+            <h1>Hello, {displayName(me)}</h1>
+            <p>Pick a conversation, or create or join a group.</p>
+            <div className="form-actions">
+              <button type="button" className="primary" onClick={() => setDialog('create')}>
+                Create a group
+              </button>
+              <button type="button" onClick={() => setDialog('join')}>
+                Join with an invite
+              </button>
+            </div>
+          </div>
+        )}
+      </main>
+      {dialog === 'create' && <CreateGroupDialog onClose={() => setDialog(null)} />}
+      {dialog === 'join' && (
+        <JoinGroupDialog
+          initialCode={route.name === 'invite' ? route.code : undefined}
+          onClose={() => {
+            setDialog(null);
+            if (useStore.getState().route.name === 'invite') navigate({ name: 'home' }, { replace: true });
+          }}
+        />
+      )}
+      {dialog === 'settings' && <SettingsDialog onClose={() => setDialog(null)} />}
+    </div>
+  );
+}
+
+function MembersLoader(props: { groupId: string }) {
+  const loaded = useStore((s) => s.members[props.groupId] !== undefined);
+  useEffect(() => {
+    if (!loaded) void loadMembers(props.groupId);
+  }, [loaded, props.groupId]);
+  return null;
+}

@@ -1,0 +1,157 @@
+import type { Group } from '@im/protocol';
+import { useState } from 'react';
+import { deleteGroup, deletePanel, leaveGroup } from '../../state/groups.ts';
+import { navigate } from '../../state/navigation.ts';
+import { useStore } from '../../state/store.ts';
+import { displayName } from '../../state/users.ts';
+import { Avatar } from '../common/Avatar.tsx';
+import { Badge } from '../common/Badge.tsx';
+import { InviteDialog, PanelDialog, RenameGroupDialog } from '../groups/dialogs.tsx';
+
+type Open = null | 'invite' | 'rename' | 'panel' | { renamePanel: { id: string; name: string } };
+
+/** A group's panels with their badges, and what admins may do with them. */
+export function GroupSidebar(props: { group: Group; activeConverseId?: string }) {
+  const { group } = props;
+  const unread = useStore((s) => s.unread);
+  const [open, setOpen] = useState<Open>(null);
+  const [menu, setMenu] = useState(false);
+  const admin = group.myRole === 'owner' || group.myRole === 'admin';
+  return (
+    <nav className="sidebar" aria-label={`${group.name} panels`}>
+      <header className="sidebar-head">
+        <button type="button" className="group-name" aria-expanded={menu} onClick={() => setMenu(!menu)}>
+          <span>{group.name}</span> <span aria-hidden="true">▾</span>
+        </button>
+        {menu && (
+          <div className="menu" role="menu" onClick={() => setMenu(false)}>
+            <button type="button" role="menuitem" onClick={() => setOpen('invite')}>
+              Invite people
+            </button>
+            {admin && (
+              <button type="button" role="menuitem" onClick={() => setOpen('panel')}>
+                Create panel
+              </button>
+            )}
+            {admin && (
+              <button type="button" role="menuitem" onClick={() => setOpen('rename')}>
+                Rename group
+              </button>
+            )}
+            {group.myRole === 'owner' ? (
+              <button
+                type="button"
+                role="menuitem"
+                className="danger"
+                onClick={() => window.confirm(`Delete ${group.name} for everyone?`) && void deleteGroup(group.id)}
+              >
+                Delete group
+              </button>
+            ) : (
+              <button
+                type="button"
+                role="menuitem"
+                className="danger"
+                onClick={() => window.confirm(`Leave ${group.name}?`) && void leaveGroup(group.id)}
+              >
+                Leave group
+              </button>
+            )}
+          </div>
+        )}
+      </header>
+      <ul className="channel-list">
+        {group.panels.map((panel) => {
+          const active = panel.converseId === props.activeConverseId;
+          const counts = unread[panel.converseId] ?? { unread: 0, mentions: 0 };
+          return (
+            <li key={panel.id} className={active ? 'active' : undefined}>
+              <button
+                type="button"
+                className={counts.unread > 0 ? 'channel unread' : 'channel'}
+                aria-current={active ? 'page' : undefined}
+                data-testid="panel-link"
+                onClick={() => navigate({ name: 'group', groupId: group.id, converseId: panel.converseId })}
+              >
+                <span aria-hidden="true"># </span>
+                {panel.name}
+                <Badge counts={counts} testId="badge-panel" />
+              </button>
+              {admin && (
+                <span className="channel-tools">
+                  <button
+                    type="button"
+                    className="icon-button"
+                    aria-label={`Rename ${panel.name}`}
+                    onClick={() => setOpen({ renamePanel: { id: panel.id, name: panel.name } })}
+                  >
+                    ✎
+                  </button>
+                  <button
+                    type="button"
+                    className="icon-button"
+                    aria-label={`Delete ${panel.name}`}
+                    onClick={() =>
+                      window.confirm(`Delete #${panel.name} and its messages?`) && void deletePanel(group.id, panel.id)
+                    }
+                  >
+                    🗑
+                  </button>
+                </span>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+      {open === 'invite' && <InviteDialog groupId={group.id} groupName={group.name} onClose={() => setOpen(null)} />}
+      {open === 'rename' && <RenameGroupDialog groupId={group.id} name={group.name} onClose={() => setOpen(null)} />}
+      {open === 'panel' && <PanelDialog groupId={group.id} onClose={() => setOpen(null)} />}
+      {open !== null && typeof open === 'object' && (
+        <PanelDialog groupId={group.id} panel={open.renamePanel} onClose={() => setOpen(null)} />
+      )}
+    </nav>
+  );
+}
+
+/** My direct conversations, newest first. */
+export function DmSidebar(props: { activeConverseId?: string }) {
+  const dms = useStore((s) => s.dms);
+  const order = useStore((s) => s.dmOrder);
+  const users = useStore((s) => s.users);
+  const presence = useStore((s) => s.presence);
+  const unread = useStore((s) => s.unread);
+  const meId = useStore((s) => s.me?.id);
+  return (
+    <nav className="sidebar" aria-label="Direct messages">
+      <header className="sidebar-head">
+        <h2>Direct messages</h2>
+      </header>
+      {order.length === 0 && <p className="hint pad">Start a conversation from a group's member list.</p>}
+      <ul className="channel-list">
+        {order.map((id) => {
+          const dm = dms[id];
+          if (!dm) return null;
+          const otherId = dm.memberIds.find((m) => m !== meId) ?? meId!;
+          const other = users[otherId];
+          const active = id === props.activeConverseId;
+          const counts = unread[id] ?? { unread: 0, mentions: 0 };
+          return (
+            <li key={id} className={active ? 'active' : undefined}>
+              <button
+                type="button"
+                className={counts.unread > 0 ? 'channel unread' : 'channel'}
+                aria-current={active ? 'page' : undefined}
+                data-testid="dm-link"
+                onClick={() => navigate({ name: 'dm', converseId: id })}
+              >
+                <Avatar user={other} size={24} online={presence[otherId]} />
+                {displayName(other, '…')}
+                <Badge counts={{ unread: counts.unread, mentions: counts.unread }} />
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}

@@ -1,0 +1,42 @@
+import { useEffect, useState } from 'react';
+import { ensureFileInfo, fileUrl, thumbnailUrl } from '../../state/files.ts';
+import { useStore } from '../../state/store.ts';
+import { formatSize } from './format.ts';
+
+/** An attached file: images as a thumbnail that opens the viewer, anything else as a download. */
+export function Attachment(props: { fileId: string; onOpenImage: (fileId: string) => void }) {
+  const { fileId } = props;
+  const info = useStore((s) => s.files[fileId]);
+  // The thumbnail is made after upload: until it exists, show the image itself.
+  const [thumbFailed, setThumbFailed] = useState(false);
+  useEffect(() => ensureFileInfo(fileId), [fileId]);
+  if (info === undefined) return <div className="attachment loading">Loading file…</div>;
+  if (info === 'missing') return <div className="attachment missing">File not available</div>;
+  if (info.mime.startsWith('image/') && info.mime !== 'image/svg+xml') {
+    return (
+      <button
+        type="button"
+        className="attachment image"
+        aria-label={`Open image ${info.name}`}
+        onClick={() => props.onOpenImage(fileId)}
+      >
+        <img
+          src={thumbFailed ? fileUrl(fileId) : thumbnailUrl(fileId)}
+          alt={info.name}
+          loading="lazy"
+          data-testid="thumbnail"
+          onError={() => setThumbFailed(true)}
+        />
+      </button>
+    );
+  }
+  return (
+    <a className="attachment file" href={fileUrl(fileId)} download={info.name} rel="noopener noreferrer">
+      <span className="file-icon" aria-hidden="true">
+        📄
+      </span>
+      <span className="file-name">{info.name}</span>
+      <span className="file-size">{formatSize(info.size)}</span>
+    </a>
+  );
+}

@@ -1,0 +1,274 @@
+import type { Message, PublicUser } from '@im/protocol';
+import {
+  forwardRef,
+  useImperativeHandle,
+  useRef,
+  useState,
+  type ChangeEvent,
+  type ClipboardEvent,
+  type DragEvent,
+  type KeyboardEvent,
+} from 'react';
+import { describeError } from '../../api/errors.ts';
+import type { FileInfo, UploadHandle } from '../../api/upload.ts';
+import { displayName } from '../../state/users.ts';
+import { formatSize } from './format.ts';
+import { insertMention, mentionCandidates, mentionQueryAt } from './mentions.ts';
+
+export const MAX_CONTENT = 4000;
+const MAX_ATTACHMENTS = 10;
+
+export type Uploader = (file: File, onProgress: (fraction: number) => void) => UploadHandle;
+
+interface Upload {
+  localId: number;
+  name: string;
+  size: number;
+  progress: number;
+  status: 'uploading' | 'done' | 'failed';
+  info?: FileInfo;
+  error?: string;
+  abort: () => void;
+}
+
+export interface ComposerProps {
+  placeholder: string;
+  members: readonly PublicUser[];
+  me: PublicUser;
+  replyTo: Message | null;
+  users: Record<string, PublicUser>;
+  disabled?: boolean;
+  initialDraft?: string;
+  onDraftChange?: (draft: string) => void;
+  onCancelReply: () => void;
+  onSend: (content: string, extra: { attachments: string[]; replyTo?: string }) => void;
+  onTyping: () => void;
+  upload: Uploader;
+}
+
+export interface ComposerHandle {
+  addFiles(files: File[]): void;
+  focus(): void;
+}
+
+let nextLocalId = 0;
+
+/**
+ * Multi-line input: Enter sends, Shift+Enter breaks the line; `@` offers the
+ * members; pasted or dropped files upload at once with their progress shown
+ * and go with the next send.
+ */
+export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Composer(props, ref) {
+  const [text, setText] = useState(props.initialDraft ?? '');
+  const [uploads, setUploads] = useState<Upload[]>([]);
+  const [mention, setMention] = useState<{ start: number; query: string } | null>(null);
+  const [selected, setSelected] = useState(0);
+  const [dragging, setDragging] = useState(false);
+  const input = useRef<HTMLTextAreaElement>(null);
+
+  const candidates = mention ? mentionCandidates(props.members, mention.query, props.me.id) : [];
+  const uploading = uploads.some((u) => u.status === 'uploading');
+  const ready = uploads.filter((u) => u.status === 'done' && u.info);
+  const tooLong = text.length > MAX_CONTENT;
+  const canSend = !props.disabled && !uploading && !tooLong && (text.trim().length > 0 || ready.length > 0);
+
+  const change = (value: string) => {
+    setText(value);
+    props.onDraftChange?.(value);
+  };
+
+  const addFiles = (files: File[]) => {
+    const room = MAX_ATTACHMENTS - uploads.length;
+    for (const file of files.slice(0, Math.max(0, room))) {
+      nextLocalId += 1;
+      const localId = nextLocalId;
+      const update = (patch: Partial<Upload>) =>
+        setUploads((list) => list.map((u) => (u.localId === localId ? { ...u, ...patch } : u)));
+      const handle = props.upload(file, (progress) => update({ progress }));
+      setUploads((list) => [
+        ...list,
+        { localId, name: file.name, size: file.size, progress: 0, status: 'uploading', abort: handle.abort },
+      ]);
+      handle.promise.then(
+        (info) => update({ status: 'done', progress: 1, info }),
+        (err: unknown) => update({ status: 'failed', error: describeError(err) }),
+      );
+    }
+  };
+
+  useImperativeHandle(ref, () => ({ addFiles, focus: () => input.current?.focus() }));
+
+  const send = () => {
+    if (!canSend) return;
+    const attachments = ready.map((u) => u.info!.id);
+    const content = text.trim().length > 0 ? text : ready.map((u) => u.info!.name).join(', ');
+    props.onSend(content, { attachments, ...(props.replyTo ? { replyTo: props.replyTo.id } : {}) });
+    change('');
+    setUploads((list) => list.filter((u) => u.status === 'uploading'));
+    setMention(null);
+    props.onCancelReply();
+  };
+
+  const choose = (user: PublicUser) => {
+    if (!mention) return;
+    const next = insertMention(text, mention, user.username);
+    change(next.text);
+    setMention(null);
+    requestAnimationFrame(() => {
+      input.current?.focus();
+      input.current?.setSelectionRange(next.caret, next.caret);
+    });
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.nativeEvent.isComposing) return;
+    if (candidates.length > 0) {
+      if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+        event.preventDefault();
+        const step = event.key === 'ArrowDown' ? 1 : -1;
+        setSelected((i) => (i + step + candidates.length) % candidates.length);
+        return;
+      }
+      if (event.key === 'Enter' || event.key === 'Tab') {
+        event.preventDefault();
+        choose(candidates[Math.min(selected, candidates.length - 1)]!);
+        return;
+      }
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        setMention(null);
+        return;
+      }
+    }
+    if (event.key === 'Escape' && props.replyTo) props.onCancelReply();
+    if (event.key === 'Enter' && !event.shiftKey) {
+      event.preventDefault();
+      send();
+    }
+  };
+
+  const onChange = (event: ChangeEvent<HTMLTextAreaElement>) => {
+    const value = event.target.value;
+    change(value);
+    const at = mentionQueryAt(value, event.target.selectionStart ?? value.length);
+    setMention(at);
+    setSelected(0);
+    if (value.trim()) props.onTyping();
+  };
+
+  const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
+    const files = [...event.clipboardData.files];
+    if (files.length === 0) return;
+    event.preventDefault();
+    addFiles(files);
+  };
+
+  const onDrop = (event: DragEvent<HTMLDivElement>) => {
+    event.preventDefault();
+    setDragging(false);
+    addFiles([...event.dataTransfer.files]);
+  };
+
+  return (
+    <div
+      className={dragging ? 'composer dragging' : 'composer'}
+      onDragOver={(e) => {
+        if ([...e.dataTransfer.types].includes('Files')) {
+          e.preventDefault();
+          setDragging(true);
+        }
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={onDrop}
+    >
+      {props.replyTo && (
+        <div className="replying" data-testid="replying">
+          Replying to <strong>{displayName(props.users[props.replyTo.authorId])}</strong>:{' '}
+          <span className="excerpt">{props.replyTo.content.slice(0, 120)}</span>
+          <button type="button" className="icon-button" aria-label="Cancel reply" onClick={props.onCancelReply}>
+            ×
+          </button>
+        </div>
+      )}
+      {uploads.length > 0 && (
+        <ul className="uploads" aria-label="Attachments">
+          {uploads.map((u) => (
+            <li key={u.localId} className={`upload ${u.status}`} data-testid="upload">
+              <span className="file-name">{u.name}</span> <span className="file-size">{formatSize(u.size)}</span>
+              {u.status === 'uploading' && (
+                <progress max={1} value={u.progress} aria-label={`Uploading ${u.name}`}>
+                  {Math.round(u.progress * 100)}%
+                </progress>
+              )}
+              {u.status === 'failed' && <span className="error">{u.error}</span>}
+              <button
+                type="button"
+                className="icon-button"
+                aria-label={`Remove ${u.name}`}
+                onClick={() => {
+                  if (u.status === 'uploading') u.abort();
+                  setUploads((list) => list.filter((x) => x.localId !== u.localId));
+                }}
+              >
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {candidates.length > 0 && (
+        <ul className="mention-menu" role="listbox" aria-label="Mention a member">
+          {candidates.map((user, i) => (
+            <li
+              key={user.id}
+              role="option"
+              aria-selected={i === selected}
+              className={i === selected ? 'selected' : undefined}
+              onMouseDown={(e) => {
+                e.preventDefault();
+                choose(user);
+              }}
+            >
+              <strong>{user.nickname}</strong> <span className="username">@{user.username}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="composer-row">
+        <label className="icon-button attach" aria-label="Attach files" title="Attach files">
+          📎
+          <input
+            type="file"
+            multiple
+            hidden
+            data-testid="file-input"
+            onChange={(e) => {
+              addFiles([...(e.target.files ?? [])]);
+              e.target.value = '';
+            }}
+          />
+        </label>
+        <textarea
+          ref={input}
+          aria-label="Message"
+          placeholder={props.placeholder}
+          value={text}
+          rows={1}
+          disabled={props.disabled}
+          onChange={onChange}
+          onKeyDown={onKeyDown}
+          onPaste={onPaste}
+          onBlur={() => setMention(null)}
+        />
+        <button type="button" className="send" onClick={send} disabled={!canSend} aria-label="Send">
+          ➤
+        </button>
+      </div>
+      {tooLong && (
+        <div className="error" role="alert">
+          {text.length} / {MAX_CONTENT} characters: too long to send.
+        </div>
+      )}
+    </div>
+  );
+});

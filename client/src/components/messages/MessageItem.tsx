@@ -1,0 +1,215 @@
+import type { Message, PublicUser } from '@im/protocol';
+import { memo, useState, type KeyboardEvent } from 'react';
+import type { PendingMessage } from '../../state/messages.ts';
+import { displayName } from '../../state/users.ts';
+import { Avatar } from '../common/Avatar.tsx';
+import { Attachment } from './Attachment.tsx';
+import { formatDay, formatTime } from './format.ts';
+import { QUICK_REACTIONS, type MessageHandlers } from './handlers.ts';
+import { ReplyQuote } from './ReplyQuote.tsx';
+import { RichText } from './RichText.tsx';
+import type { Row } from './rows.ts';
+
+export interface ItemContext {
+  me: PublicUser;
+  users: Record<string, PublicUser>;
+  /** Group owner or admin: may delete anyone's message. */
+  canModerate: boolean;
+  handlers: MessageHandlers;
+}
+
+export const MessageItem = memo(function MessageItem(props: { row: Row; ctx: ItemContext }) {
+  const { row, ctx } = props;
+  const author = ctx.users[row.authorId];
+  return (
+    <div className={row.first ? 'row first' : 'row'}>
+      {row.newDay && (
+        <div className="day-divider" role="separator">
+          <span>{formatDay(row.at)}</span>
+        </div>
+      )}
+      {row.kind === 'message' ? (
+        <ConfirmedMessage message={row.message} author={author} first={row.first} ctx={ctx} />
+      ) : (
+        <PendingItem pending={row.pending} author={ctx.me} first={row.first} ctx={ctx} />
+      )}
+    </div>
+  );
+});
+
+function Header(props: { author?: PublicUser; at: string; first: boolean }) {
+  if (!props.first) return null;
+  return (
+    <div className="message-head">
+      <span className="author">{displayName(props.author)}</span>
+      <time dateTime={props.at}>{formatTime(props.at)}</time>
+    </div>
+  );
+}
+
+function ConfirmedMessage(props: { message: Message; author?: PublicUser; first: boolean; ctx: ItemContext }) {
+  const { message, ctx } = props;
+  const [editing, setEditing] = useState(false);
+  const [picking, setPicking] = useState(false);
+  const mine = message.authorId === ctx.me.id;
+  const mentionNames = new Set(
+    message.mentions.map((id) => ctx.users[id]?.username).filter((n): n is string => n !== undefined),
+  );
+  const mentionsMe = message.mentions.includes(ctx.me.id);
+  return (
+    <article
+      className={`message${mentionsMe ? ' mentions-me' : ''}${message.deleted ? ' deleted' : ''}`}
+      data-seq={message.seq}
+      data-testid="message"
+      aria-label={`${displayName(props.author)}: ${message.deleted ? 'deleted message' : message.content}`}
+    >
+      <div className="gutter">{props.first ? <Avatar user={props.author} /> : null}</div>
+      <div className="message-main">
+        <Header author={props.author} at={message.createdAt} first={props.first} />
+        {message.replyTo && (
+          <ReplyQuote converseId={message.converseId} messageId={message.replyTo} users={ctx.users} />
+        )}
+        {message.deleted ? (
+          <p className="content tombstone">This message was deleted.</p>
+        ) : editing ? (
+          <EditBox
+            initial={message.content}
+            onCancel={() => setEditing(false)}
+            onSave={async (content) => {
+              if (content === message.content || (await ctx.handlers.onEdit(message, content))) setEditing(false);
+            }}
+          />
+        ) : (
+          <p className="content" data-testid="message-content">
+            <RichText text={message.content} mentionNames={mentionNames} myName={ctx.me.username} />
+            {message.editedAt && <span className="edited"> (edited)</span>}
+          </p>
+        )}
+        {!message.deleted && message.attachments.length > 0 && (
+          <div className="attachments">
+            {message.attachments.map((id) => (
+              <Attachment key={id} fileId={id} onOpenImage={ctx.handlers.onOpenImage} />
+            ))}
+          </div>
+        )}
+        {!message.deleted && message.reactions.length > 0 && (
+          <div className="reactions">
+            {message.reactions.map((r) => (
+              <button
+                key={r.emoji}
+                type="button"
+                className={r.me ? 'reaction me' : 'reaction'}
+                aria-pressed={r.me}
+                aria-label={`${r.emoji} ${r.count}`}
+                onClick={() => ctx.handlers.onReact(message, r.emoji)}
+              >
+                {r.emoji} <span>{r.count}</span>
+              </button>
+            ))}
+          </div>
+        )}
+      </div>
+      {!message.deleted && !editing && (
+        <div className="message-actions" role="toolbar" aria-label="Message actions">
+          <button type="button" aria-label="Add reaction" aria-expanded={picking} onClick={() => setPicking(!picking)}>
+            ☺
+          </button>
+          <button type="button" aria-label="Reply" onClick={() => ctx.handlers.onReply(message)}>
+            ↩
+          </button>
+          {mine && (
+            <button type="button" aria-label="Edit" onClick={() => setEditing(true)}>
+              ✎
+            </button>
+          )}
+          {(mine || ctx.canModerate) && (
+            <button
+              type="button"
+              aria-label="Delete"
+              onClick={() => {
+                if (window.confirm('Delete this message?')) ctx.handlers.onDelete(message);
+              }}
+            >
+              🗑
+            </button>
+          )}
+          {picking && (
+            <div className="reaction-picker">
+              {QUICK_REACTIONS.map((emoji) => (
+                <button
+                  key={emoji}
+                  type="button"
+                  aria-label={`React ${emoji}`}
+                  onClick={() => {
+                    setPicking(false);
+                    ctx.handlers.onReact(message, emoji);
+                  }}
+                >
+                  {emoji}
+                </button>
+              ))}
+            </div>
+          )}
+        </div>
+      )}
+    </article>
+  );
+}
+
+function EditBox(props: { initial: string; onSave: (content: string) => void; onCancel: () => void }) {
+  const [value, setValue] = useState(props.initial);
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === 'Escape') props.onCancel();
+    if (event.key === 'Enter' && !event.shiftKey) {
+      event.preventDefault();
+      if (value.trim()) props.onSave(value);
+    }
+  };
+  return (
+    <div className="edit-box">
+      <textarea
+        aria-label="Edit message"
+        value={value}
+        maxLength={4000}
+        autoFocus
+        onChange={(e) => setValue(e.target.value)}
+        onKeyDown={onKeyDown}
+      />
+      <div className="hint">Enter to save · Escape to cancel</div>
+    </div>
+  );
+}
+
+function PendingItem(props: { pending: PendingMessage; author: PublicUser; first: boolean; ctx: ItemContext }) {
+  const { pending, ctx } = props;
+  return (
+    <article
+      className={`message pending ${pending.status}`}
+      data-testid="message"
+      data-pending={pending.status}
+      aria-label={`${displayName(props.author)}: ${pending.content}`}
+    >
+      <div className="gutter">{props.first ? <Avatar user={props.author} /> : null}</div>
+      <div className="message-main">
+        <Header author={props.author} at={pending.createdAt} first={props.first} />
+        <p className="content" data-testid="message-content">
+          <RichText text={pending.content} />
+        </p>
+        {pending.status === 'sending' ? (
+          <div className="status">Sending…</div>
+        ) : (
+          <div className="status failed" role="alert">
+            {pending.error ?? 'Not sent'} ·{' '}
+            <button type="button" className="link" onClick={() => ctx.handlers.onRetry(pending)}>
+              Retry
+            </button>{' '}
+            ·{' '}
+            <button type="button" className="link" onClick={() => ctx.handlers.onDiscard(pending)}>
+              Discard
+            </button>
+          </div>
+        )}
+      </div>
+    </article>
+  );
+}

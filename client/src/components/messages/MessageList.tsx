@@ -1,0 +1,87 @@
+import type { Message, PublicUser } from '@im/protocol';
+import { useCallback, useMemo, useRef } from 'react';
+import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
+import type { PendingMessage } from '../../state/messages.ts';
+import type { MessageHandlers } from './handlers.ts';
+import { MessageItem, type ItemContext } from './MessageItem.tsx';
+import { buildRows, type Row } from './rows.ts';
+
+// Virtuoso needs a stable index for the first row: it counts down as older pages are prepended.
+const START_INDEX = 1_000_000_000;
+
+export interface MessageListProps {
+  messages: readonly Message[];
+  pending: readonly PendingMessage[];
+  me: PublicUser;
+  users: Record<string, PublicUser>;
+  canModerate: boolean;
+  hasOlder: boolean;
+  loadingOlder: boolean;
+  handlers: MessageHandlers;
+}
+
+/**
+ * The converse's messages, virtualized: only the rows near the viewport are in
+ * the DOM, so 10,000 loaded messages scroll like 50. Opens at the newest,
+ * follows new messages while scrolled to the bottom, loads older ones at the top.
+ */
+export function MessageList(props: MessageListProps) {
+  const { messages, pending, me, users, canModerate, handlers } = props;
+  const rows = useMemo(() => buildRows(messages, pending, me.id), [messages, pending, me.id]);
+  const ctx = useMemo<ItemContext>(() => ({ me, users, canModerate, handlers }), [me, users, canModerate, handlers]);
+  const ref = useRef<VirtuosoHandle>(null);
+
+  // The first row ever shown anchors the indexes; rows prepended before it get smaller ones.
+  const anchor = useRef<string | null>(null);
+  if (anchor.current === null || !rows.some((r) => r.key === anchor.current)) anchor.current = rows[0]?.key ?? null;
+  const anchorIndex = Math.max(
+    0,
+    rows.findIndex((r) => r.key === anchor.current),
+  );
+  const firstItemIndex = START_INDEX - anchorIndex;
+
+  const lastRow = rows.at(-1);
+  const followOutput = useCallback(
+    (atBottom: boolean) =>
+      atBottom || (lastRow?.kind === 'pending' && lastRow.pending.status === 'sending') ? 'auto' : false,
+    [lastRow],
+  );
+
+  if (rows.length === 0) {
+    return (
+      <div className="message-list empty" data-testid="message-list">
+        <p>{props.loadingOlder ? 'Loading messages…' : 'No messages yet. Say hello!'}</p>
+      </div>
+    );
+  }
+
+  return (
+    <Virtuoso<Row, { loadingOlder: boolean; hasOlder: boolean }>
+      ref={ref}
+      className="message-list"
+      data-testid="message-list"
+      data={rows}
+      firstItemIndex={firstItemIndex}
+      initialTopMostItemIndex={rows.length - 1}
+      computeItemKey={(_index, row) => row.key}
+      itemContent={(_index, row) => <MessageItem row={row} ctx={ctx} />}
+      followOutput={followOutput}
+      startReached={() => {
+        if (props.hasOlder && !props.loadingOlder) handlers.onLoadOlder();
+      }}
+      atBottomStateChange={handlers.onAtBottomChange}
+      atBottomThreshold={48}
+      increaseViewportBy={{ top: 400, bottom: 200 }}
+      context={{ loadingOlder: props.loadingOlder, hasOlder: props.hasOlder }}
+      components={{ Header: ListEdge }}
+    />
+  );
+}
+
+function ListEdge(props: { context?: { loadingOlder: boolean; hasOlder: boolean } }) {
+  if (props.context?.loadingOlder) return <div className="list-edge">Loading older messages…</div>;
+  if (props.context && !props.context.hasOlder) {
+    return <div className="list-edge">This is the beginning of the conversation.</div>;
+  }
+  return <div className="list-edge" />;
+}

@@ -1,0 +1,35 @@
+import type { Message, PublicUser } from '@im/protocol';
+import { useEffect, useState } from 'react';
+import { fetchMessage } from '../../state/conversations.ts';
+import { useStore } from '../../state/store.ts';
+import { displayName } from '../../state/users.ts';
+
+const fetched = new Map<string, Promise<Message | null>>();
+
+/** The message replied to, quoted above the reply (fetched when it is older than what is loaded). */
+export function ReplyQuote(props: { converseId: string; messageId: string; users: Record<string, PublicUser> }) {
+  const held = useStore((s) => s.converses[props.converseId]?.items.find((m) => m.id === props.messageId));
+  const [loaded, setLoaded] = useState<Message | null | undefined>(undefined);
+  useEffect(() => {
+    if (held) return;
+    let live = true;
+    let request = fetched.get(props.messageId);
+    if (!request) {
+      request = fetchMessage(props.messageId);
+      fetched.set(props.messageId, request);
+    }
+    void request.then((m) => live && setLoaded(m));
+    return () => {
+      live = false;
+    };
+  }, [held, props.messageId]);
+  const quoted = held ?? loaded;
+  if (quoted === undefined) return <div className="reply-quote">…</div>;
+  if (quoted === null) return <div className="reply-quote">Original message not available</div>;
+  return (
+    <div className="reply-quote" data-testid="reply-quote">
+      <span className="author">{displayName(props.users[quoted.authorId])}</span>{' '}
+      <span className="excerpt">{quoted.deleted ? 'deleted message' : quoted.content.slice(0, 200)}</span>
+    </div>
+  );
+}

@@ -1,0 +1,17 @@
+import type { Message } from '@im/protocol';
+import type { PendingMessage } from '../../state/messages.ts';
+
+/** What the message list asks of its owner; the list itself holds no data. */
+export interface MessageHandlers {
+  onLoadOlder(): void;
+  onAtBottomChange(atBottom: boolean): void;
+  onReact(message: Message, emoji: string): void;
+  onReply(message: Message): void;
+  onEdit(message: Message, content: string): Promise<boolean>;
+  onDelete(message: Message): void;
+  onRetry(pending: PendingMessage): void;
+  onDiscard(pending: PendingMessage): void;
+  onOpenImage(fileId: string): void;
+}
+
+export const QUICK_REACTIONS = ['👍', '❤️', '😂', '🎉', '😮', '😢'] as const;

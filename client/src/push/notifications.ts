@@ -1,0 +1,72 @@
+import type { Message } from '@im/protocol';
+import { describeError } from '../api/errors.ts';
+import { http } from '../api/http.ts';
+
+export type PushState = 'unsupported' | 'default' | 'denied' | 'enabled';
+
+const supported = (): boolean =>
+  typeof window !== 'undefined' && 'Notification' in window && 'serviceWorker' in navigator && 'PushManager' in window;
+
+export async function pushState(): Promise<PushState> {
+  if (!supported()) return 'unsupported';
+  if (Notification.permission === 'denied') return 'denied';
+  if (Notification.permission !== 'granted') return 'default';
+  const registration = await navigator.serviceWorker.getRegistration('/');
+  const subscription = await registration?.pushManager.getSubscription();
+  return subscription ? 'enabled' : 'default';
+}
+
+/** The VAPID key as the bytes PushManager.subscribe wants. */
+function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
+  const base64 = (base64url + '='.repeat((4 - (base64url.length % 4)) % 4)).replace(/-/g, '+').replace(/_/g, '/');
+  const raw = atob(base64);
+  const bytes = new Uint8Array(new ArrayBuffer(raw.length));
+  for (let i = 0; i < raw.length; i++) bytes[i] = raw.charCodeAt(i);
+  return bytes;
+}
+
+/**
+ * Asks for permission, registers the service worker and a Web Push
+ * subscription, and hands it to the server: notifications then arrive while
+ * no tab is open. Answers a sentence for the user.
+ */
+export async function enablePush(): Promise<string> {
+  if (!supported()) return 'This browser does not support notifications.';
+  const permission = await Notification.requestPermission();
+  if (permission !== 'granted') return 'Notifications are blocked for this site.';
+  try {
+    const registration = await navigator.serviceWorker.register('/sw.js', { scope: '/' });
+    await navigator.serviceWorker.ready;
+    const { key } = await http.get<{ key: string }>('/api/push/vapid-public-key');
+    const subscription =
+      (await registration.pushManager.getSubscription()) ??
+      (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key) }));
+    await http.post('/api/push/subscriptions', subscription.toJSON());
+    return 'Notifications are on.';
+  } catch (err) {
+    return `Notifications could not be turned on: ${describeError(err)}`;
+  }
+}
+
+export async function disablePush(): Promise<void> {
+  if (!supported()) return;
+  const registration = await navigator.serviceWorker.getRegistration('/');
+  const subscription = await registration?.pushManager.getSubscription();
+  if (!subscription) return;
+  await http.delete('/api/push/subscriptions', { endpoint: subscription.endpoint }).catch(() => undefined);
+  await subscription.unsubscribe();
+}
+
+/** While the tab is hidden the socket still delivers; the page shows the notification itself. */
+export async function showMessageNotification(message: Message, title: string, isDm: boolean): Promise<void> {
+  if (!supported() || Notification.permission !== 'granted') return;
+  const body = message.content.length > 140 ? `${message.content.slice(0, 139)}…` : message.content;
+  const options: NotificationOptions = {
+    body: isDm ? body : `mentioned you: ${body}`,
+    tag: `${message.converseId}:${message.seq}`,
+    data: { converseId: message.converseId },
+  };
+  const registration = await navigator.serviceWorker.getRegistration('/');
+  if (registration) await registration.showNotification(title, options);
+  else new Notification(title, options);
+}

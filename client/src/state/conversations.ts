@@ -1,0 +1,313 @@
+import type { Message, Reaction } from '@im/protocol';
+import { describeError } from '../api/errors.ts';
+import { http, path } from '../api/http.ts';
+import { currentSocket } from './connection.ts';
+import {
+  applyReactionCounts,
+  dropConfirmed,
+  emptyConverse,
+  mergeMessages,
+  newClientMsgId,
+  updateMessage,
+  type ConverseMessages,
+  type PendingMessage,
+} from './messages.ts';
+import { getState, notify, setState } from './store.ts';
+import { countMessage, markReadUpTo } from './unread.ts';
+import { ensureUsers } from './users.ts';
+
+export const PAGE_SIZE = 50;
+const SEND_TIMEOUT_MS = 15_000;
+
+function patchConverse(converseId: string, update: (c: ConverseMessages) => Partial<ConverseMessages>): void {
+  setState((s) => {
+    const held = s.converses[converseId] ?? emptyConverse();
+    return { converses: { ...s.converses, [converseId]: { ...held, ...update(held) } } };
+  });
+}
+
+/** Where the user is looking: the open converse, scrolled to its newest message, in a visible tab. */
+const view = { converseId: null as string | null, atBottom: true };
+
+export function setViewedConverse(converseId: string | null): void {
+  view.converseId = converseId;
+  view.atBottom = true;
+}
+
+export function setAtBottom(converseId: string, atBottom: boolean): void {
+  if (view.converseId !== converseId) return;
+  view.atBottom = atBottom;
+  if (atBottom) markConverseRead(converseId);
+}
+
+export function isReading(converseId: string): boolean {
+  return (
+    view.converseId === converseId &&
+    view.atBottom &&
+    typeof document !== 'undefined' &&
+    document.visibilityState === 'visible'
+  );
+}
+
+/** Takes messages from any source (live, sync, history, send acks) into the store, once each. */
+export function receiveMessages(converseId: string, messages: Message[], opts: { count?: boolean } = {}): void {
+  if (messages.length === 0) return;
+  const meId = getState().me?.id ?? '';
+  const reading = isReading(converseId);
+  setState((s) => {
+    const held = s.converses[converseId];
+    const next = { ...s.converses };
+    // Live messages of a converse never opened only move its counters: its newest page is loaded on open.
+    if (held?.loaded) {
+      next[converseId] = {
+        ...held,
+        items: mergeMessages(held.items, messages),
+        pending: dropConfirmed(held.pending, messages),
+      };
+    } else if (held) {
+      next[converseId] = { ...held, pending: dropConfirmed(held.pending, messages) };
+    }
+    let unread = s.unread;
+    if (opts.count !== false) {
+      let entry = s.unread[converseId];
+      for (const m of messages) entry = countMessage(entry, m, meId, reading);
+      if (entry !== s.unread[converseId]) unread = { ...s.unread, [converseId]: entry! };
+    }
+    return { converses: next, unread };
+  });
+  ensureUsers(messages.map((m) => m.authorId));
+  if (reading) markConverseRead(converseId);
+}
+
+/** Loads the newest page when a converse is opened for the first time (or after a gap). */
+export async function openConverse(converseId: string): Promise<void> {
+  const held = getState().converses[converseId];
+  if (held?.loaded) return;
+  patchConverse(converseId, () => ({ loadingOlder: true }));
+  try {
+    const page = await http.get<Message[]>(path`/api/converses/${converseId}/messages?limit=${PAGE_SIZE}`);
+    patchConverse(converseId, (c) => ({
+      items: mergeMessages(c.items, page),
+      pending: dropConfirmed(c.pending, page),
+      loaded: true,
+      hasOlder: page.length > 0 && page[0]!.seq > 1,
+      loadingOlder: false,
+    }));
+    ensureUsers(page.map((m) => m.authorId));
+  } catch (err) {
+    patchConverse(converseId, () => ({ loadingOlder: false }));
+    notify(`Could not load messages: ${describeError(err)}`);
+  }
+}
+
+/** Loads the page just below the oldest message held (scrolling up). */
+export async function loadOlder(converseId: string): Promise<void> {
+  const held = getState().converses[converseId];
+  if (!held?.loaded || !held.hasOlder || held.loadingOlder) return;
+  const oldest = held.items[0];
+  if (!oldest) return;
+  patchConverse(converseId, () => ({ loadingOlder: true }));
+  try {
+    const page = await http.get<Message[]>(
+      path`/api/converses/${converseId}/messages?before=${oldest.seq}&limit=${PAGE_SIZE}`,
+    );
+    patchConverse(converseId, (c) => ({
+      items: mergeMessages(c.items, page),
+      hasOlder: page.length > 0 && page[0]!.seq > 1,
+      loadingOlder: false,
+    }));
+    ensureUsers(page.map((m) => m.authorId));
+  } catch (err) {
+    patchConverse(converseId, () => ({ loadingOlder: false }));
+    notify(`Could not load older messages: ${describeError(err)}`);
+  }
+}
+
+/** Forgets a converse's history (after a gap too large to sync): the next open loads the newest page. */
+export function resetConverse(converseId: string): void {
+  patchConverse(converseId, (c) => ({ ...emptyConverse(), pending: c.pending }));
+}
+
+const ackTimers = new Map<string, ReturnType<typeof setTimeout>>();
+const ackedSeq = new Map<string, number>();
+
+/** Marks everything held of a converse read, locally at once and on the server shortly after. */
+export function markConverseRead(converseId: string): void {
+  const s = getState();
+  const entry = s.unread[converseId];
+  const last = Math.max(entry?.lastSeq ?? 0, s.converses[converseId]?.items.at(-1)?.seq ?? 0);
+  if (last <= 0) return;
+  if (entry && entry.readSeq >= last && entry.unread === 0 && entry.mentions === 0) return;
+  setState((st) => ({ unread: { ...st.unread, [converseId]: markReadUpTo(st.unread[converseId], converseId, last) } }));
+  if ((ackedSeq.get(converseId) ?? 0) >= last) return;
+  clearTimeout(ackTimers.get(converseId));
+  ackTimers.set(
+    converseId,
+    setTimeout(() => {
+      ackTimers.delete(converseId);
+      ackedSeq.set(converseId, last);
+      http.post(path`/api/converses/${converseId}/ack`, { seq: last }).catch(() => ackedSeq.delete(converseId));
+    }, 250),
+  );
+}
+
+export function applyReadPosition(converseId: string, readSeq: number): void {
+  setState((s) => ({ unread: { ...s.unread, [converseId]: markReadUpTo(s.unread[converseId], converseId, readSeq) } }));
+}
+
+function setPending(converseId: string, clientMsgId: string, update: Partial<PendingMessage> | null): void {
+  patchConverse(converseId, (c) => ({
+    pending:
+      update === null
+        ? c.pending.filter((p) => p.clientMsgId !== clientMsgId)
+        : c.pending.map((p) => (p.clientMsgId === clientMsgId ? { ...p, ...update } : p)),
+  }));
+}
+
+/** Shows the message at once as pending, then confirms it with the server's copy or marks it failed. */
+export function sendMessage(
+  converseId: string,
+  content: string,
+  extra: { replyTo?: string; attachments?: string[] } = {},
+): void {
+  const pending: PendingMessage = {
+    clientMsgId: newClientMsgId(),
+    converseId,
+    content,
+    replyTo: extra.replyTo,
+    attachments: extra.attachments ?? [],
+    status: 'sending',
+    createdAt: new Date().toISOString(),
+  };
+  patchConverse(converseId, (c) => ({ pending: [...c.pending, pending] }));
+  void deliver(pending);
+}
+
+/** Sends again with the same clientMsgId: the server stores the message at most once. */
+export function retryMessage(converseId: string, clientMsgId: string): void {
+  const pending = getState().converses[converseId]?.pending.find((p) => p.clientMsgId === clientMsgId);
+  if (!pending) return;
+  setPending(converseId, clientMsgId, { status: 'sending', error: undefined });
+  void deliver(pending);
+}
+
+export function discardMessage(converseId: string, clientMsgId: string): void {
+  setPending(converseId, clientMsgId, null);
+}
+
+/** Retries the sends that failed for want of a connection (called once connected again). */
+export function retryFailedSends(): void {
+  for (const [converseId, c] of Object.entries(getState().converses)) {
+    for (const p of c.pending)
+      if (p.status === 'failed' && p.error === OFFLINE) retryMessage(converseId, p.clientMsgId);
+  }
+}
+
+const OFFLINE = 'Not sent: no connection';
+
+async function deliver(p: PendingMessage): Promise<void> {
+  const socket = currentSocket();
+  if (!socket?.connected) {
+    setPending(p.converseId, p.clientMsgId, { status: 'failed', error: OFFLINE });
+    return;
+  }
+  try {
+    const body = {
+      converseId: p.converseId,
+      content: p.content,
+      clientMsgId: p.clientMsgId,
+      ...(p.replyTo ? { replyTo: p.replyTo } : {}),
+      ...(p.attachments.length > 0 ? { attachments: p.attachments } : {}),
+    };
+    const result = await socket.timeout(SEND_TIMEOUT_MS).emitWithAck('message:send', body);
+    if (result.ok) receiveMessages(p.converseId, [result.data]);
+    else setPending(p.converseId, p.clientMsgId, { status: 'failed', error: result.error.message });
+  } catch {
+    setPending(p.converseId, p.clientMsgId, { status: 'failed', error: OFFLINE });
+  }
+}
+
+export async function editMessage(message: Message, content: string): Promise<boolean> {
+  try {
+    const updated = await http.patch<Message>(path`/api/messages/${message.id}`, { content });
+    applyUpdatedMessage(updated);
+    return true;
+  } catch (err) {
+    notify(`Could not edit: ${describeError(err)}`);
+    return false;
+  }
+}
+
+export async function deleteMessage(message: Message): Promise<void> {
+  try {
+    await http.delete(path`/api/messages/${message.id}`);
+    applyDeletedMessage(message.converseId, message.id);
+  } catch (err) {
+    notify(`Could not delete: ${describeError(err)}`);
+  }
+}
+
+export function applyUpdatedMessage(message: Message): void {
+  patchConverse(message.converseId, (c) => ({ items: mergeMessages(c.items, [message]) }));
+}
+
+export function applyDeletedMessage(converseId: string, messageId: string): void {
+  patchConverse(converseId, (c) => ({
+    items: updateMessage(c.items, messageId, (m) => ({
+      ...m,
+      deleted: true,
+      content: '',
+      mentions: [],
+      attachments: [],
+      reactions: [],
+    })),
+  }));
+}
+
+export async function toggleReaction(message: Message, emoji: string): Promise<void> {
+  const mine = message.reactions.some((r) => r.emoji === emoji && r.me);
+  const url = path`/api/messages/${message.id}/reactions/${emoji}`;
+  try {
+    const reactions = mine ? await http.delete<Reaction[]>(url) : await http.put<Reaction[]>(url);
+    patchConverse(message.converseId, (c) => ({
+      items: updateMessage(c.items, message.id, (m) => ({ ...m, reactions })),
+    }));
+  } catch (err) {
+    notify(`Could not react: ${describeError(err)}`);
+  }
+}
+
+export function applyReactionEvent(event: {
+  converseId: string;
+  messageId: string;
+  emoji: string;
+  userId: string;
+  added: boolean;
+  counts: Array<{ emoji: string; count: number }>;
+}): void {
+  const byMe = event.userId === getState().me?.id;
+  patchConverse(event.converseId, (c) => ({
+    items: updateMessage(c.items, event.messageId, (m) => ({
+      ...m,
+      reactions: applyReactionCounts(m.reactions, event.counts, { emoji: event.emoji, byMe, added: event.added }),
+    })),
+  }));
+}
+
+const typingSentAt = new Map<string, number>();
+/** Tells the others we are typing, at most once per 2 s per converse (the server passes on no more). */
+export function notifyTyping(converseId: string): void {
+  const now = Date.now();
+  if (now - (typingSentAt.get(converseId) ?? 0) < 2000) return;
+  typingSentAt.set(converseId, now);
+  currentSocket()?.emit('typing', { converseId });
+}
+
+/** A message held locally or fetched (replies to older messages). */
+export async function fetchMessage(messageId: string): Promise<Message | null> {
+  try {
+    return await http.get<Message>(path`/api/messages/${messageId}`);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,23 @@
+import { http, path } from '../api/http.ts';
+import type { FileInfo } from '../api/upload.ts';
+import { getState, setState } from './store.ts';
+
+const inFlight = new Set<string>();
+
+export function rememberFile(info: FileInfo): void {
+  setState((s) => ({ files: { ...s.files, [info.id]: info } }));
+}
+
+/** Loads a file's name, type and size once; 'missing' when it is gone or not ours to see. */
+export function ensureFileInfo(fileId: string): void {
+  if (getState().files[fileId] || inFlight.has(fileId)) return;
+  inFlight.add(fileId);
+  http
+    .get<FileInfo>(path`/api/files/${fileId}/info`)
+    .then((info) => rememberFile(info))
+    .catch(() => setState((s) => ({ files: { ...s.files, [fileId]: 'missing' } })))
+    .finally(() => inFlight.delete(fileId));
+}
+
+export const fileUrl = (fileId: string): string => http.fileUrl(path`/api/files/${fileId}`);
+export const thumbnailUrl = (fileId: string): string => http.fileUrl(path`/api/files/${fileId}/thumbnail`);

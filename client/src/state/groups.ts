@@ -1,0 +1,242 @@
+import type { DmConverse, Group, GroupRole, Invite, Member, Page, Panel } from '@im/protocol';
+import { describeError } from '../api/errors.ts';
+import { http, path } from '../api/http.ts';
+import { navigate } from './navigation.ts';
+import { loadPresence } from './presence.ts';
+import { getState, notify, setState } from './store.ts';
+import { ensureUsers, rememberUsers } from './users.ts';
+
+export function putGroup(group: Group): void {
+  setState((s) => ({
+    groups: { ...s.groups, [group.id]: group },
+    groupOrder: s.groupOrder.includes(group.id) ? s.groupOrder : [...s.groupOrder, group.id],
+  }));
+}
+
+export function removeGroup(groupId: string): void {
+  setState((s) => {
+    const groups = { ...s.groups };
+    delete groups[groupId];
+    const members = { ...s.members };
+    delete members[groupId];
+    return { groups, members, groupOrder: s.groupOrder.filter((id) => id !== groupId) };
+  });
+  const route = getState().route;
+  if (route.name === 'group' && route.groupId === groupId) navigate({ name: 'home' }, { replace: true });
+}
+
+/** Applies a group change from an event (which carries no `myRole`: ours is kept). */
+export function updateGroup(group: Omit<Group, 'myRole'>): void {
+  const held = getState().groups[group.id];
+  if (held) putGroup({ ...group, myRole: held.myRole });
+}
+
+export function updatePanels(groupId: string, update: (panels: Panel[]) => Panel[]): void {
+  const held = getState().groups[groupId];
+  if (held) putGroup({ ...held, panels: update(held.panels) });
+}
+
+export async function loadGroups(): Promise<void> {
+  const groups = await http.get<Group[]>('/api/groups');
+  setState({
+    groups: Object.fromEntries(groups.map((g) => [g.id, g])),
+    groupOrder: groups.map((g) => g.id),
+  });
+}
+
+export async function loadDms(): Promise<void> {
+  const dms = await http.get<DmConverse[]>('/api/dms');
+  setState({ dms: Object.fromEntries(dms.map((d) => [d.id, d])), dmOrder: dms.map((d) => d.id) });
+  ensureUsers(dms.flatMap((d) => d.memberIds));
+}
+
+export function putDm(dm: DmConverse): void {
+  setState((s) => ({
+    dms: { ...s.dms, [dm.id]: dm },
+    dmOrder: [dm.id, ...s.dmOrder.filter((id) => id !== dm.id)],
+  }));
+  ensureUsers(dm.memberIds);
+}
+
+/** Runs a user action; failures become a notice and `null`. */
+async function attempt<T>(what: string, action: () => Promise<T>): Promise<T | null> {
+  try {
+    return await action();
+  } catch (err) {
+    notify(`${what}: ${describeError(err)}`);
+    return null;
+  }
+}
+
+export async function createGroup(name: string): Promise<Group | null> {
+  const group = await attempt('Could not create the group', () => http.post<Group>('/api/groups', { name }));
+  if (group) {
+    putGroup(group);
+    navigate({ name: 'group', groupId: group.id, converseId: group.panels[0]?.converseId });
+  }
+  return group;
+}
+
+/** Joins by invite code; errors are returned for the dialog to show. */
+export async function acceptInvite(code: string): Promise<Group> {
+  const group = await http.post<Group>(path`/api/invites/${code}/accept`);
+  putGroup(group);
+  navigate({ name: 'group', groupId: group.id, converseId: group.panels[0]?.converseId });
+  return group;
+}
+
+export async function createInvite(groupId: string): Promise<Invite | null> {
+  return attempt('Could not create an invite', () => http.post<Invite>(path`/api/groups/${groupId}/invites`, {}));
+}
+
+export async function renameGroup(groupId: string, name: string): Promise<void> {
+  const group = await attempt('Could not rename the group', () =>
+    http.patch<Group>(path`/api/groups/${groupId}`, { name }),
+  );
+  if (group) putGroup(group);
+}
+
+export async function deleteGroup(groupId: string): Promise<void> {
+  const done = await attempt('Could not delete the group', () => http.delete(path`/api/groups/${groupId}`));
+  if (done !== null) removeGroup(groupId);
+}
+
+export async function leaveGroup(groupId: string): Promise<void> {
+  const me = getState().me;
+  if (!me) return;
+  const done = await attempt('Could not leave the group', () =>
+    http.delete(path`/api/groups/${groupId}/members/${me.id}`),
+  );
+  if (done !== null) removeGroup(groupId);
+}
+
+export async function removeMember(groupId: string, userId: string): Promise<void> {
+  const done = await attempt('Could not remove the member', () =>
+    http.delete(path`/api/groups/${groupId}/members/${userId}`),
+  );
+  if (done !== null) dropMember(groupId, userId);
+}
+
+export async function setMemberRole(groupId: string, userId: string, role: 'admin' | 'member'): Promise<void> {
+  const member = await attempt('Could not change the role', () =>
+    http.request<Member>('PUT', path`/api/groups/${groupId}/members/${userId}/role`, { role }),
+  );
+  if (member) changeMemberRole(groupId, userId, member.role);
+}
+
+export async function createPanel(groupId: string, name: string): Promise<Panel | null> {
+  const panel = await attempt('Could not create the panel', () =>
+    http.post<Panel>(path`/api/groups/${groupId}/panels`, { name, type: 'text' }),
+  );
+  if (panel) {
+    updatePanels(groupId, (panels) => (panels.some((p) => p.id === panel.id) ? panels : [...panels, panel]));
+    navigate({ name: 'group', groupId, converseId: panel.converseId });
+  }
+  return panel;
+}
+
+export async function renamePanel(groupId: string, panelId: string, name: string): Promise<void> {
+  const panel = await attempt('Could not rename the panel', () =>
+    http.patch<Panel>(path`/api/groups/${groupId}/panels/${panelId}`, { name }),
+  );
+  if (panel) updatePanels(groupId, (panels) => panels.map((p) => (p.id === panel.id ? panel : p)));
+}
+
+export async function deletePanel(groupId: string, panelId: string): Promise<void> {
+  const done = await attempt('Could not delete the panel', () =>
+    http.delete(path`/api/groups/${groupId}/panels/${panelId}`),
+  );
+  if (done !== null) updatePanels(groupId, (panels) => panels.filter((p) => p.id !== panelId));
+}
+
+/** Loads the next page of a group's members (the first when none is held). */
+export async function loadMembers(groupId: string): Promise<void> {
+  const held = getState().members[groupId];
+  if (held?.loading || (held && held.nextCursor === null)) return;
+  setState((s) => ({
+    members: {
+      ...s.members,
+      [groupId]: { items: held?.items ?? [], nextCursor: held?.nextCursor ?? null, loading: true },
+    },
+  }));
+  const cursor = held?.nextCursor ? `&cursor=${encodeURIComponent(held.nextCursor)}` : '';
+  try {
+    const page = await http.get<Page<Member>>(`${path`/api/groups/${groupId}/members`}?limit=100${cursor}`);
+    rememberUsers(page.items.map((m) => m.user));
+    setState((s) => {
+      const items = [...(s.members[groupId]?.items ?? [])];
+      const seen = new Set(items.map((m) => m.user.id));
+      for (const m of page.items) if (!seen.has(m.user.id)) items.push(m);
+      return { members: { ...s.members, [groupId]: { items, nextCursor: page.nextCursor, loading: false } } };
+    });
+    void loadPresence(page.items.map((m) => m.user.id));
+  } catch (err) {
+    setState((s) => ({
+      members: {
+        ...s.members,
+        [groupId]: { items: held?.items ?? [], nextCursor: held?.nextCursor ?? null, loading: false },
+      },
+    }));
+    notify(`Could not load members: ${describeError(err)}`);
+  }
+}
+
+/** Forgets the loaded member list so the next view reloads it (after a reconnect). */
+export function invalidateMembers(): void {
+  setState({ members: {} });
+}
+
+export function addMember(groupId: string, userId: string, role: GroupRole): void {
+  const list = getState().members[groupId];
+  const user = getState().users[userId];
+  if (!list || list.items.some((m) => m.user.id === userId)) return;
+  if (!user) {
+    ensureUsers([userId]);
+    return void http
+      .get<Member['user']>(path`/api/users/${userId}`)
+      .then((u) => addMemberWith(groupId, { user: u, role, joinedAt: new Date().toISOString() }))
+      .catch(() => undefined);
+  }
+  addMemberWith(groupId, { user, role, joinedAt: new Date().toISOString() });
+}
+
+function addMemberWith(groupId: string, member: Member): void {
+  setState((s) => {
+    const list = s.members[groupId];
+    if (!list || list.items.some((m) => m.user.id === member.user.id)) return {};
+    return { members: { ...s.members, [groupId]: { ...list, items: [...list.items, member] } } };
+  });
+}
+
+export function dropMember(groupId: string, userId: string): void {
+  setState((s) => {
+    const list = s.members[groupId];
+    if (!list) return {};
+    return { members: { ...s.members, [groupId]: { ...list, items: list.items.filter((m) => m.user.id !== userId) } } };
+  });
+}
+
+export function changeMemberRole(groupId: string, userId: string, role: GroupRole): void {
+  setState((s) => {
+    const list = s.members[groupId];
+    const group = s.groups[groupId];
+    const groups = group && userId === s.me?.id ? { ...s.groups, [groupId]: { ...group, myRole: role } } : s.groups;
+    if (!list) return { groups };
+    return {
+      groups,
+      members: {
+        ...s.members,
+        [groupId]: { ...list, items: list.items.map((m) => (m.user.id === userId ? { ...m, role } : m)) },
+      },
+    };
+  });
+}
+
+/** Opens (or creates) the DM with a user and shows it. */
+export async function startDm(userId: string): Promise<void> {
+  const dm = await attempt('Could not open the conversation', () => http.post<DmConverse>('/api/dms', { userId }));
+  if (dm) {
+    putDm(dm);
+    navigate({ name: 'dm', converseId: dm.id });
+  }
+}

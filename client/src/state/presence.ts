@@ -1,0 +1,27 @@
+import { http } from '../api/http.ts';
+import { setState } from './store.ts';
+
+const CHUNK = 200;
+
+/** Asks who of these users is online (the events keep it current afterwards). */
+export async function loadPresence(userIds: string[]): Promise<void> {
+  for (let i = 0; i < userIds.length; i += CHUNK) {
+    const chunk = userIds.slice(i, i + CHUNK);
+    if (chunk.length === 0) continue;
+    try {
+      const { online } = await http.get<{ online: string[] }>(`/api/presence?userIds=${chunk.join(',')}`);
+      const on = new Set(online);
+      setState((s) => {
+        const presence = { ...s.presence };
+        for (const id of chunk) presence[id] = on.has(id);
+        return { presence };
+      });
+    } catch {
+      // Presence is a nicety: the list still works without it.
+    }
+  }
+}
+
+export function setPresence(userId: string, online: boolean): void {
+  setState((s) => (s.presence[userId] === online ? {} : { presence: { ...s.presence, [userId]: online } }));
+}

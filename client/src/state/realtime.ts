@@ -1,0 +1,169 @@
+import type { Message, SyncResult } from '@im/protocol';
+import { http } from '../api/http.ts';
+import type { ChatSocket } from '../api/socket.ts';
+import { showMessageNotification } from '../push/notifications.ts';
+import {
+  applyDeletedMessage,
+  applyReactionEvent,
+  applyReadPosition,
+  applyUpdatedMessage,
+  openConverse,
+  receiveMessages,
+  resetConverse,
+  retryFailedSends,
+} from './conversations.ts';
+import {
+  addMember,
+  changeMemberRole,
+  dropMember,
+  invalidateMembers,
+  loadDms,
+  loadGroups,
+  putDm,
+  removeGroup,
+  updateGroup,
+  updatePanels,
+} from './groups.ts';
+import { setPresence } from './presence.ts';
+import { getState, setState } from './store.ts';
+import { mergeServerUnread } from './unread.ts';
+import type { UnreadEntry } from '@im/protocol';
+
+const SYNC_TIMEOUT_MS = 20_000;
+const TYPING_SHOWN_MS = 4000;
+
+/** Wires the server's events into the store. Called once per socket. */
+export function attachRealtime(socket: ChatSocket, onUnauthorized: () => void): void {
+  socket.on('connect', () => {
+    setState({ connection: 'online' });
+    void catchUp(socket);
+  });
+  socket.on('disconnect', (reason) => {
+    setState({ connection: reason === 'io client disconnect' ? 'offline' : 'reconnecting' });
+  });
+  socket.on('connect_error', (err) => {
+    const data = (err as Error & { data?: { code?: string } }).data;
+    if (data?.code === 'IM_ERR_UNAUTHORIZED') onUnauthorized();
+    else setState({ connection: 'reconnecting' });
+  });
+
+  socket.on('message:new', (message) => {
+    receiveMessages(message.converseId, [message]);
+    maybeNotify(message);
+  });
+  socket.on('message:updated', (message) => applyUpdatedMessage(message));
+  socket.on('message:deleted', (event) => applyDeletedMessage(event.converseId, event.messageId));
+  socket.on('reaction:updated', (event) => applyReactionEvent(event));
+  socket.on('converse:read', (event) => applyReadPosition(event.converseId, event.readSeq));
+  socket.on('typing', (event) => showTyping(event.converseId, event.userId));
+
+  socket.on('group:updated', (group) => updateGroup(group));
+  socket.on('group:deleted', (event) => removeGroup(event.groupId));
+  socket.on('member:joined', (event) => {
+    if (event.userId === getState().me?.id && !getState().groups[event.groupId]) void loadGroups();
+    addMember(event.groupId, event.userId, event.role);
+    updateMemberCount(event.groupId, +1);
+  });
+  socket.on('member:left', (event) => {
+    if (event.userId === getState().me?.id) removeGroup(event.groupId);
+    else {
+      dropMember(event.groupId, event.userId);
+      updateMemberCount(event.groupId, -1);
+    }
+  });
+  socket.on('member:updated', (event) => changeMemberRole(event.groupId, event.userId, event.role));
+  socket.on('panel:created', (event) =>
+    updatePanels(event.groupId, (panels) =>
+      panels.some((p) => p.id === event.panel.id) ? panels : [...panels, event.panel],
+    ),
+  );
+  socket.on('panel:updated', (event) =>
+    updatePanels(event.groupId, (panels) => panels.map((p) => (p.id === event.panel.id ? event.panel : p))),
+  );
+  socket.on('panel:deleted', (event) =>
+    updatePanels(event.groupId, (panels) => panels.filter((p) => p.id !== event.panelId)),
+  );
+  socket.on('dm:opened', (dm) => putDm(dm));
+  socket.on('presence', (event) => setPresence(event.userId, event.online));
+}
+
+function updateMemberCount(groupId: string, delta: number): void {
+  setState((s) => {
+    const group = s.groups[groupId];
+    if (!group) return {};
+    return { groups: { ...s.groups, [groupId]: { ...group, memberCount: Math.max(0, group.memberCount + delta) } } };
+  });
+}
+
+/**
+ * After every connect: `sync` from the last seq held of each loaded converse
+ * (nothing missed, nothing twice: messages merge by id), then fresh lists and
+ * counters, since events sent while we were away are gone.
+ */
+async function catchUp(socket: ChatSocket): Promise<void> {
+  const cursors: Record<string, number> = {};
+  for (const [converseId, c] of Object.entries(getState().converses)) {
+    const last = c.items.at(-1);
+    if (c.loaded && last) cursors[converseId] = last.seq;
+  }
+  try {
+    const result = await socket.timeout(SYNC_TIMEOUT_MS).emitWithAck('sync', { cursors });
+    if (result.ok) applySync(result.data);
+  } catch {
+    // The next connect syncs again; a socket that connected but cannot sync is about to drop.
+    return;
+  }
+  retryFailedSends();
+  invalidateMembers();
+  await Promise.all([loadGroups(), loadDms(), loadUnread()]).catch(() => undefined);
+}
+
+function applySync(result: SyncResult): void {
+  const route = getState().route;
+  const open = route.name === 'group' ? route.converseId : route.name === 'dm' ? route.converseId : undefined;
+  for (const [converseId, missed] of Object.entries(result.converses)) {
+    if (missed.tooMany) {
+      resetConverse(converseId);
+      if (converseId === open) void openConverse(converseId);
+      continue;
+    }
+    receiveMessages(converseId, missed.messages);
+  }
+}
+
+export async function loadUnread(): Promise<void> {
+  const entries = await http.get<UnreadEntry[]>('/api/unread');
+  setState((s) => ({ unread: mergeServerUnread(s.unread, entries) }));
+}
+
+const typingTimers = new Map<string, ReturnType<typeof setTimeout>>();
+
+function showTyping(converseId: string, userId: string): void {
+  if (userId === getState().me?.id) return;
+  const until = Date.now() + TYPING_SHOWN_MS;
+  setState((s) => ({ typing: { ...s.typing, [converseId]: { ...s.typing[converseId], [userId]: until } } }));
+  const key = `${converseId}:${userId}`;
+  clearTimeout(typingTimers.get(key));
+  typingTimers.set(
+    key,
+    setTimeout(() => {
+      typingTimers.delete(key);
+      setState((s) => {
+        const forConverse = { ...s.typing[converseId] };
+        delete forConverse[userId];
+        return { typing: { ...s.typing, [converseId]: forConverse } };
+      });
+    }, TYPING_SHOWN_MS),
+  );
+}
+
+/** Mentions and DMs raise a system notification while the tab is hidden. */
+function maybeNotify(message: Message): void {
+  const s = getState();
+  const me = s.me;
+  if (!me || message.authorId === me.id || typeof document === 'undefined' || !document.hidden) return;
+  const isDm = Boolean(s.dms[message.converseId]);
+  if (!isDm && !message.mentions.includes(me.id)) return;
+  const author = s.users[message.authorId];
+  void showMessageNotification(message, author ? author.nickname || author.username : 'New message', isDm);
+}

@@ -1,0 +1,39 @@
+/** The screen the URL names. Deep links: /g/:groupId/:converseId, /dm/:converseId, /invite/:code, /c/:converseId. */
+export type Route =
+  | { name: 'home' }
+  | { name: 'group'; groupId: string; converseId?: string }
+  | { name: 'dm'; converseId: string }
+  | { name: 'invite'; code: string }
+  /** A converse by id alone (notification links): shown as its group panel or DM once known. */
+  | { name: 'converse'; converseId: string };
+
+export function parseRoute(pathname: string): Route {
+  const parts = pathname.split('/').filter(Boolean).map(decodeURIComponent);
+  if (parts[0] === 'g' && parts[1]) return { name: 'group', groupId: parts[1], converseId: parts[2] };
+  if (parts[0] === 'dm' && parts[1]) return { name: 'dm', converseId: parts[1] };
+  if (parts[0] === 'invite' && parts[1]) return { name: 'invite', code: parts[1] };
+  if (parts[0] === 'c' && parts[1]) return { name: 'converse', converseId: parts[1] };
+  return { name: 'home' };
+}
+
+export function routePath(route: Route): string {
+  switch (route.name) {
+    case 'home':
+      return '/';
+    case 'group':
+      return `/g/${encodeURIComponent(route.groupId)}${route.converseId ? `/${encodeURIComponent(route.converseId)}` : ''}`;
+    case 'dm':
+      return `/dm/${encodeURIComponent(route.converseId)}`;
+    case 'invite':
+      return `/invite/${encodeURIComponent(route.code)}`;
+    case 'converse':
+      return `/c/${encodeURIComponent(route.converseId)}`;
+  }
+}
+
+/** The invite code in a pasted link (…/invite/CODE) or the code itself. */
+export function inviteCodeFrom(input: string): string {
+  const trimmed = input.trim();
+  const match = /\/invite\/([^/?#\s]+)/.exec(trimmed);
+  return match ? decodeURIComponent(match[1]!) : trimmed;
+}

@@ -1,0 +1,88 @@
+import type { AuthResult, PublicUser } from '@im/protocol';
+import { http } from '../api/http.ts';
+import { connectSocket } from '../api/socket.ts';
+import { currentSocket, setCurrentSocket } from './connection.ts';
+import { attachRealtime } from './realtime.ts';
+import { getState, initialState, setState } from './store.ts';
+import { rememberUsers } from './users.ts';
+
+const TOKEN_KEY = 'im.token';
+
+export async function register(username: string, password: string, nickname?: string): Promise<void> {
+  const result = await http.post<AuthResult>('/api/auth/register', {
+    username,
+    password,
+    ...(nickname ? { nickname } : {}),
+  });
+  start(result.token, result.user);
+}
+
+export async function login(username: string, password: string): Promise<void> {
+  const result = await http.post<AuthResult>('/api/auth/login', { username, password });
+  start(result.token, result.user);
+}
+
+/** Resumes the session saved in this browser, if its token still works. */
+export async function restoreSession(): Promise<boolean> {
+  const token = readToken();
+  if (!token) return false;
+  http.setToken(token);
+  try {
+    const me = await http.get<PublicUser>('/api/users/me');
+    start(token, me);
+    return true;
+  } catch {
+    if (http.getToken() === token) endSession();
+    return false;
+  }
+}
+
+export function logout(): void {
+  endSession();
+}
+
+function start(token: string, me: PublicUser): void {
+  currentSocket()?.disconnect();
+  saveToken(token);
+  http.setToken(token);
+  http.setUnauthorizedHandler(endSession);
+  rememberUsers([me]);
+  setState({ token, me, connection: 'connecting', route: getState().route });
+  const socket = connectSocket(token);
+  setCurrentSocket(socket);
+  attachRealtime(socket, endSession);
+}
+
+function endSession(): void {
+  const socket = currentSocket();
+  setCurrentSocket(null);
+  socket?.disconnect();
+  http.setToken(null);
+  http.setUnauthorizedHandler(null);
+  removeToken();
+  setState({ ...initialState(), route: getState().route });
+}
+
+function readToken(): string | null {
+  try {
+    return localStorage.getItem(TOKEN_KEY);
+  } catch {
+    return null;
+  }
+}
+
+function saveToken(token: string): void {
+  try {
+    localStorage.setItem(TOKEN_KEY, token);
+  } catch {
+    // Private mode: the session lasts as long as the tab.
+  }
+}
+
+function removeToken(): void {
+  try {
+    localStorage.removeItem(TOKEN_KEY);
+  } catch {
+    // Nothing saved.
+  }
+}

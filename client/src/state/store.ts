@@ -1,0 +1,73 @@
+import type { DmConverse, Group, Member, PublicUser, UnreadEntry } from '@im/protocol';
+import { create } from 'zustand';
+import type { FileInfo } from '../api/upload.ts';
+import type { ConverseMessages } from './messages.ts';
+import type { Route } from './route.ts';
+
+export type ConnectionState = 'connecting' | 'online' | 'reconnecting' | 'offline';
+
+export interface MemberList {
+  items: Member[];
+  nextCursor: string | null;
+  loading: boolean;
+}
+
+export interface Notice {
+  id: number;
+  text: string;
+  kind: 'error' | 'info';
+}
+
+/** Everything the app shows, in one store; actions live in the modules that own each concern. */
+export interface AppState {
+  token: string | null;
+  me: PublicUser | null;
+  connection: ConnectionState;
+  groups: Record<string, Group>;
+  groupOrder: string[];
+  dms: Record<string, DmConverse>;
+  dmOrder: string[];
+  users: Record<string, PublicUser>;
+  members: Record<string, MemberList>;
+  presence: Record<string, boolean>;
+  converses: Record<string, ConverseMessages>;
+  unread: Record<string, UnreadEntry>;
+  /** converseId → userId → when the indicator expires (ms since epoch). */
+  typing: Record<string, Record<string, number>>;
+  files: Record<string, FileInfo | 'missing'>;
+  route: Route;
+  notices: Notice[];
+}
+
+export const initialState = (): AppState => ({
+  token: null,
+  me: null,
+  connection: 'connecting',
+  groups: {},
+  groupOrder: [],
+  dms: {},
+  dmOrder: [],
+  users: {},
+  members: {},
+  presence: {},
+  converses: {},
+  unread: {},
+  typing: {},
+  files: {},
+  route: { name: 'home' },
+  notices: [],
+});
+
+export const useStore = create<AppState>(() => initialState());
+
+export const getState = useStore.getState;
+export const setState = useStore.setState;
+
+let noticeId = 0;
+/** Shows a short message at the bottom of the screen for a few seconds. */
+export function notify(text: string, kind: Notice['kind'] = 'error'): void {
+  noticeId += 1;
+  const id = noticeId;
+  setState((s) => ({ notices: [...s.notices, { id, text, kind }].slice(-4) }));
+  setTimeout(() => setState((s) => ({ notices: s.notices.filter((n) => n.id !== id) })), 6000);
+}

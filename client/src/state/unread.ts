@@ -1,0 +1,68 @@
+import type { Group, Message, UnreadEntry } from '@im/protocol';
+
+const blank = (converseId: string, seq: number): UnreadEntry => ({
+  converseId,
+  lastSeq: seq - 1,
+  readSeq: seq - 1,
+  unread: 0,
+  mentions: 0,
+});
+
+/** Counts a new message once (a repeat delivery of a seq already counted changes nothing). */
+export function countMessage(
+  entry: UnreadEntry | undefined,
+  message: Message,
+  meId: string,
+  reading: boolean,
+): UnreadEntry {
+  const base = entry ?? blank(message.converseId, message.seq);
+  if (message.seq <= base.lastSeq) return base;
+  if (message.authorId === meId || reading) {
+    return { ...base, lastSeq: message.seq, readSeq: message.seq, unread: 0, mentions: 0 };
+  }
+  const mentioned = !message.deleted && message.mentions.includes(meId);
+  return {
+    ...base,
+    lastSeq: message.seq,
+    unread: message.seq - base.readSeq,
+    mentions: base.mentions + (mentioned ? 1 : 0),
+  };
+}
+
+/** Moves the read position forward (never back). */
+export function markReadUpTo(entry: UnreadEntry | undefined, converseId: string, seq: number): UnreadEntry {
+  const base = entry ?? { converseId, lastSeq: seq, readSeq: 0, unread: 0, mentions: 0 };
+  const readSeq = Math.max(base.readSeq, seq);
+  const lastSeq = Math.max(base.lastSeq, readSeq);
+  return { ...base, lastSeq, readSeq, unread: lastSeq - readSeq, mentions: readSeq >= lastSeq ? 0 : base.mentions };
+}
+
+/** Takes the server's counts, unless we already counted messages newer than its answer. */
+export function mergeServerUnread(
+  local: Record<string, UnreadEntry>,
+  server: UnreadEntry[],
+): Record<string, UnreadEntry> {
+  const next: Record<string, UnreadEntry> = {};
+  for (const entry of server) {
+    const held = local[entry.converseId];
+    next[entry.converseId] = held && held.lastSeq > entry.lastSeq ? held : entry;
+  }
+  return next;
+}
+
+export interface Badge {
+  unread: number;
+  mentions: number;
+}
+
+export function groupBadge(group: Group, unread: Record<string, UnreadEntry>): Badge {
+  let total = 0;
+  let mentions = 0;
+  for (const panel of group.panels) {
+    const entry = unread[panel.converseId];
+    if (!entry) continue;
+    total += entry.unread;
+    mentions += entry.mentions;
+  }
+  return { unread: total, mentions };
+}

@@ -1,0 +1,46 @@
+import type { PublicUser } from '@im/protocol';
+import { http, path } from '../api/http.ts';
+import { getState, setState } from './store.ts';
+
+const inFlight = new Set<string>();
+let queued = new Set<string>();
+let scheduled = false;
+
+export function rememberUsers(users: PublicUser[]): void {
+  if (users.length === 0) return;
+  setState((s) => {
+    const next = { ...s.users };
+    for (const u of users) next[u.id] = u;
+    return { users: next };
+  });
+}
+
+/** Loads the users not yet known, the requests of one turn together. */
+export function ensureUsers(ids: Iterable<string>): void {
+  const known = getState().users;
+  for (const id of ids) if (!known[id] && !inFlight.has(id)) queued.add(id);
+  if (queued.size === 0 || scheduled) return;
+  scheduled = true;
+  queueMicrotask(() => {
+    scheduled = false;
+    const batch = [...queued];
+    queued = new Set();
+    for (const id of batch) inFlight.add(id);
+    void Promise.all(
+      batch.map((id) =>
+        http
+          .get<PublicUser>(path`/api/users/${id}`)
+          .then((u) => u)
+          .catch(() => null),
+      ),
+    ).then((found) => {
+      for (const id of batch) inFlight.delete(id);
+      rememberUsers(found.filter((u): u is PublicUser => u !== null));
+    });
+  });
+}
+
+export function displayName(user: PublicUser | undefined, fallback = 'Someone'): string {
+  if (!user) return fallback;
+  return user.nickname || user.username;
+}

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { Icon } from './Icon.tsx';
 
 /** A modal: Escape or the backdrop closes it; focus moves in and back out. */
 export function Dialog(props: { title: string; onClose: () => void; children: ReactNode; wide?: boolean }) {
@@ -30,7 +31,7 @@ export function Dialog(props: { title: string; onClose: () => void; children: Re
         <header className="dialog-head">
           <h2 id={titleId}>{props.title}</h2>
           <button type="button" className="icon-button" aria-label="Close" onClick={onClose}>
-            ×
+            <Icon name="close" />
           </button>
         </header>
         {props.children}

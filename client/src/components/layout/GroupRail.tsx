@@ -2,6 +2,7 @@ import { navigate } from '../../state/navigation.ts';
 import { useStore } from '../../state/store.ts';
 import { groupBadge } from '../../state/unread.ts';
 import { Badge } from '../common/Badge.tsx';
+import { Icon } from '../common/Icon.tsx';
 
 /** The groups I belong to, with their badges; home (DMs), create and join. */
 export function GroupRail(props: { onCreate: () => void; onJoin: () => void }) {
@@ -27,7 +28,7 @@ export function GroupRail(props: { onCreate: () => void; onJoin: () => void }) {
         aria-current={activeGroup === null ? 'page' : undefined}
         onClick={() => navigate({ name: 'home' })}
       >
-        💬
+        <Icon name="chat" size={24} />
         <Badge counts={dmBadge} testId="badge-home" />
       </button>
       <div className="rail-divider" />
@@ -57,7 +58,7 @@ export function GroupRail(props: { onCreate: () => void; onJoin: () => void }) {
         title="Create a group"
         onClick={props.onCreate}
       >
-        +
+        <Icon name="plus" size={24} />
       </button>
       <button
         type="button"
@@ -66,7 +67,7 @@ export function GroupRail(props: { onCreate: () => void; onJoin: () => void }) {
         title="Join a group"
         onClick={props.onJoin}
       >
-        ⇥
+        <Icon name="join" size={22} />
       </button>
     </nav>
   );

@@ -11,6 +11,7 @@ import { ConverseView } from '../messages/ConverseView.tsx';
 import { GroupRail } from './GroupRail.tsx';
 import { SettingsDialog } from './SettingsDialog.tsx';
 import { DmSidebar, GroupSidebar } from './Sidebar.tsx';
+import { Icon } from '../common/Icon.tsx';
 
 type Dialogs = null | 'create' | 'join' | 'settings';
 
@@ -75,7 +76,7 @@ export function Shell() {
             <Avatar user={me} size={32} online />
             <span className="user-name">{displayName(me)}</span>
             <button type="button" className="icon-button" aria-label="Settings" onClick={() => setDialog('settings')}>
-              ⚙
+              <Icon name="gear" />
             </button>
           </div>
         </div>
@@ -90,7 +91,7 @@ export function Shell() {
                 aria-label="Back to the list"
                 onClick={() => setNavOpen(true)}
               >
-                ‹
+                <Icon name="back" size={24} />
               </button>
               <h1 data-testid="converse-title">{title}</h1>
               {group && (
@@ -101,12 +102,13 @@ export function Shell() {
                   aria-pressed={membersOpen}
                   onClick={() => setMembersOpen(!membersOpen)}
                 >
-                  👥
+                  <Icon name="users" />
                 </button>
               )}
             </header>
             <div className="converse-body">
               <ConverseView
+                key={converseId}
                 converseId={converseId}
                 title={title}
                 members={mentionable}

@@ -7,6 +7,7 @@ import { displayName } from '../../state/users.ts';
 import { Avatar } from '../common/Avatar.tsx';
 import { Badge } from '../common/Badge.tsx';
 import { InviteDialog, PanelDialog, RenameGroupDialog } from '../groups/dialogs.tsx';
+import { Icon } from '../common/Icon.tsx';
 
 type Open = null | 'invite' | 'rename' | 'panel' | { renamePanel: { id: string; name: string } };
 
@@ -20,8 +21,15 @@ export function GroupSidebar(props: { group: Group; activeConverseId?: string })
   return (
     <nav className="sidebar" aria-label={`${group.name} panels`}>
       <header className="sidebar-head">
-        <button type="button" className="group-name" aria-expanded={menu} onClick={() => setMenu(!menu)}>
-          <span>{group.name}</span> <span aria-hidden="true">▾</span>
+        <button
+          type="button"
+          className="group-name"
+          aria-label={`${group.name}: group menu`}
+          aria-haspopup="menu"
+          aria-expanded={menu}
+          onClick={() => setMenu(!menu)}
+        >
+          <span>{group.name}</span> <Icon name="chevron" size={16} />
         </button>
         {menu && (
           <div className="menu" role="menu" onClick={() => setMenu(false)}>
@@ -85,7 +93,7 @@ export function GroupSidebar(props: { group: Group; activeConverseId?: string })
                     aria-label={`Rename ${panel.name}`}
                     onClick={() => setOpen({ renamePanel: { id: panel.id, name: panel.name } })}
                   >
-                    ✎
+                    <Icon name="edit" size={16} />
                   </button>
                   <button
                     type="button"
@@ -95,7 +103,7 @@ export function GroupSidebar(props: { group: Group; activeConverseId?: string })
                       window.confirm(`Delete #${panel.name} and its messages?`) && void deletePanel(group.id, panel.id)
                     }
                   >
-                    🗑
+                    <Icon name="trash" size={16} />
                   </button>
                 </span>
               )}

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { ensureFileInfo, fileUrl, thumbnailUrl } from '../../state/files.ts';
 import { useStore } from '../../state/store.ts';
 import { formatSize } from './format.ts';
+import { Icon } from '../common/Icon.tsx';
 
 /** An attached file: images as a thumbnail that opens the viewer, anything else as a download. */
 export function Attachment(props: { fileId: string; onOpenImage: (fileId: string) => void }) {
@@ -32,9 +33,7 @@ export function Attachment(props: { fileId: string; onOpenImage: (fileId: string
   }
   return (
     <a className="attachment file" href={fileUrl(fileId)} download={info.name} rel="noopener noreferrer">
-      <span className="file-icon" aria-hidden="true">
-        📄
-      </span>
+      <Icon name="file" size={28} />
       <span className="file-name">{info.name}</span>
       <span className="file-size">{formatSize(info.size)}</span>
     </a>

@@ -13,6 +13,7 @@ import { describeError } from '../../api/errors.ts';
 import type { FileInfo, UploadHandle } from '../../api/upload.ts';
 import { displayName } from '../../state/users.ts';
 import { formatSize } from './format.ts';
+import { Icon } from '../common/Icon.tsx';
 import { insertMention, mentionCandidates, mentionQueryAt } from './mentions.ts';
 
 export const MAX_CONTENT = 4000;
@@ -186,7 +187,7 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
           Replying to <strong>{displayName(props.users[props.replyTo.authorId])}</strong>:{' '}
           <span className="excerpt">{props.replyTo.content.slice(0, 120)}</span>
           <button type="button" className="icon-button" aria-label="Cancel reply" onClick={props.onCancelReply}>
-            ×
+            <Icon name="close" size={16} />
           </button>
         </div>
       )}
@@ -210,7 +211,7 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
                   setUploads((list) => list.filter((x) => x.localId !== u.localId));
                 }}
               >
-                ×
+                <Icon name="close" size={16} />
               </button>
             </li>
           ))}
@@ -236,7 +237,7 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
       )}
       <div className="composer-row">
         <label className="icon-button attach" aria-label="Attach files" title="Attach files">
-          📎
+          <Icon name="paperclip" />
           <input
             type="file"
             multiple
@@ -261,7 +262,7 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
           onBlur={() => setMention(null)}
         />
         <button type="button" className="send" onClick={send} disabled={!canSend} aria-label="Send">
-          ➤
+          <Icon name="send" />
         </button>
       </div>
       {tooLong && (

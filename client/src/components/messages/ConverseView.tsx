@@ -34,7 +34,7 @@ const upload: Uploader = (file, onProgress) => {
   return handle;
 };
 
-/** One open converse: its messages, who is typing, and the composer. */
+/** One open converse: its messages, who is typing, and the composer. Mount one per converse (key it by id). */
 export function ConverseView(props: {
   converseId: string;
   title: string;
@@ -52,7 +52,6 @@ export function ConverseView(props: {
   useEffect(() => {
     setViewedConverse(converseId);
     void openConverse(converseId);
-    setReplyTo(null);
     return () => setViewedConverse(null);
   }, [converseId]);
 
@@ -85,7 +84,6 @@ export function ConverseView(props: {
       }}
     >
       <MessageList
-        key={converseId}
         messages={converse.items}
         pending={converse.pending}
         me={me}
@@ -97,7 +95,6 @@ export function ConverseView(props: {
       />
       <TypingIndicator converseId={converseId} />
       <Composer
-        key={converseId}
         ref={composer}
         placeholder={`Message ${props.title}`}
         members={props.members}

@@ -9,6 +9,7 @@ import { QUICK_REACTIONS, type MessageHandlers } from './handlers.ts';
 import { ReplyQuote } from './ReplyQuote.tsx';
 import { RichText } from './RichText.tsx';
 import type { Row } from './rows.ts';
+import { Icon } from '../common/Icon.tsx';
 
 export interface ItemContext {
   me: PublicUser;
@@ -112,14 +113,14 @@ function ConfirmedMessage(props: { message: Message; author?: PublicUser; first:
       {!message.deleted && !editing && (
         <div className="message-actions" role="toolbar" aria-label="Message actions">
           <button type="button" aria-label="Add reaction" aria-expanded={picking} onClick={() => setPicking(!picking)}>
-            ☺
+            <Icon name="smile" size={18} />
           </button>
           <button type="button" aria-label="Reply" onClick={() => ctx.handlers.onReply(message)}>
-            ↩
+            <Icon name="reply" size={18} />
           </button>
           {mine && (
             <button type="button" aria-label="Edit" onClick={() => setEditing(true)}>
-              ✎
+              <Icon name="edit" size={18} />
             </button>
           )}
           {(mine || ctx.canModerate) && (
@@ -130,7 +131,7 @@ function ConfirmedMessage(props: { message: Message; author?: PublicUser; first:
                 if (window.confirm('Delete this message?')) ctx.handlers.onDelete(message);
               }}
             >
-              🗑
+              <Icon name="trash" size={18} />
             </button>
           )}
           {picking && (

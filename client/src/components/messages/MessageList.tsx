@@ -18,6 +18,12 @@ export interface MessageListProps {
   hasOlder: boolean;
   loadingOlder: boolean;
   handlers: MessageHandlers;
+  /**
+   * Where the list opens: at the newest message (the app) or the oldest held.
+   * Virtuoso's layout mock for jsdom cannot open anywhere but the top, so the
+   * component tests open at the oldest; the browser tests cover the newest.
+   */
+  openAt?: 'newest' | 'oldest';
 }
 
 /**
@@ -62,7 +68,7 @@ export function MessageList(props: MessageListProps) {
       data-testid="message-list"
       data={rows}
       firstItemIndex={firstItemIndex}
-      initialTopMostItemIndex={rows.length - 1}
+      initialTopMostItemIndex={props.openAt === 'oldest' ? 0 : { index: 'LAST', align: 'end' }}
       computeItemKey={(_index, row) => row.key}
       itemContent={(_index, row) => <MessageItem row={row} ctx={ctx} />}
       followOutput={followOutput}

@@ -1,0 +1,263 @@
+// The web client end to end: two people in two browser contexts of headless
+// Chromium, against the single instance serving the built client. Bob reaches
+// the server through a proxy that can cut his network.
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { openTestEnv, startServerProcess, type ServerProcess, type TestEnv } from '@im/testkit';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { messageTexts, register, send } from './harness/app.ts';
+import { launchBrowser } from './harness/browser.ts';
+import { startCuttableProxy, type CuttableProxy } from './harness/cuttable-proxy.ts';
+import { PNG } from './harness/png.ts';
+
+const START = fileURLToPath(new URL('../../packages/runner/src/start.ts', import.meta.url));
+const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
+// UPDATE_SCREENSHOTS=1 refreshes the README's pictures; otherwise they go to a temporary folder.
+const SHOTS = process.env.UPDATE_SCREENSHOTS
+  ? fileURLToPath(new URL('./screenshots/', import.meta.url))
+  : mkdtempSync(join(tmpdir(), 'im-e2e-shots-'));
+
+describe('two people chatting in the web client', () => {
+  let env: TestEnv;
+  let server: ServerProcess;
+  let proxy: CuttableProxy;
+  let browser: Browser;
+  let aliceContext: BrowserContext;
+  let bobContext: BrowserContext;
+  let alice: Page;
+  let bob: Page;
+  const pageErrors: string[] = [];
+
+  before(async () => {
+    assert.ok(existsSync(join(DIST, 'index.html')), `no built client in ${DIST}: run 'bash scripts/setup.sh test'`);
+    mkdirSync(SHOTS, { recursive: true });
+    env = await openTestEnv(import.meta.url);
+    server = await startServerProcess(START, {
+      MONGO_URL: env.mongoUrl,
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'im-e2e-')),
+      STORAGE: 'local',
+      WEB_CLIENT_DIR: DIST,
+    });
+    proxy = await startCuttableProxy(Number(new URL(server.base).port));
+    browser = await launchBrowser();
+    aliceContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    bobContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    for (const context of [aliceContext, bobContext]) context.setDefaultTimeout(15_000);
+    alice = await aliceContext.newPage();
+    bob = await bobContext.newPage();
+    for (const page of [alice, bob]) {
+      page.on('pageerror', (err) => pageErrors.push(err.message));
+      // React reports misuse (duplicate keys, bad hooks) on the console.
+      page.on('console', (msg) => {
+        if (msg.type() === 'error' && !/Failed to load resource|ERR_CONNECTION|WebSocket/.test(msg.text())) {
+          pageErrors.push(msg.text());
+        }
+      });
+    }
+  });
+
+  after(async () => {
+    await browser?.close();
+    await proxy?.close();
+    await server?.stop();
+    await env?.close();
+  });
+
+  it('registers both, and Alice creates a group and an invite that Bob joins', async () => {
+    await register(alice, server.base, 'alice');
+    await register(bob, proxy.base, 'bob');
+    await alice.screenshot({ path: join(SHOTS, 'home.png') });
+
+    await alice.getByRole('button', { name: 'Create a group' }).first().click();
+    await alice.getByLabel('Group name').fill('Team');
+    await alice.getByRole('button', { name: 'Create', exact: true }).click();
+    await alice.getByTestId('converse-title').filter({ hasText: '#general' }).waitFor();
+
+    await alice.getByRole('button', { name: 'Team: group menu' }).click();
+    await alice.getByRole('menuitem', { name: 'Invite people' }).click();
+    const link = await alice.getByTestId('invite-link').inputValue();
+    assert.match(link, /\/invite\/[^/]+$/);
+    await alice.keyboard.press('Escape');
+
+    // Bob follows the link: the app asks him to join with the code filled in.
+    await bob.goto(link.replace(server.base, proxy.base));
+    await bob.getByRole('button', { name: 'Join', exact: true }).click();
+    await bob.getByTestId('converse-title').filter({ hasText: '#general' }).waitFor();
+    await alice.getByTestId('member').filter({ hasText: 'bob' }).waitFor();
+  });
+
+  it('delivers messages both ways in real time', async () => {
+    await send(alice, 'Hello Bob, welcome to the team');
+    await bob.getByTestId('message-content').filter({ hasText: 'Hello Bob, welcome to the team' }).waitFor();
+    await send(bob, 'Thanks Alice!');
+    await alice.getByTestId('message-content').filter({ hasText: 'Thanks Alice!' }).waitFor();
+    // Confirmed, not left pending, on the sender's side.
+    await bob.locator('[data-pending]').waitFor({ state: 'detached' });
+    assert.deepEqual(await messageTexts(alice), ['Hello Bob, welcome to the team', 'Thanks Alice!']);
+    assert.deepEqual(await messageTexts(bob), ['Hello Bob, welcome to the team', 'Thanks Alice!']);
+  });
+
+  it("shows Alice's uploaded image to Bob as a thumbnail", async () => {
+    await alice.getByTestId('file-input').setInputFiles({ name: 'diagram.png', mimeType: 'image/png', buffer: PNG });
+    await alice.getByTestId('upload').filter({ hasText: 'diagram.png' }).waitFor();
+    const sendButton = alice.getByRole('button', { name: 'Send' });
+    await alice.waitForFunction(() => !document.querySelector('.upload.uploading'));
+    await alice.getByRole('textbox', { name: 'Message' }).fill('The diagram');
+    await sendButton.click();
+    const thumb = bob.getByTestId('thumbnail');
+    await thumb.waitFor();
+    await bob.waitForFunction(() => {
+      const img = document.querySelector<HTMLImageElement>('[data-testid="thumbnail"]');
+      return img !== null && img.complete && img.naturalWidth > 0;
+    });
+    assert.match((await thumb.getAttribute('src')) ?? '', /\/api\/files\/[0-9a-f]{24}\//);
+    await thumb.click();
+    await bob.getByTestId('image-viewer').waitFor();
+    await bob.screenshot({ path: join(SHOTS, 'image-viewer.png') });
+    await bob.keyboard.press('Escape');
+  });
+
+  it("raises Bob's mention badge when Alice mentions him elsewhere, and clears it when he reads", async () => {
+    // Bob looks at his direct messages; the group is out of view.
+    await bob.getByRole('button', { name: 'Direct messages' }).click();
+    await bob.getByRole('heading', { name: 'Direct messages' }).waitFor();
+    const box = alice.getByRole('textbox', { name: 'Message' });
+    await box.fill('@bo');
+    await alice.getByRole('option', { name: /@bob/ }).waitFor();
+    await box.press('Enter'); // picks the suggestion
+    assert.equal(await box.inputValue(), '@bob ');
+    await box.pressSequentially('can you review this?');
+    await box.press('Enter');
+    const badge = bob.getByTestId('badge-group');
+    await badge.filter({ hasText: '1' }).waitFor();
+    assert.equal(await badge.getAttribute('aria-label'), '1 mentions');
+    await bob.screenshot({ path: join(SHOTS, 'mention-badge.png') });
+    await bob.getByTestId('rail-group').first().click();
+    await bob.getByTestId('message-content').filter({ hasText: 'can you review this?' }).waitFor();
+    await badge.waitFor({ state: 'detached' });
+  });
+
+  it('shows Bob the messages sent while his network was cut, once each, after he reconnects', async () => {
+    proxy.cut();
+    await bob.getByTestId('connection').and(bob.locator('[data-state="reconnecting"]')).waitFor();
+    for (const n of [1, 2, 3]) await send(alice, `While you were away ${n}`);
+    await alice.getByTestId('message-content').filter({ hasText: 'While you were away 3' }).waitFor();
+    await alice.locator('[data-pending]').waitFor({ state: 'detached' });
+    await bob.screenshot({ path: join(SHOTS, 'reconnecting.png') });
+    proxy.restore();
+    await bob
+      .getByTestId('connection')
+      .and(bob.locator('[data-state="online"]'))
+      .waitFor({ state: 'attached', timeout: 30_000 });
+    await bob.getByTestId('message-content').filter({ hasText: 'While you were away 3' }).waitFor();
+    const texts = await messageTexts(bob);
+    for (const n of [1, 2, 3]) {
+      assert.equal(texts.filter((t) => t === `While you were away ${n}`).length, 1, `message ${n} once: ${texts}`);
+    }
+    assert.deepEqual(texts.slice(-3), ['While you were away 1', 'While you were away 2', 'While you were away 3']);
+  });
+
+  it('shows markup in a message as text and never runs it', async () => {
+    const hostile = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
+    await send(alice, hostile);
+    const shown = bob.getByTestId('message-content').filter({ hasText: '<img src=x' });
+    await shown.waitFor();
+    assert.equal(await shown.innerText(), hostile);
+    assert.equal(await shown.locator('img, script').count(), 0);
+    assert.equal(await bob.evaluate(() => (window as { __pwned?: number }).__pwned), undefined);
+    assert.equal(await alice.evaluate(() => (window as { __pwned?: number }).__pwned), undefined);
+    await alice.screenshot({ path: join(SHOTS, 'chat.png') });
+  });
+
+  it('opens links in a new tab without a handle on the app', async () => {
+    await send(bob, 'Docs at https://example.org/guide.');
+    const link = alice.getByRole('link', { name: 'https://example.org/guide' });
+    await link.waitFor();
+    assert.equal(await link.getAttribute('rel'), 'noopener noreferrer');
+    assert.equal(await link.getAttribute('target'), '_blank');
+  });
+
+  it('opens a long history at the newest message and pages older ones in by seq while scrolling up', async () => {
+    const token = await alice.evaluate(() => localStorage.getItem('im.token'));
+    const api = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+      const res = await fetch(`${server.base}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      assert.ok(res.ok, `${method} ${path}: ${res.status}`);
+      return (await res.json()) as T;
+    };
+    const [group] = await api<Array<{ id: string }>>('GET', '/api/groups');
+    const panel = await api<{ converseId: string }>('POST', `/api/groups/${group!.id}/panels`, {
+      name: 'history',
+      type: 'text',
+    });
+    for (let n = 1; n <= 130; n++) {
+      await api('POST', `/api/converses/${panel.converseId}/messages`, { content: `history ${n}` });
+    }
+    await bob.getByTestId('panel-link').filter({ hasText: 'history' }).click();
+    await bob
+      .getByTestId('message-content')
+      .filter({ hasText: /^history 130$/ })
+      .waitFor();
+    assert.equal(
+      await bob
+        .getByTestId('message-content')
+        .filter({ hasText: /^history 1$/ })
+        .count(),
+      0,
+    );
+    // Scroll to the top until the first message has been paged in (50 per page).
+    const list = bob.getByTestId('message-list');
+    for (let i = 0; i < 40; i++) {
+      if (
+        (await bob
+          .getByTestId('message-content')
+          .filter({ hasText: /^history 1$/ })
+          .count()) > 0
+      )
+        break;
+      await list.evaluate((el) => el.scrollTo({ top: 0 }));
+      await bob.waitForTimeout(150);
+    }
+    await bob
+      .getByTestId('message-content')
+      .filter({ hasText: /^history 1$/ })
+      .waitFor();
+    await bob.getByText('This is the beginning of the conversation.').waitFor();
+    const texts = await messageTexts(bob);
+    const seqs = texts.map((t) => Number(/^history (\d+)$/.exec(t)?.[1]));
+    assert.deepEqual(
+      seqs,
+      [...seqs].sort((a, b) => a - b),
+      'rendered in seq order',
+    );
+    assert.equal(new Set(seqs).size, seqs.length, 'no message twice');
+  });
+
+  it('fits a phone screen: the list and the conversation one at a time', async () => {
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    try {
+      const page = await phone.newPage();
+      const token = await bob.evaluate(() => localStorage.getItem('im.token'));
+      await page.goto(server.base);
+      await page.evaluate((t) => localStorage.setItem('im.token', t ?? ''), token);
+      await page.goto(server.base);
+      await page.getByTestId('rail-group').first().click();
+      await page.getByTestId('message-content').first().waitFor();
+      assert.equal(await page.getByRole('navigation', { name: 'Groups' }).isVisible(), false);
+      await page.screenshot({ path: join(SHOTS, 'phone-chat.png') });
+      await page.getByRole('button', { name: 'Back to the list' }).click();
+      assert.equal(await page.getByRole('navigation', { name: 'Groups' }).isVisible(), true);
+      await page.screenshot({ path: join(SHOTS, 'phone-list.png') });
+    } finally {
+      await phone.close();
+    }
+    assert.deepEqual(pageErrors, []);
+  });
+});

@@ -84,6 +84,8 @@ ensure_web_client() {
 
 ensure_chromium() {
   ensure_debian_binary chromium chromium
+  # Reactions are emoji: without a colour emoji font the browser tests' screenshots show empty boxes.
+  [ -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ] || apt_install fonts-noto-color-emoji
   say "Chromium present ($(command -v chromium || echo /usr/bin/chromium)) for the browser tests"
 }
 

@@ -68,6 +68,9 @@ describe('two people chatting in the web client', () => {
   });
 
   it('registers both, and Alice creates a group and an invite that Bob joins', async () => {
+    await alice.goto(server.base);
+    await alice.getByRole('button', { name: 'Log in' }).waitFor();
+    await alice.screenshot({ path: join(SHOTS, 'login.png') });
     await register(alice, server.base, 'alice');
     await register(bob, proxy.base, 'bob');
     await alice.screenshot({ path: join(SHOTS, 'home.png') });
@@ -170,7 +173,6 @@ describe('two people chatting in the web client', () => {
     assert.equal(await shown.locator('img, script').count(), 0);
     assert.equal(await bob.evaluate(() => (window as { __pwned?: number }).__pwned), undefined);
     assert.equal(await alice.evaluate(() => (window as { __pwned?: number }).__pwned), undefined);
-    await alice.screenshot({ path: join(SHOTS, 'chat.png') });
   });
 
   it('opens links in a new tab without a handle on the app', async () => {
@@ -179,6 +181,48 @@ describe('two people chatting in the web client', () => {
     await link.waitFor();
     assert.equal(await link.getAttribute('rel'), 'noopener noreferrer');
     assert.equal(await link.getAttribute('target'), '_blank');
+  });
+
+  it('carries reactions, replies and edits to the other side live', async () => {
+    const target = bob.getByTestId('message').filter({ hasText: 'Hello Bob, welcome to the team' });
+    await target.hover();
+    await target.getByRole('button', { name: 'Add reaction' }).click();
+    await target.getByRole('button', { name: 'React 🎉' }).click();
+    await alice
+      .getByTestId('message')
+      .filter({ hasText: 'Hello Bob, welcome to the team' })
+      .getByRole('button', { name: '🎉 1' })
+      .waitFor();
+
+    await target.hover();
+    await target.getByRole('button', { name: 'Reply' }).click();
+    await bob.getByTestId('replying').waitFor();
+    await send(bob, 'Glad to be here');
+    const reply = alice.getByTestId('message').filter({ hasText: 'Glad to be here' });
+    await reply.getByTestId('reply-quote').filter({ hasText: 'Hello Bob, welcome to the team' }).waitFor();
+
+    const mine = alice.getByRole('article', { name: 'alice: Hello Bob, welcome to the team' });
+    await mine.hover();
+    await mine.getByRole('button', { name: 'Edit' }).click();
+    const editor = alice.getByRole('textbox', { name: 'Edit message' });
+    await editor.fill('Hello Bob, welcome aboard');
+    await editor.press('Enter');
+    await bob.getByTestId('message-content').filter({ hasText: 'Hello Bob, welcome aboard (edited)' }).waitFor();
+    await alice.screenshot({ path: join(SHOTS, 'chat.png') });
+  });
+
+  it('starts a direct message from the member list', async () => {
+    await bob.getByTestId('member').filter({ hasText: 'alice' }).getByRole('button').click();
+    await bob.getByRole('menuitem', { name: 'Send a message' }).click();
+    await bob.getByTestId('converse-title').filter({ hasText: 'alice' }).waitFor();
+    await send(bob, 'A private word');
+    // Alice is in the group: the DM counts on her home button until she opens it.
+    await alice.getByTestId('badge-home').filter({ hasText: '1' }).waitFor();
+    await alice.getByRole('button', { name: 'Direct messages' }).click();
+    await alice.getByTestId('dm-link').filter({ hasText: 'bob' }).click();
+    await alice.getByTestId('message-content').filter({ hasText: 'A private word' }).waitFor();
+    await alice.getByTestId('badge-home').waitFor({ state: 'detached' });
+    await bob.getByTestId('rail-group').first().click();
   });
 
   it('opens a long history at the newest message and pages older ones in by seq while scrolling up', async () => {

@@ -147,6 +147,9 @@ describe('two people chatting in the web client', () => {
   it('shows Bob the messages sent while his network was cut, once each, after he reconnects', async () => {
     proxy.cut();
     await bob.getByTestId('connection').and(bob.locator('[data-state="reconnecting"]')).waitFor();
+    // Alice sees Bob go offline, and come back below.
+    const bobInAlicesList = alice.getByTestId('member').filter({ hasText: 'bob' });
+    await bobInAlicesList.and(alice.locator('[data-online="false"]')).waitFor();
     for (const n of [1, 2, 3]) await send(alice, `While you were away ${n}`);
     await alice.getByTestId('message-content').filter({ hasText: 'While you were away 3' }).waitFor();
     await alice.locator('[data-pending]').waitFor({ state: 'detached' });
@@ -157,6 +160,7 @@ describe('two people chatting in the web client', () => {
       .and(bob.locator('[data-state="online"]'))
       .waitFor({ state: 'attached', timeout: 30_000 });
     await bob.getByTestId('message-content').filter({ hasText: 'While you were away 3' }).waitFor();
+    await bobInAlicesList.and(alice.locator('[data-online="true"]')).waitFor();
     const texts = await messageTexts(bob);
     for (const n of [1, 2, 3]) {
       assert.equal(texts.filter((t) => t === `While you were away ${n}`).length, 1, `message ${n} once: ${texts}`);

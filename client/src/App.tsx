@@ -3,6 +3,7 @@ import { AuthScreen } from './components/auth/AuthScreen.tsx';
 import { ConnectionBanner } from './components/common/ConnectionBanner.tsx';
 import { Notices } from './components/common/Notices.tsx';
 import { Shell } from './components/layout/Shell.tsx';
+import { onVisibilityChange } from './state/conversations.ts';
 import { navigate, startRouting } from './state/navigation.ts';
 import { restoreSession } from './state/session.ts';
 import { useStore } from './state/store.ts';
@@ -21,8 +22,10 @@ export function App() {
       }
     };
     navigator.serviceWorker?.addEventListener('message', onWorkerMessage);
+    document.addEventListener('visibilitychange', onVisibilityChange);
     return () => {
       stop();
+      document.removeEventListener('visibilitychange', onVisibilityChange);
       navigator.serviceWorker?.removeEventListener('message', onWorkerMessage);
     };
   }, []);

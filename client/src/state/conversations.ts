@@ -40,6 +40,11 @@ export function setAtBottom(converseId: string, atBottom: boolean): void {
   if (atBottom) markConverseRead(converseId);
 }
 
+/** Back in a visible tab, scrolled to the bottom: what is shown counts as read. */
+export function onVisibilityChange(): void {
+  if (document.visibilityState === 'visible' && view.converseId && view.atBottom) markConverseRead(view.converseId);
+}
+
 export function isReading(converseId: string): boolean {
   return (
     view.converseId === converseId &&
@@ -57,8 +62,9 @@ export function receiveMessages(converseId: string, messages: Message[], opts: {
   setState((s) => {
     const held = s.converses[converseId];
     const next = { ...s.converses };
-    // Live messages of a converse never opened only move its counters: its newest page is loaded on open.
-    if (held?.loaded) {
+    // Live messages of a converse never opened only move its counters: its newest page is loaded on
+    // open. While that first page is on its way they are kept, since the page may predate them.
+    if (held && (held.loaded || held.loadingOlder)) {
       next[converseId] = {
         ...held,
         items: mergeMessages(held.items, messages),
@@ -86,13 +92,16 @@ export async function openConverse(converseId: string): Promise<void> {
   patchConverse(converseId, () => ({ loadingOlder: true }));
   try {
     const page = await http.get<Message[]>(path`/api/converses/${converseId}/messages?limit=${PAGE_SIZE}`);
-    patchConverse(converseId, (c) => ({
-      items: mergeMessages(c.items, page),
-      pending: dropConfirmed(c.pending, page),
-      loaded: true,
-      hasOlder: page.length > 0 && page[0]!.seq > 1,
-      loadingOlder: false,
-    }));
+    patchConverse(converseId, (c) => {
+      const items = mergeMessages(c.items, page);
+      return {
+        items,
+        pending: dropConfirmed(c.pending, page),
+        loaded: true,
+        hasOlder: items.length > 0 && items[0]!.seq > 1,
+        loadingOlder: false,
+      };
+    });
     ensureUsers(page.map((m) => m.authorId));
   } catch (err) {
     patchConverse(converseId, () => ({ loadingOlder: false }));

@@ -8,13 +8,24 @@ import { navigate, startRouting } from './state/navigation.ts';
 import { restoreSession } from './state/session.ts';
 import { useStore } from './state/store.ts';
 
+const RESTORE_RETRY_MS = 3000;
+
 export function App() {
   const me = useStore((s) => s.me);
-  const [restoring, setRestoring] = useState(true);
+  const [restoring, setRestoring] = useState<'yes' | 'unreachable' | 'done'>('yes');
 
   useEffect(() => {
     const stop = startRouting();
-    void restoreSession().finally(() => setRestoring(false));
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    const restore = () =>
+      restoreSession().then(
+        () => setRestoring('done'),
+        () => {
+          setRestoring('unreachable');
+          retry = setTimeout(restore, RESTORE_RETRY_MS);
+        },
+      );
+    void restore();
     // A click on a notification asks an open tab to show that converse.
     const onWorkerMessage = (event: MessageEvent<{ type?: string; converseId?: string }>) => {
       if (event.data?.type === 'open-converse' && event.data.converseId) {
@@ -24,13 +35,21 @@ export function App() {
     navigator.serviceWorker?.addEventListener('message', onWorkerMessage);
     document.addEventListener('visibilitychange', onVisibilityChange);
     return () => {
+      clearTimeout(retry);
       stop();
       document.removeEventListener('visibilitychange', onVisibilityChange);
       navigator.serviceWorker?.removeEventListener('message', onWorkerMessage);
     };
   }, []);
 
-  if (restoring) return <div className="splash">Loading…</div>;
+  if (restoring === 'yes') return <div className="splash">Loading…</div>;
+  if (restoring === 'unreachable') {
+    return (
+      <div className="splash" role="status">
+        The server cannot be reached. Retrying…
+      </div>
+    );
+  }
   return (
     <>
       {me ? <Shell /> : <AuthScreen />}

@@ -1,4 +1,5 @@
 import type { AuthResult, PublicUser } from '@im/protocol';
+import { ApiRequestError } from '../api/errors.ts';
 import { http } from '../api/http.ts';
 import { connectSocket } from '../api/socket.ts';
 import { currentSocket, setCurrentSocket } from './connection.ts';
@@ -22,7 +23,11 @@ export async function login(username: string, password: string): Promise<void> {
   start(result.token, result.user);
 }
 
-/** Resumes the session saved in this browser, if its token still works. */
+/**
+ * Resumes the session saved in this browser, if its token still works. A
+ * server that cannot be reached is not a reason to log out: that throws, and
+ * the caller tries again.
+ */
 export async function restoreSession(): Promise<boolean> {
   const token = readToken();
   if (!token) return false;
@@ -31,9 +36,12 @@ export async function restoreSession(): Promise<boolean> {
     const me = await http.get<PublicUser>('/api/users/me');
     start(token, me);
     return true;
-  } catch {
-    if (http.getToken() === token) endSession();
-    return false;
+  } catch (err) {
+    if (err instanceof ApiRequestError && err.status >= 400 && err.status < 500) {
+      if (http.getToken() === token) endSession();
+      return false;
+    }
+    throw err;
   }
 }
 

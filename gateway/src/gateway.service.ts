@@ -21,7 +21,7 @@ import { Authenticator } from './auth/authenticator.ts';
 import { createDownloadHandler } from './files/download.ts';
 import { createUploadHandler } from './files/upload.ts';
 import { createHttpMetrics } from './http/metrics.ts';
-import { Histogram } from 'prom-client';
+import { Gauge, Histogram } from 'prom-client';
 import { Router } from './http/router.ts';
 import { watchSlowClients } from './realtime/backpressure.ts';
 import { fanoutHandlers } from './realtime/fanout.ts';
@@ -51,6 +51,14 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
     labelNames: ['event'] as const,
     buckets: [0.0005, 0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
     registers: [app.metrics],
+  });
+  new Gauge({
+    name: 'im_gateway_sockets',
+    help: 'Authenticated socket.io connections open on this gateway',
+    registers: [app.metrics],
+    collect() {
+      this.set(io?.of('/').sockets.size ?? 0);
+    },
   });
   return {
     name: 'gateway',

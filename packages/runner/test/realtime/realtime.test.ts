@@ -199,6 +199,24 @@ describe('realtime on a single instance (no NATS, no Redis)', () => {
     await until('offline', () => presence.some((p) => p.userId === members[0]!.id && !p.online));
   });
 
+  it('counts its open sockets in /metrics (im_gateway_sockets)', async () => {
+    const count = async () => {
+      const text = await (await fetch(`${api.base}/metrics`)).text();
+      const match = /^im_gateway_sockets (\d+)$/m.exec(text);
+      assert.ok(match, 'im_gateway_sockets is exported');
+      return Number(match[1]);
+    };
+    const before = await count();
+    const { owner, members } = await room(1);
+    const a = await open(owner);
+    const b = await open(members[0]!);
+    assert.equal(await count(), before + 2);
+    a.disconnect();
+    b.disconnect();
+    for (let i = 0; i < 50 && (await count()) !== before; i += 1) await pause(100);
+    assert.equal(await count(), before);
+  });
+
   it('closes the sockets of a banned user, and a connection that sends too much', async () => {
     const { members, converseId } = await room(1);
     const s = await open(members[0]!);

@@ -1,0 +1,37 @@
+// The services' own mongoose models (never a copy of their schemas), on the
+// dataset's connection, and their indexes, created as each service does at
+// start.
+import type { Connection } from 'mongoose';
+import { chatModels } from '../../../services/chat/src/models.ts';
+import { fileModel } from '../../../services/file/src/models.ts';
+import { groupModels } from '../../../services/group/src/models.ts';
+import { pushModels } from '../../../services/push/src/models.ts';
+import { userModel } from '../../../services/user/src/user.model.ts';
+
+export function serviceModels(connection: Connection) {
+  const chat = chatModels(connection);
+  const group = groupModels(connection);
+  const push = pushModels(connection);
+  return {
+    users: userModel(connection),
+    groups: group.groups,
+    members: group.members,
+    invites: group.invites,
+    converses: chat.converses,
+    messages: chat.messages,
+    reads: chat.reads,
+    reactions: chat.reactions,
+    files: fileModel(connection),
+    notifications: push.notifications,
+    pushSubscriptions: push.subscriptions,
+    pushDevices: push.devices,
+    notificationSettings: push.settings,
+  };
+}
+
+export type ServiceModels = ReturnType<typeof serviceModels>;
+
+/** Every service's indexes (what their `started()` creates), so the data is written under the same constraints. */
+export async function createServiceIndexes(models: ServiceModels): Promise<void> {
+  for (const model of Object.values(models)) await model.createIndexes();
+}

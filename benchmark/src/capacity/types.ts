@@ -31,6 +31,37 @@ export interface DatasetManifest {
   createdAt: string;
   /** How long generating took, in seconds. */
   seconds: number;
+  /** What was written, per kind (seed.ts fills it; optional so hand-made manifests stay valid). */
+  counts?: DatasetCounts;
+  /** The first and last message's createdAt (ISO): the dataset's history ends when it was generated. */
+  messagesFrom?: string;
+  messagesTo?: string;
+  /** The argon2 memory cost of the users' password hash (each login verifies at this cost). */
+  passwordHashMemoryKib?: number;
+}
+
+/** Documents of each kind in a seeded dataset. */
+export interface DatasetCounts {
+  users: number;
+  groups: number;
+  /** Group memberships (`members` documents). */
+  members: number;
+  panels: number;
+  dms: number;
+  /** `converses` documents: every DM, and every panel that has messages (a panel's counter appears with its first message). */
+  converses: number;
+  messages: number;
+  /** Messages that mention someone. */
+  mentions: number;
+  replies: number;
+  /** Messages with at least one reaction, and the reaction documents. */
+  reactedMessages: number;
+  reactions: number;
+  /** File records, one per message with an attachment. */
+  files: number;
+  reads: number;
+  /** Inbox entries: unread mentions and DMs. */
+  notifications: number;
 }
 
 /** One capacity run against one deployment. */

@@ -74,7 +74,16 @@ export async function startMongo(options: StartMongoOptions = {}): Promise<Mongo
   const proc = new ManagedProcess(
     'mongo-java-server',
     requireBinary('java', 'install Java 17: bash scripts/setup.sh run'),
-    ['-Xss512k', '-XX:+UseSerialGC', '-cp', classpath, 'MongoDevServer', host, String(options.port ?? 0)],
+    [
+      '-Xss512k',
+      '-XX:+UseSerialGC',
+      ...heapOption(),
+      '-cp',
+      classpath,
+      'MongoDevServer',
+      host,
+      String(options.port ?? 0),
+    ],
     {
       tether: false,
       onLine: (line) => {
@@ -87,4 +96,17 @@ export async function startMongo(options: StartMongoOptions = {}): Promise<Mongo
     if (!address) throw new Error('not listening yet');
   });
   return { kind: 'mongo-java-server', url: `mongodb://${address}`, process: proc, stop: () => proc.stop() };
+}
+
+/**
+ * MONGO_DEV_SERVER_HEAP (e.g. `8g`, `3072m`) sets the dev server's maximum
+ * heap. Unset, the JVM's default applies: a quarter of the machine's memory.
+ * The server keeps everything in that heap: a capacity dataset of 1M messages
+ * (1.46M documents) holds about 2.5 GiB live.
+ */
+function heapOption(): string[] {
+  const heap = process.env.MONGO_DEV_SERVER_HEAP?.trim();
+  if (!heap) return [];
+  if (!/^\d+[kmg]?$/i.test(heap)) throw new Error(`MONGO_DEV_SERVER_HEAP must look like 4g or 4096m (got ${heap})`);
+  return [`-Xmx${heap}`];
 }

@@ -2,7 +2,8 @@
 // instance (`npm start`'s entry point) or the local cluster (`npm run
 // cluster`), each its own process tree, against a real MongoDB wire server.
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   freePort,
@@ -15,9 +16,10 @@ import {
 } from '@im/testkit';
 import { connectMongo } from '@im/sdk';
 
-const RUNNER = new URL('../../../packages/runner/src/', import.meta.url);
-const START = fileURLToPath(new URL('start.ts', RUNNER));
-const CLUSTER = fileURLToPath(new URL('cluster.ts', RUNNER));
+/** This checkout: its runner is what a benchmark starts unless told another `serverRoot`. */
+const THIS_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const runnerEntry = (root: string, file: 'start.ts' | 'cluster.ts') =>
+  join(resolve(root), 'packages', 'runner', 'src', file);
 
 export interface Target {
   mode: 'single' | 'cluster';
@@ -32,6 +34,20 @@ export interface TargetOptions {
   cluster: boolean;
   /** Extra configuration for every node. */
   env?: Record<string, string>;
+  /**
+   * A database to run on, URL including its name, already filled (a seeded
+   * dataset): used as it is and left in place afterwards. Unset: a fresh
+   * `bench_<time>` database on the dev server or MONGO_URL, dropped at the end.
+   */
+  mongoUrl?: string;
+  /** What to report as `mongoKind` for a given `mongoUrl` (default `external`). */
+  mongoKind?: string;
+  /**
+   * A checkout (e.g. a git worktree of another release, with its own
+   * node_modules) whose packages/runner/src/{start,cluster}.ts is started
+   * instead of this checkout's. The load generator stays this checkout's.
+   */
+  serverRoot?: string;
 }
 
 /** Settings every benchmark deployment shares: quiet logs, no rate limits, cheap password hashing for bulk accounts. */
@@ -44,13 +60,23 @@ const BENCH_ENV = {
 };
 
 export async function startTarget(options: TargetOptions): Promise<Target> {
-  const external = process.env.MONGO_URL;
-  const mongo: MongoServerHandle = await startMongo({ url: external, preferInMemory: !external });
-  const database = `bench_${Date.now()}`;
-  const mongoUrl = withDatabase(mongo.url, database);
+  const root = options.serverRoot ?? THIS_ROOT;
+  const START = runnerEntry(root, 'start.ts');
+  const CLUSTER = runnerEntry(root, 'cluster.ts');
+  for (const entry of [START, CLUSTER]) {
+    if (!existsSync(entry)) throw new Error(`serverRoot ${root} has no ${entry}: not a checkout of this platform`);
+  }
+  const given = options.mongoUrl;
+  const external = given ?? process.env.MONGO_URL;
+  const mongo: MongoServerHandle = given
+    ? { kind: 'external', url: given, stop: async () => undefined }
+    : await startMongo({ url: external, preferInMemory: !external });
+  const mongoKind = given ? (options.mongoKind ?? 'external') : mongo.kind;
+  const mongoUrl = given ?? withDatabase(mongo.url, `bench_${Date.now()}`);
   const env = { ...BENCH_ENV, MONGO_URL: mongoUrl, ...options.env };
   const cleanup = async () => {
-    if (external) {
+    // A seeded database someone handed us stays for the next run.
+    if (external && !given) {
       // A shared server: remove what the run wrote.
       const connection = await connectMongo(mongoUrl, { timeoutMs: 10_000 });
       await connection.dropDatabase();
@@ -64,7 +90,7 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
       return {
         mode: 'single',
         gateways: [server.base],
-        mongoKind: mongo.kind,
+        mongoKind,
         stop: async () => {
           keepLog(server.process.output());
           await server.stop();
@@ -99,7 +125,7 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
     return {
       mode: 'cluster',
       gateways,
-      mongoKind: mongo.kind,
+      mongoKind,
       stop: async () => {
         keepLog(cluster.output());
         await cluster.stop(20_000);

@@ -82,6 +82,29 @@ export interface CapacityOptions {
   stepSeconds?: number;
   /** The action mix and think times (benchmark/capacity.config.json). */
   configPath?: string;
+  /** Overrides of the config file's thresholds (e.g. an impossible one, to see a run step back). */
+  thresholds?: Partial<CapacityThresholds>;
+  /** Overrides of the config file's window (unbounded: how long a level is held to count), sampling period and client processes. */
+  windowSeconds?: number;
+  sampleSeconds?: number;
+  processes?: number;
+  /** What the database is, for the report (e.g. `mongo-java-server`), and its local process, whose CPU is sampled. */
+  mongoKind?: string;
+  databasePid?: number;
+  /** Called with every sample as it is taken (a progress line). */
+  onSample?: (sample: CapacitySample) => void;
+}
+
+/** The limits a run is judged by (capacity.config.json `thresholds`). */
+export interface CapacityThresholds {
+  /** Failed requests / requests (0.001 = 0.1%). */
+  errorRate: number;
+  requestP99Ms: number;
+  requestAvgMs: number;
+  /** Send to live delivery at the other members, p99. */
+  broadcastP99Ms: number;
+  /** Messages connected users did not get live within the grace period. */
+  missedMessages: number;
 }
 
 export interface CapacitySample {
@@ -100,6 +123,22 @@ export interface CapacitySample {
   heapMiB: number;
   eventLoopDelayMs: number;
   sockets: number;
+  /** Users with a connected socket (the rest are logging in or reconnecting). */
+  connectedUsers: number;
+  /** Requests made (HTTP and socket acks, answered or not) and failed in the sample. */
+  requests: number;
+  errors: number;
+  /** Gaps that stayed open past the grace period on connected sockets. */
+  missedMessages: number;
+  broadcastAvgMs: number;
+  /** Live `message:new` deliveries timed, per second. */
+  deliveriesPerSecond: number;
+  /** Server resident memory (MiB, summed over nodes). */
+  rssMiB: number;
+  /** The database process's CPU (cores; NaN when it is not a local process). */
+  dbCpuCores: number;
+  /** The load generator's CPU (coordinator and client processes, cores). */
+  loadCpuCores: number;
 }
 
 export interface CapacityResult {
@@ -112,12 +151,58 @@ export interface CapacityResult {
     requestP99Ms: number;
     requestAvgMs: number;
     broadcastP99Ms: number;
+    missedMessages: number;
   };
-  /** Whole-run (bounded) or held-level (unbounded) figures. */
+  /**
+   * Bounded: the whole run past its first `settleSeconds` (logins). Unbounded:
+   * the stretch that decided `supportedUsers` (the held window, or the last
+   * step that passed). `summaryFrom`/`summaryTo` say which seconds.
+   */
   summary: Omit<CapacitySample, 't'> & { lostMessages: number; requests: number; errors: number };
   samples: CapacitySample[];
   /** Which threshold broke, when one did. */
   breaks: Array<{ t: number; users: number; threshold: string; value: number }>;
   machine: Record<string, unknown>;
   commit: string;
+  /** Unbounded: a level was held for the whole window with every threshold met (else the run ended first). */
+  converged: boolean;
+  /** How `supportedUsers` was decided, in a sentence. */
+  decision: string;
+  summaryFrom: number;
+  summaryTo: number;
+  /** Each threshold over the summary's stretch: its value and whether it held. */
+  checks: Array<{ threshold: string; value: number; limit: number; held: boolean }>;
+  /** Live deliveries missing at some point (over the whole run, the end's check included), and a few lost ones. */
+  missedMessages: number;
+  lostSamples: string[];
+  /** A few error descriptions from the whole run. */
+  errorSamples: string[];
+  /** Per request kind over the summary's stretch. */
+  requestsByKind: Record<string, { count: number; errors: number; avgMs: number; p99Ms: number }>;
+  /** Per request kind over the whole run (logins and warm-up included): requests answered, and failures (answered or not). */
+  requestCounts: Record<string, { count: number; errors: number }>;
+  /** Actions users started, by kind, over the whole run. */
+  actions: Record<string, number>;
+  /** Unbounded: each user level held, in order, and how it ended. */
+  levels: Array<{ users: number; from: number; to: number; outcome: 'passed' | 'broke' | 'held' | 'ended' }>;
+  /** What was run: the run's options (after defaults), the dataset, the configuration file's contents. */
+  options: {
+    users: number;
+    durationSeconds: number;
+    stepUsers: number;
+    stepSeconds: number;
+    windowSeconds: number;
+    sampleSeconds: number;
+    settleSeconds: number;
+    processes: number;
+    configPath: string;
+    serverRoot?: string;
+  };
+  dataset: Pick<DatasetManifest, 'users' | 'groups' | 'messages' | 'seed'> & { dms: number };
+  config: Record<string, unknown>;
+  mongoKind: string;
+  /** The run's wall time, seconds. */
+  seconds: number;
+  /** The load generator (coordinator and client processes) over the run. */
+  loadGenerator: { processes: number; cpuSeconds: number; shareOfOneCore: number; shareOfMachine: number };
 }

@@ -28,7 +28,7 @@ function quickConfig(name: string, change: (c: CapacityConfig) => void = () => u
   const c = JSON.parse(readFileSync(DEFAULT_CONFIG_PATH, 'utf8')) as CapacityConfig;
   c.actions = Object.fromEntries(ACTION_KINDS.map((k) => [k, 1])) as CapacityConfig['actions'];
   c.thinkSeconds = { min: 0.3, max: 1.5 };
-  c.startSpreadSeconds = 2;
+  c.startRatePerSecond = 20;
   c.typing.seconds = { min: 0.1, max: 0.5 };
   c.reconnect.offlineSeconds = { min: 0.5, max: 2 };
   c.historyPageSize = 20;
@@ -123,7 +123,7 @@ describe('capacity run', () => {
     assert.ok(Number(result.machine.cores) >= 1);
     const md = assertReport(result);
     assert.match(md, /^# Capacity: bounded, single instance/);
-    assert.match(md, /\*\*Bounded run: 6 users\*\*/);
+    assert.match(md, /\*\*Bounded run: 6 users for 24 s\.\*\*/);
     assert.match(md, /## Configuration/);
   });
 

@@ -67,7 +67,7 @@ async function handle(cmd: AgentCommand): Promise<AgentReply> {
         if (users.has(slot.index)) continue;
         const user = new SimUser(slot, env!);
         users.set(slot.index, user);
-        user.start(Math.random() * cmd.spreadSeconds * 1000);
+        user.start(slot.delayMs);
       }
       return { type: 'added', users: users.size };
     case 'remove':

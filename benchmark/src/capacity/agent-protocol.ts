@@ -20,8 +20,8 @@ export interface UserSlot {
 
 export type AgentCommand =
   | { type: 'init'; dataset: AgentDataset; config: CapacityConfig; runTag: string; startedAt: number }
-  /** Start these users, their logins spread over `spreadSeconds`. */
-  | { type: 'add'; users: UserSlot[]; spreadSeconds: number }
+  /** Start these users, each after its delay (logins at the configured rate). */
+  | { type: 'add'; users: Array<UserSlot & { delayMs: number }> }
   /** Stop these users: they finish what they are doing and close their sockets (not an error). */
   | { type: 'remove'; indexes: number[] }
   /** Figures since the last window. */

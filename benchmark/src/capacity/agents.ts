@@ -75,14 +75,15 @@ export class AgentPool {
 
   /**
    * Runs exactly `count` users (dataset users 0..count-1): new ones start
-   * with their logins spread over `spreadSeconds`; the last added stop first.
+   * log in one after the other, `perSecond` a second; the last added stop first.
    */
-  async setUsers(count: number, spreadSeconds: number): Promise<void> {
+  async setUsers(count: number, perSecond: number): Promise<void> {
     const n = this.#children.length;
     if (count > this.#active) {
-      const byChild = this.#children.map(() => [] as UserSlot[]);
-      for (let i = this.#active; i < count; i += 1) byChild[i % n]!.push(this.#slot(i));
-      await Promise.all(byChild.map((users, c) => this.#call<'added'>(c, { type: 'add', users, spreadSeconds })));
+      const byChild = this.#children.map(() => [] as Array<UserSlot & { delayMs: number }>);
+      for (let i = this.#active; i < count; i += 1)
+        byChild[i % n]!.push({ ...this.#slot(i), delayMs: ((i - this.#active) / perSecond) * 1000 });
+      await Promise.all(byChild.map((users, c) => this.#call<'added'>(c, { type: 'add', users })));
     } else if (count < this.#active) {
       const byChild = this.#children.map(() => [] as number[]);
       for (let i = count; i < this.#active; i += 1) byChild[i % n]!.push(i);

@@ -44,8 +44,8 @@ export interface CapacityConfig {
   actions: Record<ActionKind, number>;
   /** Pause between two actions of one user, uniform in [min, max]. */
   thinkSeconds: Range;
-  /** Users added at once start (log in) spread uniformly over this many seconds. */
-  startSpreadSeconds: number;
+  /** Users added at once start (log in and load) one after the other, this many a second. */
+  startRatePerSecond: number;
   /** Before a send: the share of sends preceded by `typing`, and how long the user types. */
   typing: { probability: number; seconds: Range };
   /** Message text: words per message; share of messages that @mention a member; that reply to a recent message. */
@@ -68,7 +68,11 @@ export interface CapacityConfig {
   sampleSeconds: number;
   /** Unbounded: a level counts as supported after being held this long with every threshold met. */
   windowSeconds: number;
-  /** Samples this soon after the user count changed are left out of threshold checks (logins, warm-up). */
+  /**
+   * Samples this soon after the user count changed are left out of threshold
+   * checks and summaries (warm-up); after users were added, at least until
+   * the last of them started, plus one sample.
+   */
   settleSeconds: number;
   thresholds: Thresholds;
 }
@@ -93,7 +97,7 @@ const obj = (fields: Record<string, Spec>): Spec => ({ kind: 'object', fields })
 const SCHEMA = obj({
   actions: obj(Object.fromEntries(ACTION_KINDS.map((k) => [k, num(0)]))),
   thinkSeconds: range(0),
-  startSpreadSeconds: num(0),
+  startRatePerSecond: num(0.1),
   typing: obj({ probability: num(0, 1), seconds: range(0) }),
   message: obj({ words: range(1, true), mentionProbability: num(0, 1), replyProbability: num(0, 1) }),
   upload: obj({ bytes: range(1, true) }),

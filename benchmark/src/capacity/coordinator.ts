@@ -46,6 +46,12 @@ export interface Timeline {
   seconds: number;
 }
 
+/** How long after a level change its samples are left out: `settleSeconds`, and after an addition until the last new user started plus one sample. */
+export function settleFor(plan: Pick<Plan, 'settleSeconds' | 'sampleSeconds' | 'config'>, added: number): number {
+  if (added <= 0) return plan.settleSeconds;
+  return Math.max(plan.settleSeconds, added / plan.config.startRatePerSecond + plan.sampleSeconds);
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
 
 export async function coordinate(
@@ -61,15 +67,18 @@ export async function coordinate(
   const levelOf: number[] = [];
   const levels: Level[] = [];
   const breaks: CapacityResult['breaks'] = [];
-  const spread = plan.config.startSpreadSeconds;
+  const rate = plan.config.startRatePerSecond;
 
   const t0 = performance.now();
   const elapsed = () => (performance.now() - t0) / 1000;
+  /** Per level: seconds after its start before samples count (added users log in first, `rate` a second). */
+  const settleOf: number[] = [];
   const setLevel = async (users: number, at: number) => {
     const prev = levels.at(-1);
     if (prev) prev.to = round(at);
+    settleOf.push(settleFor(plan, users - (prev?.users ?? 0)));
     levels.push({ users, from: round(at), to: NaN, outcome: 'ended' });
-    await agents.setUsers(users, spread);
+    await agents.setUsers(users, rate);
   };
 
   await sampler.read(); // the CPU baselines
@@ -91,7 +100,7 @@ export async function coordinate(
     const now = samples.at(-1)?.t ?? 0;
     return samples
       .map((s, i) => ({ s, i, start: i === 0 ? 0 : samples[i - 1]!.t }))
-      .filter(({ i, start, s }) => levelOf[i] === li && start >= level.from + plan.settleSeconds && s.t > now - seconds)
+      .filter(({ i, start, s }) => levelOf[i] === li && start >= level.from + settleOf[li]! && s.t > now - seconds)
       .map(({ i }) => i);
   };
   const judge = (indexes: number[]) => checkThresholds(Figures.merge(indexes.map((i) => figures[i]!)), plan.thresholds);
@@ -189,7 +198,7 @@ export async function coordinate(
         }
       }
     } else {
-      const heldFor = t - (level.from + plan.settleSeconds);
+      const heldFor = t - (level.from + settleOf[levels.length - 1]!);
       const span = settled(plan.windowSeconds);
       if (span.length > 0 && heldFor >= Math.min(plan.stepSeconds, plan.windowSeconds) - plan.sampleSeconds / 2) {
         const result = judge(span);
@@ -220,9 +229,7 @@ export async function coordinate(
     checks = judge(summary);
     const failed = broken(checks);
     converged = failed.length === 0;
-    decision = `${supportedUsers} users for ${Math.round(end)} s: ${
-      converged ? 'every threshold held' : `broke ${describe(failed)}`
-    } (judged from ${plan.settleSeconds} s on).`;
+    decision = `${converged ? 'Every threshold held' : `Broke ${describe(failed)}`} with ${supportedUsers} users, judged from ${settleOf[0]} s on (once every user had started) to ${Math.round(end)} s.`;
   } else if (converged) {
     supportedUsers = last.users;
     decision = `Held ${supportedUsers} users for ${plan.windowSeconds} s with every threshold met${
@@ -240,7 +247,7 @@ export async function coordinate(
     const li = best?.i ?? 0;
     summary = samples
       .map((s, i) => ({ s, i, start: i === 0 ? 0 : samples[i - 1]!.t }))
-      .filter(({ i, start }) => levelOf[i] === li && start >= levels[li]!.from + plan.settleSeconds)
+      .filter(({ i, start }) => levelOf[i] === li && start >= levels[li]!.from + settleOf[li]!)
       .map(({ i }) => i);
     if (summary.length === 0) summary = samples.map((_, i) => i).filter((i) => levelOf[i] === li);
     checks = judge(summary);

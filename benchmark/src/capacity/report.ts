@@ -139,9 +139,7 @@ export function summaryMarkdown(result: CapacityResult): string {
   const verdict =
     result.mode === 'unbounded'
       ? `**Supported users: ${result.supportedUsers.toLocaleString('en-US')}**${result.converged ? '' : ' (not converged)'}.`
-      : `**Bounded run: ${result.supportedUsers.toLocaleString('en-US')} users**${
-          result.checks.every((c) => c.held) ? ', every threshold held' : ', some thresholds broke'
-        }.`;
+      : `**Bounded run: ${result.supportedUsers.toLocaleString('en-US')} users for ${num(result.options.durationSeconds, 0)} s.**`;
   lines.push(`${verdict} ${result.decision}`, '');
   lines.push(
     `Figures over ${num(result.summaryFrom, 0)}-${num(result.summaryTo, 0)} s of the run` +

@@ -21,7 +21,7 @@ import { now } from '../swarm/protocol.ts';
 import type { AgentDataset } from './agent-protocol.ts';
 import { AgentPool } from './agents.ts';
 import { DEFAULT_CONFIG_PATH, loadCapacityConfig } from './config.ts';
-import { coordinate, type Plan } from './coordinator.ts';
+import { coordinate, settleFor, type Plan } from './coordinator.ts';
 import { Figures, round } from './figures.ts';
 import { writeCapacityReport } from './report.ts';
 import { seedDataset } from './seed.ts';
@@ -63,7 +63,12 @@ export async function runCapacity(options: CapacityOptions): Promise<CapacityRes
   const sampleSeconds = options.sampleSeconds ?? config.sampleSeconds;
   const processes = options.processes ?? config.clientProcesses;
   const stepUsers = options.stepUsers ?? options.users;
-  const stepSeconds = options.stepSeconds ?? Math.max(60, config.settleSeconds + 2 * sampleSeconds);
+  const stepSeconds =
+    options.stepSeconds ??
+    Math.max(
+      60,
+      settleFor({ settleSeconds: config.settleSeconds, sampleSeconds, config }, stepUsers) + 2 * sampleSeconds,
+    );
   const dataset = options.dataset;
   const problems: string[] = [];
   if (!(options.users >= 1)) problems.push('users must be at least 1');
@@ -72,9 +77,10 @@ export async function runCapacity(options: CapacityOptions): Promise<CapacityRes
     problems.push(`durationSeconds must be at least one sample (${sampleSeconds} s)`);
   if (options.mode === 'unbounded') {
     if (!(stepUsers >= 1)) problems.push('stepUsers must be at least 1');
-    if (!(stepSeconds >= config.settleSeconds + sampleSeconds))
+    const settle = settleFor({ settleSeconds: config.settleSeconds, sampleSeconds, config }, stepUsers);
+    if (!(stepSeconds >= settle + sampleSeconds))
       problems.push(
-        `stepSeconds (${stepSeconds}) must leave at least one sample after settleSeconds (${config.settleSeconds} + ${sampleSeconds})`,
+        `stepSeconds (${stepSeconds}) must leave at least one sample (${sampleSeconds} s) after a step's settling time (${settle} s: settleSeconds, or ${stepUsers} logins at startRatePerSecond and a sample)`,
       );
   }
   if (problems.length > 0) throw new Error(`capacity: ${problems.join('; ')}`);

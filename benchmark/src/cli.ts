@@ -42,6 +42,23 @@ const BENCHMARKS: Record<string, Benchmark> = {
     usage: '[--sizes 100k,1m,10m,100m,1g] [--backends local,minio] [--reps N|list] [--body multipart|raw]',
     load: () => import('./benches/storage.ts'),
   },
+  seed: {
+    description: 'fill a database with a capacity dataset (users, groups, DMs, messages) through bulk writes',
+    usage: '[--users 10000] [--groups 200] [--messages 1000000] [--seed 1] [--mongo-url URL]',
+    load: () => import('./capacity/seed.ts'),
+  },
+  capacity: {
+    description: 'simulated users over the API and socket.io: supported users (unbounded) or fixed load (bounded)',
+    usage:
+      '[--mode bounded|unbounded] [--users N] [--duration S] [--step-users N] [--step-seconds S] [--window-seconds S] [--dataset-users N] [--dataset-groups G] [--dataset-messages M] [--seed S] [--config FILE] [--processes P] [--server-root DIR]',
+    load: () => import('./capacity/run.ts'),
+  },
+  compare: {
+    description: 'the capacity tests on two git refs (separate worktrees, same dataset): a comparison report',
+    usage:
+      '<ref-a> <ref-b> [--repeat N] [--modes bounded,unbounded] [--users N] [--duration S] [--unbounded-users N] [--unbounded-duration S] [--step-users N] [--step-seconds S] [--window-seconds S] [--dataset-*] [--seed S] [--config FILE] [--keep-worktrees] [--out DIR]',
+    load: () => import('./capacity/compare.ts'),
+  },
   http: {
     description: 'keep-alive GET /health: the gateway against the same handler on bare node:http',
     usage: '[--seconds 10] [--connections 50] [--pipelining 1] [--rounds 2]',

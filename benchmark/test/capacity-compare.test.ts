@@ -15,6 +15,11 @@ describe('compareRuns', () => {
     assert.equal(Math.round(compareRuns([200], [150], 'higher').delta * 100), -25);
   });
 
+  it("calls a difference below the figure's resolution no change, whatever its percentage", () => {
+    assert.equal(compareRuns([0.1], [0.04], 'lower', 0.1).verdict, 'same');
+    assert.equal(compareRuns([0.1], [0.04], 'lower').verdict, 'better');
+  });
+
   it('lets repeated runs decide: separate ranges are a change even under 5%, overlapping ones are noise even over', () => {
     const small = compareRuns([100, 101, 100.5], [103, 103.5, 104], 'higher');
     assert.equal(small.verdict, 'better');

@@ -10,11 +10,11 @@ import { parseArgs } from 'node:util';
 import { startMongo, withDatabase } from '@im/testkit';
 import { connectMongo } from '@im/sdk';
 import { machineFacts } from '../lib/machine.ts';
-import { progress, type Progress } from '../lib/progress.ts';
+import { phasedProgress } from '../lib/progress.ts';
 import { RESULTS_DIR } from '../lib/report.ts';
 import { DEFAULT_CONFIG_PATH, loadCapacityConfig } from './config.ts';
 import { renderComparison, type ComparedRelease } from './compare-report.ts';
-import { runCapacity } from './run.ts';
+import { CAPACITY_ARGS, runCapacity } from './run.ts';
 import { seedDataset } from './seed.ts';
 import type { CapacityResult } from './types.ts';
 import { checkoutRef, resolveRef, type Checkout } from './worktree.ts';
@@ -45,21 +45,11 @@ export async function run(argv: string[]): Promise<void> {
     allowPositionals: true,
     strict: true,
     options: {
+      ...CAPACITY_ARGS,
       repeat: { type: 'string' },
       modes: { type: 'string' },
-      users: { type: 'string' },
-      duration: { type: 'string' },
       'unbounded-users': { type: 'string' },
       'unbounded-duration': { type: 'string' },
-      'step-users': { type: 'string' },
-      'step-seconds': { type: 'string' },
-      'window-seconds': { type: 'string' },
-      'dataset-users': { type: 'string' },
-      'dataset-groups': { type: 'string' },
-      'dataset-messages': { type: 'string' },
-      seed: { type: 'string' },
-      config: { type: 'string' },
-      processes: { type: 'string' },
       cluster: { type: 'boolean', default: false },
       'keep-worktrees': { type: 'boolean', default: false },
       out: { type: 'string' },
@@ -184,21 +174,15 @@ async function seedWithProgress(
   mongoUrl: string,
   options: { users: number; groups: number; messages: number; seed: number },
 ) {
-  let bar: { phase: string; bar: Progress } | undefined;
+  const bars = phasedProgress();
   try {
     return await seedDataset({
       mongoUrl,
       ...options,
-      onProgress(phase, done, total) {
-        if (bar?.phase !== phase) {
-          bar?.bar.stop();
-          bar = { phase, bar: progress(phase, total) };
-        }
-        bar.bar.update(done);
-      },
+      onProgress: bars.onProgress,
     });
   } finally {
-    bar?.bar.stop();
+    bars.stop();
   }
 }
 

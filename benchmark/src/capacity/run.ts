@@ -14,7 +14,7 @@ import { startMongo, withDatabase, type MongoServerHandle } from '@im/testkit';
 import { benchArgs, intOption } from '../lib/args.ts';
 import { machineFacts } from '../lib/machine.ts';
 import { findNodePid } from '../lib/node-pid.ts';
-import { progress, type Progress } from '../lib/progress.ts';
+import { phasedProgress } from '../lib/progress.ts';
 import { RESULTS_DIR, table } from '../lib/report.ts';
 import { startTarget } from '../lib/target.ts';
 import { now } from '../swarm/protocol.ts';
@@ -249,21 +249,26 @@ const USAGE =
   '[--step-seconds S] [--window-seconds S] [--dataset-users N] [--dataset-groups G] [--dataset-messages M] [--seed S] ' +
   '[--config FILE] [--processes P] [--server-root DIR] [--cluster] [--out FILE]\n';
 
+/** The options of a capacity run's command line, shared with `compare`. */
+export const CAPACITY_ARGS = {
+  users: { type: 'string' },
+  duration: { type: 'string' },
+  'step-users': { type: 'string' },
+  'step-seconds': { type: 'string' },
+  'window-seconds': { type: 'string' },
+  'dataset-users': { type: 'string' },
+  'dataset-groups': { type: 'string' },
+  'dataset-messages': { type: 'string' },
+  seed: { type: 'string' },
+  config: { type: 'string' },
+  processes: { type: 'string' },
+} as const;
+
 /** `npm run bench -- capacity ...` */
 export async function run(argv: string[]): Promise<void> {
   const values = benchArgs(argv, {
     mode: { type: 'string' },
-    users: { type: 'string' },
-    duration: { type: 'string' },
-    'step-users': { type: 'string' },
-    'step-seconds': { type: 'string' },
-    'window-seconds': { type: 'string' },
-    'dataset-users': { type: 'string' },
-    'dataset-groups': { type: 'string' },
-    'dataset-messages': { type: 'string' },
-    seed: { type: 'string' },
-    config: { type: 'string' },
-    processes: { type: 'string' },
+    ...CAPACITY_ARGS,
     'server-root': { type: 'string' },
   });
   if (values.help) {
@@ -294,7 +299,7 @@ export async function run(argv: string[]): Promise<void> {
   const external = process.env.MONGO_URL;
   const mongo: MongoServerHandle = await startMongo({ url: external, preferInMemory: !external });
   const mongoUrl = external ? withDefaultDatabase(external) : withDatabase(mongo.url, 'capacity');
-  let bar: { phase: string; bar: Progress } | undefined;
+  const bars = phasedProgress();
   let result: CapacityResult;
   try {
     const dataset = await seedDataset({
@@ -303,15 +308,9 @@ export async function run(argv: string[]): Promise<void> {
       groups: datasetGroups,
       messages: datasetMessages,
       seed,
-      onProgress(phase, done, total) {
-        if (bar?.phase !== phase) {
-          bar?.bar.stop();
-          bar = { phase, bar: progress(phase, total) };
-        }
-        bar.bar.update(done);
-      },
+      onProgress: bars.onProgress,
     });
-    bar?.bar.stop();
+    bars.stop();
     process.stdout.write(
       `dataset: ${dataset.users} users, ${dataset.groups} groups, ${dataset.messages} messages, ${dataset.dmList.length} DMs (seed ${dataset.seed})\n` +
         `${mode} run against the ${values.cluster ? 'local cluster' : 'single instance'}: ` +
@@ -343,7 +342,7 @@ export async function run(argv: string[]): Promise<void> {
         ),
     });
   } finally {
-    bar?.bar.stop();
+    bars.stop();
     await mongo.stop();
   }
 

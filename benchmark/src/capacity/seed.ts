@@ -13,7 +13,7 @@ import { startMongo, withDatabase, type MongoServerHandle } from '@im/testkit';
 import { createPasswordHasher } from '../../../services/user/src/password.ts';
 import { benchArgs, intOption } from '../lib/args.ts';
 import { LoadCpu } from '../lib/load-cpu.ts';
-import { progress, type Progress } from '../lib/progress.ts';
+import { phasedProgress } from '../lib/progress.ts';
 import { table, writeResult } from '../lib/report.ts';
 import { idMaker } from './seed-ids.ts';
 import { messageBatches } from './seed-messages.ts';
@@ -484,7 +484,7 @@ export async function run(argv: string[]): Promise<void> {
     server = await startMongo({ preferInMemory: true });
     mongoUrl = withDatabase(server.url, 'capacity');
   }
-  let bar: { phase: string; bar: Progress } | undefined;
+  const bars = phasedProgress();
   try {
     const { manifest, outcome } = await ensureDataset({
       mongoUrl,
@@ -492,15 +492,9 @@ export async function run(argv: string[]): Promise<void> {
       groups,
       messages,
       seed,
-      onProgress(phase, done, total) {
-        if (bar?.phase !== phase) {
-          bar?.bar.stop();
-          bar = { phase, bar: progress(phase, total) };
-        }
-        bar.bar.update(done);
-      },
+      onProgress: bars.onProgress,
     });
-    bar?.bar.stop();
+    bars.stop();
     const where = mongoUrl.replace(/\/\/[^@/]*@/, '//***@');
     if (outcome.kind === 'reused') {
       process.stdout.write(
@@ -557,7 +551,7 @@ export async function run(argv: string[]): Promise<void> {
       );
     }
   } finally {
-    bar?.bar.stop();
+    bars.stop();
     await server?.stop();
   }
 }

@@ -29,6 +29,24 @@ export function progress(label: string, total: number): Progress {
   };
 }
 
+/** One bar per phase of a job that reports `(phase, done, total)`: a new phase closes the last bar. */
+export function phasedProgress(): {
+  onProgress: (phase: string, done: number, total: number) => void;
+  stop(): void;
+} {
+  let current: { phase: string; bar: Progress } | undefined;
+  return {
+    onProgress(phase, done, total) {
+      if (current?.phase !== phase) {
+        current?.bar.stop();
+        current = { phase, bar: progress(phase, total) };
+      }
+      current.bar.update(done);
+    },
+    stop: () => current?.bar.stop(),
+  };
+}
+
 /** Runs `fn` over `items` with at most `concurrency` in flight, ticking a bar. */
 export async function forEachLimited<T>(
   items: readonly T[],

@@ -1,4 +1,4 @@
-import type { Message, Reaction } from '@im/protocol';
+import type { Message, Reaction, ServerToClientEvents } from '@im/protocol';
 import { describeError } from '../api/errors.ts';
 import { http, path } from '../api/http.ts';
 import { currentSocket } from './connection.ts';
@@ -286,14 +286,7 @@ export async function toggleReaction(message: Message, emoji: string): Promise<v
   }
 }
 
-export function applyReactionEvent(event: {
-  converseId: string;
-  messageId: string;
-  emoji: string;
-  userId: string;
-  added: boolean;
-  counts: Array<{ emoji: string; count: number }>;
-}): void {
+export function applyReactionEvent(event: Parameters<ServerToClientEvents['reaction:updated']>[0]): void {
   const byMe = event.userId === getState().me?.id;
   patchConverse(event.converseId, (c) => ({
     items: updateMessage(c.items, event.messageId, (m) => ({

@@ -28,6 +28,13 @@ describe('compareRuns', () => {
     assert.equal(noisy.verdict, 'same');
     assert.ok(noisy.delta > 0.05);
   });
+
+  it("does not call two runs apart a change when the gap is within the runs' own spread (an A/A case)", () => {
+    // Request p99 of one commit against itself, two bounded runs each: apart, but by less than A's own scatter.
+    const same = compareRuns([199.6, 229.2], [238.5, 248.1], 'lower');
+    assert.equal(same.verdict, 'same');
+    assert.match(same.why, /spread/);
+  });
 });
 
 describe('checkoutRef', () => {

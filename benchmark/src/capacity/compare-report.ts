@@ -165,7 +165,7 @@ export function renderComparison(
     '',
     `**${overall}**`,
     '',
-    'Verdicts: with one run each, a difference within ±5% is run-to-run noise; with two or more runs each, the runs decide (ranges that do not overlap are a change, overlapping ones are not).',
+    "Verdicts: a difference under the figure's resolution is no change; with one run each, a difference within ±5% is run-to-run noise; with two or more runs each, the runs measure the noise: a change must be beyond the widest spread of either release's own runs, with every run of one beyond every run of the other.",
     '',
     '| test | figure | A | B | delta | verdict |',
     '|---|---|---|---|---|---|',

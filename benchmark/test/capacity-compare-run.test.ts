@@ -47,6 +47,7 @@ describe('compare', () => {
 
   it('runs both refs on the same dataset and writes the table, verdicts and side-by-side charts', async () => {
     const out = join(dir, 'report');
+    const head = await resolveRef('HEAD');
     const run = await bench([
       'compare',
       'HEAD',
@@ -71,7 +72,6 @@ describe('compare', () => {
       out,
     ]);
     assert.equal(run.code, 0, `${run.stdout}\n${run.stderr}`);
-    const head = await resolveRef('HEAD');
     const json = JSON.parse(readFileSync(join(out, 'compare.json'), 'utf8')) as {
       releases: Array<{ label: string; commit: string; runs: { bounded: Array<{ summary: { errors: number } }> } }>;
       verdicts: FigureVerdict[];

@@ -191,10 +191,12 @@ export function addMember(groupId: string, userId: string, role: GroupRole): voi
   const user = getState().users[userId];
   if (!list || list.items.some((m) => m.user.id === userId)) return;
   if (!user) {
-    ensureUsers([userId]);
     return void http
       .get<Member['user']>(path`/api/users/${userId}`)
-      .then((u) => addMemberWith(groupId, { user: u, role, joinedAt: new Date().toISOString() }))
+      .then((u) => {
+        rememberUsers([u]);
+        addMemberWith(groupId, { user: u, role, joinedAt: new Date().toISOString() });
+      })
       .catch(() => undefined);
   }
   addMemberWith(groupId, { user, role, joinedAt: new Date().toISOString() });

@@ -55,7 +55,7 @@ function start(token: string, me: PublicUser): void {
   http.setToken(token);
   http.setUnauthorizedHandler(endSession);
   rememberUsers([me]);
-  setState({ token, me, connection: 'connecting', route: getState().route });
+  setState({ token, me, connection: 'connecting' });
   const socket = connectSocket(token);
   setCurrentSocket(socket);
   attachRealtime(socket, endSession);

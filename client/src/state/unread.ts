@@ -55,6 +55,12 @@ export interface Badge {
   mentions: number;
 }
 
+/** A DM's badge: every unread message in it is addressed to me, so it counts as a mention. */
+export function dmBadge(entry: UnreadEntry | undefined): Badge {
+  const unread = entry?.unread ?? 0;
+  return { unread, mentions: unread };
+}
+
 export function groupBadge(group: Group, unread: Record<string, UnreadEntry>): Badge {
   let total = 0;
   let mentions = 0;

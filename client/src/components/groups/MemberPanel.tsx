@@ -1,5 +1,5 @@
 import type { Group, Member } from '@im/protocol';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { loadMembers, removeMember, setMemberRole, startDm } from '../../state/groups.ts';
 import { useStore } from '../../state/store.ts';
 import { displayName } from '../../state/users.ts';
@@ -13,9 +13,6 @@ export function MemberPanel(props: { group: Group }) {
   const list = useStore((s) => s.members[group.id]);
   const presence = useStore((s) => s.presence);
   const meId = useStore((s) => s.me?.id);
-  useEffect(() => {
-    if (!list) void loadMembers(group.id);
-  }, [group.id, list]);
   const items = list?.items ?? [];
   const online = items.filter((m) => presence[m.user.id]);
   const offline = items.filter((m) => !presence[m.user.id]);

@@ -1,6 +1,6 @@
 import { navigate } from '../../state/navigation.ts';
 import { useStore } from '../../state/store.ts';
-import { groupBadge } from '../../state/unread.ts';
+import { dmBadge, groupBadge } from '../../state/unread.ts';
 import { Badge } from '../common/Badge.tsx';
 import { Icon } from '../common/Icon.tsx';
 
@@ -12,11 +12,11 @@ export function GroupRail(props: { onCreate: () => void; onJoin: () => void }) {
   const dms = useStore((s) => s.dmOrder);
   const route = useStore((s) => s.route);
   const activeGroup = route.name === 'group' ? route.groupId : null;
-  const dmBadge = dms.reduce(
-    (sum, id) => ({
-      unread: sum.unread + (unread[id]?.unread ?? 0),
-      mentions: sum.mentions + (unread[id]?.unread ?? 0),
-    }),
+  const homeBadge = dms.reduce(
+    (sum, id) => {
+      const badge = dmBadge(unread[id]);
+      return { unread: sum.unread + badge.unread, mentions: sum.mentions + badge.mentions };
+    },
     { unread: 0, mentions: 0 },
   );
   return (
@@ -29,7 +29,7 @@ export function GroupRail(props: { onCreate: () => void; onJoin: () => void }) {
         onClick={() => navigate({ name: 'home' })}
       >
         <Icon name="chat" size={24} />
-        <Badge counts={dmBadge} testId="badge-home" />
+        <Badge counts={homeBadge} testId="badge-home" />
       </button>
       <div className="rail-divider" />
       {order.map((id) => {

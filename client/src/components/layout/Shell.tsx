@@ -57,6 +57,13 @@ export function Shell() {
     return [];
   }, [group, dm, memberLists, users]);
 
+  // The open group's members: the member list shows them and @mention offers them (list shown or not).
+  const groupId = group?.id;
+  const membersLoaded = groupId !== undefined && memberLists[groupId] !== undefined;
+  useEffect(() => {
+    if (groupId !== undefined && !membersLoaded) void loadMembers(groupId);
+  }, [groupId, membersLoaded]);
+
   const converseId = groupConverse?.converseId ?? dm?.id;
   const title = groupConverse ? `#${groupConverse.name}` : dm ? displayName(dmOther, 'Direct message') : '';
 
@@ -115,8 +122,6 @@ export function Shell() {
                 canModerate={group !== undefined && group.myRole !== 'member'}
               />
               {group && membersOpen && <MemberPanel group={group} />}
-              {/* Members are loaded for @mention autocomplete even while the list is hidden. */}
-              {group && !membersOpen && <MembersLoader groupId={group.id} />}
             </div>
           </>
         ) : (
@@ -147,12 +152,4 @@ export function Shell() {
       {dialog === 'settings' && <SettingsDialog onClose={() => setDialog(null)} />}
     </div>
   );
-}
-
-function MembersLoader(props: { groupId: string }) {
-  const loaded = useStore((s) => s.members[props.groupId] !== undefined);
-  useEffect(() => {
-    if (!loaded) void loadMembers(props.groupId);
-  }, [loaded, props.groupId]);
-  return null;
 }

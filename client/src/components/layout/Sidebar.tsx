@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { deleteGroup, deletePanel, leaveGroup } from '../../state/groups.ts';
 import { navigate } from '../../state/navigation.ts';
 import { useStore } from '../../state/store.ts';
+import { dmBadge } from '../../state/unread.ts';
 import { displayName } from '../../state/users.ts';
 import { Avatar } from '../common/Avatar.tsx';
 import { Badge } from '../common/Badge.tsx';
@@ -142,7 +143,7 @@ export function DmSidebar(props: { activeConverseId?: string }) {
           const otherId = dm.memberIds.find((m) => m !== meId) ?? meId!;
           const other = users[otherId];
           const active = id === props.activeConverseId;
-          const counts = unread[id] ?? { unread: 0, mentions: 0 };
+          const counts = dmBadge(unread[id]);
           return (
             <li key={id} className={active ? 'active' : undefined}>
               <button
@@ -154,7 +155,7 @@ export function DmSidebar(props: { activeConverseId?: string }) {
               >
                 <Avatar user={other} size={24} online={presence[otherId]} />
                 {displayName(other, '…')}
-                <Badge counts={{ unread: counts.unread, mentions: counts.unread }} />
+                <Badge counts={counts} />
               </button>
             </li>
           );

@@ -39,11 +39,12 @@ export function MessageList(props: MessageListProps) {
 
   // The first row ever shown anchors the indexes; rows prepended before it get smaller ones.
   const anchor = useRef<string | null>(null);
-  if (anchor.current === null || !rows.some((r) => r.key === anchor.current)) anchor.current = rows[0]?.key ?? null;
-  const anchorIndex = Math.max(
-    0,
-    rows.findIndex((r) => r.key === anchor.current),
-  );
+  let anchorIndex = rows.findIndex((r) => r.key === anchor.current);
+  if (anchorIndex < 0) {
+    // First render, or the anchor is gone (history reset): the first row anchors now.
+    anchor.current = rows[0]?.key ?? null;
+    anchorIndex = 0;
+  }
   const firstItemIndex = START_INDEX - anchorIndex;
 
   const lastRow = rows.at(-1);

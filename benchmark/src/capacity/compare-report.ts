@@ -23,6 +23,20 @@ interface Figure {
   read: (r: CapacityResult) => number;
 }
 
+type SummaryKey = {
+  [K in keyof CapacityResult['summary']]: CapacityResult['summary'][K] extends number ? K : never;
+}[keyof CapacityResult['summary']];
+
+/** A figure of the run's summary; lower is better unless said. */
+const summaryFigure = (
+  mode: Figure['mode'],
+  name: string,
+  key: SummaryKey,
+  unit: string,
+  resolution: number,
+  better: Better = 'lower',
+): Figure => ({ mode, name, unit, better, resolution, read: (r) => r.summary[key] });
+
 /** What the table compares: supported users first, then the latencies and costs of the fixed load. */
 const FIGURES: Figure[] = [
   {
@@ -33,72 +47,16 @@ const FIGURES: Figure[] = [
     resolution: 0,
     read: (r) => r.supportedUsers,
   },
-  {
-    mode: 'unbounded',
-    name: 'request p99 at that level',
-    unit: 'ms',
-    better: 'lower',
-    resolution: 2,
-    read: (r) => r.summary.requestP99Ms,
-  },
-  {
-    mode: 'bounded',
-    name: 'requests/s',
-    unit: '',
-    better: 'higher',
-    resolution: 0.5,
-    read: (r) => r.summary.requestsPerSecond,
-  },
-  {
-    mode: 'bounded',
-    name: 'request average',
-    unit: 'ms',
-    better: 'lower',
-    resolution: 1,
-    read: (r) => r.summary.requestAvgMs,
-  },
-  {
-    mode: 'bounded',
-    name: 'request p99',
-    unit: 'ms',
-    better: 'lower',
-    resolution: 2,
-    read: (r) => r.summary.requestP99Ms,
-  },
-  {
-    mode: 'bounded',
-    name: 'store average',
-    unit: 'ms',
-    better: 'lower',
-    resolution: 1,
-    read: (r) => r.summary.storeAvgMs,
-  },
-  { mode: 'bounded', name: 'store p99', unit: 'ms', better: 'lower', resolution: 2, read: (r) => r.summary.storeP99Ms },
-  {
-    mode: 'bounded',
-    name: 'broadcast p99',
-    unit: 'ms',
-    better: 'lower',
-    resolution: 2,
-    read: (r) => r.summary.broadcastP99Ms,
-  },
-  {
-    mode: 'bounded',
-    name: 'server CPU',
-    unit: 'cores',
-    better: 'lower',
-    resolution: 0.02,
-    read: (r) => r.summary.cpuCores,
-  },
-  { mode: 'bounded', name: 'server heap', unit: 'MiB', better: 'lower', resolution: 2, read: (r) => r.summary.heapMiB },
-  {
-    mode: 'bounded',
-    name: 'event-loop delay p99',
-    unit: 'ms',
-    better: 'lower',
-    resolution: 1,
-    read: (r) => r.summary.eventLoopDelayMs,
-  },
+  summaryFigure('unbounded', 'request p99 at that level', 'requestP99Ms', 'ms', 2),
+  summaryFigure('bounded', 'requests/s', 'requestsPerSecond', '', 0.5, 'higher'),
+  summaryFigure('bounded', 'request average', 'requestAvgMs', 'ms', 1),
+  summaryFigure('bounded', 'request p99', 'requestP99Ms', 'ms', 2),
+  summaryFigure('bounded', 'store average', 'storeAvgMs', 'ms', 1),
+  summaryFigure('bounded', 'store p99', 'storeP99Ms', 'ms', 2),
+  summaryFigure('bounded', 'broadcast p99', 'broadcastP99Ms', 'ms', 2),
+  summaryFigure('bounded', 'server CPU', 'cpuCores', 'cores', 0.02),
+  summaryFigure('bounded', 'server heap', 'heapMiB', 'MiB', 2),
+  summaryFigure('bounded', 'event-loop delay p99', 'eventLoopDelayMs', 'ms', 1),
 ];
 
 export interface FigureVerdict extends Verdict {

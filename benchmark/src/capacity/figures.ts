@@ -82,6 +82,24 @@ export class Figures {
     return this.total === 0 ? 0 : this.errors / this.total;
   }
 
+  /** The client figures of a sample or summary over `seconds` of the run. */
+  clientFigures(seconds: number) {
+    return {
+      requestsPerSecond: round(this.total / seconds),
+      requests: this.total,
+      errors: this.errors,
+      errorRate: round(this.errorRate, 6),
+      requestAvgMs: round(this.requests.meanMs),
+      requestP99Ms: round(this.requests.percentile(99)),
+      storeAvgMs: round(this.store.meanMs),
+      storeP99Ms: round(this.store.percentile(99)),
+      broadcastAvgMs: round(this.broadcast.meanMs),
+      broadcastP99Ms: round(this.broadcast.percentile(99)),
+      deliveriesPerSecond: round(this.broadcast.count / seconds),
+      missedMessages: this.missed,
+    };
+  }
+
   kinds(): Record<string, KindFigures> {
     return Object.fromEntries(
       [...this.byKind]

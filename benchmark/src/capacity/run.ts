@@ -107,19 +107,17 @@ export async function runCapacity(options: CapacityOptions): Promise<CapacityRes
     const sampler = new ServerSampler(target.gateways, serviceNodes, options.databasePid);
     agents = new AgentPool(processes, target.gateways);
     await agents.init(toAgentDataset(dataset), config, randomBytes(3).toString('hex'), now());
-    const plan: Plan = {
-      mode: options.mode,
+    // The run's settings after defaults: what the coordinator follows and what the report records.
+    const settings = {
       users: options.users,
-      maxUsers: dataset.users,
       durationSeconds: options.durationSeconds,
       stepUsers,
       stepSeconds,
       windowSeconds,
       sampleSeconds,
       settleSeconds: config.settleSeconds,
-      thresholds,
-      config,
     };
+    const plan: Plan = { mode: options.mode, maxUsers: dataset.users, thresholds, config, ...settings };
     const timeline = await coordinate(plan, agents, sampler, options.onSample, (m) => process.stdout.write(`  ${m}\n`));
     await agents.quiesce();
     await sleep(QUIET_MS);
@@ -146,18 +144,7 @@ export async function runCapacity(options: CapacityOptions): Promise<CapacityRes
       summary: {
         users: round(mean((s) => s.users)),
         connectedUsers: round(mean((s) => s.connectedUsers)),
-        requestsPerSecond: round(figures.total / spanSeconds),
-        requests: figures.total,
-        errors: figures.errors,
-        errorRate: round(figures.errorRate, 6),
-        requestAvgMs: round(figures.requests.meanMs),
-        requestP99Ms: round(figures.requests.percentile(99)),
-        storeAvgMs: round(figures.store.meanMs),
-        storeP99Ms: round(figures.store.percentile(99)),
-        broadcastAvgMs: round(figures.broadcast.meanMs),
-        broadcastP99Ms: round(figures.broadcast.percentile(99)),
-        deliveriesPerSecond: round(figures.broadcast.count / spanSeconds),
-        missedMessages: figures.missed,
+        ...figures.clientFigures(spanSeconds),
         lostMessages: end.lost,
         cpuCores: round(
           mean((s) => s.cpuCores),
@@ -199,13 +186,7 @@ export async function runCapacity(options: CapacityOptions): Promise<CapacityRes
       actions: Object.fromEntries([...whole.actions].sort(([a], [b]) => a.localeCompare(b))),
       levels: timeline.levels,
       options: {
-        users: options.users,
-        durationSeconds: options.durationSeconds,
-        stepUsers,
-        stepSeconds,
-        windowSeconds,
-        sampleSeconds,
-        settleSeconds: config.settleSeconds,
+        ...settings,
         processes,
         configPath,
         ...(options.serverRoot ? { serverRoot: options.serverRoot } : {}),

@@ -12,18 +12,11 @@ import type { ServerSampler } from './server-metrics.ts';
 import { broken, checkThresholds, type Check } from './thresholds.ts';
 import type { CapacityResult, CapacitySample } from './types.ts';
 
-export interface Plan {
+/** The run's settings as the report records them (`users`: bounded, the users; unbounded, the first level), plus what the decisions need. */
+export interface Plan extends Omit<CapacityResult['options'], 'processes' | 'configPath' | 'serverRoot'> {
   mode: 'bounded' | 'unbounded';
-  /** Bounded: the users; unbounded: the first level. */
-  users: number;
   /** No more users than the dataset has. */
   maxUsers: number;
-  durationSeconds: number;
-  stepUsers: number;
-  stepSeconds: number;
-  windowSeconds: number;
-  sampleSeconds: number;
-  settleSeconds: number;
   thresholds: Thresholds;
   config: CapacityConfig;
 }

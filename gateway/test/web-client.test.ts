@@ -8,7 +8,15 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Registry } from 'prom-client';
 import type { ServiceBroker } from 'moleculer';
-import { createBroker, createLogger, parseConfig, Readiness, type AppConfig, type AppContext } from '@im/sdk';
+import {
+  createBroker,
+  createLogger,
+  parseConfig,
+  RateLimits,
+  Readiness,
+  type AppConfig,
+  type AppContext,
+} from '@im/sdk';
 import { createGatewayService } from '../src/gateway.service.ts';
 import { WEB_CLIENT_CSP } from '../src/routes/web-client.ts';
 
@@ -30,7 +38,13 @@ async function startGateway(dir: string): Promise<{ broker: ServiceBroker; base:
   });
   const config: AppConfig = { ...parsed, secret: 's'.repeat(40), secretSource: 'test-random' };
   const logger = createLogger(config);
-  const app: AppContext = { config, logger, readiness: new Readiness(), metrics: new Registry() };
+  const app: AppContext = {
+    config,
+    logger,
+    readiness: new Readiness(),
+    metrics: new Registry(),
+    rateLimits: new RateLimits({ enabled: false }),
+  };
   const broker = createBroker({ config, logger });
   broker.createService(createGatewayService(app));
   await broker.start();

@@ -53,6 +53,9 @@ export interface Group {
   myRole: GroupRole;
 }
 
+/** A group as events carry it: everything but the caller's role. */
+export type GroupInfo = Omit<Group, 'myRole'>;
+
 export interface Member {
   user: PublicUser;
   role: GroupRole;
@@ -125,6 +128,41 @@ export interface FileInfo {
   thumbnailUrl?: string;
 }
 
+/** `GET /api/groups/:groupId/members`. */
+export type MemberPage = Page<Member>;
+
+/** An inbox entry: a mention or DM received while offline (`GET /api/notifications`). */
+export interface Notification {
+  id: string;
+  kind: 'mention' | 'dm';
+  converseId: string;
+  messageId: string;
+  seq: number;
+  authorId: string;
+  preview: string;
+  createdAt: string;
+}
+
+export type NotificationPage = Page<Notification>;
+
+export interface NotificationSettings {
+  muteAll: boolean;
+  mutedConverseIds: string[];
+}
+
+/** `GET /api/push/vapid-public-key`. */
+export interface VapidKey {
+  key: string;
+}
+
+/** `GET /api/presence`: which of the asked users are online. */
+export interface Presence {
+  online: string[];
+}
+
+/** An answer with no fields (`201` of push registrations). */
+export type Empty = Record<string, never>;
+
 export interface UnreadEntry {
   converseId: string;
   lastSeq: number;
@@ -171,7 +209,7 @@ export interface ServerToClientEvents {
     counts: Array<{ emoji: string; count: number }>;
   }) => void;
   'converse:read': (event: { converseId: string; readSeq: number }) => void;
-  'group:updated': (group: Omit<Group, 'myRole'>) => void;
+  'group:updated': (group: GroupInfo) => void;
   'group:deleted': (event: { groupId: string }) => void;
   'member:joined': (event: { groupId: string; userId: string; role: GroupRole }) => void;
   'member:left': (event: { groupId: string; userId: string }) => void;
@@ -190,3 +228,6 @@ export interface ClientToServerEvents {
   typing: (body: { converseId: string }, ack?: (result: Ack<null>) => void) => void;
   sync: (body: SyncRequest, ack: (result: Ack<SyncResult>) => void) => void;
 }
+
+export * from './internal.ts';
+export type { ApiSchemas, ApiSchemaName } from './api-schemas.ts';

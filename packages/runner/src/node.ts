@@ -8,6 +8,7 @@ import {
   createStorage,
   createBroker,
   pingMongo,
+  RateLimits,
   Readiness,
   SERVICES_USING_MONGO,
   type AppConfig,
@@ -66,16 +67,22 @@ export async function startNode(config: AppConfig, logger: Logger): Promise<Runn
       readiness.add('storage', () => store.ping());
     }
 
+    const rateLimits = new RateLimits({
+      enabled: config.rateLimit === 'on',
+      overrides: config.rateLimits,
+      ...(redis ? { redis } : {}),
+    });
     const app: AppContext = {
       config,
       logger,
       readiness,
       metrics,
+      rateLimits,
       ...(mongo ? { mongo } : {}),
       ...(redis ? { redis } : {}),
       ...(storage ? { storage } : {}),
     };
-    broker = createBroker({ config, logger });
+    broker = createBroker({ config, logger, rateLimits });
     const running = broker;
     if (config.transporter) {
       readiness.add('nats', async () => {

@@ -6,6 +6,7 @@ import type { AppConfig } from './config/load.ts';
 import type { Readiness } from './health/readiness.ts';
 import type { ObjectStorage } from './storage/object-storage.ts';
 import type { Logger } from './logger.ts';
+import type { RateLimits } from './rate-limit/rate-limits.ts';
 
 /**
  * What a process shares with the services it runs. Services are factories
@@ -22,6 +23,8 @@ export interface AppContext {
   storage?: ObjectStorage;
   readiness: Readiness;
   metrics: Registry;
+  /** The rate-limit policy's enforcer (actions use it through the middleware; raw handlers directly). */
+  rateLimits: RateLimits;
 }
 
 export type ServiceFactory = (app: AppContext) => ServiceSchema;

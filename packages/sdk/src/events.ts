@@ -1,3 +1,6 @@
+import type { DmConverse, GroupInfo, GroupRole, Message, Panel, PublicUser } from '@im/protocol';
+import type { Context } from 'moleculer';
+
 /**
  * Broker event names. Services broadcast them after their write succeeded;
  * gateways and other services subscribe.
@@ -32,6 +35,63 @@ export const EVENTS = {
 
 export type EventName = (typeof EVENTS)[keyof typeof EVENTS];
 
+/** DM events name their two members, so gateways reach them without a lookup. */
+interface DmAudience {
+  memberIds?: string[];
+}
+
+/**
+ * What each event carries: the one place producers and subscribers take
+ * payload types from, so changing a payload breaks its consumers when they
+ * are compiled, not when they run.
+ */
+export interface EventPayloads {
+  'user.updated': { user: PublicUser };
+  'user.deactivated': { userId: string };
+  'group.updated': { group: GroupInfo };
+  /** converseIds: the deleted group's panels, whose rooms gateways empty. */
+  'group.deleted': { groupId: string; converseIds: string[] };
+  /** converseIds: the group's panels, whose rooms the new member's sockets join. */
+  'group.member.joined': { groupId: string; userId: string; role: GroupRole; converseIds: string[] };
+  /** removedBy: set when someone else removed the member. */
+  'group.member.left': { groupId: string; userId: string; converseIds: string[]; removedBy?: string };
+  'group.member.updated': { groupId: string; userId: string; role: GroupRole };
+  'group.panel.created': { groupId: string; panel: Panel };
+  'group.panel.updated': { groupId: string; panel: Panel };
+  'group.panel.deleted': { groupId: string; panelId: string; converseId: string };
+  'chat.message.created': { message: Message } & DmAudience;
+  'chat.message.updated': { message: Message } & DmAudience;
+  'chat.message.deleted': { converseId: string; messageId: string; seq: number } & DmAudience;
+  /** counts: every emoji's count after the change (the same for everyone). */
+  'chat.reaction.updated': {
+    converseId: string;
+    messageId: string;
+    emoji: string;
+    userId: string;
+    added: boolean;
+    counts: Array<{ emoji: string; count: number }>;
+  } & DmAudience;
+  'chat.converse.read': { converseId: string; userId: string; readSeq: number };
+  'chat.dm.opened': { converse: DmConverse };
+  'file.uploaded': { fileId: string };
+  'gateway.typing': { converseId: string; userId: string };
+  /** groupIds: the groups small enough to be told (PRESENCE_GROUP_LIMIT). */
+  'gateway.presence': { userId: string; online: boolean; groupIds: string[] };
+}
+
+/** The context a subscriber of `E` receives. */
+export type EventContext<E extends EventName> = Context<EventPayloads[E]>;
+
+/** A subscriber of `E`: a handler, or moleculer's object form. */
+export type EventHandler<E extends EventName> =
+  ((ctx: EventContext<E>) => unknown) | { handler(ctx: EventContext<E>): unknown; group?: string };
+
+/**
+ * A service's `events` block, checked against EventPayloads: each handler
+ * must accept what its event carries. Use with `satisfies`.
+ */
+export type ServiceEvents = { [E in EventName]?: EventHandler<E> };
+
 interface EventSender {
   broadcast(event: string, payload?: unknown): unknown;
   broker?: { logger: { warn(...args: unknown[]): void } };
@@ -43,11 +103,28 @@ interface EventSender {
  * happens here, so a transporter hiccup is logged, never thrown at the caller
  * nor left as an unhandled rejection.
  */
-export function announce(sender: EventSender, event: EventName, payload: unknown): void {
+export function announce<E extends EventName>(sender: EventSender, event: E, payload: EventPayloads[E]): void {
   const warn = (err: unknown) => (sender.broker?.logger ?? sender.logger)?.warn(`could not publish ${event}`, err);
   try {
     Promise.resolve(sender.broadcast(event, payload)).catch(warn);
   } catch (err) {
     warn(err);
+  }
+}
+
+/**
+ * Emits an event to one subscriber per service (balanced, unlike announce):
+ * for work that one node should do, such as making a thumbnail. Best effort
+ * in the same way as announce.
+ */
+export function emitToOne<E extends EventName>(
+  sender: { emit(event: string, payload?: unknown): unknown },
+  event: E,
+  payload: EventPayloads[E],
+): void {
+  try {
+    Promise.resolve(sender.emit(event, payload)).catch(() => undefined);
+  } catch {
+    // Nothing was sent; the work it asked for is best effort.
   }
 }

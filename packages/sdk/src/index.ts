@@ -22,12 +22,41 @@ export { connectMongo, pingMongo, isDuplicateKeyError, modelOn, DependencyUnavai
 export { connectRedis } from './db/redis.ts';
 export { Readiness, type ReadinessCheck, type ReadinessReport } from './health/readiness.ts';
 export { SERVICE_NAMES, SERVICES_USING_MONGO, type ServiceName } from './services.ts';
-export { EVENTS, announce, type EventName } from './events.ts';
+export {
+  EVENTS,
+  announce,
+  emitToOne,
+  type EventName,
+  type EventPayloads,
+  type EventContext,
+  type EventHandler,
+  type ServiceEvents,
+} from './events.ts';
+export {
+  call,
+  type ActionMap,
+  type ActionName,
+  type ActionParams,
+  type ActionResult,
+  type ActionCaller,
+} from './actions.ts';
+export { endpoint, type Endpoint, type HttpMethod, type ApiTag } from './api/endpoint.ts';
+export type { Params } from './validation/infer.ts';
 export { batchLoader, groupBy, type BatchLoaderOptions } from './batch/batch-loader.ts';
 export type { AppContext, ServiceFactory } from './app-context.ts';
 export { TokenService, type TokenClaims } from './auth/tokens.ts';
 export { createCache, MemoryCache, RedisCache, type KvCache } from './cache/kv-cache.ts';
 export { RateLimiter, type RateLimitRule } from './rate-limit/rate-limiter.ts';
+export {
+  RATE_LIMITS,
+  RATE_LIMIT_NAMES,
+  parseRateLimitOverrides,
+  type RateLimitName,
+  type RateLimitPolicy,
+  type RateLimitOverrides,
+} from './rate-limit/policy.ts';
+export { RateLimits } from './rate-limit/rate-limits.ts';
+export { rateLimitMiddleware, type RateLimitedAction } from './rate-limit/middleware.ts';
 export { OBJECT_ID, idParam, strict, limitParam, callerId, escapeRegex, type CallerMeta } from './validation/params.ts';
 export { StorageUnavailableError, type ObjectStorage, type ByteRange } from './storage/object-storage.ts';
 export { LocalStorage } from './storage/local-storage.ts';

@@ -2,10 +2,14 @@ import { hostname } from 'node:os';
 import { ServiceBroker, type BrokerOptions } from 'moleculer';
 import type { AppConfig } from '../config/load.ts';
 import type { Logger } from '../logger.ts';
+import { rateLimitMiddleware } from '../rate-limit/middleware.ts';
+import type { RateLimits } from '../rate-limit/rate-limits.ts';
 
 export interface CreateBrokerOptions {
   config: Pick<AppConfig, 'transporter' | 'namespace' | 'nodeId' | 'requestTimeoutMs' | 'logLevel'>;
   logger: Logger;
+  /** Enforced on every local action that declares `rateLimit`. */
+  rateLimits?: RateLimits;
   /** Extra broker options (tests use this for middlewares). */
   overrides?: Partial<BrokerOptions>;
 }
@@ -15,7 +19,7 @@ export interface CreateBrokerOptions {
  * so every call is a local function call. nats://: cluster over NATS, and the
  * registry still prefers an instance on the calling node.
  */
-export function createBroker({ config, logger, overrides = {} }: CreateBrokerOptions): ServiceBroker {
+export function createBroker({ config, logger, rateLimits, overrides = {} }: CreateBrokerOptions): ServiceBroker {
   const transporter = config.transporter ? transporterFor(config.transporter) : null;
   return new ServiceBroker({
     namespace: config.namespace,
@@ -39,6 +43,7 @@ export function createBroker({ config, logger, overrides = {} }: CreateBrokerOpt
     skipProcessEventRegistration: true,
     metrics: false,
     tracing: false,
+    middlewares: rateLimits ? [rateLimitMiddleware(rateLimits)] : [],
     ...overrides,
   } as BrokerOptions);
 }

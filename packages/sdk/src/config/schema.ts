@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { parseRateLimitOverrides, RATE_LIMIT_NAMES } from '../rate-limit/policy.ts';
 import { SERVICE_NAMES, type ServiceName } from '../services.ts';
 
 /**
@@ -200,9 +201,26 @@ export const configSchema = {
   rateLimit: entry({
     env: 'RATE_LIMIT',
     type: 'on | off',
-    description: 'Rate limits on login, register, sends and uploads. off is for load tests only.',
+    description: 'Every rate limit (the table in docs/operations.md). off is for load tests only.',
     default: 'on',
     parse: z.enum(['on', 'off']),
+  }),
+  rateLimits: entry({
+    env: 'RATE_LIMITS',
+    type: 'name=points/seconds, ...',
+    description:
+      'Overrides of the default rate limits, e.g. send=100/10,upload=120/60 (names: ' +
+      RATE_LIMIT_NAMES.join(', ') +
+      ').',
+    default: '',
+    parse: z.string().transform((text, ctx) => {
+      try {
+        return parseRateLimitOverrides(text);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        return z.NEVER;
+      }
+    }),
   }),
   bodyLimitBytes: entry({
     env: 'BODY_LIMIT_BYTES',

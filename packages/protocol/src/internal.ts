@@ -1,0 +1,37 @@
+/**
+ * Shapes that cross the wire between services (never sent to clients): what
+ * one service answers another. Declared once here so producer and consumers
+ * cannot drift apart.
+ */
+import type { FileInfo, GroupRole } from './index.ts';
+
+/** What the gateway needs to serve a file's bytes (`file.access`). */
+export interface FileAccess extends FileInfo {
+  key: string;
+  sha256: string;
+  thumbnailKey?: string;
+}
+
+/** A group of a user, with its size and its panels' converses (`group.userConverses`). */
+export interface UserGroupConverses {
+  groupId: string;
+  memberCount: number;
+  converseIds: string[];
+}
+
+/** The rooms a user's sockets join at connect (`chat.userRooms`). */
+export interface UserRooms {
+  groups: UserGroupConverses[];
+  dmIds: string[];
+}
+
+/** A member's place in the group a converse belongs to (`group.converseMember`). */
+export interface ConverseMembership {
+  groupId: string;
+  role: GroupRole;
+}
+
+/** A caller's access to a converse (`chat.access`): a group panel or a DM. */
+export type ConverseAccess =
+  | { kind: 'group'; converseId: string; groupId: string; role: GroupRole }
+  | { kind: 'dm'; converseId: string; memberIds: string[] };

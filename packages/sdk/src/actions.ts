@@ -1,0 +1,84 @@
+import type {
+  ConverseAccess,
+  ConverseMembership,
+  FileAccess,
+  FileInfo,
+  GroupRole,
+  Message,
+  PublicUser,
+  SendMessageBody,
+  SyncRequest,
+  SyncResult,
+  UserGroupConverses,
+  UserRooms,
+} from '@im/protocol';
+import type { CallingOptions } from 'moleculer';
+
+/**
+ * The actions one part of the platform calls on another through the broker
+ * (service to service, and the gateway's own calls), with what each takes
+ * and answers. Callers use `call()`, so a changed answer breaks them when
+ * they are compiled; the services that serve them declare their handlers
+ * with the same types (`ActionParams` / `ActionResult`).
+ */
+export interface ActionMap {
+  'chat.send': { params: SendMessageBody; result: Message };
+  'chat.sync': { params: SyncRequest; result: SyncResult };
+  /** The rooms a user's sockets join at connect. */
+  'chat.userRooms': { params: { userId: string }; result: UserRooms };
+  /** A user's access to a converse, or null when they are not in it. */
+  'chat.access': { params: { converseId: string; userId: string }; result: ConverseAccess | null };
+  /** The user's role in the group of a panel's converse, or null (not a member, or not a panel). */
+  'group.converseMember': { params: { converseId: string; userId: string }; result: ConverseMembership | null };
+  /**
+   * Several users at once (a sender and everyone they mention): null when the
+   * converse is no group panel; else the group and the role of each given
+   * user who is a member (non-members are left out).
+   */
+  'group.converseMembers': {
+    params: { converseId: string; userIds: string[] };
+    result: { groupId: string; roles: Record<string, GroupRole> } | null;
+  };
+  'group.userConverses': { params: { userId: string }; result: UserGroupConverses[] };
+  /** Active users by id (unknown or inactive ids are left out). */
+  'user.getMany': { params: { ids: string[] }; result: Record<string, PublicUser> };
+  /** Active users' ids by lower-cased username (unknown names are left out). */
+  'user.idsByUsernames': { params: { usernames: string[] }; result: Record<string, string> };
+  'user.isActive': { params: { userId: string }; result: boolean };
+  'user.setBanned': { params: { userId: string; banned: boolean }; result: void };
+  /** Records a file whose bytes are stored under `key` (the caller is the uploader). */
+  'file.register': {
+    params: { key: string; name: string; size: number; mime: string; sha256: string };
+    result: FileInfo;
+  };
+  /** What the gateway needs to serve a file's bytes, for those who may read it. */
+  'file.access': { params: { fileId: string }; result: FileAccess };
+  /**
+   * Checks that `userId` uploaded every one of the files and lets the
+   * converse's members read them, in one call; refuses all if one is not theirs.
+   */
+  'file.attach': { params: { fileIds: string[]; userId: string; converseId: string }; result: FileInfo[] };
+  /** Removes files never attached and older than the grace period; answers how many. */
+  'file.cleanup': { params: Record<string, never>; result: number };
+  /** Which of these users have a socket on any gateway. */
+  'gateway.online': { params: { userIds: string[] }; result: string[] };
+}
+
+export type ActionName = keyof ActionMap;
+export type ActionParams<A extends ActionName> = ActionMap[A]['params'];
+export type ActionResult<A extends ActionName> = ActionMap[A]['result'];
+
+/** A broker or a context: anything that can call an action. */
+export interface ActionCaller {
+  call<TResult, TParams>(actionName: string, params: TParams, opts?: CallingOptions): Promise<TResult>;
+}
+
+/** Calls an action of the ActionMap with its declared parameter and answer types. */
+export function call<A extends ActionName>(
+  caller: ActionCaller,
+  action: A,
+  params: ActionParams<A>,
+  opts?: CallingOptions,
+): Promise<ActionResult<A>> {
+  return caller.call<ActionResult<A>, ActionParams<A>>(action, params, opts);
+}

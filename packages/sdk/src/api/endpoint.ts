@@ -1,0 +1,48 @@
+import type { ApiSchemaName } from '@im/protocol';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export type ApiTag =
+  | 'auth'
+  | 'users'
+  | 'groups'
+  | 'members'
+  | 'panels'
+  | 'invites'
+  | 'converses'
+  | 'messages'
+  | 'presence'
+  | 'files'
+  | 'push';
+
+/**
+ * One public HTTP endpoint, declared once beside the action that serves it
+ * (each service's `endpoints.ts`): the gateway mounts it and the API
+ * document is generated from it. Path parameters carry the action's
+ * parameter names and win over the same name in the body or query.
+ */
+export interface Endpoint {
+  method: HttpMethod;
+  /** find-my-way syntax: `/api/groups/:groupId`. */
+  path: string;
+  /** The action that serves it: `service.action`. */
+  action: string;
+  /** The action's parameter schema (the same object the action validates with). */
+  params: Record<string, unknown>;
+  /** Where the parameters that are not in the path come from. */
+  input: 'body' | 'query' | 'none';
+  /** false: no token needed. */
+  auth: boolean;
+  status: 200 | 201 | 204;
+  summary: string;
+  tag: ApiTag;
+  /** The answer, by its name in the protocol's ApiSchemas; `[]` suffix: an array of it. */
+  response?: ApiSchemaName | `${ApiSchemaName}[]`;
+  /** Served by the gateway's own streaming handler instead of one action call. */
+  raw?: 'upload' | 'download';
+}
+
+type EndpointDeclaration = Omit<Endpoint, 'auth' | 'status'> & Partial<Pick<Endpoint, 'auth' | 'status'>>;
+
+/** An endpoint with the usual defaults: a token is needed, 200 on success. */
+export const endpoint = (declaration: EndpointDeclaration): Endpoint => ({ auth: true, status: 200, ...declaration });

@@ -1,0 +1,58 @@
+/**
+ * The platform's rate limits, in one table: what each limit counts, how many
+ * per window, and whom it counts per. Actions name theirs with a `rateLimit`
+ * key (enforced by the rate-limit middleware, for HTTP and socket callers
+ * alike); RATE_LIMITS overrides numbers, RATE_LIMIT=off turns all off.
+ */
+export interface RateLimitPolicy {
+  points: number;
+  windowSeconds: number;
+  /** Counted per calling user, per client address, or per a parameter's value. */
+  per: 'user' | 'ip' | 'username';
+  /** What it protects, for the docs and the printed configuration. */
+  about: string;
+}
+
+export const RATE_LIMITS = {
+  register: { points: 30, windowSeconds: 600, per: 'ip', about: 'accounts registered from one address' },
+  'login-ip': { points: 60, windowSeconds: 60, per: 'ip', about: 'login attempts from one address' },
+  'login-user': { points: 10, windowSeconds: 60, per: 'username', about: 'login attempts for one username' },
+  send: { points: 50, windowSeconds: 10, per: 'user', about: 'messages sent (HTTP and socket)' },
+  edit: { points: 30, windowSeconds: 60, per: 'user', about: 'message edits' },
+  delete: { points: 30, windowSeconds: 60, per: 'user', about: 'message deletions' },
+  react: { points: 60, windowSeconds: 60, per: 'user', about: 'reactions added or taken back' },
+  typing: { points: 60, windowSeconds: 60, per: 'user', about: 'typing notices' },
+  sync: { points: 60, windowSeconds: 60, per: 'user', about: 'socket catch-ups after a reconnect' },
+  search: { points: 30, windowSeconds: 60, per: 'user', about: 'message and user searches' },
+  'dm-open': { points: 30, windowSeconds: 60, per: 'user', about: 'DMs opened' },
+  upload: { points: 60, windowSeconds: 60, per: 'user', about: 'files uploaded' },
+  invite: { points: 30, windowSeconds: 60, per: 'user', about: 'invites created or accepted' },
+} as const satisfies Record<string, RateLimitPolicy>;
+
+export type RateLimitName = keyof typeof RATE_LIMITS;
+
+export const RATE_LIMIT_NAMES = Object.keys(RATE_LIMITS) as RateLimitName[];
+
+export const isRateLimitName = (value: string): value is RateLimitName => Object.hasOwn(RATE_LIMITS, value);
+
+/** Numbers that replace a limit's defaults (from RATE_LIMITS). */
+export type RateLimitOverrides = Partial<Record<RateLimitName, { points: number; windowSeconds: number }>>;
+
+/**
+ * Parses `send=100/10,upload=120/60` (name=points/seconds, comma-separated).
+ * Throws with the offending item on anything else.
+ */
+export function parseRateLimitOverrides(text: string): RateLimitOverrides {
+  const out: RateLimitOverrides = {};
+  for (const item of text.split(',').map((s) => s.trim())) {
+    if (!item) continue;
+    const match = /^([a-z-]+)=(\d+)\/(\d+)s?$/.exec(item);
+    if (!match) throw new Error(`'${item}' is not name=points/seconds`);
+    const [, name, points, seconds] = match;
+    if (!isRateLimitName(name!))
+      throw new Error(`'${name}' is not a rate limit (known: ${RATE_LIMIT_NAMES.join(', ')})`);
+    if (Number(points) < 1 || Number(seconds) < 1) throw new Error(`'${item}': points and seconds must be at least 1`);
+    out[name] = { points: Number(points), windowSeconds: Number(seconds) };
+  }
+  return out;
+}

@@ -4,15 +4,21 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import {
   announce,
+  call,
   callerId,
   EVENTS,
   SERVICE_NAMES,
   TokenService,
+  type ActionParams,
+  type ActionResult,
   type AppContext,
   type CallerMeta,
+  type EventContext,
+  type Params,
   type ServiceFactory,
 } from '@im/sdk';
-import { userRoom } from './realtime/rooms.ts';
+import { presenceGroupIds, userRoom } from './realtime/rooms.ts';
+import type { Presence } from '@im/protocol';
 import type { Context } from 'moleculer';
 import { mountApiRoutes } from './api/mount.ts';
 import { buildOpenApi } from './api/openapi.ts';
@@ -77,14 +83,14 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
           $$strict: true,
           userIds: { type: 'array', items: { type: 'string', pattern: /^[0-9a-f]{24}$/ }, max: 10_000 },
         },
-        async handler(ctx: Context<{ userIds: string[] }>): Promise<string[]> {
+        async handler(ctx: Context<ActionParams<'gateway.online'>>): Promise<ActionResult<'gateway.online'>> {
           return [...(await presence!.online(ctx.params.userIds))];
         },
       },
       /** Which of the given users are online (for groups too large to push presence to). */
       presence: {
         params: PRESENCE_PARAMS,
-        async handler(ctx: Context<{ userIds: string }, CallerMeta>): Promise<{ online: string[] }> {
+        async handler(ctx: Context<Params<typeof PRESENCE_PARAMS>, CallerMeta>): Promise<Presence> {
           callerId(ctx);
           const online = await presence!.online([...new Set(ctx.params.userIds.split(','))]);
           return { online: [...online] };
@@ -92,7 +98,7 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
       },
     },
     events: {
-      [EVENTS.userDeactivated]: (ctx: Context<{ userId: string }>) => {
+      [EVENTS.userDeactivated]: (ctx: EventContext<typeof EVENTS.userDeactivated>) => {
         auth?.deactivate(ctx.params.userId);
         // Sockets of a deleted or banned user close at once.
         io?.in(userRoom(ctx.params.userId)).disconnectSockets(true);
@@ -140,12 +146,8 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
         // Users of a gateway node that died: tell their groups they are gone.
         void (async () => {
           for (const userId of userIds) {
-            const rooms = (await broker.call('chat.userRooms', { userId }).catch(() => ({ groups: [] }))) as {
-              groups: Array<{ groupId: string; memberCount: number }>;
-            };
-            const groupIds = rooms.groups
-              .filter((g) => g.memberCount <= app.config.presenceGroupLimit)
-              .map((g) => g.groupId);
+            const rooms = await call(broker, 'chat.userRooms', { userId }).catch(() => ({ groups: [] }));
+            const groupIds = presenceGroupIds(rooms.groups, app.config.presenceGroupLimit);
             announce(broker, EVENTS.presence, { userId, online: false, groupIds });
           }
         })();

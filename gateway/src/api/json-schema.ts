@@ -53,4 +53,3 @@ export function objectSchema(params: Record<string, unknown>, exclude: string[],
     ...(required.length > 0 ? { required } : {}),
   };
 }
-

@@ -1,10 +1,16 @@
-import type { ApiRoute } from './routes.ts';
+import type { ApiSchemaName } from '@im/protocol';
+import type { Endpoint } from '@im/sdk';
 import { objectSchema, ruleToJsonSchema, type JsonSchema } from './json-schema.ts';
+import responseSchemas from './response-schemas.json' with { type: 'json' };
 
 const pathParamNames = (path: string) => [...path.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1]!);
 export const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z]+)/g, '{$1}');
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+/** Derived from the protocol's types by `npm run api:schemas` (a test keeps it current). */
+const SCHEMAS = responseSchemas as { names: Record<ApiSchemaName, string>; components: Record<string, JsonSchema> };
+
+/** An answer named as in the protocol's ApiSchemas -> its component. */
+const ref = (name: string) => ({ $ref: `#/components/schemas/${SCHEMAS.names[name as ApiSchemaName] ?? name}` });
 const responseSchema = (response: string) =>
   response.endsWith('[]') ? { type: 'array', items: ref(response.slice(0, -2)) } : ref(response);
 
@@ -41,7 +47,7 @@ const ERROR_RESPONSE = {
 };
 
 /** The OpenAPI 3.1 document of the public HTTP API, generated from the route table. */
-export function buildOpenApi(routes: ApiRoute[]): JsonSchema {
+export function buildOpenApi(routes: readonly Endpoint[]): JsonSchema {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const inPath = pathParamNames(route.path);
@@ -106,152 +112,7 @@ export function buildOpenApi(routes: ApiRoute[]): JsonSchema {
     paths,
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
-      schemas: COMPONENTS,
+      schemas: SCHEMAS.components,
     },
   };
 }
-
-const id = { type: 'string', pattern: '^[0-9a-f]{24}$' };
-const time = { type: 'string', format: 'date-time' };
-const role = { type: 'string', enum: ['owner', 'admin', 'member'] };
-
-const COMPONENTS: Record<string, JsonSchema> = {
-  Error: {
-    type: 'object',
-    required: ['error'],
-    properties: {
-      error: {
-        type: 'object',
-        required: ['code', 'message'],
-        properties: { code: { type: 'string', pattern: '^IM_ERR_' }, message: { type: 'string' }, details: {} },
-      },
-    },
-  },
-  User: {
-    type: 'object',
-    required: ['id', 'username', 'nickname', 'createdAt'],
-    properties: {
-      id,
-      username: { type: 'string' },
-      nickname: { type: 'string' },
-      avatar: { type: 'string' },
-      createdAt: time,
-    },
-  },
-  AuthResult: {
-    type: 'object',
-    required: ['token', 'user'],
-    properties: { token: { type: 'string' }, user: ref('User') },
-  },
-  Panel: {
-    type: 'object',
-    required: ['id', 'name', 'type', 'converseId'],
-    properties: { id, name: { type: 'string' }, type: { type: 'string', enum: ['text'] }, converseId: id },
-  },
-  Group: {
-    type: 'object',
-    required: ['id', 'name', 'ownerId', 'panels', 'memberCount', 'myRole'],
-    properties: {
-      id,
-      name: { type: 'string' },
-      ownerId: id,
-      panels: { type: 'array', items: ref('Panel') },
-      memberCount: { type: 'integer' },
-      myRole: role,
-    },
-  },
-  Member: {
-    type: 'object',
-    required: ['user', 'role', 'joinedAt'],
-    properties: { user: ref('User'), role, joinedAt: time },
-  },
-  MemberPage: {
-    type: 'object',
-    required: ['items', 'nextCursor'],
-    properties: { items: { type: 'array', items: ref('Member') }, nextCursor: { type: ['string', 'null'] } },
-  },
-  Invite: {
-    type: 'object',
-    required: ['code', 'expiresAt', 'maxUses'],
-    properties: { code: { type: 'string' }, expiresAt: time, maxUses: { type: ['integer', 'null'] } },
-  },
-  Reaction: {
-    type: 'object',
-    required: ['emoji', 'count', 'me'],
-    properties: { emoji: { type: 'string' }, count: { type: 'integer' }, me: { type: 'boolean' } },
-  },
-  Message: {
-    type: 'object',
-    required: ['id', 'converseId', 'seq', 'authorId', 'content', 'createdAt', 'reactions', 'mentions', 'attachments'],
-    properties: {
-      id,
-      converseId: id,
-      seq: { type: 'integer' },
-      authorId: id,
-      content: { type: 'string' },
-      createdAt: time,
-      editedAt: time,
-      deleted: { type: 'boolean' },
-      reactions: { type: 'array', items: ref('Reaction') },
-      mentions: { type: 'array', items: id },
-      attachments: { type: 'array', items: id },
-      replyTo: id,
-      clientMsgId: { type: 'string' },
-    },
-  },
-  DmConverse: {
-    type: 'object',
-    required: ['id', 'type', 'memberIds'],
-    properties: { id, type: { type: 'string', enum: ['dm'] }, memberIds: { type: 'array', items: id } },
-  },
-  UnreadEntry: {
-    type: 'object',
-    required: ['converseId', 'lastSeq', 'readSeq', 'unread', 'mentions'],
-    properties: {
-      converseId: id,
-      lastSeq: { type: 'integer' },
-      readSeq: { type: 'integer' },
-      unread: { type: 'integer' },
-      mentions: { type: 'integer' },
-    },
-  },
-  Presence: { type: 'object', required: ['online'], properties: { online: { type: 'array', items: id } } },
-  File: {
-    type: 'object',
-    required: ['id', 'name', 'size', 'mime', 'url'],
-    properties: {
-      id,
-      name: { type: 'string' },
-      size: { type: 'integer' },
-      mime: { type: 'string' },
-      url: { type: 'string' },
-      thumbnailUrl: { type: 'string' },
-    },
-  },
-  VapidKey: { type: 'object', required: ['key'], properties: { key: { type: 'string' } } },
-  Notification: {
-    type: 'object',
-    required: ['id', 'kind', 'converseId', 'messageId', 'seq', 'authorId', 'preview', 'createdAt'],
-    properties: {
-      id,
-      kind: { type: 'string', enum: ['mention', 'dm'] },
-      converseId: id,
-      messageId: id,
-      seq: { type: 'integer' },
-      authorId: id,
-      preview: { type: 'string' },
-      createdAt: time,
-    },
-  },
-  NotificationPage: {
-    type: 'object',
-    required: ['items', 'nextCursor'],
-    properties: { items: { type: 'array', items: ref('Notification') }, nextCursor: { type: ['string', 'null'] } },
-  },
-  NotificationSettings: {
-    type: 'object',
-    required: ['muteAll', 'mutedConverseIds'],
-    properties: { muteAll: { type: 'boolean' }, mutedConverseIds: { type: 'array', items: id } },
-  },
-  Empty: { type: 'object' },
-};

@@ -1,3 +1,4 @@
+import { endpoint, type Endpoint } from '@im/sdk';
 import { chatParams } from '@im/service-chat/params';
 import { fileParams } from '@im/service-file/params';
 import { pushParams } from '@im/service-push/params';
@@ -10,50 +11,8 @@ export const PRESENCE_PARAMS = {
   userIds: { type: 'string', pattern: /^[0-9a-f]{24}(,[0-9a-f]{24}){0,199}$/ },
 } as const;
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-/**
- * One public HTTP route: which action serves it and where its parameters
- * come from. Path parameters carry the action's parameter names; they win
- * over the same name in the body or query.
- */
-export interface ApiRoute {
-  method: HttpMethod;
-  path: string;
-  action: string;
-  /** The action's parameter schema (also the source of the OpenAPI document). */
-  params: Record<string, unknown>;
-  input: 'body' | 'query' | 'none';
-  /** false: no token needed. */
-  auth: boolean;
-  status: 200 | 201 | 204;
-  summary: string;
-  tag:
-    | 'auth'
-    | 'users'
-    | 'groups'
-    | 'members'
-    | 'panels'
-    | 'invites'
-    | 'converses'
-    | 'messages'
-    | 'presence'
-    | 'files'
-    | 'push';
-  /** OpenAPI component of the answer; `[]` suffix: an array of it. */
-  response?: string;
-  /** Served by the gateway's own streaming handler instead of one action call. */
-  raw?: 'upload' | 'download';
-}
-
-const route = (r: Omit<ApiRoute, 'auth' | 'status'> & Partial<Pick<ApiRoute, 'auth' | 'status'>>): ApiRoute => ({
-  auth: true,
-  status: 200,
-  ...r,
-});
-
-export const API_ROUTES: ApiRoute[] = [
-  route({
+export const API_ROUTES: Endpoint[] = [
+  endpoint({
     method: 'POST',
     path: '/api/auth/register',
     action: 'user.register',
@@ -65,7 +24,7 @@ export const API_ROUTES: ApiRoute[] = [
     tag: 'auth',
     response: 'AuthResult',
   }),
-  route({
+  endpoint({
     method: 'POST',
     path: '/api/auth/login',
     action: 'user.login',
@@ -76,7 +35,7 @@ export const API_ROUTES: ApiRoute[] = [
     tag: 'auth',
     response: 'AuthResult',
   }),
-  route({
+  endpoint({
     method: 'GET',
     path: '/api/users/me',
     action: 'user.me',
@@ -86,7 +45,7 @@ export const API_ROUTES: ApiRoute[] = [
     tag: 'users',
     response: 'User',
   }),
-  route({
+  endpoint({
     method: 'PATCH',
     path: '/api/users/me',
     action: 'user.updateMe',
@@ -96,7 +55,7 @@ export const API_ROUTES: ApiRoute[] = [
     tag: 'users',
     response: 'User',
   }),
-  route({
+  endpoint({
     method: 'DELETE',
     path: '/api/users/me',
     action: 'user.deleteMe',
@@ -106,7 +65,7 @@ export const API_ROUTES: ApiRoute[] = [
     summary: 'Delete my account (tokens stop working, the username is freed)',
     tag: 'users',
   }),
-  route({
+  endpoint({
     method: 'GET',
     path: '/api/users/:userId',
     action: 'user.get',
@@ -116,7 +75,7 @@ export const API_ROUTES: ApiRoute[] = [
     tag: 'users',
     response: 'User',
   }),
-  route({
+  endpoint({
     method: 'GET',
     path: '/api/users',
     action: 'user.search',
@@ -127,7 +86,7 @@ export const API_ROUTES: ApiRoute[] = [
     response: 'User[]',
   }),
 
-  route({
+  endpoint({
     method: 'POST',
     path: '/api/groups',
     action: 'group.create',
@@ -138,7 +97,7 @@ export const API_ROUTES: ApiRoute[] = [
     tag: 'groups',
     response: 'Group',
   }),
-  route({
+  endpoint({
     method: 'GET',
     path: '/api/groups',
     action: 'group.list',
@@ -148,7 +107,7 @@ export const API_ROUTES: ApiRoute[] = [
     tag: 'groups',
     response: 'Group[]',
   }),
-  route({
+  endpoint({
     method: 'GET',
     path: '/api/groups/:groupId',
     action: 'group.get',
@@ -158,7 +117,7 @@ export const API_ROUTES: ApiRoute[] = [
     tag: 'groups',
     response: 'Group',
   }),
-  route({
+  endpoint({
     method: 'PATCH',
     path: '/api/groups/:groupId',
     action: 'group.update',
@@ -168,7 +127,7 @@ export const API_ROUTES: ApiRoute[] = [
     tag: 'groups',
     response: 'Group',
   }),
-  route({
+  endpoint({
     method: 'DELETE',
     path: '/api/groups/:groupId',
     action: 'group.remove',
@@ -179,7 +138,7 @@ export const API_ROUTES: ApiRoute[] = [
     tag: 'groups',
   }),
 
-  route({
+  endpoint({
     method: 'GET',
     path: '/api/groups/:groupId/members',
     action: 'group.members',
@@ -189,7 +148,7 @@ export const API_ROUTES: ApiRoute[] = [
     tag: 'members',
     response: 'MemberPage',
   }),
-  route({
+  endpoint({
     method: 'DELETE',
     path: '/api/groups/:groupId/members/:userId',
     action: 'group.removeMember',
@@ -199,7 +158,7 @@ export const API_ROUTES: ApiRoute[] = [
     summary: 'Leave (yourself) or remove a member (owner; admin for plain members)',
     tag: 'members',
   }),
-  route({
+  endpoint({
     method: 'PUT',
     path: '/api/groups/:groupId/members/:userId/role',
     action: 'group.setRole',
@@ -210,7 +169,7 @@ export const API_ROUTES: ApiRoute[] = [
     response: 'Member',
   }),
 
-  route({
+  endpoint({
     method: 'POST',
     path: '/api/groups/:groupId/panels',
     action: 'group.createPanel',
@@ -221,7 +180,7 @@ export const API_ROUTES: ApiRoute[] = [
     tag: 'panels',
     response: 'Panel',
   }),
-  route({
+  endpoint({
     method: 'PATCH',
     path: '/api/groups/:groupId/panels/:panelId',
     action: 'group.updatePanel',
@@ -231,7 +190,7 @@ export const API_ROUTES: ApiRoute[] = [
     tag: 'panels',
     response: 'Panel',
   }),
-  route({
+  endpoint({
     method: 'DELETE',
     path: '/api/groups/:groupId/panels/:panelId',
     action: 'group.deletePanel',
@@ -242,7 +201,7 @@ export const API_ROUTES: ApiRoute[] = [
     tag: 'panels',
   }),
 
-  route({
+  endpoint({
     method: 'POST',
     path: '/api/groups/:groupId/invites',
     action: 'group.createInvite',
@@ -253,7 +212,7 @@ export const API_ROUTES: ApiRoute[] = [
     tag: 'invites',
     response: 'Invite',
   }),
-  route({
+  endpoint({
     method: 'POST',
     path: '/api/invites/:code/accept',
     action: 'group.acceptInvite',
@@ -264,7 +223,7 @@ export const API_ROUTES: ApiRoute[] = [
     response: 'Group',
   }),
 
-  route({
+  endpoint({
     method: 'POST',
     path: '/api/dms',
     action: 'chat.openDm',
@@ -274,7 +233,7 @@ export const API_ROUTES: ApiRoute[] = [
     tag: 'converses',
     response: 'DmConverse',
   }),
-  route({
+  endpoint({
     method: 'GET',
     path: '/api/dms',
     action: 'chat.listDms',
@@ -284,7 +243,7 @@ export const API_ROUTES: ApiRoute[] = [
     tag: 'converses',
     response: 'DmConverse[]',
   }),
-  route({
+  endpoint({
     method: 'GET',
     path: '/api/converses/:converseId/messages',
     action: 'chat.history',
@@ -295,7 +254,7 @@ export const API_ROUTES: ApiRoute[] = [
     tag: 'messages',
     response: 'Message[]',
   }),
-  route({
+  endpoint({
     method: 'POST',
     path: '/api/converses/:converseId/messages',
     action: 'chat.send',
@@ -306,7 +265,7 @@ export const API_ROUTES: ApiRoute[] = [
     tag: 'messages',
     response: 'Message',
   }),
-  route({
+  endpoint({
     method: 'POST',
     path: '/api/converses/:converseId/ack',
     action: 'chat.ack',
@@ -316,7 +275,7 @@ export const API_ROUTES: ApiRoute[] = [
     summary: 'Mark read up to seq (never moves back)',
     tag: 'converses',
   }),
-  route({
+  endpoint({
     method: 'GET',
     path: '/api/unread',
     action: 'chat.unread',
@@ -326,7 +285,7 @@ export const API_ROUTES: ApiRoute[] = [
     tag: 'converses',
     response: 'UnreadEntry[]',
   }),
-  route({
+  endpoint({
     method: 'GET',
     path: '/api/search',
     action: 'chat.search',
@@ -336,7 +295,7 @@ export const API_ROUTES: ApiRoute[] = [
     tag: 'messages',
     response: 'Message[]',
   }),
-  route({
+  endpoint({
     method: 'GET',
     path: '/api/messages/:messageId',
     action: 'chat.getMessage',
@@ -346,7 +305,7 @@ export const API_ROUTES: ApiRoute[] = [
     tag: 'messages',
     response: 'Message',
   }),
-  route({
+  endpoint({
     method: 'PATCH',
     path: '/api/messages/:messageId',
     action: 'chat.edit',
@@ -356,7 +315,7 @@ export const API_ROUTES: ApiRoute[] = [
     tag: 'messages',
     response: 'Message',
   }),
-  route({
+  endpoint({
     method: 'DELETE',
     path: '/api/messages/:messageId',
     action: 'chat.remove',
@@ -366,7 +325,7 @@ export const API_ROUTES: ApiRoute[] = [
     summary: 'Delete a message (author, or group owner/admin); a tombstone keeps its seq',
     tag: 'messages',
   }),
-  route({
+  endpoint({
     method: 'PUT',
     path: '/api/messages/:messageId/reactions/:emoji',
     action: 'chat.react',
@@ -376,7 +335,7 @@ export const API_ROUTES: ApiRoute[] = [
     tag: 'messages',
     response: 'Reaction[]',
   }),
-  route({
+  endpoint({
     method: 'DELETE',
     path: '/api/messages/:messageId/reactions/:emoji',
     action: 'chat.unreact',
@@ -386,7 +345,7 @@ export const API_ROUTES: ApiRoute[] = [
     tag: 'messages',
     response: 'Reaction[]',
   }),
-  route({
+  endpoint({
     method: 'GET',
     path: '/api/presence',
     action: 'gateway.presence',
@@ -396,7 +355,7 @@ export const API_ROUTES: ApiRoute[] = [
     tag: 'presence',
     response: 'Presence',
   }),
-  route({
+  endpoint({
     method: 'POST',
     path: '/api/files',
     action: 'file.register',
@@ -408,7 +367,7 @@ export const API_ROUTES: ApiRoute[] = [
     tag: 'files',
     response: 'File',
   }),
-  route({
+  endpoint({
     method: 'GET',
     path: '/api/files/:fileId',
     action: 'file.access',
@@ -418,7 +377,7 @@ export const API_ROUTES: ApiRoute[] = [
     summary: 'The bytes (Range, ETag); for the uploader and members of converses where it is attached',
     tag: 'files',
   }),
-  route({
+  endpoint({
     method: 'GET',
     path: '/api/files/:fileId/thumbnail',
     action: 'file.access',
@@ -428,7 +387,7 @@ export const API_ROUTES: ApiRoute[] = [
     summary: 'A WebP preview of an image (404 until made, or for other files)',
     tag: 'files',
   }),
-  route({
+  endpoint({
     method: 'GET',
     path: '/api/files/:fileId/info',
     action: 'file.info',
@@ -438,7 +397,7 @@ export const API_ROUTES: ApiRoute[] = [
     tag: 'files',
     response: 'File',
   }),
-  route({
+  endpoint({
     method: 'GET',
     path: '/api/push/vapid-public-key',
     action: 'push.vapidPublicKey',
@@ -448,7 +407,7 @@ export const API_ROUTES: ApiRoute[] = [
     tag: 'push',
     response: 'VapidKey',
   }),
-  route({
+  endpoint({
     method: 'POST',
     path: '/api/push/subscriptions',
     action: 'push.subscribe',
@@ -459,7 +418,7 @@ export const API_ROUTES: ApiRoute[] = [
     tag: 'push',
     response: 'Empty',
   }),
-  route({
+  endpoint({
     method: 'DELETE',
     path: '/api/push/subscriptions',
     action: 'push.unsubscribe',
@@ -469,7 +428,7 @@ export const API_ROUTES: ApiRoute[] = [
     summary: 'Remove a Web Push subscription',
     tag: 'push',
   }),
-  route({
+  endpoint({
     method: 'POST',
     path: '/api/push/devices',
     action: 'push.registerDevice',
@@ -480,7 +439,7 @@ export const API_ROUTES: ApiRoute[] = [
     tag: 'push',
     response: 'Empty',
   }),
-  route({
+  endpoint({
     method: 'DELETE',
     path: '/api/push/devices',
     action: 'push.removeDevice',
@@ -490,7 +449,7 @@ export const API_ROUTES: ApiRoute[] = [
     summary: 'Remove a mobile device token',
     tag: 'push',
   }),
-  route({
+  endpoint({
     method: 'GET',
     path: '/api/notifications',
     action: 'push.inbox',
@@ -500,7 +459,7 @@ export const API_ROUTES: ApiRoute[] = [
     tag: 'push',
     response: 'NotificationPage',
   }),
-  route({
+  endpoint({
     method: 'GET',
     path: '/api/notifications/settings',
     action: 'push.getSettings',
@@ -510,7 +469,7 @@ export const API_ROUTES: ApiRoute[] = [
     tag: 'push',
     response: 'NotificationSettings',
   }),
-  route({
+  endpoint({
     method: 'PUT',
     path: '/api/notifications/settings',
     action: 'push.updateSettings',

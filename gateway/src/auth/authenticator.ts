@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { ImError, type TokenService } from '@im/sdk';
+import { call, ImError, type TokenService } from '@im/sdk';
 import { LRUCache } from 'lru-cache';
 import type { ServiceBroker } from 'moleculer';
 
@@ -34,7 +34,7 @@ export class Authenticator {
   async fromToken(token: string): Promise<string> {
     const { userId } = await this.#tokens.verify(token);
     if (!this.#active.has(userId)) {
-      const active = (await this.#broker.call('user.isActive', { userId })) as boolean;
+      const active = await call(this.#broker, 'user.isActive', { userId });
       if (!active || this.#deactivated.has(userId)) throw inactive();
       this.#active.set(userId, true);
     }

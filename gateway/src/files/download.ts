@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
-import { ImError, isInlineSafe, type AppContext, type ByteRange } from '@im/sdk';
-import type { FileAccess } from '@im/service-file';
+import { call, ImError, isInlineSafe, type AppContext, type ByteRange } from '@im/sdk';
 import type { ServiceBroker } from 'moleculer';
 import type { Authenticator } from '../auth/authenticator.ts';
 import { readQuery } from '../http/body.ts';
@@ -47,11 +46,7 @@ export function createDownloadHandler(
     const queryToken = readQuery(req.url).access_token;
     const userId =
       req.headers.authorization || !queryToken ? await auth.fromRequest(req) : await auth.fromToken(queryToken);
-    const file = (await broker.call(
-      'file.access',
-      { fileId: params.fileId },
-      { meta: { user: { id: userId } } },
-    )) as FileAccess;
+    const file = await call(broker, 'file.access', { fileId: params.fileId ?? '' }, { meta: { user: { id: userId } } });
     const storage = app.storage;
     if (!storage) throw new ImError('IM_ERR_SERVICE_UNAVAILABLE', 'No file storage on this node');
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import busboy from 'busboy';
-import { ImError, RateLimiter, sniffMime, type AppContext } from '@im/sdk';
+import { call, ImError, sniffMime, type AppContext } from '@im/sdk';
 import type { ServiceBroker } from 'moleculer';
 import type { Authenticator } from '../auth/authenticator.ts';
 import { readQuery } from '../http/body.ts';
@@ -79,15 +79,12 @@ function uploadSource(req: IncomingMessage): Promise<{ stream: Readable; name: s
  * after the bytes are stored. Over the limit: 413 at once, nothing kept.
  */
 export function createUploadHandler(app: AppContext, broker: ServiceBroker, auth: Authenticator) {
-  const perUser = new RateLimiter(
-    { name: 'upload', points: 60, windowSeconds: 60 },
-    { enabled: app.config.rateLimit === 'on', ...(app.redis ? { redis: app.redis } : {}) },
-  );
   const limit = app.config.fileMaxBytes;
 
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const userId = await auth.fromRequest(req);
-    await perUser.consume(userId);
+    // Not an action call until the bytes are stored: the policy's 'upload' limit is counted here.
+    await app.rateLimits.consume('upload', userId);
     const storage = app.storage;
     if (!storage) throw new ImError('IM_ERR_SERVICE_UNAVAILABLE', 'No file storage on this node');
     const declared = Number(req.headers['content-length'] ?? NaN);
@@ -113,7 +110,8 @@ export function createUploadHandler(app: AppContext, broker: ServiceBroker, auth
         : err;
     }
     try {
-      const file = await broker.call(
+      const file = await call(
+        broker,
         'file.register',
         { key, name: name.slice(0, 255), size: meter.bytes, mime: await sniffMime(meter.head), sha256: meter.digest() },
         { meta: { user: { id: userId } } },

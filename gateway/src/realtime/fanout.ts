@@ -1,120 +1,110 @@
-import type { DmConverse, GroupRole, Message, Panel, ServerToClientEvents } from '@im/protocol';
-import { EVENTS } from '@im/sdk';
+import { EVENTS, type EventName, type EventPayloads } from '@im/sdk';
 import type { Context } from 'moleculer';
 import type { Histogram } from 'prom-client';
 import { converseRoom, groupRoom, userRoom } from './rooms.ts';
 import type { ImServer } from './socket-server.ts';
 
-/** The payload a client receives for an event: service events carry at least that. */
-type ClientEvent<E extends keyof ServerToClientEvents> = Parameters<ServerToClientEvents[E]>[0];
+type FanoutHandler<E extends EventName> = (io: ImServer, payload: EventPayloads[E]) => void;
 
-type Handler<P> = (ctx: Context<P>) => void;
+/** DM events name their two members: make sure their sockets are in the DM's room. */
+const dmJoin = (io: ImServer, converseId: string, memberIds?: string[]) => {
+  if (memberIds) io.in(memberIds.map(userRoom)).socketsJoin(converseRoom(converseId));
+};
 
 /**
- * Service events -> this node's sockets. Every gateway node receives every
- * event (they are broadcast) and emits to its own sockets in the room; a
- * room emit encodes the packet once for all its sockets. Membership events
- * move this node's sockets between rooms, so delivery follows membership
- * without reconnecting. No database or broker call on this path.
+ * Service events -> this node's sockets, one handler per event, each typed
+ * by what its event carries (EventPayloads) and by what clients receive
+ * (ServerToClientEvents). Every gateway node receives every event (they are
+ * broadcast) and emits to its own sockets in the room; a room emit encodes
+ * the packet once for all its sockets. Membership events move this node's
+ * sockets between rooms, so delivery follows membership without
+ * reconnecting. No database or broker call on this path.
+ */
+const FANOUT: { [E in EventName]?: FanoutHandler<E> } = {
+  [EVENTS.messageCreated]: (io, p) => {
+    dmJoin(io, p.message.converseId, p.memberIds);
+    io.to(converseRoom(p.message.converseId)).emit('message:new', p.message);
+  },
+  [EVENTS.messageUpdated]: (io, p) => {
+    dmJoin(io, p.message.converseId, p.memberIds);
+    io.to(converseRoom(p.message.converseId)).emit('message:updated', p.message);
+  },
+  [EVENTS.messageDeleted]: (io, { converseId, messageId, seq, memberIds }) => {
+    dmJoin(io, converseId, memberIds);
+    io.to(converseRoom(converseId)).emit('message:deleted', { converseId, messageId, seq });
+  },
+  [EVENTS.reactionUpdated]: (io, { converseId, messageId, emoji, userId, added, counts }) => {
+    io.to(converseRoom(converseId)).emit('reaction:updated', { converseId, messageId, emoji, userId, added, counts });
+  },
+  [EVENTS.converseRead]: (io, { converseId, userId, readSeq }) => {
+    io.to(userRoom(userId)).emit('converse:read', { converseId, readSeq });
+  },
+  [EVENTS.dmOpened]: (io, { converse }) => {
+    dmJoin(io, converse.id, converse.memberIds);
+    io.to(converse.memberIds.map(userRoom)).emit('dm:opened', converse);
+  },
+  [EVENTS.groupUpdated]: (io, { group }) => {
+    io.to(groupRoom(group.id)).emit('group:updated', group);
+  },
+  [EVENTS.groupDeleted]: (io, { groupId, converseIds }) => {
+    const rooms = [groupRoom(groupId), ...converseIds.map(converseRoom)];
+    io.to(groupRoom(groupId)).emit('group:deleted', { groupId });
+    io.in(groupRoom(groupId)).socketsLeave(rooms);
+  },
+  [EVENTS.memberJoined]: (io, { groupId, userId, role, converseIds }) => {
+    io.in(userRoom(userId)).socketsJoin([groupRoom(groupId), ...converseIds.map(converseRoom)]);
+    io.to(groupRoom(groupId)).emit('member:joined', { groupId, userId, role });
+  },
+  [EVENTS.memberLeft]: (io, { groupId, userId, converseIds }) => {
+    // Tell the group (the leaver included), then stop delivering to the leaver at once.
+    io.to([groupRoom(groupId), userRoom(userId)]).emit('member:left', { groupId, userId });
+    io.in(userRoom(userId)).socketsLeave([groupRoom(groupId), ...converseIds.map(converseRoom)]);
+  },
+  [EVENTS.memberUpdated]: (io, { groupId, userId, role }) => {
+    io.to(groupRoom(groupId)).emit('member:updated', { groupId, userId, role });
+  },
+  [EVENTS.panelCreated]: (io, { groupId, panel }) => {
+    io.in(groupRoom(groupId)).socketsJoin(converseRoom(panel.converseId));
+    io.to(groupRoom(groupId)).emit('panel:created', { groupId, panel });
+  },
+  [EVENTS.panelUpdated]: (io, { groupId, panel }) => {
+    io.to(groupRoom(groupId)).emit('panel:updated', { groupId, panel });
+  },
+  [EVENTS.panelDeleted]: (io, { groupId, panelId, converseId }) => {
+    io.to(groupRoom(groupId)).emit('panel:deleted', { groupId, panelId, converseId });
+    io.in(converseRoom(converseId)).socketsLeave(converseRoom(converseId));
+  },
+  [EVENTS.typing]: (io, { converseId, userId }) => {
+    io.to(converseRoom(converseId)).except(userRoom(userId)).emit('typing', { converseId, userId });
+  },
+  [EVENTS.presence]: (io, { userId, online, groupIds }) => {
+    if (groupIds.length > 0) io.to(groupIds.map(groupRoom)).emit('presence', { userId, online });
+  },
+};
+
+/**
+ * The gateway's event subscriptions: each fan-out handler bound to this
+ * node's socket server, timed when `timing` is given (a room emit writes to
+ * every local socket before it returns: its duration is this node's fan-out
+ * time, first write to last).
  */
 export function fanoutHandlers(
   io: () => ImServer | undefined,
   timing?: Histogram<'event'>,
-): Record<string, Handler<never>> {
-  const on =
-    <P>(fn: (io: ImServer, params: P) => void): Handler<P> =>
-    (ctx) => {
-      const server = io();
-      if (server) fn(server, ctx.params);
-    };
-
-  /** DM events name their two members: make sure their sockets are in the DM's room. */
-  const dmJoin = (server: ImServer, converseId: string, memberIds?: string[]) => {
-    if (memberIds) server.in(memberIds.map(userRoom)).socketsJoin(converseRoom(converseId));
-  };
-
-  const handlers: Record<string, Handler<never>> = {
-    [EVENTS.messageCreated]: on<{ message: Message; memberIds?: string[] }>((s, p) => {
-      dmJoin(s, p.message.converseId, p.memberIds);
-      s.to(converseRoom(p.message.converseId)).emit('message:new', p.message);
-    }),
-    [EVENTS.messageUpdated]: on<{ message: Message; memberIds?: string[] }>((s, p) => {
-      dmJoin(s, p.message.converseId, p.memberIds);
-      s.to(converseRoom(p.message.converseId)).emit('message:updated', p.message);
-    }),
-    [EVENTS.messageDeleted]: on<{ converseId: string; messageId: string; seq: number; memberIds?: string[] }>(
-      (s, p) => {
-        dmJoin(s, p.converseId, p.memberIds);
-        s.to(converseRoom(p.converseId)).emit('message:deleted', {
-          converseId: p.converseId,
-          messageId: p.messageId,
-          seq: p.seq,
-        });
-      },
-    ),
-    [EVENTS.reactionUpdated]: on<ClientEvent<'reaction:updated'> & { memberIds?: string[] }>((s, p) => {
-      const { converseId, messageId, emoji, userId, added, counts } = p;
-      s.to(converseRoom(converseId)).emit('reaction:updated', { converseId, messageId, emoji, userId, added, counts });
-    }),
-    [EVENTS.converseRead]: on<{ converseId: string; userId: string; readSeq: number }>((s, p) => {
-      s.to(userRoom(p.userId)).emit('converse:read', { converseId: p.converseId, readSeq: p.readSeq });
-    }),
-    [EVENTS.dmOpened]: on<{ converse: DmConverse }>((s, p) => {
-      dmJoin(s, p.converse.id, p.converse.memberIds);
-      s.to(p.converse.memberIds.map(userRoom)).emit('dm:opened', p.converse);
-    }),
-    [EVENTS.groupUpdated]: on<{ group: { id: string } }>((s, p) => {
-      s.to(groupRoom(p.group.id)).emit('group:updated', p.group as never);
-    }),
-    [EVENTS.groupDeleted]: on<{ groupId: string; converseIds: string[] }>((s, p) => {
-      const rooms = [groupRoom(p.groupId), ...p.converseIds.map(converseRoom)];
-      s.to(groupRoom(p.groupId)).emit('group:deleted', { groupId: p.groupId });
-      s.in(groupRoom(p.groupId)).socketsLeave(rooms);
-    }),
-    [EVENTS.memberJoined]: on<{ groupId: string; userId: string; role: GroupRole; converseIds: string[] }>((s, p) => {
-      s.in(userRoom(p.userId)).socketsJoin([groupRoom(p.groupId), ...p.converseIds.map(converseRoom)]);
-      s.to(groupRoom(p.groupId)).emit('member:joined', { groupId: p.groupId, userId: p.userId, role: p.role });
-    }),
-    [EVENTS.memberLeft]: on<{ groupId: string; userId: string; converseIds: string[] }>((s, p) => {
-      // Tell the group (the leaver included), then stop delivering to the leaver at once.
-      s.to([groupRoom(p.groupId), userRoom(p.userId)]).emit('member:left', { groupId: p.groupId, userId: p.userId });
-      s.in(userRoom(p.userId)).socketsLeave([groupRoom(p.groupId), ...p.converseIds.map(converseRoom)]);
-    }),
-    [EVENTS.memberUpdated]: on<{ groupId: string; userId: string; role: GroupRole }>((s, p) => {
-      s.to(groupRoom(p.groupId)).emit('member:updated', p);
-    }),
-    [EVENTS.panelCreated]: on<{ groupId: string; panel: Panel }>((s, p) => {
-      s.in(groupRoom(p.groupId)).socketsJoin(converseRoom(p.panel.converseId));
-      s.to(groupRoom(p.groupId)).emit('panel:created', p);
-    }),
-    [EVENTS.panelUpdated]: on<{ groupId: string; panel: Panel }>((s, p) => {
-      s.to(groupRoom(p.groupId)).emit('panel:updated', p);
-    }),
-    [EVENTS.panelDeleted]: on<{ groupId: string; panelId: string; converseId: string }>((s, p) => {
-      s.to(groupRoom(p.groupId)).emit('panel:deleted', p);
-      s.in(converseRoom(p.converseId)).socketsLeave(converseRoom(p.converseId));
-    }),
-    [EVENTS.typing]: on<{ converseId: string; userId: string }>((s, p) => {
-      s.to(converseRoom(p.converseId))
-        .except(userRoom(p.userId))
-        .emit('typing', { converseId: p.converseId, userId: p.userId });
-    }),
-    [EVENTS.presence]: on<{ userId: string; online: boolean; groupIds: string[] }>((s, p) => {
-      if (p.groupIds.length > 0)
-        s.to(p.groupIds.map(groupRoom)).emit('presence', { userId: p.userId, online: p.online });
-    }),
-  } as Record<string, Handler<never>>;
-  if (!timing) return handlers;
-  // A room emit writes to every local socket before it returns: its duration
-  // is this node's fan-out time, first write to last.
+): Record<string, (ctx: Context<never>) => void> {
   return Object.fromEntries(
-    Object.entries(handlers).map(([event, handler]) => [
-      event,
-      (ctx: Context<never>) => {
-        const started = performance.now();
-        handler(ctx);
-        timing.observe({ event }, (performance.now() - started) / 1000);
-      },
-    ]),
+    Object.entries(FANOUT).map(([event, handler]) => {
+      const fanout = handler as FanoutHandler<EventName>;
+      return [
+        event,
+        (ctx: Context<never>) => {
+          const server = io();
+          if (!server) return;
+          const started = timing ? performance.now() : 0;
+          fanout(server, ctx.params);
+          timing?.observe({ event }, (performance.now() - started) / 1000);
+        },
+      ];
+    }),
   );
 }

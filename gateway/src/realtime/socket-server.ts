@@ -8,14 +8,12 @@ import type {
   SyncRequest,
   SyncResult,
 } from '@im/protocol';
-import { announce, EVENTS, ImError, toHttpError, type AppContext } from '@im/sdk';
-import type { UserRooms } from '@im/service-chat';
+import { announce, call, EVENTS, ImError, toHttpError, type AppContext, type EventPayloads } from '@im/sdk';
 import type { ServiceBroker } from 'moleculer';
 import { Server, type Socket } from 'socket.io';
 import type { Authenticator } from '../auth/authenticator.ts';
 import type { PresenceStore } from './presence.ts';
-import { converseRoom, groupRoom, userRoom } from './rooms.ts';
-import { TokenBucket } from './token-bucket.ts';
+import { converseRoom, groupRoom, presenceGroupIds, userRoom } from './rooms.ts';
 
 export interface SocketData {
   userId: string;
@@ -25,16 +23,14 @@ export interface SocketData {
   counted?: boolean;
   /** Groups told of this user's presence changes, found once at connect. */
   presenceGroupIds?: string[];
-  /** Made on first use: most sockets never send or type. */
-  sends?: TokenBucket;
+  /** Made on first use: most sockets never type. */
   lastTyping?: Map<string, number>;
 }
 
 export type ImServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 type ImSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 
-const SENDS_PER_SECOND = 10;
-const SEND_BURST = 30;
+/** A socket's typing notices for one converse reach others at most this often. */
 const TYPING_EVERY_MS = 2_000;
 
 const failure = (err: unknown): Ack<never> => {
@@ -62,7 +58,6 @@ export function createSocketServer(
     pingInterval: 20_000,
     pingTimeout: 20_000,
   });
-  const limited = app.config.rateLimit === 'on';
   // The upgrade request stays referenced by each session unless dropped; the
   // handshake already copied what the gateway reads (auth, headers, address).
   io.engine.on('connection', (raw: { request: unknown }) => {
@@ -97,11 +92,8 @@ export function createSocketServer(
     if (typeof ack !== 'function') return;
     try {
       await this.data.ready;
-      if (limited) {
-        const sends = (this.data.sends ??= new TokenBucket(SENDS_PER_SECOND, SEND_BURST));
-        if (!sends.take()) throw new ImError('IM_ERR_RATE_LIMITED', undefined, { retryAfterSec: sends.retryAfterSec });
-      }
-      const message = (await broker.call('chat.send', body, { meta: { user: { id: this.data.userId } } })) as Message;
+      // chat.send counts against the 'send' limit, like the HTTP route's calls.
+      const message = await call(broker, 'chat.send', body, { meta: { user: { id: this.data.userId } } });
       ack({ ok: true, data: message });
     } catch (err) {
       ack(failure(err));
@@ -117,6 +109,11 @@ export function createSocketServer(
     const now = Date.now();
     const lastTyping = (this.data.lastTyping ??= new Map());
     if (now - (lastTyping.get(converseId) ?? 0) >= TYPING_EVERY_MS) {
+      try {
+        await app.rateLimits.consume('typing', this.data.userId);
+      } catch (err) {
+        return reply(failure(err));
+      }
       lastTyping.set(converseId, now);
       announce(broker, EVENTS.typing, { converseId, userId: this.data.userId });
     }
@@ -127,11 +124,12 @@ export function createSocketServer(
     if (typeof ack !== 'function') return;
     try {
       await this.data.ready;
-      const result = (await broker.call(
+      const result = await call(
+        broker,
         'chat.sync',
         { cursors: body?.cursors },
         { meta: { user: { id: this.data.userId } } },
-      )) as SyncResult;
+      );
       ack({ ok: true, data: result });
     } catch (err) {
       ack(failure(err));
@@ -143,11 +141,12 @@ export function createSocketServer(
     void this.data.ready
       .then(async () => {
         if (!this.data.counted || !(await presence.disconnected(userId))) return;
-        await broker.broadcast(EVENTS.presence, {
+        const payload: EventPayloads['gateway.presence'] = {
           userId,
           online: false,
           groupIds: this.data.presenceGroupIds ?? [],
-        });
+        };
+        await broker.broadcast(EVENTS.presence, payload);
       })
       // While the node shuts down the services may already be gone; presence is best effort then.
       .catch((err: unknown) => app.logger.debug({ err, userId }, 'could not announce offline presence'));
@@ -167,15 +166,13 @@ export function createSocketServer(
 
   async function joinRooms(socket: ImSocket): Promise<void> {
     const { userId } = socket.data;
-    const rooms = (await broker.call('chat.userRooms', { userId })) as UserRooms;
+    const rooms = await call(broker, 'chat.userRooms', { userId });
     await socket.join([
       ...rooms.groups.map((g) => groupRoom(g.groupId)),
       ...rooms.groups.flatMap((g) => g.converseIds.map(converseRoom)),
       ...rooms.dmIds.map(converseRoom),
     ]);
-    socket.data.presenceGroupIds = rooms.groups
-      .filter((g) => g.memberCount <= app.config.presenceGroupLimit)
-      .map((g) => g.groupId);
+    socket.data.presenceGroupIds = presenceGroupIds(rooms.groups, app.config.presenceGroupLimit);
     // A socket that closed while its rooms loaded is not counted (its disconnect already ran).
     if (!socket.connected) return;
     socket.data.counted = true;

@@ -3,8 +3,32 @@
  * shared/API.md. Only types live here, so the client bundles nothing extra.
  */
 
+/**
+ * A document id: 24 lower-case hex digits.
+ * @pattern ^[0-9a-f]{24}$
+ */
+export type Id = string;
+
+/**
+ * A moment, as ISO 8601 in UTC.
+ * @format date-time
+ */
+export type Timestamp = string;
+
+/**
+ * A whole number (counts, sizes, sequence numbers).
+ * @asType integer
+ */
+export type Int = number;
+
+/** The body of every error answer; codes are those of docs/errors.md. */
 export interface ApiError {
-  error: { code: `IM_ERR_${string}`; message: string; details?: unknown };
+  error: {
+    /** @pattern ^IM_ERR_[A-Z_]+$ */
+    code: `IM_ERR_${string}`;
+    message: string;
+    details?: unknown;
+  };
 }
 
 export interface HealthResponse {
@@ -21,11 +45,11 @@ export interface ReadyResponse {
 
 /** `user` of the API: what anyone may see of a user. */
 export interface PublicUser {
-  id: string;
+  id: Id;
   username: string;
   nickname: string;
   avatar?: string;
-  createdAt: string;
+  createdAt: Timestamp;
 }
 
 export interface AuthResult {
@@ -36,19 +60,19 @@ export interface AuthResult {
 export type GroupRole = 'owner' | 'admin' | 'member';
 
 export interface Panel {
-  id: string;
+  id: Id;
   name: string;
   type: 'text';
   /** Messages of a text panel are sent to this converse. */
-  converseId: string;
+  converseId: Id;
 }
 
 export interface Group {
-  id: string;
+  id: Id;
   name: string;
-  ownerId: string;
+  ownerId: Id;
   panels: Panel[];
-  memberCount: number;
+  memberCount: Int;
   /** The caller's role. */
   myRole: GroupRole;
 }
@@ -59,7 +83,7 @@ export type GroupInfo = Omit<Group, 'myRole'>;
 export interface Member {
   user: PublicUser;
   role: GroupRole;
-  joinedAt: string;
+  joinedAt: Timestamp;
 }
 
 export interface Page<T> {
@@ -69,41 +93,41 @@ export interface Page<T> {
 
 export interface Invite {
   code: string;
-  expiresAt: string;
+  expiresAt: Timestamp;
   /** null: unlimited. */
-  maxUses: number | null;
+  maxUses: Int | null;
 }
 
 export interface Reaction {
   emoji: string;
-  count: number;
+  count: Int;
   /** Whether the caller reacted with it. */
   me: boolean;
 }
 
 export interface Message {
-  id: string;
-  converseId: string;
+  id: Id;
+  converseId: Id;
   /** +1 per message within the converse, no gaps. */
-  seq: number;
-  authorId: string;
+  seq: Int;
+  authorId: Id;
   /** Empty for a deleted message (its tombstone keeps the seq). */
   content: string;
-  createdAt: string;
-  editedAt?: string;
+  createdAt: Timestamp;
+  editedAt?: Timestamp;
   deleted?: true;
   reactions: Reaction[];
-  /** Ids of the members the content @mentions, resolved by the server. */
-  mentions: string[];
-  attachments: string[];
-  replyTo?: string;
+  /** Ids of the members the content mentions by username, resolved by the server. */
+  mentions: Id[];
+  attachments: Id[];
+  replyTo?: Id;
   clientMsgId?: string;
 }
 
 export interface DmConverse {
-  id: string;
+  id: Id;
   type: 'dm';
-  memberIds: string[];
+  memberIds: Id[];
 }
 
 /**
@@ -117,9 +141,9 @@ export type DmList = DmConverse[];
  * (extension) reads it back. `thumbnailUrl` only once the thumbnail exists.
  */
 export interface FileInfo {
-  id: string;
+  id: Id;
   name: string;
-  size: number;
+  size: Int;
   /** Sniffed from the bytes. */
   mime: string;
   /** `/api/files/:id`: the bytes. */
@@ -133,21 +157,21 @@ export type MemberPage = Page<Member>;
 
 /** An inbox entry: a mention or DM received while offline (`GET /api/notifications`). */
 export interface Notification {
-  id: string;
+  id: Id;
   kind: 'mention' | 'dm';
-  converseId: string;
-  messageId: string;
-  seq: number;
-  authorId: string;
+  converseId: Id;
+  messageId: Id;
+  seq: Int;
+  authorId: Id;
   preview: string;
-  createdAt: string;
+  createdAt: Timestamp;
 }
 
 export type NotificationPage = Page<Notification>;
 
 export interface NotificationSettings {
   muteAll: boolean;
-  mutedConverseIds: string[];
+  mutedConverseIds: Id[];
 }
 
 /** `GET /api/push/vapid-public-key`. */
@@ -157,18 +181,18 @@ export interface VapidKey {
 
 /** `GET /api/presence`: which of the asked users are online. */
 export interface Presence {
-  online: string[];
+  online: Id[];
 }
 
 /** An answer with no fields (`201` of push registrations). */
 export type Empty = Record<string, never>;
 
 export interface UnreadEntry {
-  converseId: string;
-  lastSeq: number;
-  readSeq: number;
-  unread: number;
-  mentions: number;
+  converseId: Id;
+  lastSeq: Int;
+  readSeq: Int;
+  unread: Int;
+  mentions: Int;
 }
 
 // ---- Realtime (socket.io) ----
@@ -176,11 +200,11 @@ export interface UnreadEntry {
 export type Ack<T> = { ok: true; data: T } | { ok: false; error: { code: string; message: string } };
 
 export interface SendMessageBody {
-  converseId: string;
+  converseId: Id;
   content: string;
   clientMsgId?: string;
-  replyTo?: string;
-  attachments?: string[];
+  replyTo?: Id;
+  attachments?: Id[];
 }
 
 export interface SyncRequest {
@@ -201,10 +225,10 @@ export interface ServerToClientEvents {
   'message:updated': (message: Message) => void;
   'message:deleted': (event: { converseId: string; messageId: string; seq: number }) => void;
   'reaction:updated': (event: {
-    converseId: string;
-    messageId: string;
+    converseId: Id;
+    messageId: Id;
     emoji: string;
-    userId: string;
+    userId: Id;
     added: boolean;
     counts: Array<{ emoji: string; count: number }>;
   }) => void;

@@ -1,0 +1,150 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Redis } from 'ioredis';
+import type { ServiceBroker } from 'moleculer';
+import { openTestEnv, type TestEnv } from '@im/testkit';
+import {
+  createBroker,
+  createLogger,
+  parseConfig,
+  parseRateLimitOverrides,
+  RATE_LIMITS,
+  RateLimits,
+  toHttpError,
+  ConfigError,
+} from '../src/index.ts';
+
+const quiet = createLogger({ logLevel: 'warn', logFormat: 'json', nodeEnv: 'test' });
+const config = parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'warn' });
+
+/** A broker whose `demo` service has actions declaring limits the way services do. */
+async function brokerWith(limits: RateLimits): Promise<ServiceBroker> {
+  const broker = createBroker({ config, logger: quiet, rateLimits: limits });
+  broker.createService({
+    name: 'demo',
+    actions: {
+      send: { rateLimit: 'send', handler: () => 'sent' },
+      login: { rateLimit: ['login-ip', 'login-user'], handler: () => 'in' },
+      free: { handler: () => 'free' },
+    } as never,
+  });
+  await broker.start();
+  return broker;
+}
+
+const status = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 200,
+    (err: unknown) => toHttpError(err).status,
+  );
+
+describe('rate-limit policy', () => {
+  it('parses overrides and refuses unknown names and bad numbers, naming them', () => {
+    assert.deepEqual(parseRateLimitOverrides('send=100/10, upload=5/60s'), {
+      send: { points: 100, windowSeconds: 10 },
+      upload: { points: 5, windowSeconds: 60 },
+    });
+    assert.deepEqual(parseRateLimitOverrides(''), {});
+    assert.throws(() => parseRateLimitOverrides('sned=1/1'), /'sned' is not a rate limit/);
+    assert.throws(() => parseRateLimitOverrides('send=0/10'), /at least 1/);
+    assert.throws(() => parseRateLimitOverrides('send=ten'), /not name=points\/seconds/);
+    assert.throws(
+      () => parseConfig({ NODE_ENV: 'test', RATE_LIMITS: 'send=1/x' }),
+      (err: unknown) => err instanceof ConfigError && err.message.includes('RATE_LIMITS'),
+    );
+  });
+
+  it('covers every write and expensive read the issue names', () => {
+    for (const name of [
+      'register',
+      'login-ip',
+      'login-user',
+      'send',
+      'edit',
+      'delete',
+      'react',
+      'typing',
+      'sync',
+      'search',
+      'dm-open',
+      'upload',
+      'invite',
+    ])
+      assert.ok(name in RATE_LIMITS, name);
+  });
+});
+
+describe('rate-limit middleware (in memory)', () => {
+  let broker: ServiceBroker;
+  before(async () => {
+    broker = await brokerWith(
+      new RateLimits({
+        enabled: true,
+        overrides: { send: { points: 3, windowSeconds: 60 }, 'login-user': { points: 2, windowSeconds: 60 } },
+      }),
+    );
+  });
+  after(() => broker.stop());
+
+  it('limits an action per calling user, with a retry time, and leaves undeclared actions alone', async () => {
+    const alice = { meta: { user: { id: 'alice' } } };
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push(await status(broker.call('demo.send', {}, alice)));
+    assert.deepEqual(statuses, [200, 200, 200, 429]);
+    const err = await broker.call('demo.send', {}, alice).catch((e: unknown) => e);
+    assert.ok((toHttpError(err).body.error.details as { retryAfterSec: number }).retryAfterSec >= 1);
+    // Another user has a count of their own; an action without a limit is never limited.
+    assert.equal(await status(broker.call('demo.send', {}, { meta: { user: { id: 'bob' } } })), 200);
+    for (let i = 0; i < 10; i++) assert.equal(await broker.call('demo.free', {}, alice), 'free');
+  });
+
+  it('counts every limit an action names; a username counts the same whatever its case', async () => {
+    const from = (ip: string, username: string) => broker.call('demo.login', { username }, { meta: { ip } });
+    assert.equal(await status(from('10.0.0.1', 'Carol')), 200);
+    assert.equal(await status(from('10.0.0.2', ' carol ')), 200);
+    assert.equal(await status(from('10.0.0.3', 'CAROL')), 429);
+    assert.equal(await status(from('10.0.0.3', 'dave')), 200);
+  });
+});
+
+describe('rate-limit middleware', () => {
+  it('does nothing when RATE_LIMIT is off', async () => {
+    const broker = await brokerWith(
+      new RateLimits({ enabled: false, overrides: { send: { points: 1, windowSeconds: 60 } } }),
+    );
+    try {
+      for (let i = 0; i < 5; i++)
+        assert.equal(await broker.call('demo.send', {}, { meta: { user: { id: 'a' } } }), 'sent');
+    } finally {
+      await broker.stop();
+    }
+  });
+
+  describe('with Redis', () => {
+    let env: TestEnv;
+    let redis: Redis;
+    before(async () => {
+      env = await openTestEnv(import.meta.url);
+      redis = new Redis(env.redisUrl, { keyPrefix: env.redisPrefix });
+    });
+    after(async () => {
+      redis.disconnect();
+      await env.close();
+    });
+
+    it('shares the count between nodes', async () => {
+      const limits = () =>
+        new RateLimits({ enabled: true, overrides: { send: { points: 2, windowSeconds: 60 } }, redis });
+      const [one, two] = [await brokerWith(limits()), await brokerWith(limits())];
+      try {
+        const erin = { meta: { user: { id: `erin-${env.id}` } } };
+        assert.equal(await status(one.call('demo.send', {}, erin)), 200);
+        assert.equal(await status(two.call('demo.send', {}, erin)), 200);
+        assert.equal(await status(one.call('demo.send', {}, erin)), 429);
+        assert.equal(await status(two.call('demo.send', {}, erin)), 429);
+      } finally {
+        await Promise.all([one.stop(), two.stop()]);
+      }
+    });
+  });
+});

@@ -57,6 +57,12 @@ export {
 } from './rate-limit/policy.ts';
 export { RateLimits } from './rate-limit/rate-limits.ts';
 export { rateLimitMiddleware, type RateLimitedAction } from './rate-limit/middleware.ts';
+export {
+  rateLimitTableMarkdown,
+  withRateLimitTable,
+  RATE_LIMIT_TABLE_BEGIN,
+  RATE_LIMIT_TABLE_END,
+} from './rate-limit/describe.ts';
 export { OBJECT_ID, idParam, strict, limitParam, callerId, escapeRegex, type CallerMeta } from './validation/params.ts';
 export { StorageUnavailableError, type ObjectStorage, type ByteRange } from './storage/object-storage.ts';
 export { LocalStorage } from './storage/local-storage.ts';

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
 import type { ServiceBroker } from 'moleculer';
@@ -10,6 +11,7 @@ import {
   parseRateLimitOverrides,
   RATE_LIMITS,
   RateLimits,
+  rateLimitTableMarkdown,
   toHttpError,
   ConfigError,
 } from '../src/index.ts';
@@ -51,6 +53,14 @@ describe('rate-limit policy', () => {
     assert.throws(
       () => parseConfig({ NODE_ENV: 'test', RATE_LIMITS: 'send=1/x' }),
       (err: unknown) => err instanceof ConfigError && err.message.includes('RATE_LIMITS'),
+    );
+  });
+
+  it('is the table docs/operations.md shows (npm run config:docs rewrites it)', () => {
+    const doc = readFileSync(new URL('../../../docs/operations.md', import.meta.url), 'utf8');
+    assert.ok(
+      doc.includes(rateLimitTableMarkdown()),
+      'docs/operations.md rate-limit table is stale: run npm run config:docs',
     );
   });
 

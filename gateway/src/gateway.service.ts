@@ -22,7 +22,8 @@ import type { Presence } from '@im/protocol';
 import type { Context } from 'moleculer';
 import { mountApiRoutes } from './api/mount.ts';
 import { buildOpenApi } from './api/openapi.ts';
-import { API_ROUTES, PRESENCE_PARAMS } from './api/routes.ts';
+import { API_ENDPOINTS } from './api/endpoints.ts';
+import { gatewayParams } from './params.ts';
 import { Authenticator } from './auth/authenticator.ts';
 import { createDownloadHandler } from './files/download.ts';
 import { createUploadHandler } from './files/upload.ts';
@@ -50,7 +51,7 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
   let presence: PresenceStore | undefined;
   let stopWatching: (() => void) | undefined;
   let auth: Authenticator | undefined;
-  const openApi = JSON.stringify(buildOpenApi(API_ROUTES));
+  const openApi = JSON.stringify(buildOpenApi(API_ENDPOINTS));
   const fanoutTiming = new Histogram({
     name: 'im_gateway_fanout_seconds',
     help: 'Time a gateway takes to hand one service event to all its sockets in the room',
@@ -79,18 +80,15 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
       /** For other services (push): which of these users have a socket on any gateway. */
       online: {
         visibility: 'public' as const,
-        params: {
-          $$strict: true,
-          userIds: { type: 'array', items: { type: 'string', pattern: /^[0-9a-f]{24}$/ }, max: 10_000 },
-        },
+        params: gatewayParams.online,
         async handler(ctx: Context<ActionParams<'gateway.online'>>): Promise<ActionResult<'gateway.online'>> {
           return [...(await presence!.online(ctx.params.userIds))];
         },
       },
       /** Which of the given users are online (for groups too large to push presence to). */
       presence: {
-        params: PRESENCE_PARAMS,
-        async handler(ctx: Context<Params<typeof PRESENCE_PARAMS>, CallerMeta>): Promise<Presence> {
+        params: gatewayParams.presence,
+        async handler(ctx: Context<Params<typeof gatewayParams.presence>, CallerMeta>): Promise<Presence> {
           callerId(ctx);
           const online = await presence!.online([...new Set(ctx.params.userIds.split(','))]);
           return { online: [...online] };

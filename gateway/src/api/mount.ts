@@ -5,9 +5,9 @@ import type { Authenticator } from '../auth/authenticator.ts';
 import { readJsonBody, readQuery } from '../http/body.ts';
 import { sendJson } from '../http/respond.ts';
 import type { Router } from '../http/router.ts';
-import { API_ROUTES } from './routes.ts';
+import { API_ENDPOINTS } from './endpoints.ts';
 
-/** Mounts every API route: authenticate, gather parameters, call the action, answer. */
+/** Mounts every API endpoint: authenticate, gather parameters, call the action, answer. */
 export function mountApiRoutes(router: Router, app: AppContext, broker: ServiceBroker, auth: Authenticator): void {
   const clientIp = (req: IncomingMessage) => {
     if (app.config.trustProxy) {
@@ -18,7 +18,7 @@ export function mountApiRoutes(router: Router, app: AppContext, broker: ServiceB
     return req.socket.remoteAddress ?? 'unknown';
   };
 
-  for (const route of API_ROUTES) {
+  for (const route of API_ENDPOINTS) {
     if (route.raw) continue;
     router.on(route.method, route.path, async (req, res, pathParams) => {
       const userId = route.auth ? await auth.fromRequest(req) : undefined;

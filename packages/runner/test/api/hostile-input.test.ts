@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { Group, Invite } from '@im/protocol';
-import { API_ROUTES } from '@im/gateway/routes';
+import { API_ENDPOINTS } from '@im/gateway/endpoints';
 import { startApi, type ApiHarness } from './harness.ts';
 
 /**
@@ -62,7 +62,7 @@ describe('every API route rejects hostile input and writes nothing', () => {
     Object.keys(params).filter((k) => !k.startsWith('$$') && !path.includes(`:${k}`));
 
   // Routes that take no input at all (GET /api/users/me, ...) have nothing to attack here.
-  const withInput = API_ROUTES.filter((r) => r.input !== 'none' || r.path.includes(':'));
+  const withInput = API_ENDPOINTS.filter((r) => r.input !== 'none' || r.path.includes(':'));
   assert.ok(withInput.length >= 15);
 
   for (const route of withInput) {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { API_ROUTES } from '@im/gateway/routes';
+import { API_ENDPOINTS } from '@im/gateway/endpoints';
 import { startApi, type ApiHarness } from './harness.ts';
 
 type Doc = {
@@ -44,7 +44,7 @@ describe('/api/openapi.json', () => {
     const documented = Object.entries(doc.paths)
       .flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`))
       .sort();
-    const mounted = API_ROUTES.map((r) => `${r.method} ${r.path.replace(/:([A-Za-z]+)/g, '{$1}')}`).sort();
+    const mounted = API_ENDPOINTS.map((r) => `${r.method} ${r.path.replace(/:([A-Za-z]+)/g, '{$1}')}`).sort();
     assert.deepEqual(documented, mounted);
   });
 

@@ -14,7 +14,7 @@ export const idParam = {
   messages: { stringPattern: "'{field}' must be an id" },
 } as const;
 
-export const strict = <T extends Record<string, unknown>>(schema: T) => ({ $$strict: true, ...schema }) as const;
+export const strict = <const T extends Record<string, unknown>>(schema: T) => ({ $$strict: true, ...schema }) as const;
 
 /** A `limit` query parameter: 1-100, default 50. */
 export const limitParam = { type: 'number', integer: true, min: 1, max: 100, convert: true, optional: true } as const;

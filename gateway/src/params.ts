@@ -1,0 +1,8 @@
+import { idParam, strict } from '@im/sdk';
+
+/** The gateway's own actions' parameters (fastest-validator). */
+export const gatewayParams = {
+  /** Up to 200 comma-separated ids. */
+  presence: strict({ userIds: { type: 'string', pattern: /^[0-9a-f]{24}(,[0-9a-f]{24}){0,199}$/ } }),
+  online: strict({ userIds: { type: 'array', items: idParam, max: 10_000 } }),
+} as const;

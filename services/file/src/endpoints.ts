@@ -1,0 +1,48 @@
+import { endpoint, type Endpoint } from '@im/sdk';
+import { fileParams } from './params.ts';
+
+/** Files (the bytes stream through the gateway's own handlers): the file service's public HTTP endpoints (the gateway mounts them). */
+export const fileEndpoints: Endpoint[] = [
+  endpoint({
+    method: 'POST',
+    path: '/api/files',
+    action: 'file.register',
+    params: {},
+    input: 'none',
+    status: 201,
+    raw: 'upload',
+    summary: 'Upload a file: multipart/form-data field "file", or the raw bytes with ?name=',
+    tag: 'files',
+    response: 'File',
+  }),
+  endpoint({
+    method: 'GET',
+    path: '/api/files/:fileId',
+    action: 'file.access',
+    params: fileParams.download,
+    input: 'none',
+    raw: 'download',
+    summary: 'The bytes (Range, ETag); for the uploader and members of converses where it is attached',
+    tag: 'files',
+  }),
+  endpoint({
+    method: 'GET',
+    path: '/api/files/:fileId/thumbnail',
+    action: 'file.access',
+    params: fileParams.download,
+    input: 'none',
+    raw: 'download',
+    summary: 'A WebP preview of an image (404 until made, or for other files)',
+    tag: 'files',
+  }),
+  endpoint({
+    method: 'GET',
+    path: '/api/files/:fileId/info',
+    action: 'file.info',
+    params: fileParams.info,
+    input: 'query',
+    summary: "A file's metadata (thumbnailUrl once the thumbnail exists); same access as the bytes",
+    tag: 'files',
+    response: 'File',
+  }),
+];

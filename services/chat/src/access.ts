@@ -1,12 +1,8 @@
-import type { GroupRole } from '@im/protocol';
-import { ImError } from '@im/sdk';
+import type { ConverseAccess } from '@im/protocol';
+import { call, ImError } from '@im/sdk';
 import { LRUCache } from 'lru-cache';
 import type { Context } from 'moleculer';
 import type { ChatModels, ConverseDoc } from './models.ts';
-
-export type ConverseAccess =
-  | { kind: 'group'; converseId: string; groupId: string; role: GroupRole }
-  | { kind: 'dm'; converseId: string; memberIds: string[] };
 
 /**
  * Who may use a converse. Group panels: the group service's cached
@@ -25,18 +21,52 @@ export class ConverseAccessResolver {
   async resolve(ctx: Context, converseId: string, userId: string): Promise<ConverseAccess | null> {
     const dmMembers = await this.#dmMembers(converseId);
     if (dmMembers) return dmMembers.includes(userId) ? { kind: 'dm', converseId, memberIds: dmMembers } : null;
-    const member = (await ctx.call('group.converseMember', { converseId, userId })) as {
-      groupId: string;
-      role: GroupRole;
-    } | null;
+    const member = await call(ctx, 'group.converseMember', { converseId, userId });
     return member ? { kind: 'group', converseId, ...member } : null;
   }
 
   /** Like resolve, but a converse the caller is not in does not exist for them. */
   async require(ctx: Context, converseId: string, userId: string): Promise<ConverseAccess> {
     const access = await this.resolve(ctx, converseId, userId);
-    if (!access) throw new ImError('IM_ERR_NOT_FOUND', 'Converse not found');
+    if (!access) throw notFound();
     return access;
+  }
+
+  /**
+   * The caller's access (404 when they are not in the converse) and which of
+   * `others` are members too, in at most one call to the group service
+   * however many others there are: a send checks its sender and everyone it
+   * mentions at once.
+   */
+  async requireWithMembers(
+    ctx: Context,
+    converseId: string,
+    userId: string,
+    others: readonly string[],
+  ): Promise<{ access: ConverseAccess; members: string[] }> {
+    const dmMembers = await this.#dmMembers(converseId);
+    if (dmMembers) {
+      if (!dmMembers.includes(userId)) throw notFound();
+      return {
+        access: { kind: 'dm', converseId, memberIds: dmMembers },
+        members: others.filter((id) => dmMembers.includes(id)),
+      };
+    }
+    const found = await call(ctx, 'group.converseMembers', { converseId, userIds: [userId, ...others] });
+    const role = found?.roles[userId];
+    if (!found || !role) throw notFound();
+    return {
+      access: { kind: 'group', converseId, groupId: found.groupId, role },
+      members: others.filter((id) => found.roles[id] !== undefined),
+    };
+  }
+
+  /** Which of `userIds` are members of a converse the caller already has access to (one call at most). */
+  async membersAmong(ctx: Context, access: ConverseAccess, userIds: readonly string[]): Promise<string[]> {
+    if (userIds.length === 0) return [];
+    if (access.kind === 'dm') return userIds.filter((id) => access.memberIds.includes(id));
+    const found = await call(ctx, 'group.converseMembers', { converseId: access.converseId, userIds: [...userIds] });
+    return found ? userIds.filter((id) => found.roles[id] !== undefined) : [];
   }
 
   async #dmMembers(converseId: string): Promise<string[] | false> {
@@ -50,3 +80,5 @@ export class ConverseAccessResolver {
     return members;
   }
 }
+
+const notFound = () => new ImError('IM_ERR_NOT_FOUND', 'Converse not found');

@@ -1,5 +1,5 @@
 import { Histogram } from 'prom-client';
-import { RateLimiter, type AppContext, type ServiceFactory } from '@im/sdk';
+import type { AppContext, ServiceFactory } from '@im/sdk';
 import { ConverseAccessResolver } from './access.ts';
 import { converseActions } from './converse-actions.ts';
 import { messageActions } from './message-actions.ts';
@@ -30,10 +30,6 @@ export const createChatService: ServiceFactory = (app: AppContext) => {
     models,
     writer,
     access: new ConverseAccessResolver(models),
-    sendLimit: new RateLimiter(
-      { name: 'send', points: 50, windowSeconds: 10 },
-      { enabled: app.config.rateLimit === 'on', ...(app.redis ? { redis: app.redis } : {}) },
-    ),
   };
   return {
     name: 'chat',

@@ -1,5 +1,17 @@
 import type { DmConverse, Message, SyncResult, UnreadEntry } from '@im/protocol';
-import { announce, batchLoader, callerId, escapeRegex, EVENTS, ImError, isDuplicateKeyError } from '@im/sdk';
+import {
+  announce,
+  batchLoader,
+  call,
+  callerId,
+  escapeRegex,
+  EVENTS,
+  ImError,
+  isDuplicateKeyError,
+  type ActionParams,
+  type ActionResult,
+  type Params,
+} from '@im/sdk';
 import { Types } from 'mongoose';
 import type { ChatDeps, Ctx } from './deps.ts';
 import type { ConverseDoc, MessageDoc, ReadDoc } from './models.ts';
@@ -11,11 +23,6 @@ const SYNC_LIMIT = 200;
 const MAX_SYNC_CONVERSES = 1000;
 /** Most DMs `GET /api/dms` lists: the most recently active ones. */
 const MAX_DMS_LISTED = 1000;
-
-export interface UserRooms {
-  groups: Array<{ groupId: string; memberCount: number; converseIds: string[] }>;
-  dmIds: string[];
-}
 
 const toDm = (doc: ConverseDoc): DmConverse => ({
   id: doc._id.toHexString(),
@@ -60,10 +67,7 @@ export const converseActions = ({ models, access }: ChatDeps) => {
 
   /** Every converse of a user: group panels (two indexed queries in the group service) and DMs (one here). */
   const myConverses = async (ctx: Ctx<object>, userId: string) => {
-    const [groupConverses, dms] = await Promise.all([
-      ctx.call('group.userConverses', { userId }) as Promise<UserRooms['groups']>,
-      dmsOf(userId),
-    ]);
+    const [groupConverses, dms] = await Promise.all([call(ctx, 'group.userConverses', { userId }), dmsOf(userId)]);
     return { groups: groupConverses, groupIds: groupConverses.flatMap((g) => g.converseIds), dms };
   };
 
@@ -71,11 +75,12 @@ export const converseActions = ({ models, access }: ChatDeps) => {
     /** The DM between the caller and another user; the same one every time. */
     openDm: {
       params: chatParams.openDm,
-      async handler(ctx: Ctx<{ userId: string }>): Promise<DmConverse> {
+      rateLimit: 'dm-open',
+      async handler(ctx: Ctx<Params<typeof chatParams.openDm>>): Promise<DmConverse> {
         const me = callerId(ctx);
         const other = ctx.params.userId;
         if (other === me) throw new ImError('IM_ERR_VALIDATION', 'A DM needs another user');
-        if (!(await ctx.call('user.isActive', { userId: other })))
+        if (!(await call(ctx, 'user.isActive', { userId: other })))
           throw new ImError('IM_ERR_NOT_FOUND', 'User not found');
         const members = [me, other].sort();
         const dmKey = members.join(':');
@@ -128,7 +133,7 @@ export const converseActions = ({ models, access }: ChatDeps) => {
     /** Moves the caller's read position forward (never back, never past the last message). */
     ack: {
       params: chatParams.ack,
-      async handler(ctx: Ctx<{ converseId: string; seq: number }>): Promise<void> {
+      async handler(ctx: Ctx<Params<typeof chatParams.ack>>): Promise<void> {
         const userId = callerId(ctx);
         const { converseId } = ctx.params;
         await access.require(ctx, converseId, userId);
@@ -201,7 +206,8 @@ export const converseActions = ({ models, access }: ChatDeps) => {
     /** Messages containing q (case-insensitive, literal), newest first, only from the caller's converses. */
     search: {
       params: chatParams.search,
-      async handler(ctx: Ctx<{ q: string; converseId?: string; limit?: number }>): Promise<Message[]> {
+      rateLimit: 'search',
+      async handler(ctx: Ctx<Params<typeof chatParams.search>>): Promise<Message[]> {
         const userId = callerId(ctx);
         let scope: string[];
         if (ctx.params.converseId) {
@@ -230,7 +236,7 @@ export const converseActions = ({ models, access }: ChatDeps) => {
     access: {
       visibility: 'public' as const,
       params: chatParams.access,
-      handler(ctx: Ctx<{ converseId: string; userId: string }>) {
+      handler(ctx: Ctx<ActionParams<'chat.access'>>): Promise<ActionResult<'chat.access'>> {
         return access.resolve(ctx, ctx.params.converseId, ctx.params.userId);
       },
     },
@@ -239,7 +245,7 @@ export const converseActions = ({ models, access }: ChatDeps) => {
     userRooms: {
       visibility: 'public' as const,
       params: chatParams.userRooms,
-      async handler(ctx: Ctx<{ userId: string }>): Promise<UserRooms> {
+      async handler(ctx: Ctx<ActionParams<'chat.userRooms'>>): Promise<ActionResult<'chat.userRooms'>> {
         const { groups, dms } = await myConverses(ctx, ctx.params.userId);
         return {
           groups,
@@ -255,7 +261,8 @@ export const converseActions = ({ models, access }: ChatDeps) => {
      */
     sync: {
       params: chatParams.sync,
-      async handler(ctx: Ctx<{ cursors: Record<string, number> }>): Promise<SyncResult> {
+      rateLimit: 'sync',
+      async handler(ctx: Ctx<ActionParams<'chat.sync'>>): Promise<ActionResult<'chat.sync'>> {
         const userId = callerId(ctx);
         const entries = Object.entries(ctx.params.cursors);
         if (entries.length > MAX_SYNC_CONVERSES)

@@ -1,5 +1,5 @@
+import { call } from '@im/sdk';
 import type { Context } from 'moleculer';
-import type { ConverseAccess } from './access.ts';
 
 const MENTION = /(?<![\w.@-])@([a-z0-9_.-]{3,32})/gi;
 const MAX_MENTIONS = 50;
@@ -15,18 +15,13 @@ export function mentionedUsernames(content: string): string[] {
 }
 
 /**
- * The ids of mentioned users who are members of the converse: clients cannot
- * mention arbitrary ids, and mentioning an outsider notifies nobody.
+ * The ids of the active users the content mentions (one call, none when it
+ * mentions nobody). Which of them are members of the converse is for the
+ * caller to check: clients cannot mention arbitrary ids, and mentioning an
+ * outsider notifies nobody.
  */
-export async function resolveMentions(ctx: Context, content: string, access: ConverseAccess): Promise<string[]> {
-  const names = mentionedUsernames(content);
-  if (names.length === 0) return [];
-  const ids = Object.values((await ctx.call('user.idsByUsernames', { usernames: names })) as Record<string, string>);
-  if (access.kind === 'dm') return ids.filter((id) => access.memberIds.includes(id));
-  const checks = await Promise.all(
-    ids.map(async (userId) =>
-      (await ctx.call('group.converseMember', { converseId: access.converseId, userId })) ? userId : null,
-    ),
-  );
-  return checks.filter((id): id is string => id !== null);
+export async function mentionedUserIds(ctx: Context, content: string): Promise<string[]> {
+  const usernames = mentionedUsernames(content);
+  if (usernames.length === 0) return [];
+  return Object.values(await call(ctx, 'user.idsByUsernames', { usernames }));
 }

@@ -1,25 +1,29 @@
-import type { Message, Reaction } from '@im/protocol';
-import { announce, callerId, EVENTS, ImError, isDuplicateKeyError } from '@im/sdk';
+import type { ConverseAccess, Message, Reaction } from '@im/protocol';
+import {
+  announce,
+  call,
+  callerId,
+  EVENTS,
+  ImError,
+  isDuplicateKeyError,
+  type ActionParams,
+  type ActionResult,
+  type Params,
+} from '@im/sdk';
 import { Types } from 'mongoose';
-import type { ConverseAccess } from './access.ts';
 import type { ChatDeps, Ctx } from './deps.ts';
-import { resolveMentions } from './mentions.ts';
+import { mentionedUserIds } from './mentions.ts';
 import type { MessageDoc, ReactionDoc } from './models.ts';
 import { chatParams } from './params.ts';
 import { toMessage } from './views.ts';
 
-type SendParams = {
-  converseId: string;
-  content: string;
-  clientMsgId?: string;
-  replyTo?: string;
-  attachments?: string[];
-};
+const reusedClientMsgId = () =>
+  new ImError('IM_ERR_CONFLICT', 'This clientMsgId was already used for another converse');
 
 /** DM events name their two members, so gateways can reach them without a lookup. */
 const audience = (access: ConverseAccess) => (access.kind === 'dm' ? { memberIds: access.memberIds } : {});
 
-export const messageActions = ({ models, writer, access, sendLimit }: ChatDeps) => {
+export const messageActions = ({ models, writer, access }: ChatDeps) => {
   /** A message the caller may see, with their access to its converse; 404 otherwise. */
   const loadVisible = async (ctx: Ctx<object>, messageId: string, userId: string) => {
     const doc = await models.messages.findById(messageId).lean<MessageDoc>();
@@ -61,20 +65,42 @@ export const messageActions = ({ models, writer, access, sendLimit }: ChatDeps) 
     return view!.reactions;
   };
 
+  /** A clientMsgId already used for another converse is a 409 before anything is attached. */
+  const refuseReusedClientMsgId = async (dedupeKey: string, converseId: string) => {
+    const earlier = await models.messages.findOne({ dedupeKey }, { converseId: 1 }).lean<MessageDoc>();
+    if (earlier && earlier.converseId.toHexString() !== converseId) throw reusedClientMsgId();
+  };
+
   return {
+    /**
+     * A send costs at most three calls, whatever it says: the mentioned
+     * usernames' ids (only when it mentions someone), one membership check
+     * for the sender and all of them, and one file call that checks and
+     * attaches its files (all the sender's, or none is attached).
+     */
     send: {
       params: chatParams.send,
-      async handler(ctx: Ctx<SendParams>): Promise<Message> {
+      rateLimit: 'send',
+      async handler(ctx: Ctx<ActionParams<'chat.send'>>): Promise<ActionResult<'chat.send'>> {
         const userId = callerId(ctx);
-        await sendLimit.consume(userId);
         const { converseId, content, clientMsgId, replyTo, attachments = [] } = ctx.params;
-        const converse = await access.require(ctx, converseId, userId);
-        const fileIds = [...new Set(attachments)];
-        if (fileIds.length > 0) await ctx.call('file.attachable', { fileIds, userId });
+        const mentionedIds = await mentionedUserIds(ctx, content);
+        const { access: converse, members: mentions } = await access.requireWithMembers(
+          ctx,
+          converseId,
+          userId,
+          mentionedIds,
+        );
         if (replyTo && !(await models.messages.exists({ _id: replyTo, converseId }))) {
           throw new ImError('IM_ERR_VALIDATION', 'replyTo must be a message of the same converse');
         }
-        const mentions = await resolveMentions(ctx, content, converse);
+        // The sender shares these files with the converse: attached before the write, so a
+        // stored message never names a file its readers cannot open (a retry attaches again).
+        const fileIds = [...new Set(attachments)];
+        if (fileIds.length > 0) {
+          if (clientMsgId) await refuseReusedClientMsgId(`${userId}:${clientMsgId}`, converseId);
+          await call(ctx, 'file.attach', { fileIds, userId, converseId });
+        }
         const { doc, created } = await writer.write({
           converseId: new Types.ObjectId(converseId),
           authorId: new Types.ObjectId(userId),
@@ -84,11 +110,7 @@ export const messageActions = ({ models, writer, access, sendLimit }: ChatDeps) 
           ...(replyTo ? { replyTo: new Types.ObjectId(replyTo) } : {}),
           ...(clientMsgId ? { clientMsgId, dedupeKey: `${userId}:${clientMsgId}` } : {}),
         });
-        if (doc.converseId.toHexString() !== converseId) {
-          throw new ImError('IM_ERR_CONFLICT', 'This clientMsgId was already used for another converse');
-        }
-        // Only once the message is stored may its converse's members read the files.
-        if (fileIds.length > 0) await ctx.call('file.attach', { fileIds, converseId });
+        if (doc.converseId.toHexString() !== converseId) throw reusedClientMsgId();
         const message = toMessage(doc);
         if (created) announce(ctx, EVENTS.messageCreated, { message, ...audience(converse) });
         return message;
@@ -101,9 +123,7 @@ export const messageActions = ({ models, writer, access, sendLimit }: ChatDeps) 
      */
     history: {
       params: chatParams.history,
-      async handler(
-        ctx: Ctx<{ converseId: string; before?: number; after?: number; limit?: number }>,
-      ): Promise<Message[]> {
+      async handler(ctx: Ctx<Params<typeof chatParams.history>>): Promise<Message[]> {
         const userId = callerId(ctx);
         const { converseId, before, after, limit = 50 } = ctx.params;
         if (before !== undefined && after !== undefined)
@@ -127,7 +147,7 @@ export const messageActions = ({ models, writer, access, sendLimit }: ChatDeps) 
 
     getMessage: {
       params: chatParams.getMessage,
-      async handler(ctx: Ctx<{ messageId: string }>): Promise<Message> {
+      async handler(ctx: Ctx<Params<typeof chatParams.getMessage>>): Promise<Message> {
         const userId = callerId(ctx);
         const { doc } = await loadVisible(ctx, ctx.params.messageId, userId);
         const [view] = await views([doc], userId);
@@ -137,13 +157,14 @@ export const messageActions = ({ models, writer, access, sendLimit }: ChatDeps) 
 
     edit: {
       params: chatParams.edit,
-      async handler(ctx: Ctx<{ messageId: string; content: string }>): Promise<Message> {
+      rateLimit: 'edit',
+      async handler(ctx: Ctx<Params<typeof chatParams.edit>>): Promise<Message> {
         const userId = callerId(ctx);
         const { doc, converse } = await loadVisible(ctx, ctx.params.messageId, userId);
         if (doc.authorId.toHexString() !== userId)
           throw new ImError('IM_ERR_FORBIDDEN', 'Only the author may edit a message');
         if (doc.deleted) throw new ImError('IM_ERR_NOT_FOUND', 'Message not found');
-        const mentions = await resolveMentions(ctx, ctx.params.content, converse);
+        const mentions = await access.membersAmong(ctx, converse, await mentionedUserIds(ctx, ctx.params.content));
         const updated = await models.messages
           .findOneAndUpdate(
             { _id: doc._id, authorId: userId, deleted: { $ne: true } },
@@ -167,7 +188,8 @@ export const messageActions = ({ models, writer, access, sendLimit }: ChatDeps) 
     /** Author, or an owner/admin of the group: leaves a tombstone that keeps the seq. */
     remove: {
       params: chatParams.remove,
-      async handler(ctx: Ctx<{ messageId: string }>): Promise<void> {
+      rateLimit: 'delete',
+      async handler(ctx: Ctx<Params<typeof chatParams.remove>>): Promise<void> {
         const userId = callerId(ctx);
         const { doc, converse } = await loadVisible(ctx, ctx.params.messageId, userId);
         const isAuthor = doc.authorId.toHexString() === userId;
@@ -193,7 +215,8 @@ export const messageActions = ({ models, writer, access, sendLimit }: ChatDeps) 
     /** One reaction per user per emoji: the unique index decides, the count follows with $inc. */
     react: {
       params: chatParams.react,
-      async handler(ctx: Ctx<{ messageId: string; emoji: string }>): Promise<Reaction[]> {
+      rateLimit: 'react',
+      async handler(ctx: Ctx<Params<typeof chatParams.react>>): Promise<Reaction[]> {
         const userId = callerId(ctx);
         const { doc, converse } = await loadVisible(ctx, ctx.params.messageId, userId);
         if (doc.deleted) throw new ImError('IM_ERR_NOT_FOUND', 'Message not found');
@@ -217,7 +240,8 @@ export const messageActions = ({ models, writer, access, sendLimit }: ChatDeps) 
 
     unreact: {
       params: chatParams.react,
-      async handler(ctx: Ctx<{ messageId: string; emoji: string }>): Promise<Reaction[]> {
+      rateLimit: 'react',
+      async handler(ctx: Ctx<Params<typeof chatParams.react>>): Promise<Reaction[]> {
         const userId = callerId(ctx);
         const { doc, converse } = await loadVisible(ctx, ctx.params.messageId, userId);
         const { deletedCount } = await models.reactions.deleteOne({

@@ -1,4 +1,13 @@
-import { callerId, EVENTS, ImError, type AppContext, type CallerMeta, type ServiceFactory } from '@im/sdk';
+import {
+  callerId,
+  EVENTS,
+  ImError,
+  type ActionParams,
+  type ActionResult,
+  type AppContext,
+  type CallerMeta,
+  type ServiceFactory,
+} from '@im/sdk';
 import type { Context } from 'moleculer';
 import { Types } from 'mongoose';
 import { fileModel, type FileDoc } from './models.ts';
@@ -153,28 +162,23 @@ export const createFileService: ServiceFactory = (app: AppContext) => {
         },
       },
 
-      /** Checks that a sender may attach these files: they exist and the sender uploaded them. */
-      attachable: {
+      /**
+       * A send's files: every one must exist and be the sender's upload, else
+       * nothing is attached (400); then the converse's members may read them.
+       */
+      attach: {
         visibility: 'public' as const,
-        params: fileParams.attachable,
-        async handler(ctx: Ctx<{ fileIds: string[]; userId: string }>): Promise<FileView[]> {
+        params: fileParams.attach,
+        async handler(ctx: Ctx<ActionParams<'file.attach'>>): Promise<ActionResult<'file.attach'>> {
           const ids = [...new Set(ctx.params.fileIds)];
           const docs = await files.find({ _id: { $in: ids }, uploaderId: ctx.params.userId }).lean<FileDoc[]>();
           if (docs.length !== ids.length)
             throw new ImError('IM_ERR_VALIDATION', 'Attachments must be files you uploaded');
-          return docs.map(toView);
-        },
-      },
-
-      /** After a message carrying them is stored: members of its converse may read these files. */
-      attach: {
-        visibility: 'public' as const,
-        params: fileParams.attach,
-        async handler(ctx: Ctx<{ fileIds: string[]; converseId: string }>): Promise<void> {
           await files.updateMany(
-            { _id: { $in: ctx.params.fileIds } },
+            { _id: { $in: ids } },
             { $addToSet: { converseIds: new Types.ObjectId(ctx.params.converseId) } },
           );
+          return docs.map(toView);
         },
       },
 

@@ -11,8 +11,7 @@ export const fileParams = {
   }),
   access: strict({ fileId: idParam }),
   info: strict({ fileId: idParam }),
-  attachable: strict({ fileIds: { type: 'array', items: idParam, max: 10 }, userId: idParam }),
-  attach: strict({ fileIds: { type: 'array', items: idParam, max: 10 }, converseId: idParam }),
+  attach: strict({ fileIds: { type: 'array', items: idParam, max: 10 }, userId: idParam, converseId: idParam }),
   // Only for the OpenAPI document: the gateway serves these routes itself.
   download: strict({ fileId: idParam }),
 } as const;

@@ -1,5 +1,5 @@
 import type { Group } from '@im/protocol';
-import { announce, callerId, EVENTS, ImError } from '@im/sdk';
+import { announce, callerId, EVENTS, ImError, type Params } from '@im/sdk';
 import { Types } from 'mongoose';
 import { loadForMember, MANAGERS, OWNER } from './access.ts';
 import { groupParams } from './params.ts';
@@ -13,7 +13,7 @@ const MAX_GROUPS_LISTED = 1000;
 export const groupActions = ({ models, membership }: GroupDeps) => ({
   create: {
     params: groupParams.create,
-    async handler(ctx: Ctx<{ name: string }>): Promise<Group> {
+    async handler(ctx: Ctx<Params<typeof groupParams.create>>): Promise<Group> {
       const userId = callerId(ctx);
       const group = await models.groups.create({
         name: ctx.params.name,
@@ -60,7 +60,7 @@ export const groupActions = ({ models, membership }: GroupDeps) => ({
 
   get: {
     params: groupParams.get,
-    async handler(ctx: Ctx<{ groupId: string }>): Promise<Group> {
+    async handler(ctx: Ctx<Params<typeof groupParams.get>>): Promise<Group> {
       const { group, me } = await loadForMember(models, ctx.params.groupId, callerId(ctx));
       return toGroup(group, me.role);
     },
@@ -68,7 +68,7 @@ export const groupActions = ({ models, membership }: GroupDeps) => ({
 
   update: {
     params: groupParams.update,
-    async handler(ctx: Ctx<{ groupId: string; name?: string }>): Promise<Group> {
+    async handler(ctx: Ctx<Params<typeof groupParams.update>>): Promise<Group> {
       const { me } = await loadForMember(models, ctx.params.groupId, callerId(ctx), MANAGERS);
       const set = ctx.params.name === undefined ? {} : { name: ctx.params.name };
       const group = await models.groups
@@ -82,7 +82,7 @@ export const groupActions = ({ models, membership }: GroupDeps) => ({
 
   remove: {
     params: groupParams.remove,
-    async handler(ctx: Ctx<{ groupId: string }>): Promise<void> {
+    async handler(ctx: Ctx<Params<typeof groupParams.remove>>): Promise<void> {
       const userId = callerId(ctx);
       await loadForMember(models, ctx.params.groupId, userId, OWNER);
       // The group document goes first: once it is gone nothing of it is reachable,

@@ -1,5 +1,11 @@
-import { createCache, EVENTS, type AppContext, type ServiceFactory } from '@im/sdk';
-import type { Context } from 'moleculer';
+import {
+  createCache,
+  EVENTS,
+  type AppContext,
+  type EventContext,
+  type ServiceEvents,
+  type ServiceFactory,
+} from '@im/sdk';
 import { groupActions } from './group-actions.ts';
 import { inviteActions } from './invite-actions.ts';
 import { memberActions } from './member-actions.ts';
@@ -18,10 +24,8 @@ export const createGroupService: ServiceFactory = (app: AppContext) => {
 
   // Every group node drops its own cached entries when any node changes
   // membership (the writer already dropped the shared ones).
-  const forgetMember = (ctx: Context<{ groupId: string; userId: string }>) =>
+  const forgetMember = (ctx: EventContext<'group.member.joined' | 'group.member.left' | 'group.member.updated'>) =>
     membership.forgetMember(ctx.params.groupId, ctx.params.userId);
-  const forgetConverses = (ctx: Context<{ converseIds?: string[]; converseId?: string }>) =>
-    membership.forgetConverses(ctx.params.converseIds ?? (ctx.params.converseId ? [ctx.params.converseId] : []));
 
   return {
     name: 'group',
@@ -42,10 +46,9 @@ export const createGroupService: ServiceFactory = (app: AppContext) => {
       [EVENTS.memberJoined]: forgetMember,
       [EVENTS.memberLeft]: forgetMember,
       [EVENTS.memberUpdated]: forgetMember,
-      [EVENTS.panelCreated]: (ctx: Context<{ panel: { converseId: string } }>) =>
-        membership.forgetConverses([ctx.params.panel.converseId]),
-      [EVENTS.panelDeleted]: forgetConverses,
-      [EVENTS.groupDeleted]: forgetConverses,
-    },
+      [EVENTS.panelCreated]: (ctx) => membership.forgetConverses([ctx.params.panel.converseId]),
+      [EVENTS.panelDeleted]: (ctx) => membership.forgetConverses([ctx.params.converseId]),
+      [EVENTS.groupDeleted]: (ctx) => membership.forgetConverses(ctx.params.converseIds),
+    } satisfies ServiceEvents,
   };
 };

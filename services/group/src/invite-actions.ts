@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Group, Invite } from '@im/protocol';
-import { announce, callerId, EVENTS, ImError, isDuplicateKeyError } from '@im/sdk';
+import { announce, callerId, EVENTS, ImError, isDuplicateKeyError, type Params } from '@im/sdk';
 import { loadForMember } from './access.ts';
 import { groupParams } from './params.ts';
 import type { Ctx, GroupDeps } from './deps.ts';
@@ -14,7 +14,8 @@ export const inviteActions = ({ models, membership }: GroupDeps) => ({
   /** Any member may invite. */
   createInvite: {
     params: groupParams.createInvite,
-    async handler(ctx: Ctx<{ groupId: string; maxUses?: number; expiresInSec?: number }>): Promise<Invite> {
+    rateLimit: 'invite',
+    async handler(ctx: Ctx<Params<typeof groupParams.createInvite>>): Promise<Invite> {
       const userId = callerId(ctx);
       await loadForMember(models, ctx.params.groupId, userId);
       const maxUses = ctx.params.maxUses ?? null;
@@ -37,7 +38,8 @@ export const inviteActions = ({ models, membership }: GroupDeps) => ({
    */
   acceptInvite: {
     params: groupParams.acceptInvite,
-    async handler(ctx: Ctx<{ code: string }>): Promise<Group> {
+    rateLimit: 'invite',
+    async handler(ctx: Ctx<Params<typeof groupParams.acceptInvite>>): Promise<Group> {
       const userId = callerId(ctx);
       const now = new Date();
       const invite = await models.invites.findOne({ code: ctx.params.code, expiresAt: { $gt: now } }).lean<InviteDoc>();

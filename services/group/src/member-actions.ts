@@ -1,17 +1,21 @@
-import type { GroupRole, Member, Page, PublicUser } from '@im/protocol';
-import { announce, batchLoader, callerId, EVENTS, groupBy, ImError } from '@im/sdk';
+import type { Member, MemberPage, PublicUser, UserGroupConverses } from '@im/protocol';
+import {
+  announce,
+  batchLoader,
+  call,
+  callerId,
+  EVENTS,
+  groupBy,
+  ImError,
+  type ActionParams,
+  type ActionResult,
+  type Params,
+} from '@im/sdk';
 import { loadForMember, OWNER } from './access.ts';
 import { groupParams } from './params.ts';
 import type { Ctx, GroupDeps } from './deps.ts';
 import type { GroupDoc, MemberDoc } from './models.ts';
 import { converseIdsOf } from './views.ts';
-
-/** A group of a user, with its size and its panels' converses. */
-export interface UserGroupConverses {
-  groupId: string;
-  memberCount: number;
-  converseIds: string[];
-}
 
 const toMember = (m: MemberDoc, user: PublicUser): Member => ({
   user,
@@ -42,7 +46,7 @@ export const memberActions = ({ models, membership }: GroupDeps) => {
     /** Members by join order (cursor = last member id seen). */
     members: {
       params: groupParams.members,
-      async handler(ctx: Ctx<{ groupId: string; cursor?: string; limit?: number }>): Promise<Page<Member>> {
+      async handler(ctx: Ctx<Params<typeof groupParams.members>>): Promise<MemberPage> {
         await loadForMember(models, ctx.params.groupId, callerId(ctx));
         const limit = ctx.params.limit ?? 50;
         const filter = {
@@ -55,10 +59,7 @@ export const memberActions = ({ models, membership }: GroupDeps) => {
           .limit(limit + 1)
           .lean<MemberDoc[]>();
         const page = docs.slice(0, limit);
-        const users = (await ctx.call('user.getMany', { ids: page.map((m) => m.userId.toHexString()) })) as Record<
-          string,
-          PublicUser
-        >;
+        const users = await call(ctx, 'user.getMany', { ids: page.map((m) => m.userId.toHexString()) });
         return {
           // Members whose account was deleted are left out.
           items: page.flatMap((m) => {
@@ -73,7 +74,7 @@ export const memberActions = ({ models, membership }: GroupDeps) => {
     /** Leave (yourself) or kick (owner: anyone else; admin: plain members). */
     removeMember: {
       params: groupParams.removeMember,
-      async handler(ctx: Ctx<{ groupId: string; userId: string }>): Promise<void> {
+      async handler(ctx: Ctx<Params<typeof groupParams.removeMember>>): Promise<void> {
         const me = callerId(ctx);
         const { group, me: mine } = await loadForMember(models, ctx.params.groupId, me);
         const target =
@@ -105,7 +106,7 @@ export const memberActions = ({ models, membership }: GroupDeps) => {
 
     setRole: {
       params: groupParams.setRole,
-      async handler(ctx: Ctx<{ groupId: string; userId: string; role: Exclude<GroupRole, 'owner'> }>): Promise<Member> {
+      async handler(ctx: Ctx<Params<typeof groupParams.setRole>>): Promise<Member> {
         await loadForMember(models, ctx.params.groupId, callerId(ctx), OWNER);
         const updated = await models.members
           .findOneAndUpdate(
@@ -126,7 +127,7 @@ export const memberActions = ({ models, membership }: GroupDeps) => {
           userId: ctx.params.userId,
           role: ctx.params.role,
         });
-        const users = (await ctx.call('user.getMany', { ids: [ctx.params.userId] })) as Record<string, PublicUser>;
+        const users = await call(ctx, 'user.getMany', { ids: [ctx.params.userId] });
         const user = users[ctx.params.userId];
         if (!user) throw new ImError('IM_ERR_NOT_FOUND', 'Member not found');
         return toMember(updated, user);
@@ -137,8 +138,17 @@ export const memberActions = ({ models, membership }: GroupDeps) => {
     converseMember: {
       visibility: 'public' as const,
       params: groupParams.converseMember,
-      handler(ctx: Ctx<{ converseId: string; userId: string }>) {
+      handler(ctx: Ctx<ActionParams<'group.converseMember'>>): Promise<ActionResult<'group.converseMember'>> {
         return membership.converseMember(ctx.params.converseId, ctx.params.userId);
+      },
+    },
+
+    /** For a send: the sender and every user it mentions checked at once (one call however many). Cached. */
+    converseMembers: {
+      visibility: 'public' as const,
+      params: groupParams.converseMembers,
+      handler(ctx: Ctx<ActionParams<'group.converseMembers'>>): Promise<ActionResult<'group.converseMembers'>> {
+        return membership.converseMembers(ctx.params.converseId, ctx.params.userIds);
       },
     },
 
@@ -146,7 +156,7 @@ export const memberActions = ({ models, membership }: GroupDeps) => {
     userConverses: {
       visibility: 'public' as const,
       params: groupParams.userConverses,
-      async handler(ctx: Ctx<{ userId: string }>): Promise<UserGroupConverses[]> {
+      async handler(ctx: Ctx<Params<typeof groupParams.userConverses>>): Promise<UserGroupConverses[]> {
         const groupIds = await groupIdsOf(ctx.params.userId);
         const groups = (await Promise.all(groupIds.map(groupRooms))).filter((g) => g !== null);
         // Groups without panels are listed too: their members still share the group's room.

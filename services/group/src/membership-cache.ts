@@ -46,6 +46,28 @@ export class MembershipCache {
     return role ? { groupId, role } : null;
   }
 
+  /**
+   * Several users of one converse at once (a sender and the users they
+   * mention): the converse's group, and the role of each given user who is
+   * a member. Cached roles are read per user; the misses of the turn are
+   * fetched in one query (the batch loader groups them by group).
+   */
+  async converseMembers(
+    converseId: string,
+    userIds: readonly string[],
+  ): Promise<{ groupId: string; roles: Record<string, GroupRole> } | null> {
+    const groupId = await this.groupOfConverse(converseId);
+    if (!groupId) return null;
+    const unique = [...new Set(userIds)];
+    const roles = await Promise.all(unique.map((userId) => this.role(groupId, userId)));
+    const members: Record<string, GroupRole> = {};
+    unique.forEach((userId, i) => {
+      const role = roles[i];
+      if (role) members[userId] = role;
+    });
+    return { groupId, roles: members };
+  }
+
   async groupOfConverse(converseId: string): Promise<string | null> {
     const key = `cg:${converseId}`;
     const cached = await this.#cache.get(key);

@@ -1,5 +1,5 @@
 import type { Panel } from '@im/protocol';
-import { announce, callerId, EVENTS, ImError } from '@im/sdk';
+import { announce, callerId, EVENTS, ImError, type Params } from '@im/sdk';
 import { Types } from 'mongoose';
 import { loadForMember, MANAGERS } from './access.ts';
 import { groupParams } from './params.ts';
@@ -10,7 +10,7 @@ import { toPanel } from './views.ts';
 export const panelActions = ({ models, membership }: GroupDeps) => ({
   createPanel: {
     params: groupParams.createPanel,
-    async handler(ctx: Ctx<{ groupId: string; name: string; type: 'text' }>): Promise<Panel> {
+    async handler(ctx: Ctx<Params<typeof groupParams.createPanel>>): Promise<Panel> {
       await loadForMember(models, ctx.params.groupId, callerId(ctx), MANAGERS);
       const panel = {
         _id: new Types.ObjectId(),
@@ -32,7 +32,7 @@ export const panelActions = ({ models, membership }: GroupDeps) => ({
 
   updatePanel: {
     params: groupParams.updatePanel,
-    async handler(ctx: Ctx<{ groupId: string; panelId: string; name: string }>): Promise<Panel> {
+    async handler(ctx: Ctx<Params<typeof groupParams.updatePanel>>): Promise<Panel> {
       await loadForMember(models, ctx.params.groupId, callerId(ctx), MANAGERS);
       const group = await models.groups
         .findOneAndUpdate(
@@ -51,7 +51,7 @@ export const panelActions = ({ models, membership }: GroupDeps) => ({
 
   deletePanel: {
     params: groupParams.deletePanel,
-    async handler(ctx: Ctx<{ groupId: string; panelId: string }>): Promise<void> {
+    async handler(ctx: Ctx<Params<typeof groupParams.deletePanel>>): Promise<void> {
       const { group } = await loadForMember(models, ctx.params.groupId, callerId(ctx), MANAGERS);
       const panel = group.panels.find((p) => p._id.toHexString() === ctx.params.panelId);
       if (!panel) throw new ImError('IM_ERR_NOT_FOUND', 'Panel not found');

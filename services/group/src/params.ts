@@ -17,6 +17,7 @@ export const groupParams = {
   removeMember: strict({ groupId: idParam, userId: idParam }),
   setRole: strict({ groupId: idParam, userId: idParam, role: { type: 'enum', values: ['admin', 'member'] } }),
   converseMember: strict({ converseId: idParam, userId: idParam }),
+  converseMembers: strict({ converseId: idParam, userIds: { type: 'array', items: idParam, min: 1, max: 100 } }),
   userConverses: strict({ userId: idParam }),
   createPanel: strict({ groupId: idParam, name: panelName, type: { type: 'enum', values: ['text'] } }),
   updatePanel: strict({ groupId: idParam, panelId: idParam, name: panelName }),

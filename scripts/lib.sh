@@ -6,6 +6,7 @@ IM_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 IM_CACHE="${IM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/im-platform}"
 IM_NODE_MAJOR=24
 IM_MONGO_JAVA_SERVER_VERSION="${IM_MONGO_JAVA_SERVER_VERSION:-1.47.0}"
+IM_SCHEMATHESIS_VERSION=4.32.5
 export IM_ROOT IM_CACHE
 
 say() { printf '\033[1m[setup]\033[0m %s\n' "$*" >&2; }

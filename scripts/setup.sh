@@ -154,11 +154,35 @@ ensure_minio() {
   say "MinIO built: $IM_CACHE/bin/minio"
 }
 
+# schemathesis (PyPI) checks the API document against the running server in
+# the test suite; it lives in a virtualenv of its own in the cache.
+ensure_schemathesis() {
+  local dir="$IM_CACHE/schemathesis/$IM_SCHEMATHESIS_VERSION"
+  if [ -x "$dir/bin/st" ]; then
+    say "schemathesis $IM_SCHEMATHESIS_VERSION cached"
+    return
+  fi
+  command -v python3 >/dev/null || apt_install python3
+  say "installing schemathesis $IM_SCHEMATHESIS_VERSION from PyPI into $dir"
+  rm -rf "$dir"
+  if ! python3 -m venv "$dir" >/dev/null 2>&1; then
+    # Debian's python3 keeps venv in a package of its own.
+    rm -rf "$dir"
+    apt_install python3-venv
+    python3 -m venv "$dir" || fail "could not make a Python virtualenv in $dir"
+  fi
+  "$dir/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$IM_SCHEMATHESIS_VERSION" ||
+    fail "could not install schemathesis==$IM_SCHEMATHESIS_VERSION from PyPI"
+  [ -x "$dir/bin/st" ] || fail "schemathesis was installed but $dir/bin/st is missing"
+  say "schemathesis ready: $dir/bin/st"
+}
+
 ensure_node
 if [ "$profile" = test ]; then
   ensure_redis_nats
   ensure_minio
   ensure_chromium
+  ensure_schemathesis
 fi
 ensure_mongo_dev_server
 ensure_npm_packages

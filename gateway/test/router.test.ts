@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
+import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { Registry } from 'prom-client';
@@ -30,11 +30,36 @@ describe('gateway router', () => {
     router.on('GET', '/crash', async () => {
       throw new Error('secret internals: mongodb://admin:pw@db');
     });
+    router.on('POST', '/ok/:id', (_req, res) => sendJson(res, 201, {}));
+    router.on('GET', '/files/*', (_req, res) => sendJson(res, 200, {}));
     server = createServer(router.handle);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('answers a method a path does not serve with 405 and the methods it does serve', async () => {
+    for (const method of ['PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD', 'QUERY']) {
+      const res = await fetch(`${base}/ok/42`, { method });
+      assert.equal(res.status, 405, method);
+      assert.equal(res.headers.get('allow'), 'GET, POST');
+      if (method !== 'HEAD')
+        assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'IM_ERR_METHOD_NOT_ALLOWED');
+    }
+    // fetch may not send TRACE; a plain request does.
+    const trace = await new Promise<{ status?: number; allow?: string }>((resolve, reject) => {
+      request(`${base}/ok/42`, { method: 'TRACE' }, (res) => {
+        res.resume();
+        resolve({ status: res.statusCode, allow: res.headers.allow });
+      })
+        .on('error', reject)
+        .end();
+    });
+    assert.deepEqual(trace, { status: 405, allow: 'GET, POST' });
+    // Unknown paths stay 404, also under a wildcard and for other methods.
+    assert.equal((await fetch(`${base}/nope`, { method: 'PUT' })).status, 404);
+    assert.equal((await fetch(`${base}/files/a`, { method: 'POST' })).status, 404);
+  });
 
   it('routes with parameters', async () => {
     const res = await fetch(`${base}/ok/42`);

@@ -11,6 +11,8 @@ export function ruleToJsonSchema(rule: unknown): JsonSchema {
       if (typeof r.min === 'number') out.minLength = r.min;
       if (typeof r.max === 'number') out.maxLength = r.max;
       if (r.pattern instanceof RegExp) out.pattern = r.pattern.source;
+      // For patterns a generator cannot invert (lookaheads, Unicode properties).
+      if (Array.isArray(r.examples)) out.examples = r.examples;
       break;
     case 'number':
       out.type = r.integer ? 'integer' : 'number';
@@ -32,7 +34,9 @@ export function ruleToJsonSchema(rule: unknown): JsonSchema {
     case 'array':
       out.type = 'array';
       out.items = ruleToJsonSchema(r.items);
+      if (typeof r.min === 'number') out.minItems = r.min;
       if (typeof r.max === 'number') out.maxItems = r.max;
+      if (r.unique === true) out.uniqueItems = true;
       break;
     default:
       throw new Error(`no JSON Schema mapping for rule type ${String(r.type)}`);

@@ -28,7 +28,12 @@ const UPLOAD_BODY = {
     required: true,
     content: {
       'multipart/form-data': {
-        schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' } } },
+        schema: {
+          type: 'object',
+          required: ['file'],
+          properties: { file: { type: 'string', format: 'binary' } },
+          additionalProperties: false,
+        },
       },
       'application/octet-stream': { schema: { type: 'string', format: 'binary' } },
     },
@@ -38,8 +43,20 @@ const UPLOAD_BODY = {
 const DOWNLOAD_RESPONSE = {
   description:
     'The bytes, with the sniffed type, nosniff, and Content-Disposition attachment unless an image, video, audio or PDF',
-  content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+  // Served with the type sniffed from the bytes at upload, whatever it is (images as WebP thumbnails).
+  content: { '*/*': { schema: { type: 'string', format: 'binary' } } },
 };
+
+const linksOf = (links: Record<string, Record<string, string>>) =>
+  Object.fromEntries(
+    Object.entries(links).map(([operationId, parameters]) => [operationId, { operationId, parameters }]),
+  );
+
+/** A JSON body; it may be left out (meaning `{}`) exactly when none of its fields is required. */
+const jsonBody = (schema: JsonSchema) => ({
+  required: Array.isArray(schema.required) && schema.required.length > 0,
+  content: { 'application/json': { schema } },
+});
 
 const ERROR_RESPONSE = {
   description: 'Error (see the error catalog)',
@@ -65,19 +82,12 @@ export function buildOpenApi(routes: readonly Endpoint[]): JsonSchema {
       }
     }
     const operation: Record<string, unknown> = {
-      operationId: route.action,
+      operationId: route.operationId ?? route.action,
       summary: route.summary,
       tags: [route.tag],
       ...(route.auth ? {} : { security: [] }),
       ...(parameters.length > 0 ? { parameters } : {}),
-      ...(route.input === 'body'
-        ? {
-            requestBody: {
-              required: true,
-              content: { 'application/json': { schema: objectSchema(route.params, inPath) } },
-            },
-          }
-        : {}),
+      ...(route.input === 'body' ? { requestBody: jsonBody(objectSchema(route.params, inPath)) } : {}),
       ...(route.raw === 'upload' ? UPLOAD_BODY : {}),
       responses: {
         [String(route.status)]:
@@ -88,6 +98,7 @@ export function buildOpenApi(routes: readonly Endpoint[]): JsonSchema {
               : {
                   description: 'OK',
                   content: { 'application/json': { schema: responseSchema(route.response ?? 'Empty') } },
+                  ...(route.links ? { links: linksOf(route.links) } : {}),
                 },
         ...(route.raw === 'download'
           ? {

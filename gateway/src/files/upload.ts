@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import busboy from 'busboy';
-import { call, ImError, sniffMime, type AppContext } from '@im/sdk';
+import { call, codePointLength, ImError, sniffMime, type AppContext } from '@im/sdk';
 import type { ServiceBroker } from 'moleculer';
 import type { Authenticator } from '../auth/authenticator.ts';
 import { readQuery } from '../http/body.ts';
@@ -11,6 +11,9 @@ import { UploadMeter } from './upload-meter.ts';
 
 /** Multipart framing around a file is small; anything declared beyond this over the limit is refused up front. */
 const MULTIPART_SLACK = 64 * 1024;
+
+/** Longest file name (code points). */
+const MAX_NAME = 255;
 
 /** Body chunks smaller than this are left to the garbage collector. */
 const RELEASE_MIN_BYTES = 16 * 1024;
@@ -35,9 +38,29 @@ function release(chunk: Buffer): void {
     memory.transfer(0);
 }
 
-/** The `file` part of a multipart body, or the raw body itself, with its claimed name. */
-function uploadSource(req: IncomingMessage): Promise<{ stream: Readable; name: string }> {
+interface UploadSource {
+  stream: Readable;
+  name: string;
+  /** Settles once the whole body is read: rejects when a multipart body has a part besides `file`. */
+  complete: Promise<void>;
+}
+
+const onlyFile = () =>
+  new ImError('IM_ERR_VALIDATION', 'A multipart upload has exactly one part, the "file" field', [
+    { field: 'file', type: 'multipartParts', message: 'Only the "file" part is accepted' },
+  ]);
+
+/** The `file` part of a multipart body (its only part), or the raw body itself, with its claimed name. */
+function uploadSource(req: IncomingMessage): Promise<UploadSource> {
   const type = req.headers['content-type'] ?? '';
+  const name = readQuery(req.url).name || 'file';
+  // As the API document declares it; a browser's multipart file name is cut to fit instead.
+  if (codePointLength(name) > MAX_NAME)
+    return Promise.reject(
+      new ImError('IM_ERR_VALIDATION', 'Invalid input', [
+        { field: 'name', type: 'stringMax', message: `The 'name' field must be at most ${MAX_NAME} characters.` },
+      ]),
+    );
   if (!/^multipart\/form-data/i.test(type)) {
     if (!type)
       return Promise.reject(
@@ -46,7 +69,7 @@ function uploadSource(req: IncomingMessage): Promise<{ stream: Readable; name: s
           'Send multipart/form-data with a "file" field, or the raw bytes with a Content-Type',
         ),
       );
-    return Promise.resolve({ stream: req, name: readQuery(req.url).name ?? 'file' });
+    return Promise.resolve({ stream: req, name, complete: Promise.resolve() });
   }
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
@@ -57,17 +80,38 @@ function uploadSource(req: IncomingMessage): Promise<{ stream: Readable; name: s
       return;
     }
     let found = false;
+    let extra = false;
+    let refused = false;
+    let settle: { resolve(): void; reject(err: unknown): void } | undefined;
+    const complete = new Promise<void>((res, rej) => {
+      settle = { resolve: res, reject: rej };
+    });
+    // Nobody may be waiting yet (the file part has not come): the failure is reported through reject below.
+    complete.catch(() => undefined);
+    const refuse = (err: ImError) => {
+      if (found) settle!.reject(err);
+      else reject(err);
+      refused = true;
+    };
     parser.on('file', (field, stream, info) => {
-      if (field !== 'file' || found) {
+      // Once refused, the rest of the body is read and dropped.
+      if (field !== 'file' || found || refused) {
+        extra = true;
         stream.resume();
+        refuse(onlyFile());
         return;
       }
       found = true;
-      resolve({ stream, name: info.filename || 'file' });
+      resolve({ stream, name: info.filename || 'file', complete });
     });
-    parser.on('error', () => reject(new ImError('IM_ERR_VALIDATION', 'Malformed multipart body')));
+    parser.on('field', () => {
+      extra = true;
+      refuse(onlyFile());
+    });
+    parser.on('error', () => refuse(new ImError('IM_ERR_VALIDATION', 'Malformed multipart body')));
     parser.on('close', () => {
       if (!found) reject(new ImError('IM_ERR_VALIDATION', 'The multipart body has no "file" field'));
+      else if (!extra) settle!.resolve();
     });
     req.pipe(parser);
   });
@@ -91,7 +135,7 @@ export function createUploadHandler(app: AppContext, broker: ServiceBroker, auth
     if (declared > limit + MULTIPART_SLACK)
       throw new ImError('IM_ERR_PAYLOAD_TOO_LARGE', `Files are limited to ${limit} bytes`);
 
-    const { stream, name } = await uploadSource(req);
+    const { stream, name, complete } = await uploadSource(req);
     const meter = new UploadMeter(limit);
     stream.on('error', (err) => meter.destroy(err));
     // The failure surfaces as storage.put's rejection; this keeps pipe() from rethrowing it.
@@ -110,10 +154,18 @@ export function createUploadHandler(app: AppContext, broker: ServiceBroker, auth
         : err;
     }
     try {
+      // The rest of a multipart body is read before anything is recorded: a second part refuses the upload.
+      await complete;
       const file = await call(
         broker,
         'file.register',
-        { key, name: name.slice(0, 255), size: meter.bytes, mime: await sniffMime(meter.head), sha256: meter.digest() },
+        {
+          key,
+          name: [...name].slice(0, MAX_NAME).join(''),
+          size: meter.bytes,
+          mime: await sniffMime(meter.head),
+          sha256: meter.digest(),
+        },
         { meta: { user: { id: userId } } },
       );
       sendJson(res, 201, file);

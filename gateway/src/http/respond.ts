@@ -22,10 +22,17 @@ export function sendText(res: ServerResponse, status: number, body: string, cont
 }
 
 /** Maps any error to the catalog shape; returns the mapped status. */
-export function sendError(res: ServerResponse, err: unknown): { status: number; internal: boolean } {
+export function sendError(
+  res: ServerResponse,
+  err: unknown,
+  headers: Record<string, string> = {},
+): { status: number; internal: boolean } {
   const mapped = toHttpError(err);
   if (!res.headersSent)
-    sendJson(res, mapped.status, mapped.body, errorHeaders(mapped.status, mapped.body.error.details));
+    sendJson(res, mapped.status, mapped.body, {
+      ...errorHeaders(mapped.status, mapped.body.error.details),
+      ...headers,
+    });
   else res.destroy();
   return { status: mapped.status, internal: mapped.internal };
 }

@@ -4,6 +4,11 @@ import { errorOf, sendError } from './respond.ts';
 import { RouteMetrics, type HttpMetrics } from './metrics.ts';
 import type { Logger } from '@im/sdk';
 
+type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** The methods routes are declared with: what a 405's Allow header can name. */
+const METHODS: readonly Method[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
 export type RouteHandler = (
   req: IncomingMessage,
   res: ServerResponse,
@@ -24,15 +29,44 @@ export class Router {
     this.#logger = logger;
     this.#router = findMyWay({
       ignoreTrailingSlash: true,
-      defaultRoute: (_req, res) => {
-        sendError(res, errorOf('IM_ERR_ROUTE_NOT_FOUND'));
-      },
+      defaultRoute: (req, res) => this.noRoute(req, res),
     });
   }
 
-  on(method: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, handler: RouteHandler): void {
+  on(method: Method, path: string, handler: RouteHandler): void {
     const metrics = new RouteMetrics(this.#metrics, method, path);
-    this.#router.on(method, path, (req, res, params) => this.#run(method, path, metrics, handler, req, res, params));
+    this.#router.on(
+      method,
+      path,
+      (req, res, params) => this.#run(method, path, metrics, handler, req, res, params),
+      // A catch-all route (the web client's) does not make every path "exist" for a 405.
+      { catchAll: path.includes('*') },
+    );
+  }
+
+  /**
+   * No route serves this request: 405 with an Allow header when the path has
+   * routes for other methods, else 404. Catch-all handlers (the web client's)
+   * call it for server paths they do not serve.
+   */
+  readonly noRoute = (req: IncomingMessage, res: ServerResponse): void => {
+    const allow = this.#allowed(req);
+    if (allow.length > 0)
+      sendError(res, errorOf('IM_ERR_METHOD_NOT_ALLOWED', `Allowed: ${allow.join(', ')}`), {
+        allow: allow.join(', '),
+      });
+    else sendError(res, errorOf('IM_ERR_ROUTE_NOT_FOUND'));
+  };
+
+  /** The methods the request's path has a route for (catch-alls aside). */
+  #allowed(req: IncomingMessage): Method[] {
+    const url = req.url ?? '/';
+    const at = url.indexOf('?');
+    const path = at < 0 ? url : url.slice(0, at);
+    return METHODS.filter((m) => {
+      const found = this.#router.find(m, path);
+      return found !== null && !(found.store as { catchAll?: boolean } | null)?.catchAll;
+    });
   }
 
   readonly handle = (req: IncomingMessage, res: ServerResponse): void => {

@@ -199,7 +199,7 @@ export function registerWebClientRoutes(router: Router, dir: string): void {
   const root = resolve(dir);
   const handler = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = req.url ?? '/';
-    if (isServerPath(url)) throw new ImError('IM_ERR_ROUTE_NOT_FOUND');
+    if (isServerPath(url)) return router.noRoute(req, res);
     const segments = clientPathSegments(url);
     if (!segments) throw new ImError('IM_ERR_NOT_FOUND');
     const last = segments.at(-1);

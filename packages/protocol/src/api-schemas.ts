@@ -15,6 +15,8 @@ import type {
   Panel,
   Presence,
   PublicUser,
+  PushDevice,
+  PushSubscriptionRef,
   Reaction,
   UnreadEntry,
   VapidKey,
@@ -42,6 +44,8 @@ export interface ApiSchemas {
   Presence: Presence;
   File: FileInfo;
   VapidKey: VapidKey;
+  PushSubscription: PushSubscriptionRef;
+  PushDevice: PushDevice;
   Notification: Notification;
   NotificationPage: NotificationPage;
   NotificationSettings: NotificationSettings;

@@ -174,6 +174,17 @@ export interface NotificationSettings {
   mutedConverseIds: Id[];
 }
 
+/** `POST /api/push/subscriptions` (201): the subscription now registered, by its endpoint. */
+export interface PushSubscriptionRef {
+  endpoint: string;
+}
+
+/** `POST /api/push/devices` (201): the mobile device now registered. */
+export interface PushDevice {
+  platform: 'ios' | 'android';
+  token: string;
+}
+
 /** `GET /api/push/vapid-public-key`. */
 export interface VapidKey {
   key: string;

@@ -42,6 +42,7 @@ export {
 } from './actions.ts';
 export { endpoint, type Endpoint, type HttpMethod, type ApiTag } from './api/endpoint.ts';
 export type { Params } from './validation/infer.ts';
+export { codePointLength, CodePointValidator } from './validation/code-point-validator.ts';
 export { batchLoader, groupBy, type BatchLoaderOptions } from './batch/batch-loader.ts';
 export type { AppContext, ServiceFactory } from './app-context.ts';
 export { TokenService, type TokenClaims } from './auth/tokens.ts';
@@ -63,7 +64,16 @@ export {
   RATE_LIMIT_TABLE_BEGIN,
   RATE_LIMIT_TABLE_END,
 } from './rate-limit/describe.ts';
-export { OBJECT_ID, idParam, strict, limitParam, callerId, escapeRegex, type CallerMeta } from './validation/params.ts';
+export {
+  OBJECT_ID,
+  idParam,
+  strict,
+  limitParam,
+  searchText,
+  callerId,
+  escapeRegex,
+  type CallerMeta,
+} from './validation/params.ts';
 export { StorageUnavailableError, type ObjectStorage, type ByteRange } from './storage/object-storage.ts';
 export { LocalStorage } from './storage/local-storage.ts';
 export { S3Storage } from './storage/s3-storage.ts';

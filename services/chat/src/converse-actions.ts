@@ -79,7 +79,8 @@ export const converseActions = ({ models, access }: ChatDeps) => {
       async handler(ctx: Ctx<Params<typeof chatParams.openDm>>): Promise<DmConverse> {
         const me = callerId(ctx);
         const other = ctx.params.userId;
-        if (other === me) throw new ImError('IM_ERR_VALIDATION', 'A DM needs another user');
+        // A valid id, but not one this caller may open a DM with: refused, not malformed.
+        if (other === me) throw new ImError('IM_ERR_FORBIDDEN', 'A DM needs another user');
         if (!(await call(ctx, 'user.isActive', { userId: other })))
           throw new ImError('IM_ERR_NOT_FOUND', 'User not found');
         const members = [me, other].sort();

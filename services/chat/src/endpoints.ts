@@ -30,7 +30,7 @@ export const chatEndpoints: Endpoint[] = [
     params: chatParams.history,
     input: 'query',
     summary:
-      'Messages by seq, ascending: before=S the limit just below S, after=S the limit just above, neither the newest',
+      'Messages by seq, ascending: before=S the limit just below S, after=S the limit just above, both the limit just above after and below before, neither the newest',
     tag: 'messages',
     response: 'Message[]',
   }),

@@ -92,7 +92,7 @@ export const messageActions = ({ models, writer, access }: ChatDeps) => {
           mentionedIds,
         );
         if (replyTo && !(await models.messages.exists({ _id: replyTo, converseId }))) {
-          throw new ImError('IM_ERR_VALIDATION', 'replyTo must be a message of the same converse');
+          throw new ImError('IM_ERR_NOT_FOUND', 'replyTo: no such message in this converse');
         }
         // The sender shares these files with the converse: attached before the write, so a
         // stored message never names a file its readers cannot open (a retry attaches again).
@@ -119,24 +119,23 @@ export const messageActions = ({ models, writer, access }: ChatDeps) => {
 
     /**
      * History in seq order. `before`: the `limit` messages just below it;
-     * `after`: the `limit` just above it; neither: the newest page.
+     * `after`: the `limit` just above it; both: the `limit` just above
+     * `after` that are below `before` (a gap between two known seqs);
+     * neither: the newest page.
      */
     history: {
       params: chatParams.history,
       async handler(ctx: Ctx<Params<typeof chatParams.history>>): Promise<Message[]> {
         const userId = callerId(ctx);
         const { converseId, before, after, limit = 50 } = ctx.params;
-        if (before !== undefined && after !== undefined)
-          throw new ImError('IM_ERR_VALIDATION', 'Give before or after, not both');
         await access.require(ctx, converseId, userId);
         const ascending = after !== undefined;
-        const filter = {
-          converseId,
-          ...(before !== undefined ? { seq: { $lt: before } } : {}),
-          ...(ascending ? { seq: { $gt: after } } : {}),
+        const seq = {
+          ...(before !== undefined ? { $lt: before } : {}),
+          ...(after !== undefined ? { $gt: after } : {}),
         };
         const docs = await models.messages
-          .find(filter)
+          .find({ converseId, ...(before !== undefined || ascending ? { seq } : {}) })
           .sort({ seq: ascending ? 1 : -1 })
           .limit(limit)
           .lean<MessageDoc[]>();

@@ -1,4 +1,4 @@
-import { idParam, limitParam, strict } from '@im/sdk';
+import { idParam, limitParam, searchText, strict } from '@im/sdk';
 
 /**
  * The chat service's action parameters (fastest-validator). The gateway's
@@ -43,13 +43,14 @@ export const chatParams = {
       min: 1,
       max: 64,
       pattern: EMOJI,
+      examples: ['👍', '🎉', '❤️', '👍🏽', '🇫🇷'],
       messages: { stringPattern: "'{field}' must be one emoji" },
     },
   }),
   ack: strict({ converseId: idParam, seq }),
   unread: strict({}),
   search: strict({
-    q: { type: 'string', min: 1, max: 100 },
+    q: searchText(100),
     converseId: { ...idParam, optional: true },
     limit: limitParam,
   }),

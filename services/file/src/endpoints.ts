@@ -14,11 +14,14 @@ export const fileEndpoints: Endpoint[] = [
     summary: 'Upload a file: multipart/form-data field "file", or the raw bytes with ?name=',
     tag: 'files',
     response: 'File',
+    // A thumbnail is made later, and only of some images: its URL is in thumbnailUrl once it exists.
+    links: { 'file.info': { fileId: '$response.body#/id' }, 'file.download': { fileId: '$response.body#/id' } },
   }),
   endpoint({
     method: 'GET',
     path: '/api/files/:fileId',
     action: 'file.access',
+    operationId: 'file.download',
     params: fileParams.download,
     input: 'none',
     raw: 'download',
@@ -29,6 +32,7 @@ export const fileEndpoints: Endpoint[] = [
     method: 'GET',
     path: '/api/files/:fileId/thumbnail',
     action: 'file.access',
+    operationId: 'file.thumbnail',
     params: fileParams.download,
     input: 'none',
     raw: 'download',

@@ -172,8 +172,9 @@ export const createFileService: ServiceFactory = (app: AppContext) => {
         async handler(ctx: Ctx<ActionParams<'file.attach'>>): Promise<ActionResult<'file.attach'>> {
           const ids = [...new Set(ctx.params.fileIds)];
           const docs = await files.find({ _id: { $in: ids }, uploaderId: ctx.params.userId }).lean<FileDoc[]>();
+          // Someone else's file is as unknown to the sender as a missing one.
           if (docs.length !== ids.length)
-            throw new ImError('IM_ERR_VALIDATION', 'Attachments must be files you uploaded');
+            throw new ImError('IM_ERR_NOT_FOUND', 'Attachments must be files you uploaded');
           await files.updateMany(
             { _id: { $in: ids } },
             { $addToSet: { converseIds: new Types.ObjectId(ctx.params.converseId) } },

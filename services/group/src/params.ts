@@ -4,8 +4,17 @@ import { idParam, limitParam, strict } from '@im/sdk';
  * The group service's action parameters (fastest-validator). The gateway's
  * OpenAPI document is generated from these, so the two cannot drift.
  */
-const groupName = { type: 'string', trim: true, min: 1, max: 64 } as const;
-const panelName = { type: 'string', trim: true, min: 1, max: 64 } as const;
+/** Trimmed, and not blank (the pattern says so in the API document too). */
+const name = {
+  type: 'string',
+  trim: true,
+  min: 1,
+  max: 64,
+  pattern: /\S/,
+  messages: { stringPattern: "'{field}' must not be blank" },
+} as const;
+const groupName = name;
+const panelName = name;
 
 export const groupParams = {
   create: strict({ name: groupName }),

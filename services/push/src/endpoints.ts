@@ -22,7 +22,7 @@ export const pushEndpoints: Endpoint[] = [
     status: 201,
     summary: 'Register a Web Push subscription (PushSubscription.toJSON())',
     tag: 'push',
-    response: 'Empty',
+    response: 'PushSubscription',
   }),
   endpoint({
     method: 'DELETE',
@@ -43,7 +43,7 @@ export const pushEndpoints: Endpoint[] = [
     status: 201,
     summary: 'Register a mobile device token (delivered through the push proxy)',
     tag: 'push',
-    response: 'Empty',
+    response: 'PushDevice',
   }),
   endpoint({
     method: 'DELETE',

@@ -1,26 +1,35 @@
-import { idParam, limitParam, strict } from '@im/sdk';
+import { idParam, limitParam, searchText, strict } from '@im/sdk';
 
 /**
  * The user service's action parameters (fastest-validator). The gateway's
  * OpenAPI document is generated from these, so the two cannot drift.
  */
-const username = { type: 'string', trim: true, lowercase: true, min: 3, max: 32, pattern: /^[a-z0-9_.-]+$/ } as const;
+/** Stored lower-cased: `Alice` and `alice` are one name. */
+const username = { type: 'string', lowercase: true, min: 3, max: 32, pattern: /^[A-Za-z0-9_.-]+$/ } as const;
+/** Trimmed, and not blank (the pattern says so in the API document too). */
+const notBlank = { pattern: /\S/, messages: { stringPattern: "'{field}' must not be blank" } } as const;
 const password = { type: 'string', min: 8, max: 128 } as const;
-const nickname = { type: 'string', trim: true, min: 1, max: 64 } as const;
-const avatar = { type: 'string', max: 512, pattern: /^(https?:\/\/|\/api\/files\/)\S+$/ } as const;
+const nickname = { type: 'string', trim: true, min: 1, max: 64, ...notBlank } as const;
+/** An http(s) URL with a host name, or one of the platform's own files. */
+const avatar = {
+  type: 'string',
+  max: 512,
+  pattern: /^(https?:\/\/[A-Za-z0-9.-]+(:[0-9]{1,5})?(\/\S*)?|\/api\/files\/[0-9a-f]{24}(\/thumbnail)?)$/,
+  messages: { stringPattern: "'{field}' must be an http(s) URL or a file of this server" },
+} as const;
 
 export const userParams = {
   register: strict({ username, password, nickname: { ...nickname, optional: true } }),
   // Login accepts any name shape: a wrong one is just wrong credentials.
   login: strict({
-    username: { type: 'string', trim: true, lowercase: true, min: 1, max: 64 },
+    username: { type: 'string', trim: true, lowercase: true, min: 1, max: 64, ...notBlank },
     password: { type: 'string', min: 1, max: 128 },
   }),
   me: strict({}),
   updateMe: strict({ nickname: { ...nickname, optional: true }, avatar: { ...avatar, optional: true } }),
   deleteMe: strict({}),
   get: strict({ userId: idParam }),
-  search: strict({ q: { type: 'string', trim: true, min: 1, max: 64 }, limit: limitParam }),
+  search: strict({ q: searchText(64), limit: limitParam }),
   getMany: strict({ ids: { type: 'array', items: idParam, max: 1000 } }),
   idsByUsernames: strict({ usernames: { type: 'array', items: { type: 'string', max: 64 }, max: 100 } }),
   isActive: strict({ userId: idParam }),

@@ -297,7 +297,7 @@ describe('conversations and messages', () => {
     );
   });
 
-  it('pages history by seq: newest page, before, after', async () => {
+  it('pages history by seq: newest page, before, after, and between the two', async () => {
     const { owner, converseId } = await room(0);
     for (let i = 1; i <= 12; i += 1) await send(owner, converseId, { content: `n${i}` });
     const seqs = (q: string) => history(owner, converseId, q).then((page) => page.map((m) => m.seq));
@@ -305,11 +305,11 @@ describe('conversations and messages', () => {
     assert.deepEqual(await seqs('?before=8&limit=3'), [5, 6, 7]);
     assert.deepEqual(await seqs('?after=10&limit=5'), [11, 12]);
     assert.deepEqual(await seqs('?before=1'), []);
-    assert.equal(
-      (await api.request('GET', `/api/converses/${converseId}/messages?before=3&after=1`, { token: owner.token }))
-        .status,
-      400,
-    );
+    // Both: the messages strictly between, from the lower end, at most `limit`.
+    assert.deepEqual(await seqs('?after=3&before=9'), [4, 5, 6, 7, 8]);
+    assert.deepEqual(await seqs('?after=3&before=9&limit=2'), [4, 5]);
+    assert.deepEqual(await seqs('?after=5&before=6'), []);
+    assert.deepEqual(await seqs('?after=9&before=3'), []);
     assert.equal(
       (await api.request('GET', `/api/converses/${converseId}/messages?before=-1`, { token: owner.token })).status,
       400,
@@ -323,7 +323,8 @@ describe('conversations and messages', () => {
     const reply = await send(r1.owner, r1.converseId, { content: 'child', replyTo: parent.id });
     assert.equal(reply.body.replyTo, parent.id);
     const elsewhere = await send(r2.owner, r2.converseId, { content: 'cross', replyTo: parent.id });
-    assert.equal(elsewhere.status, 400);
+    // A message of another converse is not one this converse knows.
+    assert.equal(elsewhere.status, 404);
   });
 
   it('DMs: the same converse both ways, only for its two members, events name them', async () => {
@@ -350,7 +351,7 @@ describe('conversations and messages', () => {
     assert.equal((await send(c, ab.id, { content: 'me too' })).status, 404);
     const ev = events.find((e) => e.name === 'chat.message.created' && (e.params.message as Message).id === msg.id);
     assert.deepEqual(ev?.params.memberIds, [a.id, b.id].sort());
-    assert.equal((await api.request('POST', '/api/dms', { token: a.token, body: { userId: a.id } })).status, 400);
+    assert.equal((await api.request('POST', '/api/dms', { token: a.token, body: { userId: a.id } })).status, 403);
     assert.equal(
       (await api.request('POST', '/api/dms', { token: a.token, body: { userId: '0123456789abcdef01234567' } })).status,
       404,
@@ -385,12 +386,12 @@ describe('conversations and messages', () => {
 
   it('refuses attachments that are not my files, and blank or oversized content', async () => {
     const { owner, converseId } = await room(0);
-    for (const body of [
-      { content: 'x', attachments: ['0123456789abcdef01234567'] },
-      { content: '   ' },
-      { content: '' },
-      { content: 'x'.repeat(4001) },
-    ]) {
+    // A file that is not mine is as unknown as a missing one.
+    assert.equal(
+      (await send(owner, converseId, { content: 'x', attachments: ['0123456789abcdef01234567'] })).status,
+      404,
+    );
+    for (const body of [{ content: '   ' }, { content: '' }, { content: 'x'.repeat(4001) }]) {
       assert.equal((await send(owner, converseId, body)).status, 400, JSON.stringify(body).slice(0, 60));
     }
     assert.equal((await send(owner, converseId, { content: 'x'.repeat(4000) })).status, 201);

@@ -42,6 +42,9 @@ describe('GET /api/dms', () => {
     assert.equal(bad.status, 400);
     assert.equal(bad.body.error.code, 'IM_ERR_VALIDATION');
     assert.equal((await api.request('GET', '/api/dms')).status, 401);
+    const self = await api.request<Err>('POST', '/api/dms', { token: lonely.token, body: { userId: lonely.id } });
+    assert.equal(self.status, 403);
+    assert.equal(self.body.error.code, 'IM_ERR_FORBIDDEN');
   });
 
   it('lists a DM for both its members, in the shape POST /api/dms answers, and for no one else', async () => {

@@ -85,8 +85,8 @@ describe('the send path', () => {
       token: owner.token,
       body: { content: 'sharing', attachments: [mine, theirs] },
     });
-    assert.equal(res.status, 400);
-    assert.equal(res.body.error.code, 'IM_ERR_VALIDATION');
+    assert.equal(res.status, 404);
+    assert.equal(res.body.error.code, 'IM_ERR_NOT_FOUND');
     const stored = await api.request<Message[]>('GET', `/api/converses/${converseId}/messages`, {
       token: owner.token,
     });

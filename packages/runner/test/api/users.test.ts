@@ -102,6 +102,8 @@ describe('users and auth over HTTP', () => {
     assert.equal(res.body.avatar, 'https://example.org/a.png');
     for (const body of [
       { avatar: 'javascript:alert(1)' },
+      { avatar: 'http://[::1' },
+      { avatar: '/api/files/../etc' },
       { nickname: '' },
       { nickname: 'x'.repeat(65) },
       { username: 'renamed' },
@@ -139,6 +141,9 @@ describe('users and auth over HTTP', () => {
     const limited = await api.request<unknown[]>('GET', '/api/users?q=searchable&limit=1', { token });
     assert.equal(limited.body.length, 1);
     assert.deepEqual((await api.request<unknown[]>('GET', '/api/users?q=.*', { token })).body, []);
+    // A NUL cannot be searched for (it cannot be part of a database regular expression): a 400, not a 500.
+    assert.equal((await api.request('GET', '/api/users?q=a%00b', { token })).status, 400);
+    assert.equal((await api.request('GET', '/api/search?q=a%00b', { token })).status, 400);
     assert.equal((await api.request('GET', '/api/users?q=', { token })).status, 400);
     assert.equal((await api.request('GET', '/api/users?q=a&limit=1000', { token })).status, 400);
   });

@@ -89,22 +89,43 @@ function fileSuite(backend: Backend) {
       assert.equal(sha(new Uint8Array(await (await download(view.id)).arrayBuffer())), sha(raw));
     });
 
-    it('stores the file part byte for byte among other parts, whose bytes share chunks with it', async () => {
+    it('stores a multipart file byte for byte, and refuses a body with any part but the file', async () => {
       const bytes = randomBytes(3 * MiB + 17);
-      const form = new FormData();
-      form.append('note', 'before '.repeat(500));
-      form.append('file', new Blob([bytes]), 'middle.bin');
-      form.append('after', 'after '.repeat(500));
+      const only = new FormData();
+      only.append('file', new Blob([bytes]), 'middle.bin');
       const res = await fetch(`${api.base}/api/files`, {
         method: 'POST',
         headers: { authorization: `Bearer ${owner.token}` },
-        body: form,
+        body: only,
       });
       const view = (await res.json()) as FileView;
       assert.equal(res.status, 201, JSON.stringify(view));
       assert.equal(view.size, bytes.length);
       assert.equal(view.name, 'middle.bin');
       assert.equal(sha(new Uint8Array(await (await download(view.id)).arrayBuffer())), sha(bytes));
+
+      // The API document declares one part, `file`: another part, before or after it, is a 400 and nothing is kept.
+      const keysBefore = (await storedKeys(api, backend, dataDir)).length;
+      const filesBefore = await api.node.app.mongo!.collection('files').countDocuments();
+      for (const [first, second] of [
+        ['note', 'file'],
+        ['file', 'after'],
+      ]) {
+        const form = new FormData();
+        for (const part of [first!, second!]) {
+          if (part === 'file') form.append('file', new Blob([bytes]), 'middle.bin');
+          else form.append(part, `${part} `.repeat(500));
+        }
+        const refused = await fetch(`${api.base}/api/files`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${owner.token}` },
+          body: form,
+        });
+        assert.equal(refused.status, 400, `${first} then ${second}`);
+        assert.equal(((await refused.json()) as { error: { code: string } }).error.code, 'IM_ERR_VALIDATION');
+      }
+      assert.equal((await storedKeys(api, backend, dataDir)).length, keysBefore);
+      assert.equal(await api.node.app.mongo!.collection('files').countDocuments(), filesBefore);
     });
 
     it('refuses an over-limit upload with 413 and keeps nothing, declared or streamed', async () => {
@@ -207,7 +228,7 @@ function fileSuite(backend: Backend) {
         token: owner.token,
         body: { content: 'not yours', attachments: [stolen.body.id] },
       });
-      assert.equal(refused.status, 400, 'only your own uploads can be attached');
+      assert.equal(refused.status, 404, 'only your own uploads can be attached');
       const sent = await api.request<Message>('POST', `/api/converses/${converseId}/messages`, {
         token: owner.token,
         body: { content: 'see attached', attachments: [up.body.id] },

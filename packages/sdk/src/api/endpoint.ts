@@ -40,6 +40,13 @@ export interface Endpoint {
   response?: ApiSchemaName | `${ApiSchemaName}[]`;
   /** Served by the gateway's own streaming handler instead of one action call. */
   raw?: 'upload' | 'download';
+  /** The document's operationId when the action serves more than one endpoint. */
+  operationId?: string;
+  /**
+   * What a client can do next with the answer (OpenAPI links): operationId ->
+   * its parameters from the answer, e.g. `{ fileId: '$response.body#/id' }`.
+   */
+  links?: Record<string, Record<string, string>>;
 }
 
 type EndpointDeclaration = Omit<Endpoint, 'auth' | 'status'> & Partial<Pick<Endpoint, 'auth' | 'status'>>;

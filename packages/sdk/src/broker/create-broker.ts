@@ -3,6 +3,7 @@ import { ServiceBroker, type BrokerOptions } from 'moleculer';
 import type { AppConfig } from '../config/load.ts';
 import type { Logger } from '../logger.ts';
 import { rateLimitMiddleware } from '../rate-limit/middleware.ts';
+import { CodePointValidator } from '../validation/code-point-validator.ts';
 import type { RateLimits } from '../rate-limit/rate-limits.ts';
 
 export interface CreateBrokerOptions {
@@ -29,8 +30,9 @@ export function createBroker({ config, logger, rateLimits, overrides = {} }: Cre
     serializer: 'JSON',
     requestTimeout: config.requestTimeoutMs,
     registry: { preferLocal: true, strategy: 'RoundRobin' },
-    // Parameters are validated by each action's schema before its handler runs.
-    validator: true,
+    // Parameters are validated by each action's schema before its handler runs,
+    // string lengths counted as the API document (JSON Schema) counts them.
+    validator: new CodePointValidator(),
     logger: {
       type: 'Pino',
       options: {

@@ -16,6 +16,20 @@ export const idParam = {
 
 export const strict = <const T extends Record<string, unknown>>(schema: T) => ({ $$strict: true, ...schema }) as const;
 
+/**
+ * Text to search for (1 to `max` characters). A NUL cannot be part of a
+ * database regular expression, so it is refused here rather than failing there.
+ */
+export const searchText = (max: number) =>
+  ({
+    type: 'string',
+    min: 1,
+    max,
+    // eslint-disable-next-line no-control-regex -- the NUL is what this pattern refuses
+    pattern: /^[^\u0000]+$/,
+    messages: { stringPattern: "'{field}' must not contain NUL characters" },
+  }) as const;
+
 /** A `limit` query parameter: 1-100, default 50. */
 export const limitParam = { type: 'number', integer: true, min: 1, max: 100, convert: true, optional: true } as const;
 

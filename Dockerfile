@@ -1,25 +1,32 @@
 # One image for every node of the cluster; SERVICES picks what a container runs.
+# It holds the composition root (server/), the services, the gateway and the
+# libraries they use; the test kit's code is left out.
 FROM node:24-slim
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY packages/sdk/package.json packages/sdk/
 COPY packages/protocol/package.json packages/protocol/
-COPY packages/testkit/package.json packages/testkit/
-COPY packages/runner/package.json packages/runner/
+COPY packages/dev-servers/package.json packages/dev-servers/
 COPY services/user/package.json services/user/
 COPY services/group/package.json services/group/
 COPY services/chat/package.json services/chat/
 COPY services/file/package.json services/file/
 COPY services/push/package.json services/push/
 COPY gateway/package.json gateway/
+COPY server/package.json server/
+# Every workspace's manifest, so the lockfile matches; only the code above is copied below.
+COPY packages/testkit/package.json packages/testkit/
 COPY client/package.json client/
 COPY benchmark/package.json benchmark/
 RUN npm ci --omit=dev --no-audit --no-fund
-COPY packages packages
+COPY packages/sdk packages/sdk
+COPY packages/protocol packages/protocol
+COPY packages/dev-servers packages/dev-servers
 COPY services services
 COPY gateway gateway
+COPY server server
 # TypeScript runs directly on Node 24 (type stripping): no build step.
 USER node
 EXPOSE 3000
-CMD ["node", "packages/runner/src/start.ts"]
+CMD ["node", "server/src/start.ts"]

@@ -2,6 +2,21 @@ import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
+/** What sits above the libraries: the services, the gateway and the composition root. */
+const ABOVE_PACKAGES = {
+  group: ['@im/gateway', '@im/gateway/*', '@im/service-*', '@im/server', '@im/server/*'],
+  message: 'packages/ are the libraries services, gateway and server build on: they must not import them.',
+};
+const ABOVE_PACKAGES_BY_PATH = {
+  regex: '^(\\.\\./)+(services|gateway|server)(/|$)',
+  message: 'packages/ must not reach into services, the gateway or server by relative path.',
+};
+/** The test kit is for tests: production code starts local servers through @im/dev-servers. */
+const TEST_KIT = {
+  group: ['@im/testkit', '@im/testkit/*'],
+  message: 'Production code must not import the test kit (use @im/dev-servers to start local servers).',
+};
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '**/dist-types/**', 'data/**', 'benchmark/results/**'] },
   js.configs.recommended,
@@ -14,6 +29,21 @@ export default tseslint.config(
       '@typescript-eslint/no-non-null-assertion': 'off',
       'no-console': 'off',
     },
+  },
+  // Package boundaries: libraries under packages/ never reach up into what
+  // builds on them, and production code never loads the test kit.
+  {
+    files: ['packages/*/src/**/*.ts'],
+    ignores: ['packages/testkit/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [ABOVE_PACKAGES, ABOVE_PACKAGES_BY_PATH, TEST_KIT] }] },
+  },
+  {
+    files: ['packages/*/test/**/*.ts', 'packages/testkit/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [ABOVE_PACKAGES, ABOVE_PACKAGES_BY_PATH] }] },
+  },
+  {
+    files: ['server/src/**/*.ts', 'gateway/src/**/*.ts', 'services/*/src/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [TEST_KIT] }] },
   },
   {
     files: ['client/src/**/*.tsx', 'client/src/**/*.ts'],

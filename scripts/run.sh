@@ -5,4 +5,4 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 bash "$IM_ROOT/scripts/setup.sh" run
 cd "$IM_ROOT"
-exec bash scripts/node.sh packages/runner/src/start.ts
+exec bash scripts/node.sh server/src/start.ts

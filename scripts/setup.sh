@@ -111,7 +111,7 @@ ensure_mongo_dev_server() {
   fi
   ensure_java
   say "fetching mongo-java-server $IM_MONGO_JAVA_SERVER_VERSION from Maven Central"
-  local src="$IM_ROOT/packages/testkit/java"
+  local src="$IM_ROOT/packages/dev-servers/java"
   mkdir -p "$dir/lib" "$dir/classes"
   mvn -q -B -f "$src/pom.xml" -Dmongo-java-server.version="$IM_MONGO_JAVA_SERVER_VERSION" \
     dependency:copy-dependencies -DoutputDirectory="$dir/lib" -DincludeScope=runtime ||

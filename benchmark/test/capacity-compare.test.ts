@@ -48,7 +48,7 @@ describe('checkoutRef', () => {
     try {
       assert.equal(checkout.commit, await resolveRef('HEAD'));
       assert.equal(checkout.packages, 'linked');
-      assert.ok(existsSync(join(checkout.dir, 'packages/runner/src/start.ts')));
+      assert.ok(existsSync(join(checkout.dir, 'server/src/start.ts')));
       // @im/sdk inside the worktree is the worktree's packages/sdk, not this checkout's.
       assert.equal(
         realpathSync(join(checkout.dir, 'node_modules/@im/sdk')),

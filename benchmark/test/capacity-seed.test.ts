@@ -18,7 +18,7 @@ import { mentionedUsernames } from '../../services/chat/src/mentions.ts';
 import { ensureDataset, MANIFEST_COLLECTION, seedDataset } from '../src/capacity/seed.ts';
 import type { DatasetManifest, SeedOptions } from '../src/capacity/types.ts';
 
-const START = fileURLToPath(new URL('../../packages/runner/src/start.ts', import.meta.url));
+const START = fileURLToPath(new URL('../../server/src/start.ts', import.meta.url));
 const SEED = fileURLToPath(new URL('../src/capacity/seed.ts', import.meta.url));
 const SIZE = { users: 60, groups: 6, messages: 2000, seed: 7 };
 

@@ -14,7 +14,7 @@ import { launchBrowser } from './harness/browser.ts';
 import { startCuttableProxy, type CuttableProxy } from './harness/cuttable-proxy.ts';
 import { PNG } from './harness/png.ts';
 
-const START = fileURLToPath(new URL('../../packages/runner/src/start.ts', import.meta.url));
+const START = fileURLToPath(new URL('../../server/src/start.ts', import.meta.url));
 const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
 // UPDATE_SCREENSHOTS=1 refreshes the README's pictures; otherwise they go to a temporary folder.
 const SHOTS = process.env.UPDATE_SCREENSHOTS

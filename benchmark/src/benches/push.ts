@@ -24,7 +24,7 @@ import { startTarget, type Target } from '../lib/target.ts';
 
 /** Mentions the server resolves per message (services/chat/src/mentions.ts). */
 const MAX_MENTIONS = 50;
-/** The cluster node that runs the push service (packages/runner/src/cluster.ts). */
+/** The cluster node that runs the push service (server/src/cluster.ts). */
 const PUSH_NODE_ID = 'services-2';
 
 // ---------------------------------------------------------------------------

@@ -18,8 +18,11 @@ import { connectMongo } from '@im/sdk';
 
 /** This checkout: its runner is what a benchmark starts unless told another `serverRoot`. */
 const THIS_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const runnerEntry = (root: string, file: 'start.ts' | 'cluster.ts') =>
-  join(resolve(root), 'packages', 'runner', 'src', file);
+const runnerEntry = (root: string, file: 'start.ts' | 'cluster.ts') => {
+  const current = join(resolve(root), 'server', 'src', file);
+  // Releases before the composition root moved to server/ kept it in packages/runner.
+  return existsSync(current) ? current : join(resolve(root), 'packages', 'runner', 'src', file);
+};
 
 export interface Target {
   mode: 'single' | 'cluster';
@@ -44,7 +47,7 @@ export interface TargetOptions {
   mongoKind?: string;
   /**
    * A checkout (e.g. a git worktree of another release, with its own
-   * node_modules) whose packages/runner/src/{start,cluster}.ts is started
+   * node_modules) whose server/src/{start,cluster}.ts (packages/runner/src in older releases) is started
    * instead of this checkout's. The load generator stays this checkout's.
    */
   serverRoot?: string;

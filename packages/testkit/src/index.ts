@@ -1,11 +1,28 @@
-export { startServers, type ServerSet, type WhichServers } from './servers/index.ts';
-export { startMongo, type MongoServerHandle, type MongoKind, type StartMongoOptions } from './servers/mongo.ts';
-export { startRedis, type RedisServerHandle } from './servers/redis.ts';
-export { startNats, type NatsServerHandle } from './servers/nats.ts';
-export { startMinio, type MinioServerHandle, type StartMinioOptions } from './servers/minio.ts';
 export { openTestEnv, withDatabase, TESTKIT_ENV, type TestEnv, type MinioAccess } from './test-env.ts';
-export { ManagedProcess, waitForProcess, type StartProcessOptions } from './managed-process.ts';
-export { freePort } from './free-port.ts';
-export { waitUntil, tcpExchange } from './probes.ts';
-export { findBinary, CACHE_DIR } from './binaries.ts';
-export { startServerProcess, type ServerProcess } from './server-process.ts';
+// The local servers tests need, from the package that starts them.
+export {
+  startServers,
+  startMongo,
+  startRedis,
+  startNats,
+  startMinio,
+  ManagedProcess,
+  waitForProcess,
+  freePort,
+  waitUntil,
+  tcpExchange,
+  findBinary,
+  CACHE_DIR,
+  startServerProcess,
+  type ServerSet,
+  type WhichServers,
+  type MongoServerHandle,
+  type MongoKind,
+  type StartMongoOptions,
+  type RedisServerHandle,
+  type NatsServerHandle,
+  type MinioServerHandle,
+  type StartMinioOptions,
+  type StartProcessOptions,
+  type ServerProcess,
+} from '@im/dev-servers';

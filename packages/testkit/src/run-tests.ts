@@ -5,12 +5,13 @@
 import { spawn } from 'node:child_process';
 import { globSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { startServers } from './servers/index.ts';
+import { startServers } from '@im/dev-servers';
 import { TESTKIT_ENV } from './test-env.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const PATTERNS = [
   'packages/*/test/**/*.test.ts',
+  'server/test/**/*.test.ts',
   'services/*/test/**/*.test.ts',
   'gateway/test/**/*.test.ts',
   'benchmark/test/**/*.test.ts',

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Client as MinioClient } from 'minio';
 import { Redis } from 'ioredis';
 import mongoose from 'mongoose';
-import { startServers, type ServerSet } from './servers/index.ts';
+import { startServers, type ServerSet } from '@im/dev-servers';
 
 /** Variables the test runner sets so every test file shares one set of servers. */
 export const TESTKIT_ENV = {

@@ -12,7 +12,7 @@ import {
   type MongoServerHandle,
   type NatsServerHandle,
   type RedisServerHandle,
-} from '@im/testkit';
+} from '@im/dev-servers';
 import { startLocalMongo } from './local-mongo.ts';
 import { loadConfigOrDie, runUntilStopped } from './process-lifecycle.ts';
 

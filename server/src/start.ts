@@ -2,7 +2,7 @@
 // process (every service plus the gateway, local calls only); SERVICES and
 // TRANSPORTER make it one node of a cluster.
 import { createLogger, describeConfig, SERVICES_USING_MONGO, type AppConfig } from '@im/sdk';
-import type { MongoServerHandle } from '@im/testkit';
+import type { MongoServerHandle } from '@im/dev-servers';
 import { startLocalMongo } from './local-mongo.ts';
 import { startNode, type RunningNode } from './node.ts';
 import { die, loadConfigOrDie, runUntilStopped } from './process-lifecycle.ts';

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { findBinary, startMongo, type MongoServerHandle } from '@im/testkit';
+import { findBinary, startMongo, type MongoServerHandle } from '@im/dev-servers';
 import type { Logger } from '@im/sdk';
 
 /**

@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const eslint = new ESLint({ cwd: root });
+
+/** The boundary messages the lint reports for `code` written at `file` (relative to the repository). */
+async function boundaryErrors(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: `${root}${file}` });
+  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+}
+
+/** The lint rules of eslint.config.js that keep the package boundaries, shown failing a violating file. */
+describe('package boundaries (lint)', () => {
+  it('refuses a library under packages/ that imports a service, the gateway or server', async () => {
+    for (const code of [
+      "import { chatEndpoints } from '@im/service-chat/endpoints';\nexport const x = chatEndpoints;\n",
+      "import { API_ENDPOINTS } from '@im/gateway/endpoints';\nexport const x = API_ENDPOINTS;\n",
+      "import { startNode } from '@im/server';\nexport const x = startNode;\n",
+      "import { createChatService } from '../../../services/chat/src/chat.service.ts';\nexport const x = createChatService;\n",
+    ]) {
+      const errors = await boundaryErrors('packages/sdk/src/violation.ts', code);
+      assert.equal(errors.length, 1, code);
+      assert.match(errors[0]!, /packages\/ (are|must not)/);
+      // Its tests are held to the same rule.
+      assert.equal((await boundaryErrors('packages/sdk/test/violation.test.ts', code)).length, 1, code);
+    }
+  });
+
+  it('refuses the test kit in production code, and allows it in tests', async () => {
+    const code = "import { openTestEnv } from '@im/testkit';\nexport const x = openTestEnv;\n";
+    for (const file of [
+      'server/src/violation.ts',
+      'gateway/src/violation.ts',
+      'services/chat/src/violation.ts',
+      'packages/sdk/src/violation.ts',
+      'packages/dev-servers/src/violation.ts',
+    ]) {
+      const errors = await boundaryErrors(file, code);
+      assert.equal(errors.length, 1, file);
+      assert.match(errors[0]!, /must not import the test kit/);
+    }
+    for (const file of ['server/test/ok.test.ts', 'packages/sdk/test/ok.test.ts', 'gateway/test/ok.test.ts'])
+      assert.deepEqual(await boundaryErrors(file, code), [], file);
+  });
+
+  it('passes code that keeps to them', async () => {
+    assert.deepEqual(
+      await boundaryErrors(
+        'packages/sdk/src/clean.ts',
+        "import type { Message } from '@im/protocol';\nexport type X = Message;\n",
+      ),
+      [],
+    );
+    assert.deepEqual(
+      await boundaryErrors(
+        'server/src/clean.ts',
+        "import { startMongo } from '@im/dev-servers';\nimport { createChatService } from '@im/service-chat';\nexport const x = [startMongo, createChatService];\n",
+      ),
+      [],
+    );
+  });
+});

@@ -6,7 +6,7 @@ import { chatModels } from '../../../services/chat/src/models.ts';
 import { fileModel } from '../../../services/file/src/models.ts';
 import { groupModels } from '../../../services/group/src/models.ts';
 import { pushModels } from '../../../services/push/src/models.ts';
-import { userModel } from '../../../services/user/src/user.model.ts';
+import { userModel } from '../../../services/user/src/models.ts';
 
 export function serviceModels(connection: Connection) {
   const chat = chatModels(connection);

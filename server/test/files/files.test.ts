@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import type { FileInfo } from '@im/protocol';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +10,7 @@ import { Client as MinioClient } from 'minio';
 import sharp from 'sharp';
 import { startApi, type ApiHarness } from '../api/harness.ts';
 
-type FileView = { id: string; name: string; size: number; mime: string; url: string; thumbnailUrl?: string };
+type FileView = FileInfo;
 type Backend = 'local' | 's3';
 
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');

@@ -1,1 +1,1 @@
-export { createFileService, type FileAccess, type FileView } from './file.service.ts';
+export { createFileService } from './file.service.ts';

@@ -1,6 +1,7 @@
-import type { ObjectStorage } from '@im/sdk';
+import type { AppContext, EventContext, ObjectStorage } from '@im/sdk';
 import { PassThrough } from 'node:stream';
 import sharp from 'sharp';
+import type { FileDoc, FileModel } from './models.ts';
 
 /** Images sharp can read and that are worth a preview. */
 const THUMBNAIL_SOURCES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/tiff']);
@@ -22,3 +23,22 @@ export async function makeThumbnail(storage: ObjectStorage, key: string, thumbKe
   source.pipe(resize).pipe(out);
   await storage.put(thumbKey, out, 'image/webp');
 }
+
+/**
+ * On `file.uploaded` (one file node gets each): makes the image's thumbnail
+ * and records it. A failure only means no preview.
+ */
+export const thumbnailOnUpload =
+  (app: AppContext, files: FileModel) =>
+  async (ctx: EventContext<'file.uploaded'>): Promise<void> => {
+    const doc = await files.findById(ctx.params.fileId).lean<FileDoc>();
+    if (!doc || !canThumbnail(doc.mime, doc.size) || !app.storage) return;
+    const thumbKey = `thumbs/${doc.key}`;
+    try {
+      await makeThumbnail(app.storage, doc.key, thumbKey);
+      await files.updateOne({ _id: doc._id }, { $set: { thumbnailKey: thumbKey } });
+    } catch (err) {
+      app.logger.info({ err, fileId: ctx.params.fileId }, 'no thumbnail for this image');
+      await app.storage.remove(thumbKey).catch(() => undefined);
+    }
+  };

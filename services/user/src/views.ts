@@ -1,5 +1,5 @@
 import type { PublicUser } from '@im/protocol';
-import type { UserDoc } from './user.model.ts';
+import type { UserDoc } from './models.ts';
 
 export function toPublicUser(doc: Pick<UserDoc, '_id' | 'username' | 'nickname' | 'avatar' | 'createdAt'>): PublicUser {
   return {

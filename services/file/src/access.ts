@@ -1,0 +1,22 @@
+import { call, callerId, ImError } from '@im/sdk';
+import { Types } from 'mongoose';
+import type { Ctx } from './deps.ts';
+import type { FileDoc, FileModel } from './models.ts';
+
+/**
+ * The file, if the caller uploaded it or is in a converse where it was
+ * attached; 404 otherwise (someone else's file does not exist for them).
+ */
+export async function readableFile(files: FileModel, ctx: Ctx<{ fileId: string }>): Promise<FileDoc> {
+  const userId = callerId(ctx);
+  // The id is validated (24 hex digits): the driver, without a mongoose query, is enough.
+  const doc = await files.collection.findOne<FileDoc>({ _id: new Types.ObjectId(ctx.params.fileId) });
+  if (!doc) throw notFound();
+  if (doc.uploaderId.toHexString() === userId) return doc;
+  for (const converseId of doc.converseIds) {
+    if (await call(ctx, 'chat.access', { converseId: converseId.toHexString(), userId })) return doc;
+  }
+  throw notFound();
+}
+
+const notFound = () => new ImError('IM_ERR_NOT_FOUND', 'File not found');

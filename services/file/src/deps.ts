@@ -1,0 +1,17 @@
+import { ImError, type AppContext, type CallerMeta, type ObjectStorage } from '@im/sdk';
+import type { Context } from 'moleculer';
+import type { FileModel } from './models.ts';
+
+/** What the file service's actions share. */
+export interface FileDeps {
+  app: AppContext;
+  files: FileModel;
+}
+
+export type Ctx<P = Record<string, never>> = Context<P, CallerMeta>;
+
+/** This node's storage; a file node without one cannot serve bytes. */
+export function storageOf(app: AppContext): ObjectStorage {
+  if (!app.storage) throw new ImError('IM_ERR_SERVICE_UNAVAILABLE', 'No file storage on this node');
+  return app.storage;
+}

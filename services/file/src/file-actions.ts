@@ -1,0 +1,85 @@
+import type { FileInfo } from '@im/protocol';
+import { callerId, emitToOne, EVENTS, ImError, type ActionParams, type ActionResult, type Params } from '@im/sdk';
+import { Types } from 'mongoose';
+import { readableFile } from './access.ts';
+import type { Ctx, FileDeps } from './deps.ts';
+import type { FileDoc } from './models.ts';
+import { sanitizeFileName } from './names.ts';
+import { fileParams } from './params.ts';
+import { removeUnattached } from './cleanup.ts';
+import { canThumbnail } from './thumbnails.ts';
+import { toFileAccess, toFileInfo } from './views.ts';
+
+/** Recording files, who may read them, attaching them to messages. */
+export const fileActions = ({ app, files }: FileDeps) => ({
+  /** Records a file whose bytes are already stored under `key`. */
+  register: {
+    visibility: 'public' as const,
+    params: fileParams.register,
+    async handler(ctx: Ctx<ActionParams<'file.register'>>): Promise<ActionResult<'file.register'>> {
+      const { key, name, size, mime, sha256 } = ctx.params;
+      const doc: FileDoc = {
+        _id: new Types.ObjectId(),
+        uploaderId: new Types.ObjectId(callerId(ctx)),
+        name: sanitizeFileName(name),
+        size,
+        mime,
+        sha256,
+        key,
+        converseIds: [],
+        createdAt: new Date(),
+      };
+      // Straight to the driver: the parameters are validated already, and a mongoose
+      // document (casting, defaults, change tracking) costs more CPU than the insert.
+      await files.collection.insertOne(doc);
+      const info = toFileInfo(doc);
+      // Thumbnails are best effort: a lost event only means no preview. Only images that
+      // can have one are announced, so other uploads cost no event and no second read.
+      if (canThumbnail(mime, size)) emitToOne(ctx, EVENTS.fileUploaded, { fileId: info.id });
+      return info;
+    },
+  },
+
+  /** What the gateway needs to serve the bytes, for those who may read the file. */
+  access: {
+    visibility: 'public' as const,
+    params: fileParams.access,
+    async handler(ctx: Ctx<ActionParams<'file.access'>>): Promise<ActionResult<'file.access'>> {
+      return toFileAccess(await readableFile(files, ctx));
+    },
+  },
+
+  /** GET /api/files/:fileId/info: the file's metadata, for exactly those who may download it. */
+  info: {
+    params: fileParams.info,
+    async handler(ctx: Ctx<Params<typeof fileParams.info>>): Promise<FileInfo> {
+      return toFileInfo(await readableFile(files, ctx));
+    },
+  },
+
+  /**
+   * A send's files: every one must exist and be the sender's upload, else
+   * nothing is attached (404, as for any id the sender cannot see); then the
+   * converse's members may read them.
+   */
+  attach: {
+    visibility: 'public' as const,
+    params: fileParams.attach,
+    async handler(ctx: Ctx<ActionParams<'file.attach'>>): Promise<ActionResult<'file.attach'>> {
+      const ids = [...new Set(ctx.params.fileIds)];
+      const docs = await files.find({ _id: { $in: ids }, uploaderId: ctx.params.userId }).lean<FileDoc[]>();
+      if (docs.length !== ids.length) throw new ImError('IM_ERR_NOT_FOUND', 'Attachments must be files you uploaded');
+      await files.updateMany(
+        { _id: { $in: ids } },
+        { $addToSet: { converseIds: new Types.ObjectId(ctx.params.converseId) } },
+      );
+      return docs.map(toFileInfo);
+    },
+  },
+
+  /** Removes files never attached and older than the grace period; returns how many (tests and operators). */
+  cleanup: {
+    visibility: 'public' as const,
+    handler: (): Promise<ActionResult<'file.cleanup'>> => removeUnattached(app, files),
+  },
+});

@@ -1,0 +1,16 @@
+import type { AppContext, CallerMeta } from '@im/sdk';
+import type { Context } from 'moleculer';
+import type { DeliveryQueue } from './delivery/queue.ts';
+import type { PushModels } from './models.ts';
+import type { VapidKeys } from './vapid.ts';
+
+/** What the push service's actions and event handlers share. */
+export interface PushDeps {
+  app: AppContext;
+  models: PushModels;
+  vapid: VapidKeys;
+  /** The delivery queue, once the service started. */
+  queue: () => DeliveryQueue | undefined;
+}
+
+export type Ctx<P = Record<string, never>> = Context<P, CallerMeta>;

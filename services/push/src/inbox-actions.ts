@@ -1,0 +1,51 @@
+import type { NotificationPage, NotificationSettings } from '@im/protocol';
+import { callerId, type Params } from '@im/sdk';
+import { Types } from 'mongoose';
+import type { Ctx, PushDeps } from './deps.ts';
+import type { NotificationDoc, SettingsDoc } from './models.ts';
+import { pushParams } from './params.ts';
+import { toNotification, toSettings } from './views.ts';
+
+/** The inbox of what reached a user while away, and what they muted. */
+export const inboxActions = ({ models }: PushDeps) => ({
+  /** Mentions and DMs received while offline, newest first. */
+  inbox: {
+    params: pushParams.inbox,
+    async handler(ctx: Ctx<Params<typeof pushParams.inbox>>): Promise<NotificationPage> {
+      const userId = callerId(ctx);
+      const limit = ctx.params.limit ?? 50;
+      const docs = await models.notifications
+        .find({ userId, ...(ctx.params.cursor ? { _id: { $lt: ctx.params.cursor } } : {}) })
+        .sort({ _id: -1 })
+        .limit(limit + 1)
+        .lean<NotificationDoc[]>();
+      const page = docs.slice(0, limit);
+      return {
+        items: page.map(toNotification),
+        nextCursor: docs.length > limit ? page.at(-1)!._id.toHexString() : null,
+      };
+    },
+  },
+
+  getSettings: {
+    params: pushParams.getSettings,
+    async handler(ctx: Ctx): Promise<NotificationSettings> {
+      return toSettings(await models.settings.findOne({ userId: callerId(ctx) }).lean<SettingsDoc>());
+    },
+  },
+
+  updateSettings: {
+    params: pushParams.updateSettings,
+    async handler(ctx: Ctx<Params<typeof pushParams.updateSettings>>): Promise<NotificationSettings> {
+      const userId = callerId(ctx);
+      const set: Record<string, unknown> = {};
+      if (ctx.params.muteAll !== undefined) set.muteAll = ctx.params.muteAll;
+      if (ctx.params.mutedConverseIds)
+        set.mutedConverseIds = ctx.params.mutedConverseIds.map((id) => new Types.ObjectId(id));
+      const doc = await models.settings
+        .findOneAndUpdate({ userId }, { $set: set }, { upsert: true, new: true })
+        .lean<SettingsDoc>();
+      return toSettings(doc);
+    },
+  },
+});

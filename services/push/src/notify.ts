@@ -1,0 +1,109 @@
+import { call, isDuplicateKeyError, type EventContext } from '@im/sdk';
+import type { ServiceBroker } from 'moleculer';
+import { Types } from 'mongoose';
+import type { PushJob } from './delivery/queue.ts';
+import type { PushDeps } from './deps.ts';
+import type { DeviceDoc, SettingsDoc, SubscriptionDoc } from './models.ts';
+
+/**
+ * What reaches a member who is not looking: for DMs and mentions, members
+ * with no socket anywhere get an inbox entry and a push (Web Push, and the
+ * HTTP push proxy for mobile devices), unless they muted it.
+ */
+export function notifier({ app, models, queue }: PushDeps) {
+  /** The users of `ids` with no socket on any gateway (all of them if no gateway answers). */
+  const offline = async (broker: ServiceBroker, ids: string[]) => {
+    const online = new Set(await call(broker, 'gateway.online', { userIds: ids }).catch(() => []));
+    return ids.filter((id) => !online.has(id));
+  };
+
+  /** In a cluster every push node hears each message: one of them (whoever sets the key) handles it. */
+  const claim = async (messageId: string) =>
+    !app.redis || (await app.redis.set(`push:seen:${messageId}`, '1', 'EX', 3600, 'NX')) === 'OK';
+
+  return {
+    /** On `chat.message.created`: inbox entries and pushes for the offline recipients. */
+    async messageCreated(ctx: EventContext<'chat.message.created'>): Promise<void> {
+      const { message, memberIds } = ctx.params;
+      const kind: 'dm' | 'mention' = memberIds ? 'dm' : 'mention';
+      const targets = (memberIds ?? message.mentions).filter((id) => id !== message.authorId);
+      if (targets.length === 0 || !(await claim(message.id))) return;
+
+      const settings = await models.settings.find({ userId: { $in: targets } }).lean<SettingsDoc[]>();
+      const muted = new Set(
+        settings
+          .filter((s) => s.muteAll || s.mutedConverseIds.some((c) => c.toHexString() === message.converseId))
+          .map((s) => s.userId.toHexString()),
+      );
+      const recipients = await offline(
+        ctx.broker,
+        targets.filter((id) => !muted.has(id)),
+      );
+      if (recipients.length === 0) return;
+
+      const preview = message.content.slice(0, 140);
+      // Inbox entries written as they are stored (cast here, createdAt set): mongoose's hydration
+      // and validation of a document per recipient cost more than the insert itself.
+      const converseId = new Types.ObjectId(message.converseId);
+      const messageId = new Types.ObjectId(message.id);
+      const authorId = new Types.ObjectId(message.authorId);
+      const createdAt = new Date();
+      await models.notifications
+        .insertMany(
+          recipients.map((userId) => ({
+            _id: new Types.ObjectId(),
+            userId: new Types.ObjectId(userId),
+            kind,
+            converseId,
+            messageId,
+            seq: message.seq,
+            authorId,
+            preview,
+            createdAt,
+          })),
+          { ordered: false, lean: true },
+        )
+        .catch((err: unknown) => {
+          if (!isDuplicateKeyError(err) && !(err as { writeErrors?: unknown }).writeErrors) throw err;
+        });
+      const payload = JSON.stringify({
+        type: kind,
+        converseId: message.converseId,
+        messageId: message.id,
+        seq: message.seq,
+        authorId: message.authorId,
+        preview,
+      });
+      const [subs, devices] = await Promise.all([
+        models.subscriptions.find({ userId: { $in: recipients } }).lean<SubscriptionDoc[]>(),
+        app.config.pushProxyUrl
+          ? models.devices.find({ userId: { $in: recipients } }).lean<DeviceDoc[]>()
+          : Promise.resolve([]),
+      ]);
+      const jobs: Array<Omit<PushJob, 'id' | 'attempts' | 'enqueuedAt'>> = [
+        ...subs.map((s) => ({
+          channel: 'webpush' as const,
+          userId: s.userId.toHexString(),
+          target: { endpoint: s.endpoint, p256dh: s.p256dh, auth: s.auth },
+          payload,
+        })),
+        ...devices.map((d) => ({
+          channel: 'proxy' as const,
+          userId: d.userId.toHexString(),
+          target: { platform: d.platform, token: d.token },
+          payload,
+        })),
+      ];
+      await queue()?.enqueue(jobs);
+    },
+
+    /** On `chat.converse.read`: reading a converse clears its inbox entries up to the read position. */
+    async converseRead(ctx: EventContext<'chat.converse.read'>): Promise<void> {
+      await models.notifications.deleteMany({
+        userId: ctx.params.userId,
+        converseId: ctx.params.converseId,
+        seq: { $lte: ctx.params.readSeq },
+      });
+    },
+  };
+}

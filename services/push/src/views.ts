@@ -1,0 +1,19 @@
+import type { Notification, NotificationSettings } from '@im/protocol';
+import type { NotificationDoc, SettingsDoc } from './models.ts';
+
+export const toNotification = (n: NotificationDoc): Notification => ({
+  id: n._id.toHexString(),
+  kind: n.kind,
+  converseId: n.converseId.toHexString(),
+  messageId: n.messageId.toHexString(),
+  seq: n.seq,
+  authorId: n.authorId.toHexString(),
+  preview: n.preview,
+  createdAt: n.createdAt.toISOString(),
+});
+
+/** A user's settings; a user who never set any has the defaults. */
+export const toSettings = (doc: SettingsDoc | null | undefined): NotificationSettings => ({
+  muteAll: doc?.muteAll ?? false,
+  mutedConverseIds: (doc?.mutedConverseIds ?? []).map((id) => id.toHexString()),
+});

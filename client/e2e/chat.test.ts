@@ -192,11 +192,17 @@ describe('two people chatting in the web client', () => {
     await target.hover();
     await target.getByRole('button', { name: 'Add reaction' }).click();
     await target.getByRole('button', { name: 'React 🎉' }).click();
-    await alice
+    const chip = alice
       .getByTestId('message')
       .filter({ hasText: 'Hello Bob, welcome to the team' })
-      .getByRole('button', { name: '🎉 1' })
-      .waitFor();
+      .getByRole('button', { name: '🎉 1' });
+    await chip.waitFor();
+    // Hovering a reaction asks who reacted (GET /api/messages/:id/reactions/:emoji).
+    await chip.hover();
+    await alice.waitForFunction(() =>
+      document.querySelector('button.reaction[title]')?.getAttribute('title')?.includes('reacted with 🎉'),
+    );
+    assert.match((await chip.getAttribute('title')) ?? '', /^bob reacted with 🎉$/i);
 
     await target.hover();
     await target.getByRole('button', { name: 'Reply' }).click();

@@ -260,6 +260,34 @@ describe('conversations and messages', () => {
     }
   });
 
+  it('lists who reacted with an emoji, earliest first, to those who may see the message', async () => {
+    const { owner, members, converseId } = await room(3);
+    const msg = (await send(owner, converseId, { content: 'who likes this' })).body;
+    const heart = encodeURIComponent('❤️');
+    for (const u of [members[2]!, owner, members[0]!])
+      await api.request('PUT', `/api/messages/${msg.id}/reactions/${heart}`, { token: u.token });
+    const who = (q = '') =>
+      api.request<Array<{ id: string; username: string }>>('GET', `/api/messages/${msg.id}/reactions/${heart}${q}`, {
+        token: members[1]!.token,
+      });
+    assert.deepEqual(
+      (await who()).body.map((u) => u.id),
+      [members[2]!.id, owner.id, members[0]!.id],
+    );
+    assert.deepEqual(
+      (await who('?limit=2')).body.map((u) => u.id),
+      [members[2]!.id, owner.id],
+    );
+    const none = await api.request<unknown[]>('GET', `/api/messages/${msg.id}/reactions/${encodeURIComponent('🎉')}`, {
+      token: owner.token,
+    });
+    assert.deepEqual(none.body, []);
+    const outsider = await api.user('out');
+    const hidden = await api.request('GET', `/api/messages/${msg.id}/reactions/${heart}`, { token: outsider.token });
+    assert.equal(hidden.status, 404);
+    assert.equal((await api.request('GET', `/api/messages/${msg.id}/reactions/x`, { token: owner.token })).status, 400);
+  });
+
   it('counts unread messages and mentions across three users; acks never move back', async () => {
     const { owner: a, members, converseId } = await room(2);
     const [b, c] = members as [User, User];

@@ -116,6 +116,16 @@ export const chatEndpoints: Endpoint[] = [
     response: 'Reaction[]',
   }),
   endpoint({
+    method: 'GET',
+    path: '/api/messages/:messageId/reactions/:emoji',
+    action: 'chat.reactors',
+    params: chatParams.reactors,
+    input: 'query',
+    summary: 'Who reacted with an emoji, earliest first (limit 1-100, default 50)',
+    tag: 'messages',
+    response: 'User[]',
+  }),
+  endpoint({
     method: 'DELETE',
     path: '/api/messages/:messageId/reactions/:emoji',
     action: 'chat.unreact',

@@ -1,4 +1,4 @@
-import type { ConverseAccess, Message, Reaction } from '@im/protocol';
+import type { ConverseAccess, Message, PublicUser, Reaction } from '@im/protocol';
 import {
   announce,
   call,
@@ -234,6 +234,24 @@ export const messageActions = ({ models, writer, access }: ChatDeps) => {
             reactionEvent(doc, ctx.params.emoji, userId, true, reactions, converse),
           );
         return reactions;
+      },
+    },
+
+    /** Who reacted with an emoji, earliest first (accounts since deleted are left out). */
+    reactors: {
+      params: chatParams.reactors,
+      async handler(ctx: Ctx<Params<typeof chatParams.reactors>>): Promise<PublicUser[]> {
+        const userId = callerId(ctx);
+        const { doc } = await loadVisible(ctx, ctx.params.messageId, userId);
+        const rows = await models.reactions
+          .find({ messageId: doc._id, emoji: ctx.params.emoji }, { userId: 1 })
+          .sort({ _id: 1 })
+          .limit(ctx.params.limit ?? 50)
+          .lean<ReactionDoc[]>();
+        const ids = rows.map((r) => r.userId.toHexString());
+        if (ids.length === 0) return [];
+        const users = await call(ctx, 'user.getMany', { ids });
+        return ids.flatMap((id) => (users[id] ? [users[id]] : []));
       },
     },
 

@@ -17,6 +17,16 @@ const seq = { type: 'number', integer: true, min: 0, max: Number.MAX_SAFE_INTEGE
 export const EMOJI =
   /^(?=.*(?:\p{Extended_Pictographic}|\p{Regional_Indicator}))(?:\p{Extended_Pictographic}|\p{Emoji_Component}|\u200d|\ufe0f){1,16}$/u;
 
+/** One emoji in a path: `PUT /api/messages/:messageId/reactions/:emoji` and its kin. */
+const emoji = {
+  type: 'string',
+  min: 1,
+  max: 64,
+  pattern: EMOJI,
+  examples: ['👍', '🎉', '❤️', '👍🏽', '🇫🇷'],
+  messages: { stringPattern: "'{field}' must be one emoji" },
+} as const;
+
 export const chatParams = {
   openDm: strict({ userId: idParam }),
   listDms: strict({}),
@@ -36,17 +46,8 @@ export const chatParams = {
   getMessage: strict({ messageId: idParam }),
   edit: strict({ messageId: idParam, content }),
   remove: strict({ messageId: idParam }),
-  react: strict({
-    messageId: idParam,
-    emoji: {
-      type: 'string',
-      min: 1,
-      max: 64,
-      pattern: EMOJI,
-      examples: ['👍', '🎉', '❤️', '👍🏽', '🇫🇷'],
-      messages: { stringPattern: "'{field}' must be one emoji" },
-    },
-  }),
+  react: strict({ messageId: idParam, emoji }),
+  reactors: strict({ messageId: idParam, emoji, limit: limitParam }),
   ack: strict({ converseId: idParam, seq }),
   unread: strict({}),
   search: strict({

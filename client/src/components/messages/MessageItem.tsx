@@ -6,6 +6,7 @@ import { Avatar } from '../common/Avatar.tsx';
 import { Attachment } from './Attachment.tsx';
 import { formatDay, formatTime } from './format.ts';
 import { QUICK_REACTIONS, type MessageHandlers } from './handlers.ts';
+import { ReactionChip } from './ReactionChip.tsx';
 import { ReplyQuote } from './ReplyQuote.tsx';
 import { RichText } from './RichText.tsx';
 import type { Row } from './rows.ts';
@@ -96,16 +97,12 @@ function ConfirmedMessage(props: { message: Message; author?: PublicUser; first:
         {!message.deleted && message.reactions.length > 0 && (
           <div className="reactions">
             {message.reactions.map((r) => (
-              <button
+              <ReactionChip
                 key={r.emoji}
-                type="button"
-                className={r.me ? 'reaction me' : 'reaction'}
-                aria-pressed={r.me}
-                aria-label={`${r.emoji} ${r.count}`}
-                onClick={() => ctx.handlers.onReact(message, r.emoji)}
-              >
-                {r.emoji} <span>{r.count}</span>
-              </button>
+                messageId={message.id}
+                reaction={r}
+                onToggle={() => ctx.handlers.onReact(message, r.emoji)}
+              />
             ))}
           </div>
         )}

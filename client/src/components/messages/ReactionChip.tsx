@@ -1,0 +1,49 @@
+import type { PublicUser, Reaction } from '@im/protocol';
+import { useState } from 'react';
+import { http, path } from '../../api/http.ts';
+import { displayName } from '../../state/users.ts';
+
+/** Names shown in a reaction's tooltip; the rest are counted. */
+const NAMED = 5;
+
+/** "Alice, Bob and 3 others reacted with 👍" from the first reactors and the count. */
+export function reactorsText(users: PublicUser[], count: number, emoji: string): string {
+  const names = users.slice(0, NAMED).map((u) => displayName(u));
+  const others = Math.max(0, count - names.length);
+  let who: string;
+  if (names.length === 0) who = count === 1 ? 'Someone' : `${count} people`;
+  else if (others > 0) who = `${names.join(', ')} and ${others} other${others === 1 ? '' : 's'}`;
+  else who = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0]!;
+  return `${who} reacted with ${emoji}`;
+}
+
+/**
+ * One reaction under a message: toggles the caller's reaction on click, and
+ * on hover or focus asks who reacted (once per count) for its tooltip.
+ */
+export function ReactionChip(props: { messageId: string; reaction: Reaction; onToggle(): void }) {
+  const { messageId, reaction } = props;
+  const [who, setWho] = useState<{ count: number; text: string }>();
+  const load = () => {
+    if (who?.count === reaction.count) return;
+    const count = reaction.count;
+    http
+      .get<PublicUser[]>(path`/api/messages/${messageId}/reactions/${reaction.emoji}` + `?limit=${NAMED}`)
+      .then((users) => setWho({ count, text: reactorsText(users, count, reaction.emoji) }))
+      .catch(() => undefined);
+  };
+  return (
+    <button
+      type="button"
+      className={reaction.me ? 'reaction me' : 'reaction'}
+      aria-pressed={reaction.me}
+      aria-label={`${reaction.emoji} ${reaction.count}`}
+      title={who?.text}
+      onMouseEnter={load}
+      onFocus={load}
+      onClick={props.onToggle}
+    >
+      {reaction.emoji} <span>{reaction.count}</span>
+    </button>
+  );
+}

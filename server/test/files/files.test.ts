@@ -227,9 +227,11 @@ function fileSuite(backend: Backend) {
       const stolen = await upload(Buffer.from('mine'), 'mine.txt', 'text/plain', member.token);
       const refused = await api.request('POST', `/api/converses/${converseId}/messages`, {
         token: owner.token,
-        body: { content: 'not yours', attachments: [stolen.body.id] },
+        body: { content: 'not yours', attachments: [up.body.id, stolen.body.id] },
       });
       assert.equal(refused.status, 404, 'only your own uploads can be attached');
+      // All or nothing: the sender's own file in the refused send was not attached either.
+      assert.equal((await download(up.body.id, {}, member.token)).status, 404);
       const sent = await api.request<Message>('POST', `/api/converses/${converseId}/messages`, {
         token: owner.token,
         body: { content: 'see attached', attachments: [up.body.id] },

@@ -15,10 +15,8 @@ COPY services/file/package.json services/file/
 COPY services/push/package.json services/push/
 COPY gateway/package.json gateway/
 COPY server/package.json server/
-# Every workspace's manifest, so the lockfile matches; only the code above is copied below.
-COPY packages/testkit/package.json packages/testkit/
-COPY client/package.json client/
-COPY benchmark/package.json benchmark/
+# Only the workspaces the image runs: npm ci leaves the others (the test kit,
+# the web client, the benchmarks) out, with their dependencies.
 RUN npm ci --omit=dev --no-audit --no-fund
 COPY packages/sdk packages/sdk
 COPY packages/protocol packages/protocol

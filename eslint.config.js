@@ -17,6 +17,17 @@ const TEST_KIT = {
   message: 'Production code must not import the test kit (use @im/dev-servers to start local servers).',
 };
 
+/** no-restricted-imports does not see import(): the same limits for dynamic imports. */
+const dynamicImport = (regex, message) => ({
+  selector: `ImportExpression[source.type='Literal'][source.value=/${regex}/]`,
+  message,
+});
+const ABOVE_PACKAGES_DYNAMIC = dynamicImport(
+  '^(@im\\u002F(gateway|service-|server)|(\\.\\.\\u002F)+(services|gateway|server)(\\u002F|$))',
+  ABOVE_PACKAGES.message,
+);
+const TEST_KIT_DYNAMIC = dynamicImport('^@im\\u002Ftestkit(\\u002F|$)', TEST_KIT.message);
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '**/dist-types/**', 'data/**', 'benchmark/results/**'] },
   js.configs.recommended,
@@ -33,17 +44,26 @@ export default tseslint.config(
   // Package boundaries: libraries under packages/ never reach up into what
   // builds on them, and production code never loads the test kit.
   {
-    files: ['packages/*/src/**/*.ts'],
+    files: ['packages/**/*.{ts,tsx,js,mjs}'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [ABOVE_PACKAGES, ABOVE_PACKAGES_BY_PATH] }],
+      'no-restricted-syntax': ['error', ABOVE_PACKAGES_DYNAMIC],
+    },
+  },
+  {
+    files: ['packages/*/src/**/*.{ts,tsx}'],
     ignores: ['packages/testkit/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [ABOVE_PACKAGES, ABOVE_PACKAGES_BY_PATH, TEST_KIT] }] },
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [ABOVE_PACKAGES, ABOVE_PACKAGES_BY_PATH, TEST_KIT] }],
+      'no-restricted-syntax': ['error', ABOVE_PACKAGES_DYNAMIC, TEST_KIT_DYNAMIC],
+    },
   },
   {
-    files: ['packages/*/test/**/*.ts', 'packages/testkit/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [ABOVE_PACKAGES, ABOVE_PACKAGES_BY_PATH] }] },
-  },
-  {
-    files: ['server/src/**/*.ts', 'gateway/src/**/*.ts', 'services/*/src/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [TEST_KIT] }] },
+    files: ['server/src/**/*.{ts,tsx}', 'gateway/src/**/*.{ts,tsx}', 'services/*/src/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [TEST_KIT] }],
+      'no-restricted-syntax': ['error', TEST_KIT_DYNAMIC],
+    },
   },
   {
     files: ['client/src/**/*.tsx', 'client/src/**/*.ts'],

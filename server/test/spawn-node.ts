@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '@im/testkit';
+import { freePort } from '@im/dev-servers';
 
 export const START = fileURLToPath(new URL('../src/start.ts', import.meta.url));
 export const CLUSTER = fileURLToPath(new URL('../src/cluster.ts', import.meta.url));

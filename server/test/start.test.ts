@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { openTestEnv, startRedis, type TestEnv } from '@im/testkit';
+import { startRedis } from '@im/dev-servers';
+import { openTestEnv, type TestEnv } from '@im/testkit';
 import { alive, spawnNode, START, waitReady, type SpawnedNode } from './spawn-node.ts';
 
 const LISTENING = /gateway listening on (http:\/\/[0-9.]+:\d+)/;

@@ -9,7 +9,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { DmConverse } from '@im/protocol';
-import { startRedis, type RedisServerHandle } from '@im/testkit';
+import { startRedis, type RedisServerHandle } from '@im/dev-servers';
 import { AccountPool, api, BenchGroup, type Account } from '../lib/api.ts';
 import { benchArgs, intOption } from '../lib/args.ts';
 import { IpcChild } from '../lib/ipc-child.ts';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { startMinio, type MinioServerHandle } from '@im/testkit';
+import { startMinio, type MinioServerHandle } from '@im/dev-servers';
 import { AccountPool } from '../lib/api.ts';
 import { benchArgs, intListOption } from '../lib/args.ts';
 import { LoadCpu } from '../lib/load-cpu.ts';

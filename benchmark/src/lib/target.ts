@@ -11,9 +11,9 @@ import {
   startMongo,
   startServerProcess,
   waitUntil,
-  withDatabase,
   type MongoServerHandle,
-} from '@im/testkit';
+} from '@im/dev-servers';
+import { withDatabase } from '@im/testkit';
 import { connectMongo } from '@im/sdk';
 
 /** This checkout: its runner is what a benchmark starts unless told another `serverRoot`. */

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { freePort, openTestEnv, type TestEnv } from '@im/testkit';
+import { freePort } from '@im/dev-servers';
+import { openTestEnv, type TestEnv } from '@im/testkit';
 import { connectMongo, connectRedis, DependencyUnavailableError, pingMongo } from '../src/index.ts';
 
 describe('connection helpers', () => {

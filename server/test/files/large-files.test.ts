@@ -5,14 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import {
-  openTestEnv,
-  startMinio,
-  startServerProcess,
-  type MinioServerHandle,
-  type ServerProcess,
-  type TestEnv,
-} from '@im/testkit';
+import { startMinio, startServerProcess, type MinioServerHandle, type ServerProcess } from '@im/dev-servers';
+import { openTestEnv, type TestEnv } from '@im/testkit';
 import { startApi, type ApiHarness } from '../api/harness.ts';
 
 const MiB = 1024 * 1024;

@@ -7,6 +7,7 @@ import { openTestEnv, type TestEnv } from '@im/testkit';
 import {
   createBroker,
   createLogger,
+  describeConfig,
   parseConfig,
   parseRateLimitOverrides,
   RATE_LIMITS,
@@ -54,6 +55,17 @@ describe('rate-limit policy', () => {
       () => parseConfig({ NODE_ENV: 'test', RATE_LIMITS: 'send=1/x' }),
       (err: unknown) => err instanceof ConfigError && err.message.includes('RATE_LIMITS'),
     );
+  });
+
+  it('prints overrides in the effective configuration as they are written', () => {
+    const line = (env: Record<string, string>) =>
+      describeConfig({
+        ...parseConfig({ NODE_ENV: 'test', ...env }),
+        secret: 's'.repeat(40),
+        secretSource: 'test-random',
+      }).find((l) => l.startsWith('RATE_LIMITS='));
+    assert.equal(line({ RATE_LIMITS: 'send=100/10, upload=5/60' }), 'RATE_LIMITS=send=100/10,upload=5/60');
+    assert.equal(line({}), 'RATE_LIMITS=(none)');
   });
 
   it('is the table docs/operations.md shows (npm run config:docs rewrites it)', () => {

@@ -1,5 +1,6 @@
 import { configSchema, type ConfigKey } from './schema.ts';
 import type { AppConfig } from './load.ts';
+import type { RateLimitOverrides } from '../rate-limit/policy.ts';
 
 /** The effective configuration as `ENV=value` lines, secrets masked. */
 export function describeConfig(config: AppConfig): string[] {
@@ -10,10 +11,17 @@ export function describeConfig(config: AppConfig): string[] {
     if (spec.secret) shown = value ? `****** (${config.secretSource})` : '(unset)';
     else if (value === undefined) shown = '(unset)';
     else if (Array.isArray(value)) shown = value.join(',');
+    else if (key === 'rateLimits') shown = formatRateLimitOverrides(value as RateLimitOverrides);
     else shown = maskUrlPassword(String(value));
     return `${spec.env}=${shown}`;
   });
 }
+
+/** Overrides as they are written: `send=100/10,upload=120/60` (empty: none). */
+const formatRateLimitOverrides = (overrides: RateLimitOverrides) =>
+  Object.entries(overrides)
+    .map(([name, o]) => `${name}=${o.points}/${o.windowSeconds}`)
+    .join(',') || '(none)';
 
 /** Hides a password inside a URL such as redis://:pw@host. */
 export function maskUrlPassword(value: string): string {

@@ -54,8 +54,10 @@ describe('compare', () => {
       'HEAD',
       '--modes',
       'bounded',
+      // Eight, so that in 16 s some send reaches another simulated user online in the same
+      // converse (with four, a run now and then timed no live delivery at all).
       '--users',
-      '4',
+      '8',
       '--duration',
       '16',
       '--config',

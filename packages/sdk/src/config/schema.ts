@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { parseHostList, parseTrustProxy } from '../net/address-lists.ts';
 import { parseRateLimitOverrides, RATE_LIMIT_NAMES } from '../rate-limit/policy.ts';
 import { SERVICE_NAMES, type ServiceName } from '../services.ts';
 
@@ -231,11 +232,52 @@ export const configSchema = {
   }),
   trustProxy: entry({
     env: 'TRUST_PROXY',
-    type: 'boolean',
+    type: 'false | hop count | CIDR list',
     description:
-      'Take the client address from X-Forwarded-For (only behind a proxy you run, such as the nginx of docker-compose).',
+      'Proxies in front of the gateway whose X-Forwarded-For is believed: false (none; the socket address is the client), a number of hops (nginx of docker-compose: 1), or a comma list of proxy CIDRs. The client is the right-most entry that is not a trusted proxy.',
     default: 'false',
-    parse: z.enum(['true', 'false']).transform((v) => v === 'true'),
+    parse: z.string().transform((text, ctx) => {
+      try {
+        return parseTrustProxy(text);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        return z.NEVER;
+      }
+    }),
+  }),
+  outboundAllow: entry({
+    env: 'OUTBOUND_ALLOW',
+    type: 'comma list of hosts, IPs, CIDRs',
+    description:
+      'Private destinations the server may still send requests to on behalf of users (an internal push proxy; loopback in tests). Empty: only public addresses.',
+    default: '',
+    parse: z.string().transform((text, ctx) => {
+      try {
+        return parseHostList(text);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        return z.NEVER;
+      }
+    }),
+  }),
+  outboundTimeoutMs: entry({
+    env: 'OUTBOUND_TIMEOUT_MS',
+    type: 'milliseconds',
+    description: 'Longest an outbound request (Web Push, push proxy, webhooks) may take, connect to last byte.',
+    default: '10000',
+    parse: positiveInt,
+  }),
+  metricsToken: entry({
+    env: 'METRICS_TOKEN',
+    type: 'string (>= 16 chars)',
+    description:
+      '/metrics and the detailed /ready answer requests with "Authorization: Bearer METRICS_TOKEN". Unset: only direct loopback connections get them.',
+    secret: true,
+    parse: z
+      .string()
+      .optional()
+      .transform((v) => (v === '' ? undefined : v))
+      .refine((v) => v === undefined || v.length >= 16, 'must be at least 16 characters'),
   }),
   chatWriteWindowMs: entry({
     env: 'CHAT_WRITE_WINDOW_MS',
@@ -306,6 +348,20 @@ export const configSchema = {
     description: 'Largest upload; enforced while streaming (413 the moment it is passed).',
     default: '104857600',
     parse: positiveInt,
+  }),
+  fileQuotaBytes: entry({
+    env: 'FILE_QUOTA_BYTES',
+    type: 'bytes',
+    description: 'Storage each user may fill with uploads (413 IM_ERR_QUOTA beyond); shown in GET /api/users/me.',
+    default: '5368709120',
+    parse: positiveInt,
+  }),
+  fileUrlTtlSec: entry({
+    env: 'FILE_URL_TTL_SEC',
+    type: 'seconds',
+    description: 'How long a signed file URL (GET /api/files/:id/url) works without credentials.',
+    default: '600',
+    parse: z.coerce.number().int().min(10).max(86400),
   }),
   fileUnattachedGraceSec: entry({
     env: 'FILE_UNATTACHED_GRACE_SEC',

@@ -1,6 +1,8 @@
 import type {
   ApiError,
   AuthResult,
+  Session,
+  Me,
   DmConverse,
   Empty,
   FileInfo,
@@ -32,6 +34,8 @@ export interface ApiSchemas {
   Error: ApiError;
   User: PublicUser;
   AuthResult: AuthResult;
+  Session: Session;
+  Me: Me;
   Panel: Panel;
   Group: Group;
   Member: Member;

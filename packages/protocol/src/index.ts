@@ -52,6 +52,34 @@ export interface PublicUser {
   createdAt: Timestamp;
 }
 
+/** Bytes a user's uploads take, and how many they may (FILE_QUOTA_BYTES). */
+export interface StorageUsage {
+  used: Int;
+  quota: Int;
+}
+
+/** GET /api/users/me: the caller's profile and storage use. */
+export interface Me extends PublicUser {
+  storage: StorageUsage;
+}
+
+/** A login: one per sign-in, ended by logout, revocation, a password change or account removal. */
+export interface Session {
+  id: Id;
+  createdAt: Timestamp;
+  lastSeenAt: Timestamp;
+  /** Client address at login, as the gateway saw it (TRUST_PROXY decides). */
+  ip: string;
+  userAgent: string;
+  /** The session of the token that asked. */
+  current: boolean;
+}
+
+export interface ChangePasswordBody {
+  currentPassword: string;
+  newPassword: string;
+}
+
 export interface AuthResult {
   token: string;
   user: PublicUser;

@@ -7,6 +7,7 @@ import type {
   Message,
   PublicUser,
   SendMessageBody,
+  StorageUsage,
   SyncRequest,
   SyncResult,
   UserGroupConverses,
@@ -44,7 +45,15 @@ export interface ActionMap {
   'user.getMany': { params: { ids: string[] }; result: Record<string, PublicUser> };
   /** Active users' ids by lower-cased username (unknown names are left out). */
   'user.idsByUsernames': { params: { usernames: string[] }; result: Record<string, string> };
+  /** A user's storage use and quota (GET /api/users/me shows it). */
+  'file.usage': { params: { userId: string }; result: StorageUsage };
+  /** Account deletion: the user leaves every group (ownership handed to an admin, or the group deleted). */
+  'group.forgetUser': { params: { userId: string }; result: void };
+  /** Account deletion: the user's Web Push subscriptions, devices and notifications go. */
+  'push.forgetUser': { params: { userId: string }; result: void };
   'user.isActive': { params: { userId: string }; result: boolean };
+  /** Whether a token's session is live (not revoked or expired, its user active); records it as seen. */
+  'user.sessionLive': { params: { sessionId: string; userId: string }; result: boolean };
   'user.setBanned': { params: { userId: string; banned: boolean }; result: void };
   /** Records a file whose bytes are stored under `key` (the caller is the uploader). */
   'file.register': {

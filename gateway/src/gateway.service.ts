@@ -17,7 +17,7 @@ import {
   type Params,
   type ServiceFactory,
 } from '@im/sdk';
-import { presenceGroupIds, userRoom } from './realtime/rooms.ts';
+import { presenceGroupIds, sessionRoom, userRoom } from './realtime/rooms.ts';
 import type { Presence } from '@im/protocol';
 import type { Context } from 'moleculer';
 import { mountApiRoutes } from './api/mount.ts';
@@ -100,6 +100,11 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
         auth?.deactivate(ctx.params.userId);
         // Sockets of a deleted or banned user close at once.
         io?.in(userRoom(ctx.params.userId)).disconnectSockets(true);
+      },
+      [EVENTS.sessionsRevoked]: (ctx: EventContext<typeof EVENTS.sessionsRevoked>) => {
+        auth?.endSessions(ctx.params.sessionIds);
+        // Every gateway closes the sockets it holds of those sessions; the user's others stay.
+        io?.in(ctx.params.sessionIds.map(sessionRoom)).disconnectSockets(true);
       },
       ...fanoutHandlers(() => io, fanoutTiming),
     },

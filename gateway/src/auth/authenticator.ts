@@ -1,22 +1,26 @@
 import type { IncomingMessage } from 'node:http';
-import { call, ImError, type TokenService } from '@im/sdk';
+import { call, ImError, type TokenClaims, type TokenService } from '@im/sdk';
 import { LRUCache } from 'lru-cache';
 import type { ServiceBroker } from 'moleculer';
 
-/** How long a gateway trusts "this user is active" without asking again. */
-const ACTIVE_TTL_MS = 60_000;
+/** How long a gateway trusts "this session is live" without asking again (revocations clear it at once). */
+const LIVE_TTL_MS = 60_000;
 
 /**
- * Verifies bearer tokens locally (signature and expiry) and that their user
- * is still active: answered from a per-gateway cache that the
- * `user.deactivated` event clears on every gateway at once.
+ * Verifies bearer tokens locally (signature and expiry) and that their
+ * session is live. The session check is answered from a per-gateway cache
+ * (one `user.sessionLive` call per session a minute at most) that the
+ * revocation events clear on every gateway at once: the hot path never
+ * reaches the database.
  */
 export class Authenticator {
   readonly #tokens: TokenService;
   readonly #broker: ServiceBroker;
-  readonly #active = new LRUCache<string, true>({ max: 200_000, ttl: ACTIVE_TTL_MS });
-  // Users deactivated lately: an isActive answer already in flight must not re-admit them.
-  readonly #deactivated = new LRUCache<string, true>({ max: 100_000, ttl: ACTIVE_TTL_MS });
+  readonly #live = new LRUCache<string, true>({ max: 200_000, ttl: LIVE_TTL_MS });
+  // Ended lately, so an answer already in flight cannot re-admit them. A
+  // session whose mark is gone is refused by the user service's check instead.
+  readonly #ended = new LRUCache<string, true>({ max: 200_000, ttl: 2 * LIVE_TTL_MS });
+  readonly #deactivated = new LRUCache<string, true>({ max: 100_000, ttl: 2 * LIVE_TTL_MS });
 
   constructor(tokens: TokenService, broker: ServiceBroker) {
     this.#tokens = tokens;
@@ -25,27 +29,45 @@ export class Authenticator {
 
   /** The user id behind the request's bearer token, or IM_ERR_UNAUTHORIZED. */
   async fromRequest(req: IncomingMessage): Promise<string> {
-    const header = req.headers.authorization;
-    const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
-    if (!match?.[1]) throw new ImError('IM_ERR_UNAUTHORIZED', 'Missing bearer token');
-    return this.fromToken(match[1]);
+    return (await this.sessionFromRequest(req)).userId;
   }
 
   async fromToken(token: string): Promise<string> {
-    const { userId } = await this.#tokens.verify(token);
-    if (!this.#active.has(userId)) {
-      const active = await call(this.#broker, 'user.isActive', { userId });
-      if (!active || this.#deactivated.has(userId)) throw inactive();
-      this.#active.set(userId, true);
-    }
-    return userId;
+    return (await this.sessionFromToken(token)).userId;
   }
 
-  /** On `user.deactivated`: the user's tokens stop working on this gateway now. */
+  /** The user and session behind the request's bearer token, or IM_ERR_UNAUTHORIZED. */
+  async sessionFromRequest(req: IncomingMessage): Promise<TokenClaims> {
+    const header = req.headers.authorization;
+    const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
+    if (!match?.[1]) throw new ImError('IM_ERR_UNAUTHORIZED', 'Missing bearer token');
+    return this.sessionFromToken(match[1]);
+  }
+
+  async sessionFromToken(token: string): Promise<TokenClaims> {
+    const claims = await this.#tokens.verify(token);
+    const { sessionId, userId } = claims;
+    if (this.#deactivated.has(userId)) throw ended();
+    if (this.#live.has(sessionId)) return claims;
+    if (this.#ended.has(sessionId)) throw ended();
+    const live = await call(this.#broker, 'user.sessionLive', { sessionId, userId });
+    if (!live || this.#ended.has(sessionId) || this.#deactivated.has(userId)) throw ended();
+    this.#live.set(sessionId, true);
+    return claims;
+  }
+
+  /** On `user.sessions.revoked`: those sessions' tokens stop working on this gateway now. */
+  endSessions(sessionIds: readonly string[]): void {
+    for (const id of sessionIds) {
+      this.#live.delete(id);
+      this.#ended.set(id, true);
+    }
+  }
+
+  /** On `user.deactivated`: every token of the user stops working here (its sessions' events may follow). */
   deactivate(userId: string): void {
-    this.#active.delete(userId);
     this.#deactivated.set(userId, true);
   }
 }
 
-const inactive = () => new ImError('IM_ERR_UNAUTHORIZED', 'This account is no longer active');
+const ended = () => new ImError('IM_ERR_UNAUTHORIZED', 'This session has ended; log in again');

@@ -9,3 +9,6 @@ export const converseRoom = (converseId: string) => `c:${converseId}`;
  */
 export const presenceGroupIds = (groups: ReadonlyArray<{ groupId: string; memberCount: number }>, limit: number) =>
   groups.filter((g) => g.memberCount <= limit).map((g) => g.groupId);
+
+/** The sockets of one login session: closed together when it is revoked. */
+export const sessionRoom = (sessionId: string) => `s:${sessionId}`;

@@ -13,10 +13,11 @@ import type { ServiceBroker } from 'moleculer';
 import { Server, type Socket } from 'socket.io';
 import type { Authenticator } from '../auth/authenticator.ts';
 import type { PresenceStore } from './presence.ts';
-import { converseRoom, groupRoom, presenceGroupIds, userRoom } from './rooms.ts';
+import { converseRoom, groupRoom, presenceGroupIds, sessionRoom, userRoom } from './rooms.ts';
 
 export interface SocketData {
   userId: string;
+  sessionId: string;
   /** Resolves once the socket is in all its rooms: actions wait for it. */
   ready: Promise<void>;
   /** Whether this socket was counted in presence (it may close before its rooms are loaded). */
@@ -32,6 +33,23 @@ type ImSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string
 
 /** A socket's typing notices for one converse reach others at most this often. */
 const TYPING_EVERY_MS = 2_000;
+
+/** Most converses one `sync` may name (the contract's limit). */
+const MAX_SYNC_CURSORS = 500;
+
+/**
+ * The cursors of converses the socket is in: the socket knows its rooms, so
+ * made-up or foreign ids cost nothing. Anything but a plain object is passed
+ * on for the chat service's validation to refuse.
+ */
+function ownCursors(socket: ImSocket, cursors: unknown): SyncRequest['cursors'] {
+  if (typeof cursors !== 'object' || cursors === null || Array.isArray(cursors))
+    return cursors as SyncRequest['cursors'];
+  const entries = Object.entries(cursors);
+  if (entries.length > MAX_SYNC_CURSORS)
+    throw new ImError('IM_ERR_VALIDATION', `At most ${MAX_SYNC_CURSORS} converses per sync`);
+  return Object.fromEntries(entries.filter(([converseId]) => socket.rooms.has(converseRoom(converseId))));
+}
 
 const failure = (err: unknown): Ack<never> => {
   const { body } = toHttpError(err);
@@ -68,11 +86,12 @@ export function createSocketServer(
     const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
     const verify =
       typeof token === 'string'
-        ? auth.fromToken(token)
+        ? auth.sessionFromToken(token)
         : Promise.reject(new ImError('IM_ERR_UNAUTHORIZED', 'Missing token in the handshake'));
     verify.then(
-      (userId) => {
+      ({ userId, sessionId }) => {
         socket.data.userId = userId;
+        socket.data.sessionId = sessionId;
         next();
       },
       (err: unknown) => {
@@ -127,8 +146,8 @@ export function createSocketServer(
       const result = await call(
         broker,
         'chat.sync',
-        { cursors: body?.cursors },
-        { meta: { user: { id: this.data.userId } } },
+        { cursors: ownCursors(this, body?.cursors) },
+        { meta: { user: { id: this.data.userId, sessionId: this.data.sessionId } } },
       );
       ack({ ok: true, data: result });
     } catch (err) {
@@ -153,7 +172,7 @@ export function createSocketServer(
   }
 
   io.on('connection', (socket: ImSocket) => {
-    void socket.join(userRoom(socket.data.userId));
+    void socket.join([userRoom(socket.data.userId), sessionRoom(socket.data.sessionId)]);
     socket.data.ready = joinRooms(socket).catch((err: unknown) => {
       app.logger.warn({ err, userId: socket.data.userId }, 'could not load rooms for a socket');
       socket.disconnect(true);

@@ -9,6 +9,8 @@ export const EVENTS = {
   userUpdated: 'user.updated',
   /** A user was deleted or banned: their tokens must stop working everywhere. */
   userDeactivated: 'user.deactivated',
+  /** Login sessions ended (logout, revocation, password change, removal): their tokens and sockets stop at once. */
+  sessionsRevoked: 'user.sessions.revoked',
   groupUpdated: 'group.updated',
   groupDeleted: 'group.deleted',
   memberJoined: 'group.member.joined',
@@ -48,6 +50,7 @@ interface DmAudience {
 export interface EventPayloads {
   'user.updated': { user: PublicUser };
   'user.deactivated': { userId: string };
+  'user.sessions.revoked': { userId: string; sessionIds: string[] };
   'group.updated': { group: GroupInfo };
   /** converseIds: the deleted group's panels, whose rooms gateways empty. */
   'group.deleted': { groupId: string; converseIds: string[] };

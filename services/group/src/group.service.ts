@@ -1,3 +1,4 @@
+import { departureActions } from './departure-actions.ts';
 import {
   createCache,
   EVENTS,
@@ -41,6 +42,7 @@ export const createGroupService: ServiceFactory = (app: AppContext) => {
       ...memberActions(deps),
       ...panelActions(deps),
       ...inviteActions(deps),
+      ...departureActions(deps),
     },
     events: {
       [EVENTS.memberJoined]: forgetMember,

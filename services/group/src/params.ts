@@ -37,4 +37,5 @@ export const groupParams = {
     expiresInSec: { type: 'number', integer: true, min: 1, max: 31_536_000, optional: true },
   }),
   acceptInvite: strict({ code: { type: 'string', min: 1, max: 64, pattern: /^[A-Za-z0-9_-]+$/ } }),
+  forgetUser: strict({ userId: idParam }),
 } as const;

@@ -27,4 +27,5 @@ export const pushParams = {
     muteAll: { type: 'boolean', optional: true },
     mutedConverseIds: { type: 'array', items: idParam, max: 1000, unique: true, optional: true },
   }),
+  forgetUser: strict({ userId: idParam }),
 } as const;

@@ -2,6 +2,7 @@ import { EVENTS, type AppContext, type ServiceEvents, type ServiceFactory } from
 import { CircuitBreaker } from './delivery/circuit-breaker.ts';
 import { MemoryQueue, RedisStreamQueue, type DeliveryQueue } from './delivery/queue.ts';
 import { createSender } from './delivery/sender.ts';
+import { departureActions } from './departure-actions.ts';
 import { inboxActions } from './inbox-actions.ts';
 import { pushMetrics } from './metrics.ts';
 import { pushModels } from './models.ts';
@@ -34,7 +35,7 @@ export const createPushService: ServiceFactory = (app: AppContext) => {
     async stopped() {
       await queue?.stop();
     },
-    actions: { ...registrationActions(deps), ...inboxActions(deps) },
+    actions: { ...registrationActions(deps), ...inboxActions(deps), ...departureActions(deps) },
     events: {
       [EVENTS.messageCreated]: { handler: notify.messageCreated },
       [EVENTS.converseRead]: { handler: notify.converseRead },

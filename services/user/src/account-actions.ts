@@ -1,16 +1,24 @@
-import type { AuthResult, PublicUser } from '@im/protocol';
-import { announce, callerId, EVENTS, ImError, isDuplicateKeyError, type Params } from '@im/sdk';
+import type { AuthResult, Me, PublicUser } from '@im/protocol';
+import { announce, call, callerId, EVENTS, ImError, isDuplicateKeyError, rateLimitKey, type Params } from '@im/sdk';
 import type { Ctx, UserDeps } from './deps.ts';
 import type { UserDoc } from './models.ts';
 import { userParams } from './params.ts';
+import { endSessions } from './session-actions.ts';
 import { toPublicUser } from './views.ts';
 
 /** Registration, login and the caller's own account. */
-export const accountActions = ({ users, tokens, passwords }: UserDeps) => {
-  const authResult = async (doc: UserDoc): Promise<AuthResult> => ({
-    token: await tokens.sign(doc._id.toHexString()),
-    user: toPublicUser(doc),
-  });
+export const accountActions = (deps: UserDeps) => {
+  const { app, users, tokens, passwords, sessions } = deps;
+  const limits = app.rateLimits;
+
+  /** A new session for the user, and a token naming it. */
+  const authResult = async (ctx: Ctx<object>, doc: UserDoc): Promise<AuthResult> => {
+    const session = await sessions.open(doc._id, ctx.meta.ip, ctx.meta.userAgent);
+    return {
+      token: await tokens.sign(doc._id.toHexString(), session._id.toHexString()),
+      user: toPublicUser(doc),
+    };
+  };
 
   const findActive = async (id: string) => {
     const doc = await users.findById(id).lean<UserDoc>();
@@ -33,7 +41,7 @@ export const accountActions = ({ users, tokens, passwords }: UserDeps) => {
             nicknameLower: nick.toLowerCase(),
             passwordHash: await passwords.hash(pw),
           });
-          return await authResult(doc.toObject());
+          return await authResult(ctx, doc.toObject());
         } catch (err) {
           // Two registrations raced past the exists() check: the unique index decides.
           if (isDuplicateKeyError(err)) throw new ImError('IM_ERR_USERNAME_TAKEN');
@@ -44,21 +52,32 @@ export const accountActions = ({ users, tokens, passwords }: UserDeps) => {
 
     login: {
       params: userParams.login,
-      // Per address, and per account name (case-blind), whoever asks.
-      rateLimit: ['login-ip', 'login-user'],
+      // Attempts per address; failures per (address, username) with backoff and per
+      // address: never per username alone, so nobody elsewhere can lock the owner out.
+      rateLimit: 'login-ip',
       async handler(ctx: Ctx<Params<typeof userParams.login>>): Promise<AuthResult> {
+        const pairKey = rateLimitKey('login-failures', ctx);
+        const ipKey = rateLimitKey('login-failures-ip', ctx);
+        await limits.check('login-failures', pairKey);
+        await limits.check('login-failures-ip', ipKey);
         const doc = await users.findOne({ username: ctx.params.username }).lean<UserDoc>();
         const ok = await passwords.verify(doc?.passwordHash ?? (await passwords.dummyHash()), ctx.params.password);
-        if (!doc || !ok || doc.status === 'deleted') throw new ImError('IM_ERR_INVALID_CREDENTIALS');
+        if (!doc || !ok || doc.status === 'deleted') {
+          await Promise.all([limits.fail('login-failures', pairKey), limits.fail('login-failures-ip', ipKey)]);
+          throw new ImError('IM_ERR_INVALID_CREDENTIALS');
+        }
+        await limits.reset('login-failures', pairKey);
         if (doc.status === 'banned') throw new ImError('IM_ERR_FORBIDDEN', 'This account is banned');
-        return authResult(doc);
+        return authResult(ctx, doc);
       },
     },
 
     me: {
       params: userParams.me,
-      async handler(ctx: Ctx): Promise<PublicUser> {
-        return toPublicUser(await findActive(callerId(ctx)));
+      async handler(ctx: Ctx): Promise<Me> {
+        const id = callerId(ctx);
+        const [doc, storage] = await Promise.all([findActive(id), call(ctx, 'file.usage', { userId: id })]);
+        return { ...toPublicUser(doc), storage };
       },
     },
 
@@ -80,11 +99,18 @@ export const accountActions = ({ users, tokens, passwords }: UserDeps) => {
       },
     },
 
-    /** Deletes the caller's account: tokens stop working and the username is freed. */
+    /**
+     * Deletes the caller's account. Memberships (ownership handed to an admin,
+     * or the group deleted when it has none) and push registrations go first,
+     * so a failure leaves an account that can try again; then the account is
+     * marked deleted (the username is freed) and every session ends.
+     */
     deleteMe: {
       params: userParams.deleteMe,
       async handler(ctx: Ctx): Promise<void> {
         const id = callerId(ctx);
+        await call(ctx, 'group.forgetUser', { userId: id });
+        await call(ctx, 'push.forgetUser', { userId: id });
         const doc = await users.findOneAndUpdate(
           { _id: id, status: { $ne: 'deleted' } },
           {
@@ -99,6 +125,7 @@ export const accountActions = ({ users, tokens, passwords }: UserDeps) => {
           },
         );
         if (!doc) throw new ImError('IM_ERR_UNAUTHORIZED');
+        await endSessions(deps, ctx, id);
         announce(ctx, EVENTS.userDeactivated, { userId: id });
       },
     },

@@ -12,78 +12,87 @@ import {
 import type { Ctx, UserDeps } from './deps.ts';
 import type { UserDoc } from './models.ts';
 import { userParams } from './params.ts';
+import { endSessions } from './session-actions.ts';
 import { toPublicUser } from './views.ts';
 
 /** Profiles and look-ups: for clients (get, search) and for other services. */
-export const directoryActions = ({ users }: UserDeps) => ({
-  get: {
-    params: userParams.get,
-    async handler(ctx: Ctx<Params<typeof userParams.get>>): Promise<PublicUser> {
-      callerId(ctx);
-      const doc = await users.findById(ctx.params.userId).lean<UserDoc>();
-      if (!doc || doc.status !== 'active') throw new ImError('IM_ERR_NOT_FOUND', 'User not found');
-      return toPublicUser(doc);
+export const directoryActions = (deps: UserDeps) => {
+  const { users } = deps;
+  return {
+    get: {
+      params: userParams.get,
+      async handler(ctx: Ctx<Params<typeof userParams.get>>): Promise<PublicUser> {
+        callerId(ctx);
+        const doc = await users.findById(ctx.params.userId).lean<UserDoc>();
+        if (!doc || doc.status !== 'active') throw new ImError('IM_ERR_NOT_FOUND', 'User not found');
+        return toPublicUser(doc);
+      },
     },
-  },
 
-  /** Users whose username or nickname starts with q (case-insensitive). */
-  search: {
-    params: userParams.search,
-    rateLimit: 'search',
-    async handler(ctx: Ctx<Params<typeof userParams.search>>): Promise<PublicUser[]> {
-      callerId(ctx);
-      const prefix = new RegExp(`^${escapeRegex(ctx.params.q.toLowerCase())}`);
-      const docs = await users
-        .find({ status: 'active', $or: [{ username: prefix }, { nicknameLower: prefix }] })
-        .sort({ username: 1 })
-        .limit(ctx.params.limit ?? 50)
-        .lean<UserDoc[]>();
-      return docs.map(toPublicUser);
+    /** Users whose username or nickname starts with q (case-insensitive). */
+    search: {
+      params: userParams.search,
+      rateLimit: 'search',
+      async handler(ctx: Ctx<Params<typeof userParams.search>>): Promise<PublicUser[]> {
+        callerId(ctx);
+        const prefix = new RegExp(`^${escapeRegex(ctx.params.q.toLowerCase())}`);
+        const docs = await users
+          .find({ status: 'active', $or: [{ username: prefix }, { nicknameLower: prefix }] })
+          .sort({ username: 1 })
+          .limit(ctx.params.limit ?? 50)
+          .lean<UserDoc[]>();
+        return docs.map(toPublicUser);
+      },
     },
-  },
 
-  /** Public profiles by id, for other services (unknown or inactive ids are left out). */
-  getMany: {
-    visibility: 'public' as const,
-    params: userParams.getMany,
-    async handler(ctx: Ctx<ActionParams<'user.getMany'>>): Promise<ActionResult<'user.getMany'>> {
-      const docs = await users.find({ _id: { $in: ctx.params.ids }, status: 'active' }).lean<UserDoc[]>();
-      return Object.fromEntries(docs.map((d) => [d._id.toHexString(), toPublicUser(d)]));
+    /** Public profiles by id, for other services (unknown or inactive ids are left out). */
+    getMany: {
+      visibility: 'public' as const,
+      params: userParams.getMany,
+      async handler(ctx: Ctx<ActionParams<'user.getMany'>>): Promise<ActionResult<'user.getMany'>> {
+        const docs = await users.find({ _id: { $in: ctx.params.ids }, status: 'active' }).lean<UserDoc[]>();
+        return Object.fromEntries(docs.map((d) => [d._id.toHexString(), toPublicUser(d)]));
+      },
     },
-  },
 
-  /** Ids of active users by username (unknown names are left out), for resolving @mentions. */
-  idsByUsernames: {
-    visibility: 'public' as const,
-    params: userParams.idsByUsernames,
-    async handler(ctx: Ctx<ActionParams<'user.idsByUsernames'>>): Promise<ActionResult<'user.idsByUsernames'>> {
-      const names = ctx.params.usernames.map((n) => n.toLowerCase());
-      const docs = await users.find({ username: { $in: names }, status: 'active' }, { username: 1 }).lean<UserDoc[]>();
-      return Object.fromEntries(docs.map((d) => [d.username, d._id.toHexString()]));
+    /** Ids of active users by username (unknown names are left out), for resolving @mentions. */
+    idsByUsernames: {
+      visibility: 'public' as const,
+      params: userParams.idsByUsernames,
+      async handler(ctx: Ctx<ActionParams<'user.idsByUsernames'>>): Promise<ActionResult<'user.idsByUsernames'>> {
+        const names = ctx.params.usernames.map((n) => n.toLowerCase());
+        const docs = await users
+          .find({ username: { $in: names }, status: 'active' }, { username: 1 })
+          .lean<UserDoc[]>();
+        return Object.fromEntries(docs.map((d) => [d.username, d._id.toHexString()]));
+      },
     },
-  },
 
-  /** Whether tokens of this user may be used (gateways cache the answer). */
-  isActive: {
-    visibility: 'public' as const,
-    params: userParams.isActive,
-    async handler(ctx: Ctx<ActionParams<'user.isActive'>>): Promise<ActionResult<'user.isActive'>> {
-      const doc = await users.findById(ctx.params.userId, { status: 1 }).lean<Pick<UserDoc, 'status'>>();
-      return doc?.status === 'active';
+    /** Whether tokens of this user may be used (gateways cache the answer). */
+    isActive: {
+      visibility: 'public' as const,
+      params: userParams.isActive,
+      async handler(ctx: Ctx<ActionParams<'user.isActive'>>): Promise<ActionResult<'user.isActive'>> {
+        const doc = await users.findById(ctx.params.userId, { status: 1 }).lean<Pick<UserDoc, 'status'>>();
+        return doc?.status === 'active';
+      },
     },
-  },
 
-  /** Operator action (no HTTP route): a banned user's tokens stop working at once. */
-  setBanned: {
-    visibility: 'public' as const,
-    params: userParams.setBanned,
-    async handler(ctx: Ctx<ActionParams<'user.setBanned'>>): Promise<ActionResult<'user.setBanned'>> {
-      const from = ctx.params.banned ? 'active' : 'banned';
-      const to = ctx.params.banned ? 'banned' : 'active';
-      const doc = await users.findOneAndUpdate({ _id: ctx.params.userId, status: from }, { $set: { status: to } });
-      if (!doc && !(await users.exists({ _id: ctx.params.userId, status: to })))
-        throw new ImError('IM_ERR_NOT_FOUND', 'User not found');
-      if (doc && ctx.params.banned) announce(ctx, EVENTS.userDeactivated, { userId: ctx.params.userId });
+    /** Operator action (no HTTP route): a banned user's tokens stop working at once. */
+    setBanned: {
+      visibility: 'public' as const,
+      params: userParams.setBanned,
+      async handler(ctx: Ctx<ActionParams<'user.setBanned'>>): Promise<ActionResult<'user.setBanned'>> {
+        const from = ctx.params.banned ? 'active' : 'banned';
+        const to = ctx.params.banned ? 'banned' : 'active';
+        const doc = await users.findOneAndUpdate({ _id: ctx.params.userId, status: from }, { $set: { status: to } });
+        if (!doc && !(await users.exists({ _id: ctx.params.userId, status: to })))
+          throw new ImError('IM_ERR_NOT_FOUND', 'User not found');
+        if (doc && ctx.params.banned) {
+          await endSessions(deps, ctx, ctx.params.userId);
+          announce(ctx, EVENTS.userDeactivated, { userId: ctx.params.userId });
+        }
+      },
     },
-  },
-});
+  };
+};

@@ -31,3 +31,36 @@ userSchema.index({ nicknameLower: 1 });
 export type UserModel = Model<UserDoc>;
 
 export const userModel = (connection: Connection): UserModel => modelOn(connection, 'User', userSchema);
+
+/** One login. Tokens name it (`sid`); a revoked or expired session ends them. */
+export interface SessionDoc {
+  _id: Types.ObjectId;
+  userId: Types.ObjectId;
+  createdAt: Date;
+  lastSeenAt: Date;
+  /** When its tokens expire (TOKEN_TTL after login): the session is over then too. */
+  expiresAt: Date;
+  revokedAt?: Date;
+  ip: string;
+  userAgent: string;
+}
+
+const sessionSchema = new Schema<SessionDoc>(
+  {
+    userId: { type: Schema.Types.ObjectId, required: true },
+    createdAt: { type: Date, required: true },
+    lastSeenAt: { type: Date, required: true },
+    expiresAt: { type: Date, required: true },
+    revokedAt: { type: Date },
+    ip: { type: String, required: true },
+    userAgent: { type: String, required: true },
+  },
+  { versionKey: false },
+);
+sessionSchema.index({ userId: 1, expiresAt: -1 });
+// Ended sessions are kept for a while (the list shows only live ones), then MongoDB drops them.
+sessionSchema.index({ expiresAt: 1 }, { expireAfterSeconds: 7 * 86400 });
+
+export type SessionModel = Model<SessionDoc>;
+
+export const sessionModel = (connection: Connection): SessionModel => modelOn(connection, 'Session', sessionSchema);

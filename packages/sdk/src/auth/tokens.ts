@@ -5,7 +5,11 @@ import { ImError } from '../errors/im-error.ts';
 
 export interface TokenClaims {
   userId: string;
+  /** The login session the token belongs to: revoking it ends the token. */
+  sessionId: string;
 }
+
+const OBJECT_ID = /^[0-9a-f]{24}$/;
 
 /**
  * Access tokens: HS256 JWTs signed with SECRET. The user service signs them;
@@ -15,7 +19,7 @@ export class TokenService {
   readonly #key: KeyObject;
   readonly #ttlSeconds: number;
   /** Tokens already verified, with their expiry: a client sends the same token on every request. */
-  readonly #verified = new LRUCache<string, { userId: string; expiresAtMs: number }>({ max: 100_000 });
+  readonly #verified = new LRUCache<string, TokenClaims & { expiresAtMs: number }>({ max: 100_000 });
 
   constructor(secret: string, ttlSeconds: number) {
     // One key object, made once: importing the secret on every verify costs more than the HMAC.
@@ -23,8 +27,8 @@ export class TokenService {
     this.#ttlSeconds = ttlSeconds;
   }
 
-  sign(userId: string): Promise<string> {
-    return new SignJWT({})
+  sign(userId: string, sessionId: string): Promise<string> {
+    return new SignJWT({ sid: sessionId })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(userId)
       .setIssuedAt()
@@ -36,16 +40,19 @@ export class TokenService {
   async verify(token: string): Promise<TokenClaims> {
     const known = this.#verified.get(token);
     if (known) {
-      if (known.expiresAtMs > Date.now()) return { userId: known.userId };
+      if (known.expiresAtMs > Date.now()) return { userId: known.userId, sessionId: known.sessionId };
       this.#verified.delete(token);
       throw new ImError('IM_ERR_UNAUTHORIZED', 'Access token expired');
     }
     try {
       const { payload } = await jwtVerify(token, this.#key, { algorithms: ['HS256'] });
-      if (typeof payload.sub !== 'string' || !/^[0-9a-f]{24}$/.test(payload.sub)) throw new Error('bad subject');
+      if (typeof payload.sub !== 'string' || !OBJECT_ID.test(payload.sub)) throw new Error('bad subject');
+      // Tokens from before sessions existed carry no session: they cannot be revoked, so they are refused.
+      if (typeof payload.sid !== 'string' || !OBJECT_ID.test(payload.sid)) throw new Error('no session');
       if (typeof payload.exp !== 'number') throw new Error('no expiry');
-      this.#verified.set(token, { userId: payload.sub, expiresAtMs: payload.exp * 1000 });
-      return { userId: payload.sub };
+      const claims = { userId: payload.sub, sessionId: payload.sid };
+      this.#verified.set(token, { ...claims, expiresAtMs: payload.exp * 1000 });
+      return claims;
     } catch (err) {
       if (err instanceof errors.JWTExpired) throw new ImError('IM_ERR_UNAUTHORIZED', 'Access token expired');
       throw new ImError('IM_ERR_UNAUTHORIZED', 'Invalid access token');

@@ -35,9 +35,12 @@ export const limitParam = { type: 'number', integer: true, min: 1, max: 100, con
 
 /** Who is calling, set by the gateway from the verified token. */
 export interface CallerMeta {
-  user?: { id: string };
-  /** Client address, for per-address rate limits. */
+  /** The authenticated caller and the login session of their token. */
+  user?: { id: string; sessionId?: string };
+  /** Client address, for per-address rate limits (TRUST_PROXY decides which). */
   ip?: string;
+  /** The client's User-Agent, recorded with a new session. */
+  userAgent?: string;
 }
 
 /** The authenticated caller's id, or IM_ERR_UNAUTHORIZED. */

@@ -1,0 +1,71 @@
+import { announce, EVENTS, type ActionParams, type ActionResult } from '@im/sdk';
+import type { Ctx, GroupDeps } from './deps.ts';
+import type { GroupDoc, MemberDoc } from './models.ts';
+import { groupParams } from './params.ts';
+import { converseIdsOf, toGroupInfo } from './views.ts';
+
+/** A deleted account's departure from every group it was in. */
+export const departureActions = ({ models, membership }: GroupDeps) => {
+  /** Deletes a group and all of it (as its owner would), then tells everyone. */
+  const deleteGroup = async (ctx: Ctx<object>, groupId: MemberDoc['groupId']) => {
+    const group = await models.groups.findOneAndDelete({ _id: groupId }).lean<GroupDoc>();
+    if (!group) return;
+    const converseIds = converseIdsOf(group);
+    await Promise.all([
+      models.members.deleteMany({ groupId }),
+      models.invites.deleteMany({ groupId }),
+      membership.forgetConverses(converseIds),
+    ]);
+    announce(ctx, EVENTS.groupDeleted, { groupId: groupId.toHexString(), converseIds });
+  };
+
+  /** Makes the longest-serving admin the owner; false when the group has no other admin. */
+  const handOver = async (ctx: Ctx<object>, owner: MemberDoc): Promise<boolean> => {
+    const heir = await models.members
+      .findOneAndUpdate(
+        { groupId: owner.groupId, userId: { $ne: owner.userId }, role: 'admin' },
+        { $set: { role: 'owner' } },
+        { sort: { joinedAt: 1 }, new: true },
+      )
+      .lean<MemberDoc>();
+    if (!heir) return false;
+    const group = await models.groups
+      .findOneAndUpdate({ _id: owner.groupId }, { $set: { ownerId: heir.userId } }, { new: true })
+      .lean<GroupDoc>();
+    const groupId = owner.groupId.toHexString();
+    await membership.forgetMember(groupId, heir.userId.toHexString());
+    announce(ctx, EVENTS.memberUpdated, { groupId, userId: heir.userId.toHexString(), role: 'owner' });
+    if (group) announce(ctx, EVENTS.groupUpdated, { group: toGroupInfo(group) });
+    return true;
+  };
+
+  return {
+    /**
+     * Account deletion: the user leaves every group. A group they own passes
+     * to its longest-serving admin, or is deleted when it has none. Safe to
+     * run again after a partial failure.
+     */
+    forgetUser: {
+      visibility: 'public' as const,
+      params: groupParams.forgetUser,
+      async handler(ctx: Ctx<ActionParams<'group.forgetUser'>>): Promise<ActionResult<'group.forgetUser'>> {
+        const { userId } = ctx.params;
+        const memberships = await models.members.find({ userId }).lean<MemberDoc[]>();
+        for (const m of memberships) {
+          if (m.role === 'owner' && !(await handOver(ctx, m))) {
+            await deleteGroup(ctx, m.groupId);
+            continue;
+          }
+          const { deletedCount } = await models.members.deleteOne({ _id: m._id });
+          if (deletedCount === 0) continue;
+          const group = await models.groups
+            .findOneAndUpdate({ _id: m.groupId }, { $inc: { memberCount: -1 } }, { new: true })
+            .lean<GroupDoc>();
+          const groupId = m.groupId.toHexString();
+          await membership.forgetMember(groupId, userId);
+          if (group) announce(ctx, EVENTS.memberLeft, { groupId, userId, converseIds: converseIdsOf(group) });
+        }
+      },
+    },
+  };
+};

@@ -57,7 +57,7 @@ export {
   type RateLimitPolicy,
   type RateLimitOverrides,
 } from './rate-limit/policy.ts';
-export { RateLimits } from './rate-limit/rate-limits.ts';
+export { RateLimits, keyFor as rateLimitKey } from './rate-limit/rate-limits.ts';
 export { rateLimitMiddleware, type RateLimitedAction } from './rate-limit/middleware.ts';
 export {
   rateLimitTableMarkdown,

@@ -12,6 +12,7 @@ import {
   parseRateLimitOverrides,
   RATE_LIMITS,
   RateLimits,
+  rateLimitKey,
   rateLimitTableMarkdown,
   toHttpError,
   ConfigError,
@@ -27,7 +28,7 @@ async function brokerWith(limits: RateLimits): Promise<ServiceBroker> {
     name: 'demo',
     actions: {
       send: { rateLimit: 'send', handler: () => 'sent' },
-      login: { rateLimit: ['login-ip', 'login-user'], handler: () => 'in' },
+      login: { rateLimit: ['login-ip', 'password'], handler: () => 'in' },
       free: { handler: () => 'free' },
     } as never,
   });
@@ -80,7 +81,9 @@ describe('rate-limit policy', () => {
     for (const name of [
       'register',
       'login-ip',
-      'login-user',
+      'login-failures',
+      'login-failures-ip',
+      'password',
       'send',
       'edit',
       'delete',
@@ -102,7 +105,7 @@ describe('rate-limit middleware (in memory)', () => {
     broker = await brokerWith(
       new RateLimits({
         enabled: true,
-        overrides: { send: { points: 3, windowSeconds: 60 }, 'login-user': { points: 2, windowSeconds: 60 } },
+        overrides: { send: { points: 3, windowSeconds: 60 }, 'login-ip': { points: 2, windowSeconds: 60 } },
       }),
     );
   });
@@ -120,12 +123,39 @@ describe('rate-limit middleware (in memory)', () => {
     for (let i = 0; i < 10; i++) assert.equal(await broker.call('demo.free', {}, alice), 'free');
   });
 
-  it('counts every limit an action names; a username counts the same whatever its case', async () => {
-    const from = (ip: string, username: string) => broker.call('demo.login', { username }, { meta: { ip } });
-    assert.equal(await status(from('10.0.0.1', 'Carol')), 200);
-    assert.equal(await status(from('10.0.0.2', ' carol ')), 200);
-    assert.equal(await status(from('10.0.0.3', 'CAROL')), 429);
-    assert.equal(await status(from('10.0.0.3', 'dave')), 200);
+  it('counts every limit an action names, each per its own key', async () => {
+    const from = (ip: string, user: string) => broker.call('demo.login', {}, { meta: { ip, user: { id: user } } });
+    assert.equal(await status(from('10.0.0.1', 'carol')), 200);
+    assert.equal(await status(from('10.0.0.1', 'dave')), 200);
+    // The address has used its two: a third user from it is refused, the same user elsewhere is not.
+    assert.equal(await status(from('10.0.0.1', 'erin')), 429);
+    assert.equal(await status(from('10.0.0.2', 'carol')), 200);
+  });
+
+  it('counts failures per (address, username), case-blind, with a wait that doubles', async () => {
+    const limits = new RateLimits({ enabled: true, overrides: { 'login-failures': { points: 2, windowSeconds: 5 } } });
+    const key = (ip: string, username: string) =>
+      rateLimitKey('login-failures', { params: { username }, meta: { ip } } as never);
+    assert.equal(key('10.0.0.1', ' Carol '), key('10.0.0.1', 'carol'));
+    assert.notEqual(key('10.0.0.1', 'carol'), key('10.0.0.2', 'carol'));
+    const pair = key('10.0.0.1', 'carol');
+    const retryAfter = async () => {
+      const err = await limits.check('login-failures', pair).catch((e: unknown) => e);
+      return err ? (toHttpError(err).body.error.details as { retryAfterSec: number }).retryAfterSec : 0;
+    };
+    await limits.fail('login-failures', pair);
+    assert.equal(await retryAfter(), 0, 'one failure is allowed');
+    await limits.fail('login-failures', pair);
+    const first = await retryAfter();
+    assert.ok(first >= 4 && first <= 5, `first wait ${first}`);
+    // Another address, or a success, is a clean slate.
+    await limits.check('login-failures', key('10.0.0.2', 'carol'));
+    await limits.reset('login-failures', pair);
+    assert.equal(await retryAfter(), 0);
+    await limits.fail('login-failures', pair);
+    await limits.fail('login-failures', pair);
+    const second = await retryAfter();
+    assert.ok(second >= 9 && second <= 10, `second wait ${second} doubles the first`);
   });
 });
 

@@ -7,8 +7,14 @@
 export interface RateLimitPolicy {
   points: number;
   windowSeconds: number;
-  /** Counted per calling user, per client address, or per a parameter's value. */
-  per: 'user' | 'ip' | 'username';
+  /** Counted per calling user, per client address, or per (client address, username). */
+  per: 'user' | 'ip' | 'ip-username';
+  /**
+   * Counts only failures (wrong passwords), reported by the action itself;
+   * with `backoff`, each time the limit is reached again within a day the
+   * wait doubles (up to an hour).
+   */
+  failures?: 'count' | 'backoff';
   /** What it protects, for the docs and the printed configuration. */
   about: string;
 }
@@ -16,7 +22,21 @@ export interface RateLimitPolicy {
 export const RATE_LIMITS = {
   register: { points: 30, windowSeconds: 600, per: 'ip', about: 'accounts registered from one address' },
   'login-ip': { points: 60, windowSeconds: 60, per: 'ip', about: 'login attempts from one address' },
-  'login-user': { points: 10, windowSeconds: 60, per: 'username', about: 'login attempts for one username' },
+  'login-failures': {
+    points: 5,
+    windowSeconds: 300,
+    per: 'ip-username',
+    failures: 'backoff',
+    about: 'wrong passwords for one username from one address (the wait doubles each time, up to 1 h)',
+  },
+  'login-failures-ip': {
+    points: 30,
+    windowSeconds: 900,
+    per: 'ip',
+    failures: 'count',
+    about: 'wrong passwords from one address, whatever the username',
+  },
+  password: { points: 10, windowSeconds: 600, per: 'user', about: 'password changes (right or wrong)' },
   send: { points: 50, windowSeconds: 10, per: 'user', about: 'messages sent (HTTP and socket)' },
   edit: { points: 30, windowSeconds: 60, per: 'user', about: 'message edits' },
   delete: { points: 30, windowSeconds: 60, per: 'user', about: 'message deletions' },

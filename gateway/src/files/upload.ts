@@ -131,12 +131,21 @@ export function createUploadHandler(app: AppContext, broker: ServiceBroker, auth
     await app.rateLimits.consume('upload', userId);
     const storage = app.storage;
     if (!storage) throw new ImError('IM_ERR_SERVICE_UNAVAILABLE', 'No file storage on this node');
+    // The quota's room left caps this upload when it is below the size limit (the file
+    // service counts the stored size again, atomically, before recording it).
+    const usage = await call(broker, 'file.usage', { userId });
+    const room = usage.quota - usage.used;
+    const quotaBound = room < limit;
+    const cap = Math.max(0, Math.min(limit, room));
+    const tooLarge = () =>
+      quotaBound
+        ? new ImError('IM_ERR_QUOTA', `Your uploads may take at most ${usage.quota} bytes; ${cap} are left`)
+        : new ImError('IM_ERR_PAYLOAD_TOO_LARGE', `Files are limited to ${limit} bytes`);
     const declared = Number(req.headers['content-length'] ?? NaN);
-    if (declared > limit + MULTIPART_SLACK)
-      throw new ImError('IM_ERR_PAYLOAD_TOO_LARGE', `Files are limited to ${limit} bytes`);
+    if (declared > cap + MULTIPART_SLACK || (quotaBound && cap === 0)) throw tooLarge();
 
     const { stream, name, complete } = await uploadSource(req);
-    const meter = new UploadMeter(limit);
+    const meter = new UploadMeter(cap, tooLarge);
     stream.on('error', (err) => meter.destroy(err));
     // The failure surfaces as storage.put's rejection; this keeps pipe() from rethrowing it.
     meter.on('error', () => undefined);
@@ -149,9 +158,7 @@ export function createUploadHandler(app: AppContext, broker: ServiceBroker, auth
       await storage.remove(key).catch(() => undefined);
       stream.unpipe(meter);
       res.setHeader('connection', 'close');
-      throw meter.destroyed && meter.bytes > limit
-        ? new ImError('IM_ERR_PAYLOAD_TOO_LARGE', `Files are limited to ${limit} bytes`)
-        : err;
+      throw meter.destroyed && meter.bytes > cap ? tooLarge() : err;
     }
     try {
       // The rest of a multipart body is read before anything is recorded: a second part refuses the upload.

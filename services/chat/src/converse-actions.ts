@@ -20,7 +20,8 @@ import { toMessage } from './views.ts';
 
 /** More missed messages than this in one converse: the client pages history instead. */
 const SYNC_LIMIT = 200;
-const MAX_SYNC_CONVERSES = 1000;
+/** The contract's limit; the gateway already drops converses the socket is not in. */
+const MAX_SYNC_CONVERSES = 500;
 /** Most DMs `GET /api/dms` lists: the most recently active ones. */
 const MAX_DMS_LISTED = 1000;
 

@@ -23,6 +23,9 @@ const reusedClientMsgId = () =>
 /** DM events name their two members, so gateways can reach them without a lookup. */
 const audience = (access: ConverseAccess) => (access.kind === 'dm' ? { memberIds: access.memberIds } : {});
 
+/** Different emoji one message may carry (the contract's limit). */
+const MAX_REACTION_KINDS = 20;
+
 export const messageActions = ({ models, writer, access }: ChatDeps) => {
   /** A message the caller may see, with their access to its converse; 404 otherwise. */
   const loadVisible = async (ctx: Ctx<object>, messageId: string, userId: string) => {
@@ -53,16 +56,54 @@ export const messageActions = ({ models, writer, access }: ChatDeps) => {
     return docs.map((d) => toMessage(d, mine.get(d._id.toHexString())));
   };
 
-  /** Applies a count change (if any) and answers the message's reactions as the caller sees them. */
-  const reactionsAfter = async (doc: MessageDoc, emoji: string, delta: number, userId: string): Promise<Reaction[]> => {
-    const current = delta
-      ? await models.messages
-          .findOneAndUpdate({ _id: doc._id }, { $inc: { [`reactionCounts.${emoji}`]: delta } }, { new: true })
-          .lean<MessageDoc>()
-      : doc;
+  /** The message's reactions as the caller sees them, after a change. */
+  const reactionsOf = async (current: MessageDoc | null, userId: string): Promise<Reaction[]> => {
     if (!current) throw new ImError('IM_ERR_NOT_FOUND', 'Message not found');
     const [view] = await views([current], userId);
     return view!.reactions;
+  };
+
+  const bump = (id: Types.ObjectId, path: string) =>
+    models.messages
+      .findOneAndUpdate({ _id: id, [path]: { $gt: 0 } }, { $inc: { [path]: 1 } }, { new: true })
+      .lean<MessageDoc>();
+
+  /**
+   * Counts one more `emoji` on a message. An emoji already there just counts;
+   * a new one only while the message has fewer than MAX_REACTION_KINDS, which
+   * the update's own filter decides, so racing reactions cannot pass it.
+   * Null: the message is full.
+   */
+  const countReaction = async (id: Types.ObjectId, emoji: string): Promise<MessageDoc | null> => {
+    const path = `reactionCounts.${emoji}`;
+    const counted = await bump(id, path);
+    if (counted) return counted;
+    const added = await models.messages
+      .findOneAndUpdate(
+        {
+          _id: id,
+          [path]: { $not: { $gt: 0 } },
+          $or: [{ reactionKinds: { $exists: false } }, { reactionKinds: { $lt: MAX_REACTION_KINDS } }],
+        },
+        { $set: { [path]: 1 }, $inc: { reactionKinds: 1 } },
+        { new: true },
+      )
+      .lean<MessageDoc>();
+    // Not added: either someone added the same emoji meanwhile (count on it) or the message is full.
+    return added ?? bump(id, path);
+  };
+
+  /** Counts one `emoji` fewer; the last one takes the emoji off, freeing its place. */
+  const uncountReaction = async (id: Types.ObjectId, emoji: string): Promise<MessageDoc | null> => {
+    const path = `reactionCounts.${emoji}`;
+    const fewer = await models.messages
+      .findOneAndUpdate({ _id: id, [path]: { $gt: 1 } }, { $inc: { [path]: -1 } }, { new: true })
+      .lean<MessageDoc>();
+    if (fewer) return fewer;
+    const gone = await models.messages
+      .findOneAndUpdate({ _id: id, [path]: 1 }, { $unset: { [path]: '' }, $inc: { reactionKinds: -1 } }, { new: true })
+      .lean<MessageDoc>();
+    return gone ?? models.messages.findById(id).lean<MessageDoc>();
   };
 
   /** A clientMsgId already used for another converse is a 409 before anything is attached. */
@@ -198,7 +239,7 @@ export const messageActions = ({ models, writer, access }: ChatDeps) => {
         if (doc.deleted) return;
         const result = await models.messages.updateOne(
           { _id: doc._id, deleted: { $ne: true } },
-          { $set: { deleted: true, content: '', mentions: [], attachments: [], reactionCounts: {} } },
+          { $set: { deleted: true, content: '', mentions: [], attachments: [], reactionCounts: {}, reactionKinds: 0 } },
         );
         if (result.modifiedCount === 0) return;
         await models.reactions.deleteMany({ messageId: doc._id });
@@ -219,14 +260,24 @@ export const messageActions = ({ models, writer, access }: ChatDeps) => {
         const userId = callerId(ctx);
         const { doc, converse } = await loadVisible(ctx, ctx.params.messageId, userId);
         if (doc.deleted) throw new ImError('IM_ERR_NOT_FOUND', 'Message not found');
+        const { emoji } = ctx.params;
         let added = false;
         try {
-          await models.reactions.create({ messageId: doc._id, userId, emoji: ctx.params.emoji });
+          await models.reactions.create({ messageId: doc._id, userId, emoji });
           added = true;
         } catch (err) {
           if (!isDuplicateKeyError(err)) throw err;
         }
-        const reactions = await reactionsAfter(doc, ctx.params.emoji, added ? 1 : 0, userId);
+        let current: MessageDoc | null = doc;
+        if (added) {
+          current = await countReaction(doc._id, emoji);
+          if (!current) {
+            // The message has its 20 kinds already: the reaction is taken back, nothing is left.
+            await models.reactions.deleteOne({ messageId: doc._id, userId, emoji });
+            throw new ImError('IM_ERR_LIMIT', `A message has at most ${MAX_REACTION_KINDS} different reactions`);
+          }
+        }
+        const reactions = await reactionsOf(current, userId);
         if (added)
           announce(
             ctx,
@@ -266,7 +317,10 @@ export const messageActions = ({ models, writer, access }: ChatDeps) => {
           userId,
           emoji: ctx.params.emoji,
         });
-        const reactions = await reactionsAfter(doc, ctx.params.emoji, deletedCount > 0 ? -1 : 0, userId);
+        const reactions = await reactionsOf(
+          deletedCount > 0 ? await uncountReaction(doc._id, ctx.params.emoji) : doc,
+          userId,
+        );
         if (deletedCount > 0)
           announce(
             ctx,

@@ -15,6 +15,8 @@ export interface MessageDoc {
   dedupeKey?: string;
   /** Count per emoji; who reacted lives in `reactions`. */
   reactionCounts: Record<string, number>;
+  /** How many emoji reactionCounts holds (at most 20): the add's filter reads it. */
+  reactionKinds?: number;
   deleted?: boolean;
   createdAt: Date;
   editedAt?: Date;
@@ -63,6 +65,7 @@ const messageSchema = new Schema<MessageDoc>(
     clientMsgId: { type: String },
     dedupeKey: { type: String },
     reactionCounts: { type: Schema.Types.Mixed, default: {} },
+    reactionKinds: { type: Number },
     deleted: { type: Boolean },
     createdAt: { type: Date, required: true },
     editedAt: { type: Date },

@@ -1,12 +1,13 @@
 import type { AppContext } from '@im/sdk';
 import { storageOf } from './deps.ts';
 import type { FileDoc, FileModel } from './models.ts';
+import type { Quota } from './quota.ts';
 
 /** How often a file node looks for files that were uploaded but never attached. */
 export const CLEANUP_EVERY_MS = 10 * 60 * 1000;
 
 /** Removes files never attached and older than FILE_UNATTACHED_GRACE_SEC (500 at a time); answers how many. */
-export async function removeUnattached(app: AppContext, files: FileModel): Promise<number> {
+export async function removeUnattached(app: AppContext, files: FileModel, quota: Quota): Promise<number> {
   const cutoff = new Date(Date.now() - app.config.fileUnattachedGraceSec * 1000);
   const stale = await files
     .find({ createdAt: { $lt: cutoff }, converseIds: { $size: 0 } })
@@ -17,6 +18,7 @@ export async function removeUnattached(app: AppContext, files: FileModel): Promi
     // Metadata first: once it is gone the file is unreachable, whatever happens next.
     const { deletedCount } = await files.deleteOne({ _id: doc._id, converseIds: { $size: 0 } });
     if (deletedCount === 0) continue;
+    await quota.release(doc.uploaderId, doc.size);
     await storage.remove(doc.key).catch(() => undefined);
     if (doc.thumbnailKey) await storage.remove(doc.thumbnailKey).catch(() => undefined);
   }

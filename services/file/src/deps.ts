@@ -1,11 +1,13 @@
 import { ImError, type AppContext, type CallerMeta, type ObjectStorage } from '@im/sdk';
 import type { Context } from 'moleculer';
 import type { FileModel } from './models.ts';
+import type { Quota } from './quota.ts';
 
 /** What the file service's actions share. */
 export interface FileDeps {
   app: AppContext;
   files: FileModel;
+  quota: Quota;
 }
 
 export type Ctx<P = Record<string, never>> = Context<P, CallerMeta>;

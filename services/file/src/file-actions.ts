@@ -11,7 +11,7 @@ import { canThumbnail } from './thumbnails.ts';
 import { toFileAccess, toFileInfo } from './views.ts';
 
 /** Recording files, who may read them, attaching them to messages. */
-export const fileActions = ({ app, files }: FileDeps) => ({
+export const fileActions = ({ app, files, quota }: FileDeps) => ({
   /** Records a file whose bytes are already stored under `key`. */
   register: {
     visibility: 'public' as const,
@@ -29,9 +29,16 @@ export const fileActions = ({ app, files }: FileDeps) => ({
         converseIds: [],
         createdAt: new Date(),
       };
-      // Straight to the driver: the parameters are validated already, and a mongoose
-      // document (casting, defaults, change tracking) costs more CPU than the insert.
-      await files.collection.insertOne(doc);
+      // Counted against the quota first (atomically), given back if the record fails.
+      await quota.reserve(doc.uploaderId, size);
+      try {
+        // Straight to the driver: the parameters are validated already, and a mongoose
+        // document (casting, defaults, change tracking) costs more CPU than the insert.
+        await files.collection.insertOne(doc);
+      } catch (err) {
+        await quota.release(doc.uploaderId, size);
+        throw err;
+      }
       const info = toFileInfo(doc);
       // Thumbnails are best effort: a lost event only means no preview. Only images that
       // can have one are announced, so other uploads cost no event and no second read.
@@ -46,6 +53,15 @@ export const fileActions = ({ app, files }: FileDeps) => ({
     params: fileParams.access,
     async handler(ctx: Ctx<ActionParams<'file.access'>>): Promise<ActionResult<'file.access'>> {
       return toFileAccess(await readableFile(files, ctx));
+    },
+  },
+
+  /** A user's storage use and quota (GET /api/users/me shows it; uploads check it before streaming). */
+  usage: {
+    visibility: 'public' as const,
+    params: fileParams.usage,
+    handler(ctx: Ctx<ActionParams<'file.usage'>>): Promise<ActionResult<'file.usage'>> {
+      return quota.of(ctx.params.userId);
     },
   },
 
@@ -80,6 +96,6 @@ export const fileActions = ({ app, files }: FileDeps) => ({
   /** Removes files never attached and older than the grace period; returns how many (tests and operators). */
   cleanup: {
     visibility: 'public' as const,
-    handler: (): Promise<ActionResult<'file.cleanup'>> => removeUnattached(app, files),
+    handler: (): Promise<ActionResult<'file.cleanup'>> => removeUnattached(app, files, quota),
   },
 });

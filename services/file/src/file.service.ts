@@ -1,7 +1,8 @@
 import { EVENTS, type AppContext, type ServiceEvents, type ServiceFactory } from '@im/sdk';
 import { CLEANUP_EVERY_MS, removeUnattached } from './cleanup.ts';
 import { fileActions } from './file-actions.ts';
-import { fileModel } from './models.ts';
+import { fileModel, usageModel } from './models.ts';
+import { Quota } from './quota.ts';
 import { thumbnailOnUpload } from './thumbnails.ts';
 
 /**
@@ -12,20 +13,23 @@ import { thumbnailOnUpload } from './thumbnails.ts';
  */
 export const createFileService: ServiceFactory = (app: AppContext) => {
   const files = fileModel(app.mongo!);
+  const quota = new Quota(usageModel(app.mongo!), files, app.config.fileQuotaBytes);
   let cleanupTimer: NodeJS.Timeout | undefined;
   return {
     name: 'file',
     async started() {
       await files.createIndexes();
       cleanupTimer = setInterval(() => {
-        void removeUnattached(app, files).catch((err: unknown) => app.logger.warn({ err }, 'file cleanup failed'));
+        void removeUnattached(app, files, quota).catch((err: unknown) =>
+          app.logger.warn({ err }, 'file cleanup failed'),
+        );
       }, CLEANUP_EVERY_MS);
       cleanupTimer.unref();
     },
     stopped() {
       clearInterval(cleanupTimer);
     },
-    actions: fileActions({ app, files }),
+    actions: fileActions({ app, files, quota }),
     events: {
       [EVENTS.fileUploaded]: { handler: thumbnailOnUpload(app, files) },
     } satisfies ServiceEvents,

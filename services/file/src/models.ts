@@ -38,3 +38,16 @@ fileSchema.index({ uploaderId: 1, createdAt: -1 });
 export type FileModel = Model<FileDoc>;
 
 export const fileModel = (connection: Connection): FileModel => modelOn(connection, 'File', fileSchema);
+
+/** A user's storage use in bytes: reserved atomically before a file is recorded, so uploads at once cannot pass the quota. */
+export interface UsageDoc {
+  /** The user's id. */
+  _id: Types.ObjectId;
+  used: number;
+}
+
+const usageSchema = new Schema<UsageDoc>({ used: { type: Number, required: true } }, { versionKey: false });
+
+export type UsageModel = Model<UsageDoc>;
+
+export const usageModel = (connection: Connection): UsageModel => modelOn(connection, 'FileUsage', usageSchema);

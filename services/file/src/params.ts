@@ -10,6 +10,7 @@ export const fileParams = {
     sha256: { type: 'string', pattern: /^[0-9a-f]{64}$/ },
   }),
   access: strict({ fileId: idParam }),
+  usage: strict({ userId: idParam }),
   info: strict({ fileId: idParam }),
   attach: strict({ fileIds: { type: 'array', items: idParam, max: 10 }, userId: idParam, converseId: idParam }),
   // Only for the OpenAPI document: the gateway serves these routes itself.

@@ -1,26 +1,41 @@
 import type { AppContext } from '@im/sdk';
-import { sendJson, sendText } from '../http/respond.ts';
+import { operatorAccess } from '../http/operator-access.ts';
+import { errorOf, sendError, sendJson, sendText } from '../http/respond.ts';
 import type { Router } from '../http/router.ts';
 
-/** /health (the process lives), /ready (its dependencies answer), /metrics (Prometheus text). */
+/**
+ * /health (the process lives), /ready (its dependencies answer; which ones
+ * and why only for operators), /metrics (Prometheus text, operators only).
+ */
 export function registerHealthRoutes(router: Router, app: AppContext): void {
+  const isOperator = operatorAccess(app.config.metricsToken);
+
   router.on('GET', '/health', (_req, res) => {
     sendJson(res, 200, { status: 'ok' });
   });
 
-  router.on('GET', '/ready', async (_req, res) => {
+  router.on('GET', '/ready', async (req, res) => {
     const report = await app.readiness.run();
+    const detailed = isOperator(req);
     if (report.ready) {
-      sendJson(res, 200, { status: 'ready', checks: report.checks });
+      sendJson(res, 200, detailed ? { status: 'ready', checks: report.checks } : { status: 'ready' });
     } else {
       const failed = Object.entries(report.checks)
         .filter(([, result]) => result !== 'ok')
         .map(([name]) => name);
-      sendJson(res, 503, { status: 'unavailable', failed, checks: report.checks });
+      sendJson(
+        res,
+        503,
+        detailed ? { status: 'unavailable', failed, checks: report.checks } : { status: 'unavailable' },
+      );
     }
   });
 
-  router.on('GET', '/metrics', async (_req, res) => {
+  router.on('GET', '/metrics', async (req, res) => {
+    if (!isOperator(req)) {
+      sendError(res, errorOf('IM_ERR_FORBIDDEN', 'Metrics are for operators: send METRICS_TOKEN as a bearer token'));
+      return;
+    }
     sendText(res, 200, await app.metrics.metrics(), app.metrics.contentType);
   });
 }

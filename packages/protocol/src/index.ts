@@ -37,8 +37,8 @@ export interface HealthResponse {
 
 export interface ReadyResponse {
   status: 'ready' | 'unavailable';
-  /** Each dependency of the node: 'ok' or why it failed. */
-  checks: Record<string, string>;
+  /** Each dependency of the node: 'ok' or why it failed (operators only: METRICS_TOKEN or loopback). */
+  checks?: Record<string, string>;
   /** Present when not ready: the names of the failed checks. */
   failed?: string[];
 }

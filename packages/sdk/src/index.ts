@@ -80,3 +80,11 @@ export { LocalStorage } from './storage/local-storage.ts';
 export { S3Storage } from './storage/s3-storage.ts';
 export { createStorage } from './storage/create-storage.ts';
 export { sniffMime, isInlineSafe, SNIFF_BYTES } from './storage/sniff.ts';
+export {
+  OutboundGuard,
+  OutboundRefusedError,
+  type OutboundOptions,
+  type OutboundResponse,
+  type Lookup,
+} from './net/outbound.ts';
+export { isPublicAddress, AllowList } from './net/ip-ranges.ts';

@@ -24,6 +24,8 @@ for (const mode of ['memory queue', 'Redis stream queue'] as const) {
       origin = await endpoint.start();
       api = await startApi(import.meta.url, (env) => ({
         PUSH_PROXY_URL: `${origin}/proxy`,
+        // The test's push service and proxy listen on loopback, which the outbound guard refuses unless named.
+        OUTBOUND_ALLOW: '127.0.0.1',
         VAPID_SUBJECT: 'mailto:ops@example.org',
         ...(mode === 'Redis stream queue' ? { REDIS_URL: env.redisUrl, REDIS_KEY_PREFIX: env.redisPrefix } : {}),
       }));

@@ -1,4 +1,4 @@
-import type { AppContext, CallerMeta } from '@im/sdk';
+import type { AppContext, CallerMeta, OutboundGuard } from '@im/sdk';
 import type { Context } from 'moleculer';
 import type { DeliveryQueue } from './delivery/queue.ts';
 import type { PushModels } from './models.ts';
@@ -11,6 +11,8 @@ export interface PushDeps {
   vapid: VapidKeys;
   /** The delivery queue, once the service started. */
   queue: () => DeliveryQueue | undefined;
+  /** The guarded client for every push destination. */
+  outbound: OutboundGuard;
 }
 
 export type Ctx<P = Record<string, never>> = Context<P, CallerMeta>;

@@ -1,4 +1,5 @@
-import { EVENTS, type AppContext, type ServiceEvents, type ServiceFactory } from '@im/sdk';
+import { EVENTS, OutboundGuard, type AppContext, type ServiceEvents, type ServiceFactory } from '@im/sdk';
+import { pushPoster } from './delivery/http-client.ts';
 import { CircuitBreaker } from './delivery/circuit-breaker.ts';
 import { MemoryQueue, RedisStreamQueue, type DeliveryQueue } from './delivery/queue.ts';
 import { createSender } from './delivery/sender.ts';
@@ -18,11 +19,19 @@ import { resolveVapidKeys } from './vapid.ts';
 export const createPushService: ServiceFactory = (app: AppContext) => {
   const models = pushModels(app.mongo!);
   let queue: DeliveryQueue | undefined;
-  const deps = { app, models, vapid: resolveVapidKeys(app.config), queue: () => queue };
-  const send = createSender(deps.vapid, app.config.pushProxyUrl, new CircuitBreaker(), {
-    ...pushMetrics(app.metrics, async () => (await queue?.depth()) ?? 0),
-    gone: (endpoint) => void models.subscriptions.deleteOne({ endpoint }).catch(() => undefined),
-  });
+  // Every push destination (Web Push endpoints, the push proxy) is user- or admin-supplied.
+  const outbound = new OutboundGuard({ allow: app.config.outboundAllow, timeoutMs: app.config.outboundTimeoutMs });
+  const deps = { app, models, vapid: resolveVapidKeys(app.config), queue: () => queue, outbound };
+  const send = createSender(
+    deps.vapid,
+    app.config.pushProxyUrl,
+    new CircuitBreaker(),
+    {
+      ...pushMetrics(app.metrics, async () => (await queue?.depth()) ?? 0),
+      gone: (endpoint) => void models.subscriptions.deleteOne({ endpoint }).catch(() => undefined),
+    },
+    pushPoster(outbound),
+  );
   const notify = notifier(deps);
 
   return {
@@ -34,6 +43,7 @@ export const createPushService: ServiceFactory = (app: AppContext) => {
     },
     async stopped() {
       await queue?.stop();
+      await outbound.close();
     },
     actions: { ...registrationActions(deps), ...inboxActions(deps), ...departureActions(deps) },
     events: {

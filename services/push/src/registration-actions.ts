@@ -4,7 +4,7 @@ import type { Ctx, PushDeps } from './deps.ts';
 import { pushParams } from './params.ts';
 
 /** Where a user's notifications go: Web Push subscriptions and mobile devices. */
-export const registrationActions = ({ models, vapid }: PushDeps) => ({
+export const registrationActions = ({ models, vapid, outbound }: PushDeps) => ({
   vapidPublicKey: {
     params: pushParams.vapidPublicKey,
     handler: (): VapidKey => ({ key: vapid.publicKey }),
@@ -15,6 +15,8 @@ export const registrationActions = ({ models, vapid }: PushDeps) => ({
     async handler(ctx: Ctx<Params<typeof pushParams.subscribe>>): Promise<PushSubscriptionRef> {
       const userId = callerId(ctx);
       const { endpoint, keys } = ctx.params;
+      // Only destinations the outbound guard would send to (delivery checks again every time).
+      await outbound.check(endpoint, 'endpoint');
       await models.subscriptions.updateOne(
         { endpoint },
         { $set: { userId, p256dh: keys.p256dh, auth: keys.auth } },

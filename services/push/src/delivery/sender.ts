@@ -2,7 +2,8 @@ import webPush from 'web-push';
 import type { VapidKeys } from '../vapid.ts';
 import type { CircuitBreaker } from './circuit-breaker.ts';
 import { encryptWebPush, InvalidSubscriptionKeys } from './encrypt.ts';
-import { post } from './http-client.ts';
+import { OutboundRefusedError } from '@im/sdk';
+import type { pushPoster } from './http-client.ts';
 import type { Outcome, PushJob } from './queue.ts';
 
 const MAX_ATTEMPTS = 10;
@@ -24,6 +25,7 @@ export function createSender(
   proxyUrl: string | undefined,
   breaker: CircuitBreaker,
   hooks: SendHooks,
+  post: ReturnType<typeof pushPoster>,
 ) {
   // An ES256 signature per notification is wasted work: a VAPID token names only the
   // push service's origin, so one token per origin is reused until an hour before it expires.
@@ -82,7 +84,12 @@ export function createSender(
     let status = 0;
     try {
       status = await post(url, headers, body);
-    } catch {
+    } catch (err) {
+      // A destination the outbound guard refuses is dropped: no attempt can ever be allowed.
+      if (err instanceof OutboundRefusedError) {
+        hooks.failed(job.channel, 'refused');
+        return { done: true };
+      }
       status = 0;
     }
     if (status >= 200 && status < 300) {

@@ -53,13 +53,15 @@ export interface TargetOptions {
   serverRoot?: string;
 }
 
-/** Settings every benchmark deployment shares: quiet logs, no rate limits, cheap password hashing for bulk accounts. */
+/** Settings every benchmark deployment shares: quiet logs, no rate limits, cheap password hashing for bulk accounts, loopback push receivers. */
 const BENCH_ENV = {
   NODE_ENV: 'test',
   LOG_LEVEL: 'warn',
   LOG_FORMAT: 'json',
   RATE_LIMIT: 'off',
   PASSWORD_HASH_MEMORY_KIB: '1024',
+  // The push benchmark's stand-in push service listens on loopback, which the outbound guard refuses unless named.
+  OUTBOUND_ALLOW: '127.0.0.1',
 };
 
 export async function startTarget(options: TargetOptions): Promise<Target> {

@@ -58,12 +58,6 @@ export class HttpClient {
   delete<T>(path: string, body?: unknown): Promise<T> {
     return this.request<T>('DELETE', path, body);
   }
-
-  /** A file URL usable where no header can be sent (`<img src>`, downloads). */
-  fileUrl(url: string): string {
-    if (!this.token) return url;
-    return `${url}${url.includes('?') ? '&' : '?'}access_token=${encodeURIComponent(this.token)}`;
-  }
 }
 
 export const http = new HttpClient();

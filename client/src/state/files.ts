@@ -18,6 +18,3 @@ export function ensureFileInfo(fileId: string): void {
     .catch(() => setState((s) => ({ files: { ...s.files, [fileId]: 'missing' } })))
     .finally(() => inFlight.delete(fileId));
 }
-
-export const fileUrl = (fileId: string): string => http.fileUrl(path`/api/files/${fileId}`);
-export const thumbnailUrl = (fileId: string): string => http.fileUrl(path`/api/files/${fileId}/thumbnail`);

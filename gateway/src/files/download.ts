@@ -1,6 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
-import { call, ImError, isInlineSafe, type AppContext, type ByteRange } from '@im/sdk';
+import type { FileAccess } from '@im/protocol';
+import {
+  call,
+  FileUrlSigner,
+  ImError,
+  isInlineSafe,
+  OBJECT_ID,
+  type AppContext,
+  type ByteRange,
+  type FileVariant,
+} from '@im/sdk';
 import type { ServiceBroker } from 'moleculer';
 import type { Authenticator } from '../auth/authenticator.ts';
 import { readQuery } from '../http/body.ts';
@@ -28,25 +38,35 @@ const disposition = (kind: 'inline' | 'attachment', name: string) =>
   `${kind}; filename="${name.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 
 /**
- * GET /api/files/:id and its thumbnail: access checked by the file service,
- * bytes streamed from storage with ETag, Range and safe-serving headers.
- * Browsers cannot put a bearer header on <img src>, so `?access_token=` works too.
+ * GET /api/files/:id and its thumbnail: access checked by the file service
+ * (bearer token) or by the URL's signature (GET /api/files/:id/url makes
+ * them: browsers cannot put a header on <img src>, and no access token ever
+ * goes in a URL); bytes streamed from storage with ETag, Range and
+ * safe-serving headers.
  */
 export function createDownloadHandler(
   app: AppContext,
   broker: ServiceBroker,
   auth: Authenticator,
-  variant: 'file' | 'thumbnail',
+  variant: FileVariant,
 ) {
+  const signer = new FileUrlSigner(app.config.secret, app.config.fileUrlTtlSec);
   return async (
     req: IncomingMessage,
     res: ServerResponse,
     params: Record<string, string | undefined>,
   ): Promise<void> => {
-    const queryToken = readQuery(req.url).access_token;
-    const userId =
-      req.headers.authorization || !queryToken ? await auth.fromRequest(req) : await auth.fromToken(queryToken);
-    const file = await call(broker, 'file.access', { fileId: params.fileId ?? '' }, { meta: { user: { id: userId } } });
+    const fileId = params.fileId ?? '';
+    const { exp, sig } = readQuery(req.url);
+    let file: FileAccess;
+    if (sig !== undefined && !req.headers.authorization) {
+      if (!OBJECT_ID.test(fileId) || !signer.verify(fileId, variant, exp, sig))
+        throw new ImError('IM_ERR_UNAUTHORIZED', 'This file link is invalid or has expired; ask for a new one');
+      file = await call(broker, 'file.locate', { fileId });
+    } else {
+      const userId = await auth.fromRequest(req);
+      file = await call(broker, 'file.access', { fileId }, { meta: { user: { id: userId } } });
+    }
     const storage = app.storage;
     if (!storage) throw new ImError('IM_ERR_SERVICE_UNAVAILABLE', 'No file storage on this node');
 

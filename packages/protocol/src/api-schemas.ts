@@ -2,6 +2,7 @@ import type {
   ApiError,
   AuthResult,
   Session,
+  SignedFileUrl,
   Me,
   DmConverse,
   Empty,
@@ -35,6 +36,7 @@ export interface ApiSchemas {
   User: PublicUser;
   AuthResult: AuthResult;
   Session: Session;
+  SignedFileUrl: SignedFileUrl;
   Me: Me;
   Panel: Panel;
   Group: Group;

@@ -168,6 +168,13 @@ export type DmList = DmConverse[];
  * A file as `POST /api/files` answers it (201) and `GET /api/files/:id/info`
  * (extension) reads it back. `thumbnailUrl` only once the thumbnail exists.
  */
+/** GET /api/files/:id/url: a link that works without credentials until it expires. */
+export interface SignedFileUrl {
+  /** Path and query on this server: /api/files/:id[/thumbnail]?exp=…&sig=… */
+  url: string;
+  expiresAt: Timestamp;
+}
+
 export interface FileInfo {
   id: Id;
   name: string;

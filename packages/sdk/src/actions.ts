@@ -46,6 +46,8 @@ export interface ActionMap {
   /** Active users' ids by lower-cased username (unknown names are left out). */
   'user.idsByUsernames': { params: { usernames: string[] }; result: Record<string, string> };
   /** A user's storage use and quota (GET /api/users/me shows it). */
+  /** Where a file's bytes are, for a request whose signed URL the gateway checked (no caller to check). */
+  'file.locate': { params: { fileId: string }; result: FileAccess };
   'file.usage': { params: { userId: string }; result: StorageUsage };
   /** Account deletion: the user leaves every group (ownership handed to an admin, or the group deleted). */
   'group.forgetUser': { params: { userId: string }; result: void };

@@ -46,6 +46,7 @@ export { codePointLength, CodePointValidator } from './validation/code-point-val
 export { batchLoader, groupBy, type BatchLoaderOptions } from './batch/batch-loader.ts';
 export type { AppContext, ServiceFactory } from './app-context.ts';
 export { TokenService, type TokenClaims } from './auth/tokens.ts';
+export { FileUrlSigner, type FileVariant } from './auth/file-urls.ts';
 export { parseTrustProxy, parseHostList, type TrustProxy } from './net/address-lists.ts';
 export { createCache, MemoryCache, RedisCache, type KvCache } from './cache/kv-cache.ts';
 export { RateLimiter, type RateLimitRule } from './rate-limit/rate-limiter.ts';

@@ -142,7 +142,9 @@ describe('GET /api/files/:fileId/info', () => {
       assert.equal(res.status, 200);
       body = res.body;
       // The info is never ahead of the thumbnail: once it names one, it is served.
-      const thumb = await fetch(`${api.base}/api/files/${up.id}/thumbnail?access_token=${owner.token}`);
+      const thumb = await fetch(`${api.base}/api/files/${up.id}/thumbnail`, {
+        headers: { authorization: `Bearer ${owner.token}` },
+      });
       if (body.thumbnailUrl) {
         assert.equal(thumb.status, 200);
         break;
@@ -160,6 +162,13 @@ describe('GET /api/files/:fileId/info', () => {
     const still = await info(broken.id);
     assert.equal(still.status, 200);
     assert.equal('thumbnailUrl' in still.body, false);
-    assert.equal((await fetch(`${api.base}/api/files/${broken.id}/thumbnail?access_token=${owner.token}`)).status, 404);
+    assert.equal(
+      (
+        await fetch(`${api.base}/api/files/${broken.id}/thumbnail`, {
+          headers: { authorization: `Bearer ${owner.token}` },
+        })
+      ).status,
+      404,
+    );
   });
 });

@@ -202,7 +202,9 @@ function fileSuite(backend: Backend) {
 
       let thumb: Response | undefined;
       for (let i = 0; i < 100 && thumb?.status !== 200; i += 1) {
-        thumb = await fetch(`${api.base}/api/files/${up.body.id}/thumbnail?access_token=${owner.token}`);
+        thumb = await fetch(`${api.base}/api/files/${up.body.id}/thumbnail`, {
+          headers: { authorization: `Bearer ${owner.token}` },
+        });
         if (thumb.status !== 200) await new Promise((r) => setTimeout(r, 50));
       }
       assert.equal(thumb!.status, 200);

@@ -1,4 +1,4 @@
-import { ImError, type AppContext, type CallerMeta, type ObjectStorage } from '@im/sdk';
+import { ImError, type AppContext, type CallerMeta, type FileUrlSigner, type ObjectStorage } from '@im/sdk';
 import type { Context } from 'moleculer';
 import type { FileModel } from './models.ts';
 import type { Quota } from './quota.ts';
@@ -8,6 +8,7 @@ export interface FileDeps {
   app: AppContext;
   files: FileModel;
   quota: Quota;
+  signer: FileUrlSigner;
 }
 
 export type Ctx<P = Record<string, never>> = Context<P, CallerMeta>;

@@ -25,7 +25,8 @@ export const fileEndpoints: Endpoint[] = [
     params: fileParams.download,
     input: 'none',
     raw: 'download',
-    summary: 'The bytes (Range, ETag); for the uploader and members of converses where it is attached',
+    summary:
+      'The bytes (Range, ETag); with a bearer token of the uploader or a member of a converse where it is attached, or a signed URL (exp, sig)',
     tag: 'files',
   }),
   endpoint({
@@ -48,5 +49,16 @@ export const fileEndpoints: Endpoint[] = [
     summary: "A file's metadata (thumbnailUrl once the thumbnail exists); same access as the bytes",
     tag: 'files',
     response: 'File',
+  }),
+  endpoint({
+    method: 'GET',
+    path: '/api/files/:fileId/url',
+    action: 'file.url',
+    params: fileParams.url,
+    input: 'query',
+    summary:
+      'A signed URL for the bytes (or, with variant=thumbnail, the preview) that works without credentials until expiresAt',
+    tag: 'files',
+    response: 'SignedFileUrl',
   }),
 ];

@@ -1,4 +1,4 @@
-import type { FileInfo } from '@im/protocol';
+import type { FileInfo, SignedFileUrl } from '@im/protocol';
 import { callerId, emitToOne, EVENTS, ImError, type ActionParams, type ActionResult, type Params } from '@im/sdk';
 import { Types } from 'mongoose';
 import { readableFile } from './access.ts';
@@ -11,7 +11,7 @@ import { canThumbnail } from './thumbnails.ts';
 import { toFileAccess, toFileInfo } from './views.ts';
 
 /** Recording files, who may read them, attaching them to messages. */
-export const fileActions = ({ app, files, quota }: FileDeps) => ({
+export const fileActions = ({ app, files, quota, signer }: FileDeps) => ({
   /** Records a file whose bytes are already stored under `key`. */
   register: {
     visibility: 'public' as const,
@@ -53,6 +53,29 @@ export const fileActions = ({ app, files, quota }: FileDeps) => ({
     params: fileParams.access,
     async handler(ctx: Ctx<ActionParams<'file.access'>>): Promise<ActionResult<'file.access'>> {
       return toFileAccess(await readableFile(files, ctx));
+    },
+  },
+
+  /** GET /api/files/:fileId/url: a signed URL, for exactly those who may download the file. */
+  url: {
+    params: fileParams.url,
+    async handler(ctx: Ctx<Params<typeof fileParams.url>>): Promise<SignedFileUrl> {
+      const doc = await readableFile(files, ctx);
+      const variant = ctx.params.variant ?? 'file';
+      if (variant === 'thumbnail' && !doc.thumbnailKey)
+        throw new ImError('IM_ERR_NOT_FOUND', 'This file has no thumbnail');
+      return signer.sign(ctx.params.fileId, variant);
+    },
+  },
+
+  /** For the gateway, once it has checked a signed URL: the signature is the permission. */
+  locate: {
+    visibility: 'public' as const,
+    params: fileParams.locate,
+    async handler(ctx: Ctx<ActionParams<'file.locate'>>): Promise<ActionResult<'file.locate'>> {
+      const doc = await files.collection.findOne<FileDoc>({ _id: new Types.ObjectId(ctx.params.fileId) });
+      if (!doc) throw new ImError('IM_ERR_NOT_FOUND', 'File not found');
+      return toFileAccess(doc);
     },
   },
 

@@ -1,4 +1,4 @@
-import { EVENTS, type AppContext, type ServiceEvents, type ServiceFactory } from '@im/sdk';
+import { EVENTS, FileUrlSigner, type AppContext, type ServiceEvents, type ServiceFactory } from '@im/sdk';
 import { CLEANUP_EVERY_MS, removeUnattached } from './cleanup.ts';
 import { fileActions } from './file-actions.ts';
 import { fileModel, usageModel } from './models.ts';
@@ -29,7 +29,7 @@ export const createFileService: ServiceFactory = (app: AppContext) => {
     stopped() {
       clearInterval(cleanupTimer);
     },
-    actions: fileActions({ app, files, quota }),
+    actions: fileActions({ app, files, quota, signer: new FileUrlSigner(app.config.secret, app.config.fileUrlTtlSec) }),
     events: {
       [EVENTS.fileUploaded]: { handler: thumbnailOnUpload(app, files) },
     } satisfies ServiceEvents,

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { ensureFileInfo, fileUrl, thumbnailUrl } from '../../state/files.ts';
+import { useFileUrl } from '../../state/file-urls.ts';
+import { ensureFileInfo } from '../../state/files.ts';
 import { useStore } from '../../state/store.ts';
 import { formatSize } from './format.ts';
 import { Icon } from '../common/Icon.tsx';
@@ -8,8 +9,10 @@ import { Icon } from '../common/Icon.tsx';
 export function Attachment(props: { fileId: string; onOpenImage: (fileId: string) => void }) {
   const { fileId } = props;
   const info = useStore((s) => s.files[fileId]);
-  // The thumbnail is made after upload: until it exists, show the image itself.
+  // The thumbnail is made after upload: until it exists (or if it fails), show the image itself.
   const [thumbFailed, setThumbFailed] = useState(false);
+  const thumbUrl = useFileUrl(fileId, 'thumbnail');
+  const bytesUrl = useFileUrl(fileId, 'file');
   useEffect(() => ensureFileInfo(fileId), [fileId]);
   if (info === undefined) return <div className="attachment loading">Loading file…</div>;
   if (info === 'missing') return <div className="attachment missing">File not available</div>;
@@ -22,7 +25,7 @@ export function Attachment(props: { fileId: string; onOpenImage: (fileId: string
         onClick={() => props.onOpenImage(fileId)}
       >
         <img
-          src={thumbFailed ? fileUrl(fileId) : thumbnailUrl(fileId)}
+          src={(thumbFailed || thumbUrl === null ? bytesUrl : thumbUrl) ?? undefined}
           alt={info.name}
           loading="lazy"
           data-testid="thumbnail"
@@ -32,7 +35,7 @@ export function Attachment(props: { fileId: string; onOpenImage: (fileId: string
     );
   }
   return (
-    <a className="attachment file" href={fileUrl(fileId)} download={info.name} rel="noopener noreferrer">
+    <a className="attachment file" href={bytesUrl ?? undefined} download={info.name} rel="noopener noreferrer">
       <Icon name="file" size={28} />
       <span className="file-name">{info.name}</span>
       <span className="file-size">{formatSize(info.size)}</span>

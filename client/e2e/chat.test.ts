@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { startServerProcess, type ServerProcess } from '@im/dev-servers';
 import { openTestEnv, type TestEnv } from '@im/testkit';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { messageTexts, register, send } from './harness/app.ts';
+import { messageTexts, PASSWORD, register, send } from './harness/app.ts';
 import { launchBrowser } from './harness/browser.ts';
 import { startCuttableProxy, type CuttableProxy } from './harness/cuttable-proxy.ts';
 import { PNG } from './harness/png.ts';
@@ -118,7 +118,10 @@ describe('two people chatting in the web client', () => {
       const img = document.querySelector<HTMLImageElement>('[data-testid="thumbnail"]');
       return img !== null && img.complete && img.naturalWidth > 0;
     });
-    assert.match((await thumb.getAttribute('src')) ?? '', /\/api\/files\/[0-9a-f]{24}\//);
+    // A signed link: no access token ever appears in a URL.
+    const src = (await thumb.getAttribute('src')) ?? '';
+    assert.match(src, /^\/api\/files\/[0-9a-f]{24}(\/thumbnail)?\?exp=\d+&sig=[\w-]+$/);
+    assert.ok(!src.includes('access_token'));
     await thumb.click();
     await bob.getByTestId('image-viewer').waitFor();
     await bob.screenshot({ path: join(SHOTS, 'image-viewer.png') });
@@ -293,6 +296,40 @@ describe('two people chatting in the web client', () => {
       'rendered in seq order',
     );
     assert.equal(new Set(seqs).size, seqs.length, 'no message twice');
+  });
+
+  it("lists Alice's sessions, signs another one out, and changes her password", async () => {
+    // A second login of Alice's, elsewhere.
+    const other = (await (
+      await fetch(`${server.base}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'user-agent': 'Other device/1.0' },
+        body: JSON.stringify({ username: 'alice', password: PASSWORD }),
+      })
+    ).json()) as { token: string };
+    const meWith = (token: string) =>
+      fetch(`${server.base}/api/users/me`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
+    assert.equal(await meWith(other.token), 200);
+
+    await alice.getByRole('button', { name: 'Settings' }).click();
+    const sessions = alice.getByTestId('session');
+    await sessions.filter({ hasText: 'Other device/1.0' }).waitFor();
+    assert.equal(await sessions.count(), 2);
+    await alice.getByTestId('storage').waitFor();
+    await alice.screenshot({ path: join(SHOTS, 'sessions.png') });
+    await sessions.filter({ hasText: 'Other device/1.0' }).getByRole('button', { name: 'Sign out' }).click();
+    await sessions.filter({ hasText: 'Other device/1.0' }).waitFor({ state: 'detached' });
+    assert.equal(await meWith(other.token), 401);
+
+    await alice.getByLabel('Current password').fill(PASSWORD);
+    await alice.getByLabel('New password').fill('an even better secret');
+    await alice.getByRole('button', { name: 'Change password' }).click();
+    await alice.getByText('Password changed.').waitFor();
+    await alice.keyboard.press('Escape');
+    // Alice's own session kept working: she still chats, and the server confirms her message.
+    await send(alice, 'Still here after the password change');
+    await alice.getByTestId('message-content').filter({ hasText: 'Still here after the password change' }).waitFor();
+    await alice.locator('[data-pending]').waitFor({ state: 'detached' });
   });
 
   it('fits a phone screen: the list and the conversation one at a time', async () => {

@@ -1,6 +1,6 @@
-import type { AuthResult, PublicUser } from '@im/protocol';
+import type { AuthResult, PublicUser, Session } from '@im/protocol';
 import { ApiRequestError } from '../api/errors.ts';
-import { http } from '../api/http.ts';
+import { http, path } from '../api/http.ts';
 import { connectSocket } from '../api/socket.ts';
 import { currentSocket, setCurrentSocket } from './connection.ts';
 import { attachRealtime } from './realtime.ts';
@@ -45,8 +45,17 @@ export async function restoreSession(): Promise<boolean> {
   }
 }
 
-export function logout(): void {
+/** Ends this session on the server too (its token stops working everywhere), then here. */
+export async function logout(): Promise<void> {
+  await http.post('/api/auth/logout').catch(() => undefined);
   endSession();
+}
+
+/** Ends every session of mine: the others first, then this one. */
+export async function logoutEverywhere(): Promise<void> {
+  const sessions = await http.get<Session[]>('/api/auth/sessions');
+  await Promise.all(sessions.filter((s) => !s.current).map((s) => http.delete(path`/api/auth/sessions/${s.id}`)));
+  await logout();
 }
 
 function start(token: string, me: PublicUser): void {

@@ -7,8 +7,11 @@ import { logout } from '../../state/session.ts';
 import { setState, useStore } from '../../state/store.ts';
 import { rememberUsers } from '../../state/users.ts';
 import { Dialog } from '../common/Dialog.tsx';
+import { PasswordSection } from './PasswordSection.tsx';
+import { SessionsSection } from './SessionsSection.tsx';
+import { StorageLine } from './StorageLine.tsx';
 
-/** My profile, notifications and logging out. */
+/** My profile, storage, notifications, password, sessions and logging out. */
 export function SettingsDialog(props: { onClose: () => void }) {
   const me = useStore((s) => s.me)!;
   const [nickname, setNickname] = useState(me.nickname);
@@ -34,6 +37,7 @@ export function SettingsDialog(props: { onClose: () => void }) {
         <p>
           Signed in as <strong>@{me.username}</strong>
         </p>
+        <StorageLine />
         <label>
           Display name
           <input value={nickname} maxLength={64} onChange={(e) => setNickname(e.target.value)} required />
@@ -62,13 +66,15 @@ export function SettingsDialog(props: { onClose: () => void }) {
           </button>
         )}
       </div>
+      <PasswordSection />
+      <SessionsSection />
       {message && (
         <p className="hint" role="status">
           {message}
         </p>
       )}
       <div className="form-actions">
-        <button type="button" className="danger" onClick={logout}>
+        <button type="button" className="danger" onClick={() => void logout()}>
           Log out
         </button>
       </div>

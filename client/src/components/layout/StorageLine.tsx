@@ -1,0 +1,21 @@
+import type { Me } from '@im/protocol';
+import { useEffect, useState } from 'react';
+import { http } from '../../api/http.ts';
+import { formatSize } from '../messages/format.ts';
+
+/** How much of my upload quota I use. */
+export function StorageLine() {
+  const [storage, setStorage] = useState<Me['storage'] | null>(null);
+  useEffect(() => {
+    void http
+      .get<Me>('/api/users/me')
+      .then((me) => setStorage(me.storage))
+      .catch(() => undefined);
+  }, []);
+  if (!storage) return null;
+  return (
+    <p className="hint" data-testid="storage">
+      Files: {formatSize(storage.used)} of {formatSize(storage.quota)} used
+    </p>
+  );
+}

@@ -118,6 +118,30 @@ describe('realtime across the local cluster', () => {
     assert.equal(s2.length, 10);
   });
 
+  it("a logout on one gateway closes that session's socket on the other, and only that session's", async () => {
+    const u = await user();
+    const login = await http<{ token: string }>('POST', '/api/auth/login', undefined, {
+      username: u.username,
+      password: 'cluster password',
+    });
+    const ended = await open(gw2, u); // the registration's session, on gateway 2
+    const kept = await open(gw2, { ...u, token: login.token }); // another session, same gateway
+    const closed = new Promise<string>((resolve) => ended.once('disconnect', (reason) => resolve(reason)));
+    await http('POST', '/api/auth/logout', u.token); // through gateway 1
+    assert.equal(await closed, 'io server disconnect');
+    // Its token is refused on both gateways; the other session goes on.
+    for (const base of [gw1, gw2])
+      assert.equal(
+        (await fetch(`${base}/api/users/me`, { headers: { authorization: `Bearer ${u.token}` } })).status,
+        401,
+      );
+    assert.equal(kept.connected, true);
+    assert.equal(
+      (await fetch(`${gw2}/api/users/me`, { headers: { authorization: `Bearer ${login.token}` } })).status,
+      200,
+    );
+  });
+
   it('after SIGKILL of a gateway, its clients reconnect to the other and sync every message sent meanwhile; presence goes offline', async () => {
     const watcher = await open(gw1, owner);
     const presence = record(watcher, 'presence');

@@ -2,23 +2,12 @@ import { announce, EVENTS, type ActionParams, type ActionResult } from '@im/sdk'
 import type { Ctx, GroupDeps } from './deps.ts';
 import type { GroupDoc, MemberDoc } from './models.ts';
 import { groupParams } from './params.ts';
+import { removeGroup } from './group-removal.ts';
 import { converseIdsOf, toGroupInfo } from './views.ts';
 
 /** A deleted account's departure from every group it was in. */
-export const departureActions = ({ models, membership }: GroupDeps) => {
-  /** Deletes a group and all of it (as its owner would), then tells everyone. */
-  const deleteGroup = async (ctx: Ctx<object>, groupId: MemberDoc['groupId']) => {
-    const group = await models.groups.findOneAndDelete({ _id: groupId }).lean<GroupDoc>();
-    if (!group) return;
-    const converseIds = converseIdsOf(group);
-    await Promise.all([
-      models.members.deleteMany({ groupId }),
-      models.invites.deleteMany({ groupId }),
-      membership.forgetConverses(converseIds),
-    ]);
-    announce(ctx, EVENTS.groupDeleted, { groupId: groupId.toHexString(), converseIds });
-  };
-
+export const departureActions = (deps: GroupDeps) => {
+  const { models, membership } = deps;
   /** Makes the longest-serving admin the owner; false when the group has no other admin. */
   const handOver = async (ctx: Ctx<object>, owner: MemberDoc): Promise<boolean> => {
     const heir = await models.members
@@ -53,7 +42,7 @@ export const departureActions = ({ models, membership }: GroupDeps) => {
         const memberships = await models.members.find({ userId }).lean<MemberDoc[]>();
         for (const m of memberships) {
           if (m.role === 'owner' && !(await handOver(ctx, m))) {
-            await deleteGroup(ctx, m.groupId);
+            await removeGroup(deps, ctx, m.groupId);
             continue;
           }
           const { deletedCount } = await models.members.deleteOne({ _id: m._id });

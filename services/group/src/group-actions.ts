@@ -5,6 +5,7 @@ import { loadForMember, MANAGERS, OWNER } from './access.ts';
 import { groupParams } from './params.ts';
 import { type Ctx, type GroupDeps } from './deps.ts';
 import type { GroupDoc, MemberDoc } from './models.ts';
+import { removeGroup } from './group-removal.ts';
 import { converseIdsOf, toGroup, toGroupInfo } from './views.ts';
 
 /** Most groups listed for one user. */
@@ -85,17 +86,8 @@ export const groupActions = ({ models, membership }: GroupDeps) => ({
     async handler(ctx: Ctx<Params<typeof groupParams.remove>>): Promise<void> {
       const userId = callerId(ctx);
       await loadForMember(models, ctx.params.groupId, userId, OWNER);
-      // The group document goes first: once it is gone nothing of it is reachable,
-      // even if removing the rest is interrupted.
-      const group = await models.groups.findOneAndDelete({ _id: ctx.params.groupId, ownerId: userId }).lean<GroupDoc>();
-      if (!group) throw new ImError('IM_ERR_NOT_FOUND', 'Group not found');
-      const converseIds = converseIdsOf(group);
-      await Promise.all([
-        models.members.deleteMany({ groupId: group._id }),
-        models.invites.deleteMany({ groupId: group._id }),
-        membership.forgetConverses(converseIds),
-      ]);
-      announce(ctx, EVENTS.groupDeleted, { groupId: ctx.params.groupId, converseIds });
+      if (!(await removeGroup({ models, membership }, ctx, ctx.params.groupId, userId)))
+        throw new ImError('IM_ERR_NOT_FOUND', 'Group not found');
     },
   },
 });

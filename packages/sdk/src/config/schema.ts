@@ -30,6 +30,17 @@ const entry = <T>(e: ConfigEntry<T>): ConfigEntry<T> => e;
 /** The web client's build output in this checkout (client/dist at the repository root). */
 export const DEFAULT_WEB_CLIENT_DIR = fileURLToPath(new URL('../../../../client/dist', import.meta.url));
 
+/** A string parsed by `parse`, whose thrown message becomes the validation error. */
+const parsedBy = <T>(parse: (text: string) => T) =>
+  z.string().transform((text, ctx) => {
+    try {
+      return parse(text);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: (err as Error).message });
+      return z.NEVER;
+    }
+  });
+
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().positive();
 const optionalUrl = (schemes: string[]) =>
@@ -214,14 +225,7 @@ export const configSchema = {
       RATE_LIMIT_NAMES.join(', ') +
       ').',
     default: '',
-    parse: z.string().transform((text, ctx) => {
-      try {
-        return parseRateLimitOverrides(text);
-      } catch (err) {
-        ctx.addIssue({ code: 'custom', message: (err as Error).message });
-        return z.NEVER;
-      }
-    }),
+    parse: parsedBy(parseRateLimitOverrides),
   }),
   bodyLimitBytes: entry({
     env: 'BODY_LIMIT_BYTES',
@@ -236,14 +240,7 @@ export const configSchema = {
     description:
       'Proxies in front of the gateway whose X-Forwarded-For is believed: false (none; the socket address is the client), a number of hops (nginx of docker-compose: 1), or a comma list of proxy CIDRs. The client is the right-most entry that is not a trusted proxy.',
     default: 'false',
-    parse: z.string().transform((text, ctx) => {
-      try {
-        return parseTrustProxy(text);
-      } catch (err) {
-        ctx.addIssue({ code: 'custom', message: (err as Error).message });
-        return z.NEVER;
-      }
-    }),
+    parse: parsedBy(parseTrustProxy),
   }),
   outboundAllow: entry({
     env: 'OUTBOUND_ALLOW',
@@ -251,14 +248,7 @@ export const configSchema = {
     description:
       'Private destinations the server may still send requests to on behalf of users (an internal push proxy; loopback in tests). Empty: only public addresses.',
     default: '',
-    parse: z.string().transform((text, ctx) => {
-      try {
-        return parseHostList(text);
-      } catch (err) {
-        ctx.addIssue({ code: 'custom', message: (err as Error).message });
-        return z.NEVER;
-      }
-    }),
+    parse: parsedBy(parseHostList),
   }),
   outboundTimeoutMs: entry({
     env: 'OUTBOUND_TIMEOUT_MS',

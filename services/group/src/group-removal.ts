@@ -1,0 +1,32 @@
+import { announce, EVENTS, type CallerMeta } from '@im/sdk';
+import type { Context } from 'moleculer';
+import type { Types } from 'mongoose';
+import type { GroupDeps } from './deps.ts';
+import type { GroupDoc } from './models.ts';
+import { converseIdsOf } from './views.ts';
+
+/**
+ * Deletes a group and all of it, then tells everyone. The group document
+ * goes first: once it is gone nothing of it is reachable, even if removing
+ * the rest is interrupted. False when it was already gone (or `ownerId`
+ * does not own it).
+ */
+export async function removeGroup(
+  { models, membership }: Pick<GroupDeps, 'models' | 'membership'>,
+  ctx: Context<unknown, CallerMeta>,
+  groupId: Types.ObjectId | string,
+  ownerId?: string,
+): Promise<boolean> {
+  const group = await models.groups
+    .findOneAndDelete({ _id: groupId, ...(ownerId ? { ownerId } : {}) })
+    .lean<GroupDoc>();
+  if (!group) return false;
+  const converseIds = converseIdsOf(group);
+  await Promise.all([
+    models.members.deleteMany({ groupId: group._id }),
+    models.invites.deleteMany({ groupId: group._id }),
+    membership.forgetConverses(converseIds),
+  ]);
+  announce(ctx, EVENTS.groupDeleted, { groupId: group._id.toHexString(), converseIds });
+  return true;
+}

@@ -5,12 +5,12 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { after, afterEach, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { startServerProcess, type ServerProcess } from '@im/dev-servers';
 import { openTestEnv, type TestEnv } from '@im/testkit';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { messageTexts, PASSWORD, register, send } from './harness/app.ts';
+import { describePage, messageTexts, PASSWORD, register, send } from './harness/app.ts';
 import { launchBrowser } from './harness/browser.ts';
 import { startCuttableProxy, type CuttableProxy } from './harness/cuttable-proxy.ts';
 import { PNG } from './harness/png.ts';
@@ -58,6 +58,18 @@ describe('two people chatting in the web client', () => {
           pageErrors.push(msg.text());
         }
       });
+    }
+  });
+
+  afterEach(async (t) => {
+    // afterEach gets the finished test's context (typed as either kind).
+    if (!('passed' in t) || t.passed) return;
+    const stem = join(SHOTS, `failed-${t.name.replace(/\W+/g, '-').slice(0, 60)}`);
+    for (const [label, page] of [
+      ['alice', alice],
+      ['bob', bob],
+    ] as const) {
+      if (page) console.error(await describePage(page, label, `${stem}-${label}.png`));
     }
   });
 

@@ -24,3 +24,25 @@ export async function send(page: Page, text: string): Promise<void> {
 export async function messageTexts(page: Page): Promise<string[]> {
   return page.getByTestId('message-content').allInnerTexts();
 }
+
+/**
+ * What a page shows, for the log of a failed step: a timeout alone does not
+ * say whether the element was missing, hidden or different.
+ */
+export async function describePage(page: Page, label: string, screenshotPath: string): Promise<string> {
+  try {
+    await page.screenshot({ path: screenshotPath });
+    const state = await page.evaluate(() => ({
+      path: location.pathname,
+      connection: document.querySelector('[data-testid="connection"]')?.getAttribute('data-state') ?? null,
+      title: document.querySelector('[data-testid="converse-title"]')?.textContent ?? null,
+      messages: Array.from(document.querySelectorAll('[data-testid="message-content"]'), (e) => e.textContent),
+      hiddenList:
+        document.querySelector<HTMLElement>('[data-testid="virtuoso-item-list"]')?.style.visibility === 'hidden',
+      composer: document.querySelector<HTMLTextAreaElement>('textarea[aria-label="Message"]')?.value ?? null,
+    }));
+    return `${label}: ${JSON.stringify(state)} (screenshot ${screenshotPath})`;
+  } catch (err) {
+    return `${label}: could not be read (${err instanceof Error ? err.message : String(err)})`;
+  }
+}

@@ -77,6 +77,16 @@ describe('Composer', () => {
     expect(screen.queryByRole('listbox')).toBeNull();
   });
 
+  it('puts the caret after a mention chosen mid-text before the next key can arrive', () => {
+    const { box } = compose();
+    const value = 'hi @bo, see below';
+    fireEvent.change(box, { target: { value, selectionStart: 'hi @bo'.length, selectionEnd: 'hi @bo'.length } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    expect(box.value).toBe('hi @bob , see below');
+    // Checked with no frame in between: a key typed now must go right after the mention, not at the end.
+    expect([box.selectionStart, box.selectionEnd]).toEqual(['hi @bob '.length, 'hi @bob '.length]);
+  });
+
   it('closes the mention list on Escape without sending', () => {
     const { box, type, onSend } = compose();
     type('@b');

@@ -2,6 +2,7 @@ import type { Message, PublicUser } from '@im/protocol';
 import {
   forwardRef,
   useImperativeHandle,
+  useLayoutEffect,
   useRef,
   useState,
   type ChangeEvent,
@@ -66,6 +67,18 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
   const [selected, setSelected] = useState(0);
   const [dragging, setDragging] = useState(false);
   const input = useRef<HTMLTextAreaElement>(null);
+  // Where the caret goes once the text a mention was inserted into is on screen.
+  const caretAfterCommit = useRef<number | null>(null);
+
+  // Before the browser handles the next key: deferring this (to a frame) let
+  // keys typed in between land before the caret moved back, scrambling them.
+  useLayoutEffect(() => {
+    const caret = caretAfterCommit.current;
+    if (caret === null || !input.current) return;
+    caretAfterCommit.current = null;
+    input.current.focus();
+    input.current.setSelectionRange(caret, caret);
+  });
 
   const candidates = mention ? mentionCandidates(props.members, mention.query, props.me.id) : [];
   const uploading = uploads.some((u) => u.status === 'uploading');
@@ -113,12 +126,9 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
   const choose = (user: PublicUser) => {
     if (!mention) return;
     const next = insertMention(text, mention, user.username);
+    caretAfterCommit.current = next.caret;
     change(next.text);
     setMention(null);
-    requestAnimationFrame(() => {
-      input.current?.focus();
-      input.current?.setSelectionRange(next.caret, next.caret);
-    });
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {

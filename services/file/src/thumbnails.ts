@@ -1,8 +1,8 @@
 import type { AppContext, EventContext, ObjectStorage } from '@im/sdk';
 import { PassThrough } from 'node:stream';
+import pLimit from 'p-limit';
 import sharp from 'sharp';
 import type { FileDoc, FileModel } from './models.ts';
-import { WorkQueue } from './work-queue.ts';
 
 /** Images sharp can read and that are worth a preview. */
 const THUMBNAIL_SOURCES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/tiff']);
@@ -10,6 +10,8 @@ const MAX_SOURCE_BYTES = 50 * 1024 * 1024;
 /** Larger images are stored but get no preview: decoding them costs more than a preview is worth. */
 export const MAX_SOURCE_PIXELS = 50_000_000;
 const SIZE = 320;
+/** Previews waiting past this many are skipped (an upload burst must not queue without end). */
+const MAX_WAITING = 500;
 
 export const canThumbnail = (mime: string, size: number) => THUMBNAIL_SOURCES.has(mime) && size <= MAX_SOURCE_BYTES;
 
@@ -52,7 +54,7 @@ export async function makeThumbnail(storage: ObjectStorage, key: string, thumbKe
  * preview.
  */
 export const thumbnailOnUpload = (app: AppContext, files: FileModel) => {
-  const queue = new WorkQueue({ concurrency: 1, maxPending: 500 });
+  const oneAtATime = pLimit(1);
   const make = async (fileId: string) => {
     const doc = await files.findById(fileId).lean<FileDoc>();
     if (!doc || !canThumbnail(doc.mime, doc.size) || !app.storage) return;
@@ -69,7 +71,12 @@ export const thumbnailOnUpload = (app: AppContext, files: FileModel) => {
     }
   };
   return async (ctx: EventContext<'file.uploaded'>): Promise<void> => {
-    if (!queue.add(() => make(ctx.params.fileId)))
-      app.logger.warn({ fileId: ctx.params.fileId }, 'thumbnail queue full: no preview for this image');
+    const { fileId } = ctx.params;
+    if (oneAtATime.pendingCount >= MAX_WAITING) {
+      app.logger.warn({ fileId }, 'thumbnail queue full: no preview for this image');
+      return;
+    }
+    // Not awaited: the event handler returns at once; make() records its own failures.
+    void oneAtATime(() => make(fileId)).catch(() => undefined);
   };
 };

@@ -97,27 +97,33 @@ ensure_java() {
   apt_install openjdk-17-jdk-headless maven
 }
 
-# mongo-java-server speaks the MongoDB wire protocol in memory. Its jars have no
-# main class, so a small launcher is compiled beside them.
+# mongo-java-server speaks the MongoDB wire protocol, in memory (tests) or in
+# a file through its H2 backend (the single instance's default database). Its
+# jars have no main class, so a small launcher is compiled beside them; both
+# are fetched again when the launcher or its pom changes (a stamp of the two).
 ensure_mongo_dev_server() {
   if [ -n "${MONGO_URL:-}" ] || command -v mongod >/dev/null; then
     say "MongoDB: using ${MONGO_URL:-mongod on PATH}"
     return
   fi
+  local src="$IM_ROOT/packages/dev-servers/java"
   local dir="$IM_CACHE/mongo-java-server/$IM_MONGO_JAVA_SERVER_VERSION"
-  if [ -f "$dir/classes/MongoDevServer.class" ]; then
+  local stamp
+  stamp="$(cat "$src/pom.xml" "$src/MongoDevServer.java" | sha256sum | cut -d' ' -f1)"
+  if [ -f "$dir/classes/MongoDevServer.class" ] && [ "$(cat "$dir/.stamp" 2>/dev/null)" = "$stamp" ]; then
     say "MongoDB-compatible dev server (mongo-java-server $IM_MONGO_JAVA_SERVER_VERSION) cached"
     return
   fi
   ensure_java
-  say "fetching mongo-java-server $IM_MONGO_JAVA_SERVER_VERSION from Maven Central"
-  local src="$IM_ROOT/packages/dev-servers/java"
+  say "fetching mongo-java-server $IM_MONGO_JAVA_SERVER_VERSION (memory and H2 backends) from Maven Central"
+  rm -rf "$dir"
   mkdir -p "$dir/lib" "$dir/classes"
   mvn -q -B -f "$src/pom.xml" -Dmongo-java-server.version="$IM_MONGO_JAVA_SERVER_VERSION" \
     dependency:copy-dependencies -DoutputDirectory="$dir/lib" -DincludeScope=runtime ||
     fail "could not fetch de.bwaldvogel:mongo-java-server:$IM_MONGO_JAVA_SERVER_VERSION from Maven Central"
   javac -nowarn -d "$dir/classes" -cp "$dir/lib/*" "$src/MongoDevServer.java" ||
     fail "could not compile the mongo-java-server launcher"
+  echo "$stamp" >"$dir/.stamp"
   say "mongo-java-server ready in $dir"
 }
 

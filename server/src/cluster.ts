@@ -79,7 +79,7 @@ try {
   const redisUrl = config.redisUrl ?? redis!.url;
   let mongoUrl = config.mongoUrl;
   if (!mongoUrl) {
-    mongo = await startLocalMongo(config.dataDir, logger);
+    mongo = await startLocalMongo(config, logger);
     mongoUrl = `${mongo.url}/im`;
   }
   process.stdout.write(`NATS ${transporter}, Redis ${redisUrl}, MongoDB ${mongoUrl}\n`);

@@ -30,7 +30,7 @@ runUntilStopped(
 
 try {
   if (!config.mongoUrl && config.services.some((s) => SERVICES_USING_MONGO.includes(s))) {
-    localMongo = await startLocalMongo(config.dataDir, logger);
+    localMongo = await startLocalMongo(config, logger);
     config = { ...config, mongoUrl: `${localMongo.url}/${DEFAULT_DB}` };
   }
   node = await startNode(config, logger);

@@ -63,9 +63,9 @@ describe('npm start: the single instance', () => {
   });
 });
 
-describe('npm start without MONGO_URL', () => {
+describe('npm start without MONGO_URL, DEV_DATABASE=memory', () => {
   it('starts the in-memory dev server with a loud warning, and stops it on exit', async () => {
-    const node = spawnNode(START, { PORT: '0' });
+    const node = spawnNode(START, { PORT: '0', DEV_DATABASE: 'memory' });
     try {
       const base = await node.waitFor(LISTENING);
       assert.match(node.stdout(), /IN-MEMORY dev server/);

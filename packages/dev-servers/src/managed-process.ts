@@ -112,6 +112,8 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
+class ProcessExited extends Error {}
+
 /** Waits until `probe` passes while the process runs; on failure stops it and reports its output. */
 export async function waitForProcess(
   proc: ManagedProcess,
@@ -122,10 +124,12 @@ export async function waitForProcess(
     await waitUntil(
       proc.name,
       async () => {
-        if (!proc.running) throw new Error('exited');
+        // A process that exited will never pass: said at once, not at the timeout.
+        if (!proc.running) throw new ProcessExited(`${proc.name} exited before it was ready`);
         await probe();
       },
       timeoutMs,
+      (err) => err instanceof ProcessExited,
     );
   } catch (err) {
     await proc.stop();

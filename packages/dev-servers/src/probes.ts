@@ -24,7 +24,13 @@ export function tcpExchange(port: number, send: string | null, host = '127.0.0.1
 }
 
 /** Retries `probe` until it resolves or `timeoutMs` passes; rejects with the last failure. */
-export async function waitUntil(what: string, probe: () => Promise<unknown>, timeoutMs: number): Promise<void> {
+export async function waitUntil(
+  what: string,
+  probe: () => Promise<unknown>,
+  timeoutMs: number,
+  /** Errors that no retry can cure: thrown at once. */
+  fatal: (err: unknown) => boolean = () => false,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (let delay = 25; Date.now() < deadline; delay = Math.min(delay * 2, 250)) {
@@ -32,6 +38,7 @@ export async function waitUntil(what: string, probe: () => Promise<unknown>, tim
       await probe();
       return;
     } catch (err) {
+      if (fatal(err)) throw err;
       last = err;
     }
     await new Promise((r) => setTimeout(r, delay));

@@ -5,6 +5,7 @@ import { converseActions } from './converse-actions.ts';
 import { messageActions } from './message-actions.ts';
 import { MessageWriter } from './message-writer.ts';
 import { chatModels } from './models.ts';
+import { fillSpentSeqs } from './seq-repair.ts';
 
 /** Converses (group panels and DMs) and their messages, reactions and read positions. */
 export const createChatService: ServiceFactory = (app: AppContext) => {
@@ -31,12 +32,24 @@ export const createChatService: ServiceFactory = (app: AppContext) => {
     writer,
     access: new ConverseAccessResolver(models),
   };
+  /** In a cluster, how long other nodes' batches get to land before their seqs count as lost. */
+  const CLUSTER_REPAIR_DELAY_MS = 30_000;
+  let repairTimer: NodeJS.Timeout | undefined;
   return {
     name: 'chat',
     async started() {
       await Promise.all(Object.values(models).map((m) => m.createIndexes()));
+      const startedAt = new Date();
+      const repair = () =>
+        fillSpentSeqs(models, startedAt, app.logger, app.config.chatWriteMaxBatch).catch((err: unknown) =>
+          app.logger.error({ err }, 'could not check for lost sequence numbers'),
+        );
+      // Alone, nothing else writes: anything reserved before now belonged to a process that is gone.
+      if (!app.config.transporter) await repair();
+      else repairTimer = setTimeout(() => void repair(), CLUSTER_REPAIR_DELAY_MS).unref();
     },
     async stopped() {
+      clearTimeout(repairTimer);
       await writer.drain();
     },
     actions: { ...messageActions(deps), ...converseActions(deps) },

@@ -21,8 +21,14 @@ export interface StartMongoOptions {
   url?: string;
   /** mongod data directory; a temporary one (removed on stop) when unset. */
   dbPath?: string;
-  /** Skip mongod even if installed (forces the in-memory server). */
+  /** Skip mongod even if installed (forces mongo-java-server). */
   preferInMemory?: boolean;
+  /**
+   * mongo-java-server keeps its data in this file (H2 backend) instead of in
+   * memory. Every acknowledged write is in the file before the answer; one
+   * process at a time may hold it.
+   */
+  dataFile?: string;
   host?: string;
   port?: number;
 }
@@ -71,6 +77,7 @@ export async function startMongo(options: StartMongoOptions = {}): Promise<Mongo
     );
   }
   let address: string | undefined;
+  let failure: string | undefined;
   const proc = new ManagedProcess(
     'mongo-java-server',
     requireBinary('java', 'install Java 17: bash scripts/setup.sh run'),
@@ -83,17 +90,21 @@ export async function startMongo(options: StartMongoOptions = {}): Promise<Mongo
       'MongoDevServer',
       host,
       String(options.port ?? 0),
+      ...(options.dataFile ? [options.dataFile] : []),
     ],
     {
       tether: false,
       onLine: (line) => {
         const match = /^listening (\S+)$/.exec(line);
         if (match) address = match[1];
+        if (line.startsWith('error: ')) failure = line.slice('error: '.length);
       },
     },
   );
   await ready(proc, async () => {
     if (!address) throw new Error('not listening yet');
+  }).catch((err: unknown) => {
+    throw failure ? new Error(`mongo-java-server ${failure}`) : err;
   });
   return { kind: 'mongo-java-server', url: `mongodb://${address}`, process: proc, stop: () => proc.stop() };
 }

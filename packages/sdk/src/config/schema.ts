@@ -88,8 +88,16 @@ export const configSchema = {
     env: 'MONGO_URL',
     type: 'mongodb:// URL',
     description:
-      'MongoDB to use. Unset: the single instance starts a local one (mongod on PATH with DATA_DIR/db, else an in-memory dev server whose data is lost on exit).',
+      'MongoDB to use. Unset: the single instance starts a local one (mongod on PATH with DATA_DIR/db, else the embedded database that DEV_DATABASE names).',
     parse: optionalUrl(['mongodb', 'mongodb+srv']),
+  }),
+  devDatabase: entry({
+    env: 'DEV_DATABASE',
+    type: 'file | memory',
+    description:
+      'The embedded MongoDB-compatible database the single instance starts without MONGO_URL and mongod: file keeps the data in DATA_DIR/im.mv.db (mongo-java-server with H2; survives restarts and crashes), memory loses it on exit (tests, throwaway trials).',
+    default: 'file',
+    parse: z.enum(['file', 'memory']),
   }),
   mongoConnectTimeoutMs: entry({
     env: 'MONGO_CONNECT_TIMEOUT_MS',
@@ -159,7 +167,8 @@ export const configSchema = {
   dataDir: entry({
     env: 'DATA_DIR',
     type: 'path',
-    description: 'Directory for local data (mongod files, uploaded files, the development secret).',
+    description:
+      'Directory for local data (the embedded database or mongod files, uploaded files, the development secret).',
     default: './data',
     parse: z.string().min(1),
   }),

@@ -1,0 +1,160 @@
+// The single instance without MONGO_URL keeps its data in DATA_DIR (the
+// embedded database), also when it is killed in the middle of a burst of sends.
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { findBinary } from '@im/dev-servers';
+import { spawnNode, START, waitReady, type SpawnedNode } from './spawn-node.ts';
+
+const LISTENING = /gateway listening on (http:\/\/[0-9.]+:\d+)/;
+const SECRET = 'e'.repeat(40);
+const PASSWORD = 'correct horse battery';
+
+interface Message {
+  id: string;
+  seq: number;
+  content: string;
+  deleted?: boolean;
+}
+
+async function call<T>(base: string, method: string, path: string, token?: string, body?: unknown) {
+  const res = await fetch(base + path, {
+    method,
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
+}
+
+/** The processes whose parent is `pid` (from /proc): the database server the node started. */
+function childrenOf(pid: number): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // pid (comm) state ppid ...: comm may hold spaces, so read after its closing parenthesis.
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) out.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+/** Every message of a converse, oldest first, paging with after=. */
+async function allMessages(base: string, token: string, converseId: string): Promise<Message[]> {
+  const out: Message[] = [];
+  for (;;) {
+    const after = out.at(-1)?.seq ?? 0;
+    const page = await call<Message[]>(
+      base,
+      'GET',
+      `/api/converses/${converseId}/messages?after=${after}&limit=100`,
+      token,
+    );
+    assert.equal(page.status, 200);
+    if (page.body.length === 0) return out;
+    out.push(...page.body);
+  }
+}
+
+describe('the single instance without MONGO_URL keeps its data in DATA_DIR', () => {
+  let dataDir: string;
+  let node: SpawnedNode | undefined;
+
+  const start = async () => {
+    node = spawnNode(START, { PORT: '0', DATA_DIR: dataDir, SECRET, RATE_LIMIT: 'off' });
+    const base = await node.waitFor(LISTENING, 90_000);
+    await waitReady(base);
+    return base;
+  };
+
+  before(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'im-embedded-'));
+  });
+  after(() => {
+    node?.child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('after SIGKILL in a burst of sends: every acknowledged message, seqs without gaps, sends continue', async (t) => {
+    let base = await start();
+    if (!findBinary('mongod')) {
+      assert.match(node!.stdout(), /using the embedded database, kept in .*im\.mv\.db/);
+      assert.ok(existsSync(join(dataDir, 'im.mv.db')));
+    }
+    const alice = await call<{ token: string; user: { id: string } }>(base, 'POST', '/api/auth/register', undefined, {
+      username: 'alice',
+      password: PASSWORD,
+    });
+    const bob = await call<{ token: string; user: { id: string } }>(base, 'POST', '/api/auth/register', undefined, {
+      username: 'bob',
+      password: PASSWORD,
+    });
+    assert.equal(bob.status, 201);
+    const dm = await call<{ id: string }>(base, 'POST', '/api/dms', alice.body.token, { userId: bob.body.user.id });
+    assert.ok(dm.status === 200 || dm.status === 201, `DM opened (${dm.status})`);
+
+    // 20 senders, each sending one after another until the server is gone (at most 500 each).
+    const acked = new Map<string, Message>();
+    let killed = false;
+    const sender = async (n: number) => {
+      for (let i = 0; i < 500; i += 1) {
+        const content = `sender ${n} message ${i}`;
+        try {
+          const res = await call<Message>(base, 'POST', `/api/converses/${dm.body.id}/messages`, alice.body.token, {
+            content,
+            clientMsgId: `s${n}-${i}`,
+          });
+          if (res.status !== 201) return;
+          acked.set(res.body.id, res.body);
+        } catch {
+          return; // the server is gone
+        }
+        if (!killed && acked.size >= 300) {
+          killed = true;
+          // The whole single instance at once, its database server included: nothing gets to close cleanly.
+          for (const child of childrenOf(node!.child.pid!)) process.kill(child, 'SIGKILL');
+          node!.child.kill('SIGKILL');
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: 20 }, (_, n) => sender(n)));
+    assert.ok(killed, 'the server was killed mid-burst');
+    await node!.exited;
+
+    // Started again at once on the same DATA_DIR.
+    base = await start();
+    // The session survived too: the token from before the crash still works.
+    const messages = await allMessages(base, alice.body.token, dm.body.id);
+    const seqs = messages.map((m) => m.seq);
+    assert.deepEqual(
+      seqs,
+      Array.from({ length: seqs.length }, (_, i) => i + 1),
+      'seqs 1..N without gaps',
+    );
+    const stored = new Map(messages.map((m) => [m.id, m]));
+    for (const [id, sent] of acked) {
+      const found = stored.get(id);
+      assert.ok(found, `acknowledged message ${sent.seq} is there`);
+      assert.equal(found.seq, sent.seq);
+      assert.equal(found.content, sent.content);
+    }
+    assert.ok(messages.length >= acked.size);
+    const filled = messages.filter((m) => m.deleted).length;
+    t.diagnostic(`${acked.size} acknowledged, ${messages.length} stored, ${filled} lost seqs filled`);
+
+    const next = await call<Message>(base, 'POST', `/api/converses/${dm.body.id}/messages`, bob.body.token, {
+      content: 'after the restart',
+    });
+    assert.equal(next.status, 201);
+    assert.equal(next.body.seq, seqs.length + 1);
+  });
+});

@@ -1,0 +1,80 @@
+import type { Logger } from '@im/sdk';
+import { Types } from 'mongoose';
+import type { ChatModels } from './models.ts';
+
+/** Converses whose latest write came this long before the newest one are not looked at. */
+const RECENT_MS = 10 * 60_000;
+/** How far back from a converse's counter the check looks (a lost batch is at most CHAT_WRITE_MAX_BATCH). */
+const TAIL_SEQS = 10_000;
+/** Tombstones whose author is not known: no user has this id. */
+const NOBODY = new Types.ObjectId('000000000000000000000000');
+
+/**
+ * A chat node that died between reserving a batch's sequence numbers (the
+ * counter's `$inc`) and writing its messages leaves those numbers with no
+ * message: a gap in the converse that every reader would wonder about. This
+ * fills such gaps with tombstones, as the writer does for a failed insert.
+ *
+ * Only seqs reserved before `reservedBefore` are filled (a batch of a live
+ * node may still be on its way with later ones), and only in converses
+ * written to in the ten minutes before the last write: a crash interrupts
+ * the newest batches. Each converse costs one counter read and one read of
+ * the seqs at its tail (the (converseId, seq) index).
+ */
+export async function fillSpentSeqs(
+  models: ChatModels,
+  reservedBefore: Date,
+  logger: Logger,
+  maxBatch: number,
+): Promise<number> {
+  const { converses, messages } = models;
+  const newest = await converses.collection.findOne(
+    { lastMessageAt: { $lt: reservedBefore } },
+    { sort: { lastMessageAt: -1 }, projection: { lastMessageAt: 1 } },
+  );
+  const newestAt = newest?.lastMessageAt as Date | undefined;
+  if (!newestAt) return 0;
+  const recent = await converses.collection
+    .find(
+      { lastMessageAt: { $gte: new Date(newestAt.getTime() - RECENT_MS), $lt: reservedBefore } },
+      { projection: { lastSeq: 1, lastMessageAt: 1 } },
+    )
+    .toArray();
+  const tail = Math.max(TAIL_SEQS, maxBatch * 2);
+  let filled = 0;
+  for (const converse of recent) {
+    const lastSeq = converse.lastSeq as number;
+    const from = Math.max(1, lastSeq - tail + 1);
+    const held = await messages.collection
+      .find({ converseId: converse._id, seq: { $gte: from, $lte: lastSeq } }, { projection: { seq: 1 } })
+      .toArray();
+    if (held.length === lastSeq - from + 1) continue;
+    const present = new Set(held.map((m) => m.seq as number));
+    const tombstones = [];
+    for (let seq = from; seq <= lastSeq; seq += 1) {
+      if (present.has(seq)) continue;
+      tombstones.push({
+        _id: new Types.ObjectId(),
+        converseId: converse._id,
+        seq,
+        authorId: NOBODY,
+        content: '',
+        mentions: [],
+        attachments: [],
+        reactionCounts: {},
+        deleted: true,
+        createdAt: converse.lastMessageAt as Date,
+      });
+    }
+    // Unordered, duplicates ignored: a message written meanwhile keeps its seq (the unique index decides).
+    const result = await messages.collection
+      .insertMany(tombstones, { ordered: false })
+      .then((r) => r.insertedCount)
+      .catch((err: { insertedCount?: number; result?: { insertedCount?: number } }) => {
+        return err.result?.insertedCount ?? err.insertedCount ?? 0;
+      });
+    filled += result;
+  }
+  if (filled > 0) logger.warn({ filled }, 'filled sequence numbers that a stopped node had reserved but not written');
+  return filled;
+}

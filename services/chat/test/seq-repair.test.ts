@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createLogger, parseConfig } from '@im/sdk';
+import { openTestEnv, type TestEnv } from '@im/testkit';
+import mongoose, { Types } from 'mongoose';
+import { chatModels, type ChatModels } from '../src/models.ts';
+import { fillSpentSeqs } from '../src/seq-repair.ts';
+
+const logger = createLogger(parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'fatal' }));
+
+describe('sequence numbers a stopped node reserved but never wrote', () => {
+  let env: TestEnv;
+  let connection: mongoose.Connection;
+  let models: ChatModels;
+
+  before(async () => {
+    env = await openTestEnv(import.meta.url);
+    connection = await mongoose.createConnection(env.mongoUrl).asPromise();
+    models = chatModels(connection);
+    await Promise.all(Object.values(models).map((m) => m.createIndexes()));
+  });
+  after(async () => {
+    await connection?.close();
+    await env?.close();
+  });
+
+  /** A converse whose counter is at `lastSeq`, holding messages with the given seqs. */
+  async function converse(lastSeq: number, seqs: number[], lastMessageAt: Date): Promise<Types.ObjectId> {
+    const id = new Types.ObjectId();
+    await models.converses.collection.insertOne({ _id: id, lastSeq, lastMessageAt });
+    const authorId = new Types.ObjectId();
+    if (seqs.length > 0) {
+      await models.messages.collection.insertMany(
+        seqs.map((seq) => ({
+          converseId: id,
+          seq,
+          authorId,
+          content: `m${seq}`,
+          mentions: [],
+          attachments: [],
+          reactionCounts: {},
+          createdAt: lastMessageAt,
+        })),
+      );
+    }
+    return id;
+  }
+
+  const seqsOf = async (id: Types.ObjectId) =>
+    (await models.messages.collection.find({ converseId: id }).sort({ seq: 1 }).toArray()).map((m) => ({
+      seq: m.seq as number,
+      deleted: m.deleted === true,
+    }));
+
+  it('fills the gaps with tombstones, leaves whole converses and later reservations alone, once', async () => {
+    const crash = new Date(Date.now() - 5_000);
+    const gappy = await converse(6, [1, 2, 4], crash);
+    const whole = await converse(3, [1, 2, 3], crash);
+    const reservedNow = await converse(4, [1, 2], new Date(Date.now() + 60_000));
+
+    assert.equal(await fillSpentSeqs(models, new Date(), logger, 500), 3);
+    assert.deepEqual(await seqsOf(gappy), [
+      { seq: 1, deleted: false },
+      { seq: 2, deleted: false },
+      { seq: 3, deleted: true },
+      { seq: 4, deleted: false },
+      { seq: 5, deleted: true },
+      { seq: 6, deleted: true },
+    ]);
+    assert.equal((await seqsOf(whole)).length, 3);
+    // Reserved after the cut-off: a live node may still be writing those.
+    assert.equal((await seqsOf(reservedNow)).length, 2);
+    assert.equal(await fillSpentSeqs(models, new Date(), logger, 500), 0);
+  });
+});

@@ -2,9 +2,6 @@ import de.bwaldvogel.mongo.MongoBackend;
 import de.bwaldvogel.mongo.MongoServer;
 import de.bwaldvogel.mongo.backend.h2.H2Backend;
 import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
-import de.bwaldvogel.mongo.bson.Document;
-import io.netty.channel.Channel;
-import de.bwaldvogel.mongo.wire.message.MongoMessage;
 import java.net.InetSocketAddress;
 
 /**
@@ -15,36 +12,18 @@ import java.net.InetSocketAddress;
  */
 public final class MongoDevServer {
   /**
-   * The H2 backend writes its changes to the file in the background about
-   * once a second; this one writes them before answering, so a write that was
-   * acknowledged is in the file even if this process is killed right after.
+   * How often changes reach the file. Like MongoDB's default write concern
+   * (journal written every 100 ms), a write acknowledged just before this
+   * process itself dies may be lost; when its parent dies it closes the file
+   * cleanly and loses nothing. Committing on every write was measured: the
+   * file grew to 0.5 GB for 10,000 messages.
    */
-  static final class DurableH2Backend extends H2Backend {
-    DurableH2Backend(String file) {
-      super(file);
-    }
+  static final int COMMIT_EVERY_MS = 100;
 
-    @Override
-    public Document handleCommand(Channel channel, String database, String command, Document query) {
-      try {
-        return super.handleCommand(channel, database, command, query);
-      } finally {
-        commitIfChanged();
-      }
-    }
-
-    @Override
-    public Document handleMessage(MongoMessage message) {
-      try {
-        return super.handleMessage(message);
-      } finally {
-        commitIfChanged();
-      }
-    }
-
-    private void commitIfChanged() {
-      if (getMvStore().hasUnsavedChanges()) commit();
-    }
+  static MongoBackend fileBackend(String file) {
+    H2Backend backend = new H2Backend(file);
+    backend.getMvStore().setAutoCommitDelay(COMMIT_EVERY_MS);
+    return backend;
   }
 
   public static void main(String[] args) throws Exception {
@@ -53,7 +32,7 @@ public final class MongoDevServer {
     String file = args.length > 2 ? args[2] : null;
     MongoBackend backend;
     try {
-      backend = file == null ? new MemoryBackend() : new DurableH2Backend(file);
+      backend = file == null ? new MemoryBackend() : fileBackend(file);
     } catch (RuntimeException e) {
       // One line the starter can show: a locked file means another server has it open.
       System.out.println("error: cannot open " + file + ": " + e.getMessage());
@@ -62,6 +41,8 @@ public final class MongoDevServer {
       return;
     }
     MongoServer server = new MongoServer(backend);
+    // On SIGTERM as on EOF: close the backend, so the file gets its last changes.
+    Runtime.getRuntime().addShutdownHook(new Thread(server::shutdownNow));
     server.bind(host, port);
     InetSocketAddress address = server.getLocalAddress();
     System.out.println("listening " + address.getHostString() + ":" + address.getPort());
@@ -69,8 +50,6 @@ public final class MongoDevServer {
     while (System.in.read() != -1) {
       // Drain until EOF: the parent closed the pipe or died.
     }
-    // Closes the backend too: the file gets its last changes.
-    server.shutdownNow();
     System.exit(0);
   }
 }

@@ -1,10 +1,12 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { findBinary, startMongo, type MongoServerHandle } from '@im/dev-servers';
 import type { AppConfig, Logger } from '@im/sdk';
 
 /** The embedded database's file in DATA_DIR (H2 adds nothing to the name). */
 export const EMBEDDED_DB_FILE = 'im.mv.db';
+/** While the single instance runs: its embedded database's URL, for the data tools (backup). */
+export const EMBEDDED_DB_URL_FILE = '.embedded-db-url';
 
 /**
  * For a single instance without MONGO_URL: mongod with DATA_DIR/db when it is
@@ -26,7 +28,16 @@ export async function startLocalMongo(
   if (config.devDatabase === 'file') {
     mkdirSync(dataDir, { recursive: true });
     const file = join(dataDir, EMBEDDED_DB_FILE);
-    const mongo = await startEmbedded(file);
+    const server = await startEmbedded(file);
+    const urlFile = join(dataDir, EMBEDDED_DB_URL_FILE);
+    writeFileSync(urlFile, `${server.url}\n`, { mode: 0o600 });
+    const mongo: MongoServerHandle = {
+      ...server,
+      stop: async () => {
+        rmSync(urlFile, { force: true });
+        await server.stop();
+      },
+    };
     logger.info(
       `MONGO_URL unset: using the embedded database, kept in ${file} (mongo-java-server with H2 at ${mongo.url})`,
     );
@@ -43,8 +54,9 @@ export async function startLocalMongo(
 /** How long a start waits for the previous server to let go of the file (it closes it as its parent dies). */
 const LOCK_WAIT_MS = 15_000;
 
-async function startEmbedded(file: string): Promise<MongoServerHandle> {
-  const deadline = Date.now() + LOCK_WAIT_MS;
+/** The embedded database server on `file`, waiting up to `lockWaitMs` for another one to let go of it. */
+export async function startEmbedded(file: string, lockWaitMs = LOCK_WAIT_MS): Promise<MongoServerHandle> {
+  const deadline = Date.now() + lockWaitMs;
   for (;;) {
     try {
       return await startMongo({ preferInMemory: true, dataFile: file });

@@ -1,0 +1,128 @@
+// npm run migrate: from the single instance's embedded database into another
+// MongoDB-compatible server (here the test kit's), checked, and the platform
+// runs on the copy.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { openTestEnv, type TestEnv } from '@im/testkit';
+import mongoose from 'mongoose';
+import { spawnNode, START, waitReady, type SpawnedNode } from './spawn-node.ts';
+
+const run = promisify(execFile);
+const CLI = fileURLToPath(new URL('../src/data/cli.ts', import.meta.url));
+const LISTENING = /gateway listening on (http:\/\/[0-9.]+:\d+)/;
+const SECRET = 'm'.repeat(40);
+const PASSWORD = 'correct horse battery';
+
+async function call<T>(base: string, method: string, path: string, token?: string, body?: unknown) {
+  const res = await fetch(base + path, {
+    method,
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
+}
+
+describe('npm run migrate: from the embedded database to a MongoDB', () => {
+  let env: TestEnv;
+  let dataDir: string;
+  let node: SpawnedNode | undefined;
+  const settings = () => ({ DATA_DIR: dataDir, STORAGE: 'local', SECRET, RATE_LIMIT: 'off', NODE_ENV: 'test' });
+  const migrate = (to: string) => {
+    const clean = Object.fromEntries(
+      Object.entries(process.env).filter(([k]) => !/^(MONGO_URL|DATA_DIR|MINIO_URL|STORAGE)$/.test(k)),
+    );
+    return run(process.execPath, [CLI, 'migrate', '--to', to], { env: { ...clean, ...settings() } });
+  };
+  const start = async (extra: Record<string, string> = {}) => {
+    node = spawnNode(START, { PORT: '0', ...settings(), ...extra });
+    const base = await node.waitFor(LISTENING, 90_000);
+    await waitReady(base);
+    return base;
+  };
+  const stop = async () => {
+    node!.child.kill('SIGTERM');
+    assert.equal(await node!.exited, 0);
+    node = undefined;
+  };
+
+  before(async () => {
+    env = await openTestEnv(import.meta.url);
+    dataDir = mkdtempSync(join(tmpdir(), 'im-migrate-'));
+  });
+  after(async () => {
+    node?.child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+    await env?.close();
+  });
+
+  it('refuses while the platform runs, then copies everything with its indexes, checked, and the platform runs on it', async () => {
+    let base = await start();
+    const alice = await call<{ token: string }>(base, 'POST', '/api/auth/register', undefined, {
+      username: 'alice',
+      password: PASSWORD,
+    });
+    const group = await call<{ id: string; panels: Array<{ converseId: string }> }>(
+      base,
+      'POST',
+      '/api/groups',
+      alice.body.token,
+      { name: 'Moving' },
+    );
+    const converseId = group.body.panels[0]!.converseId;
+    for (let i = 1; i <= 25; i += 1) {
+      await call(base, 'POST', `/api/converses/${converseId}/messages`, alice.body.token, { content: `m${i}` });
+    }
+    const history = (token: string) =>
+      call<Array<{ id: string; seq: number }>>(base, 'GET', `/api/converses/${converseId}/messages?limit=100`, token);
+    const before = await history(alice.body.token);
+    assert.equal(before.body.length, 25);
+
+    await assert.rejects(migrate(env.mongoUrl), (err: { stderr: string }) => {
+      assert.match(err.stderr, /the platform is running on this DATA_DIR: stop it first/);
+      return true;
+    });
+    await stop();
+
+    const { stdout } = await migrate(env.mongoUrl);
+    assert.match(stdout, /messages: 25 documents/);
+    assert.match(stdout, /counts and sequence counters checked/);
+    assert.ok(stdout.includes(`MONGO_URL=${env.mongoUrl}`));
+
+    // The services' indexes came along (the seq uniqueness among them).
+    const target = await mongoose.createConnection(env.mongoUrl).asPromise();
+    try {
+      const indexes = await target.db!.collection('messages').listIndexes().toArray();
+      assert.ok(indexes.some((i) => i.name === 'converseId_1_seq_1' && i.unique === true));
+    } finally {
+      await target.close();
+    }
+
+    // A second run into the now filled database is refused.
+    await assert.rejects(migrate(env.mongoUrl), (err: { stderr: string }) => {
+      assert.match(err.stderr, /the database is not empty/);
+      return true;
+    });
+
+    base = await start({ MONGO_URL: env.mongoUrl });
+    const login = await call<{ token: string }>(base, 'POST', '/api/auth/login', undefined, {
+      username: 'alice',
+      password: PASSWORD,
+    });
+    assert.equal(login.status, 200);
+    assert.deepEqual((await history(login.body.token)).body, before.body);
+    const next = await call<{ seq: number }>(base, 'POST', `/api/converses/${converseId}/messages`, login.body.token, {
+      content: 'on the new database',
+    });
+    assert.equal(next.body.seq, 26);
+  });
+});

@@ -40,12 +40,13 @@ export const createChatService: ServiceFactory = (app: AppContext) => {
     async started() {
       await Promise.all(Object.values(models).map((m) => m.createIndexes()));
       const startedAt = new Date();
+      const alone = !app.config.transporter;
       const repair = () =>
-        fillSpentSeqs(models, startedAt, app.logger, app.config.chatWriteMaxBatch).catch((err: unknown) =>
-          app.logger.error({ err }, 'could not check for lost sequence numbers'),
+        fillSpentSeqs(models, startedAt, app.logger, app.config.chatWriteMaxBatch, alone ? 'tail' : 'range').catch(
+          (err: unknown) => app.logger.error({ err }, 'could not check for lost sequence numbers'),
         );
       // Alone, nothing else writes: anything reserved before now belonged to a process that is gone.
-      if (!app.config.transporter) await repair();
+      if (alone) await repair();
       else repairTimer = setTimeout(() => void repair(), CLUSTER_REPAIR_DELAY_MS).unref();
     },
     async stopped() {

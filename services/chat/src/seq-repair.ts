@@ -18,14 +18,21 @@ const NOBODY = new Types.ObjectId('000000000000000000000000');
  * Only seqs reserved before `reservedBefore` are filled (a batch of a live
  * node may still be on its way with later ones), and only in converses
  * written to in the ten minutes before the last write: a crash interrupts
- * the newest batches. Each converse costs one counter read and one read of
- * the seqs at its tail (the (converseId, seq) index).
+ * the newest batches.
+ *
+ * `tail`: one writer (a single instance), so a lost batch is the end of its
+ * converses; walks down from each counter with exact (converseId, seq)
+ * lookups, which the unique index answers on any server, to the first seq
+ * that has its message. `range`: several writers, so a lost batch may sit
+ * below later ones; reads the seqs at each converse's tail with one range
+ * query (a scan on the dev database, indexed on MongoDB).
  */
 export async function fillSpentSeqs(
   models: ChatModels,
   reservedBefore: Date,
   logger: Logger,
   maxBatch: number,
+  mode: 'tail' | 'range',
 ): Promise<number> {
   const { converses, messages } = models;
   const newest = await converses.collection.findOne(
@@ -44,15 +51,13 @@ export async function fillSpentSeqs(
   let filled = 0;
   for (const converse of recent) {
     const lastSeq = converse.lastSeq as number;
-    const from = Math.max(1, lastSeq - tail + 1);
-    const held = await messages.collection
-      .find({ converseId: converse._id, seq: { $gte: from, $lte: lastSeq } }, { projection: { seq: 1 } })
-      .toArray();
-    if (held.length === lastSeq - from + 1) continue;
-    const present = new Set(held.map((m) => m.seq as number));
+    const missing =
+      mode === 'tail'
+        ? await missingAtTail(messages, converse._id, lastSeq, maxBatch)
+        : await missingInRange(messages, converse._id, lastSeq, tail);
+    if (missing.length === 0) continue;
     const tombstones = [];
-    for (let seq = from; seq <= lastSeq; seq += 1) {
-      if (present.has(seq)) continue;
+    for (const seq of missing) {
       tombstones.push({
         _id: new Types.ObjectId(),
         converseId: converse._id,
@@ -77,4 +82,29 @@ export async function fillSpentSeqs(
   }
   if (filled > 0) logger.warn({ filled }, 'filled sequence numbers that a stopped node had reserved but not written');
   return filled;
+}
+
+type Messages = ChatModels['messages'];
+
+/** Seqs from `lastSeq` down that have no message, up to the first that has one (at most `limit`). */
+async function missingAtTail(messages: Messages, converseId: Types.ObjectId, lastSeq: number, limit: number) {
+  const missing: number[] = [];
+  for (let seq = lastSeq; seq >= 1 && missing.length < limit; seq -= 1) {
+    if (await messages.collection.findOne({ converseId, seq }, { projection: { _id: 1 } })) break;
+    missing.push(seq);
+  }
+  return missing;
+}
+
+/** Seqs of the last `tail` below and at `lastSeq` that have no message. */
+async function missingInRange(messages: Messages, converseId: Types.ObjectId, lastSeq: number, tail: number) {
+  const from = Math.max(1, lastSeq - tail + 1);
+  const held = await messages.collection
+    .find({ converseId, seq: { $gte: from, $lte: lastSeq } }, { projection: { seq: 1 } })
+    .toArray();
+  if (held.length === lastSeq - from + 1) return [];
+  const present = new Set(held.map((m) => m.seq as number));
+  const missing: number[] = [];
+  for (let seq = from; seq <= lastSeq; seq += 1) if (!present.has(seq)) missing.push(seq);
+  return missing;
 }

@@ -52,13 +52,13 @@ describe('sequence numbers a stopped node reserved but never wrote', () => {
       deleted: m.deleted === true,
     }));
 
-  it('fills the gaps with tombstones, leaves whole converses and later reservations alone, once', async () => {
+  it('range: fills every gap with tombstones, leaves whole converses and later reservations alone, once', async () => {
     const crash = new Date(Date.now() - 5_000);
     const gappy = await converse(6, [1, 2, 4], crash);
     const whole = await converse(3, [1, 2, 3], crash);
     const reservedNow = await converse(4, [1, 2], new Date(Date.now() + 60_000));
 
-    assert.equal(await fillSpentSeqs(models, new Date(), logger, 500), 3);
+    assert.equal(await fillSpentSeqs(models, new Date(), logger, 500, 'range'), 3);
     assert.deepEqual(await seqsOf(gappy), [
       { seq: 1, deleted: false },
       { seq: 2, deleted: false },
@@ -70,6 +70,32 @@ describe('sequence numbers a stopped node reserved but never wrote', () => {
     assert.equal((await seqsOf(whole)).length, 3);
     // Reserved after the cut-off: a live node may still be writing those.
     assert.equal((await seqsOf(reservedNow)).length, 2);
-    assert.equal(await fillSpentSeqs(models, new Date(), logger, 500), 0);
+    assert.equal(await fillSpentSeqs(models, new Date(), logger, 500, 'range'), 0);
+  });
+
+  it('tail (one writer): fills the lost last batch by exact lookups, down to the first written seq', async () => {
+    const crash = new Date(Date.now() - 2_000);
+    const lostTail = await converse(5, [1, 2, 3], crash);
+    const allLost = await converse(2, [], crash);
+
+    assert.equal(await fillSpentSeqs(models, new Date(), logger, 500, 'tail'), 4);
+    assert.deepEqual(
+      (await seqsOf(lostTail)).map((m) => [m.seq, m.deleted]),
+      [
+        [1, false],
+        [2, false],
+        [3, false],
+        [4, true],
+        [5, true],
+      ],
+    );
+    assert.deepEqual(
+      (await seqsOf(allLost)).map((m) => [m.seq, m.deleted]),
+      [
+        [1, true],
+        [2, true],
+      ],
+    );
+    assert.equal(await fillSpentSeqs(models, new Date(), logger, 500, 'tail'), 0);
   });
 });

@@ -13,7 +13,7 @@ import {
   type NatsServerHandle,
   type RedisServerHandle,
 } from '@im/dev-servers';
-import { startLocalMongo } from './local-mongo.ts';
+import { LOCAL_DB_NAME, startLocalMongo } from './local-mongo.ts';
 import { loadConfigOrDie, runUntilStopped } from './process-lifecycle.ts';
 
 /** Which services each node runs. */
@@ -80,7 +80,7 @@ try {
   let mongoUrl = config.mongoUrl;
   if (!mongoUrl) {
     mongo = await startLocalMongo(config, logger);
-    mongoUrl = `${mongo.url}/im`;
+    mongoUrl = `${mongo.url}/${LOCAL_DB_NAME}`;
   }
   process.stdout.write(`NATS ${transporter}, Redis ${redisUrl}, MongoDB ${mongoUrl}\n`);
 

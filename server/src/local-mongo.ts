@@ -3,6 +3,8 @@ import { join, resolve } from 'node:path';
 import { findBinary, startMongo, type MongoServerHandle } from '@im/dev-servers';
 import type { AppConfig, Logger } from '@im/sdk';
 
+/** The database the platform uses on a server it starts itself. */
+export const LOCAL_DB_NAME = 'im';
 /** The embedded database's file in DATA_DIR (H2 adds nothing to the name). */
 export const EMBEDDED_DB_FILE = 'im.mv.db';
 /** While the single instance runs: its embedded database's URL, for the data tools (backup). */

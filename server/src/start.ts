@@ -3,11 +3,9 @@
 // TRANSPORTER make it one node of a cluster.
 import { createLogger, describeConfig, SERVICES_USING_MONGO, type AppConfig } from '@im/sdk';
 import type { MongoServerHandle } from '@im/dev-servers';
-import { startLocalMongo } from './local-mongo.ts';
+import { LOCAL_DB_NAME, startLocalMongo } from './local-mongo.ts';
 import { startNode, type RunningNode } from './node.ts';
 import { die, loadConfigOrDie, runUntilStopped } from './process-lifecycle.ts';
-
-const DEFAULT_DB = 'im';
 
 let config: AppConfig = loadConfigOrDie();
 
@@ -31,7 +29,7 @@ runUntilStopped(
 try {
   if (!config.mongoUrl && config.services.some((s) => SERVICES_USING_MONGO.includes(s))) {
     localMongo = await startLocalMongo(config, logger);
-    config = { ...config, mongoUrl: `${localMongo.url}/${DEFAULT_DB}` };
+    config = { ...config, mongoUrl: `${localMongo.url}/${LOCAL_DB_NAME}` };
   }
   node = await startNode(config, logger);
 } catch (err) {

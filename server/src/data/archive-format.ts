@@ -20,6 +20,10 @@ export interface Manifest {
 export const dbEntry = (collection: string) => `db/${collection}.ndjson`;
 export const fileEntry = (key: string) => `files/${key}`;
 export const MANIFEST_ENTRY = 'manifest.json';
+/** The collection a `db/` entry holds, if it is one. */
+export const entryCollection = (name: string) => /^db\/(.+)\.ndjson$/.exec(name)?.[1];
+/** The storage key of a `files/` entry, if it is one. */
+export const entryFileKey = (name: string) => (name.startsWith('files/') ? name.slice('files/'.length) : undefined);
 
 /**
  * Reading order while the platform runs. Referencing collections come before

@@ -2,12 +2,14 @@ import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } fr
 import { rename } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
+import { once } from 'node:events';
+import { finished, pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import type { ObjectStorage } from '@im/sdk';
 import mongoose from 'mongoose';
 import tar from 'tar-stream';
 import type { Readable } from 'node:stream';
+import { collectionNames } from './database.ts';
 import { dbEntry, fileEntry, FORMAT, FORMAT_VERSION, MANIFEST_ENTRY, readingOrder, type Manifest } from './archive-format.ts';
 
 const { EJSON } = mongoose.mongo.BSON;
@@ -26,9 +28,7 @@ export async function writeBackup(
   progress: (line: string) => void = () => {},
 ): Promise<Manifest> {
   const db = connection.db!;
-  const names = (await db.listCollections({}, { nameOnly: true }).toArray())
-    .map((c) => c.name)
-    .filter((n) => !n.startsWith('system.'));
+  const names = await collectionNames(db);
   const scratch = mkdtempSync(join(tmpdir(), 'im-backup-'));
   const partial = `${target}.partial`;
   const pack = tar.pack();
@@ -52,7 +52,8 @@ export async function writeBackup(
         if (name === 'files') fileDocs.push(doc as (typeof fileDocs)[number]);
         count += 1;
       }
-      await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+      out.end();
+      await finished(out);
       await addEntry(pack, dbEntry(name), statSync(path).size, createReadStream(path));
       manifest.collections[name] = count;
       progress(`${name}: ${count} documents`);
@@ -99,6 +100,3 @@ async function addEntry(pack: tar.Pack, name: string, size: number, body: Readab
   const entry = pack.entry({ name, size });
   await pipeline(body, entry);
 }
-
-const once = (stream: NodeJS.EventEmitter, event: string) =>
-  new Promise<void>((resolve) => stream.once(event, () => resolve()));

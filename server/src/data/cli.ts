@@ -3,7 +3,7 @@
 // <mongodb url>`: the database into a MongoDB. They read the same settings
 // (MONGO_URL, DATA_DIR, STORAGE, MINIO_URL...) as `npm start`.
 import { resolve } from 'node:path';
-import { createLogger, createStorage, parseConfig } from '@im/sdk';
+import { createLogger, createStorage, parseConfig, type AppConfig, type Logger } from '@im/sdk';
 import { writeBackup } from './backup.ts';
 import { openDatabase, openTarget } from './database.ts';
 import { migrateDatabase } from './migrate.ts';
@@ -50,7 +50,7 @@ async function main(): Promise<void> {
   }
 }
 
-async function migrate(to: string, config: ReturnType<typeof parseConfig>, logger: ReturnType<typeof createLogger>) {
+async function migrate(to: string, config: Pick<AppConfig, 'mongoUrl' | 'dataDir' | 'storage' | 'minioUrl'>, logger: Logger) {
   const source = await openDatabase(config, logger, { stopped: true });
   try {
     const target = await openTarget(to);

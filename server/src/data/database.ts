@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { AppConfig, Logger } from '@im/sdk';
 import mongoose from 'mongoose';
-import { EMBEDDED_DB_FILE, EMBEDDED_DB_URL_FILE, startEmbedded } from '../local-mongo.ts';
+import { EMBEDDED_DB_FILE, EMBEDDED_DB_URL_FILE, LOCAL_DB_NAME, startEmbedded } from '../local-mongo.ts';
 
 export interface OpenDatabase {
   connection: mongoose.Connection;
@@ -10,8 +10,6 @@ export interface OpenDatabase {
   describe: string;
   close(): Promise<void>;
 }
-
-const DEFAULT_DB = 'im';
 
 /**
  * The platform's database for a data tool: MONGO_URL when set; else the
@@ -30,7 +28,7 @@ export async function openDatabase(
     const url = readFileSync(urlFile, 'utf8').trim();
     let running: OpenDatabase | undefined;
     try {
-      running = await connect(`${url}/${DEFAULT_DB}`, `the running embedded database (${url})`, async () => {});
+      running = await connect(`${url}/${LOCAL_DB_NAME}`, `the running embedded database (${url})`, async () => {});
     } catch {
       logger.info(`${urlFile} names ${url}, which does not answer: the server is not running`);
     }
@@ -43,7 +41,7 @@ export async function openDatabase(
   const file = join(dataDir, EMBEDDED_DB_FILE);
   const server = await startEmbedded(file, 0);
   try {
-    return await connect(`${server.url}/${DEFAULT_DB}`, `the embedded database in ${file}`, () => server.stop());
+    return await connect(`${server.url}/${LOCAL_DB_NAME}`, `the embedded database in ${file}`, () => server.stop());
   } catch (err) {
     await server.stop();
     throw err;
@@ -67,7 +65,7 @@ const redact = (url: string) => url.replace(/\/\/[^@/]*@/, '//***@');
 /** The URL with the platform's database name when it names none. */
 export function withDefaultDatabase(url: string): string {
   const parsed = new URL(url);
-  if (parsed.pathname === '' || parsed.pathname === '/') parsed.pathname = `/${DEFAULT_DB}`;
+  if (parsed.pathname === '' || parsed.pathname === '/') parsed.pathname = `/${LOCAL_DB_NAME}`;
   return parsed.toString();
 }
 
@@ -75,4 +73,42 @@ export function withDefaultDatabase(url: string): string {
 export async function openTarget(url: string): Promise<OpenDatabase> {
   const full = withDefaultDatabase(url);
   return connect(full, redact(full), async () => {});
+}
+
+/** The collections that hold the platform's documents (not the server's own). */
+export async function collectionNames(db: mongoose.mongo.Db): Promise<string[]> {
+  return (await db.listCollections({}, { nameOnly: true }).toArray())
+    .map((c) => c.name)
+    .filter((n) => !n.startsWith('system.'));
+}
+
+/** Refuses a database that holds any document: the data tools load into empty ones only. */
+export async function assertEmpty(db: mongoose.mongo.Db, tool: string): Promise<void> {
+  for (const name of await collectionNames(db)) {
+    if ((await db.collection(name).estimatedDocumentCount()) > 0) {
+      throw new Error(`the database is not empty (${name} holds documents): ${tool} loads into an empty one`);
+    }
+  }
+}
+
+const BATCH = 1000;
+
+/** Inserts the documents in order, a thousand at a time; answers how many. */
+export async function insertInBatches(
+  collection: mongoose.mongo.Collection,
+  docs: AsyncIterable<mongoose.mongo.BSON.Document>,
+): Promise<number> {
+  let batch: mongoose.mongo.BSON.Document[] = [];
+  let count = 0;
+  const flush = async () => {
+    if (batch.length > 0) await collection.insertMany(batch, { ordered: true });
+    count += batch.length;
+    batch = [];
+  };
+  for await (const doc of docs) {
+    batch.push(doc);
+    if (batch.length === BATCH) await flush();
+  }
+  await flush();
+  return count;
 }

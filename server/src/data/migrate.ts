@@ -1,8 +1,6 @@
 import type mongoose from 'mongoose';
 import { readingOrder } from './archive-format.ts';
-import { assertEmpty } from './restore.ts';
-
-const BATCH = 1000;
+import { assertEmpty, collectionNames, insertInBatches } from './database.ts';
 
 export interface MigrationReport {
   /** Documents per collection in the source and in the target after the copy. */
@@ -27,20 +25,10 @@ export async function migrateDatabase(
   const from = source.db!;
   const to = target.db!;
   await assertEmpty(to, 'migrate');
-  const names = (await from.listCollections({}, { nameOnly: true }).toArray())
-    .map((c) => c.name)
-    .filter((n) => !n.startsWith('system.'));
+  const names = await collectionNames(from);
   const report: MigrationReport = { collections: {}, indexes: 0, countersBehind: [] };
   for (const name of readingOrder(names)) {
-    let batch: mongoose.mongo.BSON.Document[] = [];
-    for await (const doc of from.collection(name).find({}, { sort: { _id: 1 } })) {
-      batch.push(doc);
-      if (batch.length === BATCH) {
-        await to.collection(name).insertMany(batch, { ordered: true });
-        batch = [];
-      }
-    }
-    if (batch.length > 0) await to.collection(name).insertMany(batch, { ordered: true });
+    await insertInBatches(to.collection(name), from.collection(name).find({}, { sort: { _id: 1 } }));
     report.indexes += await copyIndexes(from.collection(name), to.collection(name));
     report.collections[name] = {
       source: await from.collection(name).countDocuments(),

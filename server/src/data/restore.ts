@@ -6,20 +6,12 @@ import { createGunzip } from 'node:zlib';
 import type { ObjectStorage } from '@im/sdk';
 import mongoose from 'mongoose';
 import tar from 'tar-stream';
-import { FORMAT, MANIFEST_ENTRY, type Manifest } from './archive-format.ts';
+import { dbEntry, entryCollection, entryFileKey, fileEntry, FORMAT, MANIFEST_ENTRY, type Manifest } from './archive-format.ts';
+import { assertEmpty, insertInBatches } from './database.ts';
 
 const { EJSON } = mongoose.mongo.BSON;
-const BATCH = 1000;
 
-/** Refuses a database that holds any document: the data tools load into empty ones only. */
-export async function assertEmpty(db: mongoose.mongo.Db, tool: string): Promise<void> {
-  for (const { name } of await db.listCollections({}, { nameOnly: true }).toArray()) {
-    if (name.startsWith('system.')) continue;
-    if ((await db.collection(name).estimatedDocumentCount()) > 0) {
-      throw new Error(`the database is not empty (${name} holds documents): ${tool} loads into an empty one`);
-    }
-  }
-}
+const lines = (body: Readable) => createInterface({ input: body, crlfDelay: Infinity });
 
 /** Calls `onEntry` for each entry of the archive, in order, with its bytes as a stream. */
 async function readArchive(file: string, onEntry: (name: string, body: Readable) => Promise<void>): Promise<void> {
@@ -44,24 +36,25 @@ export async function checkBackup(file: string): Promise<Manifest> {
       manifest = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Manifest;
       return;
     }
-    let lines = 0;
-    if (name.startsWith('db/')) {
-      for await (const line of createInterface({ input: body, crlfDelay: Infinity })) if (line) lines += 1;
+    // Documents for a collection, bytes for a file.
+    let size = 0;
+    if (entryCollection(name)) {
+      for await (const line of lines(body)) if (line) size += 1;
     } else {
-      for await (const chunk of body) lines += (chunk as Buffer).length;
+      for await (const chunk of body) size += (chunk as Buffer).length;
     }
-    seen.set(name, lines);
+    seen.set(name, size);
   });
   await reading.catch((err: unknown) => {
     throw new Error(`${file} is not a whole backup (${err instanceof Error ? err.message : String(err)})`);
   });
   if (!manifest || manifest.format !== FORMAT) throw new Error(`${file} is not a complete im-platform backup`);
   for (const [collection, count] of Object.entries(manifest.collections)) {
-    if (seen.get(`db/${collection}.ndjson`) !== count)
-      throw new Error(`${file} is damaged: ${collection} holds ${seen.get(`db/${collection}.ndjson`)} of ${count}`);
+    if (seen.get(dbEntry(collection)) !== count)
+      throw new Error(`${file} is damaged: ${collection} holds ${seen.get(dbEntry(collection))} of ${count}`);
   }
   for (const object of manifest.files) {
-    if (seen.get(`files/${object.key}`) !== object.size) throw new Error(`${file} is damaged: file ${object.key}`);
+    if (seen.get(fileEntry(object.key)) !== object.size) throw new Error(`${file} is damaged: file ${object.key}`);
   }
   return manifest;
 }
@@ -84,25 +77,15 @@ export async function restoreBackup(
   if (manifest.files.length > 0 && !storage) throw new Error('the backup holds files but no file storage is set up');
   const contentTypes = new Map(manifest.files.map((f) => [f.key, f.contentType]));
   await readArchive(file, async (name, body) => {
-    const collection = /^db\/(.+)\.ndjson$/.exec(name)?.[1];
+    const collection = entryCollection(name);
     if (collection) {
-      let batch: mongoose.mongo.BSON.Document[] = [];
-      let count = 0;
-      for await (const line of createInterface({ input: body, crlfDelay: Infinity })) {
-        if (!line) continue;
-        batch.push(EJSON.parse(line, { relaxed: false }) as mongoose.mongo.BSON.Document);
-        if (batch.length === BATCH) {
-          await db.collection(collection).insertMany(batch, { ordered: true });
-          count += batch.length;
-          batch = [];
-        }
+      async function* documents() {
+        for await (const line of lines(body)) if (line) yield EJSON.parse(line, { relaxed: false }) as mongoose.mongo.BSON.Document;
       }
-      if (batch.length > 0) await db.collection(collection).insertMany(batch, { ordered: true });
-      count += batch.length;
-      progress(`${collection}: ${count} documents`);
+      progress(`${collection}: ${await insertInBatches(db.collection(collection), documents())} documents`);
       return;
     }
-    const key = name.startsWith('files/') ? name.slice('files/'.length) : undefined;
+    const key = entryFileKey(name);
     if (key && storage) {
       // put() reads to the end; the PassThrough keeps the archive's stream ours to drain.
       const bytes = new PassThrough();

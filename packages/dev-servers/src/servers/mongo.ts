@@ -25,7 +25,7 @@ export interface StartMongoOptions {
   preferInMemory?: boolean;
   /**
    * mongo-java-server keeps its data in this file (H2 backend) instead of in
-   * memory. Every acknowledged write is in the file before the answer; one
+   * memory: changes reach it every 100 ms and when the server stops; one
    * process at a time may hold it.
    */
   dataFile?: string;

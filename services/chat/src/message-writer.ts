@@ -2,6 +2,7 @@ import { isDuplicateKeyError } from '@im/sdk';
 import type { Logger } from '@im/sdk';
 import { Types } from 'mongoose';
 import type { ChatModels, MessageDoc } from './models.ts';
+import { tombstone } from './tombstone.ts';
 
 /** A message to store: everything but its id and sequence number. */
 export type MessageDraft = Omit<MessageDoc, '_id' | 'seq' | 'createdAt' | 'reactionCounts'>;
@@ -156,17 +157,7 @@ export class MessageWriter {
         continue;
       }
       // The seq is spent: a tombstone keeps the converse's sequence free of gaps.
-      tombstones.push({
-        ...doc,
-        _id: new Types.ObjectId(),
-        content: '',
-        mentions: [],
-        attachments: [],
-        deleted: true,
-        clientMsgId: undefined,
-        dedupeKey: undefined,
-        replyTo: undefined,
-      });
+      tombstones.push(tombstone(doc));
       const stored =
         isDuplicateKeyError(error) && doc.dedupeKey
           ? await messages.findOne({ dedupeKey: doc.dedupeKey }).lean<MessageDoc>()

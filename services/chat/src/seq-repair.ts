@@ -1,6 +1,7 @@
 import type { Logger } from '@im/sdk';
 import { Types } from 'mongoose';
 import type { ChatModels } from './models.ts';
+import { tombstone } from './tombstone.ts';
 
 /** Converses whose latest write came this long before the newest one are not looked at. */
 const RECENT_MS = 10 * 60_000;
@@ -56,21 +57,9 @@ export async function fillSpentSeqs(
         ? await missingAtTail(messages, converse._id, lastSeq, maxBatch)
         : await missingInRange(messages, converse._id, lastSeq, tail);
     if (missing.length === 0) continue;
-    const tombstones = [];
-    for (const seq of missing) {
-      tombstones.push({
-        _id: new Types.ObjectId(),
-        converseId: converse._id,
-        seq,
-        authorId: NOBODY,
-        content: '',
-        mentions: [],
-        attachments: [],
-        reactionCounts: {},
-        deleted: true,
-        createdAt: converse.lastMessageAt as Date,
-      });
-    }
+    const tombstones = missing.map((seq) =>
+      tombstone({ converseId: converse._id, seq, authorId: NOBODY, createdAt: converse.lastMessageAt as Date }),
+    );
     // Unordered, duplicates ignored: a message written meanwhile keeps its seq (the unique index decides).
     const result = await messages.collection
       .insertMany(tombstones, { ordered: false })

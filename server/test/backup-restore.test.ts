@@ -2,64 +2,36 @@
 // database and local file storage: backup while it runs, wipe, restore, and
 // the platform serves the same groups, messages and files.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, truncateSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { spawnNode, START, waitReady, type SpawnedNode } from './spawn-node.ts';
+import { call, SingleInstance } from './single-instance.ts';
 
-const run = promisify(execFile);
-const CLI = fileURLToPath(new URL('../src/data/cli.ts', import.meta.url));
-const LISTENING = /gateway listening on (http:\/\/[0-9.]+:\d+)/;
 const SECRET = 'b'.repeat(40);
 const PASSWORD = 'correct horse battery';
-
-async function call<T>(base: string, method: string, path: string, token?: string, body?: unknown) {
-  const res = await fetch(base + path, {
-    method,
-    headers: {
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
-}
 
 describe('backup and restore of the single instance', () => {
   let dataDir: string;
   let archive: string;
-  let node: SpawnedNode | undefined;
   // The tools and the server read the same settings; MONGO_URL stays unset (the embedded database).
-  const env = () => ({ DATA_DIR: dataDir, STORAGE: 'local', SECRET, RATE_LIMIT: 'off', NODE_ENV: 'test' });
-  const tool = (...args: string[]) => {
-    const clean = Object.fromEntries(
-      Object.entries(process.env).filter(([k]) => !/^(MONGO_URL|DATA_DIR|MINIO_URL|STORAGE)$/.test(k)),
-    );
-    return run(process.execPath, [CLI, ...args], { env: { ...clean, ...env() } });
-  };
-  const start = async () => {
-    node = spawnNode(START, { PORT: '0', ...env() });
-    const base = await node.waitFor(LISTENING, 90_000);
-    await waitReady(base);
-    return base;
-  };
-  const stop = async () => {
-    node!.child.kill('SIGTERM');
-    assert.equal(await node!.exited, 0);
-    node = undefined;
-  };
+  const instance = new SingleInstance(() => ({
+    DATA_DIR: dataDir,
+    STORAGE: 'local',
+    SECRET,
+    RATE_LIMIT: 'off',
+    NODE_ENV: 'test',
+  }));
+  const start = () => instance.start();
+  const stop = () => instance.stop();
+  const tool = (...args: string[]) => instance.dataTool(...args);
 
   before(() => {
     dataDir = mkdtempSync(join(tmpdir(), 'im-backup-data-'));
     archive = join(mkdtempSync(join(tmpdir(), 'im-backup-')), 'platform.tar.gz');
   });
   after(() => {
-    node?.child.kill('SIGKILL');
+    instance.kill();
     rmSync(dataDir, { recursive: true, force: true });
   });
 

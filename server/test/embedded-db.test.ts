@@ -6,9 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { findBinary } from '@im/dev-servers';
-import { spawnNode, START, waitReady, type SpawnedNode } from './spawn-node.ts';
+import { call, SingleInstance } from './single-instance.ts';
 
-const LISTENING = /gateway listening on (http:\/\/[0-9.]+:\d+)/;
 const SECRET = 'e'.repeat(40);
 const PASSWORD = 'correct horse battery';
 
@@ -17,19 +16,6 @@ interface Message {
   seq: number;
   content: string;
   deleted?: boolean;
-}
-
-async function call<T>(base: string, method: string, path: string, token?: string, body?: unknown) {
-  const res = await fetch(base + path, {
-    method,
-    headers: {
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
 }
 
 /** Every message of a converse, oldest first, paging with after=. */
@@ -51,27 +37,21 @@ async function allMessages(base: string, token: string, converseId: string): Pro
 
 describe('the single instance without MONGO_URL keeps its data in DATA_DIR', () => {
   let dataDir: string;
-  let node: SpawnedNode | undefined;
-
-  const start = async () => {
-    node = spawnNode(START, { PORT: '0', DATA_DIR: dataDir, SECRET, RATE_LIMIT: 'off' });
-    const base = await node.waitFor(LISTENING, 90_000);
-    await waitReady(base);
-    return base;
-  };
+  const instance = new SingleInstance(() => ({ DATA_DIR: dataDir, SECRET, RATE_LIMIT: 'off' }));
+  const start = () => instance.start();
 
   before(() => {
     dataDir = mkdtempSync(join(tmpdir(), 'im-embedded-'));
   });
   after(() => {
-    node?.child.kill('SIGKILL');
+    instance.kill();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('after SIGKILL in a burst of sends: every acknowledged message, seqs without gaps, sends continue', async (t) => {
     let base = await start();
     if (!findBinary('mongod')) {
-      assert.match(node!.stdout(), /using the embedded database, kept in .*im\.mv\.db/);
+      assert.match(instance.node!.stdout(), /using the embedded database, kept in .*im\.mv\.db/);
       assert.ok(existsSync(join(dataDir, 'im.mv.db')));
     }
     const alice = await call<{ token: string; user: { id: string } }>(base, 'POST', '/api/auth/register', undefined, {
@@ -105,13 +85,13 @@ describe('the single instance without MONGO_URL keeps its data in DATA_DIR', () 
         if (!killed && acked.size >= 300) {
           killed = true;
           // The node gets no chance to drain anything; its database server sees its parent gone.
-          node!.child.kill('SIGKILL');
+          instance.node!.child.kill('SIGKILL');
         }
       }
     };
     await Promise.all(Array.from({ length: 20 }, (_, n) => sender(n)));
     assert.ok(killed, 'the server was killed mid-burst');
-    await node!.exited;
+    await instance.node!.exited;
 
     // Started again at once on the same DATA_DIR.
     base = await start();
@@ -141,8 +121,8 @@ describe('the single instance without MONGO_URL keeps its data in DATA_DIR', () 
     assert.equal(next.body.seq, seqs.length + 1);
 
     // A clean stop right after a write keeps it too (the database closes its file on the way out).
-    node!.child.kill('SIGTERM');
-    assert.equal(await node!.exited, 0);
+    instance.node!.child.kill('SIGTERM');
+    assert.equal(await instance.node!.exited, 0);
     base = await start();
     const afterStop = await allMessages(base, bob.body.token, dm.body.id);
     assert.equal(afterStop.at(-1)?.id, next.body.id);

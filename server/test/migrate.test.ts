@@ -2,65 +2,37 @@
 // MongoDB-compatible server (here the test kit's), checked, and the platform
 // runs on the copy.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { openTestEnv, type TestEnv } from '@im/testkit';
 import mongoose from 'mongoose';
-import { spawnNode, START, waitReady, type SpawnedNode } from './spawn-node.ts';
+import { call, SingleInstance } from './single-instance.ts';
 
-const run = promisify(execFile);
-const CLI = fileURLToPath(new URL('../src/data/cli.ts', import.meta.url));
-const LISTENING = /gateway listening on (http:\/\/[0-9.]+:\d+)/;
 const SECRET = 'm'.repeat(40);
 const PASSWORD = 'correct horse battery';
-
-async function call<T>(base: string, method: string, path: string, token?: string, body?: unknown) {
-  const res = await fetch(base + path, {
-    method,
-    headers: {
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
-}
 
 describe('npm run migrate: from the embedded database to a MongoDB', () => {
   let env: TestEnv;
   let dataDir: string;
-  let node: SpawnedNode | undefined;
-  const settings = () => ({ DATA_DIR: dataDir, STORAGE: 'local', SECRET, RATE_LIMIT: 'off', NODE_ENV: 'test' });
-  const migrate = (to: string) => {
-    const clean = Object.fromEntries(
-      Object.entries(process.env).filter(([k]) => !/^(MONGO_URL|DATA_DIR|MINIO_URL|STORAGE)$/.test(k)),
-    );
-    return run(process.execPath, [CLI, 'migrate', '--to', to], { env: { ...clean, ...settings() } });
-  };
-  const start = async (extra: Record<string, string> = {}) => {
-    node = spawnNode(START, { PORT: '0', ...settings(), ...extra });
-    const base = await node.waitFor(LISTENING, 90_000);
-    await waitReady(base);
-    return base;
-  };
-  const stop = async () => {
-    node!.child.kill('SIGTERM');
-    assert.equal(await node!.exited, 0);
-    node = undefined;
-  };
+  const instance = new SingleInstance(() => ({
+    DATA_DIR: dataDir,
+    STORAGE: 'local',
+    SECRET,
+    RATE_LIMIT: 'off',
+    NODE_ENV: 'test',
+  }));
+  const migrate = (to: string) => instance.dataTool('migrate', '--to', to);
+  const start = (extra: Record<string, string> = {}) => instance.start(extra);
+  const stop = () => instance.stop();
 
   before(async () => {
     env = await openTestEnv(import.meta.url);
     dataDir = mkdtempSync(join(tmpdir(), 'im-migrate-'));
   });
   after(async () => {
-    node?.child.kill('SIGKILL');
+    instance.kill();
     rmSync(dataDir, { recursive: true, force: true });
     await env?.close();
   });

@@ -28,9 +28,25 @@ export class ApiRequestError extends Error {
 export const networkError = (): ApiRequestError =>
   new ApiRequestError(0, 'NETWORK', 'The server cannot be reached. Check your connection.');
 
+/**
+ * Sentences for the codes a person runs into in normal use; the server's own
+ * messages are terse and meant for developers.
+ */
+const SENTENCES: Record<string, string> = {
+  IM_ERR_BANNED: 'You are banned from this group.',
+  IM_ERR_MUTED: 'You are muted in this group for now.',
+  IM_ERR_REGISTRATION_CLOSED: 'Registration is closed on this server.',
+  IM_ERR_ACCOUNT_DEACTIVATED: 'This account has been deactivated by a server administrator.',
+};
+
+/** The human sentence for an error code, or the server's message when there is none. */
+export function sentenceFor(code: string, message: string): string {
+  return SENTENCES[code] ?? message;
+}
+
 /** A message fit to show to the user for any thrown value. */
 export function describeError(err: unknown): string {
-  if (err instanceof ApiRequestError) return err.message;
+  if (err instanceof ApiRequestError) return sentenceFor(err.code, err.message);
   if (err instanceof Error) return err.message;
   return String(err);
 }

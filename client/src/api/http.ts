@@ -51,8 +51,8 @@ export class HttpClient {
     return this.request<T>('PATCH', path, body);
   }
 
-  put<T>(path: string): Promise<T> {
-    return this.request<T>('PUT', path);
+  put<T>(path: string, body?: unknown): Promise<T> {
+    return this.request<T>('PUT', path, body);
   }
 
   delete<T>(path: string, body?: unknown): Promise<T> {

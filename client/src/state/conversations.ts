@@ -1,5 +1,5 @@
 import type { Message, Reaction, ServerToClientEvents } from '@im/protocol';
-import { describeError } from '../api/errors.ts';
+import { describeError, sentenceFor } from '../api/errors.ts';
 import { http, path } from '../api/http.ts';
 import { currentSocket } from './connection.ts';
 import {
@@ -230,7 +230,10 @@ async function deliver(p: PendingMessage): Promise<void> {
     };
     const result = await socket.timeout(SEND_TIMEOUT_MS).emitWithAck('message:send', body);
     if (result.ok) receiveMessages(p.converseId, [result.data]);
-    else setPending(p.converseId, p.clientMsgId, { status: 'failed', error: result.error.message });
+    else {
+      const error = sentenceFor(result.error.code, result.error.message);
+      setPending(p.converseId, p.clientMsgId, { status: 'failed', error });
+    }
   } catch {
     setPending(p.converseId, p.clientMsgId, { status: 'failed', error: OFFLINE });
   }

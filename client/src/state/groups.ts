@@ -1,4 +1,4 @@
-import type { DmConverse, Group, GroupRole, Invite, Member, Page, Panel } from '@im/protocol';
+import type { DmConverse, Group, GroupInfo, GroupRole, Invite, Member, Page, Panel } from '@im/protocol';
 import { describeError } from '../api/errors.ts';
 import { http, path } from '../api/http.ts';
 import { navigate } from './navigation.ts';
@@ -25,10 +25,12 @@ export function removeGroup(groupId: string): void {
   if (route.name === 'group' && route.groupId === groupId) navigate({ name: 'home' }, { replace: true });
 }
 
-/** Applies a group change from an event (which carries no `myRole`: ours is kept). */
-export function updateGroup(group: Omit<Group, 'myRole'>): void {
+/** Applies a group change from an event (which carries nothing of mine: my role and mute are kept). */
+export function updateGroup(group: GroupInfo): void {
   const held = getState().groups[group.id];
-  if (held) putGroup({ ...group, myRole: held.myRole });
+  if (!held) return;
+  const mine = held.myMutedUntil === undefined ? {} : { myMutedUntil: held.myMutedUntil };
+  putGroup({ ...group, myRole: held.myRole, ...mine });
 }
 
 export function updatePanels(groupId: string, update: (panels: Panel[]) => Panel[]): void {
@@ -85,8 +87,14 @@ export async function acceptInvite(code: string): Promise<Group> {
   return group;
 }
 
-export async function createInvite(groupId: string): Promise<Invite | null> {
-  return attempt('Could not create an invite', () => http.post<Invite>(path`/api/groups/${groupId}/invites`, {}));
+/** Options of a new invite; absent ones take the server's defaults (unlimited uses, 7 days). */
+export interface InviteOptions {
+  maxUses?: number;
+  expiresInSec?: number;
+}
+
+export async function createInvite(groupId: string, opts: InviteOptions = {}): Promise<Invite | null> {
+  return attempt('Could not create an invite', () => http.post<Invite>(path`/api/groups/${groupId}/invites`, opts));
 }
 
 export async function renameGroup(groupId: string, name: string): Promise<void> {
@@ -135,11 +143,17 @@ export async function createPanel(groupId: string, name: string): Promise<Panel 
   return panel;
 }
 
-export async function renamePanel(groupId: string, panelId: string, name: string): Promise<void> {
-  const panel = await attempt('Could not rename the panel', () =>
-    http.patch<Panel>(path`/api/groups/${groupId}/panels/${panelId}`, { name }),
+/** Renames a panel or changes who may post in it; answers whether it worked. */
+export async function updatePanel(
+  groupId: string,
+  panelId: string,
+  patch: { name?: string; postingRole?: Panel['postingRole'] },
+): Promise<boolean> {
+  const panel = await attempt('Could not change the panel', () =>
+    http.patch<Panel>(path`/api/groups/${groupId}/panels/${panelId}`, patch),
   );
   if (panel) updatePanels(groupId, (panels) => panels.map((p) => (p.id === panel.id ? panel : p)));
+  return panel !== null;
 }
 
 export async function deletePanel(groupId: string, panelId: string): Promise<void> {
@@ -219,18 +233,46 @@ export function dropMember(groupId: string, userId: string): void {
 }
 
 export function changeMemberRole(groupId: string, userId: string, role: GroupRole): void {
+  updateMember(groupId, userId, { role });
+}
+
+/** A `member:updated` event: the role, and the mute (absent: not muted). */
+export function applyMemberUpdate(groupId: string, userId: string, role: GroupRole, mutedUntil?: string): void {
+  updateMember(groupId, userId, { role, mute: { until: mutedUntil } });
+}
+
+/** Records a mute I just set or lifted (until absent), before its event arrives. */
+export function changeMemberMute(groupId: string, userId: string, until?: string): void {
+  updateMember(groupId, userId, { mute: { until } });
+}
+
+/** What changed of a membership; `mute` present with no `until` means the mute ended. */
+interface MemberChange {
+  role?: GroupRole;
+  mute?: { until?: string };
+}
+
+function changedMember(member: Member, change: MemberChange): Member {
+  const { mutedUntil, ...rest } = member;
+  const until = change.mute ? change.mute.until : mutedUntil;
+  return { ...rest, role: change.role ?? member.role, ...(until ? { mutedUntil: until } : {}) };
+}
+
+function changedGroup(group: Group, change: MemberChange): Group {
+  const { myMutedUntil, ...rest } = group;
+  const until = change.mute ? change.mute.until : myMutedUntil;
+  return { ...rest, myRole: change.role ?? group.myRole, ...(until ? { myMutedUntil: until } : {}) };
+}
+
+/** Changes one member in the loaded list, and my own role and mute in the group when it is me. */
+function updateMember(groupId: string, userId: string, change: MemberChange): void {
   setState((s) => {
     const list = s.members[groupId];
     const group = s.groups[groupId];
-    const groups = group && userId === s.me?.id ? { ...s.groups, [groupId]: { ...group, myRole: role } } : s.groups;
+    const groups = group && userId === s.me?.id ? { ...s.groups, [groupId]: changedGroup(group, change) } : s.groups;
     if (!list) return { groups };
-    return {
-      groups,
-      members: {
-        ...s.members,
-        [groupId]: { ...list, items: list.items.map((m) => (m.user.id === userId ? { ...m, role } : m)) },
-      },
-    };
+    const items = list.items.map((m) => (m.user.id === userId ? changedMember(m, change) : m));
+    return { groups, members: { ...s.members, [groupId]: { ...list, items } } };
   });
 }
 

@@ -14,7 +14,7 @@ import {
 } from './conversations.ts';
 import {
   addMember,
-  changeMemberRole,
+  applyMemberUpdate,
   dropMember,
   invalidateMembers,
   loadDms,
@@ -71,7 +71,7 @@ export function attachRealtime(socket: ChatSocket, onUnauthorized: () => void): 
       updateMemberCount(event.groupId, -1);
     }
   });
-  socket.on('member:updated', (event) => changeMemberRole(event.groupId, event.userId, event.role));
+  socket.on('member:updated', (event) => applyMemberUpdate(event.groupId, event.userId, event.role, event.mutedUntil));
   socket.on('panel:created', (event) =>
     updatePanels(event.groupId, (panels) =>
       panels.some((p) => p.id === event.panel.id) ? panels : [...panels, event.panel],

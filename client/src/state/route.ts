@@ -37,3 +37,8 @@ export function inviteCodeFrom(input: string): string {
   const match = /\/invite\/([^/?#\s]+)/.exec(trimmed);
   return match ? decodeURIComponent(match[1]!) : trimmed;
 }
+
+/** The full link that opens this app on an invite. */
+export function inviteUrl(code: string): string {
+  return `${window.location.origin}${routePath({ name: 'invite', code })}`;
+}

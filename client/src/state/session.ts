@@ -1,4 +1,4 @@
-import type { AuthResult, PublicUser, Session } from '@im/protocol';
+import type { AuthResult, Me, PublicUser, Session } from '@im/protocol';
 import { ApiRequestError } from '../api/errors.ts';
 import { http, path } from '../api/http.ts';
 import { connectSocket } from '../api/socket.ts';
@@ -9,11 +9,16 @@ import { rememberUsers } from './users.ts';
 
 const TOKEN_KEY = 'im.token';
 
-export async function register(username: string, password: string, nickname?: string): Promise<void> {
+export async function register(
+  username: string,
+  password: string,
+  opts: { nickname?: string; inviteCode?: string } = {},
+): Promise<void> {
   const result = await http.post<AuthResult>('/api/auth/register', {
     username,
     password,
-    ...(nickname ? { nickname } : {}),
+    ...(opts.nickname ? { nickname: opts.nickname } : {}),
+    ...(opts.inviteCode ? { inviteCode: opts.inviteCode } : {}),
   });
   start(result.token, result.user);
 }
@@ -33,7 +38,7 @@ export async function restoreSession(): Promise<boolean> {
   if (!token) return false;
   http.setToken(token);
   try {
-    const me = await http.get<PublicUser>('/api/users/me');
+    const me = await http.get<Me>('/api/users/me');
     start(token, me);
     return true;
   } catch (err) {
@@ -58,16 +63,28 @@ export async function logoutEverywhere(): Promise<void> {
   await logout();
 }
 
-function start(token: string, me: PublicUser): void {
+function start(token: string, me: PublicUser | Me): void {
   currentSocket()?.disconnect();
   saveToken(token);
   http.setToken(token);
   http.setUnauthorizedHandler(endSession);
   rememberUsers([me]);
-  setState({ token, me, connection: 'connecting' });
+  const serverAdmin = 'serverAdmin' in me && me.serverAdmin === true;
+  setState({ token, me, serverAdmin, connection: 'connecting' });
+  // Login and register answer the public user, which does not say whether I am a server admin.
+  if (!('serverAdmin' in me)) void loadServerAdmin(token);
   const socket = connectSocket(token);
   setCurrentSocket(socket);
   attachRealtime(socket, endSession);
+}
+
+async function loadServerAdmin(token: string): Promise<void> {
+  try {
+    const me = await http.get<Me>('/api/users/me');
+    if (http.getToken() === token) setState({ serverAdmin: me.serverAdmin === true });
+  } catch {
+    // Not offered this time; a reload asks again.
+  }
 }
 
 function endSession(): void {

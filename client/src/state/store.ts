@@ -22,6 +22,8 @@ export interface Notice {
 export interface AppState {
   token: string | null;
   me: PublicUser | null;
+  /** Named in the server's ADMIN_USERNAMES: the admin console is offered. */
+  serverAdmin: boolean;
   connection: ConnectionState;
   groups: Record<string, Group>;
   groupOrder: string[];
@@ -42,6 +44,7 @@ export interface AppState {
 export const initialState = (): AppState => ({
   token: null,
   me: null,
+  serverAdmin: false,
   connection: 'connecting',
   groups: {},
   groupOrder: [],

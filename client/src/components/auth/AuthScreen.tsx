@@ -1,38 +1,62 @@
-import { useState, type FormEvent } from 'react';
+import type { RegistrationMode } from '@im/protocol';
+import { useEffect, useState, type FormEvent } from 'react';
 import { ApiRequestError, describeError } from '../../api/errors.ts';
+import { loadRegistrationMode } from '../../state/auth-options.ts';
+import { navigate } from '../../state/navigation.ts';
+import { inviteCodeFrom } from '../../state/route.ts';
 import { login, register } from '../../state/session.ts';
+import { useStore } from '../../state/store.ts';
 
-/** Log in, or create an account. */
+/** Log in, or create an account as far as the server's registration mode allows. */
 export function AuthScreen() {
+  const route = useStore((s) => s.route);
+  const linkCode = route.name === 'invite' ? route.code : '';
+  const [registration, setRegistration] = useState<RegistrationMode | null>(null);
   const [mode, setMode] = useState<'login' | 'register'>('login');
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [nickname, setNickname] = useState('');
+  const [invite, setInvite] = useState(linkCode);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
+  useEffect(() => {
+    let live = true;
+    void loadRegistrationMode().then((m) => live && setRegistration(m));
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  const needsInvite = registration === 'invite';
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setBusy(true);
     setError(null);
     try {
       if (mode === 'login') await login(username.trim(), password);
-      else await register(username.trim(), password, nickname.trim() || undefined);
+      else {
+        const inviteCode = needsInvite ? inviteCodeFrom(invite) : undefined;
+        await register(username.trim(), password, { nickname: nickname.trim() || undefined, inviteCode });
+        // The invite was used to register (and join): nothing is left to accept.
+        if (inviteCode && useStore.getState().route.name === 'invite') navigate({ name: 'home' }, { replace: true });
+      }
     } catch (err) {
-      setError(explain(err));
+      setError(explain(err, needsInvite));
     } finally {
       setBusy(false);
     }
   };
 
+  const registering = mode === 'register' && registration !== 'closed';
   return (
     <main className="auth">
       <form
         className="auth-card"
         onSubmit={(e) => void submit(e)}
-        aria-label={mode === 'login' ? 'Log in' : 'Create an account'}
+        aria-label={registering ? 'Create an account' : 'Log in'}
       >
-        <h1>{mode === 'login' ? 'Welcome back' : 'Create an account'}</h1>
+        <h1>{registering ? 'Create an account' : 'Welcome back'}</h1>
         <label>
           Username
           <input
@@ -48,7 +72,7 @@ export function AuthScreen() {
             autoFocus
           />
         </label>
-        {mode === 'register' && (
+        {registering && (
           <label>
             Display name <span className="hint">(optional)</span>
             <input name="nickname" value={nickname} maxLength={64} onChange={(e) => setNickname(e.target.value)} />
@@ -59,43 +83,69 @@ export function AuthScreen() {
           <input
             name="password"
             type="password"
-            autoComplete={mode === 'login' ? 'current-password' : 'new-password'}
+            autoComplete={registering ? 'new-password' : 'current-password'}
             value={password}
-            minLength={mode === 'register' ? 8 : 1}
+            minLength={registering ? 8 : 1}
             maxLength={128}
             onChange={(e) => setPassword(e.target.value)}
             required
           />
         </label>
+        {registering && needsInvite && (
+          <>
+            <label>
+              Invite link or code
+              <input
+                name="invite"
+                value={invite}
+                maxLength={500}
+                onChange={(e) => setInvite(e.target.value)}
+                required
+              />
+            </label>
+            <p className="hint">This server takes new accounts only with an invite to one of its groups.</p>
+          </>
+        )}
         {error && (
           <p className="error" role="alert">
             {error}
           </p>
         )}
         <button type="submit" className="primary" disabled={busy}>
-          {mode === 'login' ? 'Log in' : 'Create account'}
+          {registering ? 'Create account' : 'Log in'}
         </button>
-        <p className="switch">
-          {mode === 'login' ? 'New here? ' : 'Have an account? '}
-          <button
-            type="button"
-            className="link"
-            onClick={() => {
-              setMode(mode === 'login' ? 'register' : 'login');
-              setError(null);
-            }}
-          >
-            {mode === 'login' ? 'Create an account' : 'Log in'}
-          </button>
-        </p>
+        {registration === 'closed' ? (
+          <p className="switch hint" data-testid="registration-closed">
+            Registration is closed on this server. Existing accounts can still log in.
+          </p>
+        ) : (
+          <p className="switch">
+            {registering ? 'Have an account? ' : 'New here? '}
+            <button
+              type="button"
+              className="link"
+              onClick={() => {
+                setMode(registering ? 'login' : 'register');
+                setError(null);
+              }}
+            >
+              {registering ? 'Log in' : 'Create an account'}
+            </button>
+          </p>
+        )}
       </form>
     </main>
   );
 }
 
-function explain(err: unknown): string {
+function explain(err: unknown, needsInvite: boolean): string {
   if (err instanceof ApiRequestError && err.code === 'IM_ERR_VALIDATION') {
     return 'Check the fields: usernames are 3-32 of a-z, 0-9, _ . - and passwords 8-128 characters.';
+  }
+  if (needsInvite && err instanceof ApiRequestError) {
+    if (err.code === 'IM_ERR_REGISTRATION_CLOSED' || err.status === 404) {
+      return 'This invite cannot be used: it may have expired, been used up or revoked. Ask for a new one.';
+    }
   }
   return describeError(err);
 }

@@ -1,26 +1,51 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { Icon } from './Icon.tsx';
 
-/** A modal: Escape or the backdrop closes it; focus moves in and back out. */
+const FOCUSABLE =
+  'input:not([disabled]), select:not([disabled]), textarea:not([disabled]), button:not([disabled]), [href], [tabindex]:not([tabindex="-1"])';
+
+/** A modal: Escape or the backdrop closes it; focus moves in, stays in (Tab wraps), and goes back out. */
 export function Dialog(props: { title: string; onClose: () => void; children: ReactNode; wide?: boolean }) {
-  const { onClose } = props;
   const titleId = useId();
   const box = useRef<HTMLDivElement>(null);
+  // Owners pass a new onClose on every render: held in a ref so a re-render does not move focus.
+  const onClose = useRef(props.onClose);
+  useEffect(() => {
+    onClose.current = props.onClose;
+  });
   useEffect(() => {
     const previous = document.activeElement as HTMLElement | null;
-    const first = box.current?.querySelector<HTMLElement>('input, textarea, button, [tabindex]');
+    const focusable = () => [...(box.current?.querySelectorAll<HTMLElement>(FOCUSABLE) ?? [])];
+    // The first field rather than the header's Close button, when there is one.
+    const first = focusable().find((el) => el.getAttribute('aria-label') !== 'Close') ?? focusable()[0];
     first?.focus();
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') onClose();
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        onClose.current();
+        return;
+      }
+      if (event.key !== 'Tab' || !box.current) return;
+      const items = focusable();
+      if (items.length === 0) return;
+      const active = document.activeElement;
+      const inside = active instanceof Node && box.current.contains(active);
+      if (event.shiftKey && (!inside || active === items[0])) {
+        event.preventDefault();
+        items.at(-1)!.focus();
+      } else if (!event.shiftKey && (!inside || active === items.at(-1))) {
+        event.preventDefault();
+        items[0]!.focus();
+      }
     };
     document.addEventListener('keydown', onKey);
     return () => {
       document.removeEventListener('keydown', onKey);
       previous?.focus?.();
     };
-  }, [onClose]);
+  }, []);
   return (
-    <div className="backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+    <div className="backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose.current()}>
       <div
         ref={box}
         className={props.wide ? 'dialog wide' : 'dialog'}
@@ -30,7 +55,7 @@ export function Dialog(props: { title: string; onClose: () => void; children: Re
       >
         <header className="dialog-head">
           <h2 id={titleId}>{props.title}</h2>
-          <button type="button" className="icon-button" aria-label="Close" onClick={onClose}>
+          <button type="button" className="icon-button" aria-label="Close" onClick={() => onClose.current()}>
             <Icon name="close" />
           </button>
         </header>

@@ -17,6 +17,8 @@ const PATHS = {
   smile: 'M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18zM8.5 14.5c1.8 2 5.2 2 7 0M9 9.5v.5M15 9.5v.5',
   file: 'M6 3h8l4 4v14H6zM14 3v4h4',
   chevron: 'M6 9l6 6 6-6',
+  flag: 'M5 21V4M5 4h12l-2 4.5 2 4.5H5',
+  shield: 'M12 3l8 3v6c0 4.5-3.4 8-8 9-4.6-1-8-4.5-8-9V6z',
 } as const;
 
 export type IconName = keyof typeof PATHS;

@@ -1,9 +1,10 @@
 import type { Invite } from '@im/protocol';
 import { useEffect, useState, type FormEvent } from 'react';
 import { describeError } from '../../api/errors.ts';
-import { acceptInvite, createGroup, createInvite, createPanel, renameGroup, renamePanel } from '../../state/groups.ts';
+import { acceptInvite, createGroup, createInvite, createPanel, renameGroup } from '../../state/groups.ts';
 import { inviteCodeFrom } from '../../state/route.ts';
 import { Dialog } from '../common/Dialog.tsx';
+import { InviteLink } from './InviteLink.tsx';
 
 /** A one-field form in a dialog; `submit` answers an error to show, or nothing when done. */
 function NameDialog(props: {
@@ -99,18 +100,16 @@ export function RenameGroupDialog(props: { groupId: string; name: string; onClos
   );
 }
 
-export function PanelDialog(props: { groupId: string; panel?: { id: string; name: string }; onClose: () => void }) {
-  const panel = props.panel;
+/** A new panel; an existing one is changed in PanelSettingsDialog. */
+export function PanelDialog(props: { groupId: string; onClose: () => void }) {
   return (
     <NameDialog
-      title={panel ? 'Rename the panel' : 'Create a panel'}
+      title="Create a panel"
       label="Panel name"
-      action={panel ? 'Save' : 'Create'}
-      initial={panel?.name}
+      action="Create"
       onClose={props.onClose}
       submit={async (name) => {
-        if (panel) await renamePanel(props.groupId, panel.id, name);
-        else await createPanel(props.groupId, name);
+        await createPanel(props.groupId, name);
       }}
     />
   );
@@ -119,42 +118,12 @@ export function PanelDialog(props: { groupId: string; panel?: { id: string; name
 /** Makes an invite at once and shows its link to copy. */
 export function InviteDialog(props: { groupId: string; groupName: string; onClose: () => void }) {
   const [invite, setInvite] = useState<Invite | null>(null);
-  const [copied, setCopied] = useState(false);
   useEffect(() => {
     void createInvite(props.groupId).then(setInvite);
   }, [props.groupId]);
-  const link = invite ? `${window.location.origin}/invite/${encodeURIComponent(invite.code)}` : '';
   return (
     <Dialog title={`Invite people to ${props.groupName}`} onClose={props.onClose}>
-      {invite ? (
-        <div className="form">
-          <label>
-            Invite link
-            <input readOnly value={link} data-testid="invite-link" onFocus={(e) => e.target.select()} />
-          </label>
-          <p className="hint">
-            Code <code data-testid="invite-code">{invite.code}</code> · expires{' '}
-            {new Date(invite.expiresAt).toLocaleDateString()}
-            {invite.maxUses !== null ? ` · ${invite.maxUses} uses` : ''}
-          </p>
-          <div className="form-actions">
-            <button
-              type="button"
-              className="primary"
-              onClick={() => {
-                void navigator.clipboard?.writeText(link).then(
-                  () => setCopied(true),
-                  () => undefined,
-                );
-              }}
-            >
-              {copied ? 'Copied' : 'Copy link'}
-            </button>
-          </div>
-        </div>
-      ) : (
-        <p>Creating an invite…</p>
-      )}
+      {invite ? <InviteLink invite={invite} /> : <p>Creating an invite…</p>}
     </Dialog>
   );
 }

@@ -4,6 +4,7 @@ import { loadMembers } from '../../state/groups.ts';
 import { navigate } from '../../state/navigation.ts';
 import { useStore } from '../../state/store.ts';
 import { displayName } from '../../state/users.ts';
+import { AdminConsole } from '../admin/AdminConsole.tsx';
 import { Avatar } from '../common/Avatar.tsx';
 import { CreateGroupDialog, JoinGroupDialog } from '../groups/dialogs.tsx';
 import { MemberPanel } from '../groups/MemberPanel.tsx';
@@ -13,7 +14,7 @@ import { SettingsDialog } from './SettingsDialog.tsx';
 import { DmSidebar, GroupSidebar } from './Sidebar.tsx';
 import { Icon } from '../common/Icon.tsx';
 
-type Dialogs = null | 'create' | 'join' | 'settings';
+type Dialogs = null | 'create' | 'join' | 'settings' | 'admin';
 
 /** The signed-in app: rail, sidebar, the open converse and the member list. */
 export function Shell() {
@@ -21,6 +22,7 @@ export function Shell() {
   const groups = useStore((s) => s.groups);
   const dms = useStore((s) => s.dms);
   const me = useStore((s) => s.me)!;
+  const serverAdmin = useStore((s) => s.serverAdmin);
   const users = useStore((s) => s.users);
   const memberLists = useStore((s) => s.members);
   const [dialog, setDialog] = useState<Dialogs>(route.name === 'invite' ? 'join' : null);
@@ -82,6 +84,17 @@ export function Shell() {
           <div className="user-bar">
             <Avatar user={me} size={32} online />
             <span className="user-name">{displayName(me)}</span>
+            {serverAdmin && (
+              <button
+                type="button"
+                className="icon-button"
+                aria-label="Admin console"
+                title="Admin console"
+                onClick={() => setDialog('admin')}
+              >
+                <Icon name="shield" />
+              </button>
+            )}
             <button type="button" className="icon-button" aria-label="Settings" onClick={() => setDialog('settings')}>
               <Icon name="gear" />
             </button>
@@ -120,6 +133,15 @@ export function Shell() {
                 title={title}
                 members={mentionable}
                 canModerate={group !== undefined && group.myRole !== 'member'}
+                posting={
+                  group
+                    ? {
+                        myRole: group.myRole,
+                        postingRole: groupConverse?.postingRole,
+                        myMutedUntil: group.myMutedUntil,
+                      }
+                    : undefined
+                }
               />
               {group && membersOpen && <MemberPanel group={group} />}
             </div>
@@ -150,6 +172,7 @@ export function Shell() {
         />
       )}
       {dialog === 'settings' && <SettingsDialog onClose={() => setDialog(null)} />}
+      {dialog === 'admin' && serverAdmin && <AdminConsole onClose={() => setDialog(null)} />}
     </div>
   );
 }

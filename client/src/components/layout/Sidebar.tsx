@@ -1,4 +1,4 @@
-import type { Group } from '@im/protocol';
+import type { Group, Panel } from '@im/protocol';
 import { useState } from 'react';
 import { deleteGroup, deletePanel, leaveGroup } from '../../state/groups.ts';
 import { navigate } from '../../state/navigation.ts';
@@ -8,9 +8,11 @@ import { displayName } from '../../state/users.ts';
 import { Avatar } from '../common/Avatar.tsx';
 import { Badge } from '../common/Badge.tsx';
 import { InviteDialog, PanelDialog, RenameGroupDialog } from '../groups/dialogs.tsx';
+import { PanelSettingsDialog } from '../groups/PanelSettingsDialog.tsx';
+import { GroupSettingsDialog } from '../groups/settings/GroupSettingsDialog.tsx';
 import { Icon } from '../common/Icon.tsx';
 
-type Open = null | 'invite' | 'rename' | 'panel' | { renamePanel: { id: string; name: string } };
+type Open = null | 'invite' | 'rename' | 'panel' | 'settings' | { panelSettings: Panel };
 
 /** A group's panels with their badges, and what admins may do with them. */
 export function GroupSidebar(props: { group: Group; activeConverseId?: string }) {
@@ -37,6 +39,11 @@ export function GroupSidebar(props: { group: Group; activeConverseId?: string })
             <button type="button" role="menuitem" onClick={() => setOpen('invite')}>
               Invite people
             </button>
+            {admin && (
+              <button type="button" role="menuitem" onClick={() => setOpen('settings')}>
+                Group settings
+              </button>
+            )}
             {admin && (
               <button type="button" role="menuitem" onClick={() => setOpen('panel')}>
                 Create panel
@@ -91,10 +98,11 @@ export function GroupSidebar(props: { group: Group; activeConverseId?: string })
                   <button
                     type="button"
                     className="icon-button"
-                    aria-label={`Rename ${panel.name}`}
-                    onClick={() => setOpen({ renamePanel: { id: panel.id, name: panel.name } })}
+                    aria-label={`${panel.name} settings`}
+                    title="Panel settings"
+                    onClick={() => setOpen({ panelSettings: panel })}
                   >
-                    <Icon name="edit" size={16} />
+                    <Icon name="gear" size={16} />
                   </button>
                   <button
                     type="button"
@@ -115,8 +123,9 @@ export function GroupSidebar(props: { group: Group; activeConverseId?: string })
       {open === 'invite' && <InviteDialog groupId={group.id} groupName={group.name} onClose={() => setOpen(null)} />}
       {open === 'rename' && <RenameGroupDialog groupId={group.id} name={group.name} onClose={() => setOpen(null)} />}
       {open === 'panel' && <PanelDialog groupId={group.id} onClose={() => setOpen(null)} />}
+      {open === 'settings' && <GroupSettingsDialog group={group} onClose={() => setOpen(null)} />}
       {open !== null && typeof open === 'object' && (
-        <PanelDialog groupId={group.id} panel={open.renamePanel} onClose={() => setOpen(null)} />
+        <PanelSettingsDialog groupId={group.id} panel={open.panelSettings} onClose={() => setOpen(null)} />
       )}
     </nav>
   );

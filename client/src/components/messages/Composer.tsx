@@ -40,6 +40,8 @@ export interface ComposerProps {
   replyTo: Message | null;
   users: Record<string, PublicUser>;
   disabled?: boolean;
+  /** Why the composer is disabled (a mute and its end), shown above the input. */
+  notice?: string;
   initialDraft?: string;
   onDraftChange?: (draft: string) => void;
   onCancelReply: () => void;
@@ -92,6 +94,7 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
   };
 
   const addFiles = (files: File[]) => {
+    if (props.disabled) return;
     const room = MAX_ATTACHMENTS - uploads.length;
     for (const file of files.slice(0, Math.max(0, room))) {
       nextLocalId += 1;
@@ -245,6 +248,11 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
           ))}
         </ul>
       )}
+      {props.notice && (
+        <div className="composer-notice" role="status" data-testid="composer-notice">
+          {props.notice}
+        </div>
+      )}
       <div className="composer-row">
         <label className="icon-button attach" aria-label="Attach files" title="Attach files">
           <Icon name="paperclip" />
@@ -252,6 +260,7 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
             type="file"
             multiple
             hidden
+            disabled={props.disabled}
             data-testid="file-input"
             onChange={(e) => {
               addFiles([...(e.target.files ?? [])]);

@@ -22,6 +22,8 @@ import { Composer, type ComposerHandle, type Uploader } from './Composer.tsx';
 import type { MessageHandlers } from './handlers.ts';
 import { ImageViewer } from './ImageViewer.tsx';
 import { MessageList } from './MessageList.tsx';
+import { usePosting, type PostingInput } from './posting.ts';
+import { ReportDialog } from './ReportDialog.tsx';
 import { TypingIndicator } from './TypingIndicator.tsx';
 
 const drafts = new Map<string, string>();
@@ -40,6 +42,8 @@ export function ConverseView(props: {
   title: string;
   members: readonly PublicUser[];
   canModerate: boolean;
+  /** My role, the panel's posting role and my mute: whether the composer is offered. */
+  posting?: PostingInput;
 }) {
   const { converseId } = props;
   const me = useStore((s) => s.me)!;
@@ -47,6 +51,8 @@ export function ConverseView(props: {
   const converse = useStore((s) => s.converses[converseId]) ?? EMPTY;
   const [replyTo, setReplyTo] = useState<Message | null>(null);
   const [viewing, setViewing] = useState<string | null>(null);
+  const [reporting, setReporting] = useState<Message | null>(null);
+  const posting = usePosting(props.posting ?? {});
   const composer = useRef<ComposerHandle>(null);
 
   useEffect(() => {
@@ -66,6 +72,7 @@ export function ConverseView(props: {
       },
       onEdit: (message, content) => editMessage(message, content),
       onDelete: (message) => void deleteMessage(message),
+      onReport: (message) => setReporting(message),
       onRetry: (pending) => retryMessage(converseId, pending.clientMsgId),
       onDiscard: (pending) => discardMessage(converseId, pending.clientMsgId),
       onOpenImage: (fileId) => setViewing(fileId),
@@ -94,20 +101,31 @@ export function ConverseView(props: {
         handlers={handlers}
       />
       <TypingIndicator converseId={converseId} />
-      <Composer
-        ref={composer}
-        placeholder={`Message ${props.title}`}
-        members={props.members}
-        me={me}
-        users={users}
-        replyTo={replyTo}
-        initialDraft={drafts.get(converseId)}
-        onDraftChange={(draft) => drafts.set(converseId, draft)}
-        onCancelReply={() => setReplyTo(null)}
-        onSend={(content, extra) => sendMessage(converseId, content, extra)}
-        onTyping={() => notifyTyping(converseId)}
-        upload={upload}
-      />
+      {posting.mode === 'read-only' ? (
+        <p className="composer-locked" role="status" data-testid="composer-locked">
+          {posting.text}
+        </p>
+      ) : (
+        <Composer
+          ref={composer}
+          disabled={posting.mode === 'muted'}
+          notice={posting.mode === 'muted' ? posting.text : undefined}
+          placeholder={`Message ${props.title}`}
+          members={props.members}
+          me={me}
+          users={users}
+          replyTo={replyTo}
+          initialDraft={drafts.get(converseId)}
+          onDraftChange={(draft) => drafts.set(converseId, draft)}
+          onCancelReply={() => setReplyTo(null)}
+          onSend={(content, extra) => sendMessage(converseId, content, extra)}
+          onTyping={() => notifyTyping(converseId)}
+          upload={upload}
+        />
+      )}
+      {reporting && (
+        <ReportDialog message={reporting} author={users[reporting.authorId]} onClose={() => setReporting(null)} />
+      )}
       {viewing && <ImageViewer fileId={viewing} onClose={() => setViewing(null)} />}
     </section>
   );

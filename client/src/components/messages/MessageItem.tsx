@@ -120,6 +120,11 @@ function ConfirmedMessage(props: { message: Message; author?: PublicUser; first:
               <Icon name="edit" size={18} />
             </button>
           )}
+          {!mine && (
+            <button type="button" aria-label="Report" onClick={() => ctx.handlers.onReport(message)}>
+              <Icon name="flag" size={18} />
+            </button>
+          )}
           {(mine || ctx.canModerate) && (
             <button
               type="button"

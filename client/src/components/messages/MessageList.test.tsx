@@ -15,6 +15,7 @@ function handlers(): MessageHandlers {
     onReply: vi.fn(),
     onEdit: vi.fn(async () => true),
     onDelete: vi.fn(),
+    onReport: vi.fn(),
     onRetry: vi.fn(),
     onDiscard: vi.fn(),
     onOpenImage: vi.fn(),

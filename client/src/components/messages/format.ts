@@ -1,7 +1,22 @@
 const time = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
 const day = new Intl.DateTimeFormat(undefined, { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' });
 
+const dateTime = new Intl.DateTimeFormat(undefined, {
+  month: 'short',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+});
+const yearDateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
 export const formatTime = (iso: string): string => time.format(new Date(iso));
+
+/** A moment as short as it can be: the time alone today, else with the date (and the year when not this one). */
+export function formatMoment(iso: string, now = new Date()): string {
+  const date = new Date(iso);
+  if (sameDay(date, now)) return time.format(date);
+  return date.getFullYear() === now.getFullYear() ? dateTime.format(date) : yearDateTime.format(date);
+}
 
 export function formatDay(iso: string, now = new Date()): string {
   const date = new Date(iso);

@@ -9,6 +9,8 @@ export interface MessageHandlers {
   onReply(message: Message): void;
   onEdit(message: Message, content: string): Promise<boolean>;
   onDelete(message: Message): void;
+  /** Someone else's message: asks for a reason and reports it to the moderators. */
+  onReport(message: Message): void;
   onRetry(pending: PendingMessage): void;
   onDiscard(pending: PendingMessage): void;
   onOpenImage(fileId: string): void;

@@ -1,0 +1,146 @@
+import type { AdminUser, AdminUserPage } from '@im/protocol';
+import { useEffect, useState } from 'react';
+import { describeError } from '../../api/errors.ts';
+import { listUsers, setUserActive } from '../../state/admin.ts';
+import { useStore } from '../../state/store.ts';
+import { formatMoment } from '../messages/format.ts';
+
+const SEARCH_DELAY_MS = 250;
+
+interface Listing {
+  items: AdminUser[];
+  nextCursor: string | null;
+  loading: boolean;
+  error: string | null;
+}
+
+/** The listing with a page in: the first of a search replaces, "Load more" appends. */
+const shown =
+  (page: AdminUserPage, append: boolean) =>
+  (l: Listing): Listing => ({
+    items: append ? [...l.items, ...page.items.filter((u) => !l.items.some((x) => x.id === u.id))] : page.items,
+    nextCursor: page.nextCursor,
+    loading: false,
+    error: null,
+  });
+
+const failed =
+  (err: unknown) =>
+  (l: Listing): Listing => ({ ...l, loading: false, error: describeError(err) });
+
+/** Every account, searchable and paged, with its state; any but mine can be deactivated or activated. */
+export function UsersTab() {
+  const meId = useStore((s) => s.me?.id);
+  const [query, setQuery] = useState('');
+  const [listing, setListing] = useState<Listing>({ items: [], nextCursor: null, loading: true, error: null });
+
+  // A new search starts from the first page once typing pauses; an older answer arriving late is dropped.
+  useEffect(() => {
+    let current = true;
+    const timer = setTimeout(() => {
+      setListing((l) => ({ ...l, loading: true, error: null }));
+      listUsers(query, null).then(
+        (page) => current && setListing(shown(page, false)),
+        (err: unknown) => current && setListing(failed(err)),
+      );
+    }, SEARCH_DELAY_MS);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [query]);
+
+  const more = (cursor: string) => {
+    setListing((l) => ({ ...l, loading: true, error: null }));
+    listUsers(query, cursor).then(
+      (page) => setListing(shown(page, true)),
+      (err: unknown) => setListing(failed(err)),
+    );
+  };
+
+  const changed = (user: AdminUser) =>
+    setListing((l) => ({ ...l, items: l.items.map((u) => (u.id === user.id ? user : u)) }));
+
+  return (
+    <div className="form">
+      <label>
+        Search users
+        <input
+          type="search"
+          value={query}
+          placeholder="Username or display name"
+          onChange={(e) => setQuery(e.target.value)}
+        />
+      </label>
+      {listing.error && (
+        <p className="error" role="alert">
+          {listing.error}
+        </p>
+      )}
+      {!listing.loading && listing.items.length === 0 && !listing.error && <p className="hint">No users found.</p>}
+      <ul className="mod-list" aria-label="Users">
+        {listing.items.map((user) => (
+          <UserRow key={user.id} user={user} self={user.id === meId} onChanged={changed} />
+        ))}
+      </ul>
+      {listing.loading && <p className="hint">Loading…</p>}
+      {!listing.loading && listing.nextCursor && (
+        <button type="button" onClick={() => more(listing.nextCursor!)}>
+          Load more
+        </button>
+      )}
+    </div>
+  );
+}
+
+function UserRow(props: { user: AdminUser; self: boolean; onChanged: (user: AdminUser) => void }) {
+  const { user } = props;
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const toggle = async () => {
+    const active = !user.active;
+    if (!active && !window.confirm(`Deactivate @${user.username}? Their sessions end at once.`)) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await setUserActive(user.id, active);
+      props.onChanged({ ...user, active });
+    } catch (err) {
+      setError(describeError(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <li className="mod-item" data-testid="admin-user" aria-label={`@${user.username}`}>
+      <p className="mod-line">
+        <strong>{user.nickname || user.username}</strong> <span className="hint">@{user.username}</span>
+        {user.serverAdmin && <span className="role">Server admin</span>}
+        <span className={user.active ? 'state-tag ok' : 'state-tag off'} data-testid="user-state">
+          {user.active ? 'Active' : 'Deactivated'}
+        </span>
+      </p>
+      <p className="mod-line hint">
+        Joined {formatMoment(user.createdAt)} ·{' '}
+        {user.lastSeenAt ? `last seen ${formatMoment(user.lastSeenAt)}` : 'not seen since sign-ins were recorded'}
+      </p>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      {!props.self && (
+        <div className="mod-actions">
+          <button
+            type="button"
+            className={user.active ? 'danger' : undefined}
+            disabled={busy}
+            onClick={() => void toggle()}
+          >
+            {user.active ? 'Deactivate' : 'Activate'}
+          </button>
+        </div>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,50 @@
+import type { Panel } from '@im/protocol';
+import { useState, type FormEvent } from 'react';
+import { updatePanel } from '../../state/groups.ts';
+import { Dialog } from '../common/Dialog.tsx';
+
+/** A panel's name and who may post in it (admins only: an announcement panel). */
+export function PanelSettingsDialog(props: { groupId: string; panel: Panel; onClose: () => void }) {
+  const { panel } = props;
+  const [name, setName] = useState(panel.name);
+  const [adminOnly, setAdminOnly] = useState(panel.postingRole === 'admin');
+  const [busy, setBusy] = useState(false);
+  const postingRole: Panel['postingRole'] = adminOnly ? 'admin' : 'member';
+  const patch = {
+    ...(name.trim() !== panel.name ? { name: name.trim() } : {}),
+    ...(postingRole !== (panel.postingRole ?? 'member') ? { postingRole } : {}),
+  };
+  const changed = Object.keys(patch).length > 0;
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!changed) return props.onClose();
+    setBusy(true);
+    // updatePanel shows its own failure as a notice; the dialog stays open to try again.
+    const done = await updatePanel(props.groupId, panel.id, patch);
+    setBusy(false);
+    if (done) props.onClose();
+  };
+  return (
+    <Dialog title="Panel settings" onClose={props.onClose}>
+      <form onSubmit={(e) => void submit(e)} className="form">
+        <label>
+          Panel name
+          <input value={name} maxLength={64} onChange={(e) => setName(e.target.value)} required />
+        </label>
+        <label className="check">
+          <input type="checkbox" checked={adminOnly} onChange={(e) => setAdminOnly(e.target.checked)} />
+          Only admins can post
+        </label>
+        <p className="hint">Members still read an admin-only panel; only the owner and admins post in it.</p>
+        <div className="form-actions">
+          <button type="button" onClick={props.onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={busy || !name.trim()}>
+            Save
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

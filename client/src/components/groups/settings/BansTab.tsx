@@ -1,0 +1,77 @@
+import type { Ban } from '@im/protocol';
+import { useState } from 'react';
+import { describeError } from '../../../api/errors.ts';
+import { listBans, unbanUser } from '../../../state/moderation.ts';
+import { useStore } from '../../../state/store.ts';
+import { displayName, ensureUsers } from '../../../state/users.ts';
+import { formatMoment } from '../../messages/format.ts';
+import { useLoaded } from '../../moderation/useLoaded.ts';
+
+/** Who is banned, why, by whom and when; each can be unbanned. */
+export function BansTab(props: { groupId: string }) {
+  const { groupId } = props;
+  const bans = useLoaded(groupId, async () => {
+    const list = await listBans(groupId);
+    ensureUsers(list.map((b) => b.bannedBy));
+    return list;
+  });
+  if (bans.error && !bans.data)
+    return (
+      <p className="error" role="alert">
+        {bans.error}
+      </p>
+    );
+  if (!bans.data) return <p className="hint">Loading bans…</p>;
+  if (bans.data.length === 0) return <p className="hint">Nobody is banned.</p>;
+  return (
+    <ul className="mod-list" aria-label="Bans">
+      {bans.data.map((ban) => (
+        <BanRow
+          key={ban.user.id}
+          groupId={groupId}
+          ban={ban}
+          onUnbanned={() => bans.update((list) => list.filter((b) => b.user.id !== ban.user.id))}
+        />
+      ))}
+    </ul>
+  );
+}
+
+function BanRow(props: { groupId: string; ban: Ban; onUnbanned: () => void }) {
+  const { ban } = props;
+  const by = useStore((s) => s.users[ban.bannedBy]);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const name = displayName(ban.user);
+  const unban = async () => {
+    setBusy(true);
+    try {
+      await unbanUser(props.groupId, ban.user.id);
+      props.onUnbanned();
+    } catch (err) {
+      setError(describeError(err));
+      setBusy(false);
+    }
+  };
+  return (
+    <li className="mod-item" data-testid="ban-row" aria-label={name}>
+      <p className="mod-line">
+        <strong>{name}</strong> <span className="hint">@{ban.user.username}</span>
+      </p>
+      <p className="mod-line hint">
+        Banned by {displayName(by, 'someone')} · <time dateTime={ban.bannedAt}>{formatMoment(ban.bannedAt)}</time>
+        {ban.reason ? ` · ${ban.reason}` : ' · no reason given'}
+      </p>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="mod-actions">
+        <button type="button" disabled={busy} onClick={() => void unban()}>
+          Unban
+        </button>
+      </div>
+    </li>
+  );
+}

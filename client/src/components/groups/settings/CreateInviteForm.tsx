@@ -1,0 +1,78 @@
+import type { Invite } from '@im/protocol';
+import { useState, type FormEvent } from 'react';
+import { createInvite, type InviteOptions } from '../../../state/groups.ts';
+
+/** How long a new invite lasts; the server's default is 7 days. */
+export const INVITE_EXPIRY = [
+  { label: '1 hour', seconds: 60 * 60 },
+  { label: '1 day', seconds: 24 * 60 * 60 },
+  { label: '7 days', seconds: 7 * 24 * 60 * 60 },
+  { label: '30 days', seconds: 30 * 24 * 60 * 60 },
+] as const;
+export const MAX_INVITE_USES = 1_000_000;
+
+/** The body for a new invite: an empty uses field means unlimited. */
+export function inviteOptions(expiresInSec: number, maxUses: string): InviteOptions | string {
+  const uses = maxUses.trim();
+  if (uses === '') return { expiresInSec };
+  const n = Number(uses);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_INVITE_USES) return 'Max uses is a whole number from 1 to 1,000,000.';
+  return { expiresInSec, maxUses: n };
+}
+
+export function CreateInviteForm(props: { groupId: string; onCreated: (invite: Invite) => void }) {
+  const [expires, setExpires] = useState<number>(INVITE_EXPIRY[2].seconds);
+  const [maxUses, setMaxUses] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const opts = inviteOptions(expires, maxUses);
+    if (typeof opts === 'string') return setError(opts);
+    setError(null);
+    setBusy(true);
+    // createInvite reports its own failure as a notice and answers null.
+    const invite = await createInvite(props.groupId, opts);
+    setBusy(false);
+    if (invite) props.onCreated(invite);
+  };
+  return (
+    <form className="inline-form" onSubmit={(e) => void submit(e)} aria-label="Create an invite">
+      <div className="field-row">
+        <label>
+          Expires after
+          <select value={expires} onChange={(e) => setExpires(Number(e.target.value))}>
+            {INVITE_EXPIRY.map((c) => (
+              <option key={c.seconds} value={c.seconds}>
+                {c.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Max uses
+          <input
+            type="number"
+            min={1}
+            max={MAX_INVITE_USES}
+            step={1}
+            inputMode="numeric"
+            placeholder="Unlimited"
+            value={maxUses}
+            onChange={(e) => setMaxUses(e.target.value)}
+          />
+        </label>
+      </div>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="form-actions">
+        <button type="submit" className="primary" disabled={busy}>
+          Create invite
+        </button>
+      </div>
+    </form>
+  );
+}

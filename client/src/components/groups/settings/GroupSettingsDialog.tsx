@@ -1,0 +1,35 @@
+import type { Group } from '@im/protocol';
+import { groupAudit } from '../../../state/moderation.ts';
+import { Dialog } from '../../common/Dialog.tsx';
+import { Tabs } from '../../common/Tabs.tsx';
+import { AuditLog } from '../../moderation/AuditLog.tsx';
+import { BansTab } from './BansTab.tsx';
+import { InvitesTab } from './InvitesTab.tsx';
+import { MembersTab } from './MembersTab.tsx';
+import { ReportsTab } from './ReportsTab.tsx';
+
+export type GroupSettingsTab = 'members' | 'bans' | 'invites' | 'reports' | 'audit';
+
+/** A group's moderation, for its owner and admins: members, bans, invites, reports and the audit log. */
+export function GroupSettingsDialog(props: { group: Group; initialTab?: GroupSettingsTab; onClose: () => void }) {
+  const { group } = props;
+  return (
+    <Dialog title={`${group.name} settings`} onClose={props.onClose} wide>
+      <Tabs
+        label="Group settings"
+        initial={props.initialTab}
+        tabs={[
+          { id: 'members', label: 'Members', render: () => <MembersTab group={group} /> },
+          { id: 'bans', label: 'Bans', render: () => <BansTab groupId={group.id} /> },
+          { id: 'invites', label: 'Invites', render: () => <InvitesTab groupId={group.id} /> },
+          { id: 'reports', label: 'Reports', render: () => <ReportsTab groupId={group.id} /> },
+          {
+            id: 'audit',
+            label: 'Audit log',
+            render: () => <AuditLog load={(cursor) => groupAudit(group.id, cursor)} />,
+          },
+        ]}
+      />
+    </Dialog>
+  );
+}

@@ -1,0 +1,95 @@
+import type { Invite } from '@im/protocol';
+import { useState } from 'react';
+import { describeError } from '../../../api/errors.ts';
+import { listInvites, revokeInvite } from '../../../state/moderation.ts';
+import { useStore } from '../../../state/store.ts';
+import { displayName, ensureUsers } from '../../../state/users.ts';
+import { formatMoment } from '../../messages/format.ts';
+import { useLoaded } from '../../moderation/useLoaded.ts';
+import { InviteLink } from '../InviteLink.tsx';
+import { CreateInviteForm } from './CreateInviteForm.tsx';
+
+/** The group's invites (uses, limit, expiry, creator), revoking them, and making a new one. */
+export function InvitesTab(props: { groupId: string }) {
+  const { groupId } = props;
+  const [created, setCreated] = useState<Invite | null>(null);
+  const invites = useLoaded(groupId, async () => {
+    const list = await listInvites(groupId);
+    ensureUsers(list.map((i) => i.createdBy));
+    return list;
+  });
+  return (
+    <>
+      <h3>New invite</h3>
+      <CreateInviteForm
+        groupId={groupId}
+        onCreated={(invite) => {
+          setCreated(invite);
+          invites.update((list) => [invite, ...list.filter((i) => i.code !== invite.code)]);
+        }}
+      />
+      {created && <InviteLink key={created.code} invite={created} />}
+      <h3>Invites</h3>
+      {invites.error && !invites.data && (
+        <p className="error" role="alert">
+          {invites.error}
+        </p>
+      )}
+      {!invites.data && !invites.error && <p className="hint">Loading invites…</p>}
+      {invites.data?.length === 0 && <p className="hint">No invites yet.</p>}
+      <ul className="mod-list" aria-label="Invites">
+        {invites.data?.map((invite) => (
+          <InviteRow
+            key={invite.code}
+            groupId={groupId}
+            invite={invite}
+            onRevoked={() => {
+              invites.update((list) => list.filter((i) => i.code !== invite.code));
+              if (created?.code === invite.code) setCreated(null);
+            }}
+          />
+        ))}
+      </ul>
+    </>
+  );
+}
+
+function InviteRow(props: { groupId: string; invite: Invite; onRevoked: () => void }) {
+  const { invite } = props;
+  const creator = useStore((s) => s.users[invite.createdBy]);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const expired = Date.parse(invite.expiresAt) <= Date.now();
+  const uses = invite.uses ?? 0;
+  const revoke = async () => {
+    setBusy(true);
+    try {
+      await revokeInvite(props.groupId, invite.code);
+      props.onRevoked();
+    } catch (err) {
+      setError(describeError(err));
+      setBusy(false);
+    }
+  };
+  return (
+    <li className="mod-item" data-testid="invite-row" aria-label={`Invite ${invite.code}`}>
+      <p className="mod-line">
+        <code>{invite.code}</code> <span className="hint">by {displayName(creator, 'someone')}</span>
+      </p>
+      <p className="mod-line hint">
+        {invite.maxUses === null ? `${uses} uses, no limit` : `${uses} of ${invite.maxUses} uses`} ·{' '}
+        {expired ? 'expired' : 'expires'} {formatMoment(invite.expiresAt)}
+      </p>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="mod-actions">
+        <button type="button" className="danger" disabled={busy} onClick={() => void revoke()}>
+          Revoke
+        </button>
+      </div>
+    </li>
+  );
+}

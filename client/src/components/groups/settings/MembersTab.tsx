@@ -1,0 +1,122 @@
+import type { Group, Member } from '@im/protocol';
+import { useEffect, useState } from 'react';
+import { describeError } from '../../../api/errors.ts';
+import { loadMembers, removeMember, setMemberRole } from '../../../state/groups.ts';
+import { banUser, muteMember } from '../../../state/moderation.ts';
+import { useStore } from '../../../state/store.ts';
+import { displayName } from '../../../state/users.ts';
+import { Avatar } from '../../common/Avatar.tsx';
+import { formatMoment } from '../../messages/format.ts';
+import { BanForm } from './BanForm.tsx';
+import { MuteControl } from './MuteControl.tsx';
+
+const ROLE_LABEL = { owner: 'Owner', admin: 'Admin', member: 'Member' } as const;
+
+/** Whether I may kick, ban or mute this member: the owner anyone else, an admin plain members. */
+export function canModerateMember(myRole: Group['myRole'], member: Member, meId: string | undefined): boolean {
+  if (member.user.id === meId || member.role === 'owner') return false;
+  return myRole === 'owner' || (myRole === 'admin' && member.role === 'member');
+}
+
+/** Everyone in the group with their role and mute, and what I may do to each. */
+export function MembersTab(props: { group: Group }) {
+  const { group } = props;
+  const list = useStore((s) => s.members[group.id]);
+  const meId = useStore((s) => s.me?.id);
+  const loaded = list !== undefined;
+  useEffect(() => {
+    if (!loaded) void loadMembers(group.id);
+  }, [group.id, loaded]);
+  if (!list || (list.loading && list.items.length === 0)) return <p className="hint">Loading members…</p>;
+  return (
+    <>
+      <ul className="mod-list" aria-label="Members">
+        {list.items.map((m) => (
+          <MemberRow key={m.user.id} group={group} member={m} meId={meId} />
+        ))}
+      </ul>
+      {list.nextCursor && (
+        <button type="button" disabled={list.loading} onClick={() => void loadMembers(group.id)}>
+          Load more members
+        </button>
+      )}
+    </>
+  );
+}
+
+function MemberRow(props: { group: Group; member: Member; meId?: string }) {
+  const { group, member } = props;
+  const name = displayName(member.user);
+  const [banning, setBanning] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const canAct = canModerateMember(group.myRole, member, props.meId);
+  const muted = member.mutedUntil !== undefined && Date.parse(member.mutedUntil) > Date.now();
+  const run = async (action: () => Promise<unknown>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await action();
+    } catch (err) {
+      setError(describeError(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <li className="mod-item" data-testid="member-row" aria-label={name}>
+      <div className="mod-line">
+        <Avatar user={member.user} size={28} />
+        <strong>{name}</strong> <span className="hint">@{member.user.username}</span>
+        <span className="role">{ROLE_LABEL[member.role]}</span>
+        {muted && <span className="muted-badge">Muted until {formatMoment(member.mutedUntil!)}</span>}
+      </div>
+      {canAct && (
+        <div className="mod-actions">
+          {group.myRole === 'owner' && (
+            <button
+              type="button"
+              disabled={busy}
+              onClick={() =>
+                void run(() => setMemberRole(group.id, member.user.id, member.role === 'admin' ? 'member' : 'admin'))
+              }
+            >
+              {member.role === 'admin' ? 'Remove admin' : 'Make admin'}
+            </button>
+          )}
+          <MuteControl
+            name={name}
+            mutedUntil={member.mutedUntil}
+            busy={busy}
+            onMute={(seconds) => void run(() => muteMember(group.id, member.user.id, seconds))}
+          />
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() =>
+              window.confirm(`Remove ${name} from ${group.name}?`) && void removeMember(group.id, member.user.id)
+            }
+          >
+            Remove
+          </button>
+          <button type="button" className="danger" aria-expanded={banning} onClick={() => setBanning(!banning)}>
+            Ban
+          </button>
+        </div>
+      )}
+      {banning && (
+        <BanForm
+          name={name}
+          busy={busy}
+          onCancel={() => setBanning(false)}
+          onBan={(reason) => void run(() => banUser(group.id, member.user.id, reason))}
+        />
+      )}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+    </li>
+  );
+}

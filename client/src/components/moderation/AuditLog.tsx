@@ -1,0 +1,79 @@
+import type { AuditEntry, AuditPage } from '@im/protocol';
+import { useEffect, useRef, useState } from 'react';
+import { describeError } from '../../api/errors.ts';
+import { useStore } from '../../state/store.ts';
+import { displayName, ensureUsers } from '../../state/users.ts';
+import { formatMoment } from '../messages/format.ts';
+import { auditSentence } from './audit-text.ts';
+
+/** The people an entry names, to load their names. */
+function namedIds(entry: AuditEntry): string[] {
+  const ids = [entry.actorId];
+  if (entry.target.type === 'user' || entry.target.type === 'member') ids.push(entry.target.id);
+  if (typeof entry.details.authorId === 'string') ids.push(entry.details.authorId);
+  return ids;
+}
+
+/** An audit log, newest first, one page at a time ("Load more" follows the cursor). */
+export function AuditLog(props: { load: (cursor: string | null) => Promise<AuditPage> }) {
+  const users = useStore((s) => s.users);
+  const [items, setItems] = useState<AuditEntry[]>([]);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [state, setState] = useState<'loading' | 'idle' | 'done'>('loading');
+  const [error, setError] = useState<string | null>(null);
+  const loader = useRef(props.load);
+
+  const more = async (from: string | null) => {
+    setState('loading');
+    setError(null);
+    try {
+      const page = await loader.current(from);
+      ensureUsers(page.items.flatMap(namedIds));
+      setItems((held) => {
+        const seen = new Set(held.map((e) => e.id));
+        return [...held, ...page.items.filter((e) => !seen.has(e.id))];
+      });
+      setCursor(page.nextCursor);
+      setState(page.nextCursor ? 'idle' : 'done');
+    } catch (err) {
+      setError(describeError(err));
+      setState('idle');
+    }
+  };
+  // The first page once; the view is mounted afresh for another log.
+  const first = useRef(more);
+  useEffect(() => void first.current(null), []);
+
+  const names = { user: (id: string) => displayName(users[id], 'someone'), when: (iso: string) => formatMoment(iso) };
+  return (
+    <div className="audit">
+      {items.length === 0 && state === 'done' && <p className="hint">Nothing recorded yet.</p>}
+      <ol className="mod-list" aria-label="Audit log">
+        {items.map((entry) => (
+          <li key={entry.id} className="audit-entry" data-testid="audit-entry">
+            <time dateTime={entry.at} className="hint">
+              {formatMoment(entry.at)}
+            </time>{' '}
+            <span>{auditSentence(entry, names)}</span>
+          </li>
+        ))}
+      </ol>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      {state === 'loading' && <p className="hint">Loading…</p>}
+      {state === 'idle' && cursor !== null && (
+        <button type="button" onClick={() => void more(cursor)}>
+          Load more
+        </button>
+      )}
+      {state === 'idle' && cursor === null && error && (
+        <button type="button" onClick={() => void more(null)}>
+          Try again
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,99 @@
+import type { Report, ResolveReportBody } from '@im/protocol';
+import { useState } from 'react';
+import { describeError } from '../../api/errors.ts';
+import { useStore } from '../../state/store.ts';
+import { displayName } from '../../state/users.ts';
+import { formatMoment } from '../messages/format.ts';
+
+type Action = ResolveReportBody['action'];
+
+/**
+ * Open reports, newest first: who reported what and why, the message as it
+ * was when reported, and the two ways to close a report.
+ */
+export function ReportList(props: {
+  reports: Report[] | undefined;
+  error: string | null;
+  /** Where the message was (the server console shows DMs and groups together). */
+  where?: (report: Report) => string;
+  resolve: (report: Report, action: Action) => Promise<unknown>;
+  /** After a resolve: deleting a message closes every open report of it. */
+  onResolved: (report: Report, action: Action) => void;
+}) {
+  if (props.error)
+    return (
+      <p className="error" role="alert">
+        {props.error}
+      </p>
+    );
+  if (!props.reports) return <p className="hint">Loading reports…</p>;
+  if (props.reports.length === 0) return <p className="hint">No open reports.</p>;
+  return (
+    <ul className="mod-list" aria-label="Open reports">
+      {props.reports.map((report) => (
+        <ReportItem key={report.id} report={report} {...props} />
+      ))}
+    </ul>
+  );
+}
+
+function ReportItem(props: {
+  report: Report;
+  where?: (report: Report) => string;
+  resolve: (report: Report, action: Action) => Promise<unknown>;
+  onResolved: (report: Report, action: Action) => void;
+}) {
+  const { report } = props;
+  const users = useStore((s) => s.users);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const reporter = displayName(report.reporter ?? users[report.reporterId], 'A deleted account');
+  const author = displayName(report.author ?? users[report.message.authorId], 'A deleted account');
+  const act = async (action: Action) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await props.resolve(report, action);
+      props.onResolved(report, action);
+    } catch (err) {
+      setError(describeError(err));
+      setBusy(false);
+    }
+  };
+  return (
+    <li className="mod-item" data-testid="report" aria-label={`Report by ${reporter}`}>
+      <p className="mod-line">
+        <strong>{reporter}</strong> reported a message by <strong>{author}</strong>
+        <span className="hint">
+          {' '}
+          · <time dateTime={report.createdAt}>{formatMoment(report.createdAt)}</time>
+          {props.where ? ` · ${props.where(report)}` : ''}
+        </span>
+      </p>
+      <p className="mod-line">
+        Reason: <span data-testid="report-reason">{report.reason}</span>
+      </p>
+      <blockquote className="snapshot" data-testid="report-message">
+        {report.message.content}
+      </blockquote>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="mod-actions">
+        <button type="button" disabled={busy} onClick={() => void act('dismiss')}>
+          Dismiss
+        </button>
+        <button type="button" className="danger" disabled={busy} onClick={() => void act('delete')}>
+          Delete message
+        </button>
+      </div>
+    </li>
+  );
+}
+
+/** The list after a resolve: the report gone, and with a deleted message every report of it. */
+export function withoutResolved(reports: Report[], resolved: Report, action: Action): Report[] {
+  return reports.filter((r) => r.id !== resolved.id && !(action === 'delete' && r.messageId === resolved.messageId));
+}

@@ -3,6 +3,7 @@ import type { ServiceFactory, ServiceName } from '@im/sdk';
 import { createChatService } from '@im/service-chat';
 import { createFileService } from '@im/service-file';
 import { createGroupService } from '@im/service-group';
+import { createModerationService } from '@im/service-moderation';
 import { createPushService } from '@im/service-push';
 import { createUserService } from '@im/service-user';
 
@@ -14,4 +15,5 @@ export const SERVICE_FACTORIES: Record<ServiceName, ServiceFactory> = {
   chat: createChatService,
   file: createFileService,
   push: createPushService,
+  moderation: createModerationService,
 };

@@ -2,6 +2,7 @@ import type { Endpoint } from '@im/sdk';
 import { chatEndpoints } from '@im/service-chat/endpoints';
 import { fileEndpoints } from '@im/service-file/endpoints';
 import { groupEndpoints } from '@im/service-group/endpoints';
+import { moderationEndpoints } from '@im/service-moderation/endpoints';
 import { pushEndpoints } from '@im/service-push/endpoints';
 import { userEndpoints } from '@im/service-user/endpoints';
 import { gatewayEndpoints } from '../endpoints.ts';
@@ -17,4 +18,5 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
   ...gatewayEndpoints,
   ...fileEndpoints,
   ...pushEndpoints,
+  ...moderationEndpoints,
 ];

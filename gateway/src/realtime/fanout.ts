@@ -60,8 +60,8 @@ const FANOUT: { [E in EventName]?: FanoutHandler<E> } = {
     io.to([groupRoom(groupId), userRoom(userId)]).emit('member:left', { groupId, userId });
     io.in(userRoom(userId)).socketsLeave([groupRoom(groupId), ...converseIds.map(converseRoom)]);
   },
-  [EVENTS.memberUpdated]: (io, { groupId, userId, role }) => {
-    io.to(groupRoom(groupId)).emit('member:updated', { groupId, userId, role });
+  [EVENTS.memberUpdated]: (io, { groupId, userId, role, mutedUntil }) => {
+    io.to(groupRoom(groupId)).emit('member:updated', { groupId, userId, role, ...(mutedUntil ? { mutedUntil } : {}) });
   },
   [EVENTS.panelCreated]: (io, { groupId, panel }) => {
     io.in(groupRoom(groupId)).socketsJoin(converseRoom(panel.converseId));

@@ -1,4 +1,10 @@
 import type {
+  AdminUserPage,
+  AuditPage,
+  AuthOptions,
+  Ban,
+  Report,
+  ServerSettings,
   ApiError,
   AuthResult,
   Session,
@@ -56,6 +62,12 @@ export interface ApiSchemas {
   NotificationPage: NotificationPage;
   NotificationSettings: NotificationSettings;
   Empty: Empty;
+  Ban: Ban;
+  Report: Report;
+  AuditPage: AuditPage;
+  AdminUserPage: AdminUserPage;
+  AuthOptions: AuthOptions;
+  ServerSettings: ServerSettings;
 }
 
 export type ApiSchemaName = keyof ApiSchemas;

@@ -61,6 +61,8 @@ export interface StorageUsage {
 /** GET /api/users/me: the caller's profile and storage use. */
 export interface Me extends PublicUser {
   storage: StorageUsage;
+  /** Named in ADMIN_USERNAMES: may use /api/admin. */
+  serverAdmin: boolean;
 }
 
 /** A login: one per sign-in, ended by logout, revocation, a password change or account removal. */
@@ -93,6 +95,8 @@ export interface Panel {
   type: 'text';
   /** Messages of a text panel are sent to this converse. */
   converseId: Id;
+  /** `admin`: an announcement panel, where members read and only owners and admins post. */
+  postingRole: 'member' | 'admin';
 }
 
 export interface Group {
@@ -103,15 +107,19 @@ export interface Group {
   memberCount: Int;
   /** The caller's role. */
   myRole: GroupRole;
+  /** Until when the caller is muted in this group (absent: not muted). */
+  myMutedUntil?: Timestamp;
 }
 
 /** A group as events carry it: everything but the caller's role. */
-export type GroupInfo = Omit<Group, 'myRole'>;
+export type GroupInfo = Omit<Group, 'myRole' | 'myMutedUntil'>;
 
 export interface Member {
   user: PublicUser;
   role: GroupRole;
   joinedAt: Timestamp;
+  /** Until when the member may not send, react or upload here (absent: not muted). */
+  mutedUntil?: Timestamp;
 }
 
 export interface Page<T> {
@@ -121,9 +129,13 @@ export interface Page<T> {
 
 export interface Invite {
   code: string;
+  createdBy: Id;
+  createdAt: Timestamp;
   expiresAt: Timestamp;
   /** null: unlimited. */
   maxUses: Int | null;
+  /** How many joined with it. */
+  uses: Int;
 }
 
 export interface Reaction {
@@ -283,7 +295,7 @@ export interface ServerToClientEvents {
   'group:deleted': (event: { groupId: string }) => void;
   'member:joined': (event: { groupId: string; userId: string; role: GroupRole }) => void;
   'member:left': (event: { groupId: string; userId: string }) => void;
-  'member:updated': (event: { groupId: string; userId: string; role: GroupRole }) => void;
+  'member:updated': (event: { groupId: string; userId: string; role: GroupRole; mutedUntil?: Timestamp }) => void;
   'panel:created': (event: { groupId: string; panel: Panel }) => void;
   'panel:updated': (event: { groupId: string; panel: Panel }) => void;
   'panel:deleted': (event: { groupId: string; panelId: string; converseId: string }) => void;
@@ -300,4 +312,5 @@ export interface ClientToServerEvents {
 }
 
 export * from './internal.ts';
+export * from './moderation.ts';
 export type { ApiSchemas, ApiSchemaName } from './api-schemas.ts';

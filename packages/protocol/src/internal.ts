@@ -4,6 +4,7 @@
  * cannot drift apart.
  */
 import type { FileInfo, GroupRole } from './index.ts';
+import type { AuditAction, AuditTarget } from './moderation.ts';
 
 /** What the gateway needs to serve a file's bytes (`file.access`). */
 export interface FileAccess extends FileInfo {
@@ -25,13 +26,27 @@ export interface UserRooms {
   dmIds: string[];
 }
 
+/** Who may post in a panel: everyone, or only owners and admins (an announcement panel). */
+export type PostingRole = 'member' | 'admin';
+
 /** A member's place in the group a converse belongs to (`group.converseMember`). */
 export interface ConverseMembership {
   groupId: string;
   role: GroupRole;
+  postingRole: PostingRole;
+  /** Epoch ms until which the member is muted (absent: not muted; may lie in the past). */
+  mutedUntil?: number;
 }
 
 /** A caller's access to a converse (`chat.access`): a group panel or a DM. */
 export type ConverseAccess =
-  | { kind: 'group'; converseId: string; groupId: string; role: GroupRole }
+  | ({ kind: 'group'; converseId: string } & ConverseMembership)
   | { kind: 'dm'; converseId: string; memberIds: string[] };
+
+/** What an action that made a moderation change records (`moderation.record`); the actor is the caller. */
+export interface AuditRecord {
+  action: AuditAction;
+  target: AuditTarget;
+  groupId?: string;
+  details?: Record<string, unknown>;
+}

@@ -1,5 +1,6 @@
 import type {
   ConverseAccess,
+  Group,
   ConverseMembership,
   FileAccess,
   FileInfo,
@@ -12,6 +13,7 @@ import type {
   SyncResult,
   UserGroupConverses,
   UserRooms,
+  PostingRole,
 } from '@im/protocol';
 import type { CallingOptions } from 'moleculer';
 
@@ -33,16 +35,37 @@ export interface ActionMap {
   'group.converseMember': { params: { converseId: string; userId: string }; result: ConverseMembership | null };
   /**
    * Several users at once (a sender and everyone they mention): null when the
-   * converse is no group panel; else the group and the role of each given
-   * user who is a member (non-members are left out).
+   * converse is no group panel; else the group, who may post in the panel,
+   * and the role of each given user who is a member (non-members are left
+   * out), with the mute of those muted (epoch ms, possibly past).
    */
   'group.converseMembers': {
     params: { converseId: string; userIds: string[] };
-    result: { groupId: string; roles: Record<string, GroupRole> } | null;
+    result: {
+      groupId: string;
+      postingRole: PostingRole;
+      roles: Record<string, GroupRole>;
+      mutedUntil: Record<string, number>;
+    } | null;
   };
+  /** A user's role in a group, or null when not a member (moderation checks group admins with it). Cached. */
+  'group.memberRole': { params: { groupId: string; userId: string }; result: GroupRole | null };
+  /** Whether an invite code is live (not expired, revoked or used up): its group, else null. */
+  'group.checkInvite': { params: { code: string }; result: { groupId: string } | null };
+  /** The caller (ctx.meta.user) joins the invite's group. */
+  'group.acceptInvite': { params: { code: string }; result: Group };
+  /** A message as the caller (ctx.meta.user) may see it: 404 otherwise. */
+  'chat.getMessage': { params: { messageId: string }; result: Message };
+  /** Deletes a message as the caller (ctx.meta.user): its author or a group admin. */
+  'chat.remove': { params: { messageId: string }; result: void };
+  /** Deletes a message for a server admin (ctx.meta.user) the caller already checked; audited. */
+  'chat.moderatorRemove': { params: { messageId: string }; result: void };
+  /** Whether the user is a server admin (named in ADMIN_USERNAMES, and active). */
+  'user.isServerAdmin': { params: { userId: string }; result: boolean };
+
   'group.userConverses': { params: { userId: string }; result: UserGroupConverses[] };
-  /** Active users by id (unknown or inactive ids are left out). */
-  'user.getMany': { params: { ids: string[] }; result: Record<string, PublicUser> };
+  /** Active users by id (unknown or inactive ids are left out; with includeInactive, only unknown ones). */
+  'user.getMany': { params: { ids: string[]; includeInactive?: boolean }; result: Record<string, PublicUser> };
   /** Active users' ids by lower-cased username (unknown names are left out). */
   'user.idsByUsernames': { params: { usernames: string[] }; result: Record<string, string> };
   /** A user's storage use and quota (GET /api/users/me shows it). */
@@ -56,7 +79,7 @@ export interface ActionMap {
   'user.isActive': { params: { userId: string }; result: boolean };
   /** Whether a token's session is live (not revoked or expired, its user active); records it as seen. */
   'user.sessionLive': { params: { sessionId: string; userId: string }; result: boolean };
-  'user.setBanned': { params: { userId: string; banned: boolean }; result: void };
+
   /** Records a file whose bytes are stored under `key` (the caller is the uploader). */
   'file.register': {
     params: { key: string; name: string; size: number; mime: string; sha256: string };

@@ -7,7 +7,7 @@ import type { Context } from 'moleculer';
  */
 export const EVENTS = {
   userUpdated: 'user.updated',
-  /** A user was deleted or banned: their tokens must stop working everywhere. */
+  /** A user was deleted or deactivated: their tokens must stop working everywhere. */
   userDeactivated: 'user.deactivated',
   /** Login sessions ended (logout, revocation, password change, removal): their tokens and sockets stop at once. */
   sessionsRevoked: 'user.sessions.revoked',
@@ -58,7 +58,8 @@ export interface EventPayloads {
   'group.member.joined': { groupId: string; userId: string; role: GroupRole; converseIds: string[] };
   /** removedBy: set when someone else removed the member. */
   'group.member.left': { groupId: string; userId: string; converseIds: string[]; removedBy?: string };
-  'group.member.updated': { groupId: string; userId: string; role: GroupRole };
+  /** mutedUntil: ISO time the member is muted until; absent when not muted. */
+  'group.member.updated': { groupId: string; userId: string; role: GroupRole; mutedUntil?: string };
   'group.panel.created': { groupId: string; panel: Panel };
   'group.panel.updated': { groupId: string; panel: Panel };
   'group.panel.deleted': { groupId: string; panelId: string; converseId: string };

@@ -55,8 +55,16 @@ export class ConverseAccessResolver {
     const found = await call(ctx, 'group.converseMembers', { converseId, userIds: [userId, ...others] });
     const role = found?.roles[userId];
     if (!found || !role) throw notFound();
+    const mutedUntil = found.mutedUntil[userId];
     return {
-      access: { kind: 'group', converseId, groupId: found.groupId, role },
+      access: {
+        kind: 'group',
+        converseId,
+        groupId: found.groupId,
+        role,
+        postingRole: found.postingRole,
+        ...(mutedUntil ? { mutedUntil } : {}),
+      },
       members: others.filter((id) => found.roles[id] !== undefined),
     };
   }
@@ -82,3 +90,22 @@ export class ConverseAccessResolver {
 }
 
 const notFound = () => new ImError('IM_ERR_NOT_FOUND', 'Converse not found');
+
+/** A muted member may not send, react or edit in the group until the mute's end (403 IM_ERR_MUTED). */
+export function refuseMuted(access: ConverseAccess, now = Date.now()): void {
+  if (access.kind === 'group' && access.mutedUntil !== undefined && access.mutedUntil > now)
+    throw new ImError(
+      'IM_ERR_MUTED',
+      `You are muted in this group until ${new Date(access.mutedUntil).toISOString()}`,
+      {
+        mutedUntil: new Date(access.mutedUntil).toISOString(),
+      },
+    );
+}
+
+/** Muted members cannot post; in an announcement panel (postingRole 'admin') plain members cannot either. */
+export function refuseUnableToPost(access: ConverseAccess): void {
+  refuseMuted(access);
+  if (access.kind === 'group' && access.postingRole === 'admin' && access.role === 'member')
+    throw new ImError('IM_ERR_FORBIDDEN', 'Only admins can post in this panel');
+}

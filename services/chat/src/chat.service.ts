@@ -1,5 +1,5 @@
 import { Histogram } from 'prom-client';
-import type { AppContext, ServiceFactory } from '@im/sdk';
+import { AuditLog, type AppContext, type ServiceFactory } from '@im/sdk';
 import { ConverseAccessResolver } from './access.ts';
 import { converseActions } from './converse-actions.ts';
 import { messageActions } from './message-actions.ts';
@@ -31,6 +31,7 @@ export const createChatService: ServiceFactory = (app: AppContext) => {
     models,
     writer,
     access: new ConverseAccessResolver(models),
+    audit: new AuditLog(app.mongo!),
   };
   /** In a cluster, how long other nodes' batches get to land before their seqs count as lost. */
   const CLUSTER_REPAIR_DELAY_MS = 30_000;

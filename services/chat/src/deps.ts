@@ -1,4 +1,4 @@
-import type { AppContext, CallerMeta } from '@im/sdk';
+import type { AppContext, AuditLog, CallerMeta } from '@im/sdk';
 import type { Context } from 'moleculer';
 import type { ConverseAccessResolver } from './access.ts';
 import type { MessageWriter } from './message-writer.ts';
@@ -9,6 +9,7 @@ export interface ChatDeps {
   models: ChatModels;
   writer: MessageWriter;
   access: ConverseAccessResolver;
+  audit: AuditLog;
 }
 
 export type Ctx<P = Record<string, never>> = Context<P, CallerMeta>;

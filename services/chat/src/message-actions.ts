@@ -12,6 +12,7 @@ import {
 } from '@im/sdk';
 import { Types } from 'mongoose';
 import type { ChatDeps, Ctx } from './deps.ts';
+import { refuseMuted, refuseUnableToPost } from './access.ts';
 import { mentionedUserIds } from './mentions.ts';
 import type { MessageDoc, ReactionDoc } from './models.ts';
 import { chatParams } from './params.ts';
@@ -26,7 +27,7 @@ const audience = (access: ConverseAccess) => (access.kind === 'dm' ? { memberIds
 /** Different emoji one message may carry (the contract's limit). */
 const MAX_REACTION_KINDS = 20;
 
-export const messageActions = ({ models, writer, access }: ChatDeps) => {
+export const messageActions = ({ models, writer, access, audit }: ChatDeps) => {
   /** A message the caller may see, with their access to its converse; 404 otherwise. */
   const loadVisible = async (ctx: Ctx<object>, messageId: string, userId: string) => {
     const doc = await models.messages.findById(messageId).lean<MessageDoc>();
@@ -106,6 +107,35 @@ export const messageActions = ({ models, writer, access }: ChatDeps) => {
     return gone ?? models.messages.findById(id).lean<MessageDoc>();
   };
 
+  /**
+   * Leaves a tombstone that keeps the seq, then tells the converse; a
+   * deletion by someone other than the author goes into the audit log.
+   */
+  const tombstone = async (ctx: Ctx<object>, doc: MessageDoc, converse: ConverseAccess, actorId: string) => {
+    if (doc.deleted) return;
+    const result = await models.messages.updateOne(
+      { _id: doc._id, deleted: { $ne: true } },
+      { $set: { deleted: true, content: '', mentions: [], attachments: [], reactionCounts: {}, reactionKinds: 0 } },
+    );
+    if (result.modifiedCount === 0) return;
+    await models.reactions.deleteMany({ messageId: doc._id });
+    const messageId = doc._id.toHexString();
+    announce(ctx, EVENTS.messageDeleted, {
+      converseId: doc.converseId.toHexString(),
+      messageId,
+      seq: doc.seq,
+      ...audience(converse),
+    });
+    const authorId = doc.authorId.toHexString();
+    if (authorId !== actorId)
+      await audit.record(actorId, {
+        action: 'message.delete',
+        target: { type: 'message', id: messageId },
+        ...(converse.kind === 'group' ? { groupId: converse.groupId } : {}),
+        details: { converseId: doc.converseId.toHexString(), authorId, seq: doc.seq },
+      });
+  };
+
   /** A clientMsgId already used for another converse is a 409 before anything is attached. */
   const refuseReusedClientMsgId = async (dedupeKey: string, converseId: string) => {
     const earlier = await models.messages.findOne({ dedupeKey }, { converseId: 1 }).lean<MessageDoc>();
@@ -132,6 +162,7 @@ export const messageActions = ({ models, writer, access }: ChatDeps) => {
           userId,
           mentionedIds,
         );
+        refuseUnableToPost(converse);
         if (replyTo && !(await models.messages.exists({ _id: replyTo, converseId }))) {
           throw new ImError('IM_ERR_NOT_FOUND', 'replyTo: no such message in this converse');
         }
@@ -204,6 +235,7 @@ export const messageActions = ({ models, writer, access }: ChatDeps) => {
         if (doc.authorId.toHexString() !== userId)
           throw new ImError('IM_ERR_FORBIDDEN', 'Only the author may edit a message');
         if (doc.deleted) throw new ImError('IM_ERR_NOT_FOUND', 'Message not found');
+        refuseMuted(converse);
         const mentions = await access.membersAmong(ctx, converse, await mentionedUserIds(ctx, ctx.params.content));
         const updated = await models.messages
           .findOneAndUpdate(
@@ -236,19 +268,27 @@ export const messageActions = ({ models, writer, access }: ChatDeps) => {
         const isManager = converse.kind === 'group' && (converse.role === 'owner' || converse.role === 'admin');
         if (!isAuthor && !isManager)
           throw new ImError('IM_ERR_FORBIDDEN', 'Only the author or a group admin may delete a message');
-        if (doc.deleted) return;
-        const result = await models.messages.updateOne(
-          { _id: doc._id, deleted: { $ne: true } },
-          { $set: { deleted: true, content: '', mentions: [], attachments: [], reactionCounts: {}, reactionKinds: 0 } },
-        );
-        if (result.modifiedCount === 0) return;
-        await models.reactions.deleteMany({ messageId: doc._id });
-        announce(ctx, EVENTS.messageDeleted, {
-          converseId: doc.converseId.toHexString(),
-          messageId: ctx.params.messageId,
-          seq: doc.seq,
-          ...audience(converse),
-        });
+        await tombstone(ctx, doc, converse, userId);
+      },
+    },
+
+    /**
+     * For the moderation service, once it checked that the caller is a
+     * server admin: deletes a reported message of a converse the admin is
+     * not in (a DM).
+     */
+    moderatorRemove: {
+      visibility: 'public' as const,
+      params: chatParams.remove,
+      async handler(ctx: Ctx<ActionParams<'chat.moderatorRemove'>>): Promise<ActionResult<'chat.moderatorRemove'>> {
+        const actorId = callerId(ctx);
+        const doc = await models.messages.findById(ctx.params.messageId).lean<MessageDoc>();
+        // The author is in the converse: their access names its audience (a DM's two members).
+        const converse = doc
+          ? await access.resolve(ctx, doc.converseId.toHexString(), doc.authorId.toHexString())
+          : null;
+        if (!doc || !converse) throw new ImError('IM_ERR_NOT_FOUND', 'Message not found');
+        await tombstone(ctx, doc, converse, actorId);
       },
     },
 
@@ -260,6 +300,7 @@ export const messageActions = ({ models, writer, access }: ChatDeps) => {
         const userId = callerId(ctx);
         const { doc, converse } = await loadVisible(ctx, ctx.params.messageId, userId);
         if (doc.deleted) throw new ImError('IM_ERR_NOT_FOUND', 'Message not found');
+        refuseMuted(converse);
         const { emoji } = ctx.params;
         let added = false;
         try {
@@ -312,6 +353,7 @@ export const messageActions = ({ models, writer, access }: ChatDeps) => {
       async handler(ctx: Ctx<Params<typeof chatParams.react>>): Promise<Reaction[]> {
         const userId = callerId(ctx);
         const { doc, converse } = await loadVisible(ctx, ctx.params.messageId, userId);
+        refuseMuted(converse);
         const { deletedCount } = await models.reactions.deleteOne({
           messageId: doc._id,
           userId,

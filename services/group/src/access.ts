@@ -26,3 +26,11 @@ export async function loadForMember(
 
 export const OWNER = ['owner'] as const;
 export const MANAGERS = ['owner', 'admin'] as const;
+
+/**
+ * Whether someone of role `actor` may act on a user of role `target` (null:
+ * not a member): the owner on anyone but the owner, an admin on plain
+ * members and outsiders only.
+ */
+export const mayModerate = (actor: GroupRole, target: GroupRole | null): boolean =>
+  target !== 'owner' && (actor === 'owner' || (actor === 'admin' && (target === null || target === 'member')));

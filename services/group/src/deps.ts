@@ -1,4 +1,4 @@
-import type { AppContext, CallerMeta } from '@im/sdk';
+import type { AppContext, AuditLog, CallerMeta } from '@im/sdk';
 import type { Context } from 'moleculer';
 import type { MembershipCache } from './membership-cache.ts';
 import type { GroupModels } from './models.ts';
@@ -7,6 +7,7 @@ export interface GroupDeps {
   app: AppContext;
   models: GroupModels;
   membership: MembershipCache;
+  audit: AuditLog;
 }
 
 export type Ctx<P = Record<string, never>> = Context<P, CallerMeta>;

@@ -11,7 +11,7 @@ import { converseIdsOf, toGroup, toGroupInfo } from './views.ts';
 /** Most groups listed for one user. */
 const MAX_GROUPS_LISTED = 1000;
 
-export const groupActions = ({ models, membership }: GroupDeps) => ({
+export const groupActions = ({ models, membership, audit }: GroupDeps) => ({
   create: {
     params: groupParams.create,
     async handler(ctx: Ctx<Params<typeof groupParams.create>>): Promise<Group> {
@@ -54,7 +54,7 @@ export const groupActions = ({ models, membership }: GroupDeps) => ({
       const byId = new Map(groups.map((g) => [g._id.toHexString(), g]));
       return mine.flatMap((m) => {
         const g = byId.get(m.groupId.toHexString());
-        return g ? [toGroup(g, m.role)] : [];
+        return g ? [toGroup(g, m)] : [];
       });
     },
   },
@@ -63,7 +63,7 @@ export const groupActions = ({ models, membership }: GroupDeps) => ({
     params: groupParams.get,
     async handler(ctx: Ctx<Params<typeof groupParams.get>>): Promise<Group> {
       const { group, me } = await loadForMember(models, ctx.params.groupId, callerId(ctx));
-      return toGroup(group, me.role);
+      return toGroup(group, me);
     },
   },
 
@@ -77,7 +77,7 @@ export const groupActions = ({ models, membership }: GroupDeps) => ({
         .lean<GroupDoc>();
       if (!group) throw new ImError('IM_ERR_NOT_FOUND', 'Group not found');
       announce(ctx, EVENTS.groupUpdated, { group: toGroupInfo(group) });
-      return toGroup(group, me.role);
+      return toGroup(group, me);
     },
   },
 
@@ -85,9 +85,15 @@ export const groupActions = ({ models, membership }: GroupDeps) => ({
     params: groupParams.remove,
     async handler(ctx: Ctx<Params<typeof groupParams.remove>>): Promise<void> {
       const userId = callerId(ctx);
-      await loadForMember(models, ctx.params.groupId, userId, OWNER);
+      const { group } = await loadForMember(models, ctx.params.groupId, userId, OWNER);
       if (!(await removeGroup({ models, membership }, ctx, ctx.params.groupId, userId)))
         throw new ImError('IM_ERR_NOT_FOUND', 'Group not found');
+      await audit.record(userId, {
+        action: 'group.delete',
+        target: { type: 'group', id: ctx.params.groupId },
+        groupId: ctx.params.groupId,
+        details: { name: group.name, memberCount: group.memberCount },
+      });
     },
   },
 });

@@ -25,6 +25,7 @@ export async function removeGroup(
   await Promise.all([
     models.members.deleteMany({ groupId: group._id }),
     models.invites.deleteMany({ groupId: group._id }),
+    models.bans.deleteMany({ groupId: group._id }),
     membership.forgetConverses(converseIds),
   ]);
   announce(ctx, EVENTS.groupDeleted, { groupId: group._id.toHexString(), converseIds });

@@ -1,5 +1,6 @@
 import { departureActions } from './departure-actions.ts';
 import {
+  AuditLog,
   createCache,
   EVENTS,
   type AppContext,
@@ -10,18 +11,20 @@ import {
 import { groupActions } from './group-actions.ts';
 import { inviteActions } from './invite-actions.ts';
 import { memberActions } from './member-actions.ts';
+import { moderationActions } from './moderation-actions.ts';
 import { MembershipCache } from './membership-cache.ts';
 import { groupModels } from './models.ts';
 import { panelActions } from './panel-actions.ts';
 
-/** Groups, their panels, members and invites. */
+/** Groups, their panels, members and invites, and their moderation (bans, mutes). */
 export const createGroupService: ServiceFactory = (app: AppContext) => {
   const models = groupModels(app.mongo!);
   // Per-node memory caches in a cluster without Redis can miss an invalidation
   // sent while a node was joining, so there they expire sooner.
   const ttlSeconds = app.redis || !app.config.transporter ? 300 : 30;
   const membership = new MembershipCache(createCache(app.redis, 'group:membership:'), models, ttlSeconds);
-  const deps = { app, models, membership };
+  const audit = new AuditLog(app.mongo!);
+  const deps = { app, models, membership, audit };
 
   // Every group node drops its own cached entries when any node changes
   // membership (the writer already dropped the shared ones).
@@ -35,6 +38,8 @@ export const createGroupService: ServiceFactory = (app: AppContext) => {
         models.groups.createIndexes(),
         models.members.createIndexes(),
         models.invites.createIndexes(),
+        models.bans.createIndexes(),
+        audit.createIndexes(),
       ]);
     },
     actions: {
@@ -43,6 +48,7 @@ export const createGroupService: ServiceFactory = (app: AppContext) => {
       ...panelActions(deps),
       ...inviteActions(deps),
       ...departureActions(deps),
+      ...moderationActions(deps),
     },
     events: {
       [EVENTS.memberJoined]: forgetMember,

@@ -1,80 +1,172 @@
 import { randomBytes } from 'node:crypto';
 import type { Group, Invite } from '@im/protocol';
-import { announce, callerId, EVENTS, ImError, isDuplicateKeyError, type Params } from '@im/sdk';
-import { loadForMember } from './access.ts';
+import {
+  announce,
+  callerId,
+  EVENTS,
+  ImError,
+  isDuplicateKeyError,
+  type ActionParams,
+  type ActionResult,
+  type Params,
+} from '@im/sdk';
+import type { Types } from 'mongoose';
+import { loadForMember, MANAGERS } from './access.ts';
 import { groupParams } from './params.ts';
 import type { Ctx, GroupDeps } from './deps.ts';
 import type { GroupDoc, InviteDoc, MemberDoc } from './models.ts';
-import { converseIdsOf, toGroup } from './views.ts';
+import { converseIdsOf, toGroup, toInvite } from './views.ts';
 
 const DEFAULT_EXPIRY_SEC = 7 * 24 * 3600;
 const GONE = 'Invite not found, expired or used up';
+/** Most invites one list shows. */
+const MAX_INVITES_LISTED = 500;
 
-export const inviteActions = ({ models, membership }: GroupDeps) => ({
-  /** Any member may invite. */
-  createInvite: {
-    params: groupParams.createInvite,
-    rateLimit: 'invite',
-    async handler(ctx: Ctx<Params<typeof groupParams.createInvite>>): Promise<Invite> {
-      const userId = callerId(ctx);
-      await loadForMember(models, ctx.params.groupId, userId);
-      const maxUses = ctx.params.maxUses ?? null;
-      const invite = await models.invites.create({
-        code: randomBytes(9).toString('base64url'),
-        groupId: ctx.params.groupId,
-        createdBy: userId,
-        maxUses,
-        remaining: maxUses,
-        expiresAt: new Date(Date.now() + (ctx.params.expiresInSec ?? DEFAULT_EXPIRY_SEC) * 1000),
-      });
-      return { code: invite.code, expiresAt: invite.expiresAt.toISOString(), maxUses };
+const banned = () => new ImError('IM_ERR_BANNED');
+
+export const inviteActions = ({ models, membership, audit }: GroupDeps) => {
+  /** An invite that can still be used (not expired, revoked or used up), or null. */
+  const liveInvite = async (code: string, now: Date) => {
+    const invite = await models.invites.findOne({ code, expiresAt: { $gt: now } }).lean<InviteDoc>();
+    return invite && (invite.remaining === null || invite.remaining > 0) ? invite : null;
+  };
+  const isBanned = async (groupId: Types.ObjectId, userId: string) =>
+    (await models.bans.exists({ groupId, userId })) !== null;
+
+  return {
+    /** Any member may invite. */
+    createInvite: {
+      params: groupParams.createInvite,
+      rateLimit: 'invite',
+      async handler(ctx: Ctx<Params<typeof groupParams.createInvite>>): Promise<Invite> {
+        const userId = callerId(ctx);
+        await loadForMember(models, ctx.params.groupId, userId);
+        const maxUses = ctx.params.maxUses ?? null;
+        const invite = await models.invites.create({
+          code: randomBytes(9).toString('base64url'),
+          groupId: ctx.params.groupId,
+          createdBy: userId,
+          maxUses,
+          remaining: maxUses,
+          createdAt: new Date(),
+          expiresAt: new Date(Date.now() + (ctx.params.expiresInSec ?? DEFAULT_EXPIRY_SEC) * 1000),
+        });
+        return toInvite(invite.toObject());
+      },
     },
-  },
 
-  /**
-   * Joins the caller. A limited invite's use is claimed with one atomic
-   * conditional update, so of two concurrent accepts of a one-use code exactly
-   * one wins. Accepting a group you are already in uses nothing.
-   */
-  acceptInvite: {
-    params: groupParams.acceptInvite,
-    rateLimit: 'invite',
-    async handler(ctx: Ctx<Params<typeof groupParams.acceptInvite>>): Promise<Group> {
-      const userId = callerId(ctx);
-      const now = new Date();
-      const invite = await models.invites.findOne({ code: ctx.params.code, expiresAt: { $gt: now } }).lean<InviteDoc>();
-      if (!invite) throw new ImError('IM_ERR_NOT_FOUND', GONE);
-      const group = await models.groups.findById(invite.groupId).lean<GroupDoc>();
-      if (!group) throw new ImError('IM_ERR_NOT_FOUND', GONE);
-      const existing = await models.members.findOne({ groupId: group._id, userId }).lean<MemberDoc>();
-      if (existing) return toGroup(group, existing.role);
-
-      const limited = invite.maxUses !== null;
-      if (limited) {
-        const claimed = await models.invites.updateOne(
-          { _id: invite._id, remaining: { $gt: 0 }, expiresAt: { $gt: now } },
-          { $inc: { remaining: -1, uses: 1 } },
-        );
-        if (claimed.modifiedCount === 0) throw new ImError('IM_ERR_NOT_FOUND', GONE);
-      } else {
-        await models.invites.updateOne({ _id: invite._id }, { $inc: { uses: 1 } });
-      }
-
-      try {
-        await models.members.create({ groupId: group._id, userId, role: 'member' });
-      } catch (err) {
-        if (limited) await models.invites.updateOne({ _id: invite._id }, { $inc: { remaining: 1, uses: -1 } });
-        // The same user accepted twice at once: the other request joined them.
-        if (isDuplicateKeyError(err)) return toGroup(group, 'member');
-        throw err;
-      }
-      const updated = await models.groups
-        .findByIdAndUpdate(group._id, { $inc: { memberCount: 1 } }, { new: true })
-        .lean<GroupDoc>();
-      const groupId = group._id.toHexString();
-      await membership.forgetMember(groupId, userId);
-      announce(ctx, EVENTS.memberJoined, { groupId, userId, role: 'member', converseIds: converseIdsOf(group) });
-      return toGroup(updated ?? group, 'member');
+    /** The group's invites that have not expired, newest first (admins). */
+    listInvites: {
+      params: groupParams.listInvites,
+      async handler(ctx: Ctx<Params<typeof groupParams.listInvites>>): Promise<Invite[]> {
+        await loadForMember(models, ctx.params.groupId, callerId(ctx), MANAGERS);
+        const docs = await models.invites
+          .find({ groupId: ctx.params.groupId, expiresAt: { $gt: new Date() } })
+          .sort({ _id: -1 })
+          .limit(MAX_INVITES_LISTED)
+          .lean<InviteDoc[]>();
+        return docs.map(toInvite);
+      },
     },
-  },
-});
+
+    /** An admin, or the invite's creator: the code stops working at once (accepting it is 404). */
+    revokeInvite: {
+      params: groupParams.revokeInvite,
+      rateLimit: 'invite',
+      async handler(ctx: Ctx<Params<typeof groupParams.revokeInvite>>): Promise<void> {
+        const userId = callerId(ctx);
+        const { me } = await loadForMember(models, ctx.params.groupId, userId);
+        const invite = await models.invites
+          .findOne({ code: ctx.params.code, groupId: ctx.params.groupId })
+          .lean<InviteDoc>();
+        if (!invite) throw new ImError('IM_ERR_NOT_FOUND', 'Invite not found');
+        const isCreator = invite.createdBy.toHexString() === userId;
+        if (!isCreator && !MANAGERS.some((r) => r === me.role))
+          throw new ImError('IM_ERR_FORBIDDEN', 'Only an admin or whoever made the invite may revoke it');
+        const { deletedCount } = await models.invites.deleteOne({ _id: invite._id });
+        if (deletedCount === 0) throw new ImError('IM_ERR_NOT_FOUND', 'Invite not found');
+        await audit.record(userId, {
+          action: 'invite.revoke',
+          target: { type: 'invite', id: invite.code },
+          groupId: ctx.params.groupId,
+          details: { createdBy: invite.createdBy.toHexString(), uses: invite.uses },
+        });
+      },
+    },
+
+    /** For registration by invite: whether a code could be accepted now. */
+    checkInvite: {
+      visibility: 'public' as const,
+      params: groupParams.checkInvite,
+      async handler(ctx: Ctx<ActionParams<'group.checkInvite'>>): Promise<ActionResult<'group.checkInvite'>> {
+        const invite = await liveInvite(ctx.params.code, new Date());
+        if (!invite || !(await models.groups.exists({ _id: invite.groupId }))) return null;
+        return { groupId: invite.groupId.toHexString() };
+      },
+    },
+
+    /**
+     * Joins the caller. A limited invite's use is claimed with one atomic
+     * conditional update, so of two concurrent accepts of a one-use code exactly
+     * one wins. Accepting a group you are already in uses nothing. A ban is
+     * checked before and again after the join, so a ban that lands between
+     * the two still keeps the user out.
+     */
+    acceptInvite: {
+      params: groupParams.acceptInvite,
+      rateLimit: 'invite',
+      async handler(ctx: Ctx<Params<typeof groupParams.acceptInvite>>): Promise<Group> {
+        const userId = callerId(ctx);
+        const now = new Date();
+        const invite = await models.invites
+          .findOne({ code: ctx.params.code, expiresAt: { $gt: now } })
+          .lean<InviteDoc>();
+        if (!invite) throw new ImError('IM_ERR_NOT_FOUND', GONE);
+        const group = await models.groups.findById(invite.groupId).lean<GroupDoc>();
+        if (!group) throw new ImError('IM_ERR_NOT_FOUND', GONE);
+        const existing = await models.members.findOne({ groupId: group._id, userId }).lean<MemberDoc>();
+        if (existing) return toGroup(group, existing);
+        if (await isBanned(group._id, userId)) throw banned();
+
+        const limited = invite.maxUses !== null;
+        if (limited) {
+          const claimed = await models.invites.updateOne(
+            { _id: invite._id, remaining: { $gt: 0 }, expiresAt: { $gt: now } },
+            { $inc: { remaining: -1, uses: 1 } },
+          );
+          if (claimed.modifiedCount === 0) throw new ImError('IM_ERR_NOT_FOUND', GONE);
+        } else {
+          const counted = await models.invites.updateOne({ _id: invite._id }, { $inc: { uses: 1 } });
+          if (counted.matchedCount === 0) throw new ImError('IM_ERR_NOT_FOUND', GONE); // Revoked meanwhile.
+        }
+        const giveBack = () =>
+          models.invites.updateOne(
+            { _id: invite._id },
+            limited ? { $inc: { remaining: 1, uses: -1 } } : { $inc: { uses: -1 } },
+          );
+
+        let member: MemberDoc;
+        try {
+          member = (await models.members.create({ groupId: group._id, userId, role: 'member' })).toObject();
+        } catch (err) {
+          await giveBack();
+          // The same user accepted twice at once: the other request joined them.
+          if (isDuplicateKeyError(err)) return toGroup(group, 'member');
+          throw err;
+        }
+        if (await isBanned(group._id, userId)) {
+          await models.members.deleteOne({ _id: member._id });
+          await giveBack();
+          throw banned();
+        }
+        const updated = await models.groups
+          .findByIdAndUpdate(group._id, { $inc: { memberCount: 1 } }, { new: true })
+          .lean<GroupDoc>();
+        const groupId = group._id.toHexString();
+        await membership.forgetMember(groupId, userId);
+        announce(ctx, EVENTS.memberJoined, { groupId, userId, role: 'member', converseIds: converseIdsOf(group) });
+        return toGroup(updated ?? group, 'member');
+      },
+    },
+  };
+};

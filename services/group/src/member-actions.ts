@@ -15,18 +15,17 @@ import { loadForMember, OWNER } from './access.ts';
 import { groupParams } from './params.ts';
 import type { Ctx, GroupDeps } from './deps.ts';
 import type { GroupDoc, MemberDoc } from './models.ts';
-import { converseIdsOf } from './views.ts';
+import { activeMute, converseIdsOf } from './views.ts';
 
-const toMember = (m: MemberDoc, user: PublicUser): Member => ({
-  user,
-  role: m.role,
-  joinedAt: m.joinedAt.toISOString(),
-});
+const toMember = (m: MemberDoc, user: PublicUser): Member => {
+  const mutedUntil = activeMute(m);
+  return { user, role: m.role, joinedAt: m.joinedAt.toISOString(), ...(mutedUntil ? { mutedUntil } : {}) };
+};
 
 /** A user's rooms list at most this many groups. */
 const MAX_GROUPS_PER_USER = 1000;
 
-export const memberActions = ({ models, membership }: GroupDeps) => {
+export const memberActions = ({ models, membership, audit }: GroupDeps) => {
   // Batched per turn of the event loop: a connect storm asks for thousands of users at once.
   const groupIdsOf = batchLoader<string, string[]>(async (userIds) => {
     const rows = await models.members.find({ userId: { $in: userIds } }, { groupId: 1, userId: 1 }).lean<MemberDoc[]>();
@@ -101,32 +100,48 @@ export const memberActions = ({ models, membership }: GroupDeps) => {
           converseIds: converseIdsOf(group),
           ...(target === mine ? {} : { removedBy: me }),
         });
+        if (target !== mine)
+          await audit.record(me, {
+            action: 'member.kick',
+            target: { type: 'member', id: ctx.params.userId },
+            groupId: ctx.params.groupId,
+          });
       },
     },
 
     setRole: {
       params: groupParams.setRole,
       async handler(ctx: Ctx<Params<typeof groupParams.setRole>>): Promise<Member> {
-        await loadForMember(models, ctx.params.groupId, callerId(ctx), OWNER);
-        const updated = await models.members
+        const actorId = callerId(ctx);
+        await loadForMember(models, ctx.params.groupId, actorId, OWNER);
+        const before = await models.members
           .findOneAndUpdate(
             { groupId: ctx.params.groupId, userId: ctx.params.userId, role: { $ne: 'owner' } },
             { $set: { role: ctx.params.role } },
-            { new: true },
           )
           .lean<MemberDoc>();
-        if (!updated) {
+        if (!before) {
           const exists = await models.members.exists({ groupId: ctx.params.groupId, userId: ctx.params.userId });
           throw exists
             ? new ImError('IM_ERR_FORBIDDEN', "The owner's role cannot change")
             : new ImError('IM_ERR_NOT_FOUND', 'Member not found');
         }
+        const updated: MemberDoc = { ...before, role: ctx.params.role };
         await membership.forgetMember(ctx.params.groupId, ctx.params.userId);
+        const mutedUntil = activeMute(updated);
         announce(ctx, EVENTS.memberUpdated, {
           groupId: ctx.params.groupId,
           userId: ctx.params.userId,
           role: ctx.params.role,
+          ...(mutedUntil ? { mutedUntil } : {}),
         });
+        if (before.role !== ctx.params.role)
+          await audit.record(actorId, {
+            action: 'member.role',
+            target: { type: 'member', id: ctx.params.userId },
+            groupId: ctx.params.groupId,
+            details: { from: before.role, to: ctx.params.role },
+          });
         const users = await call(ctx, 'user.getMany', { ids: [ctx.params.userId] });
         const user = users[ctx.params.userId];
         if (!user) throw new ImError('IM_ERR_NOT_FOUND', 'Member not found');
@@ -149,6 +164,15 @@ export const memberActions = ({ models, membership }: GroupDeps) => {
       params: groupParams.converseMembers,
       handler(ctx: Ctx<ActionParams<'group.converseMembers'>>): Promise<ActionResult<'group.converseMembers'>> {
         return membership.converseMembers(ctx.params.converseId, ctx.params.userIds);
+      },
+    },
+
+    /** A user's role in a group, or null: how other services check group admins (moderation). Cached. */
+    memberRole: {
+      visibility: 'public' as const,
+      params: groupParams.memberRole,
+      handler(ctx: Ctx<ActionParams<'group.memberRole'>>): Promise<ActionResult<'group.memberRole'>> {
+        return membership.role(ctx.params.groupId, ctx.params.userId);
       },
     },
 

@@ -1,14 +1,40 @@
-import type { GroupRole } from '@im/protocol';
+import type { GroupRole, PostingRole } from '@im/protocol';
 import { batchLoader, groupBy, type KvCache } from '@im/sdk';
-import type { GroupModels } from './models.ts';
+import type { GroupModels, MemberDoc } from './models.ts';
 
 const NONE = '-';
 
+/** A member as the send path needs it: the role, and the end of a mute (epoch ms) if one was set. */
+export interface MemberStanding {
+  role: GroupRole;
+  mutedUntil?: number;
+}
+
+/** The group a panel's converse belongs to, and who may post in that panel. */
+export interface PanelHome {
+  groupId: string;
+  postingRole: PostingRole;
+}
+
+// Cached values are short strings: `role` or `role|mutedUntilMs`; `groupId` or `groupId|admin`.
+const encodeStanding = (s: MemberStanding) => (s.mutedUntil ? `${s.role}|${s.mutedUntil}` : s.role);
+const decodeStanding = (text: string): MemberStanding => {
+  const [role, until] = text.split('|');
+  return { role: role as GroupRole, ...(until ? { mutedUntil: Number(until) } : {}) };
+};
+const encodeHome = (h: PanelHome) => (h.postingRole === 'admin' ? `${h.groupId}|admin` : h.groupId);
+const decodeHome = (text: string): PanelHome => {
+  const [groupId, postingRole] = text.split('|');
+  return { groupId: groupId!, postingRole: postingRole === 'admin' ? 'admin' : 'member' };
+};
+
 /**
- * Answers "is user U a member of converse C, and with what role" for the
- * chat service's every send: two cached lookups (converse -> group, then
- * group+user -> role), each backed by an index. Writers and the event
- * handlers of every group node drop the entries a change touches.
+ * Answers "is user U a member of converse C, with what role, muted until
+ * when, and who may post there" for the chat service's every send: two
+ * cached lookups (converse -> group and panel rule, then group+user ->
+ * standing), each backed by an index. Writers and the event handlers of
+ * every group node drop the entries a change touches. A mute's end is a
+ * time, so it needs no invalidation when it passes.
  */
 export class MembershipCache {
   readonly #cache: KvCache;
@@ -16,75 +42,96 @@ export class MembershipCache {
   readonly #ttl: number;
 
   /** Misses of one turn, one query per group: a connect storm checks thousands of members at once. */
-  readonly #loadRole: (key: { groupId: string; userId: string }) => Promise<GroupRole | null>;
+  readonly #loadStanding: (key: { groupId: string; userId: string }) => Promise<MemberStanding | null>;
 
   constructor(cache: KvCache, models: GroupModels, ttlSeconds: number) {
     this.#cache = cache;
     this.#models = models;
     this.#ttl = ttlSeconds;
-    this.#loadRole = batchLoader(
+    this.#loadStanding = batchLoader(
       async (keys) => {
-        const roles = new Map<string, GroupRole>();
+        const found = new Map<string, MemberStanding>();
         await Promise.all(
           [...groupBy(keys, (k) => k.groupId)].map(async ([groupId, list]) => {
             const docs = await this.#models.members
-              .find({ groupId, userId: { $in: list.map((k) => k.userId) } }, { userId: 1, role: 1 })
-              .lean();
-            for (const d of docs) roles.set(`${groupId}:${d.userId.toHexString()}`, d.role);
+              .find({ groupId, userId: { $in: list.map((k) => k.userId) } }, { userId: 1, role: 1, mutedUntil: 1 })
+              .lean<Array<Pick<MemberDoc, 'userId' | 'role' | 'mutedUntil'>>>();
+            for (const d of docs)
+              found.set(`${groupId}:${d.userId.toHexString()}`, {
+                role: d.role,
+                ...(d.mutedUntil ? { mutedUntil: d.mutedUntil.getTime() } : {}),
+              });
           }),
         );
-        return keys.map((k) => roles.get(`${k.groupId}:${k.userId}`) ?? null);
+        return keys.map((k) => found.get(`${k.groupId}:${k.userId}`) ?? null);
       },
       { keyOf: (k) => `${k.groupId}:${k.userId}` },
     );
   }
 
-  async converseMember(converseId: string, userId: string): Promise<{ groupId: string; role: GroupRole } | null> {
-    const groupId = await this.groupOfConverse(converseId);
-    if (!groupId) return null;
-    const role = await this.role(groupId, userId);
-    return role ? { groupId, role } : null;
+  async converseMember(converseId: string, userId: string): Promise<(PanelHome & MemberStanding) | null> {
+    const home = await this.panelHome(converseId);
+    if (!home) return null;
+    const standing = await this.standing(home.groupId, userId);
+    return standing ? { ...home, ...standing } : null;
   }
 
   /**
    * Several users of one converse at once (a sender and the users they
-   * mention): the converse's group, and the role of each given user who is
-   * a member. Cached roles are read per user; the misses of the turn are
-   * fetched in one query (the batch loader groups them by group).
+   * mention): the converse's group and panel rule, the role of each given
+   * user who is a member, and the mutes among them. Cached standings are
+   * read per user; the misses of the turn are fetched in one query (the
+   * batch loader groups them by group).
    */
   async converseMembers(
     converseId: string,
     userIds: readonly string[],
-  ): Promise<{ groupId: string; roles: Record<string, GroupRole> } | null> {
-    const groupId = await this.groupOfConverse(converseId);
-    if (!groupId) return null;
+  ): Promise<(PanelHome & { roles: Record<string, GroupRole>; mutedUntil: Record<string, number> }) | null> {
+    const home = await this.panelHome(converseId);
+    if (!home) return null;
     const unique = [...new Set(userIds)];
-    const roles = await Promise.all(unique.map((userId) => this.role(groupId, userId)));
-    const members: Record<string, GroupRole> = {};
+    const standings = await Promise.all(unique.map((userId) => this.standing(home.groupId, userId)));
+    const roles: Record<string, GroupRole> = {};
+    const mutedUntil: Record<string, number> = {};
     unique.forEach((userId, i) => {
-      const role = roles[i];
-      if (role) members[userId] = role;
+      const s = standings[i];
+      if (!s) return;
+      roles[userId] = s.role;
+      if (s.mutedUntil) mutedUntil[userId] = s.mutedUntil;
     });
-    return { groupId, roles: members };
+    return { ...home, roles, mutedUntil };
   }
 
   async groupOfConverse(converseId: string): Promise<string | null> {
+    return (await this.panelHome(converseId))?.groupId ?? null;
+  }
+
+  async panelHome(converseId: string): Promise<PanelHome | null> {
     const key = `cg:${converseId}`;
     const cached = await this.#cache.get(key);
-    if (cached !== undefined) return cached === NONE ? null : cached;
-    const group = await this.#models.groups.findOne({ 'panels.converseId': converseId }, { _id: 1 }).lean();
-    const groupId = group?._id.toHexString() ?? null;
-    await this.#cache.set(key, groupId ?? NONE, this.#ttl);
-    return groupId;
+    if (cached !== undefined) return cached === NONE ? null : decodeHome(cached);
+    const group = await this.#models.groups
+      .findOne({ 'panels.converseId': converseId }, { 'panels.converseId': 1, 'panels.postingRole': 1 })
+      .lean();
+    const panel = group?.panels.find((p) => p.converseId.toHexString() === converseId);
+    const home: PanelHome | null = group
+      ? { groupId: group._id.toHexString(), postingRole: panel?.postingRole ?? 'member' }
+      : null;
+    await this.#cache.set(key, home ? encodeHome(home) : NONE, this.#ttl);
+    return home;
+  }
+
+  async standing(groupId: string, userId: string): Promise<MemberStanding | null> {
+    const key = `m:${groupId}:${userId}`;
+    const cached = await this.#cache.get(key);
+    if (cached !== undefined) return cached === NONE ? null : decodeStanding(cached);
+    const standing = await this.#loadStanding({ groupId, userId });
+    await this.#cache.set(key, standing ? encodeStanding(standing) : NONE, this.#ttl);
+    return standing;
   }
 
   async role(groupId: string, userId: string): Promise<GroupRole | null> {
-    const key = `m:${groupId}:${userId}`;
-    const cached = await this.#cache.get(key);
-    if (cached !== undefined) return cached === NONE ? null : (cached as GroupRole);
-    const role = await this.#loadRole({ groupId, userId });
-    await this.#cache.set(key, role ?? NONE, this.#ttl);
-    return role;
+    return (await this.standing(groupId, userId))?.role ?? null;
   }
 
   forgetMember(groupId: string, userId: string): Promise<void> {

@@ -1,12 +1,14 @@
 import { modelOn } from '@im/sdk';
 import { Schema, type Connection, type Model, type Types } from 'mongoose';
-import type { GroupRole } from '@im/protocol';
+import type { GroupRole, PostingRole } from '@im/protocol';
 
 export interface PanelDoc {
   _id: Types.ObjectId;
   name: string;
   type: 'text';
   converseId: Types.ObjectId;
+  /** Absent on panels made before it existed: everyone may post. */
+  postingRole?: PostingRole;
 }
 
 /** Panels are few per group and read with it, so they live inside it; members do not. */
@@ -25,6 +27,8 @@ export interface MemberDoc {
   userId: Types.ObjectId;
   role: GroupRole;
   joinedAt: Date;
+  /** Until then the member cannot send, react or edit in the group (stored, no job lifts it). */
+  mutedUntil?: Date;
 }
 
 export interface InviteDoc {
@@ -38,12 +42,24 @@ export interface InviteDoc {
   remaining: number | null;
   uses: number;
   expiresAt: Date;
+  createdAt: Date;
+}
+
+/** A user kept out of a group: every later join is refused. */
+export interface BanDoc {
+  _id: Types.ObjectId;
+  groupId: Types.ObjectId;
+  userId: Types.ObjectId;
+  reason: string;
+  bannedBy: Types.ObjectId;
+  bannedAt: Date;
 }
 
 const panelSchema = new Schema<PanelDoc>({
   name: { type: String, required: true },
   type: { type: String, required: true, enum: ['text'] },
   converseId: { type: Schema.Types.ObjectId, required: true },
+  postingRole: { type: String, enum: ['member', 'admin'] },
 });
 
 const groupSchema = new Schema<GroupDoc>(
@@ -63,6 +79,7 @@ const memberSchema = new Schema<MemberDoc>(
     userId: { type: Schema.Types.ObjectId, required: true },
     role: { type: String, required: true, enum: ['owner', 'admin', 'member'] },
     joinedAt: { type: Date, required: true, default: () => new Date() },
+    mutedUntil: { type: Date },
   },
   { versionKey: false },
 );
@@ -78,16 +95,30 @@ const inviteSchema = new Schema<InviteDoc>(
     remaining: { type: Number, default: null },
     uses: { type: Number, required: true, default: 0 },
     expiresAt: { type: Date, required: true },
+    createdAt: { type: Date, required: true, default: () => new Date() },
   },
   { versionKey: false },
 );
 inviteSchema.index({ code: 1 }, { unique: true });
 inviteSchema.index({ groupId: 1 });
 
+const banSchema = new Schema<BanDoc>(
+  {
+    groupId: { type: Schema.Types.ObjectId, required: true },
+    userId: { type: Schema.Types.ObjectId, required: true },
+    reason: { type: String, default: '' },
+    bannedBy: { type: Schema.Types.ObjectId, required: true },
+    bannedAt: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+banSchema.index({ groupId: 1, userId: 1 }, { unique: true });
+
 export interface GroupModels {
   groups: Model<GroupDoc>;
   members: Model<MemberDoc>;
   invites: Model<InviteDoc>;
+  bans: Model<BanDoc>;
 }
 
 export function groupModels(connection: Connection): GroupModels {
@@ -96,5 +127,6 @@ export function groupModels(connection: Connection): GroupModels {
     groups: get('Group', groupSchema),
     members: get('Member', memberSchema),
     invites: get('Invite', inviteSchema),
+    bans: get('Ban', banSchema),
   };
 }

@@ -7,7 +7,7 @@ import { MAX_PANELS, type Ctx, type GroupDeps } from './deps.ts';
 import type { GroupDoc } from './models.ts';
 import { toPanel } from './views.ts';
 
-export const panelActions = ({ models, membership }: GroupDeps) => ({
+export const panelActions = ({ models, membership, audit }: GroupDeps) => ({
   createPanel: {
     params: groupParams.createPanel,
     async handler(ctx: Ctx<Params<typeof groupParams.createPanel>>): Promise<Panel> {
@@ -30,21 +30,43 @@ export const panelActions = ({ models, membership }: GroupDeps) => ({
     },
   },
 
+  /** Renames a panel and/or sets who may post in it (`postingRole: 'admin'`: an announcement panel). */
   updatePanel: {
     params: groupParams.updatePanel,
     async handler(ctx: Ctx<Params<typeof groupParams.updatePanel>>): Promise<Panel> {
-      await loadForMember(models, ctx.params.groupId, callerId(ctx), MANAGERS);
+      const actorId = callerId(ctx);
+      const { group: before } = await loadForMember(models, ctx.params.groupId, actorId, MANAGERS);
+      const { name, postingRole } = ctx.params;
+      if (name === undefined && postingRole === undefined)
+        throw new ImError('IM_ERR_VALIDATION', 'Nothing to change: give name or postingRole');
+      const old = before.panels.find((p) => p._id.toHexString() === ctx.params.panelId);
+      if (!old) throw new ImError('IM_ERR_NOT_FOUND', 'Panel not found');
       const group = await models.groups
         .findOneAndUpdate(
           { _id: ctx.params.groupId, 'panels._id': ctx.params.panelId },
-          { $set: { 'panels.$.name': ctx.params.name } },
+          {
+            $set: {
+              ...(name !== undefined ? { 'panels.$.name': name } : {}),
+              ...(postingRole !== undefined ? { 'panels.$.postingRole': postingRole } : {}),
+            },
+          },
           { new: true },
         )
         .lean<GroupDoc>();
       const panel = group?.panels.find((p) => p._id.toHexString() === ctx.params.panelId);
       if (!panel) throw new ImError('IM_ERR_NOT_FOUND', 'Panel not found');
       const view = toPanel(panel);
+      const rule = { from: old.postingRole ?? 'member', to: view.postingRole };
+      // The send path caches who may post in each panel.
+      if (rule.from !== rule.to) await membership.forgetConverses([view.converseId]);
       announce(ctx, EVENTS.panelUpdated, { groupId: ctx.params.groupId, panel: view });
+      if (rule.from !== rule.to)
+        await audit.record(actorId, {
+          action: 'panel.update',
+          target: { type: 'panel', id: view.id },
+          groupId: ctx.params.groupId,
+          details: { name: view.name, postingRole: rule.to },
+        });
       return view;
     },
   },
@@ -52,7 +74,8 @@ export const panelActions = ({ models, membership }: GroupDeps) => ({
   deletePanel: {
     params: groupParams.deletePanel,
     async handler(ctx: Ctx<Params<typeof groupParams.deletePanel>>): Promise<void> {
-      const { group } = await loadForMember(models, ctx.params.groupId, callerId(ctx), MANAGERS);
+      const actorId = callerId(ctx);
+      const { group } = await loadForMember(models, ctx.params.groupId, actorId, MANAGERS);
       const panel = group.panels.find((p) => p._id.toHexString() === ctx.params.panelId);
       if (!panel) throw new ImError('IM_ERR_NOT_FOUND', 'Panel not found');
       const { modifiedCount } = await models.groups.updateOne(
@@ -63,6 +86,12 @@ export const panelActions = ({ models, membership }: GroupDeps) => ({
       const converseId = panel.converseId.toHexString();
       await membership.forgetConverses([converseId]);
       announce(ctx, EVENTS.panelDeleted, { groupId: ctx.params.groupId, panelId: ctx.params.panelId, converseId });
+      await audit.record(actorId, {
+        action: 'panel.delete',
+        target: { type: 'panel', id: ctx.params.panelId },
+        groupId: ctx.params.groupId,
+        details: { name: panel.name },
+      });
     },
   },
 });

@@ -16,6 +16,8 @@ const name = {
 const groupName = name;
 const panelName = name;
 
+const inviteCode = { type: 'string', min: 1, max: 64, pattern: /^[A-Za-z0-9_-]+$/ } as const;
+
 export const groupParams = {
   create: strict({ name: groupName }),
   list: strict({}),
@@ -29,13 +31,30 @@ export const groupParams = {
   converseMembers: strict({ converseId: idParam, userIds: { type: 'array', items: idParam, min: 1, max: 100 } }),
   userConverses: strict({ userId: idParam }),
   createPanel: strict({ groupId: idParam, name: panelName, type: { type: 'enum', values: ['text'] } }),
-  updatePanel: strict({ groupId: idParam, panelId: idParam, name: panelName }),
+  updatePanel: strict({
+    groupId: idParam,
+    panelId: idParam,
+    name: { ...panelName, optional: true },
+    postingRole: { type: 'enum', values: ['member', 'admin'], optional: true },
+  }),
   deletePanel: strict({ groupId: idParam, panelId: idParam }),
   createInvite: strict({
     groupId: idParam,
     maxUses: { type: 'number', integer: true, min: 1, max: 1_000_000, optional: true },
     expiresInSec: { type: 'number', integer: true, min: 1, max: 31_536_000, optional: true },
   }),
-  acceptInvite: strict({ code: { type: 'string', min: 1, max: 64, pattern: /^[A-Za-z0-9_-]+$/ } }),
+  acceptInvite: strict({ code: inviteCode }),
+  checkInvite: strict({ code: inviteCode }),
+  listInvites: strict({ groupId: idParam }),
+  revokeInvite: strict({ groupId: idParam, code: inviteCode }),
+  ban: strict({ groupId: idParam, userId: idParam, reason: { type: 'string', trim: true, max: 500, optional: true } }),
+  unban: strict({ groupId: idParam, userId: idParam }),
+  bans: strict({ groupId: idParam }),
+  mute: strict({
+    groupId: idParam,
+    userId: idParam,
+    seconds: { type: 'number', integer: true, min: 0, max: 31_536_000 },
+  }),
+  memberRole: strict({ groupId: idParam, userId: idParam }),
   forgetUser: strict({ userId: idParam }),
 } as const;

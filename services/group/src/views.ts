@@ -1,15 +1,16 @@
-import type { Group, GroupRole, Panel } from '@im/protocol';
-import type { GroupDoc, PanelDoc } from './models.ts';
+import type { Group, GroupRole, Invite, Panel } from '@im/protocol';
+import type { GroupDoc, InviteDoc, MemberDoc, PanelDoc } from './models.ts';
 
 export const toPanel = (p: PanelDoc): Panel => ({
   id: p._id.toHexString(),
   name: p.name,
   type: p.type,
   converseId: p.converseId.toHexString(),
+  postingRole: p.postingRole ?? 'member',
 });
 
-/** The group as events carry it: everything but the caller's role. */
-export const toGroupInfo = (g: GroupDoc): Omit<Group, 'myRole'> => ({
+/** The group as events carry it: everything but the caller's own standing. */
+export const toGroupInfo = (g: GroupDoc): Omit<Group, 'myRole' | 'myMutedUntil'> => ({
   id: g._id.toHexString(),
   name: g.name,
   ownerId: g.ownerId.toHexString(),
@@ -17,6 +18,25 @@ export const toGroupInfo = (g: GroupDoc): Omit<Group, 'myRole'> => ({
   memberCount: g.memberCount,
 });
 
-export const toGroup = (g: GroupDoc, myRole: GroupRole): Group => ({ ...toGroupInfo(g), myRole });
+/** A mute still running, as the API shows it (a past one is no mute). */
+export const activeMute = (m: Pick<MemberDoc, 'mutedUntil'> | undefined): string | undefined =>
+  m?.mutedUntil && m.mutedUntil.getTime() > Date.now() ? m.mutedUntil.toISOString() : undefined;
+
+/** The group as the caller sees it: with their role, and their mute when one runs. */
+export const toGroup = (g: GroupDoc, me: GroupRole | Pick<MemberDoc, 'role' | 'mutedUntil'>): Group => {
+  const member = typeof me === 'string' ? { role: me } : me;
+  const mutedUntil = activeMute(member);
+  return { ...toGroupInfo(g), myRole: member.role, ...(mutedUntil ? { myMutedUntil: mutedUntil } : {}) };
+};
+
+export const toInvite = (i: InviteDoc): Invite => ({
+  code: i.code,
+  createdBy: i.createdBy.toHexString(),
+  // Invites made before createdAt was stored: their id holds the time.
+  createdAt: (i.createdAt ?? i._id.getTimestamp()).toISOString(),
+  expiresAt: i.expiresAt.toISOString(),
+  maxUses: i.maxUses,
+  uses: i.uses,
+});
 
 export const converseIdsOf = (g: Pick<GroupDoc, 'panels'>): string[] => g.panels.map((p) => p.converseId.toHexString());

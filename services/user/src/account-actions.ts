@@ -8,12 +8,14 @@ import { toPublicUser } from './views.ts';
 
 /** Registration, login and the caller's own account. */
 export const accountActions = (deps: UserDeps) => {
-  const { app, users, tokens, passwords, sessions } = deps;
+  const { app, users, tokens, passwords, sessions, registration } = deps;
   const limits = app.rateLimits;
+  const isAdminName = (username: string) => app.config.adminUsernames.includes(username);
 
   /** A new session for the user, and a token naming it. */
   const authResult = async (ctx: Ctx<object>, doc: UserDoc): Promise<AuthResult> => {
     const session = await sessions.open(doc._id, ctx.meta.ip, ctx.meta.userAgent);
+    await users.updateOne({ _id: doc._id }, { $set: { lastSeenAt: session.createdAt } });
     return {
       token: await tokens.sign(doc._id.toHexString(), session._id.toHexString()),
       user: toPublicUser(doc),
@@ -27,26 +29,56 @@ export const accountActions = (deps: UserDeps) => {
   };
 
   return {
+    /**
+     * REGISTRATION (or the server admins' stored choice) decides who may;
+     * ADMIN_USERNAMES always may. With an invite code the new account joins
+     * its group; if that join fails the account is taken back, so a refused
+     * registration leaves nothing behind.
+     */
     register: {
       params: userParams.register,
       rateLimit: 'register',
       async handler(ctx: Ctx<Params<typeof userParams.register>>): Promise<AuthResult> {
-        const { username: name, password: pw } = ctx.params;
+        const { username: name, password: pw, inviteCode } = ctx.params;
         const nick = ctx.params.nickname ?? name;
+        if (!isAdminName(name)) {
+          const mode = await registration.mode();
+          if (mode === 'closed') throw new ImError('IM_ERR_REGISTRATION_CLOSED');
+          if (mode === 'invite' && !inviteCode)
+            throw new ImError('IM_ERR_REGISTRATION_CLOSED', 'Registration needs an invite to a group of this server');
+        }
+        if (inviteCode && !(await call(ctx, 'group.checkInvite', { code: inviteCode })))
+          throw new ImError('IM_ERR_NOT_FOUND', 'Invite not found, expired or used up');
         if (await users.exists({ username: name })) throw new ImError('IM_ERR_USERNAME_TAKEN');
+        let doc: UserDoc;
         try {
-          const doc = await users.create({
-            username: name,
-            nickname: nick,
-            nicknameLower: nick.toLowerCase(),
-            passwordHash: await passwords.hash(pw),
-          });
-          return await authResult(ctx, doc.toObject());
+          doc = (
+            await users.create({
+              username: name,
+              nickname: nick,
+              nicknameLower: nick.toLowerCase(),
+              passwordHash: await passwords.hash(pw),
+            })
+          ).toObject();
         } catch (err) {
           // Two registrations raced past the exists() check: the unique index decides.
           if (isDuplicateKeyError(err)) throw new ImError('IM_ERR_USERNAME_TAKEN');
           throw err;
         }
+        if (inviteCode) {
+          try {
+            await call(
+              ctx,
+              'group.acceptInvite',
+              { code: inviteCode },
+              { meta: { user: { id: doc._id.toHexString() } } },
+            );
+          } catch (err) {
+            await users.deleteOne({ _id: doc._id });
+            throw err;
+          }
+        }
+        return authResult(ctx, doc);
       },
     },
 
@@ -67,7 +99,7 @@ export const accountActions = (deps: UserDeps) => {
           throw new ImError('IM_ERR_INVALID_CREDENTIALS');
         }
         await limits.reset('login-failures', pairKey);
-        if (doc.status === 'banned') throw new ImError('IM_ERR_FORBIDDEN', 'This account is banned');
+        if (doc.status === 'deactivated') throw new ImError('IM_ERR_ACCOUNT_DEACTIVATED');
         return authResult(ctx, doc);
       },
     },
@@ -77,7 +109,7 @@ export const accountActions = (deps: UserDeps) => {
       async handler(ctx: Ctx): Promise<Me> {
         const id = callerId(ctx);
         const [doc, storage] = await Promise.all([findActive(id), call(ctx, 'file.usage', { userId: id })]);
-        return { ...toPublicUser(doc), storage };
+        return { ...toPublicUser(doc), storage, serverAdmin: isAdminName(doc.username) };
       },
     },
 

@@ -1,7 +1,8 @@
-import type { AppContext, CallerMeta, TokenService } from '@im/sdk';
+import type { AppContext, AuditLog, CallerMeta, TokenService } from '@im/sdk';
 import type { Context } from 'moleculer';
 import type { SessionModel, UserModel } from './models.ts';
 import type { PasswordHasher } from './password.ts';
+import type { RegistrationPolicy } from './registration.ts';
 import type { Sessions } from './sessions.ts';
 
 /** What the user service's actions share. */
@@ -12,6 +13,8 @@ export interface UserDeps {
   sessions: Sessions;
   tokens: TokenService;
   passwords: PasswordHasher;
+  registration: RegistrationPolicy;
+  audit: AuditLog;
 }
 
 export type Ctx<P = Record<string, never>> = Context<P, CallerMeta>;

@@ -1,18 +1,8 @@
 import type { PublicUser } from '@im/protocol';
-import {
-  announce,
-  callerId,
-  escapeRegex,
-  EVENTS,
-  ImError,
-  type ActionParams,
-  type ActionResult,
-  type Params,
-} from '@im/sdk';
+import { callerId, escapeRegex, ImError, type ActionParams, type ActionResult, type Params } from '@im/sdk';
 import type { Ctx, UserDeps } from './deps.ts';
 import type { UserDoc } from './models.ts';
 import { userParams } from './params.ts';
-import { endSessions } from './session-actions.ts';
 import { toPublicUser } from './views.ts';
 
 /** Profiles and look-ups: for clients (get, search) and for other services. */
@@ -50,7 +40,9 @@ export const directoryActions = (deps: UserDeps) => {
       visibility: 'public' as const,
       params: userParams.getMany,
       async handler(ctx: Ctx<ActionParams<'user.getMany'>>): Promise<ActionResult<'user.getMany'>> {
-        const docs = await users.find({ _id: { $in: ctx.params.ids }, status: 'active' }).lean<UserDoc[]>();
+        const docs = await users
+          .find({ _id: { $in: ctx.params.ids }, ...(ctx.params.includeInactive ? {} : { status: 'active' }) })
+          .lean<UserDoc[]>();
         return Object.fromEntries(docs.map((d) => [d._id.toHexString(), toPublicUser(d)]));
       },
     },
@@ -75,23 +67,6 @@ export const directoryActions = (deps: UserDeps) => {
       async handler(ctx: Ctx<ActionParams<'user.isActive'>>): Promise<ActionResult<'user.isActive'>> {
         const doc = await users.findById(ctx.params.userId, { status: 1 }).lean<Pick<UserDoc, 'status'>>();
         return doc?.status === 'active';
-      },
-    },
-
-    /** Operator action (no HTTP route): a banned user's tokens stop working at once. */
-    setBanned: {
-      visibility: 'public' as const,
-      params: userParams.setBanned,
-      async handler(ctx: Ctx<ActionParams<'user.setBanned'>>): Promise<ActionResult<'user.setBanned'>> {
-        const from = ctx.params.banned ? 'active' : 'banned';
-        const to = ctx.params.banned ? 'banned' : 'active';
-        const doc = await users.findOneAndUpdate({ _id: ctx.params.userId, status: from }, { $set: { status: to } });
-        if (!doc && !(await users.exists({ _id: ctx.params.userId, status: to })))
-          throw new ImError('IM_ERR_NOT_FOUND', 'User not found');
-        if (doc && ctx.params.banned) {
-          await endSessions(deps, ctx, ctx.params.userId);
-          announce(ctx, EVENTS.userDeactivated, { userId: ctx.params.userId });
-        }
       },
     },
   };

@@ -10,8 +10,11 @@ export interface UserDoc {
   nicknameLower: string;
   avatar?: string;
   passwordHash: string;
-  status: 'active' | 'banned' | 'deleted';
+  /** deactivated: by a server admin (login refused, sessions ended); deleted: by its owner. */
+  status: 'active' | 'deactivated' | 'deleted';
   createdAt: Date;
+  /** Last time one of its sessions was used (recorded at most once a minute per session). */
+  lastSeenAt?: Date;
 }
 
 const userSchema = new Schema<UserDoc>(
@@ -21,7 +24,8 @@ const userSchema = new Schema<UserDoc>(
     nicknameLower: { type: String, required: true },
     avatar: { type: String },
     passwordHash: { type: String, required: true },
-    status: { type: String, required: true, enum: ['active', 'banned', 'deleted'], default: 'active' },
+    status: { type: String, required: true, enum: ['active', 'deactivated', 'deleted'], default: 'active' },
+    lastSeenAt: { type: Date },
   },
   { timestamps: { createdAt: true, updatedAt: false }, versionKey: false },
 );
@@ -64,3 +68,25 @@ sessionSchema.index({ expiresAt: 1 }, { expireAfterSeconds: 7 * 86400 });
 export type SessionModel = Model<SessionDoc>;
 
 export const sessionModel = (connection: Connection): SessionModel => modelOn(connection, 'Session', sessionSchema);
+
+/** Settings a server admin changes at run time, one document each (`_id` is the setting's name). */
+export interface SettingDoc {
+  _id: string;
+  value: unknown;
+  updatedAt: Date;
+  updatedBy: Types.ObjectId;
+}
+
+const settingSchema = new Schema<SettingDoc>(
+  {
+    _id: { type: String, required: true },
+    value: { type: Schema.Types.Mixed, required: true },
+    updatedAt: { type: Date, required: true },
+    updatedBy: { type: Schema.Types.ObjectId, required: true },
+  },
+  { versionKey: false, collection: 'settings' },
+);
+
+export type SettingModel = Model<SettingDoc>;
+
+export const settingModel = (connection: Connection): SettingModel => modelOn(connection, 'Setting', settingSchema);

@@ -18,8 +18,16 @@ const avatar = {
   messages: { stringPattern: "'{field}' must be an http(s) URL or a file of this server" },
 } as const;
 
+/** A group invite's code, as the group service makes them. */
+const inviteCode = { type: 'string', min: 1, max: 64, pattern: /^[A-Za-z0-9_-]+$/ } as const;
+
 export const userParams = {
-  register: strict({ username, password, nickname: { ...nickname, optional: true } }),
+  register: strict({
+    username,
+    password,
+    nickname: { ...nickname, optional: true },
+    inviteCode: { ...inviteCode, optional: true },
+  }),
   // Login accepts any name shape: a wrong one is just wrong credentials.
   login: strict({
     username: { type: 'string', trim: true, lowercase: true, min: 1, max: 64, ...notBlank },
@@ -36,7 +44,20 @@ export const userParams = {
   isActive: strict({ userId: idParam }),
   get: strict({ userId: idParam }),
   search: strict({ q: searchText(64), limit: limitParam }),
-  getMany: strict({ ids: { type: 'array', items: idParam, max: 1000 } }),
+  getMany: strict({
+    ids: { type: 'array', items: idParam, max: 1000 },
+    includeInactive: { type: 'boolean', optional: true },
+  }),
   idsByUsernames: strict({ usernames: { type: 'array', items: { type: 'string', max: 64 }, max: 100 } }),
-  setBanned: strict({ userId: idParam, banned: { type: 'boolean' } }),
+  authOptions: strict({}),
+  adminUsers: strict({
+    q: { ...searchText(64), optional: true },
+    cursor: { ...idParam, optional: true },
+    limit: limitParam,
+  }),
+  deactivate: strict({ userId: idParam }),
+  activate: strict({ userId: idParam }),
+  settings: strict({}),
+  updateSettings: strict({ registration: { type: 'enum', values: ['open', 'invite', 'closed'] } }),
+  isServerAdmin: strict({ userId: idParam }),
 } as const;

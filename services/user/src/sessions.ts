@@ -55,7 +55,13 @@ export class Sessions {
         { $set: { lastSeenAt: now } },
       )
       .lean<SessionDoc>();
-    const live = doc !== null && (await this.#users.exists({ _id: userId, status: 'active' })) !== null;
+    const live =
+      doc !== null &&
+      (await this.#users.findOneAndUpdate(
+        { _id: userId, status: 'active' },
+        { $set: { lastSeenAt: now } },
+        { projection: { _id: 1 } },
+      )) !== null;
     await this.#cache.set(sessionId, live ? userId : '-', LIVE_TTL_SEC);
     return live;
   }

@@ -13,7 +13,9 @@ export type ApiTag =
   | 'messages'
   | 'presence'
   | 'files'
-  | 'push';
+  | 'push'
+  | 'moderation'
+  | 'admin';
 
 /**
  * One public HTTP endpoint, declared once beside the action that serves it

@@ -266,6 +266,29 @@ export const configSchema = {
     default: '10000',
     parse: positiveInt,
   }),
+  adminUsernames: entry({
+    env: 'ADMIN_USERNAMES',
+    type: 'comma list of usernames',
+    description:
+      'Server administrators: they see /api/admin (users, deactivation, registration mode, the audit log, DM reports) and may always register.',
+    default: '',
+    parse: z.string().transform((text) => [
+      ...new Set(
+        text
+          .split(',')
+          .map((n) => n.trim().toLowerCase())
+          .filter(Boolean),
+      ),
+    ]),
+  }),
+  registration: entry({
+    env: 'REGISTRATION',
+    type: 'open | invite | closed',
+    description:
+      "Who may register: anyone; only with a valid group invite (inviteCode, and the account joins that group); nobody but the server admins. A server admin's choice in the admin console, once made, wins over this.",
+    default: 'open',
+    parse: z.enum(['open', 'invite', 'closed']),
+  }),
   metricsToken: entry({
     env: 'METRICS_TOKEN',
     type: 'string (>= 16 chars)',

@@ -47,6 +47,8 @@ export const RATE_LIMITS = {
   'dm-open': { points: 30, windowSeconds: 60, per: 'user', about: 'DMs opened' },
   upload: { points: 60, windowSeconds: 60, per: 'user', about: 'files uploaded' },
   invite: { points: 30, windowSeconds: 60, per: 'user', about: 'invites created or accepted' },
+  report: { points: 10, windowSeconds: 600, per: 'user', about: 'messages reported' },
+  moderate: { points: 120, windowSeconds: 60, per: 'user', about: 'moderation and administration actions' },
 } as const satisfies Record<string, RateLimitPolicy>;
 
 export type RateLimitName = keyof typeof RATE_LIMITS;

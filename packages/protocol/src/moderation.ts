@@ -1,0 +1,124 @@
+/**
+ * Moderation and server administration (shared/API.md, "Additions": Invites
+ * and bans, Server administration): the shapes those endpoints answer.
+ */
+import type { Id, Int, PublicUser, Timestamp } from './index.ts';
+
+/** `GET /api/groups/:id/bans` (admins). */
+export interface Ban {
+  /** The banned user (a deleted account shows as such). */
+  user: PublicUser;
+  /** Empty when none was given. */
+  reason: string;
+  bannedBy: Id;
+  bannedAt: Timestamp;
+}
+
+/** `PUT /api/groups/:id/members/:userId/mute` body: seconds from now; 0 lifts the mute. */
+export interface MuteBody {
+  seconds: Int;
+}
+
+/** `open`: anyone; `invite`: a valid group invite (`inviteCode`) is needed; `closed`: nobody but server admins. */
+export type RegistrationMode = 'open' | 'invite' | 'closed';
+
+/** `GET /api/auth/options` (no auth): what the sign-in screen offers. */
+export interface AuthOptions {
+  registration: RegistrationMode;
+}
+
+/** `GET`/`PATCH /api/admin/settings` (server admins): settings changed at run time. */
+export interface ServerSettings {
+  /** Starts as REGISTRATION; once a server admin sets it, the stored choice wins. */
+  registration: RegistrationMode;
+}
+
+/** A user as server admins see it (`GET /api/admin/users`). */
+export interface AdminUser extends PublicUser {
+  /** false: deactivated (login refused, sessions ended). */
+  active: boolean;
+  /** Named in ADMIN_USERNAMES. */
+  serverAdmin: boolean;
+  /** The last time one of the user's sessions was used; null: never signed in since it was recorded. */
+  lastSeenAt: Timestamp | null;
+}
+
+export interface AdminUserPage {
+  items: AdminUser[];
+  nextCursor: string | null;
+}
+
+/** What an audit entry is about. */
+export interface AuditTarget {
+  type: 'user' | 'group' | 'member' | 'panel' | 'invite' | 'message' | 'report' | 'settings';
+  /** The object's id (an invite's code; a member's user id; `registration` for settings). */
+  id: string;
+}
+
+/**
+ * One moderation or administration action, recorded by the action that made
+ * the change, after it succeeded. `action` is one of AUDIT_ACTIONS.
+ */
+export interface AuditEntry {
+  id: Id;
+  at: Timestamp;
+  actorId: Id;
+  action: AuditAction;
+  target: AuditTarget;
+  /** The group it happened in, when it happened in one. */
+  groupId?: Id;
+  /** What else is worth knowing: a ban's reason, a mute's end, a role, a report's outcome… */
+  details: Record<string, unknown>;
+}
+
+export type AuditAction =
+  | 'user.deactivate'
+  | 'user.activate'
+  | 'settings.update'
+  | 'group.delete'
+  | 'panel.delete'
+  | 'panel.update'
+  | 'member.kick'
+  | 'member.role'
+  | 'member.ban'
+  | 'member.unban'
+  | 'member.mute'
+  | 'member.unmute'
+  | 'invite.revoke'
+  | 'message.delete'
+  | 'report.resolve';
+
+export interface AuditPage {
+  items: AuditEntry[];
+  nextCursor: string | null;
+}
+
+/** `POST /api/messages/:id/report` body. */
+export interface ReportBody {
+  reason: string;
+}
+
+/** A report of a message, with the message as it was when reported. */
+export interface Report {
+  id: Id;
+  messageId: Id;
+  converseId: Id;
+  /** null: a message of a DM (server admins see those). */
+  groupId: Id | null;
+  reporterId: Id;
+  reason: string;
+  createdAt: Timestamp;
+  status: 'open' | 'dismissed' | 'deleted';
+  /** The reported message when the report was made (it may have been edited or deleted since). */
+  message: { authorId: Id; content: string; seq: Int; createdAt: Timestamp };
+  /** The reporter and the message's author, for display (absent when the account is gone). */
+  reporter?: PublicUser;
+  author?: PublicUser;
+  resolvedBy?: Id;
+  resolvedAt?: Timestamp;
+}
+
+/** `POST /api/groups/:id/reports/:reportId/resolve`: dismiss it, or delete the message (every open report of it closes). */
+export interface ResolveReportBody {
+  action: 'dismiss' | 'delete';
+}

@@ -1,0 +1,75 @@
+import type { AuditEntry, AuditRecord } from '@im/protocol';
+import { Schema, Types, type Connection, type Model } from 'mongoose';
+import { modelOn } from '../db/mongo.ts';
+
+export interface AuditDoc {
+  _id: Types.ObjectId;
+  at: Date;
+  actorId: Types.ObjectId;
+  action: AuditRecord['action'];
+  target: AuditRecord['target'];
+  groupId?: Types.ObjectId;
+  details: Record<string, unknown>;
+}
+
+const targetSchema = new Schema<AuditDoc['target']>(
+  { type: { type: String, required: true }, id: { type: String, required: true } },
+  { _id: false },
+);
+
+const auditSchema = new Schema<AuditDoc>(
+  {
+    at: { type: Date, required: true },
+    actorId: { type: Schema.Types.ObjectId, required: true },
+    action: { type: String, required: true },
+    target: { type: targetSchema, required: true },
+    groupId: { type: Schema.Types.ObjectId },
+    details: { type: Object, default: {} },
+  },
+  { versionKey: false, collection: 'audit', minimize: false },
+);
+// Newest first by _id (ids grow with time): the whole log, and one group's.
+auditSchema.index({ groupId: 1, _id: -1 });
+
+export const auditModel = (connection: Connection): Model<AuditDoc> => modelOn(connection, 'AuditEntry', auditSchema);
+
+export const toAuditEntry = (d: AuditDoc): AuditEntry => ({
+  id: d._id.toHexString(),
+  at: d.at.toISOString(),
+  actorId: d.actorId.toHexString(),
+  action: d.action,
+  target: d.target,
+  ...(d.groupId ? { groupId: d.groupId.toHexString() } : {}),
+  details: d.details ?? {},
+});
+
+/**
+ * The moderation audit log's writer. Every service whose action makes a
+ * moderation or administration change records it here itself, right after
+ * its write succeeded: one insert into the shared `audit` collection, no
+ * call to another service that could be down at that moment. The
+ * moderation service reads it.
+ */
+export class AuditLog {
+  readonly #model: Model<AuditDoc>;
+
+  constructor(connection: Connection) {
+    this.#model = auditModel(connection);
+  }
+
+  async record(actorId: string, entry: AuditRecord): Promise<void> {
+    await this.#model.collection.insertOne({
+      _id: new Types.ObjectId(),
+      at: new Date(),
+      actorId: new Types.ObjectId(actorId),
+      action: entry.action,
+      target: entry.target,
+      ...(entry.groupId ? { groupId: new Types.ObjectId(entry.groupId) } : {}),
+      details: entry.details ?? {},
+    });
+  }
+
+  createIndexes(): Promise<void> {
+    return this.#model.createIndexes();
+  }
+}

@@ -1,0 +1,163 @@
+import type { Ban } from '@im/protocol';
+import { announce, call, callerId, EVENTS, ImError, isDuplicateKeyError, type Params } from '@im/sdk';
+import { Types } from 'mongoose';
+import { loadForMember, MANAGERS, mayModerate } from './access.ts';
+import type { Ctx, GroupDeps } from './deps.ts';
+import type { BanDoc, GroupDoc, MemberDoc } from './models.ts';
+import { groupParams } from './params.ts';
+import { converseIdsOf } from './views.ts';
+
+/** Most bans one list shows. */
+const MAX_BANS_LISTED = 1000;
+
+/** Bans and timed mutes: what group admins use to keep a group usable. */
+export const moderationActions = ({ models, membership, audit }: GroupDeps) => {
+  /** The caller (an owner or admin), and the member they act on (null: not a member) if they may. */
+  const loadActorAndTarget = async (ctx: Ctx<{ groupId: string; userId: string }>, verb: string) => {
+    const actorId = callerId(ctx);
+    const { group, me } = await loadForMember(models, ctx.params.groupId, actorId, MANAGERS);
+    if (ctx.params.userId === actorId) throw new ImError('IM_ERR_FORBIDDEN', `You cannot ${verb} yourself`);
+    const target = await models.members.findOne({ groupId: group._id, userId: ctx.params.userId }).lean<MemberDoc>();
+    if (!mayModerate(me.role, target?.role ?? null))
+      throw new ImError(
+        'IM_ERR_FORBIDDEN',
+        target?.role === 'owner'
+          ? `The owner cannot be ${verb === 'ban' ? 'banned' : 'muted'}`
+          : `Only the owner may ${verb} an admin`,
+      );
+    return { actorId, group, target };
+  };
+
+  /** Takes a banned member out of the group, as a kick does. */
+  const removeBanned = async (ctx: Ctx<object>, group: GroupDoc, member: MemberDoc, actorId: string) => {
+    const { deletedCount } = await models.members.deleteOne({ _id: member._id });
+    if (deletedCount === 0) return;
+    const groupId = group._id.toHexString();
+    const userId = member.userId.toHexString();
+    await models.groups.updateOne({ _id: group._id }, { $inc: { memberCount: -1 } });
+    await membership.forgetMember(groupId, userId);
+    announce(ctx, EVENTS.memberLeft, { groupId, userId, converseIds: converseIdsOf(group), removedBy: actorId });
+  };
+
+  return {
+    /**
+     * Bans a member (or someone who left): they are removed, the invites
+     * they made are revoked, and every later join is refused. Banning
+     * someone already banned changes nothing.
+     */
+    ban: {
+      params: groupParams.ban,
+      rateLimit: 'moderate',
+      async handler(ctx: Ctx<Params<typeof groupParams.ban>>): Promise<void> {
+        const { actorId, group, target } = await loadActorAndTarget(ctx, 'ban');
+        if (!target) {
+          const users = await call(ctx, 'user.getMany', { ids: [ctx.params.userId], includeInactive: true });
+          if (!users[ctx.params.userId]) throw new ImError('IM_ERR_NOT_FOUND', 'User not found');
+        }
+        const reason = ctx.params.reason ?? '';
+        let created = false;
+        try {
+          await models.bans.create({
+            groupId: group._id,
+            userId: ctx.params.userId,
+            reason,
+            bannedBy: actorId,
+            bannedAt: new Date(),
+          });
+          created = true;
+        } catch (err) {
+          if (!isDuplicateKeyError(err)) throw err;
+        }
+        if (target) await removeBanned(ctx, group, target, actorId);
+        await models.invites.deleteMany({ groupId: group._id, createdBy: new Types.ObjectId(ctx.params.userId) });
+        if (created)
+          await audit.record(actorId, {
+            action: 'member.ban',
+            target: { type: 'member', id: ctx.params.userId },
+            groupId: ctx.params.groupId,
+            details: { reason },
+          });
+      },
+    },
+
+    unban: {
+      params: groupParams.unban,
+      rateLimit: 'moderate',
+      async handler(ctx: Ctx<Params<typeof groupParams.unban>>): Promise<void> {
+        const actorId = callerId(ctx);
+        await loadForMember(models, ctx.params.groupId, actorId, MANAGERS);
+        const { deletedCount } = await models.bans.deleteOne({
+          groupId: ctx.params.groupId,
+          userId: ctx.params.userId,
+        });
+        if (deletedCount === 0) throw new ImError('IM_ERR_NOT_FOUND', 'This user is not banned here');
+        await audit.record(actorId, {
+          action: 'member.unban',
+          target: { type: 'member', id: ctx.params.userId },
+          groupId: ctx.params.groupId,
+        });
+      },
+    },
+
+    /** Newest ban first. */
+    bans: {
+      params: groupParams.bans,
+      async handler(ctx: Ctx<Params<typeof groupParams.bans>>): Promise<Ban[]> {
+        await loadForMember(models, ctx.params.groupId, callerId(ctx), MANAGERS);
+        const docs = await models.bans
+          .find({ groupId: ctx.params.groupId })
+          .sort({ bannedAt: -1 })
+          .limit(MAX_BANS_LISTED)
+          .lean<BanDoc[]>();
+        if (docs.length === 0) return [];
+        const users = await call(ctx, 'user.getMany', {
+          ids: [...new Set(docs.map((d) => d.userId.toHexString()))],
+          includeInactive: true,
+        });
+        return docs.flatMap((d) => {
+          const user = users[d.userId.toHexString()];
+          return user
+            ? [{ user, reason: d.reason, bannedBy: d.bannedBy.toHexString(), bannedAt: d.bannedAt.toISOString() }]
+            : [];
+        });
+      },
+    },
+
+    /**
+     * Mutes a member for `seconds` (0 lifts it). Stored as an end time the
+     * send path compares with the clock, so nothing has to run when it ends.
+     */
+    mute: {
+      params: groupParams.mute,
+      rateLimit: 'moderate',
+      async handler(ctx: Ctx<Params<typeof groupParams.mute>>): Promise<void> {
+        const { actorId, target } = await loadActorAndTarget(ctx, 'mute');
+        if (!target) throw new ImError('IM_ERR_NOT_FOUND', 'Member not found');
+        const { seconds } = ctx.params;
+        const until = seconds > 0 ? new Date(Date.now() + seconds * 1000) : undefined;
+        const before = await models.members
+          .findOneAndUpdate(
+            { _id: target._id },
+            until ? { $set: { mutedUntil: until } } : { $unset: { mutedUntil: 1 } },
+          )
+          .lean<MemberDoc>();
+        if (!before) throw new ImError('IM_ERR_NOT_FOUND', 'Member not found');
+        await membership.forgetMember(ctx.params.groupId, ctx.params.userId);
+        announce(ctx, EVENTS.memberUpdated, {
+          groupId: ctx.params.groupId,
+          userId: ctx.params.userId,
+          role: before.role,
+          ...(until ? { mutedUntil: until.toISOString() } : {}),
+        });
+        const wasMuted = (before.mutedUntil?.getTime() ?? 0) > Date.now();
+        if (until || wasMuted)
+          await audit.record(actorId, {
+            action: until ? 'member.mute' : 'member.unmute',
+            target: { type: 'member', id: ctx.params.userId },
+            groupId: ctx.params.groupId,
+            details: until ? { seconds, until: until.toISOString() } : {},
+          });
+      },
+    },
+  };
+};

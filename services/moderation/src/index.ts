@@ -1,0 +1,1 @@
+export { createModerationService } from './moderation.service.ts';

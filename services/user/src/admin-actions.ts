@@ -1,0 +1,160 @@
+import type { AdminUser, AdminUserPage, AuthOptions, ServerSettings } from '@im/protocol';
+import {
+  announce,
+  callerId,
+  escapeRegex,
+  EVENTS,
+  ImError,
+  type ActionParams,
+  type ActionResult,
+  type Params,
+} from '@im/sdk';
+import type { Ctx, UserDeps } from './deps.ts';
+import type { UserDoc } from './models.ts';
+import { userParams } from './params.ts';
+import { endSessions } from './session-actions.ts';
+import { toPublicUser } from './views.ts';
+
+/** Server administration (ADMIN_USERNAMES): users, deactivation, the registration mode. */
+export const adminActions = (deps: UserDeps) => {
+  const { app, users, registration, audit } = deps;
+  const isAdminName = (username: string) => app.config.adminUsernames.includes(username);
+
+  const toAdminUser = (d: UserDoc): AdminUser => ({
+    ...toPublicUser(d),
+    active: d.status === 'active',
+    serverAdmin: isAdminName(d.username),
+    lastSeenAt: d.lastSeenAt?.toISOString() ?? null,
+  });
+
+  /** The caller, who must be an active server admin (else 403). */
+  const requireServerAdmin = async (ctx: Ctx<object>): Promise<string> => {
+    const id = callerId(ctx);
+    const me = await users.findById(id, { username: 1, status: 1 }).lean<UserDoc>();
+    if (!me || me.status !== 'active' || !isAdminName(me.username))
+      throw new ImError('IM_ERR_FORBIDDEN', 'Only server administrators may do this');
+    return id;
+  };
+
+  /** The account a server admin acts on: any that is not deleted, and not their own. */
+  const loadTarget = async (ctx: Ctx<{ userId: string }>, actorId: string): Promise<UserDoc> => {
+    if (ctx.params.userId === actorId) throw new ImError('IM_ERR_FORBIDDEN', 'You cannot change your own account here');
+    const doc = await users.findById(ctx.params.userId).lean<UserDoc>();
+    if (!doc || doc.status === 'deleted') throw new ImError('IM_ERR_NOT_FOUND', 'User not found');
+    return doc;
+  };
+
+  return {
+    /** For the sign-in screen: whether it offers registration, and how. */
+    authOptions: {
+      params: userParams.authOptions,
+      async handler(): Promise<AuthOptions> {
+        return { registration: await registration.mode() };
+      },
+    },
+
+    adminUsers: {
+      params: userParams.adminUsers,
+      async handler(ctx: Ctx<Params<typeof userParams.adminUsers>>): Promise<AdminUserPage> {
+        await requireServerAdmin(ctx);
+        const limit = ctx.params.limit ?? 50;
+        const prefix = ctx.params.q ? new RegExp(`^${escapeRegex(ctx.params.q.toLowerCase())}`) : undefined;
+        const docs = await users
+          .find({
+            status: { $ne: 'deleted' },
+            ...(prefix ? { $or: [{ username: prefix }, { nicknameLower: prefix }] } : {}),
+            ...(ctx.params.cursor ? { _id: { $gt: ctx.params.cursor } } : {}),
+          })
+          .sort({ _id: 1 })
+          .limit(limit + 1)
+          .lean<UserDoc[]>();
+        const page = docs.slice(0, limit);
+        return {
+          items: page.map(toAdminUser),
+          nextCursor: docs.length > limit ? page.at(-1)!._id.toHexString() : null,
+        };
+      },
+    },
+
+    /** Login refused, every session ended (their sockets close on every gateway). Server admins cannot be. */
+    deactivate: {
+      params: userParams.deactivate,
+      rateLimit: 'moderate',
+      async handler(ctx: Ctx<Params<typeof userParams.deactivate>>): Promise<void> {
+        const actorId = await requireServerAdmin(ctx);
+        const target = await loadTarget(ctx, actorId);
+        if (isAdminName(target.username))
+          throw new ImError(
+            'IM_ERR_FORBIDDEN',
+            'A server administrator cannot be deactivated (remove them from ADMIN_USERNAMES first)',
+          );
+        const changed = await users.updateOne(
+          { _id: target._id, status: 'active' },
+          { $set: { status: 'deactivated' } },
+        );
+        if (changed.modifiedCount === 0) return; // Already deactivated.
+        await endSessions(deps, ctx, ctx.params.userId);
+        announce(ctx, EVENTS.userDeactivated, { userId: ctx.params.userId });
+        await audit.record(actorId, {
+          action: 'user.deactivate',
+          target: { type: 'user', id: ctx.params.userId },
+          details: { username: target.username },
+        });
+      },
+    },
+
+    activate: {
+      params: userParams.activate,
+      rateLimit: 'moderate',
+      async handler(ctx: Ctx<Params<typeof userParams.activate>>): Promise<void> {
+        const actorId = await requireServerAdmin(ctx);
+        const target = await loadTarget(ctx, actorId);
+        const changed = await users.updateOne(
+          { _id: target._id, status: 'deactivated' },
+          { $set: { status: 'active' } },
+        );
+        if (changed.modifiedCount === 0) return; // Already active.
+        await audit.record(actorId, {
+          action: 'user.activate',
+          target: { type: 'user', id: ctx.params.userId },
+          details: { username: target.username },
+        });
+      },
+    },
+
+    settings: {
+      params: userParams.settings,
+      async handler(ctx: Ctx): Promise<ServerSettings> {
+        await requireServerAdmin(ctx);
+        return { registration: await registration.mode() };
+      },
+    },
+
+    updateSettings: {
+      params: userParams.updateSettings,
+      rateLimit: 'moderate',
+      async handler(ctx: Ctx<Params<typeof userParams.updateSettings>>): Promise<ServerSettings> {
+        const actorId = await requireServerAdmin(ctx);
+        const mode = ctx.params.registration;
+        const before = await registration.set(mode, actorId);
+        if (before !== mode)
+          await audit.record(actorId, {
+            action: 'settings.update',
+            target: { type: 'settings', id: 'registration' },
+            details: { from: before, to: mode },
+          });
+        return { registration: mode };
+      },
+    },
+
+    /** For other services (moderation): whether a user may use /api/admin. */
+    isServerAdmin: {
+      visibility: 'public' as const,
+      params: userParams.isServerAdmin,
+      async handler(ctx: Ctx<ActionParams<'user.isServerAdmin'>>): Promise<ActionResult<'user.isServerAdmin'>> {
+        const doc = await users.findById(ctx.params.userId, { username: 1, status: 1 }).lean<UserDoc>();
+        return doc?.status === 'active' && isAdminName(doc.username);
+      },
+    },
+  };
+};

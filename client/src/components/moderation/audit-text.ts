@@ -6,11 +6,7 @@ export interface AuditNames {
   when(iso: string): string;
 }
 
-const REGISTRATION: Record<string, string> = {
-  open: 'open to everyone',
-  invite: 'by invite only',
-  closed: 'closed',
-};
+const REGISTRATION: Record<string, string> = { open: 'open', invite: 'invite only', closed: 'closed' };
 
 /** A plain sentence for one audit entry, e.g. "alice banned bob: spam". */
 export function auditSentence(entry: AuditEntry, names: AuditNames): string {
@@ -35,9 +31,9 @@ export function auditSentence(entry: AuditEntry, names: AuditNames): string {
       return name ? `${actor} deleted the group ${name}` : `${actor} deleted the group`;
     }
     case 'panel.delete':
-      return `${actor} deleted the panel ${panelName(d)}`;
+      return `${actor} deleted ${panelName(d)}`;
     case 'panel.update':
-      return `${actor} changed the panel ${panelName(d)}${postingChange(d)}`;
+      return `${actor} changed ${panelName(d)}${postingChange(d)}`;
     case 'member.kick':
       return `${actor} removed ${target} from the group${because}`;
     case 'member.role':
@@ -73,7 +69,7 @@ function text(details: Record<string, unknown>, key: string): string | undefined
 
 function panelName(details: Record<string, unknown>): string {
   const name = text(details, 'name');
-  return name ? `#${name}` : 'a panel';
+  return name ? `the panel #${name}` : 'a panel';
 }
 
 function postingChange(details: Record<string, unknown>): string {

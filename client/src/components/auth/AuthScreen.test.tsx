@@ -1,0 +1,53 @@
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { initialState, setState } from '../../state/store.ts';
+import { AuthScreen } from './AuthScreen.tsx';
+
+/** A server whose /api/auth/options answers `registration`; register fails so no session starts. */
+function server(registration: string) {
+  const fetch = vi.fn(async (url: string, _init?: RequestInit) => {
+    if (url === '/api/auth/options') return Response.json({ registration });
+    return Response.json({ error: { code: 'IM_ERR_REGISTRATION_CLOSED', message: 'closed' } }, { status: 403 });
+  });
+  vi.stubGlobal('fetch', fetch);
+  return fetch;
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  setState(initialState());
+});
+
+describe('AuthScreen', () => {
+  it('says registration is closed, and still offers to log in', async () => {
+    server('closed');
+    render(<AuthScreen />);
+    await screen.findByText(/Registration is closed on this server/);
+    expect(screen.queryByRole('button', { name: 'Create an account' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Log in' })).toBeTruthy();
+  });
+
+  it('asks for an invite in invite mode, filled in from the invite link, and sends it', async () => {
+    const fetch = server('invite');
+    setState({ route: { name: 'invite', code: 'AbC123' } });
+    render(<AuthScreen />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Create an account' }));
+    const invite = screen.getByLabelText('Invite link or code') as HTMLInputElement;
+    expect(invite.value).toBe('AbC123');
+    fireEvent.change(screen.getByLabelText('Username'), { target: { value: 'dave' } });
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'long enough secret' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create account' }));
+    await waitFor(() => expect(fetch).toHaveBeenCalledWith('/api/auth/register', expect.anything()));
+    const body = JSON.parse(String(fetch.mock.calls.find(([url]) => url === '/api/auth/register')![1]!.body));
+    expect(body).toEqual({ username: 'dave', password: 'long enough secret', inviteCode: 'AbC123' });
+    expect((await screen.findByRole('alert')).textContent).toMatch(/This invite cannot be used/);
+  });
+
+  it('asks for no invite when registration is open', async () => {
+    server('open');
+    render(<AuthScreen />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Create an account' }));
+    await waitFor(() => expect(screen.queryByText(/Registration is closed/)).toBeNull());
+    expect(screen.queryByLabelText('Invite link or code')).toBeNull();
+  });
+});

@@ -1,7 +1,9 @@
 import type { Message, SyncResult } from '@im/protocol';
+import { ApiRequestError } from '../api/errors.ts';
 import { http } from '../api/http.ts';
 import type { ChatSocket } from '../api/socket.ts';
 import { showMessageNotification } from '../push/notifications.ts';
+import { currentSocket } from './connection.ts';
 import {
   applyDeletedMessage,
   applyReactionEvent,
@@ -40,6 +42,7 @@ export function attachRealtime(socket: ChatSocket, onUnauthorized: () => void): 
   });
   socket.on('disconnect', (reason) => {
     setState({ connection: reason === 'io client disconnect' ? 'offline' : 'reconnecting' });
+    if (reason === 'io server disconnect') void afterServerClose(socket);
   });
   socket.on('connect_error', (err) => {
     const data = (err as Error & { data?: { code?: string } }).data;
@@ -85,6 +88,23 @@ export function attachRealtime(socket: ChatSocket, onUnauthorized: () => void): 
   );
   socket.on('dm:opened', (dm) => putDm(dm));
   socket.on('presence', (event) => setPresence(event.userId, event.online));
+}
+
+const SERVER_CLOSE_RETRY_MS = 2000;
+
+/**
+ * The server closed the socket on purpose, and socket.io does not reconnect
+ * then: the session may have ended (revoked, account deactivated), which one
+ * authenticated call tells (its 401 ends the session here); otherwise connect again.
+ */
+async function afterServerClose(socket: ChatSocket): Promise<void> {
+  try {
+    await http.get('/api/users/me');
+  } catch (err) {
+    if (err instanceof ApiRequestError && err.status === 401) return;
+    await new Promise((resolve) => setTimeout(resolve, SERVER_CLOSE_RETRY_MS));
+  }
+  if (currentSocket() === socket && !socket.connected) socket.connect();
 }
 
 function updateMemberCount(groupId: string, delta: number): void {

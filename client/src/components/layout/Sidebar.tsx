@@ -98,7 +98,7 @@ export function GroupSidebar(props: { group: Group; activeConverseId?: string })
                   <button
                     type="button"
                     className="icon-button"
-                    aria-label={`${panel.name} settings`}
+                    aria-label={`Edit panel ${panel.name}`}
                     title="Panel settings"
                     onClick={() => setOpen({ panelSettings: panel })}
                   >

@@ -44,7 +44,10 @@ export function AuditLog(props: { load: (cursor: string | null) => Promise<Audit
   const first = useRef(more);
   useEffect(() => void first.current(null), []);
 
-  const names = { user: (id: string) => displayName(users[id], 'someone'), when: (iso: string) => formatMoment(iso) };
+  const names = {
+    user: (id: string, fallback?: string) => displayName(users[id], fallback ?? 'someone'),
+    when: (iso: string) => formatMoment(iso),
+  };
   return (
     <div className="audit">
       {items.length === 0 && state === 'done' && <p className="hint">Nothing recorded yet.</p>}

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { auditSentence, formatDuration, type AuditNames } from './audit-text.ts';
 
 const names: AuditNames = {
-  user: (id) => ({ a: 'alice', b: 'bob', c: 'carol' })[id] ?? 'someone',
+  user: (id, fallback) => ({ a: 'alice', b: 'bob', c: 'carol' })[id] ?? fallback ?? 'someone',
   when: (iso) => `<${iso}>`,
 };
 
@@ -34,17 +34,18 @@ describe('auditSentence', () => {
   });
 
   it('names roles, kicks, deletions and report outcomes', () => {
-    expect(auditSentence(entry('member.role', { role: 'admin' }), names)).toBe('alice made bob an admin');
-    expect(auditSentence(entry('member.role', { role: 'member' }), names)).toBe('alice made bob a member');
+    expect(auditSentence(entry('member.role', { from: 'member', to: 'admin' }), names)).toBe('alice made bob an admin');
+    expect(auditSentence(entry('member.role', { from: 'admin', to: 'member' }), names)).toBe('alice made bob a member');
     expect(auditSentence(entry('member.kick'), names)).toBe('alice removed bob from the group');
     expect(auditSentence(entry('message.delete', { authorId: 'c' }, { type: 'message', id: 'm1' }), names)).toBe(
       'alice deleted a message by carol',
     );
-    expect(auditSentence(entry('report.resolve', { action: 'delete' }, { type: 'report', id: 'r1' }), names)).toBe(
-      'alice deleted a reported message',
-    );
-    expect(auditSentence(entry('report.resolve', { action: 'dismiss' }, { type: 'report', id: 'r1' }), names)).toBe(
-      'alice dismissed a report',
+    const report = { type: 'report', id: 'r1' } as const;
+    expect(
+      auditSentence(entry('report.resolve', { outcome: 'deleted', authorId: 'b', reason: 'spam' }, report), names),
+    ).toBe('alice deleted a reported message by bob (spam)');
+    expect(auditSentence(entry('report.resolve', { outcome: 'dismissed', authorId: 'c' }, report), names)).toBe(
+      "alice dismissed a report of carol's message",
     );
     expect(auditSentence(entry('invite.revoke', {}, { type: 'invite', id: 'XyZ12' }), names)).toBe(
       'alice revoked the invite XyZ12',
@@ -59,6 +60,10 @@ describe('auditSentence', () => {
     expect(auditSentence(entry('panel.delete', {}, panel), names)).toBe('alice deleted a panel');
     const user = { type: 'user', id: 'c' } as const;
     expect(auditSentence(entry('user.deactivate', {}, user), names)).toBe("alice deactivated carol's account");
+    const gone = { type: 'user', id: 'zz' } as const;
+    expect(auditSentence(entry('user.deactivate', { username: 'dave' }, gone), names)).toBe(
+      "alice deactivated dave's account",
+    );
     expect(auditSentence(entry('user.activate', {}, user), names)).toBe("alice reactivated carol's account");
     expect(
       auditSentence(

@@ -2,7 +2,8 @@ import type { AuditEntry } from '@im/protocol';
 
 /** How an audit line names people and times. */
 export interface AuditNames {
-  user(id: string): string;
+  /** A user's name; `fallback` (a name the entry recorded) when the user is not known. */
+  user(id: string, fallback?: string): string;
   when(iso: string): string;
 }
 
@@ -11,8 +12,11 @@ const REGISTRATION: Record<string, string> = { open: 'open', invite: 'invite onl
 /** A plain sentence for one audit entry, e.g. "alice banned bob: spam". */
 export function auditSentence(entry: AuditEntry, names: AuditNames): string {
   const actor = names.user(entry.actorId);
-  const target = entry.target.type === 'user' || entry.target.type === 'member' ? names.user(entry.target.id) : '';
   const d = entry.details;
+  const target =
+    entry.target.type === 'user' || entry.target.type === 'member'
+      ? names.user(entry.target.id, text(d, 'username'))
+      : '';
   const reason = text(d, 'reason');
   const because = reason ? `: ${reason}` : '';
   switch (entry.action) {
@@ -21,7 +25,7 @@ export function auditSentence(entry: AuditEntry, names: AuditNames): string {
     case 'user.activate':
       return `${actor} reactivated ${target}'s account`;
     case 'settings.update': {
-      const mode = text(d, 'registration');
+      const mode = text(d, 'to') ?? text(d, 'registration');
       return mode
         ? `${actor} set registration to ${REGISTRATION[mode] ?? mode}`
         : `${actor} changed the server settings`;
@@ -37,7 +41,9 @@ export function auditSentence(entry: AuditEntry, names: AuditNames): string {
     case 'member.kick':
       return `${actor} removed ${target} from the group${because}`;
     case 'member.role':
-      return text(d, 'role') === 'admin' ? `${actor} made ${target} an admin` : `${actor} made ${target} a member`;
+      return (text(d, 'to') ?? text(d, 'role')) === 'admin'
+        ? `${actor} made ${target} an admin`
+        : `${actor} made ${target} a member`;
     case 'member.ban':
       return `${actor} banned ${target}${because}`;
     case 'member.unban':
@@ -52,10 +58,16 @@ export function auditSentence(entry: AuditEntry, names: AuditNames): string {
       const author = text(d, 'authorId');
       return author ? `${actor} deleted a message by ${names.user(author)}` : `${actor} deleted a message`;
     }
-    case 'report.resolve':
-      return text(d, 'action') === 'delete'
-        ? `${actor} deleted a reported message`
-        : `${actor} dismissed a report${reason ? ` (${reason})` : ''}`;
+    case 'report.resolve': {
+      // The report's own reason, not one given by the moderator.
+      const author = text(d, 'authorId');
+      const of = author ? ` of ${names.user(author)}'s message` : '';
+      const why = reason ? ` (${reason})` : '';
+      const outcome = text(d, 'outcome') ?? text(d, 'action');
+      return outcome === 'deleted' || outcome === 'delete'
+        ? `${actor} deleted a reported message${author ? ` by ${names.user(author)}` : ''}${why}`
+        : `${actor} dismissed a report${of}${why}`;
+    }
     default:
       // An action newer than this client: still say who did what.
       return `${actor}: ${String(entry.action)} ${entry.target.type} ${entry.target.id}`;

@@ -1,0 +1,42 @@
+import assert from 'node:assert/strict';
+import { type Page } from 'playwright-core';
+import { PASSWORD } from './app.ts';
+
+/** A signed-in account made through the API: for the setup steps a test is not about. */
+export interface Account {
+  id: string;
+  username: string;
+  token: string;
+}
+
+/** Calls the JSON API as `token` (none: signed out) and answers the parsed body; a failure throws with its status. */
+export async function api<T>(base: string, token: string | null, method: string, path: string, body?: unknown) {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  assert.ok(res.ok, `${method} ${path}: ${res.status} ${text}`);
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+export async function registerAccount(base: string, username: string): Promise<Account> {
+  const result = await api<{ token: string; user: { id: string } }>(base, null, 'POST', '/api/auth/register', {
+    username,
+    password: PASSWORD,
+  });
+  return { id: result.user.id, username, token: result.token };
+}
+
+/** Opens the app signed in as `account` (its token saved as the app saves it), at `path`. */
+export async function openAs(page: Page, base: string, account: Account, path = '/'): Promise<void> {
+  await page.goto(base);
+  await page.evaluate((t) => localStorage.setItem('im.token', t), account.token);
+  await page.goto(`${base}${path}`);
+  await page.getByRole('button', { name: 'Settings' }).waitFor();
+  await page.getByTestId('connection').and(page.locator('[data-state="online"]')).waitFor({ state: 'attached' });
+}

@@ -1,0 +1,247 @@
+// One moderation story through the web client, in headless Chromium against
+// the single instance: Carol reports Bob's message, Alice (the group's owner)
+// deletes it from the report queue and bans Bob, who loses the group and
+// cannot come back through an invite made before the ban; the ban shows in
+// the group's audit log. Then a server admin uses the console. Setup steps go
+// through the API; the story itself through the UI.
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, afterEach, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { startServerProcess, type ServerProcess } from '@im/dev-servers';
+import { openTestEnv, type TestEnv } from '@im/testkit';
+import { type Browser, type Locator, type Page } from 'playwright-core';
+import { api, openAs, registerAccount, type Account } from './harness/api.ts';
+import { describePage, PASSWORD } from './harness/app.ts';
+import { launchBrowser } from './harness/browser.ts';
+
+const START = fileURLToPath(new URL('../../server/src/start.ts', import.meta.url));
+const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
+const SHOTS = process.env.UPDATE_SCREENSHOTS
+  ? fileURLToPath(new URL('./screenshots/', import.meta.url))
+  : mkdtempSync(join(tmpdir(), 'im-e2e-shots-'));
+const SPAM = 'Cheap watches at spam.example, click now';
+
+/** An element's text on one line (innerText breaks lines at every flex item). */
+const textOf = async (locator: Locator): Promise<string> => ((await locator.textContent()) ?? '').replace(/\s+/g, ' ');
+
+describe('moderating a group in the web client', () => {
+  let env: TestEnv;
+  let server: ServerProcess;
+  let browser: Browser;
+  const pages: Record<string, Page> = {};
+  const pageErrors: string[] = [];
+  let alice: Account;
+  let bob: Account;
+  let carol: Account;
+  let root: Account;
+  let groupId: string;
+  let converseId: string;
+  let inviteCode: string;
+
+  const open = async (label: string, account: Account, path?: string): Promise<Page> => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    context.setDefaultTimeout(15_000);
+    const page = await context.newPage();
+    page.on('pageerror', (err) => pageErrors.push(`${label}: ${err.message}`));
+    page.on('console', (msg) => {
+      if (msg.type() === 'error' && !/Failed to load resource|ERR_CONNECTION|WebSocket/.test(msg.text())) {
+        pageErrors.push(`${label}: ${msg.text()}`);
+      }
+    });
+    await openAs(page, server.base, account, path);
+    pages[label] = page;
+    return page;
+  };
+
+  before(async () => {
+    assert.ok(existsSync(join(DIST, 'index.html')), `no built client in ${DIST}: run 'bash scripts/setup.sh test'`);
+    mkdirSync(SHOTS, { recursive: true });
+    env = await openTestEnv(import.meta.url);
+    server = await startServerProcess(START, {
+      MONGO_URL: env.mongoUrl,
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'im-e2e-')),
+      STORAGE: 'local',
+      WEB_CLIENT_DIR: DIST,
+      ADMIN_USERNAMES: 'root',
+    });
+    browser = await launchBrowser();
+  });
+
+  afterEach(async (t) => {
+    if (!('passed' in t) || t.passed) return;
+    const stem = join(SHOTS, `failed-${t.name.replace(/\W+/g, '-').slice(0, 60)}`);
+    for (const [label, page] of Object.entries(pages)) {
+      console.error(await describePage(page, label, `${stem}-${label}.png`));
+    }
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+    await env?.close();
+  });
+
+  it('sets up (API): Alice owns a group that Bob and Carol joined by invite, and Bob posted spam', async () => {
+    const base = server.base;
+    [alice, bob, carol, root] = await Promise.all([
+      registerAccount(base, 'alice'),
+      registerAccount(base, 'bob'),
+      registerAccount(base, 'carol'),
+      registerAccount(base, 'root'),
+    ]);
+    const group = await api<{ id: string; panels: Array<{ converseId: string }> }>(
+      base,
+      alice.token,
+      'POST',
+      '/api/groups',
+      { name: 'Team' },
+    );
+    groupId = group.id;
+    converseId = group.panels[0]!.converseId;
+    // Made before the ban: it must not let Bob back in afterwards.
+    inviteCode = (await api<{ code: string }>(base, alice.token, 'POST', `/api/groups/${groupId}/invites`, {})).code;
+    for (const who of [bob, carol]) await api(base, who.token, 'POST', `/api/invites/${inviteCode}/accept`);
+    await api(base, bob.token, 'POST', `/api/converses/${converseId}/messages`, { content: SPAM });
+    await api(base, carol.token, 'POST', `/api/converses/${converseId}/messages`, { content: 'Hi all' });
+
+    const path = `/g/${groupId}/${converseId}`;
+    for (const [label, account] of [
+      ['alice', alice],
+      ['bob', bob],
+      ['carol', carol],
+    ] as const) {
+      const page = await open(label, account, path);
+      await page.getByTestId('message-content').filter({ hasText: SPAM }).waitFor();
+    }
+  });
+
+  it('lets Carol report the message (not her own, and only once)', async () => {
+    const carolPage = pages.carol!;
+    const own = carolPage.getByTestId('message').filter({ hasText: 'Hi all' });
+    await own.hover();
+    assert.equal(await own.getByRole('button', { name: 'Report' }).count(), 0, 'no Report on my own message');
+
+    const reportIt = async () => {
+      const message = carolPage.getByTestId('message').filter({ hasText: SPAM });
+      await message.hover();
+      await message.getByRole('button', { name: 'Report' }).click();
+      const dialog = carolPage.getByRole('dialog', { name: 'Report message' });
+      await dialog.getByLabel('Reason').fill('spam');
+      await dialog.getByRole('button', { name: 'Report', exact: true }).click();
+      return dialog;
+    };
+    const first = await reportIt();
+    await first.waitFor({ state: 'detached' });
+    await carolPage.getByText('Thanks: the message was reported to the moderators.').waitFor();
+
+    const again = await reportIt();
+    await again.getByRole('alert').filter({ hasText: 'You already reported this message' }).waitFor();
+    await carolPage.keyboard.press('Escape');
+    await again.waitFor({ state: 'detached' });
+  });
+
+  it("lets Alice delete the message from the group's report queue", async () => {
+    const page = pages.alice!;
+    await page.getByRole('button', { name: 'Team: group menu' }).click();
+    await page.getByRole('menuitem', { name: 'Group settings' }).click();
+    const settings = page.getByRole('dialog', { name: 'Team settings' });
+    await settings.getByRole('tab', { name: 'Reports' }).click();
+    const report = settings.getByTestId('report').filter({ hasText: SPAM });
+    await report.getByTestId('report-reason').filter({ hasText: 'spam' }).waitFor();
+    assert.match(await textOf(report), /carol reported a message by bob/);
+    await page.screenshot({ path: join(SHOTS, 'report-queue.png') });
+    await report.getByRole('button', { name: 'Delete message' }).click();
+    await settings.getByText('No open reports.').waitFor();
+    // Everyone sees the tombstone in place of the message.
+    for (const label of ['carol', 'bob']) {
+      await pages[label]!.getByText('This message was deleted.').waitFor();
+      assert.equal(await pages[label]!.getByTestId('message-content').filter({ hasText: SPAM }).count(), 0);
+    }
+  });
+
+  it('lets Alice ban Bob with a reason: he loses the group at once', async () => {
+    const page = pages.alice!;
+    const settings = page.getByRole('dialog', { name: 'Team settings' });
+    await settings.getByRole('tab', { name: 'Members' }).click();
+    const row = settings.getByTestId('member-row').filter({ hasText: '@bob' });
+    await row.getByRole('button', { name: 'Ban', exact: true }).click();
+    await row.getByLabel('Reason').fill('spam');
+    await row.getByRole('button', { name: 'Ban bob' }).click();
+    await row.waitFor({ state: 'detached' });
+
+    await settings.getByRole('tab', { name: 'Bans' }).click();
+    const ban = settings.getByTestId('ban-row').filter({ hasText: '@bob' });
+    await ban.waitFor();
+    assert.match(await textOf(ban), /Banned by alice · .* · spam/);
+
+    const bobPage = pages.bob!;
+    await bobPage.getByTestId('rail-group').waitFor({ state: 'detached' });
+    await bobPage.getByRole('heading', { name: 'Hello, bob' }).waitFor();
+  });
+
+  it('refuses Bob the invite link made before the ban, saying he is banned', async () => {
+    const bobPage = pages.bob!;
+    await bobPage.goto(`${server.base}/invite/${inviteCode}`);
+    const joinDialog = bobPage.getByRole('dialog', { name: 'Join a group' });
+    await joinDialog.getByRole('button', { name: 'Join', exact: true }).click();
+    await joinDialog.getByRole('alert').filter({ hasText: 'You are banned from this group.' }).waitFor();
+    await bobPage.screenshot({ path: join(SHOTS, 'banned.png') });
+    assert.equal(await bobPage.getByTestId('rail-group').count(), 0);
+  });
+
+  it("shows the ban in the group's audit log", async () => {
+    const page = pages.alice!;
+    const settings = page.getByRole('dialog', { name: 'Team settings' });
+    await settings.getByRole('tab', { name: 'Audit log' }).click();
+    const entries = settings.getByTestId('audit-entry');
+    await entries.filter({ hasText: 'alice banned bob: spam' }).waitFor();
+    await entries.filter({ hasText: 'alice deleted a reported message by bob' }).waitFor();
+    // Newest first: the ban came after the deletion.
+    const texts = await entries.allInnerTexts();
+    const banAt = texts.findIndex((t) => t.includes('alice banned bob: spam'));
+    const deleteAt = texts.findIndex((t) => t.includes('deleted a reported message'));
+    assert.ok(banAt < deleteAt, `newest first: ${texts.join(' | ')}`);
+    await page.screenshot({ path: join(SHOTS, 'audit-log.png') });
+    await page.keyboard.press('Escape');
+    await settings.waitFor({ state: 'detached' });
+  });
+
+  it('lets a server admin deactivate an account and close registration from the console', async () => {
+    assert.equal(await pages.alice!.getByRole('button', { name: 'Admin console' }).count(), 0, 'not for others');
+    const page = await open('root', root);
+    await page.getByRole('button', { name: 'Admin console' }).click();
+    const console_ = page.getByRole('dialog', { name: 'Admin console' });
+    await console_.getByLabel('Search users').fill('car');
+    const row = console_.getByTestId('admin-user').filter({ hasText: '@carol' });
+    await row.getByTestId('user-state').filter({ hasText: 'Active' }).waitFor();
+    assert.equal(await console_.getByTestId('admin-user').count(), 1, 'the search narrows the list');
+    page.once('dialog', (d) => void d.accept());
+    await row.getByRole('button', { name: 'Deactivate' }).click();
+    await row.getByTestId('user-state').filter({ hasText: 'Deactivated' }).waitFor();
+    // Carol's session ends at once, and she cannot sign in again.
+    const carolPage = pages.carol!;
+    await carolPage.getByRole('button', { name: 'Log in' }).waitFor();
+    await carolPage.getByLabel('Username').fill('carol');
+    await carolPage.getByLabel('Password').fill(PASSWORD);
+    await carolPage.getByRole('button', { name: 'Log in' }).click();
+    await carolPage.getByRole('alert').filter({ hasText: 'This account has been deactivated' }).waitFor();
+
+    await console_.getByRole('tab', { name: 'Registration' }).click();
+    await console_.getByLabel('Closed').check();
+    await console_.getByRole('button', { name: 'Save' }).click();
+    await console_.getByText('Saved.').waitFor();
+    // The sign-in screen says so (login still works, as Carol's attempt above showed).
+    await carolPage.reload();
+    await carolPage.getByText('Registration is closed on this server.').waitFor();
+    assert.equal(await carolPage.getByRole('button', { name: 'Create an account' }).count(), 0);
+
+    await console_.getByRole('tab', { name: 'Audit log' }).click();
+    await console_.getByTestId('audit-entry').filter({ hasText: "root deactivated carol's account" }).waitFor();
+    await console_.getByTestId('audit-entry').filter({ hasText: 'root set registration to closed' }).waitFor();
+    await page.screenshot({ path: join(SHOTS, 'admin-console.png') });
+    assert.deepEqual(pageErrors, []);
+  });
+});

@@ -209,6 +209,38 @@ describe('moderating a group in the web client', () => {
     await settings.waitFor({ state: 'detached' });
   });
 
+  it('mutes Carol for 10 minutes and makes #general admin-only: her composer says so, live', async () => {
+    const page = pages.alice!;
+    const carolPage = pages.carol!;
+    const composer = carolPage.getByRole('textbox', { name: 'Message' });
+    await page.getByRole('button', { name: 'Team: group menu' }).click();
+    await page.getByRole('menuitem', { name: 'Group settings' }).click();
+    const settings = page.getByRole('dialog', { name: 'Team settings' });
+    const row = settings.getByTestId('member-row').filter({ hasText: '@carol' });
+    await row.getByLabel('Mute carol for').selectOption({ label: '10 minutes' });
+    await row.getByRole('button', { name: 'Mute', exact: true }).click();
+    await row.getByText(/^Muted until /).waitFor();
+    await carolPage
+      .getByTestId('composer-notice')
+      .filter({ hasText: /^You are muted in this group until / })
+      .waitFor();
+    assert.equal(await composer.isDisabled(), true);
+    await row.getByRole('button', { name: 'Unmute' }).click();
+    await carolPage.getByTestId('composer-notice').waitFor({ state: 'detached' });
+    assert.equal(await composer.isDisabled(), false);
+    await page.keyboard.press('Escape');
+
+    await page.getByRole('button', { name: 'Edit panel general' }).click();
+    const panel = page.getByRole('dialog', { name: 'Panel settings' });
+    await panel.getByLabel('Only admins can post').check();
+    await panel.getByRole('button', { name: 'Save' }).click();
+    await panel.waitFor({ state: 'detached' });
+    await carolPage.getByTestId('composer-locked').filter({ hasText: 'Only admins can post in this panel' }).waitFor();
+    assert.equal(await composer.count(), 0);
+    // The owner still posts there.
+    assert.equal(await page.getByRole('textbox', { name: 'Message' }).isDisabled(), false);
+  });
+
   it('lets a server admin deactivate an account and close registration from the console', async () => {
     assert.equal(await pages.alice!.getByRole('button', { name: 'Admin console' }).count(), 0, 'not for others');
     const page = await open('root', root);

@@ -45,15 +45,19 @@ describe('moderating a group in the web client', () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     context.setDefaultTimeout(15_000);
     const page = await context.newPage();
+    watch(label, page);
+    await openAs(page, server.base, account, path);
+    return page;
+  };
+  /** Collects the page's errors (React reports misuse on the console) and keeps it for failure reports. */
+  const watch = (label: string, page: Page) => {
+    pages[label] = page;
     page.on('pageerror', (err) => pageErrors.push(`${label}: ${err.message}`));
     page.on('console', (msg) => {
       if (msg.type() === 'error' && !/Failed to load resource|ERR_CONNECTION|WebSocket/.test(msg.text())) {
         pageErrors.push(`${label}: ${msg.text()}`);
       }
     });
-    await openAs(page, server.base, account, path);
-    pages[label] = page;
-    return page;
   };
 
   before(async () => {
@@ -262,6 +266,26 @@ describe('moderating a group in the web client', () => {
     await carolPage.getByRole('alert').filter({ hasText: 'This account has been deactivated' }).waitFor();
 
     await console_.getByRole('tab', { name: 'Registration' }).click();
+    await console_.getByLabel('Invite only').check();
+    await console_.getByRole('button', { name: 'Save' }).click();
+    await console_.getByText('Saved.').waitFor();
+    // Invite only: a newcomer following Alice's invite link registers with its code, and is in the group.
+    const dave = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+    dave.setDefaultTimeout(15_000);
+    watch('dave', dave);
+    await dave.goto(`${server.base}/invite/${inviteCode}`);
+    await dave.getByRole('button', { name: 'Create an account' }).click();
+    assert.equal(await dave.getByLabel('Invite link or code').inputValue(), inviteCode);
+    await dave.getByLabel('Username').fill('dave');
+    await dave.getByLabel('Password').fill(PASSWORD);
+    await dave.getByRole('button', { name: 'Create account' }).click();
+    await dave.getByTestId('rail-group').filter({ hasText: 'Te' }).waitFor();
+    assert.equal(
+      await dave.getByRole('dialog', { name: 'Join a group' }).count(),
+      0,
+      'the invite is not offered again',
+    );
+
     await console_.getByLabel('Closed').check();
     await console_.getByRole('button', { name: 'Save' }).click();
     await console_.getByText('Saved.').waitFor();

@@ -37,9 +37,10 @@ export function AuthScreen() {
       if (mode === 'login') await login(username.trim(), password);
       else {
         const inviteCode = needsInvite ? inviteCodeFrom(invite) : undefined;
-        await register(username.trim(), password, { nickname: nickname.trim() || undefined, inviteCode });
-        // The invite was used to register (and join): nothing is left to accept.
+        // Registering uses the invite (and joins its group): leave the invite route first, or the
+        // signed-in app would open it to be accepted again. The field keeps the code if this fails.
         if (inviteCode && useStore.getState().route.name === 'invite') navigate({ name: 'home' }, { replace: true });
+        await register(username.trim(), password, { nickname: nickname.trim() || undefined, inviteCode });
       }
     } catch (err) {
       setError(explain(err, needsInvite));

@@ -359,12 +359,12 @@ describe('groups, members, panels and invites over HTTP', () => {
     assert.equal(await lookup(member.id), null);
     const { code } = await invite(owner, group.id);
     await join(member, code);
-    assert.deepEqual(await lookup(member.id), { groupId: group.id, role: 'member' });
+    assert.deepEqual(await lookup(member.id), { groupId: group.id, role: 'member', postingRole: 'member' });
     await api.request('PUT', `/api/groups/${group.id}/members/${member.id}/role`, {
       token: owner.token,
       body: { role: 'admin' },
     });
-    assert.deepEqual(await lookup(member.id), { groupId: group.id, role: 'admin' });
+    assert.deepEqual(await lookup(member.id), { groupId: group.id, role: 'admin', postingRole: 'member' });
     await api.request('DELETE', `/api/groups/${group.id}/members/${member.id}`, { token: owner.token });
     assert.equal(await lookup(member.id), null);
 
@@ -374,7 +374,11 @@ describe('groups, members, panels and invites over HTTP', () => {
         body: { name: 'side', type: 'text' },
       })
     ).body;
-    assert.deepEqual(await lookup(owner.id, side.converseId), { groupId: group.id, role: 'owner' });
+    assert.deepEqual(await lookup(owner.id, side.converseId), {
+      groupId: group.id,
+      role: 'owner',
+      postingRole: 'member',
+    });
     await api.request('DELETE', `/api/groups/${group.id}/panels/${side.id}`, { token: owner.token });
     assert.equal(await lookup(owner.id, side.converseId), null);
     await api.request('DELETE', `/api/groups/${group.id}`, { token: owner.token });

@@ -30,9 +30,23 @@ describe('membership cache in Redis (REDIS_URL set)', () => {
       assert.deepEqual(await api.broker.call('group.converseMember', { converseId, userId: member.id }), {
         groupId: group.id,
         role: 'member',
+        postingRole: 'member',
       });
       const raw = `${api.env.redisPrefix}group:membership:m:${group.id}:${member.id}`;
       assert.equal(await redis.get(raw), 'member');
+      // A mute replaces the entry: the next answer carries its end.
+      const muted = await api.request('PUT', `/api/groups/${group.id}/members/${member.id}/mute`, {
+        token: owner.token,
+        body: { seconds: 60 },
+      });
+      assert.equal(muted.status, 204);
+      assert.equal(await redis.get(raw), null);
+      const answer: { mutedUntil?: number } = await api.broker.call('group.converseMember', {
+        converseId,
+        userId: member.id,
+      });
+      assert.ok(answer.mutedUntil && Math.abs(answer.mutedUntil - Date.now() - 60_000) < 30_000);
+      assert.equal(await redis.get(raw), `member|${answer.mutedUntil}`);
       assert.equal(
         (await api.request('DELETE', `/api/groups/${group.id}/members/${member.id}`, { token: owner.token })).status,
         204,
@@ -71,6 +85,7 @@ describe('membership caches in memory on two nodes over NATS', () => {
     assert.deepEqual(await other.broker.call('group.converseMember', { converseId, userId: member.id }), {
       groupId: group.id,
       role: 'member',
+      postingRole: 'member',
     });
     // The kick goes through node-a's gateway and group service.
     assert.equal(

@@ -162,18 +162,6 @@ describe('users and auth over HTTP', () => {
     );
   });
 
-  it('a banned user is locked out at once, tokens and login alike', async () => {
-    const { token, id, username } = await api.user('ban');
-    assert.equal((await api.request('GET', '/api/users/me', { token })).status, 200);
-    await api.broker.call('user.setBanned', { userId: id, banned: true });
-    const res = await api.request<Err>('GET', '/api/users/me', { token });
-    assert.equal(res.status, 401);
-    const login = await api.request<Err>('POST', '/api/auth/login', {
-      body: { username, password: 'correct horse battery' },
-    });
-    assert.equal(login.status, 403);
-  });
-
   it('answers malformed and hostile bodies with a 4xx and writes nothing', async () => {
     const users = api.node.app.mongo!.collection('users');
     const before = await users.countDocuments();

@@ -67,6 +67,7 @@ describe('realtime across the local cluster', () => {
       MONGO_URL: env.mongoUrl,
       RATE_LIMIT: 'off',
       SECRET: 'k'.repeat(40),
+      ADMIN_USERNAMES: `cl${process.pid}x1`,
     });
     await cluster.waitFor(/cluster ready/, 90_000);
     gw1 = `http://127.0.0.1:${port}`;
@@ -140,6 +141,19 @@ describe('realtime across the local cluster', () => {
       (await fetch(`${gw2}/api/users/me`, { headers: { authorization: `Bearer ${login.token}` } })).status,
       200,
     );
+  });
+
+  it("a server admin's deactivation on one gateway closes the user's sockets on both", async () => {
+    const u = await user();
+    const sockets = [await open(gw1, u), await open(gw2, u)];
+    const closed = sockets.map((s) => new Promise<string>((resolve) => s.once('disconnect', resolve)));
+    await http('POST', `/api/admin/users/${u.id}/deactivate`, owner.token); // owner is the first user: a server admin
+    assert.deepEqual(await Promise.all(closed), ['io server disconnect', 'io server disconnect']);
+    for (const base of [gw1, gw2])
+      assert.equal(
+        (await fetch(`${base}/api/users/me`, { headers: { authorization: `Bearer ${u.token}` } })).status,
+        401,
+      );
   });
 
   it('after SIGKILL of a gateway, its clients reconnect to the other and sync every message sent meanwhile; presence goes offline', async () => {

@@ -17,7 +17,7 @@ describe('realtime on a single instance (no NATS, no Redis)', () => {
   };
 
   before(async () => {
-    api = await startApi(import.meta.url);
+    api = await startApi(import.meta.url, { ADMIN_USERNAMES: 'rtadmin' });
   });
   after(async () => {
     for (const s of sockets) s.disconnect();
@@ -217,11 +217,17 @@ describe('realtime on a single instance (no NATS, no Redis)', () => {
     assert.equal(await count(), before);
   });
 
-  it('closes the sockets of a banned user, and a connection that sends too much', async () => {
+  it('closes the sockets of a deactivated user, and a connection that sends too much', async () => {
     const { members, converseId } = await room(1);
     const s = await open(members[0]!);
     const closed = new Promise<string>((resolve) => s.once('disconnect', resolve));
-    await api.broker.call('user.setBanned', { userId: members[0]!.id, banned: true });
+    const admin = await api.request<{ token: string }>('POST', '/api/auth/register', {
+      body: { username: 'rtadmin', password: 'correct horse battery' },
+    });
+    const deactivated = await api.request('POST', `/api/admin/users/${members[0]!.id}/deactivate`, {
+      token: admin.body.token,
+    });
+    assert.equal(deactivated.status, 204);
     assert.equal(await closed, 'io server disconnect');
 
     const { owner } = await room(0);

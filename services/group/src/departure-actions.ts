@@ -3,7 +3,8 @@ import type { Ctx, GroupDeps } from './deps.ts';
 import type { GroupDoc, MemberDoc } from './models.ts';
 import { groupParams } from './params.ts';
 import { removeGroup } from './group-removal.ts';
-import { converseIdsOf, toGroupInfo } from './views.ts';
+import { removeMembership } from './member-removal.ts';
+import { toGroupInfo } from './views.ts';
 
 /** A deleted account's departure from every group it was in. */
 export const departureActions = (deps: GroupDeps) => {
@@ -45,14 +46,9 @@ export const departureActions = (deps: GroupDeps) => {
             await removeGroup(deps, ctx, m.groupId);
             continue;
           }
-          const { deletedCount } = await models.members.deleteOne({ _id: m._id });
-          if (deletedCount === 0) continue;
-          const group = await models.groups
-            .findOneAndUpdate({ _id: m.groupId }, { $inc: { memberCount: -1 } }, { new: true })
-            .lean<GroupDoc>();
-          const groupId = m.groupId.toHexString();
-          await membership.forgetMember(groupId, userId);
-          if (group) announce(ctx, EVENTS.memberLeft, { groupId, userId, converseIds: converseIdsOf(group) });
+          const group = await models.groups.findById(m.groupId, { panels: 1 }).lean<GroupDoc>();
+          if (group) await removeMembership(deps, ctx, group, m);
+          else await models.members.deleteOne({ _id: m._id }); // Its group is being deleted.
         }
       },
     },

@@ -15,7 +15,8 @@ import { loadForMember, OWNER } from './access.ts';
 import { groupParams } from './params.ts';
 import type { Ctx, GroupDeps } from './deps.ts';
 import type { GroupDoc, MemberDoc } from './models.ts';
-import { activeMute, converseIdsOf } from './views.ts';
+import { removeMembership } from './member-removal.ts';
+import { activeMute } from './views.ts';
 
 const toMember = (m: MemberDoc, user: PublicUser): Member => {
   const mutedUntil = activeMute(m);
@@ -90,16 +91,14 @@ export const memberActions = ({ models, membership, audit }: GroupDeps) => {
         if (target !== mine && !(mine.role === 'owner' || (mine.role === 'admin' && target.role === 'member'))) {
           throw new ImError('IM_ERR_FORBIDDEN', 'Only the owner, or an admin for plain members, may remove members');
         }
-        const { deletedCount } = await models.members.deleteOne({ _id: target._id });
-        if (deletedCount === 0) return; // Removed concurrently: nothing more to do.
-        await models.groups.updateOne({ _id: group._id }, { $inc: { memberCount: -1 } });
-        await membership.forgetMember(ctx.params.groupId, ctx.params.userId);
-        announce(ctx, EVENTS.memberLeft, {
-          groupId: ctx.params.groupId,
-          userId: ctx.params.userId,
-          converseIds: converseIdsOf(group),
-          ...(target === mine ? {} : { removedBy: me }),
-        });
+        const removed = await removeMembership(
+          { models, membership },
+          ctx,
+          group,
+          target,
+          target === mine ? undefined : me,
+        );
+        if (!removed) return; // Removed concurrently: nothing more to do.
         if (target !== mine)
           await audit.record(me, {
             action: 'member.kick',

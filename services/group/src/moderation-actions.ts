@@ -3,9 +3,9 @@ import { announce, call, callerId, EVENTS, ImError, isDuplicateKeyError, type Pa
 import { Types } from 'mongoose';
 import { loadForMember, MANAGERS, mayModerate } from './access.ts';
 import type { Ctx, GroupDeps } from './deps.ts';
-import type { BanDoc, GroupDoc, MemberDoc } from './models.ts';
+import type { BanDoc, MemberDoc } from './models.ts';
 import { groupParams } from './params.ts';
-import { converseIdsOf } from './views.ts';
+import { removeMembership } from './member-removal.ts';
 
 /** Most bans one list shows. */
 const MAX_BANS_LISTED = 1000;
@@ -26,17 +26,6 @@ export const moderationActions = ({ models, membership, audit }: GroupDeps) => {
           : `Only the owner may ${verb} an admin`,
       );
     return { actorId, group, target };
-  };
-
-  /** Takes a banned member out of the group, as a kick does. */
-  const removeBanned = async (ctx: Ctx<object>, group: GroupDoc, member: MemberDoc, actorId: string) => {
-    const { deletedCount } = await models.members.deleteOne({ _id: member._id });
-    if (deletedCount === 0) return;
-    const groupId = group._id.toHexString();
-    const userId = member.userId.toHexString();
-    await models.groups.updateOne({ _id: group._id }, { $inc: { memberCount: -1 } });
-    await membership.forgetMember(groupId, userId);
-    announce(ctx, EVENTS.memberLeft, { groupId, userId, converseIds: converseIdsOf(group), removedBy: actorId });
   };
 
   return {
@@ -68,7 +57,7 @@ export const moderationActions = ({ models, membership, audit }: GroupDeps) => {
         } catch (err) {
           if (!isDuplicateKeyError(err)) throw err;
         }
-        if (target) await removeBanned(ctx, group, target, actorId);
+        if (target) await removeMembership({ models, membership }, ctx, group, target, actorId);
         await models.invites.deleteMany({ groupId: group._id, createdBy: new Types.ObjectId(ctx.params.userId) });
         if (created)
           await audit.record(actorId, {

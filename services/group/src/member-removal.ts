@@ -1,0 +1,32 @@
+import { announce, EVENTS, type CallerMeta } from '@im/sdk';
+import type { Context } from 'moleculer';
+import type { GroupDeps } from './deps.ts';
+import type { GroupDoc, MemberDoc } from './models.ts';
+import { converseIdsOf } from './views.ts';
+
+/**
+ * Takes a member out of a group (leave, kick, ban): the membership, the
+ * count, the cached role, then the event. False when someone else removed
+ * them first (nothing more is done then).
+ */
+export async function removeMembership(
+  { models, membership }: Pick<GroupDeps, 'models' | 'membership'>,
+  ctx: Context<unknown, CallerMeta>,
+  group: Pick<GroupDoc, '_id' | 'panels'>,
+  member: Pick<MemberDoc, '_id' | 'userId'>,
+  removedBy?: string,
+): Promise<boolean> {
+  const { deletedCount } = await models.members.deleteOne({ _id: member._id });
+  if (deletedCount === 0) return false;
+  const groupId = group._id.toHexString();
+  const userId = member.userId.toHexString();
+  await models.groups.updateOne({ _id: group._id }, { $inc: { memberCount: -1 } });
+  await membership.forgetMember(groupId, userId);
+  announce(ctx, EVENTS.memberLeft, {
+    groupId,
+    userId,
+    converseIds: converseIdsOf(group),
+    ...(removedBy ? { removedBy } : {}),
+  });
+  return true;
+}

@@ -138,6 +138,7 @@ describe('group moderation: invites, bans, mutes, announcement panels, reports, 
       const ban = only(await auditOf(owner, group.id), 'member.ban', bob.id);
       assert.equal(ban.actorId, admin.id);
       assert.equal(ban.details.reason, 'spam links');
+      assert.equal(ban.details.username, bob.username, 'the name as it was, for when the account is gone');
 
       await ok('DELETE', `/api/groups/${group.id}/bans/${bob.id}`, admin, undefined, 204);
       await refused('DELETE', `/api/groups/${group.id}/bans/${bob.id}`, admin, 404, 'IM_ERR_NOT_FOUND');
@@ -366,7 +367,11 @@ describe('group moderation: invites, bans, mutes, announcement panels, reports, 
       );
       assert.ok(all.every((e, i) => i === 0 || Date.parse(all[i - 1]!.at) >= Date.parse(e.at)));
       assert.equal(only(all, 'member.kick', bob.id).actorId, admin.id);
-      assert.deepEqual(only(all, 'member.role', alice.id).details, { from: 'member', to: 'admin' });
+      assert.deepEqual(only(all, 'member.role', alice.id).details, {
+        username: alice.username,
+        from: 'member',
+        to: 'admin',
+      });
       assert.equal(only(all, 'panel.delete', panel.id).details.name, 'old');
       assert.ok(all.every((e) => e.groupId === group.id));
       await refused('GET', `/api/groups/${group.id}/audit`, bob, 404, 'IM_ERR_NOT_FOUND');

@@ -15,6 +15,7 @@ import { loadForMember, OWNER } from './access.ts';
 import { groupParams } from './params.ts';
 import type { Ctx, GroupDeps } from './deps.ts';
 import type { GroupDoc, MemberDoc } from './models.ts';
+import { auditMemberAction } from './member-audit.ts';
 import { removeMembership } from './member-removal.ts';
 import { activeMute } from './views.ts';
 
@@ -100,9 +101,10 @@ export const memberActions = ({ models, membership, audit }: GroupDeps) => {
         );
         if (!removed) return; // Removed concurrently: nothing more to do.
         if (target !== mine)
-          await audit.record(me, {
+          await auditMemberAction(audit, ctx, {
+            actorId: me,
             action: 'member.kick',
-            target: { type: 'member', id: ctx.params.userId },
+            userId: ctx.params.userId,
             groupId: ctx.params.groupId,
           });
       },
@@ -135,9 +137,10 @@ export const memberActions = ({ models, membership, audit }: GroupDeps) => {
           ...(mutedUntil ? { mutedUntil } : {}),
         });
         if (before.role !== ctx.params.role)
-          await audit.record(actorId, {
+          await auditMemberAction(audit, ctx, {
+            actorId: actorId,
             action: 'member.role',
-            target: { type: 'member', id: ctx.params.userId },
+            userId: ctx.params.userId,
             groupId: ctx.params.groupId,
             details: { from: before.role, to: ctx.params.role },
           });

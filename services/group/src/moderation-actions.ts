@@ -5,6 +5,7 @@ import { loadForMember, MANAGERS, mayModerate } from './access.ts';
 import type { Ctx, GroupDeps } from './deps.ts';
 import type { BanDoc, MemberDoc } from './models.ts';
 import { groupParams } from './params.ts';
+import { auditMemberAction } from './member-audit.ts';
 import { removeMembership } from './member-removal.ts';
 
 /** Most bans one list shows. */
@@ -60,9 +61,10 @@ export const moderationActions = ({ models, membership, audit }: GroupDeps) => {
         if (target) await removeMembership({ models, membership }, ctx, group, target, actorId);
         await models.invites.deleteMany({ groupId: group._id, createdBy: new Types.ObjectId(ctx.params.userId) });
         if (created)
-          await audit.record(actorId, {
+          await auditMemberAction(audit, ctx, {
+            actorId: actorId,
             action: 'member.ban',
-            target: { type: 'member', id: ctx.params.userId },
+            userId: ctx.params.userId,
             groupId: ctx.params.groupId,
             details: { reason },
           });
@@ -80,9 +82,10 @@ export const moderationActions = ({ models, membership, audit }: GroupDeps) => {
           userId: ctx.params.userId,
         });
         if (deletedCount === 0) throw new ImError('IM_ERR_NOT_FOUND', 'This user is not banned here');
-        await audit.record(actorId, {
+        await auditMemberAction(audit, ctx, {
+          actorId: actorId,
           action: 'member.unban',
-          target: { type: 'member', id: ctx.params.userId },
+          userId: ctx.params.userId,
           groupId: ctx.params.groupId,
         });
       },
@@ -140,9 +143,10 @@ export const moderationActions = ({ models, membership, audit }: GroupDeps) => {
         });
         const wasMuted = (before.mutedUntil?.getTime() ?? 0) > Date.now();
         if (until || wasMuted)
-          await audit.record(actorId, {
+          await auditMemberAction(audit, ctx, {
+            actorId: actorId,
             action: until ? 'member.mute' : 'member.unmute',
-            target: { type: 'member', id: ctx.params.userId },
+            userId: ctx.params.userId,
             groupId: ctx.params.groupId,
             details: until ? { seconds, until: until.toISOString() } : {},
           });

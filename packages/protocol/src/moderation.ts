@@ -39,7 +39,7 @@ export interface AdminUser extends PublicUser {
   active: boolean;
   /** Named in ADMIN_USERNAMES. */
   serverAdmin: boolean;
-  /** The last time one of the user's sessions was used; null: never signed in since it was recorded. */
+  /** The last time one of the user's sessions was used; null: no session on record (ended ones go a week after they expire). */
   lastSeenAt: Timestamp | null;
 }
 

@@ -15,7 +15,6 @@ export const accountActions = (deps: UserDeps) => {
   /** A new session for the user, and a token naming it. */
   const authResult = async (ctx: Ctx<object>, doc: UserDoc): Promise<AuthResult> => {
     const session = await sessions.open(doc._id, ctx.meta.ip, ctx.meta.userAgent);
-    await users.updateOne({ _id: doc._id }, { $set: { lastSeenAt: session.createdAt } });
     return {
       token: await tokens.sign(doc._id.toHexString(), session._id.toHexString()),
       user: toPublicUser(doc),

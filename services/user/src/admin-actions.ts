@@ -17,14 +17,14 @@ import { toPublicUser } from './views.ts';
 
 /** Server administration (ADMIN_USERNAMES): users, deactivation, the registration mode. */
 export const adminActions = (deps: UserDeps) => {
-  const { app, users, registration, audit } = deps;
+  const { app, users, sessions, registration, audit } = deps;
   const isAdminName = (username: string) => app.config.adminUsernames.includes(username);
 
-  const toAdminUser = (d: UserDoc): AdminUser => ({
+  const toAdminUser = (d: UserDoc, lastSeen: Map<string, Date>): AdminUser => ({
     ...toPublicUser(d),
     active: d.status === 'active',
     serverAdmin: isAdminName(d.username),
-    lastSeenAt: d.lastSeenAt?.toISOString() ?? null,
+    lastSeenAt: lastSeen.get(d._id.toHexString())?.toISOString() ?? null,
   });
 
   /** The caller, who must be an active server admin (else 403). */
@@ -42,6 +42,22 @@ export const adminActions = (deps: UserDeps) => {
     const doc = await users.findById(ctx.params.userId).lean<UserDoc>();
     if (!doc || doc.status === 'deleted') throw new ImError('IM_ERR_NOT_FOUND', 'User not found');
     return doc;
+  };
+
+  /**
+   * Moves an account between active and deactivated; false when it already
+   * was where it is sent (nothing to record then). Otherwise audited.
+   */
+  const setStatus = async (actorId: string, target: UserDoc, to: 'active' | 'deactivated'): Promise<boolean> => {
+    const from = to === 'active' ? 'deactivated' : 'active';
+    const changed = await users.updateOne({ _id: target._id, status: from }, { $set: { status: to } });
+    if (changed.modifiedCount === 0) return false;
+    await audit.record(actorId, {
+      action: to === 'active' ? 'user.activate' : 'user.deactivate',
+      target: { type: 'user', id: target._id.toHexString() },
+      details: { username: target.username },
+    });
+    return true;
   };
 
   return {
@@ -69,8 +85,9 @@ export const adminActions = (deps: UserDeps) => {
           .limit(limit + 1)
           .lean<UserDoc[]>();
         const page = docs.slice(0, limit);
+        const lastSeen = await sessions.lastSeen(page.map((d) => d._id));
         return {
-          items: page.map(toAdminUser),
+          items: page.map((d) => toAdminUser(d, lastSeen)),
           nextCursor: docs.length > limit ? page.at(-1)!._id.toHexString() : null,
         };
       },
@@ -88,18 +105,9 @@ export const adminActions = (deps: UserDeps) => {
             'IM_ERR_FORBIDDEN',
             'A server administrator cannot be deactivated (remove them from ADMIN_USERNAMES first)',
           );
-        const changed = await users.updateOne(
-          { _id: target._id, status: 'active' },
-          { $set: { status: 'deactivated' } },
-        );
-        if (changed.modifiedCount === 0) return; // Already deactivated.
+        if (!(await setStatus(actorId, target, 'deactivated'))) return;
         await endSessions(deps, ctx, ctx.params.userId);
         announce(ctx, EVENTS.userDeactivated, { userId: ctx.params.userId });
-        await audit.record(actorId, {
-          action: 'user.deactivate',
-          target: { type: 'user', id: ctx.params.userId },
-          details: { username: target.username },
-        });
       },
     },
 
@@ -108,17 +116,7 @@ export const adminActions = (deps: UserDeps) => {
       rateLimit: 'moderate',
       async handler(ctx: Ctx<Params<typeof userParams.activate>>): Promise<void> {
         const actorId = await requireServerAdmin(ctx);
-        const target = await loadTarget(ctx, actorId);
-        const changed = await users.updateOne(
-          { _id: target._id, status: 'deactivated' },
-          { $set: { status: 'active' } },
-        );
-        if (changed.modifiedCount === 0) return; // Already active.
-        await audit.record(actorId, {
-          action: 'user.activate',
-          target: { type: 'user', id: ctx.params.userId },
-          details: { username: target.username },
-        });
+        await setStatus(actorId, await loadTarget(ctx, actorId), 'active');
       },
     },
 

@@ -13,8 +13,6 @@ export interface UserDoc {
   /** deactivated: by a server admin (login refused, sessions ended); deleted: by its owner. */
   status: 'active' | 'deactivated' | 'deleted';
   createdAt: Date;
-  /** Last time one of its sessions was used (recorded at most once a minute per session). */
-  lastSeenAt?: Date;
 }
 
 const userSchema = new Schema<UserDoc>(
@@ -25,7 +23,6 @@ const userSchema = new Schema<UserDoc>(
     avatar: { type: String },
     passwordHash: { type: String, required: true },
     status: { type: String, required: true, enum: ['active', 'deactivated', 'deleted'], default: 'active' },
-    lastSeenAt: { type: Date },
   },
   { timestamps: { createdAt: true, updatedAt: false }, versionKey: false },
 );

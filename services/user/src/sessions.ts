@@ -55,15 +55,22 @@ export class Sessions {
         { $set: { lastSeenAt: now } },
       )
       .lean<SessionDoc>();
-    const live =
-      doc !== null &&
-      (await this.#users.findOneAndUpdate(
-        { _id: userId, status: 'active' },
-        { $set: { lastSeenAt: now } },
-        { projection: { _id: 1 } },
-      )) !== null;
+    const live = doc !== null && (await this.#users.exists({ _id: userId, status: 'active' })) !== null;
     await this.#cache.set(sessionId, live ? userId : '-', LIVE_TTL_SEC);
     return live;
+  }
+
+  /**
+   * When each user last used one of their sessions (sessions record it at
+   * most once a minute); users with no session on record are left out.
+   */
+  async lastSeen(userIds: Types.ObjectId[]): Promise<Map<string, Date>> {
+    if (userIds.length === 0) return new Map();
+    const rows = await this.#sessions.aggregate<{ _id: Types.ObjectId; at: Date }>([
+      { $match: { userId: { $in: userIds } } },
+      { $group: { _id: '$userId', at: { $max: '$lastSeenAt' } } },
+    ]);
+    return new Map(rows.map((r) => [r._id.toHexString(), r.at]));
   }
 
   /** The user's live sessions, newest first; `current` marks the asking token's. */

@@ -37,7 +37,7 @@ export const groupActions = ({ models, membership, audit }: GroupDeps) => ({
         role: 'owner',
         converseIds: converseIdsOf(doc),
       });
-      return toGroup(doc, 'owner');
+      return toGroup(doc, { role: 'owner' });
     },
   },
 

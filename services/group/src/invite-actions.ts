@@ -118,6 +118,7 @@ export const inviteActions = ({ models, membership, audit }: GroupDeps) => {
       async handler(ctx: Ctx<Params<typeof groupParams.acceptInvite>>): Promise<Group> {
         const userId = callerId(ctx);
         const now = new Date();
+        // Not liveInvite: a member who follows a used-up link still gets their group back.
         const invite = await models.invites
           .findOne({ code: ctx.params.code, expiresAt: { $gt: now } })
           .lean<InviteDoc>();
@@ -151,7 +152,7 @@ export const inviteActions = ({ models, membership, audit }: GroupDeps) => {
         } catch (err) {
           await giveBack();
           // The same user accepted twice at once: the other request joined them.
-          if (isDuplicateKeyError(err)) return toGroup(group, 'member');
+          if (isDuplicateKeyError(err)) return toGroup(group, { role: 'member' });
           throw err;
         }
         if (await isBanned(group._id, userId)) {
@@ -165,7 +166,7 @@ export const inviteActions = ({ models, membership, audit }: GroupDeps) => {
         const groupId = group._id.toHexString();
         await membership.forgetMember(groupId, userId);
         announce(ctx, EVENTS.memberJoined, { groupId, userId, role: 'member', converseIds: converseIdsOf(group) });
-        return toGroup(updated ?? group, 'member');
+        return toGroup(updated ?? group, { role: 'member' });
       },
     },
   };

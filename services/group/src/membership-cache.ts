@@ -102,10 +102,6 @@ export class MembershipCache {
     return { ...home, roles, mutedUntil };
   }
 
-  async groupOfConverse(converseId: string): Promise<string | null> {
-    return (await this.panelHome(converseId))?.groupId ?? null;
-  }
-
   async panelHome(converseId: string): Promise<PanelHome | null> {
     const key = `cg:${converseId}`;
     const cached = await this.#cache.get(key);

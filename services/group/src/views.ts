@@ -1,4 +1,4 @@
-import type { Group, GroupRole, Invite, Panel } from '@im/protocol';
+import type { Group, Invite, Panel } from '@im/protocol';
 import type { GroupDoc, InviteDoc, MemberDoc, PanelDoc } from './models.ts';
 
 export const toPanel = (p: PanelDoc): Panel => ({
@@ -23,10 +23,9 @@ export const activeMute = (m: Pick<MemberDoc, 'mutedUntil'> | undefined): string
   m?.mutedUntil && m.mutedUntil.getTime() > Date.now() ? m.mutedUntil.toISOString() : undefined;
 
 /** The group as the caller sees it: with their role, and their mute when one runs. */
-export const toGroup = (g: GroupDoc, me: GroupRole | Pick<MemberDoc, 'role' | 'mutedUntil'>): Group => {
-  const member = typeof me === 'string' ? { role: me } : me;
-  const mutedUntil = activeMute(member);
-  return { ...toGroupInfo(g), myRole: member.role, ...(mutedUntil ? { myMutedUntil: mutedUntil } : {}) };
+export const toGroup = (g: GroupDoc, me: Pick<MemberDoc, 'role' | 'mutedUntil'>): Group => {
+  const mutedUntil = activeMute(me);
+  return { ...toGroupInfo(g), myRole: me.role, ...(mutedUntil ? { myMutedUntil: mutedUntil } : {}) };
 };
 
 export const toInvite = (i: InviteDoc): Invite => ({

@@ -1,15 +1,15 @@
-import { auditModel, type AppContext, type ServiceFactory } from '@im/sdk';
+import { AuditLog, type AppContext, type ServiceFactory } from '@im/sdk';
 import { auditActions } from './audit-actions.ts';
 import { reportModel } from './models.ts';
 import { reportActions } from './report-actions.ts';
 
 /** Reports of messages and their queue, and the audit log's reading side. */
 export const createModerationService: ServiceFactory = (app: AppContext) => {
-  const deps = { app, reports: reportModel(app.mongo!), auditEntries: auditModel(app.mongo!) };
+  const deps = { app, reports: reportModel(app.mongo!), audit: new AuditLog(app.mongo!) };
   return {
     name: 'moderation',
     async started() {
-      await Promise.all([deps.reports.createIndexes(), deps.auditEntries.createIndexes()]);
+      await Promise.all([deps.reports.createIndexes(), deps.audit.createIndexes()]);
     },
     actions: { ...reportActions(deps), ...auditActions(deps) },
   };

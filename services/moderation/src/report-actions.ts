@@ -1,5 +1,5 @@
 import type { Report } from '@im/protocol';
-import { AuditLog, call, callerId, ImError, isDuplicateKeyError, type Params } from '@im/sdk';
+import { call, callerId, ImError, isDuplicateKeyError, type Params } from '@im/sdk';
 import { Types } from 'mongoose';
 import { requireGroupAdmin, requireServerAdmin } from './authority.ts';
 import type { Ctx, ModerationDeps } from './deps.ts';
@@ -11,9 +11,7 @@ import { toReport } from './views.ts';
 const MAX_QUEUE = 200;
 
 /** Members report messages; group admins (server admins for DMs) work through the queue. */
-export const reportActions = ({ app, reports }: ModerationDeps) => {
-  const audit = new AuditLog(app.mongo!);
-
+export const reportActions = ({ reports, audit }: ModerationDeps) => {
   /** Reports with their reporter and the reported message's author, for display. */
   const withUsers = async (ctx: Ctx<object>, docs: ReportDoc[]): Promise<Report[]> => {
     if (docs.length === 0) return [];

@@ -1,8 +1,8 @@
-import type { AuditEntry, AuditRecord } from '@im/protocol';
+import type { AuditEntry, AuditPage, AuditRecord } from '@im/protocol';
 import { Schema, Types, type Connection, type Model } from 'mongoose';
 import { modelOn } from '../db/mongo.ts';
 
-export interface AuditDoc {
+interface AuditDoc {
   _id: Types.ObjectId;
   at: Date;
   actorId: Types.ObjectId;
@@ -31,9 +31,9 @@ const auditSchema = new Schema<AuditDoc>(
 // Newest first by _id (ids grow with time): the whole log, and one group's.
 auditSchema.index({ groupId: 1, _id: -1 });
 
-export const auditModel = (connection: Connection): Model<AuditDoc> => modelOn(connection, 'AuditEntry', auditSchema);
+const auditModel = (connection: Connection): Model<AuditDoc> => modelOn(connection, 'AuditEntry', auditSchema);
 
-export const toAuditEntry = (d: AuditDoc): AuditEntry => ({
+const toAuditEntry = (d: AuditDoc): AuditEntry => ({
   id: d._id.toHexString(),
   at: d.at.toISOString(),
   actorId: d.actorId.toHexString(),
@@ -44,11 +44,11 @@ export const toAuditEntry = (d: AuditDoc): AuditEntry => ({
 });
 
 /**
- * The moderation audit log's writer. Every service whose action makes a
- * moderation or administration change records it here itself, right after
- * its write succeeded: one insert into the shared `audit` collection, no
- * call to another service that could be down at that moment. The
- * moderation service reads it.
+ * The moderation audit log. Every service whose action makes a moderation
+ * or administration change records it here itself, right after its write
+ * succeeded: one insert into the shared `audit` collection, no call to
+ * another service that could be down at that moment. The moderation service
+ * pages through it.
  */
 export class AuditLog {
   readonly #model: Model<AuditDoc>;
@@ -67,6 +67,20 @@ export class AuditLog {
       ...(entry.groupId ? { groupId: new Types.ObjectId(entry.groupId) } : {}),
       details: entry.details ?? {},
     });
+  }
+
+  /** Entries matching `filter` (all of them, or one group's), newest first, after `cursor` (an entry id). */
+  async page(filter: { groupId?: string }, cursor: string | undefined, limit: number): Promise<AuditPage> {
+    const docs = await this.#model
+      .find({ ...filter, ...(cursor ? { _id: { $lt: cursor } } : {}) })
+      .sort({ _id: -1 })
+      .limit(limit + 1)
+      .lean<AuditDoc[]>();
+    const items = docs.slice(0, limit);
+    return {
+      items: items.map(toAuditEntry),
+      nextCursor: docs.length > limit ? items.at(-1)!._id.toHexString() : null,
+    };
   }
 
   createIndexes(): Promise<void> {

@@ -14,6 +14,7 @@ import { Types } from 'mongoose';
 import type { ChatDeps, Ctx } from './deps.ts';
 import { refuseMuted, refuseUnableToPost } from './access.ts';
 import { mentionedUserIds } from './mentions.ts';
+import { emptied } from './tombstone.ts';
 import type { MessageDoc, ReactionDoc } from './models.ts';
 import { chatParams } from './params.ts';
 import { toMessage } from './views.ts';
@@ -108,14 +109,14 @@ export const messageActions = ({ models, writer, access, audit }: ChatDeps) => {
   };
 
   /**
-   * Leaves a tombstone that keeps the seq, then tells the converse; a
+   * Empties the message, keeping its seq, then tells the converse; a
    * deletion by someone other than the author goes into the audit log.
    */
-  const tombstone = async (ctx: Ctx<object>, doc: MessageDoc, converse: ConverseAccess, actorId: string) => {
+  const deleteMessage = async (ctx: Ctx<object>, doc: MessageDoc, converse: ConverseAccess, actorId: string) => {
     if (doc.deleted) return;
     const result = await models.messages.updateOne(
       { _id: doc._id, deleted: { $ne: true } },
-      { $set: { deleted: true, content: '', mentions: [], attachments: [], reactionCounts: {}, reactionKinds: 0 } },
+      { $set: { ...emptied(), reactionKinds: 0 } },
     );
     if (result.modifiedCount === 0) return;
     await models.reactions.deleteMany({ messageId: doc._id });
@@ -268,7 +269,7 @@ export const messageActions = ({ models, writer, access, audit }: ChatDeps) => {
         const isManager = converse.kind === 'group' && (converse.role === 'owner' || converse.role === 'admin');
         if (!isAuthor && !isManager)
           throw new ImError('IM_ERR_FORBIDDEN', 'Only the author or a group admin may delete a message');
-        await tombstone(ctx, doc, converse, userId);
+        await deleteMessage(ctx, doc, converse, userId);
       },
     },
 
@@ -288,7 +289,7 @@ export const messageActions = ({ models, writer, access, audit }: ChatDeps) => {
           ? await access.resolve(ctx, doc.converseId.toHexString(), doc.authorId.toHexString())
           : null;
         if (!doc || !converse) throw new ImError('IM_ERR_NOT_FOUND', 'Message not found');
-        await tombstone(ctx, doc, converse, actorId);
+        await deleteMessage(ctx, doc, converse, actorId);
       },
     },
 

@@ -1,6 +1,10 @@
 import { Types } from 'mongoose';
 import type { MessageDoc } from './models.ts';
 
+/** What is left of a deleted message: nothing but its place (a fresh object each time: callers may keep it). */
+export const emptied = () =>
+  ({ deleted: true, content: '', mentions: [], attachments: [], reactionCounts: {} }) satisfies Partial<MessageDoc>;
+
 /**
  * The document that holds a sequence number whose message is gone or was
  * never written: deleted, empty, in its converse at its seq, by its author.
@@ -11,11 +15,7 @@ export function tombstone(at: Pick<MessageDoc, 'converseId' | 'seq' | 'authorId'
     converseId: at.converseId,
     seq: at.seq,
     authorId: at.authorId,
-    content: '',
-    mentions: [],
-    attachments: [],
-    reactionCounts: {},
-    deleted: true,
     createdAt: at.createdAt,
+    ...emptied(),
   };
 }

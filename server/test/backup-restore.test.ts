@@ -15,13 +15,7 @@ describe('backup and restore of the single instance', () => {
   let dataDir: string;
   let archive: string;
   // The tools and the server read the same settings; MONGO_URL stays unset (the embedded database).
-  const instance = new SingleInstance(() => ({
-    DATA_DIR: dataDir,
-    STORAGE: 'local',
-    SECRET,
-    RATE_LIMIT: 'off',
-    NODE_ENV: 'test',
-  }));
+  const instance = new SingleInstance(() => ({ DATA_DIR: dataDir, SECRET }));
   const start = () => instance.start();
   const stop = () => instance.stop();
   const tool = (...args: string[]) => instance.dataTool(...args);

@@ -37,7 +37,7 @@ async function allMessages(base: string, token: string, converseId: string): Pro
 
 describe('the single instance without MONGO_URL keeps its data in DATA_DIR', () => {
   let dataDir: string;
-  const instance = new SingleInstance(() => ({ DATA_DIR: dataDir, SECRET, RATE_LIMIT: 'off' }));
+  const instance = new SingleInstance(() => ({ DATA_DIR: dataDir, SECRET }));
   const start = () => instance.start();
 
   before(() => {

@@ -16,13 +16,7 @@ const PASSWORD = 'correct horse battery';
 describe('npm run migrate: from the embedded database to a MongoDB', () => {
   let env: TestEnv;
   let dataDir: string;
-  const instance = new SingleInstance(() => ({
-    DATA_DIR: dataDir,
-    STORAGE: 'local',
-    SECRET,
-    RATE_LIMIT: 'off',
-    NODE_ENV: 'test',
-  }));
+  const instance = new SingleInstance(() => ({ DATA_DIR: dataDir, SECRET }));
   const migrate = (to: string) => instance.dataTool('migrate', '--to', to);
   const start = (extra: Record<string, string> = {}) => instance.start(extra);
   const stop = () => instance.stop();

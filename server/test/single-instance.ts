@@ -26,13 +26,16 @@ export async function call<T>(base: string, method: string, path: string, token?
   return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
 }
 
-/** `npm start` as its own process with `settings()`, one at a time. */
+/** What every such test runs with: files on local disk (not the test run's MinIO), no rate limits. */
+const TEST_SETTINGS = { STORAGE: 'local', RATE_LIMIT: 'off', NODE_ENV: 'test' };
+
+/** `npm start` as its own process with `settings()` over TEST_SETTINGS, one at a time. */
 export class SingleInstance {
   node: SpawnedNode | undefined;
   readonly #settings: () => Record<string, string>;
 
   constructor(settings: () => Record<string, string>) {
-    this.#settings = settings;
+    this.#settings = () => ({ ...TEST_SETTINGS, ...settings() });
   }
 
   /** Starts it and answers its base URL once /ready says so. */

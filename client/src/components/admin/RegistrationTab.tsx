@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { describeError } from '../../api/errors.ts';
 import { getSettings, setRegistration } from '../../state/admin.ts';
 import { useLoaded } from '../moderation/useLoaded.ts';
+import { ErrorLine } from '../common/ErrorLine.tsx';
 
 const MODES: Array<{ mode: RegistrationMode; label: string; hint: string }> = [
   { mode: 'open', label: 'Open', hint: 'Anyone can create an account.' },
@@ -33,12 +34,7 @@ export function RegistrationTab() {
       setBusy(false);
     }
   };
-  if (settings.error && !settings.data)
-    return (
-      <p className="error" role="alert">
-        {settings.error}
-      </p>
-    );
+  if (settings.error && !settings.data) return <ErrorLine error={settings.error} />;
   if (!settings.data) return <p className="hint">Loading settings…</p>;
   return (
     <form className="form" onSubmit={(e) => void save(e)}>

@@ -4,6 +4,8 @@ import { describeError } from '../../api/errors.ts';
 import { listUsers, setUserActive } from '../../state/admin.ts';
 import { useStore } from '../../state/store.ts';
 import { formatMoment } from '../messages/format.ts';
+import { ErrorLine } from '../common/ErrorLine.tsx';
+import { useAction } from '../common/useAction.ts';
 
 const SEARCH_DELAY_MS = 250;
 
@@ -72,11 +74,7 @@ export function UsersTab() {
           onChange={(e) => setQuery(e.target.value)}
         />
       </label>
-      {listing.error && (
-        <p className="error" role="alert">
-          {listing.error}
-        </p>
-      )}
+      <ErrorLine error={listing.error} />
       {!listing.loading && listing.items.length === 0 && !listing.error && <p className="hint">No users found.</p>}
       <ul className="mod-list" aria-label="Users">
         {listing.items.map((user) => (
@@ -95,21 +93,14 @@ export function UsersTab() {
 
 function UserRow(props: { user: AdminUser; self: boolean; onChanged: (user: AdminUser) => void }) {
   const { user } = props;
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useAction();
   const toggle = async () => {
     const active = !user.active;
     if (!active && !window.confirm(`Deactivate @${user.username}? Their sessions end at once.`)) return;
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       await setUserActive(user.id, active);
       props.onChanged({ ...user, active });
-    } catch (err) {
-      setError(describeError(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <li className="mod-item" data-testid="admin-user" aria-label={`@${user.username}`}>
@@ -122,13 +113,9 @@ function UserRow(props: { user: AdminUser; self: boolean; onChanged: (user: Admi
       </p>
       <p className="mod-line hint">
         Joined {formatMoment(user.createdAt)} ·{' '}
-        {user.lastSeenAt ? `last seen ${formatMoment(user.lastSeenAt)}` : 'not seen since sign-ins were recorded'}
+        {user.lastSeenAt ? `last seen ${formatMoment(user.lastSeenAt)}` : 'no sign-in on record'}
       </p>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorLine error={error} />
       {!props.self && (
         <div className="mod-actions">
           <button

@@ -6,6 +6,7 @@ import { navigate } from '../../state/navigation.ts';
 import { inviteCodeFrom } from '../../state/route.ts';
 import { login, register } from '../../state/session.ts';
 import { useStore } from '../../state/store.ts';
+import { ErrorLine } from '../common/ErrorLine.tsx';
 
 /** Log in, or create an account as far as the server's registration mode allows. */
 export function AuthScreen() {
@@ -107,11 +108,7 @@ export function AuthScreen() {
             <p className="hint">This server takes new accounts only with an invite to one of its groups.</p>
           </>
         )}
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
+        <ErrorLine error={error} />
         <button type="submit" className="primary" disabled={busy}>
           {registering ? 'Create account' : 'Log in'}
         </button>

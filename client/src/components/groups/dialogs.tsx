@@ -5,6 +5,7 @@ import { acceptInvite, createGroup, createInvite, createPanel, renameGroup } fro
 import { inviteCodeFrom } from '../../state/route.ts';
 import { Dialog } from '../common/Dialog.tsx';
 import { InviteLink } from './InviteLink.tsx';
+import { ErrorLine } from '../common/ErrorLine.tsx';
 
 /** A one-field form in a dialog; `submit` answers an error to show, or nothing when done. */
 function NameDialog(props: {
@@ -35,11 +36,7 @@ function NameDialog(props: {
           {props.label}
           <input value={value} maxLength={props.maxLength ?? 64} onChange={(e) => setValue(e.target.value)} required />
         </label>
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
+        <ErrorLine error={error} />
         <div className="form-actions">
           <button type="button" onClick={props.onClose}>
             Cancel

@@ -5,6 +5,8 @@ import { reportMessage } from '../../state/moderation.ts';
 import { notify } from '../../state/store.ts';
 import { displayName } from '../../state/users.ts';
 import { Dialog } from '../common/Dialog.tsx';
+import { ErrorLine } from '../common/ErrorLine.tsx';
+import { useAction } from '../common/useAction.ts';
 
 export const MAX_REPORT_REASON = 500;
 export const ALREADY_REPORTED = 'You already reported this message';
@@ -18,20 +20,13 @@ export function reportFailure(err: unknown): string {
 /** Asks why a message is reported and sends it to the moderators. */
 export function ReportDialog(props: { message: Message; author?: PublicUser; onClose: () => void }) {
   const [reason, setReason] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (!reason.trim()) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await reportMessage(props.message.id, reason.trim());
+    if (await run(() => reportMessage(props.message.id, reason.trim()), reportFailure)) {
       notify('Thanks: the message was reported to the moderators.', 'info');
       props.onClose();
-    } catch (err) {
-      setError(reportFailure(err));
-      setBusy(false);
     }
   };
   return (
@@ -50,11 +45,7 @@ export function ReportDialog(props: { message: Message; author?: PublicUser; onC
             required
           />
         </label>
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
+        <ErrorLine error={error} />
         <div className="form-actions">
           <button type="button" onClick={props.onClose}>
             Cancel

@@ -5,6 +5,7 @@ import { useStore } from '../../state/store.ts';
 import { displayName, ensureUsers } from '../../state/users.ts';
 import { formatMoment } from '../messages/format.ts';
 import { auditSentence } from './audit-text.ts';
+import { ErrorLine } from '../common/ErrorLine.tsx';
 
 /** The people an entry names, to load their names. */
 function namedIds(entry: AuditEntry): string[] {
@@ -61,11 +62,7 @@ export function AuditLog(props: { load: (cursor: string | null) => Promise<Audit
           </li>
         ))}
       </ol>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorLine error={error} />
       {state === 'loading' && <p className="hint">Loading…</p>}
       {state === 'idle' && cursor !== null && (
         <button type="button" onClick={() => void more(cursor)}>

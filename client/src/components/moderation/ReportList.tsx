@@ -1,9 +1,9 @@
 import type { Report, ResolveReportBody } from '@im/protocol';
-import { useState } from 'react';
-import { describeError } from '../../api/errors.ts';
 import { useStore } from '../../state/store.ts';
 import { displayName } from '../../state/users.ts';
 import { formatMoment } from '../messages/format.ts';
+import { ErrorLine } from '../common/ErrorLine.tsx';
+import { useAction } from '../common/useAction.ts';
 
 type Action = ResolveReportBody['action'];
 
@@ -20,12 +20,7 @@ export function ReportList(props: {
   /** After a resolve: deleting a message closes every open report of it. */
   onResolved: (report: Report, action: Action) => void;
 }) {
-  if (props.error)
-    return (
-      <p className="error" role="alert">
-        {props.error}
-      </p>
-    );
+  if (props.error) return <ErrorLine error={props.error} />;
   if (!props.reports) return <p className="hint">Loading reports…</p>;
   if (props.reports.length === 0) return <p className="hint">No open reports.</p>;
   return (
@@ -45,21 +40,14 @@ function ReportItem(props: {
 }) {
   const { report } = props;
   const users = useStore((s) => s.users);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useAction();
   const reporter = displayName(report.reporter ?? users[report.reporterId], 'A deleted account');
   const author = displayName(report.author ?? users[report.message.authorId], 'A deleted account');
-  const act = async (action: Action) => {
-    setBusy(true);
-    setError(null);
-    try {
+  const act = (action: Action) =>
+    run(async () => {
       await props.resolve(report, action);
       props.onResolved(report, action);
-    } catch (err) {
-      setError(describeError(err));
-      setBusy(false);
-    }
-  };
+    });
   return (
     <li className="mod-item" data-testid="report" aria-label={`Report by ${reporter}`}>
       <p className="mod-line">
@@ -76,11 +64,7 @@ function ReportItem(props: {
       <blockquote className="snapshot" data-testid="report-message">
         {report.message.content}
       </blockquote>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorLine error={error} />
       <div className="mod-actions">
         <button type="button" disabled={busy} onClick={() => void act('dismiss')}>
           Dismiss

@@ -1,11 +1,11 @@
 import type { Ban } from '@im/protocol';
-import { useState } from 'react';
-import { describeError } from '../../../api/errors.ts';
 import { listBans, unbanUser } from '../../../state/moderation.ts';
 import { useStore } from '../../../state/store.ts';
 import { displayName, ensureUsers } from '../../../state/users.ts';
 import { formatMoment } from '../../messages/format.ts';
 import { useLoaded } from '../../moderation/useLoaded.ts';
+import { ErrorLine } from '../../common/ErrorLine.tsx';
+import { useAction } from '../../common/useAction.ts';
 
 /** Who is banned, why, by whom and when; each can be unbanned. */
 export function BansTab(props: { groupId: string }) {
@@ -15,12 +15,7 @@ export function BansTab(props: { groupId: string }) {
     ensureUsers(list.map((b) => b.bannedBy));
     return list;
   });
-  if (bans.error && !bans.data)
-    return (
-      <p className="error" role="alert">
-        {bans.error}
-      </p>
-    );
+  if (bans.error && !bans.data) return <ErrorLine error={bans.error} />;
   if (!bans.data) return <p className="hint">Loading bans…</p>;
   if (bans.data.length === 0) return <p className="hint">Nobody is banned.</p>;
   return (
@@ -40,19 +35,13 @@ export function BansTab(props: { groupId: string }) {
 function BanRow(props: { groupId: string; ban: Ban; onUnbanned: () => void }) {
   const { ban } = props;
   const by = useStore((s) => s.users[ban.bannedBy]);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useAction();
   const name = displayName(ban.user);
-  const unban = async () => {
-    setBusy(true);
-    try {
+  const unban = () =>
+    run(async () => {
       await unbanUser(props.groupId, ban.user.id);
       props.onUnbanned();
-    } catch (err) {
-      setError(describeError(err));
-      setBusy(false);
-    }
-  };
+    });
   return (
     <li className="mod-item" data-testid="ban-row" aria-label={name}>
       <p className="mod-line">
@@ -62,11 +51,7 @@ function BanRow(props: { groupId: string; ban: Ban; onUnbanned: () => void }) {
         Banned by {displayName(by, 'someone')} · <time dateTime={ban.bannedAt}>{formatMoment(ban.bannedAt)}</time>
         {ban.reason ? ` · ${ban.reason}` : ' · no reason given'}
       </p>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorLine error={error} />
       <div className="mod-actions">
         <button type="button" disabled={busy} onClick={() => void unban()}>
           Unban

@@ -1,6 +1,7 @@
 import type { Invite } from '@im/protocol';
 import { useState, type FormEvent } from 'react';
 import { createInvite, type InviteOptions } from '../../../state/groups.ts';
+import { ErrorLine } from '../../common/ErrorLine.tsx';
 
 /** How long a new invite lasts; the server's default is 7 days. */
 export const INVITE_EXPIRY = [
@@ -63,11 +64,7 @@ export function CreateInviteForm(props: { groupId: string; onCreated: (invite: I
           />
         </label>
       </div>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorLine error={error} />
       <div className="form-actions">
         <button type="submit" className="primary" disabled={busy}>
           Create invite

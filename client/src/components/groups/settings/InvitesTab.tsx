@@ -1,6 +1,5 @@
 import type { Invite } from '@im/protocol';
 import { useState } from 'react';
-import { describeError } from '../../../api/errors.ts';
 import { listInvites, revokeInvite } from '../../../state/moderation.ts';
 import { useStore } from '../../../state/store.ts';
 import { displayName, ensureUsers } from '../../../state/users.ts';
@@ -8,6 +7,8 @@ import { formatMoment } from '../../messages/format.ts';
 import { useLoaded } from '../../moderation/useLoaded.ts';
 import { InviteLink } from '../InviteLink.tsx';
 import { CreateInviteForm } from './CreateInviteForm.tsx';
+import { ErrorLine } from '../../common/ErrorLine.tsx';
+import { useAction } from '../../common/useAction.ts';
 
 /** The group's invites (uses, limit, expiry, creator), revoking them, and making a new one. */
 export function InvitesTab(props: { groupId: string }) {
@@ -30,11 +31,7 @@ export function InvitesTab(props: { groupId: string }) {
       />
       {created && <InviteLink key={created.code} invite={created} />}
       <h3>Invites</h3>
-      {invites.error && !invites.data && (
-        <p className="error" role="alert">
-          {invites.error}
-        </p>
-      )}
+      {!invites.data && <ErrorLine error={invites.error} />}
       {!invites.data && !invites.error && <p className="hint">Loading invites…</p>}
       {invites.data?.length === 0 && <p className="hint">No invites yet.</p>}
       <ul className="mod-list" aria-label="Invites">
@@ -57,20 +54,14 @@ export function InvitesTab(props: { groupId: string }) {
 function InviteRow(props: { groupId: string; invite: Invite; onRevoked: () => void }) {
   const { invite } = props;
   const creator = useStore((s) => s.users[invite.createdBy]);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useAction();
   const expired = Date.parse(invite.expiresAt) <= Date.now();
   const uses = invite.uses ?? 0;
-  const revoke = async () => {
-    setBusy(true);
-    try {
+  const revoke = () =>
+    run(async () => {
       await revokeInvite(props.groupId, invite.code);
       props.onRevoked();
-    } catch (err) {
-      setError(describeError(err));
-      setBusy(false);
-    }
-  };
+    });
   return (
     <li className="mod-item" data-testid="invite-row" aria-label={`Invite ${invite.code}`}>
       <p className="mod-line">
@@ -80,11 +71,7 @@ function InviteRow(props: { groupId: string; invite: Invite; onRevoked: () => vo
         {invite.maxUses === null ? `${uses} uses, no limit` : `${uses} of ${invite.maxUses} uses`} ·{' '}
         {expired ? 'expired' : 'expires'} {formatMoment(invite.expiresAt)}
       </p>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorLine error={error} />
       <div className="mod-actions">
         <button type="button" className="danger" disabled={busy} onClick={() => void revoke()}>
           Revoke

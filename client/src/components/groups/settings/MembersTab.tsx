@@ -1,6 +1,5 @@
 import type { Group, Member } from '@im/protocol';
 import { useEffect, useState } from 'react';
-import { describeError } from '../../../api/errors.ts';
 import { loadMembers, removeMember, setMemberRole } from '../../../state/groups.ts';
 import { banUser, muteMember } from '../../../state/moderation.ts';
 import { useStore } from '../../../state/store.ts';
@@ -9,6 +8,8 @@ import { Avatar } from '../../common/Avatar.tsx';
 import { formatMoment } from '../../messages/format.ts';
 import { BanForm } from './BanForm.tsx';
 import { MuteControl } from './MuteControl.tsx';
+import { ErrorLine } from '../../common/ErrorLine.tsx';
+import { useAction } from '../../common/useAction.ts';
 
 const ROLE_LABEL = { owner: 'Owner', admin: 'Admin', member: 'Member' } as const;
 
@@ -48,21 +49,9 @@ function MemberRow(props: { group: Group; member: Member; meId?: string }) {
   const { group, member } = props;
   const name = displayName(member.user);
   const [banning, setBanning] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useAction();
   const canAct = canModerateMember(group.myRole, member, props.meId);
   const muted = member.mutedUntil !== undefined && Date.parse(member.mutedUntil) > Date.now();
-  const run = async (action: () => Promise<unknown>) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await action();
-    } catch (err) {
-      setError(describeError(err));
-    } finally {
-      setBusy(false);
-    }
-  };
   return (
     <li className="mod-item" data-testid="member-row" aria-label={name}>
       <div className="mod-line">
@@ -112,11 +101,7 @@ function MemberRow(props: { group: Group; member: Member; meId?: string }) {
           onBan={(reason) => void run(() => banUser(group.id, member.user.id, reason))}
         />
       )}
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorLine error={error} />
     </li>
   );
 }

@@ -2,8 +2,11 @@
 // the single instance: Carol reports Bob's message, Alice (the group's owner)
 // deletes it from the report queue and bans Bob, who loses the group and
 // cannot come back through an invite made before the ban; the ban shows in
-// the group's audit log. Then a server admin uses the console. Setup steps go
-// through the API; the story itself through the UI.
+// the group's audit log. Alice then makes and revokes an invite and unbans
+// Bob, mutes Carol and makes a panel admin-only; a server admin deletes a
+// reported DM, deactivates and reactivates an account and changes the
+// registration mode from the console. Setup steps go through the API; the
+// story itself through the UI.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -213,6 +216,51 @@ describe('moderating a group in the web client', () => {
     await settings.waitFor({ state: 'detached' });
   });
 
+  it('lets Alice make an invite with an expiry and a use limit, revoke it, and unban Bob, who comes back', async () => {
+    const page = pages.alice!;
+    await page.getByRole('button', { name: 'Team: group menu' }).click();
+    await page.getByRole('menuitem', { name: 'Group settings' }).click();
+    const settings = page.getByRole('dialog', { name: 'Team settings' });
+    await settings.getByRole('tab', { name: 'Invites' }).click();
+    // The invite Bob and Carol joined with, and what it was used for.
+    const first = settings.getByTestId('invite-row').filter({ hasText: inviteCode });
+    assert.match(await textOf(first), /by alice/);
+    assert.match(await textOf(first), /2 uses, no limit/);
+
+    await settings.getByLabel('Expires after').selectOption({ label: '1 hour' });
+    await settings.getByLabel('Max uses').fill('1');
+    await settings.getByRole('button', { name: 'Create invite' }).click();
+    const code = (await settings.getByTestId('invite-code').textContent())!;
+    const made = settings.getByTestId('invite-row').filter({ hasText: code });
+    assert.match(await textOf(made), /0 of 1 uses · expires/);
+    await made.getByRole('button', { name: 'Revoke' }).click();
+    await made.waitFor({ state: 'detached' });
+    const revoked = await fetch(`${server.base}/api/invites/${code}/accept`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${bob.token}` },
+    });
+    assert.equal(revoked.status, 404, 'a revoked invite is gone');
+
+    await settings.getByRole('tab', { name: 'Bans' }).click();
+    await settings.getByTestId('ban-row').filter({ hasText: '@bob' }).getByRole('button', { name: 'Unban' }).click();
+    await settings.getByText('Nobody is banned.').waitFor();
+    // The link that refused him before lets him in now.
+    const bobPage = pages.bob!;
+    await bobPage.goto(`${server.base}/invite/${inviteCode}`);
+    await bobPage
+      .getByRole('dialog', { name: 'Join a group' })
+      .getByRole('button', { name: 'Join', exact: true })
+      .click();
+    await bobPage.getByTestId('rail-group').waitFor();
+
+    await settings.getByRole('tab', { name: 'Audit log' }).click();
+    const entries = settings.getByTestId('audit-entry');
+    await entries.filter({ hasText: 'alice unbanned bob' }).waitFor();
+    await entries.filter({ hasText: `alice revoked the invite ${code}` }).waitFor();
+    await page.keyboard.press('Escape');
+    await settings.waitFor({ state: 'detached' });
+  });
+
   it('mutes Carol for 10 minutes and makes #general admin-only: her composer says so, live', async () => {
     const page = pages.alice!;
     const carolPage = pages.carol!;
@@ -245,10 +293,30 @@ describe('moderating a group in the web client', () => {
     assert.equal(await page.getByRole('textbox', { name: 'Message' }).isDisabled(), false);
   });
 
-  it('lets a server admin deactivate an account and close registration from the console', async () => {
+  it('lets a server admin delete a reported direct message from the console', async () => {
+    // Setup (API): Bob writes to Alice directly, and she reports it (the report dialog was walked above).
+    const dm = await api<{ id: string }>(server.base, bob.token, 'POST', '/api/dms', { userId: alice.id });
+    const rude = await api<{ id: string }>(server.base, bob.token, 'POST', `/api/converses/${dm.id}/messages`, {
+      content: 'You are all idiots',
+    });
+    await api(server.base, alice.token, 'POST', `/api/messages/${rude.id}/report`, { reason: 'insults' });
+
     assert.equal(await pages.alice!.getByRole('button', { name: 'Admin console' }).count(), 0, 'not for others');
     const page = await open('root', root);
     await page.getByRole('button', { name: 'Admin console' }).click();
+    const console_ = page.getByRole('dialog', { name: 'Admin console' });
+    await console_.getByRole('tab', { name: 'Reports' }).click();
+    const report = console_.getByTestId('report').filter({ hasText: 'You are all idiots' });
+    assert.match(await textOf(report), /alice reported a message by bob · .* · in a direct message/);
+    await report.getByRole('button', { name: 'Delete message' }).click();
+    await console_.getByText('No open reports.').waitFor();
+    const seen = await api<{ deleted?: boolean }>(server.base, alice.token, 'GET', `/api/messages/${rude.id}`);
+    assert.equal(seen.deleted, true);
+    await console_.getByRole('tab', { name: 'Users' }).click();
+  });
+
+  it('lets a server admin deactivate an account and close registration from the console', async () => {
+    const page = pages.root!;
     const console_ = page.getByRole('dialog', { name: 'Admin console' });
     await console_.getByLabel('Search users').fill('car');
     const row = console_.getByTestId('admin-user').filter({ hasText: '@carol' });
@@ -297,7 +365,21 @@ describe('moderating a group in the web client', () => {
     await console_.getByRole('tab', { name: 'Audit log' }).click();
     await console_.getByTestId('audit-entry').filter({ hasText: "root deactivated carol's account" }).waitFor();
     await console_.getByTestId('audit-entry').filter({ hasText: 'root set registration to closed' }).waitFor();
+    await console_.getByTestId('audit-entry').filter({ hasText: 'root deleted a reported message by bob' }).waitFor();
     await page.screenshot({ path: join(SHOTS, 'admin-console.png') });
+
+    // Activation lets Carol back in.
+    await console_.getByRole('tab', { name: 'Users' }).click();
+    await console_.getByLabel('Search users').fill('car');
+    const again = console_.getByTestId('admin-user').filter({ hasText: '@carol' });
+    await again.getByRole('button', { name: 'Activate' }).click();
+    await again.getByTestId('user-state').filter({ hasText: 'Active' }).waitFor();
+    const login = await fetch(`${server.base}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'carol', password: PASSWORD }),
+    });
+    assert.equal(login.status, 200);
     assert.deepEqual(pageErrors, []);
   });
 });

@@ -4,7 +4,6 @@
  * cannot drift apart.
  */
 import type { FileInfo, GroupRole } from './index.ts';
-import type { AuditAction, AuditTarget } from './moderation.ts';
 
 /** What the gateway needs to serve a file's bytes (`file.access`). */
 export interface FileAccess extends FileInfo {
@@ -42,11 +41,3 @@ export interface ConverseMembership {
 export type ConverseAccess =
   | ({ kind: 'group'; converseId: string } & ConverseMembership)
   | { kind: 'dm'; converseId: string; memberIds: string[] };
-
-/** What an action that made a moderation change records (`moderation.record`); the actor is the caller. */
-export interface AuditRecord {
-  action: AuditAction;
-  target: AuditTarget;
-  groupId?: string;
-  details?: Record<string, unknown>;
-}

@@ -1,4 +1,4 @@
-import type { GroupRole, PostingRole } from '@im/protocol';
+import type { ConverseMembership, GroupRole, PostingRole } from '@im/protocol';
 import { batchLoader, groupBy, type KvCache } from '@im/sdk';
 import type { GroupModels, MemberDoc } from './models.ts';
 
@@ -69,7 +69,7 @@ export class MembershipCache {
     );
   }
 
-  async converseMember(converseId: string, userId: string): Promise<(PanelHome & MemberStanding) | null> {
+  async converseMember(converseId: string, userId: string): Promise<ConverseMembership | null> {
     const home = await this.panelHome(converseId);
     if (!home) return null;
     const standing = await this.standing(home.groupId, userId);

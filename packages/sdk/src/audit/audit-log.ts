@@ -1,13 +1,21 @@
-import type { AuditEntry, AuditPage, AuditRecord } from '@im/protocol';
+import type { AuditAction, AuditEntry, AuditPage, AuditTarget } from '@im/protocol';
 import { Schema, Types, type Connection, type Model } from 'mongoose';
 import { modelOn } from '../db/mongo.ts';
+
+/** What an action that made a moderation or administration change records; the actor is given apart. */
+export interface AuditRecord {
+  action: AuditAction;
+  target: AuditTarget;
+  groupId?: string;
+  details?: Record<string, unknown>;
+}
 
 interface AuditDoc {
   _id: Types.ObjectId;
   at: Date;
   actorId: Types.ObjectId;
-  action: AuditRecord['action'];
-  target: AuditRecord['target'];
+  action: AuditAction;
+  target: AuditTarget;
   groupId?: Types.ObjectId;
   details: Record<string, unknown>;
 }

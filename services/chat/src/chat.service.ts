@@ -4,7 +4,9 @@ import { ConverseAccessResolver } from './access.ts';
 import { converseActions } from './converse-actions.ts';
 import { messageActions } from './message-actions.ts';
 import { MessageWriter } from './message-writer.ts';
+import { backfillMentionSeqs } from './mention-seqs.ts';
 import { chatModels } from './models.ts';
+import { RecentMessages } from './recent-messages.ts';
 import { fillSpentSeqs } from './seq-repair.ts';
 
 /** Converses (group panels and DMs) and their messages, reactions and read positions. */
@@ -17,6 +19,7 @@ export const createChatService: ServiceFactory = (app: AppContext) => {
     buckets: [1, 2, 5, 10, 25, 50, 100, 250, 500],
     registers: [app.metrics],
   });
+  const recent = new RecentMessages(models, app.config.chatRecentMessages);
   const writer = new MessageWriter(
     models,
     {
@@ -25,6 +28,7 @@ export const createChatService: ServiceFactory = (app: AppContext) => {
       onBatch: (written) => batchSize.observe(written),
     },
     app.logger,
+    recent,
   );
   const deps = {
     app,
@@ -32,6 +36,7 @@ export const createChatService: ServiceFactory = (app: AppContext) => {
     writer,
     access: new ConverseAccessResolver(models),
     audit: new AuditLog(app.mongo!),
+    recent,
   };
   /** In a cluster, how long other nodes' batches get to land before their seqs count as lost. */
   const CLUSTER_REPAIR_DELAY_MS = 30_000;
@@ -40,6 +45,7 @@ export const createChatService: ServiceFactory = (app: AppContext) => {
     name: 'chat',
     async started() {
       await Promise.all(Object.values(models).map((m) => m.createIndexes()));
+      await backfillMentionSeqs(models, app.logger);
       const startedAt = new Date();
       const alone = !app.config.transporter;
       const repair = () =>

@@ -16,6 +16,7 @@ import { Types } from 'mongoose';
 import type { ChatDeps, Ctx } from './deps.ts';
 import type { ConverseDoc, MessageDoc, ReadDoc } from './models.ts';
 import { chatParams } from './params.ts';
+import { unreadMentions } from './mention-seqs.ts';
 import { toMessage } from './views.ts';
 
 /** More missed messages than this in one converse: the client pages history instead. */
@@ -34,7 +35,7 @@ const toDm = (doc: ConverseDoc): DmConverse => ({
 /** When a DM was last active: its latest message, else its opening (the id's second for DMs older than createdAt). */
 const activeAt = (doc: ConverseDoc) => (doc.lastMessageAt ?? doc.createdAt ?? doc._id.getTimestamp()).getTime();
 
-export const converseActions = ({ models, access }: ChatDeps) => {
+export const converseActions = ({ models, access, recent }: ChatDeps) => {
   /** The DMs of each user, for every user asking in this turn in one query (connect storms). */
   const dmsOf = batchLoader<string, ConverseDoc[]>(async (userIds) => {
     const docs = await models.converses
@@ -46,25 +47,36 @@ export const converseActions = ({ models, access }: ChatDeps) => {
   });
 
   /**
-   * What `sync` answers for one converse and cursor, shared by every caller
-   * asking the same in this turn (a reconnect storm asks it thousands of times).
+   * The messages of one converse above a cursor, read from the database
+   * (the kept tail did not reach down to it), shared by every caller asking
+   * the same in this turn (a reconnect storm asks it thousands of times).
    */
-  const missedSince = batchLoader<{ converseId: string; lastSeq: number }, SyncResult['converses'][string]>(
+  const storedSince = batchLoader<{ converseId: string; lastSeq: number }, MessageDoc[]>(
     (keys) =>
       Promise.all(
-        keys.map(async ({ converseId, lastSeq }) => {
-          const docs = await models.messages
+        keys.map(({ converseId, lastSeq }) =>
+          models.messages
             .find({ converseId, seq: { $gt: lastSeq } })
             .sort({ seq: 1 })
-            .limit(SYNC_LIMIT + 1)
-            .lean<MessageDoc[]>();
-          if (docs.length <= SYNC_LIMIT) return { messages: docs.map((d) => toMessage(d)) };
-          const counter = await models.converses.findById(converseId, { lastSeq: 1 }).lean<ConverseDoc>();
-          return { messages: [], tooMany: true, lastSeq: counter?.lastSeq ?? 0 } as const;
-        }),
+            .limit(SYNC_LIMIT)
+            .lean<MessageDoc[]>(),
+        ),
       ),
     { keyOf: (k) => `${k.converseId}:${k.lastSeq}` },
   );
+
+  /**
+   * What `sync` answers for one converse and cursor. The converse's counter
+   * decides first: nothing new, or too much to send, needs no message read.
+   */
+  const missedSince = async (converseId: string, lastSeq: number): Promise<SyncResult['converses'][string]> => {
+    const stamp = await recent.stampOf(converseId);
+    if (stamp.lastSeq - lastSeq > SYNC_LIMIT) return { messages: [], tooMany: true, lastSeq: stamp.lastSeq };
+    const docs =
+      (await recent.read(converseId, stamp, { after: lastSeq, limit: SYNC_LIMIT })) ??
+      (await storedSince({ converseId, lastSeq }));
+    return { messages: docs.map((d) => toMessage(d)) };
+  };
 
   /** Every converse of a user: group panels (two indexed queries in the group service) and DMs (one here). */
   const myConverses = async (ctx: Ctx<object>, userId: string) => {
@@ -143,12 +155,15 @@ export const converseActions = ({ models, access }: ChatDeps) => {
         const seq = Math.min(ctx.params.seq, counter?.lastSeq ?? 0);
         if (seq <= 0) return;
         // $max never moves the position back; the previous value tells whether it moved.
-        const previous = await models.reads.collection.findOneAndUpdate(
-          { userId: new Types.ObjectId(userId), converseId: new Types.ObjectId(converseId) },
-          { $max: { readSeq: seq } },
-          { upsert: true, returnDocument: 'before', projection: { readSeq: 1 } },
-        );
-        if (((previous?.readSeq as number | undefined) ?? 0) < seq) {
+        const previous = await models.reads
+          .findOneAndUpdate(
+            { userId, converseId },
+            // Mentions at or below the new position are read: no longer kept.
+            { $max: { readSeq: seq }, $pull: { mentionSeqs: { $lte: seq } } },
+            { upsert: true, new: false, projection: { readSeq: 1 } },
+          )
+          .lean<Pick<ReadDoc, 'readSeq'>>();
+        if ((previous?.readSeq ?? 0) < seq) {
           announce(ctx, EVENTS.converseRead, { converseId, userId, readSeq: seq });
         }
       },
@@ -170,36 +185,19 @@ export const converseActions = ({ models, access }: ChatDeps) => {
         const ids = [...groupIds, ...dms.map((d) => d._id.toHexString())];
         if (ids.length === 0) return [];
         const reads = await models.reads
-          .find({ userId, converseId: { $in: ids } }, { converseId: 1, readSeq: 1 })
+          .find({ userId, converseId: { $in: ids } }, { converseId: 1, readSeq: 1, mentionSeqs: 1 })
           .lean<ReadDoc[]>();
-        const readSeq = new Map(reads.map((r) => [r.converseId.toHexString(), r.readSeq]));
-        const withUnread = ids.filter((id) => (lastSeq.get(id) ?? 0) > (readSeq.get(id) ?? 0));
-        const mentionCounts = new Map<string, number>();
-        if (withUnread.length > 0) {
-          const rows = await models.messages.aggregate<{ _id: Types.ObjectId; n: number }>([
-            {
-              $match: {
-                mentions: new Types.ObjectId(userId),
-                deleted: { $ne: true },
-                $or: withUnread.map((id) => ({
-                  converseId: new Types.ObjectId(id),
-                  seq: { $gt: readSeq.get(id) ?? 0 },
-                })),
-              },
-            },
-            { $group: { _id: '$converseId', n: { $sum: 1 } } },
-          ]);
-          for (const row of rows) mentionCounts.set(row._id.toHexString(), row.n);
-        }
+        const readOf = new Map(reads.map((r) => [r.converseId.toHexString(), r]));
         return ids.map((converseId) => {
           const last = lastSeq.get(converseId) ?? 0;
-          const read = Math.min(readSeq.get(converseId) ?? 0, last);
+          const position = readOf.get(converseId);
+          const read = Math.min(position?.readSeq ?? 0, last);
           return {
             converseId,
             lastSeq: last,
             readSeq: read,
             unread: last - read,
-            mentions: mentionCounts.get(converseId) ?? 0,
+            mentions: unreadMentions(position),
           };
         });
       },
@@ -273,7 +271,7 @@ export const converseActions = ({ models, access }: ChatDeps) => {
         await Promise.all(
           entries.map(async ([converseId, lastSeq]) => {
             if (!(await access.resolve(ctx, converseId, userId))) return;
-            out[converseId] = await missedSince({ converseId, lastSeq });
+            out[converseId] = await missedSince(converseId, lastSeq);
           }),
         );
         return { converses: out };

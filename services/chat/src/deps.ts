@@ -3,6 +3,7 @@ import type { Context } from 'moleculer';
 import type { ConverseAccessResolver } from './access.ts';
 import type { MessageWriter } from './message-writer.ts';
 import type { ChatModels } from './models.ts';
+import type { RecentMessages } from './recent-messages.ts';
 
 export interface ChatDeps {
   app: AppContext;
@@ -10,6 +11,7 @@ export interface ChatDeps {
   writer: MessageWriter;
   access: ConverseAccessResolver;
   audit: AuditLog;
+  recent: RecentMessages;
 }
 
 export type Ctx<P = Record<string, never>> = Context<P, CallerMeta>;

@@ -14,6 +14,7 @@ import { Types } from 'mongoose';
 import type { ChatDeps, Ctx } from './deps.ts';
 import { refuseMuted, refuseUnableToPost } from './access.ts';
 import { mentionedUserIds } from './mentions.ts';
+import { mentionsOf, recordMentions, unrecordMentions } from './mention-seqs.ts';
 import { emptied } from './tombstone.ts';
 import type { MessageDoc, ReactionDoc } from './models.ts';
 import { chatParams } from './params.ts';
@@ -28,7 +29,7 @@ const audience = (access: ConverseAccess) => (access.kind === 'dm' ? { memberIds
 /** Different emoji one message may carry (the contract's limit). */
 const MAX_REACTION_KINDS = 20;
 
-export const messageActions = ({ models, writer, access, audit }: ChatDeps) => {
+export const messageActions = ({ models, writer, access, audit, recent }: ChatDeps) => {
   /** A message the caller may see, with their access to its converse; 404 otherwise. */
   const loadVisible = async (ctx: Ctx<object>, messageId: string, userId: string) => {
     const doc = await models.messages.findById(messageId).lean<MessageDoc>();
@@ -67,7 +68,7 @@ export const messageActions = ({ models, writer, access, audit }: ChatDeps) => {
 
   const bump = (id: Types.ObjectId, path: string) =>
     models.messages
-      .findOneAndUpdate({ _id: id, [path]: { $gt: 0 } }, { $inc: { [path]: 1 } }, { new: true })
+      .findOneAndUpdate({ _id: id, [path]: { $gt: 0 } }, { $inc: { [path]: 1, v: 1 } }, { new: true })
       .lean<MessageDoc>();
 
   /**
@@ -87,7 +88,7 @@ export const messageActions = ({ models, writer, access, audit }: ChatDeps) => {
           [path]: { $not: { $gt: 0 } },
           $or: [{ reactionKinds: { $exists: false } }, { reactionKinds: { $lt: MAX_REACTION_KINDS } }],
         },
-        { $set: { [path]: 1 }, $inc: { reactionKinds: 1 } },
+        { $set: { [path]: 1 }, $inc: { reactionKinds: 1, v: 1 } },
         { new: true },
       )
       .lean<MessageDoc>();
@@ -99,11 +100,15 @@ export const messageActions = ({ models, writer, access, audit }: ChatDeps) => {
   const uncountReaction = async (id: Types.ObjectId, emoji: string): Promise<MessageDoc | null> => {
     const path = `reactionCounts.${emoji}`;
     const fewer = await models.messages
-      .findOneAndUpdate({ _id: id, [path]: { $gt: 1 } }, { $inc: { [path]: -1 } }, { new: true })
+      .findOneAndUpdate({ _id: id, [path]: { $gt: 1 } }, { $inc: { [path]: -1, v: 1 } }, { new: true })
       .lean<MessageDoc>();
     if (fewer) return fewer;
     const gone = await models.messages
-      .findOneAndUpdate({ _id: id, [path]: 1 }, { $unset: { [path]: '' }, $inc: { reactionKinds: -1 } }, { new: true })
+      .findOneAndUpdate(
+        { _id: id, [path]: 1 },
+        { $unset: { [path]: '' }, $inc: { reactionKinds: -1, v: 1 } },
+        { new: true },
+      )
       .lean<MessageDoc>();
     return gone ?? models.messages.findById(id).lean<MessageDoc>();
   };
@@ -114,12 +119,17 @@ export const messageActions = ({ models, writer, access, audit }: ChatDeps) => {
    */
   const deleteMessage = async (ctx: Ctx<object>, doc: MessageDoc, converse: ConverseAccess, actorId: string) => {
     if (doc.deleted) return;
-    const result = await models.messages.updateOne(
-      { _id: doc._id, deleted: { $ne: true } },
-      { $set: { ...emptied(), reactionKinds: 0 } },
-    );
-    if (result.modifiedCount === 0) return;
+    const emptiedDoc = await models.messages
+      .findOneAndUpdate(
+        { _id: doc._id, deleted: { $ne: true } },
+        { $set: { ...emptied(), reactionKinds: 0 }, $inc: { v: 1 } },
+        { new: true },
+      )
+      .lean<MessageDoc>();
+    if (!emptiedDoc) return;
     await models.reactions.deleteMany({ messageId: doc._id });
+    await unrecordMentions(models.reads, mentionsOf(doc));
+    await recent.changed(emptiedDoc);
     const messageId = doc._id.toHexString();
     announce(ctx, EVENTS.messageDeleted, {
       converseId: doc.converseId.toHexString(),
@@ -202,6 +212,8 @@ export const messageActions = ({ models, writer, access, audit }: ChatDeps) => {
         const userId = callerId(ctx);
         const { converseId, before, after, limit = 50 } = ctx.params;
         await access.require(ctx, converseId, userId);
+        const kept = await recent.read(converseId, await recent.stampOf(converseId), { before, after, limit });
+        if (kept) return views(kept, userId);
         const ascending = after !== undefined;
         const seq = {
           ...(before !== undefined ? { $lt: before } : {}),
@@ -247,11 +259,23 @@ export const messageActions = ({ models, writer, access, audit }: ChatDeps) => {
                 mentions: mentions.map((id) => new Types.ObjectId(id)),
                 editedAt: new Date(),
               },
+              $inc: { v: 1 },
             },
             { new: true },
           )
           .lean<MessageDoc>();
         if (!updated) throw new ImError('IM_ERR_NOT_FOUND', 'Message not found');
+        const before = new Set(doc.mentions.map((id) => id.toHexString()));
+        const after = new Set(mentions);
+        await unrecordMentions(
+          models.reads,
+          mentionsOf({ ...doc, mentions: doc.mentions.filter((id) => !after.has(id.toHexString())) }),
+        );
+        await recordMentions(
+          models.reads,
+          mentionsOf({ ...updated, mentions: updated.mentions.filter((id) => !before.has(id.toHexString())) }),
+        );
+        await recent.changed(updated);
         const [message] = await views([updated], userId);
         announce(ctx, EVENTS.messageUpdated, { message: toMessage(updated), ...audience(converse) });
         return message!;
@@ -318,6 +342,7 @@ export const messageActions = ({ models, writer, access, audit }: ChatDeps) => {
             await models.reactions.deleteOne({ messageId: doc._id, userId, emoji });
             throw new ImError('IM_ERR_LIMIT', `A message has at most ${MAX_REACTION_KINDS} different reactions`);
           }
+          await recent.changed(current);
         }
         const reactions = await reactionsOf(current, userId);
         if (added)
@@ -360,10 +385,9 @@ export const messageActions = ({ models, writer, access, audit }: ChatDeps) => {
           userId,
           emoji: ctx.params.emoji,
         });
-        const reactions = await reactionsOf(
-          deletedCount > 0 ? await uncountReaction(doc._id, ctx.params.emoji) : doc,
-          userId,
-        );
+        const current = deletedCount > 0 ? await uncountReaction(doc._id, ctx.params.emoji) : doc;
+        if (deletedCount > 0 && current) await recent.changed(current);
+        const reactions = await reactionsOf(current, userId);
         if (deletedCount > 0)
           announce(
             ctx,

@@ -1,7 +1,9 @@
 import { isDuplicateKeyError } from '@im/sdk';
 import type { Logger } from '@im/sdk';
 import { Types } from 'mongoose';
+import { mentionsOf, recordMentions } from './mention-seqs.ts';
 import type { ChatModels, MessageDoc } from './models.ts';
+import type { RecentMessages } from './recent-messages.ts';
 import { tombstone } from './tombstone.ts';
 
 /** A message to store: everything but its id and sequence number. */
@@ -40,16 +42,18 @@ export class MessageWriter {
   readonly #models: ChatModels;
   readonly #options: WriterOptions;
   readonly #logger: Logger;
+  readonly #recent: RecentMessages;
   #queue: Pending[] = [];
   #timer: NodeJS.Timeout | undefined;
   #flushing: Promise<void> | undefined;
   /** Authors' read positions still being written (awaited by drain). */
   #acking: Promise<void> = Promise.resolve();
 
-  constructor(models: ChatModels, options: WriterOptions, logger: Logger) {
+  constructor(models: ChatModels, options: WriterOptions, logger: Logger, recent: RecentMessages) {
     this.#models = models;
     this.#options = options;
     this.#logger = logger;
+    this.#recent = recent;
   }
 
   write(draft: MessageDraft): Promise<WriteResult> {
@@ -147,6 +151,12 @@ export class MessageWriter {
 
     const failed = await this.#insert(docs);
     this.#options.onBatch?.(docs.length - failed.size);
+    const written = docs.filter((_, i) => !failed.has(i));
+    // Kept before the sends are answered: a mentioned user's unread summary counts the mention at once.
+    await recordMentions(this.#models.reads, written.flatMap(mentionsOf)).catch((err: unknown) => {
+      this.#logger.error({ err }, 'could not keep the mentions of written messages');
+    });
+    this.#keepTails(docs, failed);
 
     const tombstones: MessageDoc[] = [];
     for (const [i, doc] of docs.entries()) {
@@ -175,9 +185,22 @@ export class MessageWriter {
         });
     }
     // Read positions only move forward ($max), so they need not hold up the next batch.
-    this.#acking = Promise.all([this.#acking, this.#ackAuthors(docs.filter((_, i) => !failed.has(i)))]).then(
-      () => undefined,
-    );
+    this.#acking = Promise.all([this.#acking, this.#ackAuthors(written)]).then(() => undefined);
+  }
+
+  /** Moves this node's kept tails past the batch; a converse with a seq not written (a tombstone follows) is forgotten. */
+  #keepTails(docs: readonly MessageDoc[], failed: ReadonlyMap<number, unknown>): void {
+    const byConverse = new Map<string, { docs: MessageDoc[]; whole: boolean }>();
+    docs.forEach((doc, i) => {
+      const id = doc.converseId.toHexString();
+      const entry = byConverse.get(id) ?? byConverse.set(id, { docs: [], whole: true }).get(id)!;
+      entry.docs.push(doc);
+      if (failed.has(i)) entry.whole = false;
+    });
+    for (const [id, entry] of byConverse) {
+      if (entry.whole) this.#recent.appended(id, entry.docs);
+      else this.#recent.forget(id);
+    }
   }
 
   /** insertMany, unordered; returns the indexes of the docs that were not written, with why. */

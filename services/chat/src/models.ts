@@ -20,6 +20,8 @@ export interface MessageDoc {
   deleted?: boolean;
   createdAt: Date;
   editedAt?: Date;
+  /** How many times the stored message changed (edits, reactions, deletion): which of two versions is newer. */
+  v?: number;
 }
 
 /**
@@ -37,6 +39,8 @@ export interface ConverseDoc {
   createdAt?: Date;
   /** When its latest message was written (set with the counter, absent before the first one). */
   lastMessageAt?: Date;
+  /** Moves with every change to one of its stored messages: with lastSeq, what a kept page was taken at. */
+  rev?: number;
 }
 
 export interface ReadDoc {
@@ -44,6 +48,12 @@ export interface ReadDoc {
   converseId: Types.ObjectId;
   userId: Types.ObjectId;
   readSeq: number;
+  /**
+   * Seqs of messages that mention this user, kept as they are written,
+   * edited and deleted, so the unread summary counts them without reading
+   * messages. Those at or below readSeq are dropped at the next ack.
+   */
+  mentionSeqs?: number[];
 }
 
 export interface ReactionDoc {
@@ -69,6 +79,7 @@ const messageSchema = new Schema<MessageDoc>(
     deleted: { type: Boolean },
     createdAt: { type: Date, required: true },
     editedAt: { type: Date },
+    v: { type: Number },
   },
   { versionKey: false, minimize: false },
 );
@@ -76,8 +87,6 @@ const messageSchema = new Schema<MessageDoc>(
 messageSchema.index({ converseId: 1, seq: 1 }, { unique: true });
 // Idempotent sends (sparse: only messages with a clientMsgId).
 messageSchema.index({ dedupeKey: 1 }, { unique: true, sparse: true });
-// Mention counts in the unread summary.
-messageSchema.index({ mentions: 1, converseId: 1, seq: 1 });
 
 const converseSchema = new Schema<ConverseDoc>(
   {
@@ -87,6 +96,7 @@ const converseSchema = new Schema<ConverseDoc>(
     dmKey: { type: String },
     createdAt: { type: Date },
     lastMessageAt: { type: Date },
+    rev: { type: Number },
   },
   { versionKey: false },
 );
@@ -98,6 +108,7 @@ const readSchema = new Schema<ReadDoc>(
     converseId: { type: Schema.Types.ObjectId, required: true },
     userId: { type: Schema.Types.ObjectId, required: true },
     readSeq: { type: Number, required: true },
+    mentionSeqs: { type: [Number], default: undefined },
   },
   { versionKey: false },
 );
@@ -113,11 +124,23 @@ const reactionSchema = new Schema<ReactionDoc>(
 );
 reactionSchema.index({ messageId: 1, userId: 1, emoji: 1 }, { unique: true });
 
+/** One-time data changes this service made to its collections, by name. */
+export interface MigrationDoc {
+  _id: string;
+  doneAt: Date;
+}
+
+const migrationSchema = new Schema<MigrationDoc>(
+  { _id: { type: String, required: true }, doneAt: { type: Date, required: true } },
+  { versionKey: false },
+);
+
 export interface ChatModels {
   messages: Model<MessageDoc>;
   converses: Model<ConverseDoc>;
   reads: Model<ReadDoc>;
   reactions: Model<ReactionDoc>;
+  migrations: Model<MigrationDoc>;
 }
 
 export function chatModels(connection: Connection): ChatModels {
@@ -127,5 +150,6 @@ export function chatModels(connection: Connection): ChatModels {
     converses: get('Converse', converseSchema),
     reads: get('Read', readSchema),
     reactions: get('Reaction', reactionSchema),
+    migrations: get('ChatMigration', migrationSchema),
   };
 }

@@ -315,6 +315,14 @@ export const configSchema = {
     default: '500',
     parse: z.coerce.number().int().min(1).max(10_000),
   }),
+  chatRecentMessages: entry({
+    env: 'CHAT_RECENT_MESSAGES',
+    type: 'count',
+    description:
+      "Messages each chat node keeps in memory from its converses' newest ends (up to 200 per converse), so opening a converse, the pages just above it and a reconnect's sync read no messages from the database; 0 turns it off.",
+    default: '50000',
+    parse: z.coerce.number().int().min(0).max(10_000_000),
+  }),
   socketMaxPayloadBytes: entry({
     env: 'SOCKET_MAX_PAYLOAD_BYTES',
     type: 'bytes',

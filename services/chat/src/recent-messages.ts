@@ -130,7 +130,10 @@ export class RecentMessages {
     if (rev === undefined || tail.rev !== rev - 1) return this.#drop(converseId);
     tail.rev = rev;
     const first = tail.docs[0]?.seq;
-    if (first !== undefined && doc.seq >= first && doc.seq <= tail.lastSeq) tail.docs[doc.seq - first] = doc;
+    if (first === undefined || doc.seq < first || doc.seq > tail.lastSeq) return;
+    // Two changes of one message may bump rev in the other order than they wrote: the newer version stays.
+    const kept = tail.docs[doc.seq - first]!;
+    if ((doc.v ?? 0) >= (kept.v ?? 0)) tail.docs[doc.seq - first] = doc;
   }
 
   /** The tail at exactly this stamp: the kept one, or one read now (shared by concurrent misses). */

@@ -1,0 +1,96 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { openTestEnv, type TestEnv } from '@im/testkit';
+import mongoose, { Types } from 'mongoose';
+import { chatModels, type ChatModels, type MessageDoc } from '../src/models.ts';
+import { RecentMessages } from '../src/recent-messages.ts';
+
+describe('the newest messages a chat node keeps', () => {
+  let env: TestEnv;
+  let connection: mongoose.Connection;
+  let models: ChatModels;
+  const finds: string[] = [];
+
+  before(async () => {
+    env = await openTestEnv(import.meta.url);
+    connection = await mongoose.createConnection(env.mongoUrl).asPromise();
+    connection.set('debug', (collection: string, method: string) => {
+      if (collection === 'messages' && method === 'find') finds.push(method);
+    });
+    models = chatModels(connection);
+    await Promise.all(Object.values(models).map((m) => m.createIndexes()));
+  });
+  after(async () => {
+    await connection?.close();
+    await env?.close();
+  });
+
+  /** A converse holding messages 1..count, its counter at count. */
+  async function converse(count: number): Promise<string> {
+    const id = new Types.ObjectId();
+    await models.converses.collection.insertOne({ _id: id, lastSeq: count });
+    const authorId = new Types.ObjectId();
+    await models.messages.collection.insertMany(
+      Array.from({ length: count }, (_, i) => ({
+        converseId: id,
+        seq: i + 1,
+        authorId,
+        content: `m${i + 1}`,
+        mentions: [],
+        attachments: [],
+        reactionCounts: {},
+        createdAt: new Date(),
+      })),
+    );
+    return id.toHexString();
+  }
+
+  const readNewest = async (recent: RecentMessages, id: string, limit = 5) =>
+    (await recent.read(id, await recent.stampOf(id), { limit }))?.map((d) => d.content);
+
+  it('keeps the newer version when two changes of one message bump the converse in the other order', async () => {
+    const recent = new RecentMessages(models, 1000);
+    const id = await converse(3);
+    assert.deepEqual(await readNewest(recent, id), ['m1', 'm2', 'm3']);
+    const edit = (content: string) =>
+      models.messages
+        .findOneAndUpdate({ converseId: id, seq: 2 }, { $set: { content }, $inc: { v: 1 } }, { new: true })
+        .lean<MessageDoc>();
+    const first = (await edit('first edit'))!;
+    const second = (await edit('second edit'))!;
+    await recent.changed(second);
+    await recent.changed(first);
+    finds.length = 0;
+    assert.deepEqual(await readNewest(recent, id), ['m1', 'second edit', 'm3']);
+    assert.equal(finds.length, 0, 'answered from memory');
+  });
+
+  it('drops a tail another writer moved past, and refills it once for concurrent readers', async () => {
+    const recent = new RecentMessages(models, 1000);
+    const id = await converse(2);
+    await readNewest(recent, id);
+    // Another node: a change it made moves rev without this node hearing of it.
+    await models.messages.updateOne({ converseId: id, seq: 1 }, { $set: { content: 'elsewhere' }, $inc: { v: 1 } });
+    await models.converses.updateOne({ _id: id }, { $inc: { rev: 1 } });
+    finds.length = 0;
+    const answers = await Promise.all(Array.from({ length: 10 }, () => readNewest(recent, id)));
+    for (const answer of answers) assert.deepEqual(answer, ['elsewhere', 'm2']);
+    assert.equal(finds.length, 1, 'ten readers of one stamp share one read');
+  });
+
+  it('keeps at most its capacity, least recently used converses first, and nothing at 0', async () => {
+    const recent = new RecentMessages(models, 250);
+    const [a, b] = [await converse(150), await converse(150)];
+    await readNewest(recent, a);
+    await readNewest(recent, b);
+    finds.length = 0;
+    await readNewest(recent, b);
+    assert.equal(finds.length, 0, 'the latest converse is kept');
+    await readNewest(recent, a);
+    assert.equal(finds.length, 1, 'the older one made room');
+
+    const off = new RecentMessages(models, 0);
+    assert.equal(await off.read(a, await off.stampOf(a), { limit: 5 }), undefined);
+    assert.deepEqual(await off.read(a, await off.stampOf(a), { after: 150, limit: 5 }), [], 'nothing above lastSeq');
+  });
+});

@@ -1,28 +1,21 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createLogger, parseConfig } from '@im/sdk';
-import { openTestEnv, type TestEnv } from '@im/testkit';
-import mongoose, { Types } from 'mongoose';
+import { Types } from 'mongoose';
 import { backfillMentionSeqs } from '../src/mention-seqs.ts';
-import { chatModels, type ChatModels, type ReadDoc } from '../src/models.ts';
+import { type ChatModels, type ReadDoc } from '../src/models.ts';
+import { openChatDb, quietLogger, type ChatDb } from './chat-db.ts';
 
-const logger = createLogger(parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'fatal' }));
+const logger = quietLogger;
 
 describe('mentions of messages written before they were kept', () => {
-  let env: TestEnv;
-  let connection: mongoose.Connection;
+  let db: ChatDb;
   let models: ChatModels;
 
   before(async () => {
-    env = await openTestEnv(import.meta.url);
-    connection = await mongoose.createConnection(env.mongoUrl).asPromise();
-    models = chatModels(connection);
-    await Promise.all(Object.values(models).map((m) => m.createIndexes()));
+    db = await openChatDb(import.meta.url);
+    models = db.models;
   });
-  after(async () => {
-    await connection?.close();
-    await env?.close();
-  });
+  after(async () => db?.close());
 
   it('keeps the unread ones once, leaving read and deleted ones out', async () => {
     const [converse, other] = [new Types.ObjectId(), new Types.ObjectId()];

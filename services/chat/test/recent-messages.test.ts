@@ -1,29 +1,23 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { openTestEnv, type TestEnv } from '@im/testkit';
-import mongoose, { Types } from 'mongoose';
-import { chatModels, type ChatModels, type MessageDoc } from '../src/models.ts';
+import { Types } from 'mongoose';
+import type { ChatModels, MessageDoc } from '../src/models.ts';
 import { RecentMessages } from '../src/recent-messages.ts';
+import { openChatDb, type ChatDb } from './chat-db.ts';
 
 describe('the newest messages a chat node keeps', () => {
-  let env: TestEnv;
-  let connection: mongoose.Connection;
+  let db: ChatDb;
   let models: ChatModels;
   const finds: string[] = [];
 
   before(async () => {
-    env = await openTestEnv(import.meta.url);
-    connection = await mongoose.createConnection(env.mongoUrl).asPromise();
-    connection.set('debug', (collection: string, method: string) => {
+    db = await openChatDb(import.meta.url);
+    db.connection.set('debug', (collection: string, method: string) => {
       if (collection === 'messages' && method === 'find') finds.push(method);
     });
-    models = chatModels(connection);
-    await Promise.all(Object.values(models).map((m) => m.createIndexes()));
+    models = db.models;
   });
-  after(async () => {
-    await connection?.close();
-    await env?.close();
-  });
+  after(async () => db?.close());
 
   /** A converse holding messages 1..count, its counter at count. */
   async function converse(count: number): Promise<string> {

@@ -1,28 +1,21 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createLogger, parseConfig } from '@im/sdk';
-import { openTestEnv, type TestEnv } from '@im/testkit';
-import mongoose, { Types } from 'mongoose';
-import { chatModels, type ChatModels } from '../src/models.ts';
+import { Types } from 'mongoose';
+import { type ChatModels } from '../src/models.ts';
+import { openChatDb, quietLogger, type ChatDb } from './chat-db.ts';
 import { fillSpentSeqs } from '../src/seq-repair.ts';
 
-const logger = createLogger(parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'fatal' }));
+const logger = quietLogger;
 
 describe('sequence numbers a stopped node reserved but never wrote', () => {
-  let env: TestEnv;
-  let connection: mongoose.Connection;
+  let db: ChatDb;
   let models: ChatModels;
 
   before(async () => {
-    env = await openTestEnv(import.meta.url);
-    connection = await mongoose.createConnection(env.mongoUrl).asPromise();
-    models = chatModels(connection);
-    await Promise.all(Object.values(models).map((m) => m.createIndexes()));
+    db = await openChatDb(import.meta.url);
+    models = db.models;
   });
-  after(async () => {
-    await connection?.close();
-    await env?.close();
-  });
+  after(async () => db?.close());
 
   /** A converse whose counter is at `lastSeq`, holding messages with the given seqs. */
   async function converse(lastSeq: number, seqs: number[], lastMessageAt: Date): Promise<Types.ObjectId> {

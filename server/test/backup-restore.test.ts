@@ -6,10 +6,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, truncateSync, statSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { call, SingleInstance } from './single-instance.ts';
+import { call, ownerWithGroup, PASSWORD, SingleInstance } from './single-instance.ts';
 
 const SECRET = 'b'.repeat(40);
-const PASSWORD = 'correct horse battery';
 
 describe('backup and restore of the single instance', () => {
   let dataDir: string;
@@ -31,30 +30,20 @@ describe('backup and restore of the single instance', () => {
 
   it('backs up while serving; after a wipe, restore brings back the same groups, messages and files', async () => {
     let base = await start();
-    const alice = await call<{ token: string }>(base, 'POST', '/api/auth/register', undefined, {
-      username: 'alice',
-      password: PASSWORD,
-    });
-    const group = await call<{ id: string; panels: Array<{ converseId: string }> }>(
-      base,
-      'POST',
-      '/api/groups',
-      alice.body.token,
-      { name: 'Backed up' },
-    );
-    const converseId = group.body.panels[0]!.converseId;
+    const alice = await ownerWithGroup(base, 'alice', 'Backed up');
+    const { converseId } = alice;
     const bytes = Buffer.from(Array.from({ length: 70_000 }, (_, i) => i % 251));
     const form = new FormData();
     form.append('file', new Blob([bytes], { type: 'application/octet-stream' }), 'data.bin');
     const upload = await fetch(`${base}/api/files`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${alice.body.token}` },
+      headers: { authorization: `Bearer ${alice.token}` },
       body: form,
     });
     assert.equal(upload.status, 201);
     const fileId = ((await upload.json()) as { id: string }).id;
     for (let i = 1; i <= 30; i += 1) {
-      const sent = await call(base, 'POST', `/api/converses/${converseId}/messages`, alice.body.token, {
+      const sent = await call(base, 'POST', `/api/converses/${converseId}/messages`, alice.token, {
         content: `message ${i}`,
         ...(i === 30 ? { attachments: [fileId] } : {}),
       });
@@ -64,7 +53,7 @@ describe('backup and restore of the single instance', () => {
       base,
       'GET',
       `/api/converses/${converseId}/messages?limit=100`,
-      alice.body.token,
+      alice.token,
     );
 
     const backup = await tool('backup', archive);
@@ -88,7 +77,7 @@ describe('backup and restore of the single instance', () => {
     const groups = await call<Array<{ id: string; name: string }>>(base, 'GET', '/api/groups', login.body.token);
     assert.deepEqual(
       groups.body.map((g) => [g.id, g.name]),
-      [[group.body.id, 'Backed up']],
+      [[alice.groupId, 'Backed up']],
     );
     const after = await call<Array<{ id: string; seq: number; content: string }>>(
       base,

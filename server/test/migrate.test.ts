@@ -8,10 +8,9 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { openTestEnv, type TestEnv } from '@im/testkit';
 import mongoose from 'mongoose';
-import { call, SingleInstance } from './single-instance.ts';
+import { call, ownerWithGroup, PASSWORD, SingleInstance } from './single-instance.ts';
 
 const SECRET = 'm'.repeat(40);
-const PASSWORD = 'correct horse battery';
 
 describe('npm run migrate: from the embedded database to a MongoDB', () => {
   let env: TestEnv;
@@ -33,24 +32,14 @@ describe('npm run migrate: from the embedded database to a MongoDB', () => {
 
   it('refuses while the platform runs, then copies everything with its indexes, checked, and the platform runs on it', async () => {
     let base = await start();
-    const alice = await call<{ token: string }>(base, 'POST', '/api/auth/register', undefined, {
-      username: 'alice',
-      password: PASSWORD,
-    });
-    const group = await call<{ id: string; panels: Array<{ converseId: string }> }>(
-      base,
-      'POST',
-      '/api/groups',
-      alice.body.token,
-      { name: 'Moving' },
-    );
-    const converseId = group.body.panels[0]!.converseId;
+    const alice = await ownerWithGroup(base, 'alice', 'Moving');
+    const { converseId } = alice;
     for (let i = 1; i <= 25; i += 1) {
-      await call(base, 'POST', `/api/converses/${converseId}/messages`, alice.body.token, { content: `m${i}` });
+      await call(base, 'POST', `/api/converses/${converseId}/messages`, alice.token, { content: `m${i}` });
     }
     const history = (token: string) =>
       call<Array<{ id: string; seq: number }>>(base, 'GET', `/api/converses/${converseId}/messages?limit=100`, token);
-    const before = await history(alice.body.token);
+    const before = await history(alice.token);
     assert.equal(before.body.length, 25);
 
     await assert.rejects(migrate(env.mongoUrl), (err: { stderr: string }) => {

@@ -26,6 +26,25 @@ export async function call<T>(base: string, method: string, path: string, token?
   return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
 }
 
+/** The password of the users these tests register. */
+export const PASSWORD = 'correct horse battery';
+
+/** Registers `username` and makes a group it owns: its token, the group's id and its first panel's converse. */
+export async function ownerWithGroup(base: string, username: string, groupName: string) {
+  const owner = await call<{ token: string }>(base, 'POST', '/api/auth/register', undefined, {
+    username,
+    password: PASSWORD,
+  });
+  const group = await call<{ id: string; panels: Array<{ converseId: string }> }>(
+    base,
+    'POST',
+    '/api/groups',
+    owner.body.token,
+    { name: groupName },
+  );
+  return { token: owner.body.token, groupId: group.body.id, converseId: group.body.panels[0]!.converseId };
+}
+
 /** What every such test runs with: files on local disk (not the test run's MinIO), no rate limits. */
 const TEST_SETTINGS = { STORAGE: 'local', RATE_LIMIT: 'off', NODE_ENV: 'test' };
 

@@ -2,25 +2,16 @@
 // Chromium, against the single instance serving the built client. Bob reaches
 // the server through a proxy that can cut his network.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { startServerProcess, type ServerProcess } from '@im/dev-servers';
+import type { ServerProcess } from '@im/dev-servers';
 import { openTestEnv, type TestEnv } from '@im/testkit';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { describePage, messageTexts, PASSWORD, register, send } from './harness/app.ts';
 import { launchBrowser } from './harness/browser.ts';
+import { SHOTS, startWebApp } from './harness/server.ts';
 import { startCuttableProxy, type CuttableProxy } from './harness/cuttable-proxy.ts';
 import { PNG } from './harness/png.ts';
-
-const START = fileURLToPath(new URL('../../server/src/start.ts', import.meta.url));
-const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
-// UPDATE_SCREENSHOTS=1 refreshes the README's pictures; otherwise they go to a temporary folder.
-const SHOTS = process.env.UPDATE_SCREENSHOTS
-  ? fileURLToPath(new URL('./screenshots/', import.meta.url))
-  : mkdtempSync(join(tmpdir(), 'im-e2e-shots-'));
 
 describe('two people chatting in the web client', () => {
   let env: TestEnv;
@@ -34,15 +25,8 @@ describe('two people chatting in the web client', () => {
   const pageErrors: string[] = [];
 
   before(async () => {
-    assert.ok(existsSync(join(DIST, 'index.html')), `no built client in ${DIST}: run 'bash scripts/setup.sh test'`);
-    mkdirSync(SHOTS, { recursive: true });
     env = await openTestEnv(import.meta.url);
-    server = await startServerProcess(START, {
-      MONGO_URL: env.mongoUrl,
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'im-e2e-')),
-      STORAGE: 'local',
-      WEB_CLIENT_DIR: DIST,
-    });
+    server = await startWebApp(env);
     proxy = await startCuttableProxy(Number(new URL(server.base).port));
     browser = await launchBrowser();
     aliceContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });

@@ -8,23 +8,16 @@
 // registration mode from the console. Setup steps go through the API; the
 // story itself through the UI.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { startServerProcess, type ServerProcess } from '@im/dev-servers';
+import type { ServerProcess } from '@im/dev-servers';
 import { openTestEnv, type TestEnv } from '@im/testkit';
 import { type Browser, type Locator, type Page } from 'playwright-core';
 import { api, openAs, registerAccount, type Account } from './harness/api.ts';
 import { describePage, PASSWORD } from './harness/app.ts';
 import { launchBrowser } from './harness/browser.ts';
+import { SHOTS, startWebApp } from './harness/server.ts';
 
-const START = fileURLToPath(new URL('../../server/src/start.ts', import.meta.url));
-const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
-const SHOTS = process.env.UPDATE_SCREENSHOTS
-  ? fileURLToPath(new URL('./screenshots/', import.meta.url))
-  : mkdtempSync(join(tmpdir(), 'im-e2e-shots-'));
 const SPAM = 'Cheap watches at spam.example, click now';
 
 /** An element's text on one line (innerText breaks lines at every flex item). */
@@ -64,16 +57,8 @@ describe('moderating a group in the web client', () => {
   };
 
   before(async () => {
-    assert.ok(existsSync(join(DIST, 'index.html')), `no built client in ${DIST}: run 'bash scripts/setup.sh test'`);
-    mkdirSync(SHOTS, { recursive: true });
     env = await openTestEnv(import.meta.url);
-    server = await startServerProcess(START, {
-      MONGO_URL: env.mongoUrl,
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'im-e2e-')),
-      STORAGE: 'local',
-      WEB_CLIENT_DIR: DIST,
-      ADMIN_USERNAMES: 'root',
-    });
+    server = await startWebApp(env, { ADMIN_USERNAMES: 'root' });
     browser = await launchBrowser();
   });
 

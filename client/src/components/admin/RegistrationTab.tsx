@@ -4,6 +4,7 @@ import { describeError } from '../../api/errors.ts';
 import { getSettings, setRegistration } from '../../state/admin.ts';
 import { useLoaded } from '../moderation/useLoaded.ts';
 import { ErrorLine } from '../common/ErrorLine.tsx';
+import { StatusLine } from '../common/StatusLine.tsx';
 
 const MODES: Array<{ mode: RegistrationMode; label: string; hint: string }> = [
   { mode: 'open', label: 'Open', hint: 'Anyone can create an account.' },
@@ -63,11 +64,7 @@ export function RegistrationTab() {
           Save
         </button>
       </div>
-      {message && (
-        <p className="hint" role="status">
-          {message}
-        </p>
-      )}
+      <StatusLine message={message} />
     </form>
   );
 }

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { describeError } from '../../api/errors.ts';
 import { http } from '../../api/http.ts';
+import { StatusLine } from '../common/StatusLine.tsx';
 
 /** Changing my password: every other session ends, this one stays. */
 export function PasswordSection() {
@@ -49,11 +50,7 @@ export function PasswordSection() {
           Change password
         </button>
       </div>
-      {message && (
-        <p className="hint" role="status">
-          {message}
-        </p>
-      )}
+      <StatusLine message={message} />
     </form>
   );
 }

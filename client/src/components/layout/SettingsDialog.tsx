@@ -10,6 +10,7 @@ import { Dialog } from '../common/Dialog.tsx';
 import { PasswordSection } from './PasswordSection.tsx';
 import { SessionsSection } from './SessionsSection.tsx';
 import { StorageLine } from './StorageLine.tsx';
+import { StatusLine } from '../common/StatusLine.tsx';
 
 /** My profile, storage, notifications, password, sessions and logging out. */
 export function SettingsDialog(props: { onClose: () => void }) {
@@ -68,11 +69,7 @@ export function SettingsDialog(props: { onClose: () => void }) {
       </div>
       <PasswordSection />
       <SessionsSection />
-      {message && (
-        <p className="hint" role="status">
-          {message}
-        </p>
-      )}
+      <StatusLine message={message} />
       <div className="form-actions">
         <button type="button" className="danger" onClick={() => void logout()}>
           Log out

@@ -2,6 +2,7 @@ import type { Panel } from '@im/protocol';
 import { useState, type FormEvent } from 'react';
 import { updatePanel } from '../../state/groups.ts';
 import { Dialog } from '../common/Dialog.tsx';
+import { FormActions } from '../common/FormActions.tsx';
 
 /** A panel's name and who may post in it (admins only: an announcement panel). */
 export function PanelSettingsDialog(props: { groupId: string; panel: Panel; onClose: () => void }) {
@@ -36,14 +37,7 @@ export function PanelSettingsDialog(props: { groupId: string; panel: Panel; onCl
           Only admins can post
         </label>
         <p className="hint">Members still read an admin-only panel; only the owner and admins post in it.</p>
-        <div className="form-actions">
-          <button type="button" onClick={props.onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={busy || !name.trim()}>
-            Save
-          </button>
-        </div>
+        <FormActions onCancel={props.onClose} submit="Save" disabled={busy || !name.trim()} />
       </form>
     </Dialog>
   );

@@ -6,6 +6,7 @@ import { inviteCodeFrom } from '../../state/route.ts';
 import { Dialog } from '../common/Dialog.tsx';
 import { InviteLink } from './InviteLink.tsx';
 import { ErrorLine } from '../common/ErrorLine.tsx';
+import { FormActions } from '../common/FormActions.tsx';
 
 /** A one-field form in a dialog; `submit` answers an error to show, or nothing when done. */
 function NameDialog(props: {
@@ -37,14 +38,7 @@ function NameDialog(props: {
           <input value={value} maxLength={props.maxLength ?? 64} onChange={(e) => setValue(e.target.value)} required />
         </label>
         <ErrorLine error={error} />
-        <div className="form-actions">
-          <button type="button" onClick={props.onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={busy || !value.trim()}>
-            {props.action}
-          </button>
-        </div>
+        <FormActions onCancel={props.onClose} submit={props.action} disabled={busy || !value.trim()} />
       </form>
     </Dialog>
   );

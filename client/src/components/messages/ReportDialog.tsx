@@ -7,6 +7,7 @@ import { displayName } from '../../state/users.ts';
 import { Dialog } from '../common/Dialog.tsx';
 import { ErrorLine } from '../common/ErrorLine.tsx';
 import { useAction } from '../common/useAction.ts';
+import { FormActions } from '../common/FormActions.tsx';
 
 export const MAX_REPORT_REASON = 500;
 export const ALREADY_REPORTED = 'You already reported this message';
@@ -46,14 +47,7 @@ export function ReportDialog(props: { message: Message; author?: PublicUser; onC
           />
         </label>
         <ErrorLine error={error} />
-        <div className="form-actions">
-          <button type="button" onClick={props.onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={busy || !reason.trim()}>
-            Report
-          </button>
-        </div>
+        <FormActions onCancel={props.onClose} submit="Report" disabled={busy || !reason.trim()} />
       </form>
     </Dialog>
   );

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { FormActions } from '../../common/FormActions.tsx';
 
 export const MAX_BAN_REASON = 500;
 
@@ -20,14 +21,7 @@ export function BanForm(props: {
         Reason <span className="hint">(optional)</span>
         <input value={reason} maxLength={MAX_BAN_REASON} onChange={(e) => setReason(e.target.value)} autoFocus />
       </label>
-      <div className="form-actions">
-        <button type="button" onClick={props.onCancel}>
-          Cancel
-        </button>
-        <button type="submit" className="danger" disabled={props.busy}>
-          Ban {props.name}
-        </button>
-      </div>
+      <FormActions onCancel={props.onCancel} submit={<>Ban {props.name}</>} disabled={props.busy} kind="danger" />
     </form>
   );
 }

@@ -73,7 +73,7 @@ export const converseActions = ({ models, access, recent }: ChatDeps) => {
     const stamp = await recent.stampOf(converseId);
     if (stamp.lastSeq - lastSeq > SYNC_LIMIT) return { messages: [], tooMany: true, lastSeq: stamp.lastSeq };
     const docs =
-      (await recent.read(converseId, stamp, { after: lastSeq, limit: SYNC_LIMIT })) ??
+      (await recent.read(converseId, { after: lastSeq, limit: SYNC_LIMIT }, stamp)) ??
       (await storedSince({ converseId, lastSeq }));
     return { messages: docs.map((d) => toMessage(d)) };
   };

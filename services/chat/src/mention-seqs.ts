@@ -36,27 +36,39 @@ async function writeKeyed(reads: Model<ReadDoc>, ops: Op[]): Promise<void> {
   }
 }
 
+const keep = ({ userId, converseId, seq }: Mention): Op => ({
+  updateOne: {
+    filter: { userId, converseId },
+    update: { $addToSet: { mentionSeqs: seq }, $setOnInsert: { readSeq: 0 } },
+    upsert: true,
+  },
+});
+
+const takeBack = ({ userId, converseId, seq }: Mention): Op => ({
+  updateOne: { filter: { userId, converseId }, update: { $pull: { mentionSeqs: { $in: [seq] } } } },
+});
+
 /** Adds mentions to their users' kept seqs (idempotent: a seq is kept once). */
 export const recordMentions = (reads: Model<ReadDoc>, mentions: readonly Mention[]): Promise<void> =>
-  writeKeyed(
-    reads,
-    mentions.map(({ userId, converseId, seq }) => ({
-      updateOne: {
-        filter: { userId, converseId },
-        update: { $addToSet: { mentionSeqs: seq }, $setOnInsert: { readSeq: 0 } },
-        upsert: true,
-      },
-    })),
-  );
+  writeKeyed(reads, mentions.map(keep));
 
-/** Takes mentions back (an edit that no longer names the user, a deletion). */
+/** Takes mentions back (a deletion). */
 export const unrecordMentions = (reads: Model<ReadDoc>, mentions: readonly Mention[]): Promise<void> =>
-  writeKeyed(
-    reads,
-    mentions.map(({ userId, converseId, seq }) => ({
-      updateOne: { filter: { userId, converseId }, update: { $pull: { mentionSeqs: { $in: [seq] } } } },
-    })),
-  );
+  writeKeyed(reads, mentions.map(takeBack));
+
+/** An edit: takes back the mentions it dropped and keeps the ones it added, in one write. */
+export function rerecordMentions(reads: Model<ReadDoc>, before: MessageDoc, after: MessageDoc): Promise<void> {
+  const ids = (doc: MessageDoc) => new Set(mentionsOf(doc).map((m) => m.userId.toHexString()));
+  const [was, is] = [ids(before), ids(after)];
+  return writeKeyed(reads, [
+    ...mentionsOf(before)
+      .filter((m) => !is.has(m.userId.toHexString()))
+      .map(takeBack),
+    ...mentionsOf(after)
+      .filter((m) => !was.has(m.userId.toHexString()))
+      .map(keep),
+  ]);
+}
 
 /** The unread mentions among a read position's kept seqs. */
 export const unreadMentions = (read: Pick<ReadDoc, 'readSeq' | 'mentionSeqs'> | undefined): number =>

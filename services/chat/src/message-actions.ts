@@ -14,7 +14,7 @@ import { Types } from 'mongoose';
 import type { ChatDeps, Ctx } from './deps.ts';
 import { refuseMuted, refuseUnableToPost } from './access.ts';
 import { mentionedUserIds } from './mentions.ts';
-import { mentionsOf, recordMentions, unrecordMentions } from './mention-seqs.ts';
+import { mentionsOf, rerecordMentions, unrecordMentions } from './mention-seqs.ts';
 import { emptied } from './tombstone.ts';
 import type { MessageDoc, ReactionDoc } from './models.ts';
 import { chatParams } from './params.ts';
@@ -212,7 +212,7 @@ export const messageActions = ({ models, writer, access, audit, recent }: ChatDe
         const userId = callerId(ctx);
         const { converseId, before, after, limit = 50 } = ctx.params;
         await access.require(ctx, converseId, userId);
-        const kept = await recent.read(converseId, await recent.stampOf(converseId), { before, after, limit });
+        const kept = await recent.read(converseId, { before, after, limit });
         if (kept) return views(kept, userId);
         const ascending = after !== undefined;
         const seq = {
@@ -265,16 +265,7 @@ export const messageActions = ({ models, writer, access, audit, recent }: ChatDe
           )
           .lean<MessageDoc>();
         if (!updated) throw new ImError('IM_ERR_NOT_FOUND', 'Message not found');
-        const before = new Set(doc.mentions.map((id) => id.toHexString()));
-        const after = new Set(mentions);
-        await unrecordMentions(
-          models.reads,
-          mentionsOf({ ...doc, mentions: doc.mentions.filter((id) => !after.has(id.toHexString())) }),
-        );
-        await recordMentions(
-          models.reads,
-          mentionsOf({ ...updated, mentions: updated.mentions.filter((id) => !before.has(id.toHexString())) }),
-        );
+        await rerecordMentions(models.reads, doc, updated);
         await recent.changed(updated);
         const [message] = await views([updated], userId);
         announce(ctx, EVENTS.messageUpdated, { message: toMessage(updated), ...audience(converse) });

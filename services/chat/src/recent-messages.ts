@@ -66,11 +66,15 @@ export class RecentMessages {
   }
 
   /**
-   * The messages of a converse in `range` as of `stamp`, ascending; undefined
-   * when memory cannot answer (the range reaches below the kept tail, or the
-   * tail could not be taken): the caller reads the database.
+   * The messages of a converse in `range` as of its stamp (read now unless
+   * the caller has it), ascending; undefined when memory cannot answer (kept
+   * nothing, the range reaches below the kept tail, or the tail could not be
+   * taken): the caller reads the database.
    */
-  async read(converseId: string, stamp: ConverseStamp, range: SeqRange): Promise<MessageDoc[] | undefined> {
+  async read(converseId: string, range: SeqRange, known?: ConverseStamp): Promise<MessageDoc[] | undefined> {
+    // Keeping nothing, a stamp is worth reading only for a caller that has one anyway.
+    if (this.#capacity === 0 && !known) return undefined;
+    const stamp = known ?? (await this.stampOf(converseId));
     const { before, after, limit } = range;
     const top = Math.min(stamp.lastSeq, before === undefined ? Infinity : before - 1);
     const floor = (after ?? 0) + 1;

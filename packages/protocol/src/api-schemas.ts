@@ -10,7 +10,9 @@ import type {
   Session,
   SignedFileUrl,
   Me,
+  DirectoryPage,
   DmConverse,
+  FeedToken,
   Empty,
   FileInfo,
   Group,
@@ -68,6 +70,8 @@ export interface ApiSchemas {
   AdminUserPage: AdminUserPage;
   AuthOptions: AuthOptions;
   ServerSettings: ServerSettings;
+  DirectoryPage: DirectoryPage;
+  FeedToken: FeedToken;
 }
 
 export type ApiSchemaName = keyof ApiSchemas;

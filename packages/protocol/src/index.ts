@@ -89,6 +89,8 @@ export interface AuthResult {
 
 export type GroupRole = 'owner' | 'admin' | 'member';
 
+export type GroupVisibility = 'private' | 'public';
+
 export interface Panel {
   id: Id;
   name: string;
@@ -97,6 +99,8 @@ export interface Panel {
   converseId: Id;
   /** `admin`: an announcement panel, where members read and only owners and admins post. */
   postingRole: 'member' | 'admin';
+  /** Readable by anyone on the web at /p/:id, with Atom and RSS feeds (public groups only). */
+  webPublic: boolean;
 }
 
 export interface Group {
@@ -105,6 +109,10 @@ export interface Group {
   ownerId: Id;
   panels: Panel[];
   memberCount: Int;
+  /** `public`: listed in the directory, and anyone may join without an invite. */
+  visibility: GroupVisibility;
+  /** What the group is about, shown in the directory and on its web-public pages. */
+  description?: string;
   /** The caller's role. */
   myRole: GroupRole;
   /** Until when the caller is muted in this group (absent: not muted). */
@@ -125,6 +133,22 @@ export interface Member {
 export interface Page<T> {
   items: T[];
   nextCursor: string | null;
+}
+
+/** A public group as the directory lists it (`GET /api/directory`). */
+export interface DirectoryGroup {
+  id: Id;
+  name: string;
+  memberCount: Int;
+  description?: string;
+}
+
+/** `GET /api/directory`: public groups, largest first. */
+export type DirectoryPage = Page<DirectoryGroup>;
+
+/** `POST /api/feeds/token`: the caller's personal feed token (the previous one stops working). */
+export interface FeedToken {
+  token: string;
 }
 
 export interface Invite {

@@ -41,3 +41,17 @@ export interface ConverseMembership {
 export type ConverseAccess =
   | ({ kind: 'group'; converseId: string } & ConverseMembership)
   | { kind: 'dm'; converseId: string; memberIds: string[] };
+
+/** A text panel with its group, as public pages and feeds need it (`group.panelInfo`). */
+export interface PanelInfo {
+  groupId: string;
+  groupName: string;
+  groupDescription?: string;
+  /** Public groups are listed and joinable; only their panels may be web-public. */
+  groupPublic: boolean;
+  panelId: string;
+  panelName: string;
+  converseId: string;
+  /** Whether the panel itself is switched web-public (it is readable only when the group is public too). */
+  webPublic: boolean;
+}

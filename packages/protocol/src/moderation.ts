@@ -76,6 +76,7 @@ export type AuditAction =
   | 'user.activate'
   | 'settings.update'
   | 'group.delete'
+  | 'group.visibility'
   | 'panel.delete'
   | 'panel.update'
   | 'member.kick'

@@ -14,6 +14,7 @@ import type {
   UserGroupConverses,
   UserRooms,
   PostingRole,
+  PanelInfo,
 } from '@im/protocol';
 import type { CallingOptions } from 'moleculer';
 
@@ -96,6 +97,18 @@ export interface ActionMap {
   'file.cleanup': { params: Record<string, never>; result: number };
   /** Which of these users have a socket on any gateway. */
   'gateway.online': { params: { userIds: string[] }; result: string[] };
+  /** Drops this gateway's rendered pages and feeds of these converses (called on every gateway, awaited). */
+  'gateway.forgetPublic': { params: { converseIds: string[] }; result: void };
+  /** A text panel with its group, by panel id or by converse id; null when there is none. */
+  'group.panelInfo': { params: { panelId?: string; converseId?: string }; result: PanelInfo | null };
+  /**
+   * A converse's messages for pages and feeds, with no caller: the newest
+   * `limit` (or those just below `before`) in seq order, deleted ones left out.
+   * The caller (the gateway) has decided who may read them.
+   */
+  'chat.feedMessages': { params: { converseId: string; before?: number; limit: number }; result: Message[] };
+  /** Who owns a personal feed token (an active user), or null. */
+  'user.feedTokenOwner': { params: { token: string }; result: string | null };
 }
 
 export type ActionName = keyof ActionMap;

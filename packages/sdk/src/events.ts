@@ -11,6 +11,8 @@ export const EVENTS = {
   userDeactivated: 'user.deactivated',
   /** Login sessions ended (logout, revocation, password change, removal): their tokens and sockets stop at once. */
   sessionsRevoked: 'user.sessions.revoked',
+  /** A user issued a new personal feed token: the old one stops working at once. */
+  feedTokenReplaced: 'user.feedToken.replaced',
   groupUpdated: 'group.updated',
   groupDeleted: 'group.deleted',
   memberJoined: 'group.member.joined',
@@ -51,6 +53,7 @@ export interface EventPayloads {
   'user.updated': { user: PublicUser };
   'user.deactivated': { userId: string };
   'user.sessions.revoked': { userId: string; sessionIds: string[] };
+  'user.feedToken.replaced': { userId: string };
   'group.updated': { group: GroupInfo };
   /** converseIds: the deleted group's panels, whose rooms gateways empty. */
   'group.deleted': { groupId: string; converseIds: string[] };

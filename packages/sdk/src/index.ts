@@ -19,6 +19,7 @@ export { ImError, toHttpError, type ErrorBody, type HttpError } from './errors/i
 export { createLogger, type Logger } from './logger.ts';
 export { AuditLog, type AuditRecord } from './audit/audit-log.ts';
 export { createBroker, type CreateBrokerOptions } from './broker/create-broker.ts';
+export { callOnEveryNode } from './broker/every-node.ts';
 export { connectMongo, pingMongo, isDuplicateKeyError, modelOn, DependencyUnavailableError } from './db/mongo.ts';
 export { connectRedis } from './db/redis.ts';
 export { Readiness, type ReadinessCheck, type ReadinessReport } from './health/readiness.ts';

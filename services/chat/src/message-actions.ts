@@ -229,6 +229,25 @@ export const messageActions = ({ models, writer, access, audit, recent }: ChatDe
       },
     },
 
+    /**
+     * For public pages and feeds, with no caller (the gateway decided who may
+     * read): the newest `limit` messages, or those just below `before`, in seq
+     * order, deleted ones left out, reactions without `me`.
+     */
+    feedMessages: {
+      visibility: 'public' as const,
+      params: chatParams.feedMessages,
+      async handler(ctx: Ctx<ActionParams<'chat.feedMessages'>>): Promise<ActionResult<'chat.feedMessages'>> {
+        const { converseId, before, limit } = ctx.params;
+        const docs = await models.messages
+          .find({ converseId, deleted: { $ne: true }, ...(before !== undefined ? { seq: { $lt: before } } : {}) })
+          .sort({ seq: -1 })
+          .limit(limit)
+          .lean<MessageDoc[]>();
+        return docs.reverse().map((d) => toMessage(d));
+      },
+    },
+
     getMessage: {
       params: chatParams.getMessage,
       async handler(ctx: Ctx<Params<typeof chatParams.getMessage>>): Promise<Message> {

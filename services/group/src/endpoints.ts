@@ -40,7 +40,8 @@ export const groupEndpoints: Endpoint[] = [
     action: 'group.update',
     params: groupParams.update,
     input: 'body',
-    summary: 'Rename a group (owner/admin)',
+    summary:
+      'Rename a group, set its description, or make it public (listed in the directory, joinable without an invite) or private (owner/admin)',
     tag: 'groups',
     response: 'Group',
   }),
@@ -101,7 +102,8 @@ export const groupEndpoints: Endpoint[] = [
     action: 'group.updatePanel',
     params: groupParams.updatePanel,
     input: 'body',
-    summary: "Rename a panel, or set who may post in it (postingRole 'admin': members read only) (owner/admin)",
+    summary:
+      "Rename a panel, set who may post in it (postingRole 'admin': members read only), or make it readable on the web without an account (webPublic; public groups only) (owner/admin)",
     tag: 'panels',
     response: 'Panel',
   }),
@@ -197,5 +199,25 @@ export const groupEndpoints: Endpoint[] = [
     summary:
       'Mute a member for `seconds` (0 unmutes): sends, reactions and edits are 403 IM_ERR_MUTED until then (owner/admin)',
     tag: 'moderation',
+  }),
+  endpoint({
+    method: 'GET',
+    path: '/api/directory',
+    action: 'group.directory',
+    params: groupParams.directory,
+    input: 'query',
+    summary: 'Public groups whose name contains q, largest first',
+    tag: 'groups',
+    response: 'DirectoryPage',
+  }),
+  endpoint({
+    method: 'POST',
+    path: '/api/groups/:groupId/join',
+    action: 'group.join',
+    params: groupParams.join,
+    input: 'none',
+    summary: 'Join a public group without an invite (private: 404; banned: 403 IM_ERR_BANNED)',
+    tag: 'groups',
+    response: 'Group',
   }),
 ];

@@ -1,5 +1,5 @@
 import type { Group } from '@im/protocol';
-import { announce, callerId, EVENTS, ImError, type Params } from '@im/sdk';
+import { announce, callerId, callOnEveryNode, EVENTS, ImError, type Params } from '@im/sdk';
 import { Types } from 'mongoose';
 import { loadForMember, MANAGERS, OWNER } from './access.ts';
 import { groupParams } from './params.ts';
@@ -11,7 +11,17 @@ import { converseIdsOf, toGroup, toGroupInfo } from './views.ts';
 /** Most groups listed for one user. */
 const MAX_GROUPS_LISTED = 1000;
 
-export const groupActions = ({ models, membership, audit }: GroupDeps) => ({
+export const groupActions = ({ models, membership, audit }: GroupDeps) => {
+  /** Turns the web-public switch of each of a group's panels off; the group as it is then. */
+  const closePanels = async (group: GroupDoc): Promise<GroupDoc | null> => {
+    for (const panel of group.panels.filter((p) => p.webPublic))
+      await models.groups.updateOne(
+        { _id: group._id, 'panels._id': panel._id },
+        { $set: { 'panels.$.webPublic': false } },
+      );
+    return models.groups.findById(group._id).lean<GroupDoc>();
+  };
+  return {
   create: {
     params: groupParams.create,
     async handler(ctx: Ctx<Params<typeof groupParams.create>>): Promise<Group> {
@@ -67,16 +77,41 @@ export const groupActions = ({ models, membership, audit }: GroupDeps) => ({
     },
   },
 
+  /**
+   * Renames a group, sets its description, or makes it public or private.
+   * Going private turns every panel's web-public switch off. When the group
+   * is or was public, every gateway drops its pages and feeds before the
+   * answer, so a page of a group gone private is a 404 at once everywhere.
+   */
   update: {
     params: groupParams.update,
     async handler(ctx: Ctx<Params<typeof groupParams.update>>): Promise<Group> {
-      const { me } = await loadForMember(models, ctx.params.groupId, callerId(ctx), MANAGERS);
-      const set = ctx.params.name === undefined ? {} : { name: ctx.params.name };
-      const group = await models.groups
-        .findByIdAndUpdate(ctx.params.groupId, { $set: set }, { new: true })
+      const actorId = callerId(ctx);
+      const { group: before, me } = await loadForMember(models, ctx.params.groupId, actorId, MANAGERS);
+      const { name, visibility, description } = ctx.params;
+      const set: Partial<GroupDoc> = {
+        ...(name !== undefined ? { name } : {}),
+        ...(visibility !== undefined ? { visibility } : {}),
+        ...(description ? { description } : {}),
+      };
+      const unset = description === '' ? { description: 1 } : {};
+      let group = await models.groups
+        .findByIdAndUpdate(ctx.params.groupId, { $set: set, $unset: unset }, { new: true })
         .lean<GroupDoc>();
       if (!group) throw new ImError('IM_ERR_NOT_FOUND', 'Group not found');
+      if (group.visibility !== 'public' && group.panels.some((p) => p.webPublic))
+        group = (await closePanels(group)) ?? group;
+      const wasPublic = before.visibility === 'public';
+      if (wasPublic || group.visibility === 'public')
+        await callOnEveryNode(ctx, 'gateway.forgetPublic', { converseIds: converseIdsOf(group) });
       announce(ctx, EVENTS.groupUpdated, { group: toGroupInfo(group) });
+      if (visibility !== undefined && wasPublic !== (visibility === 'public'))
+        await audit.record(actorId, {
+          action: 'group.visibility',
+          target: { type: 'group', id: ctx.params.groupId },
+          groupId: ctx.params.groupId,
+          details: { name: group.name, visibility },
+        });
       return toGroup(group, me);
     },
   },
@@ -96,4 +131,5 @@ export const groupActions = ({ models, membership, audit }: GroupDeps) => ({
       });
     },
   },
-});
+};
+};

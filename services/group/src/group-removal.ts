@@ -1,4 +1,4 @@
-import { announce, EVENTS, type CallerMeta } from '@im/sdk';
+import { announce, callOnEveryNode, EVENTS, type CallerMeta } from '@im/sdk';
 import type { Context } from 'moleculer';
 import type { Types } from 'mongoose';
 import type { GroupDeps } from './deps.ts';
@@ -27,6 +27,7 @@ export async function removeGroup(
     models.invites.deleteMany({ groupId: group._id }),
     models.bans.deleteMany({ groupId: group._id }),
     membership.forgetConverses(converseIds),
+    ...(group.visibility === 'public' ? [callOnEveryNode(ctx, 'gateway.forgetPublic', { converseIds })] : []),
   ]);
   announce(ctx, EVENTS.groupDeleted, { groupId: group._id.toHexString(), converseIds });
   return true;

@@ -15,6 +15,7 @@ import { moderationActions } from './moderation-actions.ts';
 import { MembershipCache } from './membership-cache.ts';
 import { groupModels } from './models.ts';
 import { panelActions } from './panel-actions.ts';
+import { publicActions } from './public-actions.ts';
 
 /** Groups, their panels, members and invites, and their moderation (bans, mutes). */
 export const createGroupService: ServiceFactory = (app: AppContext) => {
@@ -49,6 +50,7 @@ export const createGroupService: ServiceFactory = (app: AppContext) => {
       ...inviteActions(deps),
       ...departureActions(deps),
       ...moderationActions(deps),
+      ...publicActions(deps),
     },
     events: {
       [EVENTS.memberJoined]: forgetMember,

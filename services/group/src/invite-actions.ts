@@ -1,28 +1,23 @@
 import { randomBytes } from 'node:crypto';
 import type { Group, Invite } from '@im/protocol';
 import {
-  announce,
   callerId,
-  EVENTS,
   ImError,
-  isDuplicateKeyError,
   type ActionParams,
   type ActionResult,
   type Params,
 } from '@im/sdk';
-import type { Types } from 'mongoose';
 import { loadForMember, MANAGERS } from './access.ts';
 import { groupParams } from './params.ts';
 import type { Ctx, GroupDeps } from './deps.ts';
 import type { GroupDoc, InviteDoc, MemberDoc } from './models.ts';
-import { converseIdsOf, toGroup, toInvite } from './views.ts';
+import { addMember, bannedError, isBanned } from './member-join.ts';
+import { toGroup, toInvite } from './views.ts';
 
 const DEFAULT_EXPIRY_SEC = 7 * 24 * 3600;
 const GONE = 'Invite not found, expired or used up';
 /** Most invites one list shows. */
 const MAX_INVITES_LISTED = 500;
-
-const banned = () => new ImError('IM_ERR_BANNED');
 
 export const inviteActions = ({ models, membership, audit }: GroupDeps) => {
   /** An invite that can still be used (not expired, revoked or used up), or null. */
@@ -30,8 +25,6 @@ export const inviteActions = ({ models, membership, audit }: GroupDeps) => {
     const invite = await models.invites.findOne({ code, expiresAt: { $gt: now } }).lean<InviteDoc>();
     return invite && (invite.remaining === null || invite.remaining > 0) ? invite : null;
   };
-  const isBanned = async (groupId: Types.ObjectId, userId: string) =>
-    (await models.bans.exists({ groupId, userId })) !== null;
 
   return {
     /** Any member may invite. */
@@ -109,8 +102,7 @@ export const inviteActions = ({ models, membership, audit }: GroupDeps) => {
      * Joins the caller. A limited invite's use is claimed with one atomic
      * conditional update, so of two concurrent accepts of a one-use code exactly
      * one wins. Accepting a group you are already in uses nothing. A ban is
-     * checked before and again after the join, so a ban that lands between
-     * the two still keeps the user out.
+     * checked before and again after the join (addMember).
      */
     acceptInvite: {
       params: groupParams.acceptInvite,
@@ -127,7 +119,7 @@ export const inviteActions = ({ models, membership, audit }: GroupDeps) => {
         if (!group) throw new ImError('IM_ERR_NOT_FOUND', GONE);
         const existing = await models.members.findOne({ groupId: group._id, userId }).lean<MemberDoc>();
         if (existing) return toGroup(group, existing);
-        if (await isBanned(group._id, userId)) throw banned();
+        if (await isBanned({ models, membership }, group._id, userId)) throw bannedError();
 
         const limited = invite.maxUses !== null;
         if (limited) {
@@ -146,27 +138,7 @@ export const inviteActions = ({ models, membership, audit }: GroupDeps) => {
             limited ? { $inc: { remaining: 1, uses: -1 } } : { $inc: { uses: -1 } },
           );
 
-        let member: MemberDoc;
-        try {
-          member = (await models.members.create({ groupId: group._id, userId, role: 'member' })).toObject();
-        } catch (err) {
-          await giveBack();
-          // The same user accepted twice at once: the other request joined them.
-          if (isDuplicateKeyError(err)) return toGroup(group, { role: 'member' });
-          throw err;
-        }
-        if (await isBanned(group._id, userId)) {
-          await models.members.deleteOne({ _id: member._id });
-          await giveBack();
-          throw banned();
-        }
-        const updated = await models.groups
-          .findByIdAndUpdate(group._id, { $inc: { memberCount: 1 } }, { new: true })
-          .lean<GroupDoc>();
-        const groupId = group._id.toHexString();
-        await membership.forgetMember(groupId, userId);
-        announce(ctx, EVENTS.memberJoined, { groupId, userId, role: 'member', converseIds: converseIdsOf(group) });
-        return toGroup(updated ?? group, { role: 'member' });
+        return addMember({ models, membership }, ctx, group, userId, giveBack);
       },
     },
   };

@@ -1,6 +1,6 @@
 import { modelOn } from '@im/sdk';
 import { Schema, type Connection, type Model, type Types } from 'mongoose';
-import type { GroupRole, PostingRole } from '@im/protocol';
+import type { GroupRole, GroupVisibility, PostingRole } from '@im/protocol';
 
 export interface PanelDoc {
   _id: Types.ObjectId;
@@ -9,6 +9,8 @@ export interface PanelDoc {
   converseId: Types.ObjectId;
   /** Absent on panels made before it existed: everyone may post. */
   postingRole?: PostingRole;
+  /** Readable without an account at /p/:id (only while the group is public). */
+  webPublic?: boolean;
 }
 
 /** Panels are few per group and read with it, so they live inside it; members do not. */
@@ -18,6 +20,9 @@ export interface GroupDoc {
   ownerId: Types.ObjectId;
   panels: PanelDoc[];
   memberCount: number;
+  /** Absent on groups made before it existed: private. */
+  visibility?: GroupVisibility;
+  description?: string;
   createdAt: Date;
 }
 
@@ -60,6 +65,7 @@ const panelSchema = new Schema<PanelDoc>({
   type: { type: String, required: true, enum: ['text'] },
   converseId: { type: Schema.Types.ObjectId, required: true },
   postingRole: { type: String, enum: ['member', 'admin'] },
+  webPublic: { type: Boolean },
 });
 
 const groupSchema = new Schema<GroupDoc>(
@@ -68,10 +74,15 @@ const groupSchema = new Schema<GroupDoc>(
     ownerId: { type: Schema.Types.ObjectId, required: true },
     panels: { type: [panelSchema], default: [] },
     memberCount: { type: Number, required: true, default: 0 },
+    visibility: { type: String, enum: ['private', 'public'] },
+    description: { type: String },
   },
   { timestamps: { createdAt: true, updatedAt: false }, versionKey: false },
 );
 groupSchema.index({ 'panels.converseId': 1 });
+groupSchema.index({ 'panels._id': 1 });
+// The directory: public groups, largest first.
+groupSchema.index({ visibility: 1, memberCount: -1, _id: 1 });
 
 const memberSchema = new Schema<MemberDoc>(
   {

@@ -16,13 +16,29 @@ const name = {
 const groupName = name;
 const panelName = name;
 
+/** `<memberCount>.<id>` of the last group a directory page listed. */
+export const DIRECTORY_CURSOR = /^\d{1,10}\.[0-9a-f]{24}$/;
+
 const inviteCode = { type: 'string', min: 1, max: 64, pattern: /^[A-Za-z0-9_-]+$/ } as const;
 
 export const groupParams = {
   create: strict({ name: groupName }),
   list: strict({}),
   get: strict({ groupId: idParam }),
-  update: strict({ groupId: idParam, name: { ...groupName, optional: true } }),
+  update: strict({
+    groupId: idParam,
+    name: { ...groupName, optional: true },
+    visibility: { type: 'enum', values: ['private', 'public'], optional: true },
+    /** An empty description removes it. */
+    description: { type: 'string', trim: true, max: 500, optional: true },
+  }),
+  directory: strict({
+    q: { type: 'string', trim: true, max: 64, optional: true },
+    cursor: { type: 'string', max: 40, pattern: DIRECTORY_CURSOR, optional: true },
+    limit: limitParam,
+  }),
+  join: strict({ groupId: idParam }),
+  panelInfo: strict({ panelId: { ...idParam, optional: true }, converseId: { ...idParam, optional: true } }),
   remove: strict({ groupId: idParam }),
   members: strict({ groupId: idParam, cursor: { ...idParam, optional: true }, limit: limitParam }),
   removeMember: strict({ groupId: idParam, userId: idParam }),
@@ -36,6 +52,7 @@ export const groupParams = {
     panelId: idParam,
     name: { ...panelName, optional: true },
     postingRole: { type: 'enum', values: ['member', 'admin'], optional: true },
+    webPublic: { type: 'boolean', optional: true },
   }),
   deletePanel: strict({ groupId: idParam, panelId: idParam }),
   createInvite: strict({

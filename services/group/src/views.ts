@@ -1,4 +1,4 @@
-import type { Group, Invite, Panel } from '@im/protocol';
+import type { DirectoryGroup, Group, Invite, Panel } from '@im/protocol';
 import type { GroupDoc, InviteDoc, MemberDoc, PanelDoc } from './models.ts';
 
 export const toPanel = (p: PanelDoc): Panel => ({
@@ -7,6 +7,7 @@ export const toPanel = (p: PanelDoc): Panel => ({
   type: p.type,
   converseId: p.converseId.toHexString(),
   postingRole: p.postingRole ?? 'member',
+  webPublic: p.webPublic === true,
 });
 
 /** The group as events carry it: everything but the caller's own standing. */
@@ -16,6 +17,15 @@ export const toGroupInfo = (g: GroupDoc): Omit<Group, 'myRole' | 'myMutedUntil'>
   ownerId: g.ownerId.toHexString(),
   panels: g.panels.map(toPanel),
   memberCount: g.memberCount,
+  visibility: g.visibility ?? 'private',
+  ...(g.description ? { description: g.description } : {}),
+});
+
+export const toDirectoryGroup = (g: GroupDoc): DirectoryGroup => ({
+  id: g._id.toHexString(),
+  name: g.name,
+  memberCount: g.memberCount,
+  ...(g.description ? { description: g.description } : {}),
 });
 
 /** A mute still running, as the API shows it (a past one is no mute). */

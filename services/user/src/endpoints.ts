@@ -177,4 +177,15 @@ export const userEndpoints: Endpoint[] = [
     tag: 'admin',
     response: 'ServerSettings',
   }),
+  endpoint({
+    method: 'POST',
+    path: '/api/feeds/token',
+    action: 'user.issueFeedToken',
+    params: userParams.issueFeedToken,
+    input: 'none',
+    summary:
+      'A new personal feed token for /feeds/:token/converses/:converseId.atom (the previous one stops working)',
+    tag: 'feeds',
+    response: 'FeedToken',
+  }),
 ];

@@ -12,6 +12,8 @@ export interface UserDoc {
   passwordHash: string;
   /** deactivated: by a server admin (login refused, sessions ended); deleted: by its owner. */
   status: 'active' | 'deactivated' | 'deleted';
+  /** SHA-256 (hex) of the personal feed token; the token itself is shown once and never stored. */
+  feedTokenHash?: string;
   createdAt: Date;
 }
 
@@ -23,11 +25,13 @@ const userSchema = new Schema<UserDoc>(
     avatar: { type: String },
     passwordHash: { type: String, required: true },
     status: { type: String, required: true, enum: ['active', 'deactivated', 'deleted'], default: 'active' },
+    feedTokenHash: { type: String },
   },
   { timestamps: { createdAt: true, updatedAt: false }, versionKey: false },
 );
 userSchema.index({ username: 1 }, { unique: true });
 userSchema.index({ nicknameLower: 1 });
+userSchema.index({ feedTokenHash: 1 }, { unique: true, sparse: true });
 
 export type UserModel = Model<UserDoc>;
 

@@ -21,7 +21,12 @@ const avatar = {
 /** A group invite's code, as the group service makes them. */
 const inviteCode = { type: 'string', min: 1, max: 64, pattern: /^[A-Za-z0-9_-]+$/ } as const;
 
+/** A personal feed token as issued: 32 random bytes, base64url. */
+const feedToken = { type: 'string', min: 43, max: 43, pattern: /^[A-Za-z0-9_-]+$/ } as const;
+
 export const userParams = {
+  issueFeedToken: strict({}),
+  feedTokenOwner: strict({ token: feedToken }),
   register: strict({
     username,
     password,

@@ -2,6 +2,7 @@ import { AuditLog, createCache, TokenService, type AppContext, type ServiceFacto
 import { adminActions } from './admin-actions.ts';
 import { accountActions } from './account-actions.ts';
 import { directoryActions } from './directory-actions.ts';
+import { feedTokenActions } from './feed-token-actions.ts';
 import { sessionModel, settingModel, userModel } from './models.ts';
 import { RegistrationPolicy } from './registration.ts';
 import { sessionActions } from './session-actions.ts';
@@ -27,6 +28,6 @@ export const createUserService: ServiceFactory = (app: AppContext) => {
     async started() {
       await Promise.all([users.createIndexes(), sessionDocs.createIndexes()]);
     },
-    actions: { ...accountActions(deps), ...sessionActions(deps), ...directoryActions(deps), ...adminActions(deps) },
+    actions: { ...accountActions(deps), ...sessionActions(deps), ...directoryActions(deps), ...adminActions(deps), ...feedTokenActions(deps) },
   };
 };

@@ -15,7 +15,8 @@ export type ApiTag =
   | 'files'
   | 'push'
   | 'moderation'
-  | 'admin';
+  | 'admin'
+  | 'feeds';
 
 /**
  * One public HTTP endpoint, declared once beside the action that serves it

@@ -185,6 +185,13 @@ export const configSchema = {
       .trim()
       .transform((v) => (v === '' ? '' : resolve(v))),
   }),
+  publicUrl: entry({
+    env: 'PUBLIC_URL',
+    type: 'URL',
+    description:
+      "Address people reach this server at (http(s)://host[:port], no path), used in web-public pages' canonical and OpenGraph links and in feeds. Unset: http://localhost:PORT.",
+    parse: optionalUrl(['http', 'https']).transform((v) => v?.replace(/\/+$/, '')),
+  }),
   logLevel: entry({
     env: 'LOG_LEVEL',
     type: 'fatal | error | warn | info | debug | trace',

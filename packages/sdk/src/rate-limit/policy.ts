@@ -46,7 +46,7 @@ export const RATE_LIMITS = {
   search: { points: 30, windowSeconds: 60, per: 'user', about: 'message and user searches' },
   'dm-open': { points: 30, windowSeconds: 60, per: 'user', about: 'DMs opened' },
   upload: { points: 60, windowSeconds: 60, per: 'user', about: 'files uploaded' },
-  invite: { points: 30, windowSeconds: 60, per: 'user', about: 'invites created or accepted' },
+  invite: { points: 30, windowSeconds: 60, per: 'user', about: 'invites created or accepted, public groups joined' },
   report: { points: 10, windowSeconds: 600, per: 'user', about: 'messages reported' },
   moderate: { points: 120, windowSeconds: 60, per: 'user', about: 'moderation and administration actions' },
 } as const satisfies Record<string, RateLimitPolicy>;

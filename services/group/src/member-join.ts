@@ -1,0 +1,50 @@
+import type { Group } from '@im/protocol';
+import { announce, EVENTS, ImError, isDuplicateKeyError } from '@im/sdk';
+import type { Types } from 'mongoose';
+import type { Ctx, GroupDeps } from './deps.ts';
+import type { GroupDoc, MemberDoc } from './models.ts';
+import { converseIdsOf, toGroup } from './views.ts';
+
+type JoinDeps = Pick<GroupDeps, 'models' | 'membership'>;
+
+export const bannedError = (): ImError => new ImError('IM_ERR_BANNED');
+
+export const isBanned = async ({ models }: JoinDeps, groupId: Types.ObjectId, userId: string): Promise<boolean> =>
+  (await models.bans.exists({ groupId, userId })) !== null;
+
+/**
+ * Makes `userId` a plain member of `group`, whatever let them in (an invite,
+ * or the group being public); the caller has checked they are not a member
+ * and not banned. A ban that lands during the join is checked again after
+ * it, so it still keeps the user out. `undo` gives back what the caller took
+ * for the join (an invite's use) when the join does not happen.
+ */
+export async function addMember(
+  { models, membership }: JoinDeps,
+  ctx: Ctx<object>,
+  group: GroupDoc,
+  userId: string,
+  undo: () => Promise<unknown> = async () => undefined,
+): Promise<Group> {
+  let member: MemberDoc;
+  try {
+    member = (await models.members.create({ groupId: group._id, userId, role: 'member' })).toObject();
+  } catch (err) {
+    await undo();
+    // The same user joined twice at once: the other request joined them.
+    if (isDuplicateKeyError(err)) return toGroup(group, { role: 'member' });
+    throw err;
+  }
+  if (await isBanned({ models, membership }, group._id, userId)) {
+    await models.members.deleteOne({ _id: member._id });
+    await undo();
+    throw bannedError();
+  }
+  const updated = await models.groups
+    .findByIdAndUpdate(group._id, { $inc: { memberCount: 1 } }, { new: true })
+    .lean<GroupDoc>();
+  const groupId = group._id.toHexString();
+  await membership.forgetMember(groupId, userId);
+  announce(ctx, EVENTS.memberJoined, { groupId, userId, role: 'member', converseIds: converseIdsOf(group) });
+  return toGroup(updated ?? group, { role: 'member' });
+}

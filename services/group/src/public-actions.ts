@@ -1,0 +1,88 @@
+import type { DirectoryPage, Group } from '@im/protocol';
+import { callerId, escapeRegex, ImError, type ActionParams, type ActionResult, type Params } from '@im/sdk';
+import type { FilterQuery } from 'mongoose';
+import { groupParams } from './params.ts';
+import type { Ctx, GroupDeps } from './deps.ts';
+import type { GroupDoc, MemberDoc } from './models.ts';
+import { addMember, bannedError, isBanned } from './member-join.ts';
+import { toDirectoryGroup, toGroup } from './views.ts';
+
+const NOT_FOUND = 'Group not found';
+
+const directoryCursor = (g: GroupDoc): string => `${g.memberCount}.${g._id.toHexString()}`;
+
+/** Public groups: the directory, joining without an invite, and what public pages need of a panel. */
+export const publicActions = ({ models, membership }: GroupDeps) => ({
+  /** Public groups whose name contains `q` (any case), largest first; the cursor is `<memberCount>.<id>`. */
+  directory: {
+    params: groupParams.directory,
+    rateLimit: 'search',
+    async handler(ctx: Ctx<Params<typeof groupParams.directory>>): Promise<DirectoryPage> {
+      callerId(ctx);
+      const { q, cursor } = ctx.params;
+      const limit = ctx.params.limit ?? 50;
+      const filter: FilterQuery<GroupDoc> = { visibility: 'public' };
+      if (q) filter.name = { $regex: escapeRegex(q), $options: 'i' };
+      if (cursor) {
+        const [count, id] = cursor.split('.') as [string, string];
+        const memberCount = Number(count);
+        filter.$or = [{ memberCount: { $lt: memberCount } }, { memberCount, _id: { $gt: id } }];
+      }
+      const docs = await models.groups
+        .find(filter, { name: 1, memberCount: 1, description: 1 })
+        .sort({ memberCount: -1, _id: 1 })
+        .limit(limit + 1)
+        .lean<GroupDoc[]>();
+      const page = docs.slice(0, limit);
+      return {
+        items: page.map(toDirectoryGroup),
+        nextCursor: docs.length > limit ? directoryCursor(page.at(-1)!) : null,
+      };
+    },
+  },
+
+  /** Joins a public group without an invite (a private one does not exist for outsiders: 404; banned: 403). */
+  join: {
+    params: groupParams.join,
+    rateLimit: 'invite',
+    async handler(ctx: Ctx<Params<typeof groupParams.join>>): Promise<Group> {
+      const userId = callerId(ctx);
+      const [group, existing] = await Promise.all([
+        models.groups.findById(ctx.params.groupId).lean<GroupDoc>(),
+        models.members.findOne({ groupId: ctx.params.groupId, userId }).lean<MemberDoc>(),
+      ]);
+      if (!group) throw new ImError('IM_ERR_NOT_FOUND', NOT_FOUND);
+      if (existing) return toGroup(group, existing);
+      if (group.visibility !== 'public') throw new ImError('IM_ERR_NOT_FOUND', NOT_FOUND);
+      if (await isBanned({ models, membership }, group._id, userId)) throw bannedError();
+      return addMember({ models, membership }, ctx, group, userId);
+    },
+  },
+
+  /** For public pages and personal feeds: a text panel with its group, found by panel or by converse. */
+  panelInfo: {
+    visibility: 'public' as const,
+    params: groupParams.panelInfo,
+    async handler(ctx: Ctx<ActionParams<'group.panelInfo'>>): Promise<ActionResult<'group.panelInfo'>> {
+      const { panelId, converseId } = ctx.params;
+      if (!panelId === !converseId) throw new ImError('IM_ERR_VALIDATION', 'Give panelId or converseId');
+      const group = await models.groups
+        .findOne(panelId ? { 'panels._id': panelId } : { 'panels.converseId': converseId })
+        .lean<GroupDoc>();
+      const panel = group?.panels.find((p) =>
+        panelId ? p._id.toHexString() === panelId : p.converseId.toHexString() === converseId,
+      );
+      if (!group || !panel) return null;
+      return {
+        groupId: group._id.toHexString(),
+        groupName: group.name,
+        ...(group.description ? { groupDescription: group.description } : {}),
+        groupPublic: group.visibility === 'public',
+        panelId: panel._id.toHexString(),
+        panelName: panel.name,
+        converseId: panel.converseId.toHexString(),
+        webPublic: panel.webPublic === true,
+      };
+    },
+  },
+});

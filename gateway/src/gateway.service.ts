@@ -8,6 +8,7 @@ import {
   callerId,
   EVENTS,
   SERVICE_NAMES,
+  type EventName,
   TokenService,
   type ActionParams,
   type ActionResult,
@@ -36,6 +37,34 @@ import { MemoryPresence, RedisPresence, type PresenceStore } from './realtime/pr
 import { createSocketServer, type ImServer } from './realtime/socket-server.ts';
 import { registerHealthRoutes } from './routes/health.ts';
 import { registerWebClientRoutes } from './routes/web-client.ts';
+import { publicInvalidations } from './public/public-events.ts';
+import { PublicRoutes } from './public/public-routes.ts';
+
+/** Where readers reach this server: PUBLIC_URL, else this node's own port on localhost. */
+function publicBaseUrl(app: AppContext, server: Server | undefined): string {
+  if (app.config.publicUrl) return app.config.publicUrl;
+  const address = server?.address();
+  return `http://localhost:${address && typeof address === 'object' ? address.port : app.config.port}`;
+}
+
+/**
+ * Event handlers that take the payload alone, run before the context
+ * handlers of the same event; the result is one handler per event.
+ */
+function withPayloadHandlers(
+  handlers: Record<string, (ctx: Context<never>) => void>,
+  first: Partial<Record<EventName, (payload: never) => void>>,
+): Record<string, (ctx: Context<never>) => void> {
+  const merged = { ...handlers };
+  for (const [event, before] of Object.entries(first) as Array<[string, (payload: never) => void]>) {
+    const after = handlers[event];
+    merged[event] = (ctx) => {
+      before(ctx.params);
+      after?.(ctx);
+    };
+  }
+  return merged;
+}
 
 /** Backend services the gateway forwards to: it is ready once the broker knows all of them. */
 const BACKENDS = SERVICE_NAMES.filter((name) => name !== 'gateway');
@@ -51,6 +80,7 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
   let presence: PresenceStore | undefined;
   let stopWatching: (() => void) | undefined;
   let auth: Authenticator | undefined;
+  let publicRoutes: PublicRoutes | undefined;
   const openApi = JSON.stringify(buildOpenApi(API_ENDPOINTS));
   const fanoutTiming = new Histogram({
     name: 'im_gateway_fanout_seconds',
@@ -85,6 +115,14 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
           return [...(await presence!.online(ctx.params.userIds))];
         },
       },
+      /** Called on every gateway before a visibility change is answered: its pages and feeds go at once. */
+      forgetPublic: {
+        visibility: 'public' as const,
+        params: gatewayParams.forgetPublic,
+        handler(ctx: Context<ActionParams<'gateway.forgetPublic'>>): void {
+          publicRoutes?.cache.forget(ctx.params.converseIds);
+        },
+      },
       /** Which of the given users are online (for groups too large to push presence to). */
       presence: {
         params: gatewayParams.presence,
@@ -95,19 +133,23 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
         },
       },
     },
-    events: {
-      [EVENTS.userDeactivated]: (ctx: EventContext<typeof EVENTS.userDeactivated>) => {
-        auth?.deactivate(ctx.params.userId);
-        // Sockets of a deleted or banned user close at once.
-        io?.in(userRoom(ctx.params.userId)).disconnectSockets(true);
+    events: withPayloadHandlers(
+      {
+        [EVENTS.userDeactivated]: (ctx: EventContext<typeof EVENTS.userDeactivated>) => {
+          auth?.deactivate(ctx.params.userId);
+          // Sockets of a deleted or banned user close at once.
+          io?.in(userRoom(ctx.params.userId)).disconnectSockets(true);
+        },
+        [EVENTS.sessionsRevoked]: (ctx: EventContext<typeof EVENTS.sessionsRevoked>) => {
+          auth?.endSessions(ctx.params.sessionIds);
+          // Every gateway closes the sockets it holds of those sessions; the user's others stay.
+          io?.in(ctx.params.sessionIds.map(sessionRoom)).disconnectSockets(true);
+        },
+        ...fanoutHandlers(() => io, fanoutTiming),
       },
-      [EVENTS.sessionsRevoked]: (ctx: EventContext<typeof EVENTS.sessionsRevoked>) => {
-        auth?.endSessions(ctx.params.sessionIds);
-        // Every gateway closes the sockets it holds of those sessions; the user's others stay.
-        io?.in(ctx.params.sessionIds.map(sessionRoom)).disconnectSockets(true);
-      },
-      ...fanoutHandlers(() => io, fanoutTiming),
-    },
+      // Kept pages go before the sockets hear of the change.
+      publicInvalidations(() => publicRoutes),
+    ),
     created() {
       const broker = this.broker;
       auth = new Authenticator(new TokenService(app.config.secret, app.config.tokenTtl), broker);
@@ -127,6 +169,8 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
       });
       const broker = this.broker;
       mountApiRoutes(router, app, broker, auth!);
+      publicRoutes = new PublicRoutes(broker, () => publicBaseUrl(app, server));
+      publicRoutes.register(router);
       router.on('POST', '/api/files', createUploadHandler(app, broker, auth!));
       router.on('GET', '/api/files/:fileId', createDownloadHandler(app, broker, auth!, 'file'));
       router.on('GET', '/api/files/:fileId/thumbnail', createDownloadHandler(app, broker, auth!, 'thumbnail'));

@@ -5,4 +5,5 @@ export const gatewayParams = {
   /** Up to 200 comma-separated ids. */
   presence: strict({ userIds: { type: 'string', pattern: /^[0-9a-f]{24}(,[0-9a-f]{24}){0,199}$/ } }),
   online: strict({ userIds: { type: 'array', items: idParam, max: 10_000 } }),
+  forgetPublic: strict({ converseIds: { type: 'array', items: idParam, max: 1000 } }),
 } as const;

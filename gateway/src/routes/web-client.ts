@@ -7,7 +7,7 @@ import { ImError } from '@im/sdk';
 import type { Router } from '../http/router.ts';
 
 /** First path segments that belong to the server, never to the client (their unknown paths stay API 404s). */
-const SERVER_PATHS = new Set(['api', 'socket.io', 'health', 'ready', 'metrics']);
+const SERVER_PATHS = new Set(['api', 'socket.io', 'health', 'ready', 'metrics', 'p', 'feeds']);
 
 export const WEB_CLIENT_CSP = [
   "default-src 'self'",
@@ -85,7 +85,7 @@ export function clientPathSegments(url: string): string[] | null {
   return segments;
 }
 
-/** True when the path is the server's own (/api, /socket.io, /health, /ready, /metrics and below), as sent or decoded. */
+/** True when the path is the server's own (/api, /socket.io, /health, /ready, /metrics, /p, /feeds and below), as sent or decoded. */
 function isServerPath(url: string): boolean {
   const first = /^\/([^/?#]*)/.exec(url)?.[1] ?? '';
   if (SERVER_PATHS.has(first)) return true;

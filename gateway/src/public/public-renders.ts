@@ -1,0 +1,141 @@
+import type { Message, PanelInfo, PublicUser } from '@im/protocol';
+import { call } from '@im/sdk';
+import type { ServiceBroker } from 'moleculer';
+import { renderAtom, renderRss } from './feeds.ts';
+import type { FeedSource } from './feed-model.ts';
+import { renderPanelPage } from './html-page.ts';
+import { prepareResponse, type PreparedResponse } from './prepared-response.ts';
+
+/** Messages on a page and in a feed. */
+export const PAGE_SIZE = 50;
+
+/** Shared caches and CDNs may keep a copy briefly, and serve it while they fetch a fresh one. */
+export const PUBLIC_CACHE_CONTROL = 'public, max-age=15, stale-while-revalidate=60';
+/** Personal feeds: only the reader's own feed reader may keep them. */
+const PRIVATE_CACHE_CONTROL = 'private, max-age=15';
+
+/** Pages carry only inline styles and links: nothing else may load or run. */
+const PAGE_HEADERS = {
+  'content-security-policy':
+    "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'referrer-policy': 'no-referrer',
+};
+
+export type PublicFormat = 'page' | 'atom' | 'rss' | 'json';
+
+const CONTENT_TYPES: Record<PublicFormat, string> = {
+  page: 'text/html; charset=utf-8',
+  atom: 'application/atom+xml; charset=utf-8',
+  rss: 'application/rss+xml; charset=utf-8',
+  json: 'application/json; charset=utf-8',
+};
+
+export const isReadableOnTheWeb = (info: PanelInfo | null): info is PanelInfo =>
+  info !== null && info.groupPublic && info.webPublic;
+
+export const panelTitle = (info: PanelInfo): string => `#${info.panelName} · ${info.groupName}`;
+
+/** Reads what pages and feeds show, through the broker, and renders it once into prepared answers. */
+export class PublicRenderer {
+  readonly #broker: ServiceBroker;
+  readonly #baseUrl: () => string;
+
+  constructor(broker: ServiceBroker, baseUrl: () => string) {
+    this.#broker = broker;
+    this.#baseUrl = baseUrl;
+  }
+
+  panelInfo(ids: { panelId: string } | { converseId: string }): Promise<PanelInfo | null> {
+    return call(this.#broker, 'group.panelInfo', ids);
+  }
+
+  async #messages(converseId: string, before: number | undefined, limit: number) {
+    const messages = await call(this.#broker, 'chat.feedMessages', {
+      converseId,
+      limit,
+      ...(before !== undefined ? { before } : {}),
+    });
+    const authorIds = [...new Set(messages.map((m) => m.authorId))];
+    const authors =
+      authorIds.length > 0 ? await call(this.#broker, 'user.getMany', { ids: authorIds, includeInactive: true }) : {};
+    return { messages, authors };
+  }
+
+  /** A web-public panel's page, feed or JSON page; null when it is not readable on the web. */
+  async renderPanel(
+    panelId: string,
+    format: PublicFormat,
+    before: number | undefined,
+    limit = PAGE_SIZE,
+  ): Promise<PreparedResponse | null> {
+    const info = await this.panelInfo({ panelId });
+    if (!isReadableOnTheWeb(info)) return null;
+    const { messages, authors } = await this.#messages(info.converseId, before, limit);
+    if (format === 'json') return prepareResponse(JSON.stringify(messages), CONTENT_TYPES.json, PUBLIC_CACHE_CONTROL);
+    const base = this.#baseUrl();
+    const pageUrl = `${base}/p/${panelId}`;
+    const source = this.#source(info, pageUrl, messages, authors, {
+      ...(info.groupDescription ? { description: info.groupDescription } : {}),
+      selfUrl: format === 'rss' ? `${pageUrl}/feed.rss` : `${pageUrl}/feed.atom`,
+    });
+    if (format === 'atom') return prepareResponse(renderAtom(source), CONTENT_TYPES.atom, PUBLIC_CACHE_CONTROL);
+    if (format === 'rss') return prepareResponse(renderRss(source), CONTENT_TYPES.rss, PUBLIC_CACHE_CONTROL);
+    const oldest = messages[0];
+    const html = renderPanelPage({
+      ...source,
+      canonicalUrl: before !== undefined ? `${pageUrl}?before=${before}` : pageUrl,
+      atomUrl: `${pageUrl}/feed.atom`,
+      rssUrl: `${pageUrl}/feed.rss`,
+      joinUrl: `${base}/g/${info.groupId}/${info.converseId}`,
+      // A full page may have older messages; seq 1 has none below it.
+      ...(messages.length === limit && oldest && oldest.seq > 1 ? { olderBefore: oldest.seq } : {}),
+      paged: before !== undefined,
+    });
+    return prepareResponse(html, CONTENT_TYPES.page, PUBLIC_CACHE_CONTROL, PAGE_HEADERS);
+  }
+
+  /** The Atom feed of any converse, for a member's personal feed (the caller checked membership). */
+  async renderConverseFeed(converseId: string, dmMemberIds?: string[]): Promise<PreparedResponse> {
+    const base = this.#baseUrl();
+    const [{ messages, authors }, info, members] = await Promise.all([
+      this.#messages(converseId, undefined, PAGE_SIZE),
+      dmMemberIds ? null : this.panelInfo({ converseId }),
+      dmMemberIds
+        ? call(this.#broker, 'user.getMany', { ids: dmMemberIds, includeInactive: true })
+        : ({} as Record<string, PublicUser>),
+    ]);
+    const title = info
+      ? panelTitle(info)
+      : `Direct messages: ${Object.values(members)
+          .map((u) => u.nickname)
+          .join(', ')}`;
+    const source = this.#source(
+      { converseId, title },
+      `${base}/c/${converseId}`,
+      messages,
+      authors,
+      {},
+      (m) => `${base}/c/${converseId}#m${m.seq}`,
+    );
+    return prepareResponse(renderAtom(source), CONTENT_TYPES.atom, PRIVATE_CACHE_CONTROL);
+  }
+
+  #source(
+    info: PanelInfo | { converseId: string; title: string },
+    pageUrl: string,
+    messages: Message[],
+    authors: Record<string, PublicUser>,
+    extra: Partial<FeedSource>,
+    messageUrl = (m: Message) => `${pageUrl}?before=${m.seq + 1}#m${m.seq}`,
+  ): FeedSource {
+    return {
+      title: 'title' in info ? info.title : panelTitle(info),
+      pageUrl,
+      converseId: info.converseId,
+      messages,
+      authors,
+      messageUrl,
+      ...extra,
+    };
+  }
+}

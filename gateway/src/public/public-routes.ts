@@ -1,0 +1,152 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ConverseAccess } from '@im/protocol';
+import { call, ImError } from '@im/sdk';
+import { LRUCache } from 'lru-cache';
+import type { ServiceBroker } from 'moleculer';
+import type { Router } from '../http/router.ts';
+import { PublicCache, type Rendered } from './public-cache.ts';
+import { PAGE_SIZE, PublicRenderer, type PublicFormat } from './public-renders.ts';
+import { sendPrepared } from './prepared-response.ts';
+
+const ID = /^[0-9a-f]{24}$/;
+const SEQ = /^[1-9][0-9]{0,14}$/;
+const FEED_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+const NOT_FOUND_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Not found</title></head>
+<body><h1>Not found</h1><p>This page does not exist, or it is not public.</p></body></html>
+`;
+
+const notFound = () => new ImError('IM_ERR_NOT_FOUND');
+
+/** `?before=&limit=` of a public read: only those two, as positive whole numbers. */
+function pageQuery(url: string, allowLimit: boolean): { before?: number; limit?: number } {
+  const at = url.indexOf('?');
+  if (at < 0) return {};
+  const query = new URLSearchParams(url.slice(at + 1));
+  const out: { before?: number; limit?: number } = {};
+  for (const [key, value] of query) {
+    if (key === 'before' && SEQ.test(value)) out.before = Number(value);
+    else if (key === 'limit' && allowLimit && SEQ.test(value) && Number(value) <= 100) out.limit = Number(value);
+    else
+      throw new ImError('IM_ERR_VALIDATION', `Unknown or invalid query parameter '${key}'`, {
+        fields: [{ field: key, message: allowLimit ? 'before: a seq; limit: 1 to 100' : 'before: a seq' }],
+      });
+  }
+  return out;
+}
+
+/**
+ * Web-public panels (`/p/:panelId`, its Atom and RSS feeds, and the JSON
+ * read) and personal feeds (`/feeds/:token/converses/:id.atom`), answered
+ * from renders kept in memory: a hit is a lookup and a write.
+ */
+export class PublicRoutes {
+  readonly cache = new PublicCache();
+  readonly #renderer: PublicRenderer;
+  readonly #broker: ServiceBroker;
+  /** A panel's converse never changes: known ones skip the group lookup before the cache. */
+  readonly #converseOfPanel = new LRUCache<string, string>({ max: 100_000 });
+  /** Personal feed tokens already checked, by token: their owner. */
+  readonly #tokenOwners = new LRUCache<string, string>({ max: 10_000 });
+
+  constructor(broker: ServiceBroker, baseUrl: () => string) {
+    this.#broker = broker;
+    this.#renderer = new PublicRenderer(broker, baseUrl);
+  }
+
+  register(router: Router): void {
+    const panel = (format: PublicFormat) => (req: IncomingMessage, res: ServerResponse, params: Params) =>
+      this.#panel(req, res, params.panelId ?? '', format);
+    for (const method of ['GET', 'HEAD'] as const) {
+      router.on(method, '/p/:panelId', panel('page'));
+      router.on(method, '/p/:panelId/feed.atom', panel('atom'));
+      router.on(method, '/p/:panelId/feed.rss', panel('rss'));
+      router.on(method, '/api/public/panels/:panelId/messages', panel('json'));
+      router.on(method, '/feeds/:token/converses/:file', (req, res, params) =>
+        this.#personalFeed(req, res, params.token ?? '', params.file ?? ''),
+      );
+    }
+  }
+
+  /** A user's new feed token replaces the old: forget whose the old one was. */
+  forgetTokensOf(userId: string): void {
+    for (const [token, owner] of this.#tokenOwners.entries()) if (owner === userId) this.#tokenOwners.delete(token);
+  }
+
+  #panel(req: IncomingMessage, res: ServerResponse, panelId: string, format: PublicFormat): void | Promise<void> {
+    const { before, limit } = pageQuery(req.url ?? '', format === 'json');
+    if (!ID.test(panelId)) return this.#missing(res, format);
+    const variant = `${format}:${before ?? ''}:${limit ?? ''}`;
+    const converseId = this.#converseOfPanel.get(panelId);
+    if (converseId) {
+      const kept = this.cache.peek(converseId, variant);
+      if (kept !== undefined) return this.#answer(req, res, kept, format);
+    }
+    return this.#panelMiss(req, res, panelId, format, variant, before, limit);
+  }
+
+  async #panelMiss(
+    req: IncomingMessage,
+    res: ServerResponse,
+    panelId: string,
+    format: PublicFormat,
+    variant: string,
+    before: number | undefined,
+    limit: number | undefined,
+  ): Promise<void> {
+    let converseId = this.#converseOfPanel.get(panelId);
+    if (!converseId) {
+      const info = await this.#renderer.panelInfo({ panelId });
+      if (!info) return this.#missing(res, format);
+      converseId = info.converseId;
+      this.#converseOfPanel.set(panelId, converseId);
+    }
+    const rendered = await this.cache.get(converseId, variant, () =>
+      this.#renderer.renderPanel(panelId, format, before, limit ?? PAGE_SIZE),
+    );
+    this.#answer(req, res, rendered, format);
+  }
+
+  async #personalFeed(req: IncomingMessage, res: ServerResponse, token: string, file: string): Promise<void> {
+    const converseId = file.endsWith('.atom') ? file.slice(0, -'.atom'.length) : '';
+    if (!FEED_TOKEN.test(token) || !ID.test(converseId) || req.url?.includes('?')) throw notFound();
+    const userId = await this.#tokenOwner(token);
+    const access: ConverseAccess | null = userId
+      ? await call(this.#broker, 'chat.access', { converseId, userId })
+      : null;
+    if (!access) throw notFound();
+    const dmMembers = access.kind === 'dm' ? access.memberIds : undefined;
+    const rendered = await this.cache.get(converseId, 'personal-atom', () =>
+      this.#renderer.renderConverseFeed(converseId, dmMembers),
+    );
+    this.#answer(req, res, rendered, 'atom');
+  }
+
+  async #tokenOwner(token: string): Promise<string | null> {
+    const known = this.#tokenOwners.get(token);
+    if (known) return known;
+    const owner = await call(this.#broker, 'user.feedTokenOwner', { token });
+    if (owner) this.#tokenOwners.set(token, owner);
+    return owner;
+  }
+
+  #answer(req: IncomingMessage, res: ServerResponse, rendered: Rendered, format: PublicFormat): void {
+    if (rendered === null) return this.#missing(res, format);
+    sendPrepared(req, res, rendered);
+  }
+
+  /** Not public (or no such panel): a page for browsers, the catalog's 404 for feeds and the API. */
+  #missing(res: ServerResponse, format: PublicFormat): void {
+    if (format !== 'page') throw notFound();
+    res.writeHead(404, {
+      'content-type': 'text/html; charset=utf-8',
+      'content-length': String(Buffer.byteLength(NOT_FOUND_PAGE)),
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+    });
+    res.end(NOT_FOUND_PAGE);
+  }
+}
+
+type Params = Record<string, string | undefined>;

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { ServiceBroker } from 'moleculer';
+import type { BrokerOptions, ServiceBroker } from 'moleculer';
 import type { Connection } from 'mongoose';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import {
@@ -30,7 +30,12 @@ export interface RunningNode {
  * the services SERVICES names, and starts them. A dependency that cannot be
  * reached fails the start with a clear error and leaves nothing open.
  */
-export async function startNode(config: AppConfig, logger: Logger): Promise<RunningNode> {
+export async function startNode(
+  config: AppConfig,
+  logger: Logger,
+  /** Extra broker options (tests add middlewares with it). */
+  brokerOverrides?: Partial<BrokerOptions>,
+): Promise<RunningNode> {
   const readiness = new Readiness();
   const metrics = new Registry();
   collectDefaultMetrics({ register: metrics, prefix: 'im_' });
@@ -82,7 +87,7 @@ export async function startNode(config: AppConfig, logger: Logger): Promise<Runn
       ...(redis ? { redis } : {}),
       ...(storage ? { storage } : {}),
     };
-    broker = createBroker({ config, logger, rateLimits });
+    broker = createBroker({ config, logger, rateLimits, ...(brokerOverrides ? { overrides: brokerOverrides } : {}) });
     const running = broker;
     if (config.transporter) {
       readiness.add('nats', async () => {

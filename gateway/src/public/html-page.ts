@@ -43,9 +43,7 @@ export function renderPanelPage(page: PageSource): string {
     return `<li id="m${m.seq}"><div class="meta"><span class="author">${author}</span> <a href="${x(page.messageUrl(m))}"><time datetime="${x(m.createdAt)}">${x(when(m.createdAt))}</time></a>${edited}</div><div class="content">${renderMarkdown(m.content)}</div></li>`;
   });
   const nav = [
-    ...(page.olderBefore !== undefined
-      ? [`<a rel="prev" href="?before=${page.olderBefore}">Older messages</a>`]
-      : []),
+    ...(page.olderBefore !== undefined ? [`<a rel="prev" href="?before=${page.olderBefore}">Older messages</a>`] : []),
     ...(page.paged ? [`<a href="${x(page.pageUrl)}">Newest messages</a>`] : []),
   ];
   return `<!doctype html>

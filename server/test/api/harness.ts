@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { createLogger, parseConfig, type AppConfig } from '@im/sdk';
 import { openTestEnv, type TestEnv } from '@im/testkit';
-import type { ServiceBroker } from 'moleculer';
+import type { BrokerOptions, ServiceBroker } from 'moleculer';
 import { startNode, type RunningNode } from '../../src/node.ts';
 
 export interface ApiAnswer<T = unknown> {
@@ -87,7 +87,11 @@ export async function startApi(
 }
 
 /** A second node on the harness's database and NATS (the harness must run with TRANSPORTER). */
-export async function startExtraNode(api: ApiHarness, env: Record<string, string>): Promise<RunningNode> {
+export async function startExtraNode(
+  api: ApiHarness,
+  env: Record<string, string>,
+  brokerOverrides?: Partial<BrokerOptions>,
+): Promise<RunningNode> {
   const config = parseConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'warn',
@@ -98,7 +102,11 @@ export async function startExtraNode(api: ApiHarness, env: Record<string, string
     NAMESPACE: api.env.namespace,
     ...env,
   });
-  return startNode({ ...config, secret: 's'.repeat(40), secretSource: 'test-random' }, createLogger(config));
+  return startNode(
+    { ...config, secret: 's'.repeat(40), secretSource: 'test-random' },
+    createLogger(config),
+    brokerOverrides,
+  );
 }
 
 /** startApi's extra env for a node on the test file's NATS namespace. */

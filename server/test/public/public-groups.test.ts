@@ -144,7 +144,13 @@ describe('public groups, the directory, joining, personal feed tokens', () => {
     const [alice, bob, eve] = [await api.user('ali'), await api.user('bob'), await api.user('eve')];
     const group = await ok<Group>('POST', '/api/groups', alice, { name: 'Private room' }, 201);
     const converseId = group.panels[0]!.converseId;
-    await ok<Message>('POST', `/api/converses/${converseId}/messages`, alice, { content: 'for members <b>only</b>' }, 201);
+    await ok<Message>(
+      'POST',
+      `/api/converses/${converseId}/messages`,
+      alice,
+      { content: 'for members <b>only</b>' },
+      201,
+    );
     const dm = await ok<{ id: string }>('POST', '/api/dms', alice, { userId: bob.id });
     await ok<Message>('POST', `/api/converses/${dm.id}/messages`, bob, { content: 'psst' }, 201);
 

@@ -43,7 +43,11 @@ export const chatParams = {
     after: { ...seq, optional: true },
     limit: limitParam,
   }),
-  feedMessages: strict({ converseId: idParam, before: { ...seq, optional: true }, limit: { ...limitParam, optional: false } }),
+  feedMessages: strict({
+    converseId: idParam,
+    before: { ...seq, optional: true },
+    limit: { ...limitParam, optional: false },
+  }),
   getMessage: strict({ messageId: idParam }),
   edit: strict({ messageId: idParam, content }),
   remove: strict({ messageId: idParam }),

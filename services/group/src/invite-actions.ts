@@ -1,12 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Group, Invite } from '@im/protocol';
-import {
-  callerId,
-  ImError,
-  type ActionParams,
-  type ActionResult,
-  type Params,
-} from '@im/sdk';
+import { callerId, ImError, type ActionParams, type ActionResult, type Params } from '@im/sdk';
 import { loadForMember, MANAGERS } from './access.ts';
 import { groupParams } from './params.ts';
 import type { Ctx, GroupDeps } from './deps.ts';

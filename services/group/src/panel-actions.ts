@@ -45,7 +45,10 @@ export const panelActions = ({ models, membership, audit }: GroupDeps) => ({
       const old = before.panels.find((p) => p._id.toHexString() === ctx.params.panelId);
       if (!old) throw new ImError('IM_ERR_NOT_FOUND', 'Panel not found');
       if (webPublic === true && before.visibility !== 'public')
-        throw new ImError('IM_ERR_CONFLICT', 'Only panels of a public group can be web-public: make the group public first');
+        throw new ImError(
+          'IM_ERR_CONFLICT',
+          'Only panels of a public group can be web-public: make the group public first',
+        );
       const group = await models.groups
         .findOneAndUpdate(
           {
@@ -66,7 +69,10 @@ export const panelActions = ({ models, membership, audit }: GroupDeps) => ({
         .lean<GroupDoc>();
       const panel = group?.panels.find((p) => p._id.toHexString() === ctx.params.panelId);
       if (!panel && webPublic === true)
-        throw new ImError('IM_ERR_CONFLICT', 'Only panels of a public group can be web-public: make the group public first');
+        throw new ImError(
+          'IM_ERR_CONFLICT',
+          'Only panels of a public group can be web-public: make the group public first',
+        );
       if (!panel) throw new ImError('IM_ERR_NOT_FOUND', 'Panel not found');
       const view = toPanel(panel);
       const opened = { from: old.webPublic === true, to: view.webPublic };

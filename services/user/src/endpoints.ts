@@ -183,8 +183,7 @@ export const userEndpoints: Endpoint[] = [
     action: 'user.issueFeedToken',
     params: userParams.issueFeedToken,
     input: 'none',
-    summary:
-      'A new personal feed token for /feeds/:token/converses/:converseId.atom (the previous one stops working)',
+    summary: 'A new personal feed token for /feeds/:token/converses/:converseId.atom (the previous one stops working)',
     tag: 'feeds',
     response: 'FeedToken',
   }),

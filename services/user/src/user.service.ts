@@ -28,6 +28,12 @@ export const createUserService: ServiceFactory = (app: AppContext) => {
     async started() {
       await Promise.all([users.createIndexes(), sessionDocs.createIndexes()]);
     },
-    actions: { ...accountActions(deps), ...sessionActions(deps), ...directoryActions(deps), ...adminActions(deps), ...feedTokenActions(deps) },
+    actions: {
+      ...accountActions(deps),
+      ...sessionActions(deps),
+      ...directoryActions(deps),
+      ...adminActions(deps),
+      ...feedTokenActions(deps),
+    },
   };
 };

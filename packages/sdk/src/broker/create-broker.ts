@@ -45,8 +45,8 @@ export function createBroker({ config, logger, rateLimits, overrides = {} }: Cre
     skipProcessEventRegistration: true,
     metrics: false,
     tracing: false,
-    middlewares: rateLimits ? [rateLimitMiddleware(rateLimits)] : [],
     ...overrides,
+    middlewares: [...(rateLimits ? [rateLimitMiddleware(rateLimits)] : []), ...(overrides.middlewares ?? [])],
   } as BrokerOptions);
 }
 

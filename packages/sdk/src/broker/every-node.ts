@@ -15,7 +15,12 @@ export async function callOnEveryNode<A extends ActionName>(
   const broker = 'broker' in caller ? caller.broker : caller;
   const service = action.slice(0, action.indexOf('.'));
   const nodeIds = new Set(
-    (broker.registry.getServiceList({ onlyAvailable: true, skipInternal: true }) as Array<{ name: string; nodeID: string }>)
+    (
+      broker.registry.getServiceList({ onlyAvailable: true, skipInternal: true }) as Array<{
+        name: string;
+        nodeID: string;
+      }>
+    )
       .filter((s) => s.name === service)
       .map((s) => s.nodeID),
   );

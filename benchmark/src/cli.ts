@@ -60,8 +60,10 @@ const BENCHMARKS: Record<string, Benchmark> = {
     load: () => import('./capacity/compare.ts'),
   },
   http: {
-    description: 'keep-alive GET /health: the gateway against the same handler on bare node:http',
-    usage: '[--seconds 10] [--connections 50] [--pipelining 1] [--rounds 2]',
+    description:
+      "keep-alive GET of one path (default /health; with --seed-public, a web-public panel's page or feed): the gateway against bare node:http sending the same bytes",
+    usage:
+      "[--seconds 10] [--connections 50] [--pipelining 1] [--rounds 2] [--path /health | --seed-public --path '/p/{panel}/feed.atom' [--messages 50]] [--accept-encoding br] [--conditional]",
     load: () => import('./benches/http.ts'),
   },
 };

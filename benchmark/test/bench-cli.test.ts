@@ -33,6 +33,50 @@ describe('benchmark CLI', () => {
     assert.match(bad.stderr, /--members must be a positive integer/);
   });
 
+  it('http: a seeded web-public feed, the same bytes from bare node:http, and 304s for its ETag', async () => {
+    const file = join(out, 'http.json');
+    const run = await bench([
+      'http',
+      '--seed-public',
+      '--messages',
+      '5',
+      '--path',
+      '/p/{panel}/feed.atom',
+      '--accept-encoding',
+      'br',
+      '--seconds',
+      '1',
+      '--rounds',
+      '1',
+      '--connections',
+      '4',
+      '--conditional',
+      '--out',
+      file,
+    ]);
+    assert.equal(run.code, 0, run.stderr);
+    const result = readJson(file) as {
+      path: string;
+      headers: Record<'gateway' | 'bare', Record<string, string>>;
+      summary: Array<{ which: string; requestsPerSecond: number; errors: number }>;
+      conditional: { requests: number; notModified: number; other: number };
+      ratio: number;
+    };
+    assert.match(result.path, /^\/p\/[0-9a-f]{24}\/feed\.atom$/);
+    const { gateway, bare } = result.headers;
+    assert.equal(gateway.status, '200');
+    assert.equal(gateway['content-encoding'], 'br');
+    assert.equal(gateway['content-type'], 'application/atom+xml; charset=utf-8');
+    assert.deepEqual(bare, gateway, 'the bare server sends the same status, headers and bytes');
+    for (const side of result.summary) {
+      assert.ok(side.requestsPerSecond > 0, side.which);
+      assert.equal(side.errors, 0, side.which);
+    }
+    assert.ok(result.ratio > 0);
+    assert.ok(result.conditional.requests > 0);
+    assert.equal(result.conditional.notModified, result.conditional.requests, 'nothing changed: every one is a 304');
+  });
+
   it('broadcast: every member of every round gets the message once, and the result says so', async () => {
     const file = join(out, 'broadcast.json');
     const run = await bench(['broadcast', '--members', '20,40', '--rounds', '3', '--processes', '2', '--out', file]);

@@ -20,11 +20,11 @@ describe('web-public pages on two gateways', () => {
     api = await startApi(import.meta.url, overNats('gw-a'));
     // Gateway B hears group events late, so only the change's own call to every gateway can close its pages in time.
     const lateGroupEvents = {
-      localEvent(next: (ctx: Context) => Promise<unknown>, event: { name: string }) {
-        if (!event.name.startsWith('group.')) return next;
+      localEvent(next: (ctx: Context) => void | Promise<void>, event: { name?: string }) {
+        if (!event.name?.startsWith('group.')) return next;
         return async (ctx: Context) => {
           await new Promise((r) => setTimeout(r, 1500));
-          return next(ctx);
+          await next(ctx);
         };
       },
     };

@@ -114,7 +114,7 @@ describe('web-public panel pages and feeds', () => {
     const res = await raw(`/p/${panelId}`);
     assert.equal(res.status, 200);
     assert.equal(res.headers['content-type'], 'text/html; charset=utf-8');
-    assert.match(res.headers['content-security-policy'] ?? '', /default-src 'none'/);
+    assert.match(String(res.headers['content-security-policy']), /default-src 'none'/);
     const html = res.body.toString();
     assert.ok(!/<script/i.test(html), 'no script element at all');
     assert.ok(!/<img/i.test(html), 'no markup from a display name');

@@ -1,7 +1,7 @@
 import { endpoint, type Endpoint } from '@im/sdk';
 import { gatewayParams } from './params.ts';
 
-/** The endpoints the gateway serves itself (presence lives in its sockets). */
+/** The endpoints the gateway serves itself (presence lives in its sockets; public reads in its memory). */
 export const gatewayEndpoints: Endpoint[] = [
   endpoint({
     method: 'GET',
@@ -12,5 +12,19 @@ export const gatewayEndpoints: Endpoint[] = [
     summary: 'Which of up to 200 users (comma-separated ids) are online',
     tag: 'presence',
     response: 'Presence',
+  }),
+  endpoint({
+    method: 'GET',
+    path: '/api/public/panels/:panelId/messages',
+    action: 'chat.feedMessages',
+    operationId: 'public.panelMessages',
+    params: gatewayParams.publicMessages,
+    input: 'query',
+    auth: false,
+    raw: 'cached',
+    summary:
+      "A web-public panel's messages as history gives them (newest page, or below `before`), deleted ones left out; no token. Not web-public: 404",
+    tag: 'public',
+    response: 'Message[]',
   }),
 ];

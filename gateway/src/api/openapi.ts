@@ -100,6 +100,9 @@ export function buildOpenApi(routes: readonly Endpoint[]): JsonSchema {
                   content: { 'application/json': { schema: responseSchema(route.response ?? 'Empty') } },
                   ...(route.links ? { links: linksOf(route.links) } : {}),
                 },
+        ...(route.raw === 'cached'
+          ? { '304': { description: 'Not modified (If-None-Match, If-Modified-Since)' } }
+          : {}),
         ...(route.raw === 'download'
           ? {
               '206': { ...DOWNLOAD_RESPONSE, description: 'The requested byte range' },

@@ -16,7 +16,8 @@ export type ApiTag =
   | 'push'
   | 'moderation'
   | 'admin'
-  | 'feeds';
+  | 'feeds'
+  | 'public';
 
 /**
  * One public HTTP endpoint, declared once beside the action that serves it
@@ -41,8 +42,11 @@ export interface Endpoint {
   tag: ApiTag;
   /** The answer, by its name in the protocol's ApiSchemas; `[]` suffix: an array of it. */
   response?: ApiSchemaName | `${ApiSchemaName}[]`;
-  /** Served by the gateway's own streaming handler instead of one action call. */
-  raw?: 'upload' | 'download';
+  /**
+   * Served by the gateway's own handler instead of one action call: streaming
+   * (upload, download), or from what it keeps rendered in memory (cached).
+   */
+  raw?: 'upload' | 'download' | 'cached';
   /** The document's operationId when the action serves more than one endpoint. */
   operationId?: string;
   /**

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { createLogger, parseConfig, type AppConfig } from '@im/sdk';
 import { openTestEnv, type TestEnv } from '@im/testkit';
@@ -113,3 +114,36 @@ export async function startExtraNode(
 export const overNats =
   (nodeId: string) =>
   (env: TestEnv): Record<string, string> => ({ TRANSPORTER: env.natsUrl, NAMESPACE: env.namespace, NODE_ID: nodeId });
+
+type HarnessUser = { token: string };
+
+/**
+ * Test helpers over a harness: a request as `user` that must answer
+ * `status` (its body), and one that must be refused with `status` and `code`.
+ */
+export function expectations(api: () => ApiHarness) {
+  const ok = async <T>(method: string, path: string, user: HarnessUser, body?: unknown, status = 200): Promise<T> => {
+    const res = await api().request<T>(method, path, { token: user.token, ...(body !== undefined ? { body } : {}) });
+    assert.equal(res.status, status, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
+  const refused = async (
+    method: string,
+    path: string,
+    user: HarnessUser,
+    status: number,
+    code: string,
+    body?: unknown,
+  ): Promise<ApiErrorBody> => {
+    const res = await api().request<ApiErrorBody>(method, path, {
+      token: user.token,
+      ...(body !== undefined ? { body } : {}),
+    });
+    assert.equal(res.status, status, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+    assert.equal(res.body.error.code, code);
+    return res.body;
+  };
+  return { ok, refused };
+}
+
+export type ApiErrorBody = { error: { code: string; message: string; details?: { mutedUntil?: string } } };

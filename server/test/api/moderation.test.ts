@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { AuditEntry, AuditPage, Ban, Group, Invite, Member, Message, Page, Panel, Report } from '@im/protocol';
 import { connectClient, type ClientSocket } from '../realtime/client.ts';
-import { startApi, type ApiHarness } from './harness.ts';
+import { expectations, startApi, type ApiErrorBody, type ApiHarness } from './harness.ts';
 
-type Err = { error: { code: string; message: string; details?: { mutedUntil?: string } } };
+type Err = ApiErrorBody;
 type User = Awaited<ReturnType<ApiHarness['user']>>;
 
 /**
@@ -23,17 +23,7 @@ describe('group moderation: invites, bans, mutes, announcement panels, reports, 
     await api.close();
   });
 
-  const ok = async <T>(method: string, path: string, user: User, body?: unknown, status = 200): Promise<T> => {
-    const res = await api.request<T>(method, path, { token: user.token, ...(body !== undefined ? { body } : {}) });
-    assert.equal(res.status, status, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
-  };
-  const refused = async (method: string, path: string, user: User, status: number, code: string, body?: unknown) => {
-    const res = await api.request<Err>(method, path, { token: user.token, ...(body !== undefined ? { body } : {}) });
-    assert.equal(res.status, status, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    assert.equal(res.body.error.code, code);
-    return res.body;
-  };
+  const { ok, refused } = expectations(() => api);
 
   /** A group with an owner, an admin and two plain members. */
   const community = async () => {

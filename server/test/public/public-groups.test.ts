@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { DirectoryPage, FeedToken, Group, Invite, Message, Panel } from '@im/protocol';
-import { startApi, type ApiHarness } from '../api/harness.ts';
+import { expectations, startApi, type ApiHarness } from '../api/harness.ts';
 
-type Err = { error: { code: string; message: string } };
-type User = Awaited<ReturnType<ApiHarness['user']>>;
 
 /**
  * Public groups: the directory, joining without an invite, the rules of
@@ -20,16 +18,7 @@ describe('public groups, the directory, joining, personal feed tokens', () => {
     await api.close();
   });
 
-  const ok = async <T>(method: string, path: string, user: User, body?: unknown, status = 200): Promise<T> => {
-    const res = await api.request<T>(method, path, { token: user.token, ...(body !== undefined ? { body } : {}) });
-    assert.equal(res.status, status, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
-  };
-  const refused = async (method: string, path: string, user: User, status: number, code: string, body?: unknown) => {
-    const res = await api.request<Err>(method, path, { token: user.token, ...(body !== undefined ? { body } : {}) });
-    assert.equal(res.status, status, `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    assert.equal(res.body.error.code, code);
-  };
+  const { ok, refused } = expectations(() => api);
   const plain = (path: string) => fetch(api.base + path);
 
   it('lists only public groups, largest first, by name, page by page', async () => {

@@ -1,11 +1,11 @@
 import type { Group } from '@im/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
-import { alice, bob } from '../test/fixtures.ts';
+import { alice, bob, group as groupFixture, GROUP_ID, panel } from '../test/fixtures.ts';
 import { applyMemberUpdate, updateGroup } from './groups.ts';
 import { getState, initialState, setState } from './store.ts';
 
-const GROUP = 'g'.repeat(24);
-const group: Group = { id: GROUP, name: 'Team', ownerId: bob.id, panels: [], memberCount: 2, myRole: 'member' };
+const GROUP = GROUP_ID;
+const group: Group = groupFixture({ panels: [] });
 const UNTIL = '2026-03-01T10:10:00.000Z';
 
 function start() {
@@ -52,5 +52,41 @@ describe('member:updated', () => {
     const { myRole: _r, myMutedUntil: _m, ...info } = group;
     updateGroup({ ...info, name: 'Renamed' });
     expect(getState().groups[GROUP]).toMatchObject({ name: 'Renamed', myRole: 'member', myMutedUntil: UNTIL });
+  });
+});
+
+describe('group:updated and panel changes', () => {
+  it('takes the visibility, description and panels of the event, keeping my role', () => {
+    start();
+    const { myRole: _r, ...info } = groupFixture({ panels: [panel(1, { webPublic: true })] });
+    updateGroup({ ...info, visibility: 'public', description: 'Seeds and soil' });
+    expect(getState().groups[GROUP]).toMatchObject({
+      visibility: 'public',
+      description: 'Seeds and soil',
+      myRole: 'member',
+      panels: [{ id: panel(1).id, webPublic: true }],
+    });
+  });
+
+  it('drops a cleared description, and a group made private brings its panels off the web', () => {
+    start();
+    setState({
+      groups: {
+        [GROUP]: groupFixture({ visibility: 'public', description: 'x', panels: [panel(1, { webPublic: true })] }),
+      },
+    });
+    const { myRole: _r, description: _d, ...info } = groupFixture({ panels: [panel(1)] });
+    updateGroup(info);
+    const held = getState().groups[GROUP]!;
+    expect(held.description).toBeUndefined();
+    expect(held.visibility).toBe('private');
+    expect(held.panels[0]!.webPublic).toBe(false);
+  });
+
+  it('ignores an event for a group I am not in', () => {
+    start();
+    const { myRole: _r, ...info } = groupFixture({ id: 'x'.repeat(24) });
+    updateGroup(info);
+    expect(Object.keys(getState().groups)).toEqual([GROUP]);
   });
 });

@@ -1,4 +1,14 @@
-import type { DmConverse, Group, GroupInfo, GroupRole, Invite, Member, Page, Panel } from '@im/protocol';
+import type {
+  DmConverse,
+  Group,
+  GroupInfo,
+  GroupRole,
+  GroupVisibility,
+  Invite,
+  Member,
+  Page,
+  Panel,
+} from '@im/protocol';
 import { describeError } from '../api/errors.ts';
 import { http, path } from '../api/http.ts';
 import { navigate } from './navigation.ts';
@@ -43,6 +53,7 @@ export async function loadGroups(): Promise<void> {
   setState({
     groups: Object.fromEntries(groups.map((g) => [g.id, g])),
     groupOrder: groups.map((g) => g.id),
+    groupsLoaded: true,
   });
 }
 
@@ -104,6 +115,26 @@ export async function renameGroup(groupId: string, name: string): Promise<void> 
   if (group) putGroup(group);
 }
 
+/** The longest description a group may have (the server refuses more). */
+export const MAX_GROUP_DESCRIPTION = 500;
+
+/** What owners and admins change of a group besides its name; an empty description clears it. */
+export interface GroupProfilePatch {
+  visibility?: GroupVisibility;
+  description?: string;
+}
+
+/**
+ * Makes a group public or private, or changes its description. It throws: the
+ * settings tab shows the failure next to its Save button. Making a group
+ * private also takes every panel off the web (the answer carries them).
+ */
+export async function updateGroupProfile(groupId: string, patch: GroupProfilePatch): Promise<Group> {
+  const group = await http.patch<Group>(path`/api/groups/${groupId}`, patch);
+  putGroup(group);
+  return group;
+}
+
 export async function deleteGroup(groupId: string): Promise<void> {
   const done = await attempt('Could not delete the group', () => http.delete(path`/api/groups/${groupId}`));
   if (done !== null) removeGroup(groupId);
@@ -154,6 +185,17 @@ export async function updatePanel(
   );
   if (panel) updatePanels(groupId, (panels) => panels.map((p) => (p.id === panel.id ? panel : p)));
   return panel !== null;
+}
+
+/**
+ * Makes a panel readable on the web (its page and feeds) or not. It throws: a
+ * private group's panels cannot be web-public (409), and the panel settings
+ * show why.
+ */
+export async function setPanelWebPublic(groupId: string, panelId: string, webPublic: boolean): Promise<Panel> {
+  const panel = await http.patch<Panel>(path`/api/groups/${groupId}/panels/${panelId}`, { webPublic });
+  updatePanels(groupId, (panels) => panels.map((p) => (p.id === panel.id ? panel : p)));
+  return panel;
 }
 
 export async function deletePanel(groupId: string, panelId: string): Promise<void> {

@@ -63,9 +63,10 @@ export function attachRealtime(socket: ChatSocket, onUnauthorized: () => void): 
   socket.on('group:updated', (group) => updateGroup(group));
   socket.on('group:deleted', (event) => removeGroup(event.groupId));
   socket.on('member:joined', (event) => {
-    if (event.userId === getState().me?.id && !getState().groups[event.groupId]) void loadGroups();
     addMember(event.groupId, event.userId, event.role);
-    updateMemberCount(event.groupId, +1);
+    if (event.userId !== getState().me?.id) return updateMemberCount(event.groupId, +1);
+    // My own join (invite, Explore): a group already held came from the join's answer, me counted.
+    if (!getState().groups[event.groupId]) void loadGroups();
   });
   socket.on('member:left', (event) => {
     if (event.userId === getState().me?.id) removeGroup(event.groupId);

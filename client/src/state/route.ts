@@ -1,6 +1,11 @@
-/** The screen the URL names. Deep links: /g/:groupId/:converseId, /dm/:converseId, /invite/:code, /c/:converseId. */
+/**
+ * The screen the URL names. Deep links: /g/:groupId/:converseId, /dm/:converseId,
+ * /invite/:code, /c/:converseId, /explore.
+ */
 export type Route =
   | { name: 'home' }
+  /** The directory of public groups. */
+  | { name: 'explore' }
   | { name: 'group'; groupId: string; converseId?: string }
   | { name: 'dm'; converseId: string }
   | { name: 'invite'; code: string }
@@ -13,6 +18,7 @@ export function parseRoute(pathname: string): Route {
   if (parts[0] === 'dm' && parts[1]) return { name: 'dm', converseId: parts[1] };
   if (parts[0] === 'invite' && parts[1]) return { name: 'invite', code: parts[1] };
   if (parts[0] === 'c' && parts[1]) return { name: 'converse', converseId: parts[1] };
+  if (parts[0] === 'explore' && parts.length === 1) return { name: 'explore' };
   return { name: 'home' };
 }
 
@@ -20,6 +26,8 @@ export function routePath(route: Route): string {
   switch (route.name) {
     case 'home':
       return '/';
+    case 'explore':
+      return '/explore';
     case 'group':
       return `/g/${encodeURIComponent(route.groupId)}${route.converseId ? `/${encodeURIComponent(route.converseId)}` : ''}`;
     case 'dm':

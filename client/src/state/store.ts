@@ -27,6 +27,8 @@ export interface AppState {
   connection: ConnectionState;
   groups: Record<string, Group>;
   groupOrder: string[];
+  /** The list of my groups came in once: a group link not in it is one I am not in. */
+  groupsLoaded: boolean;
   dms: Record<string, DmConverse>;
   dmOrder: string[];
   users: Record<string, PublicUser>;
@@ -39,6 +41,11 @@ export interface AppState {
   files: Record<string, FileInfo | 'missing'>;
   route: Route;
   notices: Notice[];
+  /**
+   * The personal feed token issued in this session: the server shows a token
+   * only once, so after a reload there is none until a new one is made.
+   */
+  feedToken: string | null;
 }
 
 export const initialState = (): AppState => ({
@@ -48,6 +55,7 @@ export const initialState = (): AppState => ({
   connection: 'connecting',
   groups: {},
   groupOrder: [],
+  groupsLoaded: false,
   dms: {},
   dmOrder: [],
   users: {},
@@ -59,6 +67,7 @@ export const initialState = (): AppState => ({
   files: {},
   route: { name: 'home' },
   notices: [],
+  feedToken: null,
 });
 
 export const useStore = create<AppState>(() => initialState());

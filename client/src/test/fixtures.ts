@@ -1,4 +1,4 @@
-import type { Message, PublicUser } from '@im/protocol';
+import type { Group, Message, Panel, PublicUser } from '@im/protocol';
 
 export const alice: PublicUser = {
   id: 'a'.repeat(24),
@@ -34,5 +34,34 @@ export function message(seq: number, author: PublicUser, content: string, at?: s
     reactions: [],
     mentions: [],
     attachments: [],
+  };
+}
+
+export const GROUP_ID = 'g'.repeat(24);
+
+/** A text panel of the test group: anyone posts, not on the web, unless `change` says otherwise. */
+export function panel(n: number, change: Partial<Panel> = {}): Panel {
+  return {
+    id: `p${String(n).padStart(23, '0')}`,
+    name: n === 1 ? 'general' : `panel-${n}`,
+    type: 'text',
+    converseId: `c${String(n).padStart(23, '0')}`,
+    postingRole: 'member',
+    webPublic: false,
+    ...change,
+  };
+}
+
+/** Bob's private group "Team" with one panel, seen by Alice as a member unless `change` says otherwise. */
+export function group(change: Partial<Group> = {}): Group {
+  return {
+    id: GROUP_ID,
+    name: 'Team',
+    ownerId: bob.id,
+    panels: [panel(1)],
+    memberCount: 2,
+    visibility: 'private',
+    myRole: 'member',
+    ...change,
   };
 }

@@ -1,12 +1,11 @@
 import type { Invite } from '@im/protocol';
-import { useState } from 'react';
 import { inviteUrl } from '../../state/route.ts';
+import { CopyButton } from '../common/CopyButton.tsx';
 import { formatMoment } from '../messages/format.ts';
 
 /** A new invite's link to copy, with its code and limits. */
 export function InviteLink(props: { invite: Invite }) {
   const { invite } = props;
-  const [copied, setCopied] = useState(false);
   const link = inviteUrl(invite.code);
   return (
     <div className="form">
@@ -19,18 +18,7 @@ export function InviteLink(props: { invite: Invite }) {
         {invite.maxUses !== null ? ` · ${invite.maxUses} ${invite.maxUses === 1 ? 'use' : 'uses'}` : ''}
       </p>
       <div className="form-actions">
-        <button
-          type="button"
-          className="primary"
-          onClick={() => {
-            void navigator.clipboard?.writeText(link).then(
-              () => setCopied(true),
-              () => undefined,
-            );
-          }}
-        >
-          {copied ? 'Copied' : 'Copy link'}
-        </button>
+        <CopyButton text={link} label="Copy link" className="primary" />
       </div>
     </div>
   );

@@ -3,8 +3,12 @@ import { useState, type FormEvent } from 'react';
 import { updatePanel } from '../../state/groups.ts';
 import { Dialog } from '../common/Dialog.tsx';
 import { FormActions } from '../common/FormActions.tsx';
+import { WebPublicSection } from './WebPublicSection.tsx';
 
-/** A panel's name and who may post in it (admins only: an announcement panel). */
+/**
+ * A panel's name and who may post in it (admins only: an announcement panel),
+ * saved together; and whether it is readable on the web, which applies at once.
+ */
 export function PanelSettingsDialog(props: { groupId: string; panel: Panel; onClose: () => void }) {
   const { panel } = props;
   const [name, setName] = useState(panel.name);
@@ -39,6 +43,7 @@ export function PanelSettingsDialog(props: { groupId: string; panel: Panel; onCl
         <p className="hint">Members still read an admin-only panel; only the owner and admins post in it.</p>
         <FormActions onCancel={props.onClose} submit="Save" disabled={busy || !name.trim()} />
       </form>
+      <WebPublicSection groupId={props.groupId} panelId={panel.id} />
     </Dialog>
   );
 }

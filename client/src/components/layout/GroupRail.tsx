@@ -4,7 +4,7 @@ import { dmBadge, groupBadge } from '../../state/unread.ts';
 import { Badge } from '../common/Badge.tsx';
 import { Icon } from '../common/Icon.tsx';
 
-/** The groups I belong to, with their badges; home (DMs), create and join. */
+/** The groups I belong to, with their badges; home (DMs), create, join, and Explore (the public groups). */
 export function GroupRail(props: { onCreate: () => void; onJoin: () => void }) {
   const groups = useStore((s) => s.groups);
   const order = useStore((s) => s.groupOrder);
@@ -12,6 +12,8 @@ export function GroupRail(props: { onCreate: () => void; onJoin: () => void }) {
   const dms = useStore((s) => s.dmOrder);
   const route = useStore((s) => s.route);
   const activeGroup = route.name === 'group' ? route.groupId : null;
+  const exploring = route.name === 'explore';
+  const home = activeGroup === null && !exploring;
   const homeBadge = dms.reduce(
     (sum, id) => {
       const badge = dmBadge(unread[id]);
@@ -23,9 +25,9 @@ export function GroupRail(props: { onCreate: () => void; onJoin: () => void }) {
     <nav className="rail" aria-label="Groups">
       <button
         type="button"
-        className={activeGroup === null ? 'rail-item home active' : 'rail-item home'}
+        className={home ? 'rail-item home active' : 'rail-item home'}
         aria-label="Direct messages"
-        aria-current={activeGroup === null ? 'page' : undefined}
+        aria-current={home ? 'page' : undefined}
         onClick={() => navigate({ name: 'home' })}
       >
         <Icon name="chat" size={24} />
@@ -68,6 +70,16 @@ export function GroupRail(props: { onCreate: () => void; onJoin: () => void }) {
         onClick={props.onJoin}
       >
         <Icon name="join" size={22} />
+      </button>
+      <button
+        type="button"
+        className={exploring ? 'rail-item explore active' : 'rail-item explore'}
+        aria-label="Explore public groups"
+        aria-current={exploring ? 'page' : undefined}
+        title="Explore public groups"
+        onClick={() => navigate({ name: 'explore' })}
+      >
+        <Icon name="compass" size={24} />
       </button>
     </nav>
   );

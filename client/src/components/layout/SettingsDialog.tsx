@@ -7,12 +7,13 @@ import { logout } from '../../state/session.ts';
 import { setState, useStore } from '../../state/store.ts';
 import { rememberUsers } from '../../state/users.ts';
 import { Dialog } from '../common/Dialog.tsx';
+import { FeedsSection } from './FeedsSection.tsx';
 import { PasswordSection } from './PasswordSection.tsx';
 import { SessionsSection } from './SessionsSection.tsx';
 import { StorageLine } from './StorageLine.tsx';
 import { StatusLine } from '../common/StatusLine.tsx';
 
-/** My profile, storage, notifications, password, sessions and logging out. */
+/** My profile, storage, notifications, personal feeds, password, sessions and logging out. */
 export function SettingsDialog(props: { onClose: () => void }) {
   const me = useStore((s) => s.me)!;
   const [nickname, setNickname] = useState(me.nickname);
@@ -67,6 +68,7 @@ export function SettingsDialog(props: { onClose: () => void }) {
           </button>
         )}
       </div>
+      <FeedsSection />
       <PasswordSection />
       <SessionsSection />
       <StatusLine message={message} />

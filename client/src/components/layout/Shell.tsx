@@ -2,6 +2,7 @@ import type { PublicUser } from '@im/protocol';
 import { useEffect, useMemo, useState } from 'react';
 import { loadMembers } from '../../state/groups.ts';
 import { navigate } from '../../state/navigation.ts';
+import { ExploreButton } from '../explore/ExploreButton.tsx';
 import { useStore } from '../../state/store.ts';
 import { displayName } from '../../state/users.ts';
 import { AdminConsole } from '../admin/AdminConsole.tsx';
@@ -9,6 +10,8 @@ import { Avatar } from '../common/Avatar.tsx';
 import { CreateGroupDialog, JoinGroupDialog } from '../groups/dialogs.tsx';
 import { MemberPanel } from '../groups/MemberPanel.tsx';
 import { ConverseView } from '../messages/ConverseView.tsx';
+import { ExploreView } from '../explore/ExploreView.tsx';
+import { JoinPrompt } from '../explore/JoinPrompt.tsx';
 import { GroupRail } from './GroupRail.tsx';
 import { SettingsDialog } from './SettingsDialog.tsx';
 import { DmSidebar, GroupSidebar } from './Sidebar.tsx';
@@ -25,6 +28,7 @@ export function Shell() {
   const serverAdmin = useStore((s) => s.serverAdmin);
   const users = useStore((s) => s.users);
   const memberLists = useStore((s) => s.members);
+  const groupsLoaded = useStore((s) => s.groupsLoaded);
   const [dialog, setDialog] = useState<Dialogs>(route.name === 'invite' ? 'join' : null);
   const [navOpen, setNavOpen] = useState(false);
   const [membersOpen, setMembersOpen] = useState(() => window.matchMedia?.('(min-width: 1100px)').matches ?? true);
@@ -69,10 +73,12 @@ export function Shell() {
   const converseId = groupConverse?.converseId ?? dm?.id;
   const title = groupConverse ? `#${groupConverse.name}` : dm ? displayName(dmOther, 'Direct message') : '';
 
-  useEffect(() => setNavOpen(false), [converseId]);
+  const exploring = route.name === 'explore';
+  // Any navigation (a panel, a DM, Explore) shows what it opened, on a phone too.
+  useEffect(() => setNavOpen(false), [converseId, route]);
 
   return (
-    <div className={`shell${navOpen || !converseId ? ' nav-open' : ''}`}>
+    <div className={`shell${navOpen || (!converseId && !exploring) ? ' nav-open' : ''}`}>
       <div className="nav">
         <GroupRail onCreate={() => setDialog('create')} onJoin={() => setDialog('join')} />
         <div className="sidebar-column">
@@ -102,7 +108,9 @@ export function Shell() {
         </div>
       </div>
       <main className="main">
-        {converseId ? (
+        {exploring ? (
+          <ExploreView onBack={() => setNavOpen(true)} />
+        ) : converseId ? (
           <>
             <header className="converse-head">
               <button
@@ -146,10 +154,16 @@ export function Shell() {
               {group && membersOpen && <MemberPanel group={group} />}
             </div>
           </>
+        ) : route.name === 'group' && !group ? (
+          groupsLoaded ? (
+            <JoinPrompt groupId={route.groupId} converseId={route.converseId} />
+          ) : (
+            <p className="welcome hint">Loading…</p>
+          )
         ) : (
           <div className="welcome">
             <h1>Hello, {displayName(me)}</h1>
-            <p>Pick a conversation, or create or join a group.</p>
+            <p>Pick a conversation, create or join a group, or explore the public ones.</p>
             <div className="form-actions">
               <button type="button" className="primary" onClick={() => setDialog('create')}>
                 Create a group
@@ -157,6 +171,7 @@ export function Shell() {
               <button type="button" onClick={() => setDialog('join')}>
                 Join with an invite
               </button>
+              <ExploreButton />
             </div>
           </div>
         )}

@@ -91,6 +91,12 @@ export function GroupSidebar(props: { group: Group; activeConverseId?: string })
               >
                 <span aria-hidden="true"># </span>
                 {panel.name}
+                {panel.webPublic && (
+                  <span className="web-public-mark" title="Readable on the web" data-testid="web-public-mark">
+                    <Icon name="globe" size={14} />
+                    <span className="visually-hidden"> (readable on the web)</span>
+                  </span>
+                )}
                 <Badge counts={counts} testId="badge-panel" />
               </button>
               {admin && (

@@ -7,10 +7,15 @@ import { BansTab } from './BansTab.tsx';
 import { InvitesTab } from './InvitesTab.tsx';
 import { MembersTab } from './MembersTab.tsx';
 import { ReportsTab } from './ReportsTab.tsx';
+import { VisibilityTab } from './VisibilityTab.tsx';
 
-export type GroupSettingsTab = 'members' | 'bans' | 'invites' | 'reports' | 'audit';
+export type GroupSettingsTab = 'members' | 'bans' | 'invites' | 'visibility' | 'reports' | 'audit';
 
-/** A group's moderation, for its owner and admins: members, bans, invites, reports and the audit log. */
+/**
+ * A group's settings, for its owner and admins: members, bans, invites, who can
+ * find and join it (public or private) with its description, reports and the
+ * audit log.
+ */
 export function GroupSettingsDialog(props: { group: Group; initialTab?: GroupSettingsTab; onClose: () => void }) {
   const { group } = props;
   return (
@@ -22,6 +27,7 @@ export function GroupSettingsDialog(props: { group: Group; initialTab?: GroupSet
           { id: 'members', label: 'Members', render: () => <MembersTab group={group} /> },
           { id: 'bans', label: 'Bans', render: () => <BansTab groupId={group.id} /> },
           { id: 'invites', label: 'Invites', render: () => <InvitesTab groupId={group.id} /> },
+          { id: 'visibility', label: 'Visibility', render: () => <VisibilityTab group={group} /> },
           { id: 'reports', label: 'Reports', render: () => <ReportsTab groupId={group.id} /> },
           {
             id: 'audit',

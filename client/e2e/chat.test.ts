@@ -7,7 +7,7 @@ import { after, afterEach, before, describe, it } from 'node:test';
 import type { ServerProcess } from '@im/dev-servers';
 import { openTestEnv, type TestEnv } from '@im/testkit';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { describePage, messageTexts, PASSWORD, register, send } from './harness/app.ts';
+import { collectPageErrors, describePagesOnFailure, messageTexts, PASSWORD, register, send } from './harness/app.ts';
 import { launchBrowser } from './harness/browser.ts';
 import { SHOTS, startWebApp } from './harness/server.ts';
 import { startCuttableProxy, type CuttableProxy } from './harness/cuttable-proxy.ts';
@@ -34,28 +34,11 @@ describe('two people chatting in the web client', () => {
     for (const context of [aliceContext, bobContext]) context.setDefaultTimeout(15_000);
     alice = await aliceContext.newPage();
     bob = await bobContext.newPage();
-    for (const page of [alice, bob]) {
-      page.on('pageerror', (err) => pageErrors.push(err.message));
-      // React reports misuse (duplicate keys, bad hooks) on the console.
-      page.on('console', (msg) => {
-        if (msg.type() === 'error' && !/Failed to load resource|ERR_CONNECTION|WebSocket/.test(msg.text())) {
-          pageErrors.push(msg.text());
-        }
-      });
-    }
+    collectPageErrors(alice, 'alice', pageErrors);
+    collectPageErrors(bob, 'bob', pageErrors);
   });
 
-  afterEach(async (t) => {
-    // afterEach gets the finished test's context (typed as either kind).
-    if (!('passed' in t) || t.passed) return;
-    const stem = join(SHOTS, `failed-${t.name.replace(/\W+/g, '-').slice(0, 60)}`);
-    for (const [label, page] of [
-      ['alice', alice],
-      ['bob', bob],
-    ] as const) {
-      if (page) console.error(await describePage(page, label, `${stem}-${label}.png`));
-    }
-  });
+  afterEach(describePagesOnFailure(() => ({ alice, bob })));
 
   after(async () => {
     await browser?.close();

@@ -9,14 +9,12 @@
 // story itself through the UI.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, afterEach, before, describe, it } from 'node:test';
-import type { ServerProcess } from '@im/dev-servers';
-import { openTestEnv, type TestEnv } from '@im/testkit';
-import { type Browser, type Locator, type Page } from 'playwright-core';
+import { afterEach, describe, it } from 'node:test';
+import { type Locator, type Page } from 'playwright-core';
 import { api, openAs, registerAccount, type Account } from './harness/api.ts';
-import { describePage, PASSWORD } from './harness/app.ts';
-import { launchBrowser } from './harness/browser.ts';
-import { SHOTS, startWebApp } from './harness/server.ts';
+import { collectPageErrors, describePagesOnFailure, PASSWORD } from './harness/app.ts';
+import { SHOTS } from './harness/server.ts';
+import { webAppStory } from './harness/story.ts';
 
 const SPAM = 'Cheap watches at spam.example, click now';
 
@@ -24,9 +22,7 @@ const SPAM = 'Cheap watches at spam.example, click now';
 const textOf = async (locator: Locator): Promise<string> => ((await locator.textContent()) ?? '').replace(/\s+/g, ' ');
 
 describe('moderating a group in the web client', () => {
-  let env: TestEnv;
-  let server: ServerProcess;
-  let browser: Browser;
+  const story = webAppStory(import.meta.url, { ADMIN_USERNAMES: 'root' });
   const pages: Record<string, Page> = {};
   const pageErrors: string[] = [];
   let alice: Account;
@@ -38,46 +34,23 @@ describe('moderating a group in the web client', () => {
   let inviteCode: string;
 
   const open = async (label: string, account: Account, path?: string): Promise<Page> => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const context = await story.browser.newContext({ viewport: { width: 1280, height: 800 } });
     context.setDefaultTimeout(15_000);
     const page = await context.newPage();
     watch(label, page);
-    await openAs(page, server.base, account, path);
+    await openAs(page, story.server.base, account, path);
     return page;
   };
   /** Collects the page's errors (React reports misuse on the console) and keeps it for failure reports. */
   const watch = (label: string, page: Page) => {
     pages[label] = page;
-    page.on('pageerror', (err) => pageErrors.push(`${label}: ${err.message}`));
-    page.on('console', (msg) => {
-      if (msg.type() === 'error' && !/Failed to load resource|ERR_CONNECTION|WebSocket/.test(msg.text())) {
-        pageErrors.push(`${label}: ${msg.text()}`);
-      }
-    });
+    collectPageErrors(page, label, pageErrors);
   };
 
-  before(async () => {
-    env = await openTestEnv(import.meta.url);
-    server = await startWebApp(env, { ADMIN_USERNAMES: 'root' });
-    browser = await launchBrowser();
-  });
-
-  afterEach(async (t) => {
-    if (!('passed' in t) || t.passed) return;
-    const stem = join(SHOTS, `failed-${t.name.replace(/\W+/g, '-').slice(0, 60)}`);
-    for (const [label, page] of Object.entries(pages)) {
-      console.error(await describePage(page, label, `${stem}-${label}.png`));
-    }
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-    await env?.close();
-  });
+  afterEach(describePagesOnFailure(() => pages));
 
   it('sets up (API): Alice owns a group that Bob and Carol joined by invite, and Bob posted spam', async () => {
-    const base = server.base;
+    const base = story.server.base;
     [alice, bob, carol, root] = await Promise.all([
       registerAccount(base, 'alice'),
       registerAccount(base, 'bob'),
@@ -176,7 +149,7 @@ describe('moderating a group in the web client', () => {
 
   it('refuses Bob the invite link made before the ban, saying he is banned', async () => {
     const bobPage = pages.bob!;
-    await bobPage.goto(`${server.base}/invite/${inviteCode}`);
+    await bobPage.goto(`${story.server.base}/invite/${inviteCode}`);
     const joinDialog = bobPage.getByRole('dialog', { name: 'Join a group' });
     await joinDialog.getByRole('button', { name: 'Join', exact: true }).click();
     await joinDialog.getByRole('alert').filter({ hasText: 'You are banned from this group.' }).waitFor();
@@ -220,7 +193,7 @@ describe('moderating a group in the web client', () => {
     assert.match(await textOf(made), /0 of 1 uses · expires/);
     await made.getByRole('button', { name: 'Revoke' }).click();
     await made.waitFor({ state: 'detached' });
-    const revoked = await fetch(`${server.base}/api/invites/${code}/accept`, {
+    const revoked = await fetch(`${story.server.base}/api/invites/${code}/accept`, {
       method: 'POST',
       headers: { authorization: `Bearer ${bob.token}` },
     });
@@ -231,7 +204,7 @@ describe('moderating a group in the web client', () => {
     await settings.getByText('Nobody is banned.').waitFor();
     // The link that refused him before lets him in now.
     const bobPage = pages.bob!;
-    await bobPage.goto(`${server.base}/invite/${inviteCode}`);
+    await bobPage.goto(`${story.server.base}/invite/${inviteCode}`);
     await bobPage
       .getByRole('dialog', { name: 'Join a group' })
       .getByRole('button', { name: 'Join', exact: true })
@@ -280,11 +253,11 @@ describe('moderating a group in the web client', () => {
 
   it('lets a server admin delete a reported direct message from the console', async () => {
     // Setup (API): Bob writes to Alice directly, and she reports it (the report dialog was walked above).
-    const dm = await api<{ id: string }>(server.base, bob.token, 'POST', '/api/dms', { userId: alice.id });
-    const rude = await api<{ id: string }>(server.base, bob.token, 'POST', `/api/converses/${dm.id}/messages`, {
+    const dm = await api<{ id: string }>(story.server.base, bob.token, 'POST', '/api/dms', { userId: alice.id });
+    const rude = await api<{ id: string }>(story.server.base, bob.token, 'POST', `/api/converses/${dm.id}/messages`, {
       content: 'You are all idiots',
     });
-    await api(server.base, alice.token, 'POST', `/api/messages/${rude.id}/report`, { reason: 'insults' });
+    await api(story.server.base, alice.token, 'POST', `/api/messages/${rude.id}/report`, { reason: 'insults' });
 
     assert.equal(await pages.alice!.getByRole('button', { name: 'Admin console' }).count(), 0, 'not for others');
     const page = await open('root', root);
@@ -295,7 +268,7 @@ describe('moderating a group in the web client', () => {
     assert.match(await textOf(report), /alice reported a message by bob · .* · in a direct message/);
     await report.getByRole('button', { name: 'Delete message' }).click();
     await console_.getByText('No open reports.').waitFor();
-    const seen = await api<{ deleted?: boolean }>(server.base, alice.token, 'GET', `/api/messages/${rude.id}`);
+    const seen = await api<{ deleted?: boolean }>(story.server.base, alice.token, 'GET', `/api/messages/${rude.id}`);
     assert.equal(seen.deleted, true);
     await console_.getByRole('tab', { name: 'Users' }).click();
   });
@@ -323,10 +296,10 @@ describe('moderating a group in the web client', () => {
     await console_.getByRole('button', { name: 'Save' }).click();
     await console_.getByText('Saved.').waitFor();
     // Invite only: a newcomer following Alice's invite link registers with its code, and is in the group.
-    const dave = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+    const dave = await (await story.browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
     dave.setDefaultTimeout(15_000);
     watch('dave', dave);
-    await dave.goto(`${server.base}/invite/${inviteCode}`);
+    await dave.goto(`${story.server.base}/invite/${inviteCode}`);
     await dave.getByRole('button', { name: 'Create an account' }).click();
     assert.equal(await dave.getByLabel('Invite link or code').inputValue(), inviteCode);
     await dave.getByLabel('Username').fill('dave');
@@ -359,7 +332,7 @@ describe('moderating a group in the web client', () => {
     const again = console_.getByTestId('admin-user').filter({ hasText: '@carol' });
     await again.getByRole('button', { name: 'Activate' }).click();
     await again.getByTestId('user-state').filter({ hasText: 'Active' }).waitFor();
-    const login = await fetch(`${server.base}/api/auth/login`, {
+    const login = await fetch(`${story.server.base}/api/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ username: 'carol', password: PASSWORD }),

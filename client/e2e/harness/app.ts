@@ -1,4 +1,6 @@
+import { join } from 'node:path';
 import { type Page } from 'playwright-core';
+import { SHOTS } from './server.ts';
 
 export const PASSWORD = 'correct horse battery';
 
@@ -45,4 +47,32 @@ export async function describePage(page: Page, label: string, screenshotPath: st
   } catch (err) {
     return `${label}: could not be read (${err instanceof Error ? err.message : String(err)})`;
   }
+}
+
+/**
+ * An afterEach hook: when the finished test failed, a screenshot and a
+ * description of each page (named by its label) go to the log.
+ */
+export const describePagesOnFailure =
+  (pages: () => Record<string, Page | undefined>) =>
+  async (t: { name: string; passed?: boolean }): Promise<void> => {
+    // afterEach gets the finished test's context (typed as either kind).
+    if (!('passed' in t) || t.passed) return;
+    const stem = join(SHOTS, `failed-${t.name.replace(/\W+/g, '-').slice(0, 60)}`);
+    for (const [label, page] of Object.entries(pages()))
+      if (page) console.error(await describePage(page, label, `${stem}-${label}.png`));
+  };
+
+/**
+ * Collects what goes wrong in a page into `errors`: uncaught exceptions and,
+ * for the app's pages, console errors (React reports misuse there) other
+ * than failed loads and dropped connections, which the tests cause on purpose.
+ */
+export function collectPageErrors(page: Page, label: string, errors: string[], console = true): void {
+  page.on('pageerror', (err) => errors.push(`${label}: ${err.message}`));
+  if (!console) return;
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && !/Failed to load resource|ERR_CONNECTION|WebSocket/.test(msg.text()))
+      errors.push(`${label}: ${msg.text()}`);
+  });
 }

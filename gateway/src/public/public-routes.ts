@@ -110,7 +110,7 @@ export class PublicRoutes {
 
   async #personalFeed(req: IncomingMessage, res: ServerResponse, token: string, file: string): Promise<void> {
     const converseId = file.endsWith('.atom') ? file.slice(0, -'.atom'.length) : '';
-    if (!FEED_TOKEN.test(token) || !ID.test(converseId) || req.url?.includes('?')) throw notFound();
+    if (!FEED_TOKEN.test(token) || !ID.test(converseId)) throw notFound();
     const userId = await this.#tokenOwner(token);
     const access: ConverseAccess | null = userId
       ? await call(this.#broker, 'chat.access', { converseId, userId })

@@ -3,7 +3,6 @@ import { after, before, describe, it } from 'node:test';
 import type { DirectoryPage, FeedToken, Group, Invite, Message, Panel } from '@im/protocol';
 import { expectations, startApi, type ApiHarness } from '../api/harness.ts';
 
-
 /**
  * Public groups: the directory, joining without an invite, the rules of
  * visibility and web-public panels, and personal feed tokens, against the

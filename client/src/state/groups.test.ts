@@ -1,7 +1,7 @@
 import type { Group } from '@im/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { alice, bob, group as groupFixture, GROUP_ID, panel } from '../test/fixtures.ts';
-import { applyMemberUpdate, updateGroup } from './groups.ts';
+import { applyMemberJoined, applyMemberUpdate, updateGroup } from './groups.ts';
 import { getState, initialState, setState } from './store.ts';
 
 const GROUP = GROUP_ID;
@@ -27,6 +27,25 @@ function start() {
 }
 
 afterEach(() => setState(initialState()));
+
+describe('member:joined', () => {
+  it('counts someone else joining, and lists them', () => {
+    start();
+    const before = getState().groups[GROUP]!.memberCount;
+    const carol = { ...bob, id: 'c'.repeat(24), username: 'carol', nickname: 'Carol' };
+    setState((s) => ({ users: { ...s.users, [carol.id]: carol } }));
+    applyMemberJoined(GROUP, carol.id, 'member');
+    expect(getState().groups[GROUP]!.memberCount).toBe(before + 1);
+    expect(getState().members[GROUP]!.items.map((m) => m.user.id)).toContain(carol.id);
+  });
+
+  it('does not count me twice when my own join (already answered with the group) is announced', () => {
+    start();
+    const before = getState().groups[GROUP]!.memberCount;
+    applyMemberJoined(GROUP, alice.id, 'member');
+    expect(getState().groups[GROUP]!.memberCount).toBe(before);
+  });
+});
 
 describe('member:updated', () => {
   it('mutes me in the group and in the member list, and an event without mutedUntil lifts it', () => {

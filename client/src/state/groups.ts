@@ -242,6 +242,26 @@ export function invalidateMembers(): void {
   setState({ members: {} });
 }
 
+/**
+ * Someone joined a group: into its member list and its count. My own join
+ * (an invite, Explore) on this device already put the group in the store
+ * from the join's answer, which counts me; a join from another device loads
+ * my groups.
+ */
+export function applyMemberJoined(groupId: string, userId: string, role: GroupRole): void {
+  addMember(groupId, userId, role);
+  if (userId !== getState().me?.id) return updateMemberCount(groupId, +1);
+  if (!getState().groups[groupId]) void loadGroups();
+}
+
+export function updateMemberCount(groupId: string, delta: number): void {
+  setState((s) => {
+    const group = s.groups[groupId];
+    if (!group) return {};
+    return { groups: { ...s.groups, [groupId]: { ...group, memberCount: Math.max(0, group.memberCount + delta) } } };
+  });
+}
+
 export function addMember(groupId: string, userId: string, role: GroupRole): void {
   const list = getState().members[groupId];
   const user = getState().users[userId];

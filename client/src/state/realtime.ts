@@ -15,7 +15,7 @@ import {
   retryFailedSends,
 } from './conversations.ts';
 import {
-  addMember,
+  applyMemberJoined,
   applyMemberUpdate,
   dropMember,
   invalidateMembers,
@@ -24,6 +24,7 @@ import {
   putDm,
   removeGroup,
   updateGroup,
+  updateMemberCount,
   updatePanels,
 } from './groups.ts';
 import { setPresence } from './presence.ts';
@@ -62,12 +63,7 @@ export function attachRealtime(socket: ChatSocket, onUnauthorized: () => void): 
 
   socket.on('group:updated', (group) => updateGroup(group));
   socket.on('group:deleted', (event) => removeGroup(event.groupId));
-  socket.on('member:joined', (event) => {
-    addMember(event.groupId, event.userId, event.role);
-    if (event.userId !== getState().me?.id) return updateMemberCount(event.groupId, +1);
-    // My own join (invite, Explore): a group already held came from the join's answer, me counted.
-    if (!getState().groups[event.groupId]) void loadGroups();
-  });
+  socket.on('member:joined', (event) => applyMemberJoined(event.groupId, event.userId, event.role));
   socket.on('member:left', (event) => {
     if (event.userId === getState().me?.id) removeGroup(event.groupId);
     else {
@@ -106,14 +102,6 @@ async function afterServerClose(socket: ChatSocket): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, SERVER_CLOSE_RETRY_MS));
   }
   if (currentSocket() === socket && !socket.connected) socket.connect();
-}
-
-function updateMemberCount(groupId: string, delta: number): void {
-  setState((s) => {
-    const group = s.groups[groupId];
-    if (!group) return {};
-    return { groups: { ...s.groups, [groupId]: { ...group, memberCount: Math.max(0, group.memberCount + delta) } } };
-  });
 }
 
 /**

@@ -1,3 +1,4 @@
+import { after, before } from 'node:test';
 import { createLogger, parseConfig } from '@im/sdk';
 import { openTestEnv, type TestEnv } from '@im/testkit';
 import mongoose from 'mongoose';
@@ -24,6 +25,27 @@ export async function openChatDb(fileUrl: string): Promise<ChatDb> {
     close: async () => {
       await connection.close();
       await env.close();
+    },
+  };
+}
+
+/**
+ * Registers the hooks (call it inside `describe`) that open the chat
+ * database before the tests and close it after them; read `db` and
+ * `models` in the tests.
+ */
+export function chatDbHooks(fileUrl: string): { readonly db: ChatDb; readonly models: ChatModels } {
+  let db: ChatDb | undefined;
+  before(async () => {
+    db = await openChatDb(fileUrl);
+  });
+  after(async () => db?.close());
+  return {
+    get db() {
+      return db!;
+    },
+    get models() {
+      return db!.models;
     },
   };
 }

@@ -1,21 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { Types } from 'mongoose';
 import { backfillMentionSeqs } from '../src/mention-seqs.ts';
-import { type ChatModels, type ReadDoc } from '../src/models.ts';
-import { openChatDb, quietLogger, type ChatDb } from './chat-db.ts';
+import { type ReadDoc } from '../src/models.ts';
+import { chatDbHooks, quietLogger } from './chat-db.ts';
 
 const logger = quietLogger;
 
 describe('mentions of messages written before they were kept', () => {
-  let db: ChatDb;
-  let models: ChatModels;
-
-  before(async () => {
-    db = await openChatDb(import.meta.url);
-    models = db.models;
-  });
-  after(async () => db?.close());
+  const chat = chatDbHooks(import.meta.url);
 
   it('keeps the unread ones once, leaving read and deleted ones out', async () => {
     const [converse, other] = [new Types.ObjectId(), new Types.ObjectId()];
@@ -32,7 +25,7 @@ describe('mentions of messages written before they were kept', () => {
       ...(deleted ? { deleted: true } : {}),
     });
     // As an older version stored them: mentions on the messages, read positions without kept seqs.
-    await models.messages.collection.insertMany([
+    await chat.models.messages.collection.insertMany([
       message(converse, 1, [reader]),
       message(converse, 2, [reader, fresh]),
       message(converse, 3, []),
@@ -40,11 +33,11 @@ describe('mentions of messages written before they were kept', () => {
       message(converse, 5, [reader], true),
       message(other, 1, [fresh]),
     ]);
-    await models.reads.collection.insertOne({ userId: reader, converseId: converse, readSeq: 2 });
+    await chat.models.reads.collection.insertOne({ userId: reader, converseId: converse, readSeq: 2 });
 
-    await backfillMentionSeqs(models, logger);
+    await backfillMentionSeqs(chat.models, logger);
     const kept = async (userId: Types.ObjectId, converseId: Types.ObjectId) => {
-      const read = await models.reads.findOne({ userId, converseId }).lean<ReadDoc>();
+      const read = await chat.models.reads.findOne({ userId, converseId }).lean<ReadDoc>();
       return { readSeq: read?.readSeq, mentionSeqs: [...(read?.mentionSeqs ?? [])].sort((a, b) => a - b) };
     };
     assert.deepEqual(
@@ -58,11 +51,11 @@ describe('mentions of messages written before they were kept', () => {
       'a user who never read starts at 0',
     );
     assert.deepEqual(await kept(fresh, other), { readSeq: 0, mentionSeqs: [1] });
-    assert.ok(await models.migrations.exists({ _id: 'mention-seqs' }), 'marked done');
+    assert.ok(await chat.models.migrations.exists({ _id: 'mention-seqs' }), 'marked done');
 
     // Done once: a later start changes nothing, even where the data would say otherwise.
-    await models.reads.updateOne({ userId: reader, converseId: converse }, { $set: { mentionSeqs: [] } });
-    await backfillMentionSeqs(models, logger);
+    await chat.models.reads.updateOne({ userId: reader, converseId: converse }, { $set: { mentionSeqs: [] } });
+    await backfillMentionSeqs(chat.models, logger);
     assert.deepEqual(await kept(reader, converse), { readSeq: 2, mentionSeqs: [] });
   });
 });

@@ -1,30 +1,26 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { Types } from 'mongoose';
-import type { ChatModels, MessageDoc } from '../src/models.ts';
+import type { MessageDoc } from '../src/models.ts';
 import { RecentMessages } from '../src/recent-messages.ts';
-import { openChatDb, type ChatDb } from './chat-db.ts';
+import { chatDbHooks } from './chat-db.ts';
 
 describe('the newest messages a chat node keeps', () => {
-  let db: ChatDb;
-  let models: ChatModels;
+  const chat = chatDbHooks(import.meta.url);
   const finds: string[] = [];
 
-  before(async () => {
-    db = await openChatDb(import.meta.url);
-    db.connection.set('debug', (collection: string, method: string) => {
+  before(() => {
+    chat.db.connection.set('debug', (collection: string, method: string) => {
       if (collection === 'messages' && method === 'find') finds.push(method);
     });
-    models = db.models;
   });
-  after(async () => db?.close());
 
   /** A converse holding messages 1..count, its counter at count. */
   async function converse(count: number): Promise<string> {
     const id = new Types.ObjectId();
-    await models.converses.collection.insertOne({ _id: id, lastSeq: count });
+    await chat.models.converses.collection.insertOne({ _id: id, lastSeq: count });
     const authorId = new Types.ObjectId();
-    await models.messages.collection.insertMany(
+    await chat.models.messages.collection.insertMany(
       Array.from({ length: count }, (_, i) => ({
         converseId: id,
         seq: i + 1,
@@ -43,11 +39,11 @@ describe('the newest messages a chat node keeps', () => {
     (await recent.read(id, { limit }))?.map((d) => d.content);
 
   it('keeps the newer version when two changes of one message bump the converse in the other order', async () => {
-    const recent = new RecentMessages(models, 1000);
+    const recent = new RecentMessages(chat.models, 1000);
     const id = await converse(3);
     assert.deepEqual(await readNewest(recent, id), ['m1', 'm2', 'm3']);
     const edit = (content: string) =>
-      models.messages
+      chat.models.messages
         .findOneAndUpdate({ converseId: id, seq: 2 }, { $set: { content }, $inc: { v: 1 } }, { new: true })
         .lean<MessageDoc>();
     const first = (await edit('first edit'))!;
@@ -60,12 +56,15 @@ describe('the newest messages a chat node keeps', () => {
   });
 
   it('drops a tail another writer moved past, and refills it once for concurrent readers', async () => {
-    const recent = new RecentMessages(models, 1000);
+    const recent = new RecentMessages(chat.models, 1000);
     const id = await converse(2);
     await readNewest(recent, id);
     // Another node: a change it made moves rev without this node hearing of it.
-    await models.messages.updateOne({ converseId: id, seq: 1 }, { $set: { content: 'elsewhere' }, $inc: { v: 1 } });
-    await models.converses.updateOne({ _id: id }, { $inc: { rev: 1 } });
+    await chat.models.messages.updateOne(
+      { converseId: id, seq: 1 },
+      { $set: { content: 'elsewhere' }, $inc: { v: 1 } },
+    );
+    await chat.models.converses.updateOne({ _id: id }, { $inc: { rev: 1 } });
     finds.length = 0;
     const answers = await Promise.all(Array.from({ length: 10 }, () => readNewest(recent, id)));
     for (const answer of answers) assert.deepEqual(answer, ['elsewhere', 'm2']);
@@ -73,7 +72,7 @@ describe('the newest messages a chat node keeps', () => {
   });
 
   it('keeps at most its capacity, least recently used converses first, and nothing at 0', async () => {
-    const recent = new RecentMessages(models, 250);
+    const recent = new RecentMessages(chat.models, 250);
     const [a, b] = [await converse(150), await converse(150)];
     await readNewest(recent, a);
     await readNewest(recent, b);
@@ -83,7 +82,7 @@ describe('the newest messages a chat node keeps', () => {
     await readNewest(recent, a);
     assert.equal(finds.length, 1, 'the older one made room');
 
-    const off = new RecentMessages(models, 0);
+    const off = new RecentMessages(chat.models, 0);
     assert.equal(await off.read(a, { limit: 5 }), undefined);
     assert.deepEqual(await off.read(a, { after: 150, limit: 5 }, await off.stampOf(a)), [], 'nothing above lastSeq');
   });

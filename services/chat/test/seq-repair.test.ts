@@ -1,29 +1,21 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { Types } from 'mongoose';
-import { type ChatModels } from '../src/models.ts';
-import { openChatDb, quietLogger, type ChatDb } from './chat-db.ts';
+import { chatDbHooks, quietLogger } from './chat-db.ts';
 import { fillSpentSeqs } from '../src/seq-repair.ts';
 
 const logger = quietLogger;
 
 describe('sequence numbers a stopped node reserved but never wrote', () => {
-  let db: ChatDb;
-  let models: ChatModels;
-
-  before(async () => {
-    db = await openChatDb(import.meta.url);
-    models = db.models;
-  });
-  after(async () => db?.close());
+  const chat = chatDbHooks(import.meta.url);
 
   /** A converse whose counter is at `lastSeq`, holding messages with the given seqs. */
   async function converse(lastSeq: number, seqs: number[], lastMessageAt: Date): Promise<Types.ObjectId> {
     const id = new Types.ObjectId();
-    await models.converses.collection.insertOne({ _id: id, lastSeq, lastMessageAt });
+    await chat.models.converses.collection.insertOne({ _id: id, lastSeq, lastMessageAt });
     const authorId = new Types.ObjectId();
     if (seqs.length > 0) {
-      await models.messages.collection.insertMany(
+      await chat.models.messages.collection.insertMany(
         seqs.map((seq) => ({
           converseId: id,
           seq,
@@ -40,7 +32,7 @@ describe('sequence numbers a stopped node reserved but never wrote', () => {
   }
 
   const seqsOf = async (id: Types.ObjectId) =>
-    (await models.messages.collection.find({ converseId: id }).sort({ seq: 1 }).toArray()).map((m) => ({
+    (await chat.models.messages.collection.find({ converseId: id }).sort({ seq: 1 }).toArray()).map((m) => ({
       seq: m.seq as number,
       deleted: m.deleted === true,
     }));
@@ -51,7 +43,7 @@ describe('sequence numbers a stopped node reserved but never wrote', () => {
     const whole = await converse(3, [1, 2, 3], crash);
     const reservedNow = await converse(4, [1, 2], new Date(Date.now() + 60_000));
 
-    assert.equal(await fillSpentSeqs(models, new Date(), logger, 500, 'range'), 3);
+    assert.equal(await fillSpentSeqs(chat.models, new Date(), logger, 500, 'range'), 3);
     assert.deepEqual(await seqsOf(gappy), [
       { seq: 1, deleted: false },
       { seq: 2, deleted: false },
@@ -63,7 +55,7 @@ describe('sequence numbers a stopped node reserved but never wrote', () => {
     assert.equal((await seqsOf(whole)).length, 3);
     // Reserved after the cut-off: a live node may still be writing those.
     assert.equal((await seqsOf(reservedNow)).length, 2);
-    assert.equal(await fillSpentSeqs(models, new Date(), logger, 500, 'range'), 0);
+    assert.equal(await fillSpentSeqs(chat.models, new Date(), logger, 500, 'range'), 0);
   });
 
   it('tail (one writer): fills the lost last batch by exact lookups, down to the first written seq', async () => {
@@ -71,7 +63,7 @@ describe('sequence numbers a stopped node reserved but never wrote', () => {
     const lostTail = await converse(5, [1, 2, 3], crash);
     const allLost = await converse(2, [], crash);
 
-    assert.equal(await fillSpentSeqs(models, new Date(), logger, 500, 'tail'), 4);
+    assert.equal(await fillSpentSeqs(chat.models, new Date(), logger, 500, 'tail'), 4);
     assert.deepEqual(
       (await seqsOf(lostTail)).map((m) => [m.seq, m.deleted]),
       [
@@ -89,6 +81,6 @@ describe('sequence numbers a stopped node reserved but never wrote', () => {
         [2, true],
       ],
     );
-    assert.equal(await fillSpentSeqs(models, new Date(), logger, 500, 'tail'), 0);
+    assert.equal(await fillSpentSeqs(chat.models, new Date(), logger, 500, 'tail'), 0);
   });
 });

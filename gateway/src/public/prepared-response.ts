@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
+import { etagMatches } from '../http/etag.ts';
 
 const brotli = promisify(brotliCompress);
 const gzipped = promisify(gzip);
@@ -95,16 +96,6 @@ export function chooseEncoding(acceptEncoding: string | undefined): Encoding {
   const encoding: Encoding = accepts('br') ? 'br' : accepts('gzip') ? 'gzip' : 'identity';
   if (chosen.size < MAX_REMEMBERED) chosen.set(acceptEncoding, encoding);
   return encoding;
-}
-
-/** Whether If-None-Match names this ETag (weak comparison, as for GET and HEAD). */
-function etagMatches(ifNoneMatch: string, etag: string): boolean {
-  if (ifNoneMatch === etag) return true;
-  const bare = etag.slice(2);
-  return ifNoneMatch.split(',').some((tag) => {
-    const t = tag.trim();
-    return t === '*' || t === etag || t === bare;
-  });
 }
 
 /**

@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, resolve, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { ImError } from '@im/sdk';
+import { etagMatches } from '../http/etag.ts';
 import type { Router } from '../http/router.ts';
 
 /** First path segments that belong to the server, never to the client (their unknown paths stay API 404s). */
@@ -131,16 +132,6 @@ async function openFile(path: string): Promise<Opened | null> {
   return null;
 }
 
-/** Whether If-None-Match names this ETag (weak comparison, as for GET and HEAD). */
-function matches(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  const bare = etag.replace(/^W\//, '');
-  return ifNoneMatch.split(',').some((tag) => {
-    const t = tag.trim();
-    return t === '*' || t.replace(/^W\//, '') === bare;
-  });
-}
-
 /**
  * Answers with an opened file: 304 when the client has it, headers only for
  * HEAD, else the bytes streamed from the handle (which the stream closes).
@@ -160,7 +151,7 @@ async function sendFile(
     etag: `W/"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`,
     ...(contentType.startsWith('text/html') ? HTML_HEADERS : {}),
   };
-  if (matches(req.headers['if-none-match'], headers.etag as string)) {
+  if (etagMatches(req.headers['if-none-match'], headers.etag as string)) {
     await handle.close();
     res.writeHead(304, headers).end();
     return;

@@ -25,17 +25,21 @@ md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
 /** A message's content as HTML. */
 export const renderMarkdown = (content: string): string => md.render(dropForbidden(content));
 
-/** A message's content as one line of plain text (titles, descriptions): Markdown syntax removed. */
+/** Tokens whose `content` is text a reader sees. */
+const TEXT_TOKENS = new Set(['text', 'code_inline', 'code_block', 'fence']);
+
+/** A message's content as one line of plain text (titles, descriptions): the words Markdown would show. */
 export function plainText(content: string, max: number): string {
-  const text = md
-    .render(dropForbidden(content))
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ')
-    .trim();
+  const parts: string[] = [];
+  const collect = (tokens: ReturnType<typeof md.parse>) => {
+    for (const token of tokens) {
+      if (token.children) collect(token.children);
+      if (TEXT_TOKENS.has(token.type)) parts.push(token.content);
+      // Between blocks and at line breaks a space; inline markup (**, links) joins its words.
+      else if (token.block || token.type === 'softbreak' || token.type === 'hardbreak') parts.push(' ');
+    }
+  };
+  collect(md.parse(dropForbidden(content), {}));
+  const text = parts.join('').replace(/\s+/g, ' ').trim();
   return text.length > max ? `${[...text].slice(0, max - 1).join('')}…` : text;
 }

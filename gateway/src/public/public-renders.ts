@@ -49,12 +49,13 @@ export class PublicRenderer {
     return call(this.#broker, 'group.panelInfo', ids);
   }
 
+  #messageList(converseId: string, before: number | undefined, limit: number) {
+    return call(this.#broker, 'chat.feedMessages', { converseId, limit, ...(before !== undefined ? { before } : {}) });
+  }
+
+  /** The messages with their authors' public profiles (pages and feeds name them). */
   async #messages(converseId: string, before: number | undefined, limit: number) {
-    const messages = await call(this.#broker, 'chat.feedMessages', {
-      converseId,
-      limit,
-      ...(before !== undefined ? { before } : {}),
-    });
+    const messages = await this.#messageList(converseId, before, limit);
     const authorIds = [...new Set(messages.map((m) => m.authorId))];
     const authors =
       authorIds.length > 0 ? await call(this.#broker, 'user.getMany', { ids: authorIds, includeInactive: true }) : {};
@@ -70,8 +71,11 @@ export class PublicRenderer {
   ): Promise<PreparedResponse | null> {
     const info = await this.panelInfo({ panelId });
     if (!isReadableOnTheWeb(info)) return null;
+    if (format === 'json') {
+      const messages = await this.#messageList(info.converseId, before, limit);
+      return prepareResponse(JSON.stringify(messages), CONTENT_TYPES.json, PUBLIC_CACHE_CONTROL);
+    }
     const { messages, authors } = await this.#messages(info.converseId, before, limit);
-    if (format === 'json') return prepareResponse(JSON.stringify(messages), CONTENT_TYPES.json, PUBLIC_CACHE_CONTROL);
     const base = this.#baseUrl();
     const pageUrl = `${base}/p/${panelId}`;
     const source = this.#source(info, pageUrl, messages, authors, {

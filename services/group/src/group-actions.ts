@@ -11,125 +11,114 @@ import { converseIdsOf, toGroup, toGroupInfo } from './views.ts';
 /** Most groups listed for one user. */
 const MAX_GROUPS_LISTED = 1000;
 
-export const groupActions = ({ models, membership, audit }: GroupDeps) => {
-  /** Turns the web-public switch of each of a group's panels off; the group as it is then. */
-  const closePanels = async (group: GroupDoc): Promise<GroupDoc | null> => {
-    for (const panel of group.panels.filter((p) => p.webPublic))
-      await models.groups.updateOne(
-        { _id: group._id, 'panels._id': panel._id },
-        { $set: { 'panels.$.webPublic': false } },
-      );
-    return models.groups.findById(group._id).lean<GroupDoc>();
-  };
-  return {
-    create: {
-      params: groupParams.create,
-      async handler(ctx: Ctx<Params<typeof groupParams.create>>): Promise<Group> {
-        const userId = callerId(ctx);
-        const group = await models.groups.create({
-          name: ctx.params.name,
-          ownerId: userId,
-          memberCount: 1,
-          panels: [{ name: 'general', type: 'text', converseId: new Types.ObjectId() }],
-        });
-        try {
-          await models.members.create({ groupId: group._id, userId, role: 'owner' });
-        } catch (err) {
-          // No transactions: undo the group so no ownerless group is left.
-          await models.groups.deleteOne({ _id: group._id });
-          throw err;
-        }
-        const doc = group.toObject() as GroupDoc;
-        await membership.forgetMember(doc._id.toHexString(), userId);
-        announce(ctx, EVENTS.memberJoined, {
-          groupId: doc._id.toHexString(),
-          userId,
-          role: 'owner',
-          converseIds: converseIdsOf(doc),
-        });
-        return toGroup(doc, { role: 'owner' });
-      },
+export const groupActions = ({ models, membership, audit }: GroupDeps) => ({
+  create: {
+    params: groupParams.create,
+    async handler(ctx: Ctx<Params<typeof groupParams.create>>): Promise<Group> {
+      const userId = callerId(ctx);
+      const group = await models.groups.create({
+        name: ctx.params.name,
+        ownerId: userId,
+        memberCount: 1,
+        panels: [{ name: 'general', type: 'text', converseId: new Types.ObjectId() }],
+      });
+      try {
+        await models.members.create({ groupId: group._id, userId, role: 'owner' });
+      } catch (err) {
+        // No transactions: undo the group so no ownerless group is left.
+        await models.groups.deleteOne({ _id: group._id });
+        throw err;
+      }
+      const doc = group.toObject() as GroupDoc;
+      await membership.forgetMember(doc._id.toHexString(), userId);
+      announce(ctx, EVENTS.memberJoined, {
+        groupId: doc._id.toHexString(),
+        userId,
+        role: 'owner',
+        converseIds: converseIdsOf(doc),
+      });
+      return toGroup(doc, { role: 'owner' });
     },
+  },
 
-    list: {
-      params: groupParams.list,
-      async handler(ctx: Ctx): Promise<Group[]> {
-        const userId = callerId(ctx);
-        const mine = await models.members
-          .find({ userId })
-          .sort({ joinedAt: 1 })
-          .limit(MAX_GROUPS_LISTED)
-          .lean<MemberDoc[]>();
-        const groups = await models.groups.find({ _id: { $in: mine.map((m) => m.groupId) } }).lean<GroupDoc[]>();
-        const byId = new Map(groups.map((g) => [g._id.toHexString(), g]));
-        return mine.flatMap((m) => {
-          const g = byId.get(m.groupId.toHexString());
-          return g ? [toGroup(g, m)] : [];
-        });
-      },
+  list: {
+    params: groupParams.list,
+    async handler(ctx: Ctx): Promise<Group[]> {
+      const userId = callerId(ctx);
+      const mine = await models.members
+        .find({ userId })
+        .sort({ joinedAt: 1 })
+        .limit(MAX_GROUPS_LISTED)
+        .lean<MemberDoc[]>();
+      const groups = await models.groups.find({ _id: { $in: mine.map((m) => m.groupId) } }).lean<GroupDoc[]>();
+      const byId = new Map(groups.map((g) => [g._id.toHexString(), g]));
+      return mine.flatMap((m) => {
+        const g = byId.get(m.groupId.toHexString());
+        return g ? [toGroup(g, m)] : [];
+      });
     },
+  },
 
-    get: {
-      params: groupParams.get,
-      async handler(ctx: Ctx<Params<typeof groupParams.get>>): Promise<Group> {
-        const { group, me } = await loadForMember(models, ctx.params.groupId, callerId(ctx));
-        return toGroup(group, me);
-      },
+  get: {
+    params: groupParams.get,
+    async handler(ctx: Ctx<Params<typeof groupParams.get>>): Promise<Group> {
+      const { group, me } = await loadForMember(models, ctx.params.groupId, callerId(ctx));
+      return toGroup(group, me);
     },
+  },
 
-    /**
-     * Renames a group, sets its description, or makes it public or private.
-     * Going private turns every panel's web-public switch off. When the group
-     * is or was public, every gateway drops its pages and feeds before the
-     * answer, so a page of a group gone private is a 404 at once everywhere.
-     */
-    update: {
-      params: groupParams.update,
-      async handler(ctx: Ctx<Params<typeof groupParams.update>>): Promise<Group> {
-        const actorId = callerId(ctx);
-        const { group: before, me } = await loadForMember(models, ctx.params.groupId, actorId, MANAGERS);
-        const { name, visibility, description } = ctx.params;
-        const set: Partial<GroupDoc> = {
-          ...(name !== undefined ? { name } : {}),
-          ...(visibility !== undefined ? { visibility } : {}),
-          ...(description ? { description } : {}),
-        };
-        const unset = description === '' ? { description: 1 } : {};
-        let group = await models.groups
-          .findByIdAndUpdate(ctx.params.groupId, { $set: set, $unset: unset }, { new: true })
-          .lean<GroupDoc>();
-        if (!group) throw new ImError('IM_ERR_NOT_FOUND', 'Group not found');
-        if (group.visibility !== 'public' && group.panels.some((p) => p.webPublic))
-          group = (await closePanels(group)) ?? group;
-        const wasPublic = before.visibility === 'public';
-        if (wasPublic || group.visibility === 'public')
-          await callOnEveryNode(ctx, 'gateway.forgetPublic', { converseIds: converseIdsOf(group) });
-        announce(ctx, EVENTS.groupUpdated, { group: toGroupInfo(group) });
-        if (visibility !== undefined && wasPublic !== (visibility === 'public'))
-          await audit.record(actorId, {
-            action: 'group.visibility',
-            target: { type: 'group', id: ctx.params.groupId },
-            groupId: ctx.params.groupId,
-            details: { name: group.name, visibility },
-          });
-        return toGroup(group, me);
-      },
-    },
-
-    remove: {
-      params: groupParams.remove,
-      async handler(ctx: Ctx<Params<typeof groupParams.remove>>): Promise<void> {
-        const userId = callerId(ctx);
-        const { group } = await loadForMember(models, ctx.params.groupId, userId, OWNER);
-        if (!(await removeGroup({ models, membership }, ctx, ctx.params.groupId, userId)))
-          throw new ImError('IM_ERR_NOT_FOUND', 'Group not found');
-        await audit.record(userId, {
-          action: 'group.delete',
+  /**
+   * Renames a group, sets its description, or makes it public or private.
+   * Going private turns every panel's web-public switch off. When the group
+   * is or was public, every gateway drops its pages and feeds before the
+   * answer, so a page of a group gone private is a 404 at once everywhere.
+   */
+  update: {
+    params: groupParams.update,
+    async handler(ctx: Ctx<Params<typeof groupParams.update>>): Promise<Group> {
+      const actorId = callerId(ctx);
+      const { group: before, me } = await loadForMember(models, ctx.params.groupId, actorId, MANAGERS);
+      const { name, visibility, description } = ctx.params;
+      const set = {
+        ...(name !== undefined ? { name } : {}),
+        ...(visibility !== undefined ? { visibility } : {}),
+        // In the same write: a private group has no panel on the web.
+        ...(visibility === 'private' ? { 'panels.$[].webPublic': false } : {}),
+        ...(description ? { description } : {}),
+      };
+      const unset = description === '' ? { description: 1 } : {};
+      const group = await models.groups
+        .findByIdAndUpdate(ctx.params.groupId, { $set: set, $unset: unset }, { new: true })
+        .lean<GroupDoc>();
+      if (!group) throw new ImError('IM_ERR_NOT_FOUND', 'Group not found');
+      const wasPublic = before.visibility === 'public';
+      if (wasPublic || group.visibility === 'public')
+        await callOnEveryNode(ctx, 'gateway.forgetPublic', { converseIds: converseIdsOf(group) });
+      announce(ctx, EVENTS.groupUpdated, { group: toGroupInfo(group) });
+      if (visibility !== undefined && wasPublic !== (visibility === 'public'))
+        await audit.record(actorId, {
+          action: 'group.visibility',
           target: { type: 'group', id: ctx.params.groupId },
           groupId: ctx.params.groupId,
-          details: { name: group.name, memberCount: group.memberCount },
+          details: { name: group.name, visibility },
         });
-      },
+      return toGroup(group, me);
     },
-  };
-};
+  },
+
+  remove: {
+    params: groupParams.remove,
+    async handler(ctx: Ctx<Params<typeof groupParams.remove>>): Promise<void> {
+      const userId = callerId(ctx);
+      const { group } = await loadForMember(models, ctx.params.groupId, userId, OWNER);
+      if (!(await removeGroup({ models, membership }, ctx, ctx.params.groupId, userId)))
+        throw new ImError('IM_ERR_NOT_FOUND', 'Group not found');
+      await audit.record(userId, {
+        action: 'group.delete',
+        target: { type: 'group', id: ctx.params.groupId },
+        groupId: ctx.params.groupId,
+        details: { name: group.name, memberCount: group.memberCount },
+      });
+    },
+  },
+});

@@ -1,6 +1,7 @@
 import type { AppContext, CallerMeta, OutboundGuard } from '@im/sdk';
 import type { Context } from 'moleculer';
-import type { DeliveryQueue } from './delivery/queue.ts';
+import type { DeliveryQueue } from '@im/sdk';
+import type { PushJobData } from './delivery/push-job.ts';
 import type { PushModels } from './models.ts';
 import type { VapidKeys } from './vapid.ts';
 
@@ -10,7 +11,7 @@ export interface PushDeps {
   models: PushModels;
   vapid: VapidKeys;
   /** The delivery queue, once the service started. */
-  queue: () => DeliveryQueue | undefined;
+  queue: () => DeliveryQueue<PushJobData> | undefined;
   /** The guarded client for every push destination. */
   outbound: OutboundGuard;
 }

@@ -1,7 +1,7 @@
 import { call, isDuplicateKeyError, type EventContext } from '@im/sdk';
 import type { ServiceBroker } from 'moleculer';
 import { Types } from 'mongoose';
-import type { PushJob } from './delivery/queue.ts';
+import type { PushJobData } from './delivery/push-job.ts';
 import type { PushDeps } from './deps.ts';
 import type { DeviceDoc, SettingsDoc, SubscriptionDoc } from './models.ts';
 
@@ -80,7 +80,7 @@ export function notifier({ app, models, queue }: PushDeps) {
           ? models.devices.find({ userId: { $in: recipients } }).lean<DeviceDoc[]>()
           : Promise.resolve([]),
       ]);
-      const jobs: Array<Omit<PushJob, 'id' | 'attempts' | 'enqueuedAt'>> = [
+      const jobs: PushJobData[] = [
         ...subs.map((s) => ({
           channel: 'webpush' as const,
           userId: s.userId.toHexString(),

@@ -1,7 +1,16 @@
-import { EVENTS, OutboundGuard, type AppContext, type ServiceEvents, type ServiceFactory } from '@im/sdk';
+import {
+  CircuitBreaker,
+  EVENTS,
+  MemoryQueue,
+  OutboundGuard,
+  RedisStreamQueue,
+  type AppContext,
+  type DeliveryQueue,
+  type ServiceEvents,
+  type ServiceFactory,
+} from '@im/sdk';
 import { pushPoster } from './delivery/http-client.ts';
-import { CircuitBreaker } from './delivery/circuit-breaker.ts';
-import { MemoryQueue, RedisStreamQueue, type DeliveryQueue } from './delivery/queue.ts';
+import type { PushJobData } from './delivery/push-job.ts';
 import { createSender } from './delivery/sender.ts';
 import { departureActions } from './departure-actions.ts';
 import { inboxActions } from './inbox-actions.ts';
@@ -18,7 +27,7 @@ import { resolveVapidKeys } from './vapid.ts';
  */
 export const createPushService: ServiceFactory = (app: AppContext) => {
   const models = pushModels(app.mongo!);
-  let queue: DeliveryQueue | undefined;
+  let queue: DeliveryQueue<PushJobData> | undefined;
   // Every push destination (Web Push endpoints, the push proxy) is user- or admin-supplied.
   const outbound = new OutboundGuard({ allow: app.config.outboundAllow, timeoutMs: app.config.outboundTimeoutMs });
   const deps = { app, models, vapid: resolveVapidKeys(app.config), queue: () => queue, outbound };
@@ -38,7 +47,9 @@ export const createPushService: ServiceFactory = (app: AppContext) => {
     name: 'push',
     async started() {
       await Promise.all(Object.values(models).map((m) => m.createIndexes()));
-      queue = app.redis ? new RedisStreamQueue(app.redis, this.broker.nodeID) : new MemoryQueue();
+      queue = app.redis
+        ? new RedisStreamQueue<PushJobData>(app.redis, this.broker.nodeID, { name: 'push' })
+        : new MemoryQueue<PushJobData>();
       queue.start(send, app.config.pushConcurrency);
     },
     async stopped() {

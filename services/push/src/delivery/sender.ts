@@ -1,10 +1,9 @@
 import webPush from 'web-push';
 import type { VapidKeys } from '../vapid.ts';
-import type { CircuitBreaker } from './circuit-breaker.ts';
 import { encryptWebPush, InvalidSubscriptionKeys } from './encrypt.ts';
-import { OutboundRefusedError } from '@im/sdk';
+import { OutboundRefusedError, type CircuitBreaker, type Outcome } from '@im/sdk';
 import type { pushPoster } from './http-client.ts';
-import type { Outcome, PushJob } from './queue.ts';
+import type { PushJob } from './push-job.ts';
 
 const MAX_ATTEMPTS = 10;
 /** VAPID tokens may live up to 24 h; 12 h leaves room for clock skew. */
@@ -45,7 +44,7 @@ export function createSender(
     tokens.set(origin, { header: Authorization, renewAt: (expiresAt - 3600) * 1000 });
     return Authorization;
   };
-  return async (job: PushJob): Promise<Outcome> => {
+  return async ({ data: job, attempts }: PushJob): Promise<Outcome> => {
     const webpush =
       job.channel === 'webpush' ? (job.target as { endpoint: string; p256dh: string; auth: string }) : null;
     if (!webpush && !proxyUrl) return { done: true };
@@ -105,12 +104,12 @@ export function createSender(
     }
     if (status === 0 || status === 429 || status >= 500) {
       breaker.failure(origin);
-      if (job.attempts + 1 >= MAX_ATTEMPTS) {
+      if (attempts + 1 >= MAX_ATTEMPTS) {
         hooks.failed(job.channel, 'gave-up');
         return { done: true };
       }
       hooks.retried(job.channel);
-      return { retryInMs: backoff(job.attempts), countAttempt: true };
+      return { retryInMs: backoff(attempts), countAttempt: true };
     }
     hooks.failed(job.channel, `http-${status}`);
     return { done: true };

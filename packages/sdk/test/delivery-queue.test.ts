@@ -5,17 +5,15 @@ import { openTestEnv, type TestEnv } from '@im/testkit';
 import {
   MemoryQueue,
   RedisStreamQueue,
+  type DeliveryJob,
   type DeliveryQueue,
   type Outcome,
-  type PushJob,
 } from '../src/delivery/queue.ts';
 
-const job = (n: number) => ({
-  channel: 'proxy' as const,
-  userId: 'u',
-  target: { platform: 'ios', token: `t${n}` },
-  payload: `p${n}`,
-});
+interface TestJob {
+  payload: string;
+}
+const job = (n: number): TestJob => ({ payload: `p${n}` });
 const until = async (check: () => boolean, ms = 10_000) => {
   const deadline = Date.now() + ms;
   while (!check() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
@@ -25,7 +23,7 @@ const until = async (check: () => boolean, ms = 10_000) => {
 describe('delivery queues', () => {
   let env: TestEnv;
   const clients: Redis[] = [];
-  const queues: DeliveryQueue[] = [];
+  const queues: Array<DeliveryQueue<TestJob>> = [];
   before(async () => {
     env = await openTestEnv(import.meta.url);
   });
@@ -43,15 +41,16 @@ describe('delivery queues', () => {
 
   for (const kind of ['memory', 'redis'] as const) {
     it(`${kind}: retries with the attempt count until done, each job handled to completion once`, async () => {
-      const q: DeliveryQueue = kind === 'memory' ? new MemoryQueue() : new RedisStreamQueue(redis('retries'), 'c1');
+      const q: DeliveryQueue<TestJob> =
+        kind === 'memory' ? new MemoryQueue() : new RedisStreamQueue(redis('retries'), 'c1', { name: 'test' });
       queues.push(q);
       const seen = new Map<string, number>();
       const done = new Set<string>();
-      q.start(async (j: PushJob): Promise<Outcome> => {
-        seen.set(j.payload, (seen.get(j.payload) ?? 0) + 1);
+      q.start(async (j: DeliveryJob<TestJob>): Promise<Outcome> => {
+        seen.set(j.data.payload, (seen.get(j.data.payload) ?? 0) + 1);
         if (j.attempts < 2) return { retryInMs: 50, countAttempt: true };
-        assert.ok(!done.has(j.payload), `${j.payload} completed twice`);
-        done.add(j.payload);
+        assert.ok(!done.has(j.data.payload), `${j.data.payload} completed twice`);
+        done.add(j.data.payload);
         return { done: true };
       }, 8);
       await q.enqueue(Array.from({ length: 30 }, (_, i) => job(i)));
@@ -63,7 +62,7 @@ describe('delivery queues', () => {
   }
 
   it('memory: thousands of jobs, a backlog and more enqueued while it drains, come out in order, each once', async () => {
-    const q = new MemoryQueue();
+    const q = new MemoryQueue<TestJob>();
     queues.push(q);
     // A backlog first (large enough for the queue to drop what it has handed out while draining).
     await q.enqueue(Array.from({ length: 3000 }, (_, i) => job(i)));
@@ -71,10 +70,10 @@ describe('delivery queues', () => {
     const order: string[] = [];
     let running = 0;
     let maxRunning = 0;
-    q.start(async (j: PushJob): Promise<Outcome> => {
+    q.start(async (j: DeliveryJob<TestJob>): Promise<Outcome> => {
       running += 1;
       maxRunning = Math.max(maxRunning, running);
-      order.push(j.payload);
+      order.push(j.data.payload);
       await new Promise((r) => setImmediate(r));
       running -= 1;
       return { done: true };
@@ -94,16 +93,16 @@ describe('delivery queues', () => {
   });
 
   it('redis: outcomes of many jobs at once (done and retried mixed) are each recorded once', async () => {
-    const q = new RedisStreamQueue(redis('many'), 'c1');
+    const q = new RedisStreamQueue<TestJob>(redis('many'), 'c1', { name: 'test' });
     queues.push(q);
     const attempts = new Map<string, number>();
     const done = new Set<string>();
-    q.start(async (j: PushJob): Promise<Outcome> => {
-      attempts.set(j.payload, (attempts.get(j.payload) ?? 0) + 1);
+    q.start(async (j: DeliveryJob<TestJob>): Promise<Outcome> => {
+      attempts.set(j.data.payload, (attempts.get(j.data.payload) ?? 0) + 1);
       await new Promise((r) => setTimeout(r, 2));
-      if (Number(j.payload.slice(1)) % 2 === 1 && j.attempts === 0) return { retryInMs: 20, countAttempt: true };
-      assert.ok(!done.has(j.payload), `${j.payload} completed twice`);
-      done.add(j.payload);
+      if (Number(j.data.payload.slice(1)) % 2 === 1 && j.attempts === 0) return { retryInMs: 20, countAttempt: true };
+      assert.ok(!done.has(j.data.payload), `${j.data.payload} completed twice`);
+      done.add(j.data.payload);
       return { done: true };
     }, 64);
     await q.enqueue(Array.from({ length: 400 }, (_, i) => job(i)));
@@ -115,7 +114,7 @@ describe('delivery queues', () => {
 
   it('redis: jobs of a consumer that died before acknowledging are taken over by another', async () => {
     const client = redis('rescue');
-    const dead = new RedisStreamQueue(client, 'dead', { claimEveryMs: 60_000 });
+    const dead = new RedisStreamQueue<TestJob>(client, 'dead', { name: 'test', claimEveryMs: 60_000 });
     queues.push(dead);
     let read = 0;
     dead.start(() => {
@@ -126,11 +125,15 @@ describe('delivery queues', () => {
     await until(() => read === 5);
     await dead.stop();
 
-    const rescuer = new RedisStreamQueue(redis('rescue'), 'rescuer', { claimIdleMs: 200, claimEveryMs: 100 });
+    const rescuer = new RedisStreamQueue<TestJob>(redis('rescue'), 'rescuer', {
+      name: 'test',
+      claimIdleMs: 200,
+      claimEveryMs: 100,
+    });
     queues.push(rescuer);
     const rescued: string[] = [];
     rescuer.start(async (j) => {
-      rescued.push(j.payload);
+      rescued.push(j.data.payload);
       return { done: true };
     }, 10);
     await until(() => rescued.length === 5);

@@ -1,68 +1,60 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 
-export interface PushJob {
+/**
+ * One piece of work waiting to be delivered: a push notification, a webhook
+ * event. `data` is the caller's (JSON-serialisable in a cluster); the queue
+ * adds an id and counts attempts.
+ */
+export interface DeliveryJob<T> {
   id: string;
-  channel: 'webpush' | 'proxy';
-  userId: string;
-  /** webpush: the subscription; proxy: the device. */
-  target: { endpoint: string; p256dh: string; auth: string } | { platform: string; token: string };
-  /** JSON text of the notification. */
-  payload: string;
+  data: T;
   attempts: number;
   enqueuedAt: number;
 }
 
 /** What a worker decided about a job. */
 export type Outcome = { done: true } | { retryInMs: number; countAttempt: boolean };
-export type Worker = (job: PushJob) => Promise<Outcome>;
+export type Worker<T> = (job: DeliveryJob<T>) => Promise<Outcome>;
 
 /**
- * Notifications waiting to be sent. In process memory on a single instance
- * (lost if the process crashes: they were best-effort anyway, and the inbox
- * keeps every notification); a Redis stream in a cluster (survives crashes:
- * a job is acknowledged only after its outcome, and jobs of a crashed
- * consumer are claimed by another after a minute).
+ * Work waiting to be sent, shared by push and webhooks. In process memory on
+ * a single instance (callers that must survive a restart keep their own
+ * record and enqueue again at start, as webhooks do); a Redis stream in a
+ * cluster (survives crashes: a job is acknowledged only after its outcome,
+ * and jobs of a crashed consumer are claimed by another after a minute).
  */
-export interface DeliveryQueue {
-  enqueue(jobs: Array<Omit<PushJob, 'id' | 'attempts' | 'enqueuedAt'>>): Promise<void>;
-  start(worker: Worker, concurrency: number): void;
+export interface DeliveryQueue<T> {
+  enqueue(jobs: T[]): Promise<void>;
+  start(worker: Worker<T>, concurrency: number): void;
   depth(): Promise<number>;
   stop(): Promise<void>;
 }
 
 /**
- * A job as it waits: one flat object (a spread would leave its properties out of line). Jobs
- * waiting in memory get a counter for an id; jobs in Redis a UUID, as ids there must differ
- * across nodes (a retried job's JSON is a sorted-set member).
+ * A job as it waits: one flat object. Jobs waiting in memory get a counter
+ * for an id; jobs in Redis a UUID, as ids there must differ across nodes (a
+ * retried job's JSON is a sorted-set member).
  */
-const newJob = (j: Omit<PushJob, 'id' | 'attempts' | 'enqueuedAt'>, id: string): PushJob => ({
-  id,
-  channel: j.channel,
-  userId: j.userId,
-  target: j.target,
-  payload: j.payload,
-  attempts: 0,
-  enqueuedAt: Date.now(),
-});
+const newJob = <T>(data: T, id: string): DeliveryJob<T> => ({ id, data, attempts: 0, enqueuedAt: Date.now() });
 
-export class MemoryQueue implements DeliveryQueue {
+export class MemoryQueue<T> implements DeliveryQueue<T> {
   /** Waiting jobs from #head on: taking one moves the index (Array#shift copies the array once it is large). */
-  #ready: Array<PushJob | undefined> = [];
+  #ready: Array<DeliveryJob<T> | undefined> = [];
   #head = 0;
   #nextId = 0;
   readonly #timers = new Set<NodeJS.Timeout>();
-  #worker: Worker | undefined;
+  #worker: Worker<T> | undefined;
   #active = 0;
   #concurrency = 1;
   #delayed = 0;
 
-  async enqueue(jobs: Array<Omit<PushJob, 'id' | 'attempts' | 'enqueuedAt'>>): Promise<void> {
+  async enqueue(jobs: T[]): Promise<void> {
     for (const j of jobs) this.#ready.push(newJob(j, `m${(this.#nextId += 1)}`));
     this.#pump();
   }
 
-  start(worker: Worker, concurrency: number): void {
+  start(worker: Worker<T>, concurrency: number): void {
     this.#worker = worker;
     this.#concurrency = concurrency;
     this.#pump();
@@ -92,7 +84,7 @@ export class MemoryQueue implements DeliveryQueue {
     }
   }
 
-  #take(): PushJob {
+  #take(): DeliveryJob<T> {
     const job = this.#ready[this.#head]!;
     this.#ready[this.#head] = undefined; // not kept alive by the queue once taken
     this.#head += 1;
@@ -107,7 +99,7 @@ export class MemoryQueue implements DeliveryQueue {
     return job;
   }
 
-  #later(job: PushJob, ms: number): void {
+  #later(job: DeliveryJob<T>, ms: number): void {
     this.#delayed += 1;
     const timer = setTimeout(() => {
       this.#timers.delete(timer);
@@ -119,12 +111,16 @@ export class MemoryQueue implements DeliveryQueue {
   }
 }
 
-const STREAM = 'push:jobs';
-const DELAYED = 'push:delayed';
-const GROUP = 'push';
 const CLAIM_IDLE_MS = 60_000;
 
-export class RedisStreamQueue implements DeliveryQueue {
+export interface RedisStreamQueueOptions {
+  /** Names the stream (`<name>:jobs`), its retries (`<name>:delayed`) and its consumer group: one per kind of work. */
+  name: string;
+  claimIdleMs?: number;
+  claimEveryMs?: number;
+}
+
+export class RedisStreamQueue<T> implements DeliveryQueue<T> {
   readonly #redis: Redis;
   readonly #reader: Redis;
   readonly #consumer: string;
@@ -134,8 +130,14 @@ export class RedisStreamQueue implements DeliveryQueue {
   #outcomes: Array<{ streamId: string; retry?: [at: number, raw: string]; settle: (err?: unknown) => void }> = [];
   readonly #claimIdleMs: number;
   readonly #claimEveryMs: number;
+  readonly #stream: string;
+  readonly #delayed: string;
+  readonly #group: string;
 
-  constructor(redis: Redis, consumer: string, options: { claimIdleMs?: number; claimEveryMs?: number } = {}) {
+  constructor(redis: Redis, consumer: string, options: RedisStreamQueueOptions) {
+    this.#stream = `${options.name}:jobs`;
+    this.#delayed = `${options.name}:delayed`;
+    this.#group = options.name;
     this.#claimIdleMs = options.claimIdleMs ?? CLAIM_IDLE_MS;
     this.#claimEveryMs = options.claimEveryMs ?? 5_000;
     this.#redis = redis;
@@ -145,14 +147,14 @@ export class RedisStreamQueue implements DeliveryQueue {
     this.#consumer = consumer;
   }
 
-  async enqueue(jobs: Array<Omit<PushJob, 'id' | 'attempts' | 'enqueuedAt'>>): Promise<void> {
+  async enqueue(jobs: T[]): Promise<void> {
     if (jobs.length === 0) return;
     const pipeline = this.#redis.pipeline();
-    for (const job of jobs) pipeline.xadd(STREAM, '*', 'job', JSON.stringify(newJob(job, randomUUID())));
+    for (const job of jobs) pipeline.xadd(this.#stream, '*', 'job', JSON.stringify(newJob(job, randomUUID())));
     await pipeline.exec();
   }
 
-  start(worker: Worker, concurrency: number): void {
+  start(worker: Worker<T>, concurrency: number): void {
     this.#running = true;
     void this.#read(worker, concurrency);
     void this.#moveDue();
@@ -160,7 +162,7 @@ export class RedisStreamQueue implements DeliveryQueue {
   }
 
   async depth(): Promise<number> {
-    const [len, delayed] = await Promise.all([this.#redis.xlen(STREAM), this.#redis.zcard(DELAYED)]);
+    const [len, delayed] = await Promise.all([this.#redis.xlen(this.#stream), this.#redis.zcard(this.#delayed)]);
     return len + delayed;
   }
 
@@ -172,14 +174,14 @@ export class RedisStreamQueue implements DeliveryQueue {
 
   async #ensureGroup(): Promise<void> {
     // ioredis does not apply its keyPrefix to XGROUP's key (it follows a subcommand): spell it out.
-    const key = `${this.#redis.options.keyPrefix ?? ''}${STREAM}`;
-    await this.#redis.xgroup('CREATE', key, GROUP, '0', 'MKSTREAM').catch((err: unknown) => {
+    const key = `${this.#redis.options.keyPrefix ?? ''}${this.#stream}`;
+    await this.#redis.xgroup('CREATE', key, this.#group, '0', 'MKSTREAM').catch((err: unknown) => {
       if (!String(err).includes('BUSYGROUP')) throw err;
     });
   }
 
-  async #handle(worker: Worker, streamId: string, raw: string): Promise<void> {
-    const job = JSON.parse(raw) as PushJob;
+  async #handle(worker: Worker<T>, streamId: string, raw: string): Promise<void> {
+    const job = JSON.parse(raw) as DeliveryJob<T>;
     let outcome: Outcome;
     try {
       outcome = await worker(job);
@@ -213,18 +215,18 @@ export class RedisStreamQueue implements DeliveryQueue {
     const batch = this.#outcomes;
     this.#outcomes = [];
     const tx = this.#redis.multi();
-    for (const o of batch) if (o.retry) tx.zadd(DELAYED, o.retry[0], o.retry[1]);
+    for (const o of batch) if (o.retry) tx.zadd(this.#delayed, o.retry[0], o.retry[1]);
     const ids = batch.map((o) => o.streamId);
-    tx.xack(STREAM, GROUP, ...ids).xdel(STREAM, ...ids);
+    tx.xack(this.#stream, this.#group, ...ids).xdel(this.#stream, ...ids);
     try {
       await tx.exec();
       for (const o of batch) o.settle();
     } catch (err) {
-      for (const o of batch) o.settle(err ?? new Error('push queue: recording outcomes failed'));
+      for (const o of batch) o.settle(err ?? new Error(`${this.#group} queue: recording outcomes failed`));
     }
   }
 
-  async #read(worker: Worker, concurrency: number): Promise<void> {
+  async #read(worker: Worker<T>, concurrency: number): Promise<void> {
     while (this.#running) {
       try {
         await this.#ensureGroup();
@@ -243,14 +245,14 @@ export class RedisStreamQueue implements DeliveryQueue {
       try {
         res = (await this.#reader.xreadgroup(
           'GROUP',
-          GROUP,
+          this.#group,
           this.#consumer,
           'COUNT',
           room,
           'BLOCK',
           1000,
           'STREAMS',
-          STREAM,
+          this.#stream,
           '>',
         )) as typeof res;
       } catch {
@@ -275,9 +277,9 @@ export class RedisStreamQueue implements DeliveryQueue {
     while (this.#running) {
       let moved = 0;
       try {
-        for (const raw of await this.#redis.zrangebyscore(DELAYED, 0, Date.now(), 'LIMIT', 0, 200)) {
-          if ((await this.#redis.zrem(DELAYED, raw)) === 1) {
-            await this.#redis.xadd(STREAM, '*', 'job', raw);
+        for (const raw of await this.#redis.zrangebyscore(this.#delayed, 0, Date.now(), 'LIMIT', 0, 200)) {
+          if ((await this.#redis.zrem(this.#delayed, raw)) === 1) {
+            await this.#redis.xadd(this.#stream, '*', 'job', raw);
             moved += 1;
           }
         }
@@ -289,12 +291,12 @@ export class RedisStreamQueue implements DeliveryQueue {
   }
 
   /** Jobs read by a consumer that died before acknowledging them are taken over. */
-  async #claim(worker: Worker): Promise<void> {
+  async #claim(worker: Worker<T>): Promise<void> {
     while (this.#running) {
       await sleep(this.#claimEveryMs);
       if (!this.#running) return;
       const res = (await this.#redis
-        .xautoclaim(STREAM, GROUP, this.#consumer, this.#claimIdleMs, '0-0', 'COUNT', 100)
+        .xautoclaim(this.#stream, this.#group, this.#consumer, this.#claimIdleMs, '0-0', 'COUNT', 100)
         .catch(() => null)) as [string, Array<[string, string[]]>] | null;
       for (const [id, fields] of res?.[1] ?? [])
         if (fields?.[1]) await this.#handle(worker, id, fields[1]).catch(() => undefined);

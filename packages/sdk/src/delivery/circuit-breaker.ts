@@ -1,5 +1,5 @@
 /**
- * Per endpoint origin: after `threshold` failures in a row the circuit opens
+ * Per destination (an endpoint origin, a webhook): after `threshold` failures in a row the circuit opens
  * and requests wait `openMs` before one is let through to test the endpoint.
  */
 export class CircuitBreaker {

@@ -1,1 +1,8 @@
 export { openTestEnv, withDatabase, TESTKIT_ENV, type TestEnv, type MinioAccess } from './test-env.ts';
+export { BrowserAgent, type AgentAnswer } from './oidc/browser-agent.ts';
+export {
+  startOidcProvider,
+  type TestAccount,
+  type TestOidcProvider,
+  type TestOidcProviderOptions,
+} from './oidc/provider.ts';

@@ -1,0 +1,109 @@
+import { ImError, isDuplicateKeyError } from '@im/sdk';
+import type { Types } from 'mongoose';
+import type { UserDoc, UserModel } from './models.ts';
+import type { OidcProfile } from './oidc-client.ts';
+
+/** The registration rules for usernames (params.ts): 3-32 of a-z, 0-9, _ . - */
+const USERNAME = /^[a-z0-9_.-]{3,32}$/;
+const NICKNAME_MAX = 64;
+/** Names tried before one with a random number is taken. */
+const NUMBERED_TRIES = 20;
+
+/** Lower-case, accents dropped, anything outside the username alphabet turned into '-'. */
+function slug(raw: string): string {
+  return raw
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9_.-]+/g, '-')
+    .replace(/^[-.]+|[-.]+$/g, '')
+    .slice(0, 32);
+}
+
+/** The names a new account could take, best first: preferred_username, the email's local part, the name. */
+export function usernameCandidates(profile: OidcProfile): string[] {
+  const sources = [profile.preferredUsername, profile.email?.split('@')[0], profile.name];
+  const names = sources.map((s) => (s ? slug(s) : '')).filter((s) => USERNAME.test(s));
+  return [...new Set(names.length > 0 ? names : ['user'])];
+}
+
+/** Accounts by their link to the provider: finding, creating and linking them. */
+export class OidcAccounts {
+  readonly #users: UserModel;
+  /** ADMIN_USERNAMES: never handed to an account the provider made, or it would be a server admin. */
+  readonly #reserved: ReadonlySet<string>;
+
+  constructor(users: UserModel, adminUsernames: readonly string[]) {
+    this.#users = users;
+    this.#reserved = new Set(adminUsernames);
+  }
+
+  find(issuer: string, sub: string): Promise<UserDoc | null> {
+    return this.#users.findOne({ 'oidc.issuer': issuer, 'oidc.sub': sub }).lean<UserDoc>();
+  }
+
+  /**
+   * A new account for the provider's account: a free username after its
+   * profile, its name as nickname, no password. A concurrent first sign-in
+   * of the same account wins the unique index; this one then answers it.
+   */
+  async create(issuer: string, sub: string, profile: OidcProfile): Promise<UserDoc> {
+    const nickname = (profile.name ?? profile.preferredUsername ?? '').trim().slice(0, NICKNAME_MAX);
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const username = await this.#freeUsername(usernameCandidates(profile));
+      try {
+        const doc = await this.#users.create({
+          username,
+          nickname: nickname || username,
+          nicknameLower: (nickname || username).toLowerCase(),
+          oidc: { issuer, sub },
+        });
+        return doc.toObject();
+      } catch (err) {
+        if (!isDuplicateKeyError(err)) throw err;
+        const raced = await this.find(issuer, sub);
+        if (raced) return raced;
+        // Someone took the name meanwhile: pick again.
+      }
+    }
+    throw new ImError('IM_ERR_CONFLICT', 'No free username could be found for this account; try again');
+  }
+
+  /**
+   * Links the provider's account to `userId` (replacing an earlier link of
+   * that user). 409 when it is linked to someone else.
+   */
+  async link(userId: string, issuer: string, sub: string): Promise<void> {
+    const owner = await this.#users.findOne({ 'oidc.issuer': issuer, 'oidc.sub': sub }, { _id: 1 }).lean<UserDoc>();
+    if (owner && !sameId(owner._id, userId))
+      throw new ImError('IM_ERR_CONFLICT', 'That account at the sign-in provider is linked to another account here');
+    if (owner) return;
+    let matched: number;
+    try {
+      ({ matchedCount: matched } = await this.#users.updateOne(
+        { _id: userId, status: 'active' },
+        { $set: { oidc: { issuer, sub } } },
+      ));
+    } catch (err) {
+      // Linked to someone else between the check and the write: the unique index decides.
+      if (isDuplicateKeyError(err))
+        throw new ImError('IM_ERR_CONFLICT', 'That account at the sign-in provider is linked to another account here');
+      throw err;
+    }
+    if (matched === 0) throw new ImError('IM_ERR_UNAUTHORIZED');
+  }
+
+  /** The first candidate that is free and not reserved, else the first with a number after it. */
+  async #freeUsername(candidates: string[]): Promise<string> {
+    const allowed = (name: string) => USERNAME.test(name) && !this.#reserved.has(name) && !name.startsWith('deleted-');
+    for (const name of candidates) if (allowed(name) && !(await this.#users.exists({ username: name }))) return name;
+    const stem = candidates[0]!.slice(0, 26);
+    for (let n = 2; n < 2 + NUMBERED_TRIES; n++) {
+      const name = `${stem}${n}`;
+      if (allowed(name) && !(await this.#users.exists({ username: name }))) return name;
+    }
+    return `${stem}${Math.floor(100_000 + Math.random() * 900_000)}`;
+  }
+}
+
+const sameId = (id: Types.ObjectId, other: string) => id.toHexString() === other;

@@ -8,6 +8,7 @@ import {
   type ServiceEvents,
   type ServiceFactory,
 } from '@im/sdk';
+import { botMemberActions } from './bot-member-actions.ts';
 import { groupActions } from './group-actions.ts';
 import { inviteActions } from './invite-actions.ts';
 import { memberActions } from './member-actions.ts';
@@ -51,6 +52,7 @@ export const createGroupService: ServiceFactory = (app: AppContext) => {
       ...departureActions(deps),
       ...moderationActions(deps),
       ...publicActions(deps),
+      ...botMemberActions(deps),
     },
     events: {
       [EVENTS.memberJoined]: forgetMember,

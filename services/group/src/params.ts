@@ -1,4 +1,4 @@
-import { idParam, limitParam, strict } from '@im/sdk';
+import { idParam, limitParam, notBlank, strict } from '@im/sdk';
 
 /**
  * The group service's action parameters (fastest-validator). The gateway's
@@ -10,8 +10,7 @@ const name = {
   trim: true,
   min: 1,
   max: 64,
-  pattern: /\S/,
-  messages: { stringPattern: "'{field}' must not be blank" },
+  ...notBlank,
 } as const;
 const groupName = name;
 const panelName = name;
@@ -74,4 +73,5 @@ export const groupParams = {
   }),
   memberRole: strict({ groupId: idParam, userId: idParam }),
   forgetUser: strict({ userId: idParam }),
+  botMember: strict({ groupId: idParam, userId: idParam }),
 } as const;

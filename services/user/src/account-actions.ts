@@ -1,5 +1,6 @@
 import type { AuthResult, Me, PublicUser } from '@im/protocol';
 import { announce, call, callerId, EVENTS, ImError, isDuplicateKeyError, rateLimitKey, type Params } from '@im/sdk';
+import { authResult } from './auth-result.ts';
 import type { Ctx, UserDeps } from './deps.ts';
 import type { UserDoc } from './models.ts';
 import { userParams } from './params.ts';
@@ -8,18 +9,9 @@ import { toPublicUser } from './views.ts';
 
 /** Registration, login and the caller's own account. */
 export const accountActions = (deps: UserDeps) => {
-  const { app, users, tokens, passwords, sessions, registration } = deps;
+  const { app, users, passwords, registration } = deps;
   const limits = app.rateLimits;
   const isAdminName = (username: string) => app.config.adminUsernames.includes(username);
-
-  /** A new session for the user, and a token naming it. */
-  const authResult = async (ctx: Ctx<object>, doc: UserDoc): Promise<AuthResult> => {
-    const session = await sessions.open(doc._id, ctx.meta.ip, ctx.meta.userAgent);
-    return {
-      token: await tokens.sign(doc._id.toHexString(), session._id.toHexString()),
-      user: toPublicUser(doc),
-    };
-  };
 
   const findActive = async (id: string) => {
     const doc = await users.findById(id).lean<UserDoc>();
@@ -77,7 +69,7 @@ export const accountActions = (deps: UserDeps) => {
             throw err;
           }
         }
-        return authResult(ctx, doc);
+        return authResult(deps, ctx, doc);
       },
     },
 
@@ -92,6 +84,8 @@ export const accountActions = (deps: UserDeps) => {
         await limits.check('login-failures', pairKey);
         await limits.check('login-failures-ip', ipKey);
         const doc = await users.findOne({ username: ctx.params.username }).lean<UserDoc>();
+        // Made by single sign-on: no password can be right, and saying so beats "wrong password".
+        if (doc && doc.status !== 'deleted' && doc.passwordHash === undefined) throw new ImError('IM_ERR_NO_PASSWORD');
         const ok = await passwords.verify(doc?.passwordHash ?? (await passwords.dummyHash()), ctx.params.password);
         if (!doc || !ok || doc.status === 'deleted') {
           await Promise.all([limits.fail('login-failures', pairKey), limits.fail('login-failures-ip', ipKey)]);
@@ -99,7 +93,7 @@ export const accountActions = (deps: UserDeps) => {
         }
         await limits.reset('login-failures', pairKey);
         if (doc.status === 'deactivated') throw new ImError('IM_ERR_ACCOUNT_DEACTIVATED');
-        return authResult(ctx, doc);
+        return authResult(deps, ctx, doc);
       },
     },
 
@@ -108,7 +102,13 @@ export const accountActions = (deps: UserDeps) => {
       async handler(ctx: Ctx): Promise<Me> {
         const id = callerId(ctx);
         const [doc, storage] = await Promise.all([findActive(id), call(ctx, 'file.usage', { userId: id })]);
-        return { ...toPublicUser(doc), storage, serverAdmin: isAdminName(doc.username) };
+        return {
+          ...toPublicUser(doc),
+          storage,
+          serverAdmin: isAdminName(doc.username),
+          hasPassword: doc.passwordHash !== undefined,
+          ssoLinked: doc.oidc !== undefined,
+        };
       },
     },
 
@@ -152,7 +152,8 @@ export const accountActions = (deps: UserDeps) => {
               nicknameLower: 'deleted user',
               passwordHash: '-',
             },
-            $unset: { avatar: 1 },
+            // The provider account is freed too: signing in with it again makes a new account.
+            $unset: { avatar: 1, oidc: 1 },
           },
         );
         if (!doc) throw new ImError('IM_ERR_UNAUTHORIZED');

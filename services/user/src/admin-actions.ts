@@ -65,7 +65,10 @@ export const adminActions = (deps: UserDeps) => {
     authOptions: {
       params: userParams.authOptions,
       async handler(): Promise<AuthOptions> {
-        return { registration: await registration.mode() };
+        return {
+          registration: await registration.mode(),
+          ...(app.config.oidcIssuer ? { oidc: { label: app.config.oidcButtonLabel } } : {}),
+        };
       },
     },
 

@@ -59,15 +59,5 @@ export const directoryActions = (deps: UserDeps) => {
         return Object.fromEntries(docs.map((d) => [d.username, d._id.toHexString()]));
       },
     },
-
-    /** Whether tokens of this user may be used (gateways cache the answer). */
-    isActive: {
-      visibility: 'public' as const,
-      params: userParams.isActive,
-      async handler(ctx: Ctx<ActionParams<'user.isActive'>>): Promise<ActionResult<'user.isActive'>> {
-        const doc = await users.findById(ctx.params.userId, { status: 1 }).lean<Pick<UserDoc, 'status'>>();
-        return doc?.status === 'active';
-      },
-    },
   };
 };

@@ -9,11 +9,20 @@ export interface UserDoc {
   /** Lower-case nickname, for indexed prefix search. */
   nicknameLower: string;
   avatar?: string;
-  passwordHash: string;
+  /** argon2id; absent on accounts made by single sign-on (they have no password). */
+  passwordHash?: string;
+  /** The account at the single sign-on provider this one is linked to (at most one per provider account). */
+  oidc?: { issuer: string; sub: string };
   /** deactivated: by a server admin (login refused, sessions ended); deleted: by its owner. */
   status: 'active' | 'deactivated' | 'deleted';
   /** SHA-256 (hex) of the personal feed token; the token itself is shown once and never stored. */
   feedTokenHash?: string;
+  /** Set for a bot: the group it belongs to, who made it, and the webhook or command it posts for. */
+  bot?: {
+    groupId: Types.ObjectId;
+    createdBy: Types.ObjectId;
+    managedBy?: { kind: 'incoming' | 'outgoing' | 'command'; id: Types.ObjectId };
+  };
   createdAt: Date;
 }
 
@@ -23,15 +32,20 @@ const userSchema = new Schema<UserDoc>(
     nickname: { type: String, required: true },
     nicknameLower: { type: String, required: true },
     avatar: { type: String },
-    passwordHash: { type: String, required: true },
+    passwordHash: { type: String },
+    oidc: { type: new Schema({ issuer: String, sub: String }, { _id: false }), default: undefined },
     status: { type: String, required: true, enum: ['active', 'deactivated', 'deleted'], default: 'active' },
     feedTokenHash: { type: String },
+    bot: { type: Schema.Types.Mixed },
   },
   { timestamps: { createdAt: true, updatedAt: false }, versionKey: false },
 );
 userSchema.index({ username: 1 }, { unique: true });
 userSchema.index({ nicknameLower: 1 });
 userSchema.index({ feedTokenHash: 1 }, { unique: true, sparse: true });
+userSchema.index({ 'bot.groupId': 1 }, { sparse: true });
+// One local account per provider account; accounts without a link are left out of the index.
+userSchema.index({ 'oidc.issuer': 1, 'oidc.sub': 1 }, { unique: true, sparse: true });
 
 export type UserModel = Model<UserDoc>;
 

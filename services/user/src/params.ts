@@ -1,4 +1,4 @@
-import { idParam, limitParam, searchText, strict } from '@im/sdk';
+import { idParam, limitParam, notBlank, searchText, strict } from '@im/sdk';
 
 /**
  * The user service's action parameters (fastest-validator). The gateway's
@@ -6,8 +6,6 @@ import { idParam, limitParam, searchText, strict } from '@im/sdk';
  */
 /** Stored lower-cased: `Alice` and `alice` are one name. */
 const username = { type: 'string', lowercase: true, min: 3, max: 32, pattern: /^[A-Za-z0-9_.-]+$/ } as const;
-/** Trimmed, and not blank (the pattern says so in the API document too). */
-const notBlank = { pattern: /\S/, messages: { stringPattern: "'{field}' must not be blank" } } as const;
 const password = { type: 'string', min: 8, max: 128 } as const;
 const nickname = { type: 'string', trim: true, min: 1, max: 64, ...notBlank } as const;
 /** An http(s) URL with a host name, or one of the platform's own files. */
@@ -24,7 +22,27 @@ const inviteCode = { type: 'string', min: 1, max: 64, pattern: /^[A-Za-z0-9_-]+$
 /** A personal feed token as issued: 32 random bytes, base64url. */
 const feedToken = { type: 'string', min: 43, max: 43, pattern: /^[A-Za-z0-9_-]+$/ } as const;
 
+/** A one-time code or link ticket of single sign-on as issued: 32 random bytes, base64url. */
+const oidcCode = feedToken;
+/** The callback URL the gateway computed (PUBLIC_URL or the request's origin). */
+const redirectUri = {
+  type: 'string',
+  max: 2048,
+  pattern: /^https?:\/\/[^/?#\s]+\/api\/auth\/oidc\/callback$/,
+  messages: { stringPattern: "'{field}' must be this server's /api/auth/oidc/callback URL" },
+} as const;
+
 export const userParams = {
+  oidcStart: strict({ redirectUri, link: { ...oidcCode, optional: true } }),
+  oidcCallback: strict({
+    redirectUri,
+    /** The provider's answer, the callback's query string as it came. */
+    query: { type: 'string', max: 8192 },
+    boundState: { type: 'string', max: 256, optional: true },
+  }),
+  oidcLink: strict({}),
+  oidcExchange: strict({ code: oidcCode }),
+  oidcLinkFinish: strict({ code: oidcCode }),
   issueFeedToken: strict({}),
   feedTokenOwner: strict({ token: feedToken }),
   register: strict({
@@ -46,7 +64,6 @@ export const userParams = {
   revokeSession: strict({ sessionId: idParam }),
   changePassword: strict({ currentPassword: { type: 'string', min: 1, max: 128 }, newPassword: password }),
   sessionLive: strict({ sessionId: idParam, userId: idParam }),
-  isActive: strict({ userId: idParam }),
   get: strict({ userId: idParam }),
   search: strict({ q: searchText(64), limit: limitParam }),
   getMany: strict({
@@ -55,6 +72,19 @@ export const userParams = {
   }),
   idsByUsernames: strict({ usernames: { type: 'array', items: { type: 'string', max: 64 }, max: 100 } }),
   authOptions: strict({}),
+  createBot: strict({
+    groupId: idParam,
+    name: nickname,
+    createdBy: idParam,
+    managedBy: {
+      type: 'object',
+      optional: true,
+      strict: 'remove',
+      props: { kind: { type: 'enum', values: ['incoming', 'outgoing', 'command'] }, id: idParam },
+    },
+  }),
+  botRef: strict({ groupId: idParam, botId: idParam }),
+  listBots: strict({ groupId: idParam }),
   adminUsers: strict({
     q: { ...searchText(64), optional: true },
     cursor: { ...idParam, optional: true },

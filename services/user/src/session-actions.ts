@@ -62,6 +62,7 @@ export const sessionActions = (deps: UserDeps) => {
         const current = currentSession(ctx);
         const doc = await users.findOne({ _id: userId, status: 'active' }, { passwordHash: 1 }).lean<UserDoc>();
         if (!doc) throw new ImError('IM_ERR_UNAUTHORIZED');
+        if (doc.passwordHash === undefined) throw new ImError('IM_ERR_NO_PASSWORD');
         if (!(await passwords.verify(doc.passwordHash, ctx.params.currentPassword)))
           throw new ImError('IM_ERR_WRONG_PASSWORD');
         const passwordHash = await passwords.hash(ctx.params.newPassword);

@@ -26,14 +26,19 @@ export class Sessions {
     this.#ttlSeconds = ttlSeconds;
   }
 
-  async open(userId: Types.ObjectId, ip: string | undefined, userAgent: string | undefined): Promise<SessionDoc> {
+  async open(
+    userId: Types.ObjectId,
+    ip: string | undefined,
+    userAgent: string | undefined,
+    ttlSeconds = this.#ttlSeconds,
+  ): Promise<SessionDoc> {
     const now = new Date();
     const doc: SessionDoc = {
       _id: new Types.ObjectId(),
       userId,
       createdAt: now,
       lastSeenAt: now,
-      expiresAt: new Date(now.getTime() + this.#ttlSeconds * 1000),
+      expiresAt: new Date(now.getTime() + ttlSeconds * 1000),
       ip: ip ?? 'unknown',
       userAgent: (userAgent ?? '').slice(0, USER_AGENT_MAX),
     };

@@ -1,13 +1,35 @@
 import { AuditLog, createCache, TokenService, type AppContext, type ServiceFactory } from '@im/sdk';
 import { adminActions } from './admin-actions.ts';
+import { botActions } from './bot-actions.ts';
 import { accountActions } from './account-actions.ts';
 import { directoryActions } from './directory-actions.ts';
 import { feedTokenActions } from './feed-token-actions.ts';
-import { sessionModel, settingModel, userModel } from './models.ts';
+import { sessionModel, settingModel, userModel, type UserModel } from './models.ts';
+import { OidcAccounts } from './oidc-accounts.ts';
+import { oidcActions, type Oidc } from './oidc-actions.ts';
+import { OidcClient } from './oidc-client.ts';
+import { OidcStore } from './oidc-store.ts';
 import { RegistrationPolicy } from './registration.ts';
 import { sessionActions } from './session-actions.ts';
 import { Sessions } from './sessions.ts';
 import { createPasswordHasher } from './password.ts';
+
+/** Single sign-on's parts when OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are set (config checks all three). */
+function createOidc(app: AppContext, users: UserModel): Oidc | undefined {
+  const { oidcIssuer: issuer, oidcClientId: clientId, oidcClientSecret: clientSecret } = app.config;
+  if (!issuer || !clientId || !clientSecret) return undefined;
+  return {
+    client: new OidcClient({
+      issuer,
+      clientId,
+      clientSecret,
+      allow: app.config.outboundAllow,
+      timeoutMs: app.config.outboundTimeoutMs,
+    }),
+    store: new OidcStore(createCache(app.redis, 'user:oidc:')),
+    accounts: new OidcAccounts(users, app.config.adminUsernames),
+  };
+}
 
 /** Accounts: registration, login, sessions, profiles, search, server administration. Signs access tokens. */
 export const createUserService: ServiceFactory = (app: AppContext) => {
@@ -23,10 +45,14 @@ export const createUserService: ServiceFactory = (app: AppContext) => {
     registration: new RegistrationPolicy(settingModel(app.mongo!), app.config.registration),
     audit: new AuditLog(app.mongo!),
   };
+  const oidc = createOidc(app, users);
   return {
     name: 'user',
     async started() {
       await Promise.all([users.createIndexes(), sessionDocs.createIndexes()]);
+    },
+    async stopped() {
+      await oidc?.client.close();
     },
     actions: {
       ...accountActions(deps),
@@ -34,6 +60,8 @@ export const createUserService: ServiceFactory = (app: AppContext) => {
       ...directoryActions(deps),
       ...adminActions(deps),
       ...feedTokenActions(deps),
+      ...botActions(deps),
+      ...oidcActions(deps, oidc),
     },
   };
 };

@@ -36,6 +36,7 @@ import { fanoutHandlers } from './realtime/fanout.ts';
 import { MemoryPresence, RedisPresence, type PresenceStore } from './realtime/presence.ts';
 import { createSocketServer, type ImServer } from './realtime/socket-server.ts';
 import { registerHealthRoutes } from './routes/health.ts';
+import { registerOidcRoutes } from './routes/oidc.ts';
 import { registerWebClientRoutes } from './routes/web-client.ts';
 import { publicInvalidations } from './public/public-events.ts';
 import { PublicRoutes } from './public/public-routes.ts';
@@ -169,6 +170,7 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
       });
       const broker = this.broker;
       mountApiRoutes(router, app, broker, auth!);
+      registerOidcRoutes(router, app, broker);
       publicRoutes = new PublicRoutes(broker, () => publicBaseUrl(app, server));
       publicRoutes.register(router);
       router.on('POST', '/api/files', createUploadHandler(app, broker, auth!));

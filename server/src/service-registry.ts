@@ -3,6 +3,7 @@ import type { ServiceFactory, ServiceName } from '@im/sdk';
 import { createChatService } from '@im/service-chat';
 import { createFileService } from '@im/service-file';
 import { createGroupService } from '@im/service-group';
+import { createIntegrationService } from '@im/service-integration';
 import { createModerationService } from '@im/service-moderation';
 import { createPushService } from '@im/service-push';
 import { createUserService } from '@im/service-user';
@@ -16,4 +17,5 @@ export const SERVICE_FACTORIES: Record<ServiceName, ServiceFactory> = {
   file: createFileService,
   push: createPushService,
   moderation: createModerationService,
+  integration: createIntegrationService,
 };

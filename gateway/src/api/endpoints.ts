@@ -2,6 +2,7 @@ import type { Endpoint } from '@im/sdk';
 import { chatEndpoints } from '@im/service-chat/endpoints';
 import { fileEndpoints } from '@im/service-file/endpoints';
 import { groupEndpoints } from '@im/service-group/endpoints';
+import { integrationEndpoints } from '@im/service-integration/endpoints';
 import { moderationEndpoints } from '@im/service-moderation/endpoints';
 import { pushEndpoints } from '@im/service-push/endpoints';
 import { userEndpoints } from '@im/service-user/endpoints';
@@ -19,4 +20,5 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
   ...fileEndpoints,
   ...pushEndpoints,
   ...moderationEndpoints,
+  ...integrationEndpoints,
 ];

@@ -100,6 +100,14 @@ export function buildOpenApi(routes: readonly Endpoint[]): JsonSchema {
                   content: { 'application/json': { schema: responseSchema(route.response ?? 'Empty') } },
                   ...(route.links ? { links: linksOf(route.links) } : {}),
                 },
+        ...(route.accepted
+          ? {
+              '202': {
+                description: route.accepted.description,
+                content: { 'application/json': { schema: ref(route.accepted.response) } },
+              },
+            }
+          : {}),
         ...(route.raw === 'cached'
           ? { '304': { description: 'Not modified (If-None-Match, If-Modified-Since)' } }
           : {}),

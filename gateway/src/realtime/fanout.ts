@@ -36,6 +36,10 @@ const FANOUT: { [E in EventName]?: FanoutHandler<E> } = {
   [EVENTS.reactionUpdated]: (io, { converseId, messageId, emoji, userId, added, counts }) => {
     io.to(converseRoom(converseId)).emit('reaction:updated', { converseId, messageId, emoji, userId, added, counts });
   },
+  // Only the person who ran the command, on each of their devices in that converse.
+  [EVENTS.ephemeral]: (io, { userId, message }) => {
+    io.to(userRoom(userId)).emit('message:ephemeral', message);
+  },
   [EVENTS.converseRead]: (io, { converseId, userId, readSeq }) => {
     io.to(userRoom(userId)).emit('converse:read', { converseId, readSeq });
   },

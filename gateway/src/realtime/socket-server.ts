@@ -2,6 +2,7 @@ import type { Server as HttpServer } from 'node:http';
 import type {
   Ack,
   ClientToServerEvents,
+  CommandAccepted,
   Message,
   SendMessageBody,
   ServerToClientEvents,
@@ -18,6 +19,8 @@ import { converseRoom, groupRoom, presenceGroupIds, sessionRoom, userRoom } from
 export interface SocketData {
   userId: string;
   sessionId: string;
+  /** Set for a bot's socket: the one group it acts in. */
+  botGroupId?: string;
   /** Resolves once the socket is in all its rooms: actions wait for it. */
   ready: Promise<void>;
   /** Whether this socket was counted in presence (it may close before its rooms are loaded). */
@@ -89,9 +92,10 @@ export function createSocketServer(
         ? auth.sessionFromToken(token)
         : Promise.reject(new ImError('IM_ERR_UNAUTHORIZED', 'Missing token in the handshake'));
     verify.then(
-      ({ userId, sessionId }) => {
+      ({ userId, sessionId, botGroupId }) => {
         socket.data.userId = userId;
         socket.data.sessionId = sessionId;
+        if (botGroupId) socket.data.botGroupId = botGroupId;
         next();
       },
       (err: unknown) => {
@@ -107,12 +111,15 @@ export function createSocketServer(
 
   // One set of listeners for every socket (socket.io calls them with the
   // socket as `this`): closures per socket would cost memory at 18k sockets.
-  async function onSend(this: ImSocket, body: SendMessageBody, ack: (a: Ack<Message>) => void) {
+  async function onSend(this: ImSocket, body: SendMessageBody, ack: (a: Ack<Message | CommandAccepted>) => void) {
     if (typeof ack !== 'function') return;
     try {
       await this.data.ready;
       // chat.send counts against the 'send' limit, like the HTTP route's calls.
-      const message = await call(broker, 'chat.send', body, { meta: { user: { id: this.data.userId } } });
+      const { userId, botGroupId } = this.data;
+      const message = await call(broker, 'chat.send', body, {
+        meta: { user: botGroupId ? { id: userId, botGroupId } : { id: userId } },
+      });
       ack({ ok: true, data: message });
     } catch (err) {
       ack(failure(err));

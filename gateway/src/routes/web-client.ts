@@ -8,7 +8,7 @@ import { etagMatches } from '../http/etag.ts';
 import type { Router } from '../http/router.ts';
 
 /** First path segments that belong to the server, never to the client (their unknown paths stay API 404s). */
-const SERVER_PATHS = new Set(['api', 'socket.io', 'health', 'ready', 'metrics', 'p', 'feeds']);
+const SERVER_PATHS = new Set(['api', 'socket.io', 'health', 'ready', 'metrics', 'p', 'feeds', 'hooks']);
 
 export const WEB_CLIENT_CSP = [
   "default-src 'self'",

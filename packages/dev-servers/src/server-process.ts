@@ -12,11 +12,12 @@ export interface ServerProcess {
 
 /**
  * Runs a node entry point (the platform's start script) as its own process on
- * a free port and waits for /ready, so tests and benchmarks can measure it
+ * a free port (or env.PORT) and waits for /ready, so tests and benchmarks can measure it
  * from outside.
  */
 export async function startServerProcess(script: string, env: Record<string, string>): Promise<ServerProcess> {
-  const port = await freePort();
+  // A caller may name the port: one that another server must know in advance (an identity provider's callback).
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const proc = new ManagedProcess('server', process.execPath, [script], {
     env: {
       ...process.env,

@@ -3,6 +3,7 @@ import type {
   AuditPage,
   AuthOptions,
   Ban,
+  OidcLink,
   Report,
   ServerSettings,
   ApiError,
@@ -32,6 +33,18 @@ import type {
   UnreadEntry,
   VapidKey,
 } from './index.ts';
+import type {
+  Bot,
+  BotWithToken,
+  CommandAccepted,
+  HookPosted,
+  IncomingWebhook,
+  OutgoingWebhook,
+  OutgoingWebhookWithSecret,
+  SlashCommand,
+  SlashCommandWithSecret,
+  WebhookDelivery,
+} from './integrations.ts';
 
 /**
  * Every shape the HTTP API answers with, under the name its OpenAPI
@@ -69,9 +82,20 @@ export interface ApiSchemas {
   AuditPage: AuditPage;
   AdminUserPage: AdminUserPage;
   AuthOptions: AuthOptions;
+  OidcLink: OidcLink;
   ServerSettings: ServerSettings;
   DirectoryPage: DirectoryPage;
   FeedToken: FeedToken;
+  Bot: Bot;
+  BotWithToken: BotWithToken;
+  IncomingWebhook: IncomingWebhook;
+  OutgoingWebhook: OutgoingWebhook;
+  OutgoingWebhookWithSecret: OutgoingWebhookWithSecret;
+  WebhookDelivery: WebhookDelivery;
+  SlashCommand: SlashCommand;
+  SlashCommandWithSecret: SlashCommandWithSecret;
+  CommandAccepted: CommandAccepted;
+  HookPosted: HookPosted;
 }
 
 export type ApiSchemaName = keyof ApiSchemas;

@@ -3,6 +3,8 @@
  * shared/API.md. Only types live here, so the client bundles nothing extra.
  */
 
+import type { CommandAccepted, EphemeralMessage } from './integrations.ts';
+
 /**
  * A document id: 24 lower-case hex digits.
  * @pattern ^[0-9a-f]{24}$
@@ -50,6 +52,8 @@ export interface PublicUser {
   nickname: string;
   avatar?: string;
   createdAt: Timestamp;
+  /** A bot of one group (made by its admins, or for a webhook or command). */
+  bot?: true;
 }
 
 /** Bytes a user's uploads take, and how many they may (FILE_QUOTA_BYTES). */
@@ -63,6 +67,10 @@ export interface Me extends PublicUser {
   storage: StorageUsage;
   /** Named in ADMIN_USERNAMES: may use /api/admin. */
   serverAdmin: boolean;
+  /** false for accounts made by single sign-on: they sign in only through the provider. */
+  hasPassword: boolean;
+  /** Linked to an account at the single sign-on provider (it can sign in there). */
+  ssoLinked: boolean;
 }
 
 /** A login: one per sign-in, ended by logout, revocation, a password change or account removal. */
@@ -186,6 +194,10 @@ export interface Message {
   attachments: Id[];
   replyTo?: Id;
   clientMsgId?: string;
+  /** A name an incoming webhook posted under (shown with "via" and the hook's bot). */
+  username?: string;
+  /** `/me`: an action by the author, shown as "<author> <content>". */
+  emote?: true;
 }
 
 export interface DmConverse {
@@ -287,6 +299,8 @@ export interface SendMessageBody {
   clientMsgId?: string;
   replyTo?: Id;
   attachments?: Id[];
+  /** Bots only: the name to show instead of the bot's (an incoming webhook's `username`). */
+  username?: string;
 }
 
 export interface SyncRequest {
@@ -327,14 +341,17 @@ export interface ServerToClientEvents {
   presence: (event: { userId: string; online: boolean }) => void;
   typing: (event: { converseId: string; userId: string }) => void;
   notification: (event: Record<string, unknown>) => void;
+  'message:ephemeral': (message: EphemeralMessage) => void;
 }
 
 export interface ClientToServerEvents {
-  'message:send': (body: SendMessageBody, ack: (result: Ack<Message>) => void) => void;
+  /** A slash command answers CommandAccepted instead of a message. */
+  'message:send': (body: SendMessageBody, ack: (result: Ack<Message | CommandAccepted>) => void) => void;
   typing: (body: { converseId: string }, ack?: (result: Ack<null>) => void) => void;
   sync: (body: SyncRequest, ack: (result: Ack<SyncResult>) => void) => void;
 }
 
 export * from './internal.ts';
+export * from './integrations.ts';
 export * from './moderation.ts';
 export type { ApiSchemas, ApiSchemaName } from './api-schemas.ts';

@@ -25,6 +25,17 @@ export type RegistrationMode = 'open' | 'invite' | 'closed';
 /** `GET /api/auth/options` (no auth): what the sign-in screen offers. */
 export interface AuthOptions {
   registration: RegistrationMode;
+  /** Present when single sign-on (OpenID Connect) is configured: the login button's label. */
+  oidc?: { label: string };
+}
+
+/**
+ * `POST /api/auth/oidc/link`: where to send the browser to link the caller's
+ * account to their account at the single sign-on provider (a path of this
+ * server that redirects on to the provider; it works once, for 10 minutes).
+ */
+export interface OidcLink {
+  url: string;
 }
 
 /** `GET`/`PATCH /api/admin/settings` (server admins): settings changed at run time. */

@@ -1,4 +1,6 @@
 import type {
+  Bot,
+  CommandAccepted,
   ConverseAccess,
   Group,
   ConverseMembership,
@@ -26,7 +28,8 @@ import type { CallingOptions } from 'moleculer';
  * with the same types (`ActionParams` / `ActionResult`).
  */
 export interface ActionMap {
-  'chat.send': { params: SendMessageBody; result: Message };
+  /** A slash command is answered CommandAccepted (not stored) instead of a message. */
+  'chat.send': { params: SendMessageBody; result: Message | CommandAccepted };
   'chat.sync': { params: SyncRequest; result: SyncResult };
   /** The rooms a user's sockets join at connect. */
   'chat.userRooms': { params: { userId: string }; result: UserRooms };
@@ -77,7 +80,6 @@ export interface ActionMap {
   'group.forgetUser': { params: { userId: string }; result: void };
   /** Account deletion: the user's Web Push subscriptions, devices and notifications go. */
   'push.forgetUser': { params: { userId: string }; result: void };
-  'user.isActive': { params: { userId: string }; result: boolean };
   /** Whether a token's session is live (not revoked or expired, its user active); records it as seen. */
   'user.sessionLive': { params: { sessionId: string; userId: string }; result: boolean };
 
@@ -109,6 +111,46 @@ export interface ActionMap {
   'chat.feedMessages': { params: { converseId: string; before?: number; limit: number }; result: Message[] };
   /** Who owns a personal feed token (an active user), or null. */
   'user.feedTokenOwner': { params: { token: string }; result: string | null };
+  /**
+   * Single sign-on, for the gateway's browser routes: where to send the
+   * browser next. Start: to the provider, with the `state` the gateway binds
+   * to the browser in a cookie (absent when it sends the browser back to the
+   * app with an error). Callback: back into the app with a one-time code or an
+   * error. Both are 404 when OIDC is not configured.
+   */
+  'user.oidcStart': {
+    params: { redirectUri: string; link?: string };
+    result: { location: string; state?: string };
+  };
+  'user.oidcCallback': {
+    params: { redirectUri: string; query: string; boundState?: string };
+    result: { location: string };
+  };
+
+  /** A bot user of a group (the integration service made sure the caller is its admin); a token unless managed. */
+  'user.createBot': {
+    params: { groupId: string; name: string; createdBy: string; managedBy?: Bot['managedBy'] };
+    result: { user: PublicUser; token?: string };
+  };
+  /** A new token for a bot of the group (the old ones stop at once); null when there is no such bot. */
+  'user.botToken': { params: { groupId: string; botId: string }; result: { user: PublicUser; token: string } | null };
+  /** Removes a bot: its tokens stop working at once. False when there is no such bot. */
+  'user.removeBot': { params: { groupId: string; botId: string }; result: boolean };
+  /** The group's live bots, oldest first. */
+  'user.listBots': { params: { groupId: string }; result: Bot[] };
+  /** Adds a bot as a member of its group (no invite; never an admin). */
+  'group.addBot': { params: { groupId: string; userId: string }; result: void };
+  /** Removes a bot from its group's members (after it was removed). */
+  'group.removeBot': { params: { groupId: string; userId: string }; result: void };
+  /**
+   * A send that starts with `/word` in a group panel: the group's command of
+   * that trigger runs (the answer is posted or shown to the caller); null
+   * when the group has no such command (the text is sent as it is).
+   */
+  'integration.runCommand': {
+    params: { groupId: string; converseId: string; userId: string; trigger: string; text: string };
+    result: CommandAccepted | null;
+  };
 }
 
 export type ActionName = keyof ActionMap;

@@ -1,4 +1,4 @@
-import type { DmConverse, GroupInfo, GroupRole, Message, Panel, PublicUser } from '@im/protocol';
+import type { DmConverse, EphemeralMessage, GroupInfo, GroupRole, Message, Panel, PublicUser } from '@im/protocol';
 import type { Context } from 'moleculer';
 
 /**
@@ -33,6 +33,10 @@ export const EVENTS = {
   fileUploaded: 'file.uploaded',
   /** Someone is typing (not stored): every gateway tells its sockets in the converse. */
   typing: 'gateway.typing',
+  /** A group's bots, hooks or commands changed: every integration node drops what it kept of them. */
+  integrationChanged: 'integration.changed',
+  /** An answer only one person sees (a slash command's): every gateway tells that user's sockets. */
+  ephemeral: 'integration.ephemeral',
   /** A user came online (first socket anywhere) or went offline (last socket gone). */
   presence: 'gateway.presence',
 } as const;
@@ -66,7 +70,8 @@ export interface EventPayloads {
   'group.panel.created': { groupId: string; panel: Panel };
   'group.panel.updated': { groupId: string; panel: Panel };
   'group.panel.deleted': { groupId: string; panelId: string; converseId: string };
-  'chat.message.created': { message: Message } & DmAudience;
+  /** groupId: set for a group panel's message (integrations pick their hooks by it). */
+  'chat.message.created': { message: Message; groupId?: string } & DmAudience;
   'chat.message.updated': { message: Message } & DmAudience;
   'chat.message.deleted': { converseId: string; messageId: string; seq: number } & DmAudience;
   /** counts: every emoji's count after the change (the same for everyone). */
@@ -82,6 +87,8 @@ export interface EventPayloads {
   'chat.dm.opened': { converse: DmConverse };
   'file.uploaded': { fileId: string };
   'gateway.typing': { converseId: string; userId: string };
+  'integration.changed': { groupId: string };
+  'integration.ephemeral': { userId: string; message: EphemeralMessage };
   /** groupIds: the groups small enough to be told (PRESENCE_GROUP_LIMIT). */
   'gateway.presence': { userId: string; online: boolean; groupIds: string[] };
 }

@@ -47,7 +47,7 @@ export type { Params } from './validation/infer.ts';
 export { codePointLength, CodePointValidator } from './validation/code-point-validator.ts';
 export { batchLoader, groupBy, type BatchLoaderOptions } from './batch/batch-loader.ts';
 export type { AppContext, ServiceFactory } from './app-context.ts';
-export { TokenService, type TokenClaims } from './auth/tokens.ts';
+export { TokenService, type TokenClaims, type SignOptions } from './auth/tokens.ts';
 export { FileUrlSigner, type FileVariant } from './auth/file-urls.ts';
 export { parseTrustProxy, parseHostList, type TrustProxy } from './net/address-lists.ts';
 export { createCache, MemoryCache, RedisCache, type KvCache } from './cache/kv-cache.ts';
@@ -72,6 +72,7 @@ export {
   OBJECT_ID,
   idParam,
   strict,
+  notBlank,
   limitParam,
   searchText,
   callerId,
@@ -91,3 +92,13 @@ export {
   type Lookup,
 } from './net/outbound.ts';
 export { isPublicAddress, AllowList } from './net/ip-ranges.ts';
+export {
+  MemoryQueue,
+  RedisStreamQueue,
+  type DeliveryQueue,
+  type DeliveryJob,
+  type Outcome,
+  type Worker,
+  type RedisStreamQueueOptions,
+} from './delivery/queue.ts';
+export { CircuitBreaker } from './delivery/circuit-breaker.ts';

@@ -1,6 +1,14 @@
 /** Every service a process can run; `SERVICES` picks a subset. */
-export const SERVICE_NAMES = ['gateway', 'user', 'group', 'chat', 'file', 'push', 'moderation'] as const;
+export const SERVICE_NAMES = ['gateway', 'user', 'group', 'chat', 'file', 'push', 'moderation', 'integration'] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
 
 /** Services that keep their data in MongoDB: a process running none of them does not connect. */
-export const SERVICES_USING_MONGO: readonly ServiceName[] = ['user', 'group', 'chat', 'file', 'push', 'moderation'];
+export const SERVICES_USING_MONGO: readonly ServiceName[] = [
+  'user',
+  'group',
+  'chat',
+  'file',
+  'push',
+  'moderation',
+  'integration',
+];

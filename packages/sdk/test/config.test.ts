@@ -42,6 +42,10 @@ describe('config', () => {
     [{ MONGO_URL: 'http://db' }, 'MONGO_URL', /mongodb:\/\//],
     [{ NODE_ENV: 'prod' }, 'NODE_ENV', /prod/],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL', /loud/],
+    [{ OIDC_ISSUER: 'ftp://idp.example' }, 'OIDC_ISSUER', /https:\/\/ or http:\/\//],
+    [{ OIDC_ISSUER: 'https://idp.example' }, 'OIDC_CLIENT_ID', /OIDC_ISSUER is set: .*together/],
+    [{ OIDC_CLIENT_ID: 'im', OIDC_CLIENT_SECRET: 'x'.repeat(20) }, 'OIDC_ISSUER', /are set/],
+    [{ OIDC_CREATE_ACCOUNTS: 'yes' }, 'OIDC_CREATE_ACCOUNTS', /yes/],
   ];
   for (const [env, variable, detail] of bad) {
     it(`rejects ${JSON.stringify(env)} naming ${variable}`, () => {

@@ -56,7 +56,7 @@ describe('conversations and messages', () => {
   };
 
   it('sends and reads back, with the event leaving after the write', async () => {
-    const { owner, members, converseId } = await room(1);
+    const { owner, members, group, converseId } = await room(1);
     const sent = await send(owner, converseId, { content: 'hello\nworld' });
     assert.equal(sent.status, 201);
     assert.equal(sent.body.seq, 1);
@@ -71,7 +71,11 @@ describe('conversations and messages', () => {
       (e) => e.name === 'chat.message.created' && (e.params.message as Message).id === sent.body.id,
     );
     assert.ok(ev, 'no chat.message.created event');
-    assert.deepEqual(ev.params, { message: sent.body }, 'group messages carry no member list');
+    assert.deepEqual(
+      ev.params,
+      { message: sent.body, groupId: group.id },
+      'group messages carry their group, no member list',
+    );
   });
 
   it('numbers 200 concurrent sends from 10 users 1..200 with no gap and no duplicate', async () => {

@@ -34,23 +34,7 @@ export async function startApi(
   extra: Record<string, string> | ((env: TestEnv) => Record<string, string>) = {},
 ): Promise<ApiHarness> {
   const env = await openTestEnv(fileUrl);
-  const extraEnv = typeof extra === 'function' ? extra(env) : extra;
-  const config: AppConfig = {
-    ...parseConfig({
-      NODE_ENV: 'test',
-      PORT: '0',
-      LOG_LEVEL: 'warn',
-      LOG_FORMAT: 'json',
-      RATE_LIMIT: 'off',
-      MONGO_URL: env.mongoUrl,
-      ...extraEnv,
-    }),
-    secret: 's'.repeat(40),
-    secretSource: 'test-random',
-  };
-  const node = await startNode(config, createLogger(config));
-  const gateway = node.broker.getLocalService('gateway') as unknown as { address(): AddressInfo };
-  const base = `http://127.0.0.1:${gateway.address().port}`;
+  const { node, base } = await startSingleNode(env, typeof extra === 'function' ? extra(env) : extra);
 
   const request: ApiHarness['request'] = async (method, path, options = {}) => {
     const headers: Record<string, string> = { ...options.headers };
@@ -85,6 +69,50 @@ export async function startApi(
       await env.close();
     },
   };
+}
+
+/**
+ * A node on the test file's database with the harness's settings and a free
+ * port (startApi's, or one started again on the same data), and its address.
+ */
+export async function startSingleNode(
+  env: TestEnv,
+  extraEnv: Record<string, string>,
+): Promise<{ node: RunningNode; base: string }> {
+  const config: AppConfig = {
+    ...parseConfig({
+      NODE_ENV: 'test',
+      PORT: '0',
+      LOG_LEVEL: 'warn',
+      LOG_FORMAT: 'json',
+      RATE_LIMIT: 'off',
+      MONGO_URL: env.mongoUrl,
+      ...extraEnv,
+    }),
+    secret: 's'.repeat(40),
+    secretSource: 'test-random',
+  };
+  const node = await startNode(config, createLogger(config));
+  const gateway = node.broker.getLocalService('gateway') as unknown as { address(): AddressInfo };
+  return { node, base: `http://127.0.0.1:${gateway.address().port}` };
+}
+
+/**
+ * Reads until `done` holds of what was read, or `timeoutMs` passed; answers
+ * the last reading either way, for the caller's assertions to judge.
+ */
+export async function eventually<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = 10_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let value = await read();
+  while (!done(value) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+    value = await read();
+  }
+  return value;
 }
 
 /** A second node on the harness's database and NATS (the harness must run with TRANSPORTER). */

@@ -94,8 +94,9 @@ export const converseActions = ({ models, access, recent }: ChatDeps) => {
         const other = ctx.params.userId;
         // A valid id, but not one this caller may open a DM with: refused, not malformed.
         if (other === me) throw new ImError('IM_ERR_FORBIDDEN', 'A DM needs another user');
-        if (!(await call(ctx, 'user.isActive', { userId: other })))
-          throw new ImError('IM_ERR_NOT_FOUND', 'User not found');
+        // Bots act within their group only: they take no DMs.
+        const found = (await call(ctx, 'user.getMany', { ids: [other] }))[other];
+        if (!found || found.bot) throw new ImError('IM_ERR_NOT_FOUND', 'User not found');
         const members = [me, other].sort();
         const dmKey = members.join(':');
         const upsert = () =>

@@ -41,9 +41,14 @@ export const chatEndpoints: Endpoint[] = [
     params: chatParams.send,
     input: 'body',
     status: 201,
-    summary: 'Send a message (idempotent per clientMsgId)',
+    summary: "Send a message (idempotent per clientMsgId); `/trigger text` runs the group's slash command instead",
     tag: 'messages',
     response: 'Message',
+    accepted: {
+      response: 'CommandAccepted',
+      description: 'A slash command ran (nothing stored): answered, still working, or failed',
+      when: (result) => typeof result === 'object' && result !== null && 'command' in result,
+    },
   }),
   endpoint({
     method: 'POST',

@@ -15,10 +15,18 @@ import type { ChatDeps, Ctx } from './deps.ts';
 import { refuseMuted, refuseUnableToPost } from './access.ts';
 import { mentionedUserIds } from './mentions.ts';
 import { mentionsOf, rerecordMentions, unrecordMentions } from './mention-seqs.ts';
+import { parseSlash, type Slash } from './slash.ts';
 import { emptied } from './tombstone.ts';
 import type { MessageDoc, ReactionDoc } from './models.ts';
 import { chatParams } from './params.ts';
 import { toMessage } from './views.ts';
+
+const onlyBots = () =>
+  new ImError('IM_ERR_VALIDATION', "'username' is for bots only", [
+    { field: 'username', type: 'forbidden', message: "'username' is for bots only" },
+  ]);
+
+type SlashCommandCall = Extract<Slash, { kind: 'command' }>;
 
 const reusedClientMsgId = () =>
   new ImError('IM_ERR_CONFLICT', 'This clientMsgId was already used for another converse');
@@ -147,6 +155,29 @@ export const messageActions = ({ models, writer, access, audit, recent }: ChatDe
       });
   };
 
+  /**
+   * `/trigger text` in a group panel: the group's command runs instead of a
+   * send (the caller must be able to post there). Null: the group has no
+   * such command, or no node runs integrations; the text is then sent as is.
+   */
+  const runCommand = async (ctx: Ctx<object>, converseId: string, userId: string, slash: SlashCommandCall) => {
+    const converse = await access.require(ctx, converseId, userId);
+    refuseUnableToPost(converse);
+    if (converse.kind !== 'group') return null;
+    try {
+      return await call(ctx, 'integration.runCommand', {
+        groupId: converse.groupId,
+        converseId,
+        userId,
+        trigger: slash.trigger,
+        text: slash.text,
+      });
+    } catch (err) {
+      if ((err as Error).name === 'ServiceNotFoundError') return null;
+      throw err;
+    }
+  };
+
   /** A clientMsgId already used for another converse is a 409 before anything is attached. */
   const refuseReusedClientMsgId = async (dedupeKey: string, converseId: string) => {
     const earlier = await models.messages.findOne({ dedupeKey }, { converseId: 1 }).lean<MessageDoc>();
@@ -165,7 +196,16 @@ export const messageActions = ({ models, writer, access, audit, recent }: ChatDe
       rateLimit: 'send',
       async handler(ctx: Ctx<ActionParams<'chat.send'>>): Promise<ActionResult<'chat.send'>> {
         const userId = callerId(ctx);
-        const { converseId, content, clientMsgId, replyTo, attachments = [] } = ctx.params;
+        const { converseId, clientMsgId, replyTo, attachments = [], username } = ctx.params;
+        const bot = ctx.meta.user?.botGroupId !== undefined;
+        if (username !== undefined && !bot) throw onlyBots();
+        // Bots' text is never a command: a bot answering a command cannot call another.
+        const slash = bot ? undefined : parseSlash(ctx.params.content);
+        if (slash?.kind === 'command') {
+          const accepted = await runCommand(ctx, converseId, userId, slash);
+          if (accepted) return accepted;
+        }
+        const content = slash?.kind === 'builtin' ? slash.content : ctx.params.content;
         const mentionedIds = await mentionedUserIds(ctx, content);
         const { access: converse, members: mentions } = await access.requireWithMembers(
           ctx,
@@ -192,10 +232,17 @@ export const messageActions = ({ models, writer, access, audit, recent }: ChatDe
           attachments: fileIds.map((id) => new Types.ObjectId(id)),
           ...(replyTo ? { replyTo: new Types.ObjectId(replyTo) } : {}),
           ...(clientMsgId ? { clientMsgId, dedupeKey: `${userId}:${clientMsgId}` } : {}),
+          ...(username ? { username } : {}),
+          ...(slash?.kind === 'builtin' && slash.emote ? { emote: true } : {}),
         });
         if (doc.converseId.toHexString() !== converseId) throw reusedClientMsgId();
         const message = toMessage(doc);
-        if (created) announce(ctx, EVENTS.messageCreated, { message, ...audience(converse) });
+        if (created)
+          announce(ctx, EVENTS.messageCreated, {
+            message,
+            ...audience(converse),
+            ...(converse.kind === 'group' ? { groupId: converse.groupId } : {}),
+          });
         return message;
       },
     },

@@ -13,6 +13,10 @@ export interface MessageDoc {
   clientMsgId?: string;
   /** `${authorId}:${clientMsgId}`, present only with a clientMsgId: makes sends idempotent. */
   dedupeKey?: string;
+  /** A bot's post under another name (an incoming webhook's `username`). */
+  username?: string;
+  /** `/me`: an action, shown after the author's name. */
+  emote?: boolean;
   /** Count per emoji; who reacted lives in `reactions`. */
   reactionCounts: Record<string, number>;
   /** How many emoji reactionCounts holds (at most 20): the add's filter reads it. */
@@ -74,6 +78,8 @@ const messageSchema = new Schema<MessageDoc>(
     replyTo: { type: Schema.Types.ObjectId },
     clientMsgId: { type: String },
     dedupeKey: { type: String },
+    username: { type: String },
+    emote: { type: Boolean },
     reactionCounts: { type: Schema.Types.Mixed, default: {} },
     reactionKinds: { type: Number },
     deleted: { type: Boolean },

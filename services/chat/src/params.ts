@@ -1,4 +1,4 @@
-import { idParam, limitParam, searchText, strict } from '@im/sdk';
+import { idParam, limitParam, notBlank, searchText, strict } from '@im/sdk';
 
 /**
  * The chat service's action parameters (fastest-validator). The gateway's
@@ -8,8 +8,7 @@ const content = {
   type: 'string',
   min: 1,
   max: 4000,
-  pattern: /\S/,
-  messages: { stringPattern: "'{field}' must not be blank" },
+  ...notBlank,
 } as const;
 const seq = { type: 'number', integer: true, min: 0, max: Number.MAX_SAFE_INTEGER, convert: true } as const;
 
@@ -36,6 +35,8 @@ export const chatParams = {
     clientMsgId: { type: 'string', min: 1, max: 64, pattern: /^[A-Za-z0-9_.:-]+$/, optional: true },
     replyTo: { ...idParam, optional: true },
     attachments: { type: 'array', items: idParam, max: 10, optional: true },
+    // Bots only (a person's send with it is refused).
+    username: { type: 'string', trim: true, min: 1, max: 64, pattern: /\S/, optional: true },
   }),
   history: strict({
     converseId: idParam,

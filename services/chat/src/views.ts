@@ -19,5 +19,7 @@ export function toMessage(doc: MessageDoc, myEmojis: ReadonlySet<string> = new S
     attachments: doc.deleted ? [] : doc.attachments.map((id) => id.toHexString()),
     ...(doc.replyTo ? { replyTo: doc.replyTo.toHexString() } : {}),
     ...(doc.clientMsgId ? { clientMsgId: doc.clientMsgId } : {}),
+    ...(doc.username ? { username: doc.username } : {}),
+    ...(doc.emote ? { emote: true as const } : {}),
   };
 }

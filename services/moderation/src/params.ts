@@ -1,4 +1,4 @@
-import { idParam, limitParam, strict } from '@im/sdk';
+import { idParam, limitParam, notBlank, strict } from '@im/sdk';
 
 /**
  * The moderation service's action parameters (fastest-validator). The
@@ -9,8 +9,7 @@ const reason = {
   trim: true,
   min: 1,
   max: 500,
-  pattern: /\S/,
-  messages: { stringPattern: "'{field}' must not be blank" },
+  ...notBlank,
 } as const;
 const resolution = { type: 'enum', values: ['dismiss', 'delete'] } as const;
 const page = { cursor: { ...idParam, optional: true }, limit: limitParam } as const;

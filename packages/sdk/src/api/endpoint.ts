@@ -17,7 +17,8 @@ export type ApiTag =
   | 'moderation'
   | 'admin'
   | 'feeds'
-  | 'public';
+  | 'public'
+  | 'integrations';
 
 /**
  * One public HTTP endpoint, declared once beside the action that serves it
@@ -47,6 +48,11 @@ export interface Endpoint {
    * (upload, download), or from what it keeps rendered in memory (cached).
    */
   raw?: 'upload' | 'download' | 'cached';
+  /**
+   * A second answer: 202 with `response` when `when(result)` holds (a send
+   * that was a slash command is accepted, not stored).
+   */
+  accepted?: { response: ApiSchemaName; when(result: unknown): boolean; description: string };
   /** The document's operationId when the action serves more than one endpoint. */
   operationId?: string;
   /**

@@ -7,6 +7,14 @@ export interface TokenClaims {
   userId: string;
   /** The login session the token belongs to: revoking it ends the token. */
   sessionId: string;
+  /** A bot's token: the one group it may act in (anything else answers 404). */
+  botGroupId?: string;
+}
+
+export interface SignOptions {
+  /** Instead of TOKEN_TTL (bot tokens live until revoked: years). */
+  ttlSeconds?: number;
+  botGroupId?: string;
 }
 
 const OBJECT_ID = /^[0-9a-f]{24}$/;
@@ -27,12 +35,12 @@ export class TokenService {
     this.#ttlSeconds = ttlSeconds;
   }
 
-  sign(userId: string, sessionId: string): Promise<string> {
-    return new SignJWT({ sid: sessionId })
+  sign(userId: string, sessionId: string, options: SignOptions = {}): Promise<string> {
+    return new SignJWT({ sid: sessionId, ...(options.botGroupId ? { grp: options.botGroupId } : {}) })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(userId)
       .setIssuedAt()
-      .setExpirationTime(`${this.#ttlSeconds}s`)
+      .setExpirationTime(`${options.ttlSeconds ?? this.#ttlSeconds}s`)
       .sign(this.#key);
   }
 
@@ -40,7 +48,7 @@ export class TokenService {
   async verify(token: string): Promise<TokenClaims> {
     const known = this.#verified.get(token);
     if (known) {
-      if (known.expiresAtMs > Date.now()) return { userId: known.userId, sessionId: known.sessionId };
+      if (known.expiresAtMs > Date.now()) return claimsOf(known);
       this.#verified.delete(token);
       throw new ImError('IM_ERR_UNAUTHORIZED', 'Access token expired');
     }
@@ -50,7 +58,13 @@ export class TokenService {
       // Tokens from before sessions existed carry no session: they cannot be revoked, so they are refused.
       if (typeof payload.sid !== 'string' || !OBJECT_ID.test(payload.sid)) throw new Error('no session');
       if (typeof payload.exp !== 'number') throw new Error('no expiry');
-      const claims = { userId: payload.sub, sessionId: payload.sid };
+      if (payload.grp !== undefined && (typeof payload.grp !== 'string' || !OBJECT_ID.test(payload.grp)))
+        throw new Error('bad group');
+      const claims: TokenClaims = {
+        userId: payload.sub,
+        sessionId: payload.sid,
+        ...(payload.grp ? { botGroupId: payload.grp } : {}),
+      };
       this.#verified.set(token, { ...claims, expiresAtMs: payload.exp * 1000 });
       return claims;
     } catch (err) {
@@ -59,3 +73,9 @@ export class TokenService {
     }
   }
 }
+
+const claimsOf = (known: TokenClaims): TokenClaims => ({
+  userId: known.userId,
+  sessionId: known.sessionId,
+  ...(known.botGroupId ? { botGroupId: known.botGroupId } : {}),
+});

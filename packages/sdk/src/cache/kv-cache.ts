@@ -10,6 +10,8 @@ export interface KvCache {
   get(key: string): Promise<string | undefined>;
   set(key: string, value: string, ttlSeconds: number): Promise<void>;
   del(...keys: string[]): Promise<void>;
+  /** Reads and removes in one step: of callers racing for a key, one gets the value (one-time codes). */
+  take(key: string): Promise<string | undefined>;
 }
 
 export class MemoryCache implements KvCache {
@@ -29,6 +31,12 @@ export class MemoryCache implements KvCache {
 
   async del(...keys: string[]): Promise<void> {
     for (const key of keys) this.#lru.delete(key);
+  }
+
+  async take(key: string): Promise<string | undefined> {
+    const value = this.#lru.get(key);
+    this.#lru.delete(key);
+    return value;
   }
 }
 
@@ -51,6 +59,10 @@ export class RedisCache implements KvCache {
 
   async del(...keys: string[]): Promise<void> {
     if (keys.length > 0) await this.#redis.del(...keys.map((k) => this.#prefix + k));
+  }
+
+  async take(key: string): Promise<string | undefined> {
+    return (await this.#redis.getdel(this.#prefix + key)) ?? undefined;
   }
 }
 

@@ -38,7 +38,26 @@ export function parseConfig(env: Env = process.env): Config {
     }
     out[key] = result.data;
   }
-  return out as Config;
+  const config = out as Config;
+  checkOidcComplete(config);
+  return config;
+}
+
+/** Single sign-on needs all three of issuer, client id and secret: some alone is a mistake, not "off". */
+function checkOidcComplete(config: Config): void {
+  const parts = [
+    [configSchema.oidcIssuer.env, config.oidcIssuer],
+    [configSchema.oidcClientId.env, config.oidcClientId],
+    [configSchema.oidcClientSecret.env, config.oidcClientSecret],
+  ] as const;
+  const missing = parts.filter(([, value]) => value === undefined).map(([env]) => env);
+  if (missing.length > 0 && missing.length < parts.length) {
+    const present = parts.filter(([, value]) => value !== undefined).map(([env]) => env);
+    throw new ConfigError(
+      missing[0]!,
+      `is missing while ${present.join(' and ')} ${present.length > 1 ? 'are' : 'is'} set: single sign-on needs OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET together`,
+    );
+  }
 }
 
 /** OWASP's argon2id baseline: the least a production deployment may use. */

@@ -296,6 +296,51 @@ export const configSchema = {
     default: 'open',
     parse: z.enum(['open', 'invite', 'closed']),
   }),
+  oidcIssuer: entry({
+    env: 'OIDC_ISSUER',
+    type: 'http(s) URL',
+    description:
+      'OpenID Connect provider for single sign-on (its issuer identifier; discovery at /.well-known/openid-configuration). Set with OIDC_CLIENT_ID and OIDC_CLIENT_SECRET, or none of the three. Its requests go through the outbound guard: a provider on a private address needs OUTBOUND_ALLOW.',
+    // Kept as written: the provider's metadata must name exactly this issuer.
+    parse: optionalUrl(['https', 'http']).refine((v) => v === undefined || URL.canParse(v), 'must be a URL'),
+  }),
+  oidcClientId: entry({
+    env: 'OIDC_CLIENT_ID',
+    type: 'string',
+    description: 'Client id this server is registered with at the OIDC provider.',
+    parse: z
+      .string()
+      .trim()
+      .max(256)
+      .optional()
+      .transform((v) => (v === '' ? undefined : v)),
+  }),
+  oidcClientSecret: entry({
+    env: 'OIDC_CLIENT_SECRET',
+    type: 'string',
+    description: 'Client secret the OIDC provider issued for that client.',
+    secret: true,
+    parse: z
+      .string()
+      .max(1024)
+      .optional()
+      .transform((v) => (v === '' ? undefined : v)),
+  }),
+  oidcButtonLabel: entry({
+    env: 'OIDC_BUTTON_LABEL',
+    type: 'string',
+    description: 'Text of the single sign-on button on the login screen.',
+    default: 'Sign in with SSO',
+    parse: z.string().trim().min(1, 'must not be empty').max(64),
+  }),
+  oidcCreateAccounts: entry({
+    env: 'OIDC_CREATE_ACCOUNTS',
+    type: 'true | false',
+    description:
+      'true: a first single sign-on creates an account (whatever REGISTRATION says: the provider decides who gets in); false: only accounts linked in their settings may sign in with it.',
+    default: 'true',
+    parse: z.enum(['true', 'false']).transform((v) => v === 'true'),
+  }),
   metricsToken: entry({
     env: 'METRICS_TOKEN',
     type: 'string (>= 16 chars)',
@@ -440,6 +485,13 @@ export const configSchema = {
     type: 'count',
     description: 'Notifications in flight at once per push node.',
     default: '64',
+    parse: positiveInt,
+  }),
+  webhookConcurrency: entry({
+    env: 'WEBHOOK_CONCURRENCY',
+    type: 'count',
+    description: 'Outgoing webhook deliveries in flight at once per integration node.',
+    default: '32',
     parse: positiveInt,
   }),
   requestTimeoutMs: entry({

@@ -10,6 +10,7 @@ export const ERROR_CATALOG = {
   IM_ERR_ACCOUNT_DEACTIVATED: { status: 401, message: 'This account is deactivated' },
   IM_ERR_FORBIDDEN: { status: 403, message: 'Not allowed' },
   IM_ERR_WRONG_PASSWORD: { status: 403, message: 'The current password is wrong' },
+  IM_ERR_NO_PASSWORD: { status: 403, message: 'This account signs in with single sign-on and has no password' },
   IM_ERR_BANNED: { status: 403, message: 'You are banned from this group' },
   IM_ERR_MUTED: { status: 403, message: 'You are muted in this group' },
   IM_ERR_REGISTRATION_CLOSED: { status: 403, message: 'Registration is closed on this server' },

@@ -48,6 +48,12 @@ export const RATE_LIMITS = {
   upload: { points: 60, windowSeconds: 60, per: 'user', about: 'files uploaded' },
   invite: { points: 30, windowSeconds: 60, per: 'user', about: 'invites created or accepted, public groups joined' },
   report: { points: 10, windowSeconds: 600, per: 'user', about: 'messages reported' },
+  hook: {
+    points: 120,
+    windowSeconds: 60,
+    per: 'ip',
+    about: 'incoming webhook posts from one address (each hook also counts as its bot sending)',
+  },
   moderate: { points: 120, windowSeconds: 60, per: 'user', about: 'moderation and administration actions' },
 } as const satisfies Record<string, RateLimitPolicy>;
 

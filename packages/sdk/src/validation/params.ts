@@ -14,6 +14,9 @@ export const idParam = {
   messages: { stringPattern: "'{field}' must be an id" },
 } as const;
 
+/** A string with more than white space in it (the pattern says so in the API document too). */
+export const notBlank = { pattern: /\S/, messages: { stringPattern: "'{field}' must not be blank" } } as const;
+
 export const strict = <const T extends Record<string, unknown>>(schema: T) => ({ $$strict: true, ...schema }) as const;
 
 /**
@@ -36,7 +39,7 @@ export const limitParam = { type: 'number', integer: true, min: 1, max: 100, con
 /** Who is calling, set by the gateway from the verified token. */
 export interface CallerMeta {
   /** The authenticated caller and the login session of their token. */
-  user?: { id: string; sessionId?: string };
+  user?: { id: string; sessionId?: string; botGroupId?: string };
   /** Client address, for per-address rate limits (TRUST_PROXY decides which). */
   ip?: string;
   /** The client's User-Agent, recorded with a new session. */

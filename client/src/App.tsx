@@ -6,6 +6,7 @@ import { Shell } from './components/layout/Shell.tsx';
 import { onVisibilityChange } from './state/conversations.ts';
 import { navigate, startRouting } from './state/navigation.ts';
 import { restoreSession } from './state/session.ts';
+import { redeemSsoCode, settleSsoLanding, ssoLanding } from './state/sso.ts';
 import { useStore } from './state/store.ts';
 
 const RESTORE_RETRY_MS = 3000;
@@ -13,13 +14,24 @@ const RESTORE_RETRY_MS = 3000;
 export function App() {
   const me = useStore((s) => s.me);
   const [restoring, setRestoring] = useState<'yes' | 'unreachable' | 'done'>('yes');
+  const [ssoError, setSsoError] = useState<string | null>(null);
 
   useEffect(() => {
+    // Before routing reads the address: single sign-on's return leaves it clean.
+    ssoLanding();
     const stop = startRouting();
     let retry: ReturnType<typeof setTimeout> | undefined;
+    // Back from single sign-on with a code: that session, else the one saved in this browser.
+    const signIn = async () => {
+      if (!(await redeemSsoCode())) await restoreSession();
+    };
     const restore = () =>
-      restoreSession().then(
-        () => setRestoring('done'),
+      signIn().then(
+        () => {
+          // Its failure is known at once (before the first render of the login screen); a link finishes later.
+          void settleSsoLanding(setSsoError);
+          setRestoring('done');
+        },
         () => {
           setRestoring('unreachable');
           retry = setTimeout(restore, RESTORE_RETRY_MS);
@@ -52,7 +64,7 @@ export function App() {
   }
   return (
     <>
-      {me ? <Shell /> : <AuthScreen />}
+      {me ? <Shell /> : <AuthScreen ssoError={ssoError} />}
       {me && <ConnectionBanner />}
       <Notices />
     </>

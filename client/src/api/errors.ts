@@ -37,6 +37,7 @@ const SENTENCES: Record<string, string> = {
   IM_ERR_MUTED: 'You are muted in this group for now.',
   IM_ERR_REGISTRATION_CLOSED: 'Registration is closed on this server.',
   IM_ERR_ACCOUNT_DEACTIVATED: 'This account has been deactivated by a server administrator.',
+  IM_ERR_NO_PASSWORD: 'This account has no password: it signs in with single sign-on.',
 };
 
 /** The human sentence for an error code, or the server's message when there is none. */

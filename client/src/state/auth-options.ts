@@ -1,15 +1,15 @@
-import type { AuthOptions, RegistrationMode } from '@im/protocol';
+import type { AuthOptions } from '@im/protocol';
 import { http } from '../api/http.ts';
 
 /**
- * Who may register here (GET /api/auth/options, no sign-in needed). A server
- * that does not answer it is taken as open, as servers were before the setting.
+ * What the sign-in screen offers (GET /api/auth/options, no sign-in needed):
+ * who may register, and single sign-on's button. A server that does not
+ * answer it is taken as open without single sign-on, as servers were before.
  */
-export async function loadRegistrationMode(): Promise<RegistrationMode> {
+export async function loadAuthOptions(): Promise<AuthOptions> {
   try {
-    const options = await http.get<AuthOptions>('/api/auth/options');
-    return options.registration;
+    return await http.get<AuthOptions>('/api/auth/options');
   } catch {
-    return 'open';
+    return { registration: 'open' };
   }
 }

@@ -1,6 +1,13 @@
-import type { Message, Reaction, ServerToClientEvents } from '@im/protocol';
+import type { Ack, CommandAccepted, Message, Reaction, ServerToClientEvents, SlashCommand } from '@im/protocol';
 import { describeError, sentenceFor } from '../api/errors.ts';
 import { http, path } from '../api/http.ts';
+import {
+  commandAccepted,
+  commandSendFailed,
+  dropCommandNote,
+  isCommandAccepted,
+  startCommandNote,
+} from './command-sends.ts';
 import { currentSocket } from './connection.ts';
 import {
   applyReactionCounts,
@@ -192,6 +199,20 @@ export function sendMessage(
   void deliver(pending);
 }
 
+/**
+ * Sends text that runs one of the group's slash commands: the server stores
+ * nothing for it, so a note ("/deploy is working…") stands in for the
+ * pending message until the server answers.
+ */
+export function sendCommand(converseId: string, content: string, command: SlashCommand): void {
+  const clientMsgId = newClientMsgId();
+  startCommandNote({ id: clientMsgId, converseId, command: command.trigger, botId: command.botId });
+  void deliver(
+    { clientMsgId, converseId, content, attachments: [], status: 'sending', createdAt: new Date().toISOString() },
+    { command: true },
+  );
+}
+
 /** Sends again with the same clientMsgId: the server stores the message at most once. */
 export function retryMessage(converseId: string, clientMsgId: string): void {
   const pending = getState().converses[converseId]?.pending.find((p) => p.clientMsgId === clientMsgId);
@@ -214,12 +235,15 @@ export function retryFailedSends(): void {
 
 const OFFLINE = 'Not sent: no connection';
 
-async function deliver(p: PendingMessage): Promise<void> {
+/** Sends a message (or a command, which has a note instead of a pending message) and takes in the answer. */
+async function deliver(p: PendingMessage, opts: { command?: boolean } = {}): Promise<void> {
+  const failed = (error: string) =>
+    opts.command
+      ? commandSendFailed(p.converseId, p.clientMsgId, error)
+      : setPending(p.converseId, p.clientMsgId, { status: 'failed', error });
   const socket = currentSocket();
-  if (!socket?.connected) {
-    setPending(p.converseId, p.clientMsgId, { status: 'failed', error: OFFLINE });
-    return;
-  }
+  if (!socket?.connected) return failed(OFFLINE);
+  let result: Ack<Message | CommandAccepted>;
   try {
     const body = {
       converseId: p.converseId,
@@ -228,15 +252,19 @@ async function deliver(p: PendingMessage): Promise<void> {
       ...(p.replyTo ? { replyTo: p.replyTo } : {}),
       ...(p.attachments.length > 0 ? { attachments: p.attachments } : {}),
     };
-    const result = await socket.timeout(SEND_TIMEOUT_MS).emitWithAck('message:send', body);
-    if (result.ok) receiveMessages(p.converseId, [result.data]);
-    else {
-      const error = sentenceFor(result.error.code, result.error.message);
-      setPending(p.converseId, p.clientMsgId, { status: 'failed', error });
-    }
+    result = await socket.timeout(SEND_TIMEOUT_MS).emitWithAck('message:send', body);
   } catch {
-    setPending(p.converseId, p.clientMsgId, { status: 'failed', error: OFFLINE });
+    return failed(OFFLINE);
   }
+  if (!result.ok) return failed(sentenceFor(result.error.code, result.error.message));
+  if (isCommandAccepted(result.data)) {
+    // Nothing was stored: no message will confirm the pending copy, so it goes now.
+    setPending(p.converseId, p.clientMsgId, null);
+    commandAccepted(p.converseId, p.clientMsgId, result.data);
+    return;
+  }
+  if (opts.command) dropCommandNote(p.converseId, p.clientMsgId);
+  receiveMessages(p.converseId, [result.data]);
 }
 
 export async function editMessage(message: Message, content: string): Promise<boolean> {

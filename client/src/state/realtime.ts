@@ -3,6 +3,8 @@ import { ApiRequestError } from '../api/errors.ts';
 import { http } from '../api/http.ts';
 import type { ChatSocket } from '../api/socket.ts';
 import { showMessageNotification } from '../push/notifications.ts';
+import { commandAnswered } from './command-sends.ts';
+import { forgetCommandAges } from './commands.ts';
 import { currentSocket } from './connection.ts';
 import {
   applyDeletedMessage,
@@ -27,6 +29,7 @@ import {
   updateMemberCount,
   updatePanels,
 } from './groups.ts';
+import { receiveEphemeral } from './ephemeral.ts';
 import { setPresence } from './presence.ts';
 import { getState, setState } from './store.ts';
 import { mergeServerUnread } from './unread.ts';
@@ -53,8 +56,10 @@ export function attachRealtime(socket: ChatSocket, onUnauthorized: () => void): 
 
   socket.on('message:new', (message) => {
     receiveMessages(message.converseId, [message]);
+    commandAnswered(message.converseId, { botId: message.authorId });
     maybeNotify(message);
   });
+  socket.on('message:ephemeral', (message) => receiveEphemeral(message));
   socket.on('message:updated', (message) => applyUpdatedMessage(message));
   socket.on('message:deleted', (event) => applyDeletedMessage(event.converseId, event.messageId));
   socket.on('reaction:updated', (event) => applyReactionEvent(event));
@@ -124,6 +129,7 @@ async function catchUp(socket: ChatSocket): Promise<void> {
   }
   retryFailedSends();
   invalidateMembers();
+  forgetCommandAges();
   await Promise.all([loadGroups(), loadDms(), loadUnread()]).catch(() => undefined);
 }
 

@@ -28,6 +28,12 @@ export async function login(username: string, password: string): Promise<void> {
   start(result.token, result.user);
 }
 
+/** Redeems the one-time code single sign-on brought back (once, within a minute) for a session. */
+export async function loginWithSso(code: string): Promise<void> {
+  const result = await http.post<AuthResult>('/api/auth/oidc/exchange', { code });
+  start(result.token, result.user);
+}
+
 /**
  * Resumes the session saved in this browser, if its token still works. A
  * server that cannot be reached is not a reason to log out: that throws, and

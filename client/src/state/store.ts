@@ -1,6 +1,7 @@
-import type { DmConverse, Group, Member, PublicUser, UnreadEntry } from '@im/protocol';
+import type { DmConverse, EphemeralMessage, Group, Member, PublicUser, SlashCommand, UnreadEntry } from '@im/protocol';
 import { create } from 'zustand';
 import type { FileInfo } from '../api/upload.ts';
+import type { CommandNote } from './command-sends.ts';
 import type { ConverseMessages } from './messages.ts';
 import type { Route } from './route.ts';
 
@@ -46,6 +47,12 @@ export interface AppState {
    * only once, so after a reload there is none until a new one is made.
    */
   feedToken: string | null;
+  /** groupId → the group's slash commands, as the composer offers them (loaded on first use). */
+  commands: Record<string, SlashCommand[]>;
+  /** converseId → answers only I can see (`message:ephemeral`): never stored, gone on reload. */
+  ephemeral: Record<string, EphemeralMessage[]>;
+  /** converseId → my slash commands still running or failed, shown above the composer. */
+  commandNotes: Record<string, CommandNote[]>;
 }
 
 export const initialState = (): AppState => ({
@@ -68,6 +75,9 @@ export const initialState = (): AppState => ({
   route: { name: 'home' },
   notices: [],
   feedToken: null,
+  commands: {},
+  ephemeral: {},
+  commandNotes: {},
 });
 
 export const useStore = create<AppState>(() => initialState());

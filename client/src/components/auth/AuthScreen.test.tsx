@@ -1,12 +1,12 @@
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { initialState, setState } from '../../state/store.ts';
 import { AuthScreen } from './AuthScreen.tsx';
 
-/** A server whose /api/auth/options answers `registration`; register fails so no session starts. */
-function server(registration: string) {
+/** A server whose /api/auth/options answers `registration` (and `oidc`); register fails so no session starts. */
+function server(registration: string, oidc?: { label: string }) {
   const fetch = vi.fn(async (url: string, _init?: RequestInit) => {
-    if (url === '/api/auth/options') return Response.json({ registration });
+    if (url === '/api/auth/options') return Response.json({ registration, ...(oidc ? { oidc } : {}) });
     return Response.json({ error: { code: 'IM_ERR_REGISTRATION_CLOSED', message: 'closed' } }, { status: 403 });
   });
   vi.stubGlobal('fetch', fetch);
@@ -41,6 +41,26 @@ describe('AuthScreen', () => {
     const body = JSON.parse(String(fetch.mock.calls.find(([url]) => url === '/api/auth/register')![1]!.body));
     expect(body).toEqual({ username: 'dave', password: 'long enough secret', inviteCode: 'AbC123' });
     expect((await screen.findByRole('alert')).textContent).toMatch(/This invite cannot be used/);
+  });
+
+  it("offers single sign-on with the server's label, only when configured", async () => {
+    server('open', { label: 'Sign in with Acme ID' });
+    render(<AuthScreen />);
+    const button = await screen.findByRole('button', { name: 'Sign in with Acme ID' });
+    expect(button.getAttribute('type')).toBe('button');
+    cleanup();
+    server('open');
+    render(<AuthScreen />);
+    await screen.findByRole('button', { name: 'Create an account' });
+    expect(screen.queryByTestId('sso-login')).toBeNull();
+  });
+
+  it('shows why single sign-on came back without a session, until the next attempt', async () => {
+    server('open', { label: 'Sign in with SSO' });
+    render(<AuthScreen ssoError="The sign-in was cancelled at the identity provider." />);
+    expect((await screen.findByRole('alert')).textContent).toBe('The sign-in was cancelled at the identity provider.');
+    fireEvent.click(screen.getByRole('button', { name: 'Create an account' }));
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 
   it('asks for no invite when registration is open', async () => {

@@ -1,29 +1,38 @@
-import type { RegistrationMode } from '@im/protocol';
+import type { AuthOptions } from '@im/protocol';
 import { useEffect, useState, type FormEvent } from 'react';
 import { ApiRequestError, describeError } from '../../api/errors.ts';
-import { loadRegistrationMode } from '../../state/auth-options.ts';
+import { loadAuthOptions } from '../../state/auth-options.ts';
 import { navigate } from '../../state/navigation.ts';
 import { inviteCodeFrom } from '../../state/route.ts';
 import { login, register } from '../../state/session.ts';
+import { startSso } from '../../state/sso.ts';
 import { useStore } from '../../state/store.ts';
 import { ErrorLine } from '../common/ErrorLine.tsx';
 
-/** Log in, or create an account as far as the server's registration mode allows. */
-export function AuthScreen() {
+/**
+ * Log in (with a password, or single sign-on when the server offers it), or
+ * create an account as far as the server's registration mode allows.
+ * `ssoError`: why the last single sign-on came back without a session.
+ */
+export function AuthScreen(props: { ssoError?: string | null }) {
   const route = useStore((s) => s.route);
   const linkCode = route.name === 'invite' ? route.code : '';
-  const [registration, setRegistration] = useState<RegistrationMode | null>(null);
+  const [options, setOptions] = useState<AuthOptions | null>(null);
+  const registration = options?.registration ?? null;
   const [mode, setMode] = useState<'login' | 'register'>('login');
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [nickname, setNickname] = useState('');
   const [invite, setInvite] = useState(linkCode);
   const [error, setError] = useState<string | null>(null);
+  // Single sign-on's failure shows until the next attempt of any kind.
+  const [retrying, setRetrying] = useState(false);
+  const shownError = error ?? (retrying ? null : (props.ssoError ?? null));
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
     let live = true;
-    void loadRegistrationMode().then((m) => live && setRegistration(m));
+    void loadAuthOptions().then((o) => live && setOptions(o));
     return () => {
       live = false;
     };
@@ -32,6 +41,7 @@ export function AuthScreen() {
   const needsInvite = registration === 'invite';
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    setRetrying(true);
     setBusy(true);
     setError(null);
     try {
@@ -108,10 +118,18 @@ export function AuthScreen() {
             <p className="hint">This server takes new accounts only with an invite to one of its groups.</p>
           </>
         )}
-        <ErrorLine error={error} />
+        <ErrorLine error={shownError} />
         <button type="submit" className="primary" disabled={busy}>
           {registering ? 'Create account' : 'Log in'}
         </button>
+        {!registering && options?.oidc && (
+          <>
+            <p className="switch hint">or</p>
+            <button type="button" onClick={startSso} data-testid="sso-login">
+              {options.oidc.label}
+            </button>
+          </>
+        )}
         {registration === 'closed' ? (
           <p className="switch hint" data-testid="registration-closed">
             Registration is closed on this server. Existing accounts can still log in.
@@ -125,6 +143,7 @@ export function AuthScreen() {
               onClick={() => {
                 setMode(registering ? 'login' : 'register');
                 setError(null);
+                setRetrying(true);
               }}
             >
               {registering ? 'Log in' : 'Create an account'}

@@ -4,6 +4,7 @@ import { loadMembers, removeMember, setMemberRole, startDm } from '../../state/g
 import { useStore } from '../../state/store.ts';
 import { displayName } from '../../state/users.ts';
 import { Avatar } from '../common/Avatar.tsx';
+import { BotBadge } from '../messages/BotBadge.tsx';
 
 const ROLE_LABEL = { owner: 'Owner', admin: 'Admin', member: 'Member' } as const;
 
@@ -58,6 +59,7 @@ function MemberRow(props: { member: Member; group: Group; meId?: string; online:
       <button type="button" className="member-button" aria-expanded={open} onClick={() => setOpen(!open)}>
         <Avatar user={member.user} size={28} online={props.online} />
         <span className="member-name">{displayName(member.user)}</span>
+        {member.user.bot && <BotBadge />}
         {member.role !== 'member' && <span className="role">{ROLE_LABEL[member.role]}</span>}
       </button>
       {open && (

@@ -1,4 +1,4 @@
-import type { PublicUser } from '@im/protocol';
+import type { Me, PublicUser } from '@im/protocol';
 import { useEffect, useState, type FormEvent } from 'react';
 import { describeError } from '../../api/errors.ts';
 import { http } from '../../api/http.ts';
@@ -10,17 +10,21 @@ import { Dialog } from '../common/Dialog.tsx';
 import { FeedsSection } from './FeedsSection.tsx';
 import { PasswordSection } from './PasswordSection.tsx';
 import { SessionsSection } from './SessionsSection.tsx';
+import { SsoSection } from './SsoSection.tsx';
 import { StorageLine } from './StorageLine.tsx';
 import { StatusLine } from '../common/StatusLine.tsx';
 
-/** My profile, storage, notifications, personal feeds, password, sessions and logging out. */
+/** My profile, storage, notifications, personal feeds, single sign-on, password, sessions and logging out. */
 export function SettingsDialog(props: { onClose: () => void }) {
   const me = useStore((s) => s.me)!;
   const [nickname, setNickname] = useState(me.nickname);
   const [message, setMessage] = useState<string | null>(null);
   const [push, setPush] = useState<PushState>('unsupported');
+  // How I sign in (password, single sign-on): my full profile says.
+  const [account, setAccount] = useState<Me | null>(null);
   useEffect(() => {
     void pushState().then(setPush);
+    void http.get<Me>('/api/users/me').then(setAccount, () => undefined);
   }, []);
   const save = async (event: FormEvent) => {
     event.preventDefault();
@@ -69,7 +73,8 @@ export function SettingsDialog(props: { onClose: () => void }) {
         )}
       </div>
       <FeedsSection />
-      <PasswordSection />
+      <SsoSection account={account} />
+      {account?.hasPassword !== false && <PasswordSection />}
       <SessionsSection />
       <StatusLine message={message} />
       <div className="form-actions">

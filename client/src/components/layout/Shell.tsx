@@ -138,6 +138,7 @@ export function Shell() {
               <ConverseView
                 key={converseId}
                 converseId={converseId}
+                groupId={group?.id}
                 title={title}
                 members={mentionable}
                 canModerate={group !== undefined && group.myRole !== 'member'}

@@ -1,6 +1,7 @@
 import type { Message, PublicUser } from '@im/protocol';
 import {
   forwardRef,
+  useId,
   useImperativeHandle,
   useLayoutEffect,
   useRef,
@@ -12,10 +13,13 @@ import {
 } from 'react';
 import { describeError } from '../../api/errors.ts';
 import type { FileInfo, UploadHandle } from '../../api/upload.ts';
+import type { CommandSuggestion } from '../../state/commands.ts';
 import { displayName } from '../../state/users.ts';
 import { formatSize } from './format.ts';
 import { Icon } from '../common/Icon.tsx';
 import { insertMention, mentionCandidates, mentionQueryAt } from './mentions.ts';
+import { commandCandidates, commandQueryAt, insertCommand } from './commands/command-query.ts';
+import { CommandMenu } from './commands/CommandMenu.tsx';
 
 export const MAX_CONTENT = 4000;
 const MAX_ATTACHMENTS = 10;
@@ -36,6 +40,8 @@ interface Upload {
 export interface ComposerProps {
   placeholder: string;
   members: readonly PublicUser[];
+  /** What `/` offers: the group's slash commands and the built-in ones. */
+  commands?: readonly CommandSuggestion[];
   me: PublicUser;
   replyTo: Message | null;
   users: Record<string, PublicUser>;
@@ -59,13 +65,16 @@ let nextLocalId = 0;
 
 /**
  * Multi-line input: Enter sends, Shift+Enter breaks the line; `@` offers the
- * members; pasted or dropped files upload at once with their progress shown
- * and go with the next send.
+ * members and a leading `/` the commands (arrows pick, Enter or Tab
+ * completes, Escape closes); pasted or dropped files upload at once with
+ * their progress shown and go with the next send.
  */
 export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Composer(props, ref) {
   const [text, setText] = useState(props.initialDraft ?? '');
   const [uploads, setUploads] = useState<Upload[]>([]);
   const [mention, setMention] = useState<{ start: number; query: string } | null>(null);
+  const [command, setCommand] = useState<{ query: string; caret: number } | null>(null);
+  const commandMenuId = useId();
   const [selected, setSelected] = useState(0);
   const [dragging, setDragging] = useState(false);
   const input = useRef<HTMLTextAreaElement>(null);
@@ -83,6 +92,7 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
   });
 
   const candidates = mention ? mentionCandidates(props.members, mention.query, props.me.id) : [];
+  const commandChoices = command && props.commands ? commandCandidates(props.commands, command.query) : [];
   const uploading = uploads.some((u) => u.status === 'uploading');
   const ready = uploads.filter((u) => u.status === 'done' && u.info);
   const tooLong = text.length > MAX_CONTENT;
@@ -123,6 +133,7 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
     change('');
     setUploads((list) => list.filter((u) => u.status === 'uploading'));
     setMention(null);
+    setCommand(null);
     props.onCancelReply();
   };
 
@@ -134,23 +145,47 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
     setMention(null);
   };
 
+  const chooseCommand = (picked: CommandSuggestion) => {
+    if (!command) return;
+    const next = insertCommand(text, command.caret, picked.trigger);
+    caretAfterCommit.current = next.caret;
+    change(next.text);
+    setCommand(null);
+  };
+
+  // The open suggestion list, if any: members after `@`, or commands after a leading `/`.
+  const menu =
+    candidates.length > 0
+      ? {
+          count: candidates.length,
+          choose: (i: number) => choose(candidates[i]!),
+          close: () => setMention(null),
+        }
+      : commandChoices.length > 0
+        ? {
+            count: commandChoices.length,
+            choose: (i: number) => chooseCommand(commandChoices[i]!),
+            close: () => setCommand(null),
+          }
+        : null;
+
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.nativeEvent.isComposing) return;
-    if (candidates.length > 0) {
+    if (menu) {
       if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
         event.preventDefault();
         const step = event.key === 'ArrowDown' ? 1 : -1;
-        setSelected((i) => (i + step + candidates.length) % candidates.length);
+        setSelected((i) => (i + step + menu.count) % menu.count);
         return;
       }
       if (event.key === 'Enter' || event.key === 'Tab') {
         event.preventDefault();
-        choose(candidates[Math.min(selected, candidates.length - 1)]!);
+        menu.choose(Math.min(selected, menu.count - 1));
         return;
       }
       if (event.key === 'Escape') {
         event.preventDefault();
-        setMention(null);
+        menu.close();
         return;
       }
     }
@@ -164,8 +199,10 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
   const onChange = (event: ChangeEvent<HTMLTextAreaElement>) => {
     const value = event.target.value;
     change(value);
-    const at = mentionQueryAt(value, event.target.selectionStart ?? value.length);
-    setMention(at);
+    const caret = event.target.selectionStart ?? value.length;
+    setMention(mentionQueryAt(value, caret));
+    const query = commandQueryAt(value, caret);
+    setCommand(query === null ? null : { query, caret });
     setSelected(0);
     if (value.trim()) props.onTyping();
   };
@@ -248,6 +285,14 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
           ))}
         </ul>
       )}
+      {commandChoices.length > 0 && (
+        <CommandMenu
+          id={commandMenuId}
+          candidates={commandChoices}
+          selected={Math.min(selected, commandChoices.length - 1)}
+          onChoose={chooseCommand}
+        />
+      )}
       {props.notice && (
         <div className="composer-notice" role="status" data-testid="composer-notice">
           {props.notice}
@@ -278,7 +323,14 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
           onChange={onChange}
           onKeyDown={onKeyDown}
           onPaste={onPaste}
-          onBlur={() => setMention(null)}
+          aria-controls={commandChoices.length > 0 ? commandMenuId : undefined}
+          aria-activedescendant={
+            commandChoices.length > 0 ? `${commandMenuId}-${Math.min(selected, commandChoices.length - 1)}` : undefined
+          }
+          onBlur={() => {
+            setMention(null);
+            setCommand(null);
+          }}
         />
         <button type="button" className="send" onClick={send} disabled={!canSend} aria-label="Send">
           <Icon name="send" />

@@ -2,6 +2,8 @@ import type { Message, PublicUser } from '@im/protocol';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { http } from '../../api/http.ts';
 import { uploadFile } from '../../api/upload.ts';
+import { dropCommandNote } from '../../state/command-sends.ts';
+import { commandFor, commandSuggestions, loadCommands } from '../../state/commands.ts';
 import {
   deleteMessage,
   discardMessage,
@@ -10,14 +12,17 @@ import {
   notifyTyping,
   openConverse,
   retryMessage,
+  sendCommand,
   sendMessage,
   setAtBottom,
   setViewedConverse,
   toggleReaction,
 } from '../../state/conversations.ts';
+import { dismissEphemeral } from '../../state/ephemeral.ts';
 import { rememberFile } from '../../state/files.ts';
 import { emptyConverse } from '../../state/messages.ts';
 import { useStore } from '../../state/store.ts';
+import { CommandNotes } from './commands/CommandNotes.tsx';
 import { Composer, type ComposerHandle, type Uploader } from './Composer.tsx';
 import type { MessageHandlers } from './handlers.ts';
 import { ImageViewer } from './ImageViewer.tsx';
@@ -36,9 +41,14 @@ const upload: Uploader = (file, onProgress) => {
   return handle;
 };
 
-/** One open converse: its messages, who is typing, and the composer. Mount one per converse (key it by id). */
+/**
+ * One open converse: its messages (with answers only I see), who is typing,
+ * my running commands, and the composer. Mount one per converse (key it by id).
+ */
 export function ConverseView(props: {
   converseId: string;
+  /** The group of a panel: its slash commands are offered and sent as commands. */
+  groupId?: string;
   title: string;
   members: readonly PublicUser[];
   canModerate: boolean;
@@ -49,6 +59,10 @@ export function ConverseView(props: {
   const me = useStore((s) => s.me)!;
   const users = useStore((s) => s.users);
   const converse = useStore((s) => s.converses[converseId]) ?? EMPTY;
+  const ephemeral = useStore((s) => s.ephemeral[converseId]);
+  const notes = useStore((s) => s.commandNotes[converseId]);
+  const groupCommands = useStore((s) => (props.groupId ? s.commands[props.groupId] : undefined));
+  const suggestions = useMemo(() => commandSuggestions(groupCommands), [groupCommands]);
   const [replyTo, setReplyTo] = useState<Message | null>(null);
   const [viewing, setViewing] = useState<string | null>(null);
   const [reporting, setReporting] = useState<Message | null>(null);
@@ -60,6 +74,11 @@ export function ConverseView(props: {
     void openConverse(converseId);
     return () => setViewedConverse(null);
   }, [converseId]);
+
+  const { groupId } = props;
+  useEffect(() => {
+    if (groupId) void loadCommands(groupId);
+  }, [groupId]);
 
   const handlers = useMemo<MessageHandlers>(
     () => ({
@@ -76,6 +95,7 @@ export function ConverseView(props: {
       onRetry: (pending) => retryMessage(converseId, pending.clientMsgId),
       onDiscard: (pending) => discardMessage(converseId, pending.clientMsgId),
       onOpenImage: (fileId) => setViewing(fileId),
+      onDismissEphemeral: (message) => dismissEphemeral(converseId, message.id),
     }),
     [converseId],
   );
@@ -93,6 +113,7 @@ export function ConverseView(props: {
       <MessageList
         messages={converse.items}
         pending={converse.pending}
+        ephemeral={ephemeral}
         me={me}
         users={users}
         canModerate={props.canModerate}
@@ -101,6 +122,7 @@ export function ConverseView(props: {
         handlers={handlers}
       />
       <TypingIndicator converseId={converseId} />
+      <CommandNotes notes={notes} onDismiss={(note) => dropCommandNote(converseId, note.id)} />
       {posting.mode === 'read-only' ? (
         <p className="composer-locked" role="status" data-testid="composer-locked">
           {posting.text}
@@ -112,13 +134,19 @@ export function ConverseView(props: {
           notice={posting.mode === 'muted' ? posting.text : undefined}
           placeholder={`Message ${props.title}`}
           members={props.members}
+          commands={suggestions}
           me={me}
           users={users}
           replyTo={replyTo}
           initialDraft={drafts.get(converseId)}
           onDraftChange={(draft) => drafts.set(converseId, draft)}
           onCancelReply={() => setReplyTo(null)}
-          onSend={(content, extra) => sendMessage(converseId, content, extra)}
+          onSend={(content, extra) => {
+            // Attachments do not go to a command: text with files is sent as a message.
+            const command = extra.attachments.length === 0 ? commandFor(content, groupCommands) : undefined;
+            if (command) sendCommand(converseId, content, command);
+            else sendMessage(converseId, content, extra);
+          }}
           onTyping={() => notifyTyping(converseId)}
           upload={upload}
         />

@@ -1,9 +1,12 @@
 import type { Message, PublicUser } from '@im/protocol';
 import { memo, useState, type KeyboardEvent } from 'react';
 import type { PendingMessage } from '../../state/messages.ts';
+import { emoteOf } from '../../state/commands.ts';
 import { displayName } from '../../state/users.ts';
 import { Avatar } from '../common/Avatar.tsx';
 import { Attachment } from './Attachment.tsx';
+import { AuthorName, shownName } from './AuthorName.tsx';
+import { EphemeralItem } from './EphemeralItem.tsx';
 import { formatDay, formatTime } from './format.ts';
 import { QUICK_REACTIONS, type MessageHandlers } from './handlers.ts';
 import { ReactionChip } from './ReactionChip.tsx';
@@ -30,20 +33,24 @@ export const MessageItem = memo(function MessageItem(props: { row: Row; ctx: Ite
           <span>{formatDay(row.at)}</span>
         </div>
       )}
-      {row.kind === 'message' ? (
-        <ConfirmedMessage message={row.message} author={author} first={row.first} ctx={ctx} />
-      ) : (
-        <PendingItem pending={row.pending} author={ctx.me} first={row.first} ctx={ctx} />
+      {row.kind === 'message' && <ConfirmedMessage message={row.message} author={author} first={row.first} ctx={ctx} />}
+      {row.kind === 'pending' && <PendingItem pending={row.pending} author={ctx.me} first={row.first} ctx={ctx} />}
+      {row.kind === 'ephemeral' && (
+        <EphemeralItem
+          ephemeral={row.ephemeral}
+          author={author}
+          onDismiss={() => ctx.handlers.onDismissEphemeral(row.ephemeral)}
+        />
       )}
     </div>
   );
 });
 
-function Header(props: { author?: PublicUser; at: string; first: boolean }) {
+function Header(props: { author?: PublicUser; username?: string; at: string; first: boolean }) {
   if (!props.first) return null;
   return (
     <div className="message-head">
-      <span className="author">{displayName(props.author)}</span>
+      <AuthorName author={props.author} username={props.username} />
       <time dateTime={props.at}>{formatTime(props.at)}</time>
     </div>
   );
@@ -58,16 +65,24 @@ function ConfirmedMessage(props: { message: Message; author?: PublicUser; first:
     message.mentions.map((id) => ctx.users[id]?.username).filter((n): n is string => n !== undefined),
   );
   const mentionsMe = message.mentions.includes(ctx.me.id);
+  const name = shownName(props.author, message.username);
+  const emote = message.emote && !message.deleted;
   return (
     <article
       className={`message${mentionsMe ? ' mentions-me' : ''}${message.deleted ? ' deleted' : ''}`}
       data-seq={message.seq}
       data-testid="message"
-      aria-label={`${displayName(props.author)}: ${message.deleted ? 'deleted message' : message.content}`}
+      aria-label={
+        message.deleted
+          ? `${name}: deleted message`
+          : emote
+            ? `${name} ${message.content}`
+            : `${name}: ${message.content}`
+      }
     >
-      <div className="gutter">{props.first ? <Avatar user={props.author} /> : null}</div>
+      <div className="gutter">{props.first ? <Avatar user={props.author} name={message.username} /> : null}</div>
       <div className="message-main">
-        <Header author={props.author} at={message.createdAt} first={props.first} />
+        <Header author={props.author} username={message.username} at={message.createdAt} first={props.first} />
         {message.replyTo && (
           <ReplyQuote converseId={message.converseId} messageId={message.replyTo} users={ctx.users} />
         )}
@@ -81,6 +96,14 @@ function ConfirmedMessage(props: { message: Message; author?: PublicUser; first:
               if (content === message.content || (await ctx.handlers.onEdit(message, content))) setEditing(false);
             }}
           />
+        ) : emote ? (
+          // `/me`: an action, said as "<name> <text>" in italics.
+          <p className="content emote" data-testid="message-content">
+            <em>
+              {name} <RichText text={message.content} mentionNames={mentionNames} myName={ctx.me.username} />
+            </em>
+            {message.editedAt && <span className="edited"> (edited)</span>}
+          </p>
         ) : (
           <p className="content" data-testid="message-content">
             <RichText text={message.content} mentionNames={mentionNames} myName={ctx.me.username} />
@@ -185,19 +208,29 @@ function EditBox(props: { initial: string; onSave: (content: string) => void; on
 
 function PendingItem(props: { pending: PendingMessage; author: PublicUser; first: boolean; ctx: ItemContext }) {
   const { pending, ctx } = props;
+  const name = displayName(props.author);
+  const emote = emoteOf(pending.content);
   return (
     <article
       className={`message pending ${pending.status}`}
       data-testid="message"
       data-pending={pending.status}
-      aria-label={`${displayName(props.author)}: ${pending.content}`}
+      aria-label={emote ? `${name} ${emote}` : `${name}: ${pending.content}`}
     >
       <div className="gutter">{props.first ? <Avatar user={props.author} /> : null}</div>
       <div className="message-main">
         <Header author={props.author} at={pending.createdAt} first={props.first} />
-        <p className="content" data-testid="message-content">
-          <RichText text={pending.content} />
-        </p>
+        {emote ? (
+          <p className="content emote" data-testid="message-content">
+            <em>
+              {name} <RichText text={emote} />
+            </em>
+          </p>
+        ) : (
+          <p className="content" data-testid="message-content">
+            <RichText text={pending.content} />
+          </p>
+        )}
         {pending.status === 'sending' ? (
           <div className="status">Sending…</div>
         ) : (

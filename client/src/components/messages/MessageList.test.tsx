@@ -1,46 +1,8 @@
-import type { Message } from '@im/protocol';
-import { fireEvent, render, screen, within } from '@testing-library/react';
-import { VirtuosoMockContext } from 'react-virtuoso';
-import { describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import type { PendingMessage } from '../../state/messages.ts';
-import { alice, bob, message, users } from '../../test/fixtures.ts';
-import type { MessageHandlers } from './handlers.ts';
-import { MessageList } from './MessageList.tsx';
-
-function handlers(): MessageHandlers {
-  return {
-    onLoadOlder: vi.fn(),
-    onAtBottomChange: vi.fn(),
-    onReact: vi.fn(),
-    onReply: vi.fn(),
-    onEdit: vi.fn(async () => true),
-    onDelete: vi.fn(),
-    onReport: vi.fn(),
-    onRetry: vi.fn(),
-    onDiscard: vi.fn(),
-    onOpenImage: vi.fn(),
-  };
-}
-
-function show(messages: Message[], opts: { pending?: PendingMessage[]; h?: MessageHandlers; hasOlder?: boolean } = {}) {
-  const h = opts.h ?? handlers();
-  render(
-    <VirtuosoMockContext.Provider value={{ viewportHeight: 600, itemHeight: 40 }}>
-      <MessageList
-        messages={messages}
-        pending={opts.pending ?? []}
-        me={alice}
-        users={users}
-        canModerate={false}
-        hasOlder={opts.hasOlder ?? false}
-        loadingOlder={false}
-        handlers={h}
-        openAt="oldest"
-      />
-    </VirtuosoMockContext.Provider>,
-  );
-  return h;
-}
+import { alice, bob, message } from '../../test/fixtures.ts';
+import { showList as show } from '../../test/message-list.tsx';
 
 describe('MessageList', () => {
   it('keeps only a window of 10,000 loaded messages in the page', () => {

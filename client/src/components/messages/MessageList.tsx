@@ -1,4 +1,4 @@
-import type { Message, PublicUser } from '@im/protocol';
+import type { EphemeralMessage, Message, PublicUser } from '@im/protocol';
 import { useCallback, useMemo, useRef } from 'react';
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
 import type { PendingMessage } from '../../state/messages.ts';
@@ -12,6 +12,8 @@ const START_INDEX = 1_000_000_000;
 export interface MessageListProps {
   messages: readonly Message[];
   pending: readonly PendingMessage[];
+  /** Answers only I can see, shown among the messages by time. */
+  ephemeral?: readonly EphemeralMessage[];
   me: PublicUser;
   users: Record<string, PublicUser>;
   canModerate: boolean;
@@ -32,8 +34,8 @@ export interface MessageListProps {
  * follows new messages while scrolled to the bottom, loads older ones at the top.
  */
 export function MessageList(props: MessageListProps) {
-  const { messages, pending, me, users, canModerate, handlers } = props;
-  const rows = useMemo(() => buildRows(messages, pending, me.id), [messages, pending, me.id]);
+  const { messages, pending, ephemeral, me, users, canModerate, handlers } = props;
+  const rows = useMemo(() => buildRows(messages, pending, me.id, ephemeral), [messages, pending, me.id, ephemeral]);
   const ctx = useMemo<ItemContext>(() => ({ me, users, canModerate, handlers }), [me, users, canModerate, handlers]);
   const ref = useRef<VirtuosoHandle>(null);
 

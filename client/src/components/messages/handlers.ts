@@ -1,4 +1,4 @@
-import type { Message } from '@im/protocol';
+import type { EphemeralMessage, Message } from '@im/protocol';
 import type { PendingMessage } from '../../state/messages.ts';
 
 /** What the message list asks of its owner; the list itself holds no data. */
@@ -14,6 +14,8 @@ export interface MessageHandlers {
   onRetry(pending: PendingMessage): void;
   onDiscard(pending: PendingMessage): void;
   onOpenImage(fileId: string): void;
+  /** Hides an answer only I could see (the server never kept it). */
+  onDismissEphemeral(message: EphemeralMessage): void;
 }
 
 export const QUICK_REACTIONS = ['👍', '❤️', '😂', '🎉', '😮', '😢'] as const;

@@ -1,18 +1,21 @@
-import type { Message } from '@im/protocol';
+import type { EphemeralMessage, Message } from '@im/protocol';
 import type { PendingMessage } from '../../state/messages.ts';
 import { sameDay } from './format.ts';
 
+interface Layout {
+  key: string;
+  authorId: string;
+  at: string;
+  /** Starts an author group: the name and time are shown. */
+  first: boolean;
+  /** A day divider goes above the row. */
+  newDay: boolean;
+}
+
 export type Row =
-  | { kind: 'message'; key: string; message: Message; authorId: string; at: string; first: boolean; newDay: boolean }
-  | {
-      kind: 'pending';
-      key: string;
-      pending: PendingMessage;
-      authorId: string;
-      at: string;
-      first: boolean;
-      newDay: boolean;
-    };
+  | ({ kind: 'message'; message: Message } & Layout)
+  | ({ kind: 'pending'; pending: PendingMessage } & Layout)
+  | ({ kind: 'ephemeral'; ephemeral: EphemeralMessage } & Layout);
 
 type WithoutLayout<R> = R extends Row ? Omit<R, 'first' | 'newDay'> : never;
 type RowInput = WithoutLayout<Row>;
@@ -21,27 +24,52 @@ type RowInput = WithoutLayout<Row>;
 const GROUP_GAP_MS = 5 * 60 * 1000;
 
 /**
- * The list's rows: confirmed messages by seq, then what is still being sent.
- * `first` starts an author group (name and time shown); `newDay` puts a day
- * divider above the row.
+ * Who a row's header names: a webhook posts under many names through one
+ * bot, and each name gets its own header.
  */
-export function buildRows(messages: readonly Message[], pending: readonly PendingMessage[], meId: string): Row[] {
+function speaker(row: RowInput): string {
+  if (row.kind === 'message' && row.message.username) return `${row.authorId}\n${row.message.username}`;
+  return row.authorId;
+}
+
+/**
+ * The list's rows: confirmed messages by seq with the answers only I see
+ * (ephemeral) placed by time among them, then what is still being sent.
+ * An ephemeral answer always stands alone, with its own header.
+ */
+export function buildRows(
+  messages: readonly Message[],
+  pending: readonly PendingMessage[],
+  meId: string,
+  ephemeral: readonly EphemeralMessage[] = [],
+): Row[] {
   const rows: Row[] = [];
-  let prevAuthor = '';
+  let prevSpeaker = '';
   let prevAt = 0;
   let prevDate: Date | null = null;
   const push = (row: RowInput) => {
     const at = new Date(row.at);
+    const who = row.kind === 'ephemeral' ? '' : speaker(row);
     const newDay = prevDate === null || !sameDay(prevDate, at);
-    const first = newDay || row.authorId !== prevAuthor || at.getTime() - prevAt > GROUP_GAP_MS;
+    const first = newDay || who === '' || who !== prevSpeaker || at.getTime() - prevAt > GROUP_GAP_MS;
     rows.push({ ...row, first, newDay } as Row);
-    prevAuthor = row.authorId;
+    prevSpeaker = who;
     prevAt = at.getTime();
     prevDate = at;
   };
+  const answers = [...ephemeral].sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
+  let next = 0;
+  const pushAnswersBefore = (time: number) => {
+    while (next < answers.length && Date.parse(answers[next]!.createdAt) < time) {
+      const e = answers[next++]!;
+      push({ kind: 'ephemeral', key: `ephemeral:${e.id}`, ephemeral: e, authorId: e.authorId, at: e.createdAt });
+    }
+  };
   for (const message of messages) {
+    pushAnswersBefore(Date.parse(message.createdAt));
     push({ kind: 'message', key: message.id, message, authorId: message.authorId, at: message.createdAt });
   }
+  pushAnswersBefore(Infinity);
   for (const p of pending) push({ kind: 'pending', key: p.clientMsgId, pending: p, authorId: meId, at: p.createdAt });
   return rows;
 }

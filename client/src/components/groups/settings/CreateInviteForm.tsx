@@ -1,7 +1,7 @@
 import type { Invite } from '@im/protocol';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { createInvite, type InviteOptions } from '../../../state/groups.ts';
-import { ErrorLine } from '../../common/ErrorLine.tsx';
+import { InlineForm } from './InlineForm.tsx';
 
 /** How long a new invite lasts; the server's default is 7 days. */
 export const INVITE_EXPIRY = [
@@ -26,8 +26,7 @@ export function CreateInviteForm(props: { groupId: string; onCreated: (invite: I
   const [maxUses, setMaxUses] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     const opts = inviteOptions(expires, maxUses);
     if (typeof opts === 'string') return setError(opts);
     setError(null);
@@ -38,7 +37,7 @@ export function CreateInviteForm(props: { groupId: string; onCreated: (invite: I
     if (invite) props.onCreated(invite);
   };
   return (
-    <form className="inline-form" onSubmit={(e) => void submit(e)} aria-label="Create an invite">
+    <InlineForm label="Create an invite" submit="Create invite" busy={busy} error={error} onSubmit={submit}>
       <div className="field-row">
         <label>
           Expires after
@@ -64,12 +63,6 @@ export function CreateInviteForm(props: { groupId: string; onCreated: (invite: I
           />
         </label>
       </div>
-      <ErrorLine error={error} />
-      <div className="form-actions">
-        <button type="submit" className="primary" disabled={busy}>
-          Create invite
-        </button>
-      </div>
-    </form>
+    </InlineForm>
   );
 }

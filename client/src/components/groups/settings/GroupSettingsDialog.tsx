@@ -4,17 +4,18 @@ import { Dialog } from '../../common/Dialog.tsx';
 import { Tabs } from '../../common/Tabs.tsx';
 import { AuditLog } from '../../moderation/AuditLog.tsx';
 import { BansTab } from './BansTab.tsx';
+import { IntegrationsTab } from './integrations/IntegrationsTab.tsx';
 import { InvitesTab } from './InvitesTab.tsx';
 import { MembersTab } from './MembersTab.tsx';
 import { ReportsTab } from './ReportsTab.tsx';
 import { VisibilityTab } from './VisibilityTab.tsx';
 
-export type GroupSettingsTab = 'members' | 'bans' | 'invites' | 'visibility' | 'reports' | 'audit';
+export type GroupSettingsTab = 'members' | 'bans' | 'invites' | 'visibility' | 'integrations' | 'reports' | 'audit';
 
 /**
  * A group's settings, for its owner and admins: members, bans, invites, who can
- * find and join it (public or private) with its description, reports and the
- * audit log.
+ * find and join it (public or private) with its description, its integrations
+ * (bots, webhooks, slash commands), reports and the audit log.
  */
 export function GroupSettingsDialog(props: { group: Group; initialTab?: GroupSettingsTab; onClose: () => void }) {
   const { group } = props;
@@ -28,6 +29,9 @@ export function GroupSettingsDialog(props: { group: Group; initialTab?: GroupSet
           { id: 'bans', label: 'Bans', render: () => <BansTab groupId={group.id} /> },
           { id: 'invites', label: 'Invites', render: () => <InvitesTab groupId={group.id} /> },
           { id: 'visibility', label: 'Visibility', render: () => <VisibilityTab group={group} /> },
+          ...(group.myRole === 'member'
+            ? []
+            : [{ id: 'integrations', label: 'Integrations', render: () => <IntegrationsTab group={group} /> }]),
           { id: 'reports', label: 'Reports', render: () => <ReportsTab groupId={group.id} /> },
           {
             id: 'audit',

@@ -7,6 +7,7 @@ import { formatMoment } from '../../messages/format.ts';
 import { useLoaded } from '../../moderation/useLoaded.ts';
 import { InviteLink } from '../InviteLink.tsx';
 import { CreateInviteForm } from './CreateInviteForm.tsx';
+import { LoadedList } from './LoadedList.tsx';
 import { ErrorLine } from '../../common/ErrorLine.tsx';
 import { useAction } from '../../common/useAction.ts';
 
@@ -31,22 +32,16 @@ export function InvitesTab(props: { groupId: string }) {
       />
       {created && <InviteLink key={created.code} invite={created} />}
       <h3>Invites</h3>
-      {!invites.data && <ErrorLine error={invites.error} />}
-      {!invites.data && !invites.error && <p className="hint">Loading invites…</p>}
-      {invites.data?.length === 0 && <p className="hint">No invites yet.</p>}
-      <ul className="mod-list" aria-label="Invites">
-        {invites.data?.map((invite) => (
-          <InviteRow
-            key={invite.code}
-            groupId={groupId}
-            invite={invite}
-            onRevoked={() => {
-              invites.update((list) => list.filter((i) => i.code !== invite.code));
-              if (created?.code === invite.code) setCreated(null);
-            }}
-          />
-        ))}
-      </ul>
+      <LoadedList
+        loaded={invites}
+        label="Invites"
+        keyOf={(i) => i.code}
+        onRemoved={(code) => {
+          if (created?.code === code) setCreated(null);
+        }}
+      >
+        {(invite, removed) => <InviteRow groupId={groupId} invite={invite} onRevoked={removed} />}
+      </LoadedList>
     </>
   );
 }

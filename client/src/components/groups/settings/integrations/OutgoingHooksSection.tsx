@@ -1,0 +1,87 @@
+import type { Group, OutgoingWebhook, OutgoingWebhookWithSecret } from '@im/protocol';
+import { useId, useState } from 'react';
+import {
+  deleteOutgoingHook,
+  listOutgoingHooks,
+  renewOutgoingSecret,
+  withoutSecret,
+} from '../../../../state/integrations.ts';
+import { useLoaded } from '../../../moderation/useLoaded.ts';
+import { LoadedList } from '../LoadedList.tsx';
+import { CreateOutgoingForm } from './CreateOutgoingForm.tsx';
+import { DeliveryLog } from './DeliveryLog.tsx';
+import { IntegrationSection } from './IntegrationSection.tsx';
+import { panelLabel } from './PanelSelect.tsx';
+import { RowActions } from './RowActions.tsx';
+import { useShownOnce } from './useShownOnce.tsx';
+
+/**
+ * Outgoing webhooks: the group's new messages (or one panel's, or those
+ * starting with a trigger word) POSTed, signed with a secret, to an address.
+ * Each has its delivery log.
+ */
+export function OutgoingHooksSection(props: { group: Group }) {
+  const { group } = props;
+  const hooks = useLoaded(group.id, () => listOutgoingHooks(group.id));
+  const made = useShownOnce('outgoing-secret', (m: OutgoingWebhookWithSecret) => ({
+    label: `Signing secret for ${m.name || m.url}`,
+    value: m.secret,
+    id: m.id,
+  }));
+  return (
+    <IntegrationSection title="Outgoing webhooks" heading="h4">
+      <CreateOutgoingForm
+        group={group}
+        onCreated={(hook) => {
+          made.show(hook);
+          hooks.update((list) => [withoutSecret(hook), ...list.filter((h) => h.id !== hook.id)]);
+        }}
+      />
+      {made.view}
+      <LoadedList loaded={hooks} label="Outgoing webhooks" keyOf={(h) => h.id} onRemoved={made.forget}>
+        {(hook, removed) => <OutgoingRow group={group} hook={hook} onDeleted={removed} />}
+      </LoadedList>
+    </IntegrationSection>
+  );
+}
+
+function OutgoingRow(props: { group: Group; hook: OutgoingWebhook; onDeleted: () => void }) {
+  const { group, hook } = props;
+  const name = hook.name || hook.url;
+  const logId = useId();
+  const [showLog, setShowLog] = useState(false);
+  const secret = useShownOnce('outgoing-secret', (value: string) => ({
+    label: `New signing secret for ${name}`,
+    value,
+  }));
+  return (
+    <li className="mod-item" data-testid="outgoing-row" aria-label={name}>
+      <p className="mod-line">
+        <strong>{name}</strong>
+        {hook.name && <span className="hint">{hook.url}</span>}
+      </p>
+      <p className="mod-line hint">
+        {panelLabel(group.panels, hook.panelId)} ·{' '}
+        {hook.triggerWords.length > 0 ? `messages starting with ${hook.triggerWords.join(', ')}` : 'every message'}
+      </p>
+      {secret.view}
+      <RowActions
+        renewLabel="New secret"
+        renew={{
+          question: `Make a new signing secret for ${name}? Signatures with the current one stop matching.`,
+          run: async () => secret.show((await renewOutgoingSecret(group.id, hook.id)).secret),
+        }}
+        remove={{
+          question: `Delete the outgoing webhook ${name}? Nothing more is sent to it.`,
+          run: () => deleteOutgoingHook(group.id, hook.id),
+        }}
+        onDeleted={props.onDeleted}
+      >
+        <button type="button" aria-expanded={showLog} aria-controls={logId} onClick={() => setShowLog(!showLog)}>
+          Deliveries
+        </button>
+      </RowActions>
+      <div id={logId}>{showLog && <DeliveryLog groupId={group.id} hook={hook} />}</div>
+    </li>
+  );
+}

@@ -1,0 +1,18 @@
+import { MAX_URL } from './validation.ts';
+
+/** The address a webhook or command sends to. */
+export function UrlField(props: { placeholder: string; value: string; onChange: (url: string) => void }) {
+  return (
+    <label>
+      URL
+      <input
+        type="url"
+        inputMode="url"
+        placeholder={props.placeholder}
+        value={props.value}
+        maxLength={MAX_URL}
+        onChange={(e) => props.onChange(e.target.value)}
+      />
+    </label>
+  );
+}

@@ -1,0 +1,38 @@
+import type { PublicUser } from '@im/protocol';
+import { displayName } from '../../state/users.ts';
+import { BotBadge } from './BotBadge.tsx';
+
+/** The name a message is shown under: a webhook's chosen name, else the author's. */
+export function shownName(author: PublicUser | undefined, username?: string): string {
+  return username ?? displayName(author);
+}
+
+/**
+ * Who a message is from, with a BOT badge for bots. An incoming webhook's
+ * message shows the name it was posted under and "via" the hook's bot, so a
+ * name cannot pass for a member's.
+ */
+export function AuthorName(props: { author?: PublicUser; username?: string }) {
+  const { author, username } = props;
+  if (username !== undefined) {
+    return (
+      <>
+        <span className="author">{username}</span> <BotBadge />{' '}
+        <span className="via" data-testid="via">
+          via {displayName(author, 'a bot')}
+        </span>
+      </>
+    );
+  }
+  return (
+    <>
+      <span className="author">{displayName(author)}</span>
+      {author?.bot && (
+        <>
+          {' '}
+          <BotBadge />
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,135 @@
+import type { OidcLink } from '@im/protocol';
+import { describeError } from '../api/errors.ts';
+import { http } from '../api/http.ts';
+import { loginWithSso } from './session.ts';
+import { getState, notify } from './store.ts';
+
+/** Where the server's single sign-on sends the browser back to, read once from the address. */
+export interface SsoLanding {
+  /** One-time code to redeem for a session (`/?oidc=`). */
+  code?: string;
+  /** One-time code that finishes linking my account (`/?oidcLink=`). */
+  linkCode?: string;
+  /** Why the sign-in or link did not work (`/login?oidcError=`): a sentence to show. */
+  error?: string;
+}
+
+const REASONS: Record<string, string> = {
+  state: 'The sign-in took too long or was started in another browser or tab. Please try again.',
+  expired: 'That link request has expired. Please try again from your settings.',
+  denied: 'The sign-in was cancelled at the identity provider.',
+  provider: 'The identity provider did not confirm the sign-in. Please try again.',
+  unavailable: 'The identity provider cannot be reached right now. Please try again later.',
+  no_account:
+    'There is no account here for your identity provider account. Sign in with your password and link it in Settings, or ask an administrator.',
+  deactivated: 'This account has been deactivated by a server administrator.',
+  rate_limited: 'Too many sign-in attempts. Please wait a minute and try again.',
+};
+
+/** The sentence for an `oidcError` reason (unknown ones get a general one). */
+export function ssoErrorText(reason: string): string {
+  return REASONS[reason] ?? 'Single sign-on did not work. Please try again.';
+}
+
+/** The landing's parts of a query string (`?oidc=...`), and the query without them. */
+export function parseSsoLanding(search: string): { landing: SsoLanding; rest: string } {
+  const params = new URLSearchParams(search);
+  const code = params.get('oidc');
+  const linkCode = params.get('oidcLink');
+  const reason = params.get('oidcError');
+  for (const name of ['oidc', 'oidcLink', 'oidcError']) params.delete(name);
+  return {
+    landing: {
+      ...(code ? { code } : {}),
+      ...(linkCode ? { linkCode } : {}),
+      ...(reason !== null ? { error: ssoErrorText(reason) } : {}),
+    },
+    rest: params.toString(),
+  };
+}
+
+let landing: SsoLanding | undefined;
+
+/**
+ * What the sign-in put in the address, read once per page load and taken out
+ * of it (a code must not stay in the address bar, the history or a
+ * bookmark). `/login` is only a landing place: the app shows the login screen
+ * whenever nobody is signed in.
+ */
+export function ssoLanding(): SsoLanding {
+  if (landing) return landing;
+  const parsed = parseSsoLanding(window.location.search);
+  landing = parsed.landing;
+  if (Object.keys(landing).length > 0 || window.location.pathname === '/login') {
+    const path = window.location.pathname === '/login' ? '/' : window.location.pathname;
+    window.history.replaceState(null, '', `${path}${parsed.rest ? `?${parsed.rest}` : ''}${window.location.hash}`);
+  }
+  return landing;
+}
+
+let redemption: Promise<boolean> | undefined;
+
+/**
+ * Redeems the landing's sign-in code for a session, once per page load (a
+ * code works once): true when a session started. A failure becomes the
+ * landing's error, for the login screen.
+ */
+export function redeemSsoCode(): Promise<boolean> {
+  redemption ??= (async () => {
+    const arrived = ssoLanding();
+    if (!arrived.code) return false;
+    try {
+      await loginWithSso(arrived.code);
+      return true;
+    } catch (err) {
+      arrived.error ??= `Single sign-on did not complete: ${describeError(err)}`;
+      return false;
+    }
+  })();
+  return redemption;
+}
+
+let settled = false;
+
+/**
+ * Once the session is known: finishes a link the landing brought (signed
+ * in), and says what went wrong, on the login screen (`showSignedOut`) or as
+ * a notice.
+ */
+export async function settleSsoLanding(showSignedOut: (text: string) => void): Promise<void> {
+  if (settled) return;
+  settled = true;
+  const arrived = ssoLanding();
+  const signedIn = getState().me !== null;
+  if (arrived.error) {
+    if (signedIn) notify(arrived.error);
+    else showSignedOut(arrived.error);
+  }
+  if (!arrived.linkCode) return;
+  if (!signedIn) {
+    showSignedOut('Sign in to this server first, then link your account again from Settings.');
+    return;
+  }
+  try {
+    await finishSsoLink(arrived.linkCode);
+    notify('Your account is now linked: you can sign in with single sign-on.', 'info');
+  } catch (err) {
+    notify(`Could not link your account: ${describeError(err)}`);
+  }
+}
+
+/** Leaves for the identity provider; the server brings the browser back signed in (or with a reason). */
+export function startSso(): void {
+  window.location.assign('/api/auth/oidc/start');
+}
+
+/** Leaves for the identity provider to link my account; the server brings the browser back to finish it. */
+export async function startSsoLink(): Promise<void> {
+  const { url } = await http.post<OidcLink>('/api/auth/oidc/link');
+  window.location.assign(url);
+}
+
+/** Finishes linking with the code the return brought (my token proves it is mine). */
+export function finishSsoLink(code: string): Promise<void> {
+  return http.post('/api/auth/oidc/link/finish', { code });
+}

@@ -37,6 +37,13 @@ const BENCHMARKS: Record<string, Benchmark> = {
       '[--notifications 20000] [--members 50] [--subscriptions 2] [--kind mention|dm] [--queue memory|redis] [--send-concurrency 4] [--push-concurrency N]',
     load: () => import('./benches/push.ts'),
   },
+  webhooks: {
+    description:
+      'outgoing webhook deliveries to a local receiver checking signatures: deliveries/s, retries, server RSS',
+    usage:
+      '[--deliveries 20000] [--hooks 10] [--send-concurrency 4] [--queue memory|redis] [--webhook-concurrency N] [--fail-every K]',
+    load: () => import('./benches/webhooks.ts'),
+  },
   storage: {
     description: 'write and read files through /api/files on local disk and MinIO, against fs directly',
     usage: '[--sizes 100k,1m,10m,100m,1g] [--backends local,minio] [--reps N|list] [--body multipart|raw]',

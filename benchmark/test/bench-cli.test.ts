@@ -2,25 +2,13 @@
 // real socket.io clients in client processes, and writes a result that says
 // what happened. Timings are never asserted; delivery and shape are.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { bench, readJson } from './cli-runner.ts';
 
-const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 const out = mkdtempSync(join(tmpdir(), 'im-bench-test-'));
-
-function bench(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { timeout: 240_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
-
-const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
 
 describe('benchmark CLI', () => {
   it('rejects an unknown benchmark and a malformed option with usage', async () => {

@@ -30,3 +30,21 @@ export function intListOption(name: string, raw: string | undefined, fallback: n
   if (raw === undefined) return fallback;
   return raw.split(',').map((part) => intOption(name, part.trim(), 0));
 }
+
+/**
+ * `--queue memory|redis` of the delivery benchmarks: the cluster always
+ * queues in Redis, so there it defaults to redis and refuses memory. `what`
+ * names the queued work in that refusal ("push jobs").
+ */
+export function queueOption(raw: string | undefined, cluster: boolean, what: string): 'memory' | 'redis' {
+  const queue = raw ?? (cluster ? 'redis' : 'memory');
+  if (queue !== 'memory' && queue !== 'redis') {
+    process.stderr.write(`--queue must be memory or redis (got ${JSON.stringify(queue)})\n`);
+    process.exit(2);
+  }
+  if (cluster && queue === 'memory') {
+    process.stderr.write(`the cluster always queues ${what} in Redis: drop --queue memory\n`);
+    process.exit(2);
+  }
+  return queue;
+}

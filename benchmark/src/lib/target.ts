@@ -60,7 +60,7 @@ const BENCH_ENV = {
   LOG_FORMAT: 'json',
   RATE_LIMIT: 'off',
   PASSWORD_HASH_MEMORY_KIB: '1024',
-  // The push benchmark's stand-in push service listens on loopback, which the outbound guard refuses unless named.
+  // The push and webhooks benchmarks' receivers listen on loopback, which the outbound guard refuses unless named.
   OUTBOUND_ALLOW: '127.0.0.1',
 };
 

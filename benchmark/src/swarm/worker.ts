@@ -1,7 +1,7 @@
 // One client process of the swarm: holds many real socket.io clients,
 // connects them, records what they receive, sends when told. Started by
 // swarm.ts with fork(); talks to the coordinator over IPC only.
-import type { Ack, Message } from '@im/protocol';
+import type { Ack, CommandAccepted, Message } from '@im/protocol';
 import { connectSocket, type ClientSocket } from '../lib/client-socket.ts';
 import { now, sentAt, stamp, type Command, type Envelope, type Reply } from './protocol.ts';
 
@@ -123,7 +123,7 @@ async function send(cmd: Extract<Command, { type: 'send' }>, reqId: number): Pro
     sockets[sender.socket]!.timeout(30_000).emit(
       'message:send',
       { converseId: sender.converseId, content: stamp(key), clientMsgId: key },
-      (err: Error | null, res: Ack<Message>) => {
+      (err: Error | null, res: Ack<Message | CommandAccepted>) => {
         if (!err && res.ok) {
           acked += 1;
           ackMs.push(now() - t0);

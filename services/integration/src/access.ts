@@ -1,0 +1,23 @@
+import type { GroupRole } from '@im/protocol';
+import { call, callerId, ImError } from '@im/sdk';
+import type { Ctx } from './deps.ts';
+
+/**
+ * The caller's role in the group: a group they are not in does not exist for
+ * them (404); `adminOnly` makes anyone but the owner and admins a 403.
+ */
+export async function requireMember(ctx: Ctx<object>, groupId: string, adminOnly = true): Promise<GroupRole> {
+  const role = await call(ctx, 'group.memberRole', { groupId, userId: callerId(ctx) });
+  if (!role) throw new ImError('IM_ERR_NOT_FOUND', 'Group not found');
+  if (adminOnly && role === 'member') throw new ImError('IM_ERR_FORBIDDEN', 'Only owners and admins may do this');
+  return role;
+}
+
+/** A panel of the group, with its converse; 404 otherwise. */
+export async function requirePanel(ctx: Ctx<object>, groupId: string, panelId: string) {
+  const panel = await call(ctx, 'group.panelInfo', { panelId });
+  if (!panel || panel.groupId !== groupId) throw new ImError('IM_ERR_NOT_FOUND', 'Panel not found');
+  return panel;
+}
+
+export const notFound = (what: string) => new ImError('IM_ERR_NOT_FOUND', `${what} not found`);

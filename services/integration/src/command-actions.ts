@@ -1,0 +1,103 @@
+import type { SlashCommand, SlashCommandWithSecret } from '@im/protocol';
+import { ImError, isDuplicateKeyError, type Params } from '@im/sdk';
+import { Types } from 'mongoose';
+import { notFound, requireMember } from './access.ts';
+import { changed, makeBot, removeBot } from './bots.ts';
+import type { Ctx, IntegrationDeps } from './deps.ts';
+import type { CommandDoc } from './models.ts';
+import { integrationParams as p } from './params.ts';
+import { newSecret } from './signing.ts';
+import { toCommand } from './views.ts';
+
+const MAX_PER_GROUP = 50;
+/** Built in: a group cannot register these. */
+export const BUILT_IN_COMMANDS = new Set(['me', 'shrug']);
+
+/** Slash commands a group registers: `/trigger args` in any of its panels calls the command's URL. */
+export const commandActions = (deps: IntegrationDeps) => {
+  const { models, outbound } = deps;
+
+  return {
+    createCommand: {
+      params: p.createCommand,
+      rateLimit: 'moderate' as const,
+      async handler(ctx: Ctx<Params<typeof p.createCommand>>): Promise<SlashCommandWithSecret> {
+        const { groupId, trigger, url, description } = ctx.params;
+        await requireMember(ctx, groupId);
+        if (BUILT_IN_COMMANDS.has(trigger)) throw new ImError('IM_ERR_CONFLICT', `/${trigger} is built in`);
+        await outbound.check(url, 'url');
+        if ((await models.commands.countDocuments({ groupId })) >= MAX_PER_GROUP)
+          throw new ImError('IM_ERR_LIMIT', `A group has at most ${MAX_PER_GROUP} commands`);
+        if (await models.commands.exists({ groupId, trigger }))
+          throw new ImError('IM_ERR_CONFLICT', `The group already has /${trigger}`);
+        const _id = new Types.ObjectId();
+        const { user } = await makeBot(deps, ctx, groupId, `/${trigger}`, { kind: 'command', id: _id.toHexString() });
+        const doc: CommandDoc = {
+          _id,
+          groupId: new Types.ObjectId(groupId),
+          trigger,
+          url,
+          ...(description ? { description } : {}),
+          secret: newSecret(),
+          botId: new Types.ObjectId(user.id),
+          createdBy: new Types.ObjectId(ctx.meta.user!.id),
+          createdAt: new Date(),
+        };
+        try {
+          await models.commands.collection.insertOne(doc);
+        } catch (err) {
+          // Registered twice at once: the other one stands.
+          await removeBot(deps, ctx, groupId, user.id);
+          if (isDuplicateKeyError(err)) throw new ImError('IM_ERR_CONFLICT', `The group already has /${trigger}`);
+          throw err;
+        }
+        changed(ctx, groupId);
+        return { ...toCommand(doc, true), url, secret: doc.secret };
+      },
+    },
+
+    /** Any member may list them (the composer suggests them); only admins see the URLs. */
+    listCommands: {
+      params: p.listCommands,
+      async handler(ctx: Ctx<Params<typeof p.listCommands>>): Promise<SlashCommand[]> {
+        const role = await requireMember(ctx, ctx.params.groupId, false);
+        const docs = await models.commands
+          .find({ groupId: ctx.params.groupId })
+          .sort({ trigger: 1 })
+          .lean<CommandDoc[]>();
+        return docs.map((d) => toCommand(d, role !== 'member'));
+      },
+    },
+
+    rotateCommand: {
+      params: p.commandRef,
+      rateLimit: 'moderate' as const,
+      async handler(ctx: Ctx<Params<typeof p.commandRef>>): Promise<SlashCommandWithSecret> {
+        await requireMember(ctx, ctx.params.groupId);
+        const doc = await models.commands
+          .findOneAndUpdate(
+            { _id: ctx.params.commandId, groupId: ctx.params.groupId },
+            { $set: { secret: newSecret() } },
+            { new: true },
+          )
+          .lean<CommandDoc>();
+        if (!doc) throw notFound('Command');
+        changed(ctx, ctx.params.groupId);
+        return { ...toCommand(doc, true), url: doc.url, secret: doc.secret };
+      },
+    },
+
+    removeCommand: {
+      params: p.commandRef,
+      rateLimit: 'moderate' as const,
+      async handler(ctx: Ctx<Params<typeof p.commandRef>>): Promise<void> {
+        const { groupId, commandId } = ctx.params;
+        await requireMember(ctx, groupId);
+        const doc = await models.commands.findOneAndDelete({ _id: commandId, groupId }).lean<CommandDoc>();
+        if (!doc) throw notFound('Command');
+        await removeBot(deps, ctx, groupId, doc.botId.toHexString());
+        changed(ctx, groupId);
+      },
+    },
+  };
+};

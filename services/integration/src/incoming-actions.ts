@@ -1,0 +1,123 @@
+import type { HookPosted, IncomingWebhook } from '@im/protocol';
+import { ImError, type Params } from '@im/sdk';
+import { Types } from 'mongoose';
+import { notFound, requireMember, requirePanel } from './access.ts';
+import { changed, makeBot, removeBot } from './bots.ts';
+import type { Ctx, IntegrationDeps } from './deps.ts';
+import type { IncomingHookDoc } from './models.ts';
+import { integrationParams as p } from './params.ts';
+import { postAsBot } from './post-as-bot.ts';
+import { newSecret, sameSecret } from './signing.ts';
+import { toIncoming } from './views.ts';
+
+/** At most this many incoming hooks per group. */
+const MAX_PER_GROUP = 50;
+
+/**
+ * Incoming webhooks: a URL with a secret in it that posts Slack-style
+ * `{text}` into one panel, as the hook's own bot.
+ */
+export const incomingActions = (deps: IntegrationDeps) => {
+  const { models } = deps;
+  const load = async (groupId: string, hookId: string) => {
+    const hook = await models.incoming.findOne({ _id: hookId, groupId }).lean<IncomingHookDoc>();
+    if (!hook) throw notFound('Webhook');
+    return hook;
+  };
+
+  return {
+    createIncoming: {
+      params: p.createIncoming,
+      rateLimit: 'moderate' as const,
+      async handler(ctx: Ctx<Params<typeof p.createIncoming>>): Promise<IncomingWebhook> {
+        const { groupId, panelId, name } = ctx.params;
+        await requireMember(ctx, groupId);
+        const panel = await requirePanel(ctx, groupId, panelId);
+        if ((await models.incoming.countDocuments({ groupId })) >= MAX_PER_GROUP)
+          throw new ImError('IM_ERR_LIMIT', `A group has at most ${MAX_PER_GROUP} incoming webhooks`);
+        const _id = new Types.ObjectId();
+        const { user } = await makeBot(deps, ctx, groupId, name, { kind: 'incoming', id: _id.toHexString() });
+        const doc: IncomingHookDoc = {
+          _id,
+          groupId: new Types.ObjectId(groupId),
+          panelId: new Types.ObjectId(panelId),
+          converseId: new Types.ObjectId(panel.converseId),
+          name,
+          botId: new Types.ObjectId(user.id),
+          secret: newSecret(),
+          createdBy: new Types.ObjectId(ctx.meta.user!.id),
+          createdAt: new Date(),
+        };
+        await models.incoming.collection.insertOne(doc);
+        changed(ctx, groupId);
+        return toIncoming(doc);
+      },
+    },
+
+    listIncoming: {
+      params: p.listIncoming,
+      async handler(ctx: Ctx<Params<typeof p.listIncoming>>): Promise<IncomingWebhook[]> {
+        await requireMember(ctx, ctx.params.groupId);
+        const docs = await models.incoming
+          .find({ groupId: ctx.params.groupId })
+          .sort({ _id: 1 })
+          .lean<IncomingHookDoc[]>();
+        return docs.map(toIncoming);
+      },
+    },
+
+    rotateIncoming: {
+      params: p.incomingRef,
+      rateLimit: 'moderate' as const,
+      async handler(ctx: Ctx<Params<typeof p.incomingRef>>): Promise<IncomingWebhook> {
+        await requireMember(ctx, ctx.params.groupId);
+        const doc = await models.incoming
+          .findOneAndUpdate(
+            { _id: ctx.params.hookId, groupId: ctx.params.groupId },
+            { $set: { secret: newSecret() } },
+            { new: true },
+          )
+          .lean<IncomingHookDoc>();
+        if (!doc) throw notFound('Webhook');
+        return toIncoming(doc);
+      },
+    },
+
+    removeIncoming: {
+      params: p.incomingRef,
+      rateLimit: 'moderate' as const,
+      async handler(ctx: Ctx<Params<typeof p.incomingRef>>): Promise<void> {
+        const { groupId, hookId } = ctx.params;
+        await requireMember(ctx, groupId);
+        const hook = await load(groupId, hookId);
+        await models.incoming.deleteOne({ _id: hook._id });
+        await removeBot(deps, ctx, groupId, hook.botId.toHexString());
+        changed(ctx, groupId);
+      },
+    },
+
+    /** `POST /hooks/:hookId/:secret`: no token, the secret is the credential. A wrong one is 404, like no hook. */
+    postToHook: {
+      params: p.postToHook,
+      rateLimit: 'hook' as const,
+      async handler(ctx: Ctx<Params<typeof p.postToHook>>): Promise<HookPosted> {
+        const { hookId, secret, text, content, username } = ctx.params;
+        const hook = await models.incoming.findById(hookId).lean<IncomingHookDoc>();
+        if (!hook || !sameSecret(secret, hook.secret)) throw notFound('Webhook');
+        const body = text ?? content;
+        if (!body)
+          throw new ImError('IM_ERR_VALIDATION', "'text' is required", [
+            { field: 'text', type: 'required', message: "'text' is required" },
+          ]);
+        const message = await postAsBot(
+          ctx,
+          { botId: hook.botId.toHexString(), groupId: hook.groupId.toHexString() },
+          hook.converseId.toHexString(),
+          body,
+          username,
+        );
+        return { messageId: message.id };
+      },
+    },
+  };
+};

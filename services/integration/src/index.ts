@@ -1,0 +1,1 @@
+export { createIntegrationService } from './integration.service.ts';

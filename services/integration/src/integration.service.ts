@@ -1,0 +1,75 @@
+import {
+  createCache,
+  EVENTS,
+  MemoryQueue,
+  OutboundGuard,
+  RedisStreamQueue,
+  type AppContext,
+  type DeliveryQueue,
+  type ServiceEvents,
+  type ServiceFactory,
+} from '@im/sdk';
+import { botActions } from './bot-actions.ts';
+import { commandActions } from './command-actions.ts';
+import { commandRunner } from './command-runner.ts';
+import type { IntegrationDeps } from './deps.ts';
+import { IntegrationDirectory } from './directory.ts';
+import { forgetGroup } from './group-removal.ts';
+import { incomingActions } from './incoming-actions.ts';
+import { integrationModels } from './models.ts';
+import { outgoingActions } from './outgoing-actions.ts';
+import { toJob, webhookDispatcher } from './webhook-dispatch.ts';
+import type { WebhookJobData } from './webhook-job.ts';
+import { webhookSender } from './webhook-sender.ts';
+
+/**
+ * Bots, incoming and outgoing webhooks, and slash commands. Outgoing
+ * deliveries share the push service's delivery queue (a Redis stream in a
+ * cluster; memory on a single instance, where the delivery log in MongoDB
+ * brings back what was waiting when the process stopped).
+ */
+export const createIntegrationService: ServiceFactory = (app: AppContext) => {
+  const models = integrationModels(app.mongo!);
+  const deps: IntegrationDeps = {
+    app,
+    models,
+    outbound: new OutboundGuard({ allow: app.config.outboundAllow, timeoutMs: app.config.outboundTimeoutMs }),
+    directory: new IntegrationDirectory(models),
+    responses: createCache(app.redis, 'integration:respond:'),
+    publicUrl: app.config.publicUrl ?? `http://localhost:${app.config.port}`,
+  };
+  let queue: DeliveryQueue<WebhookJobData> | undefined;
+
+  return {
+    name: 'integration',
+    async started() {
+      await Promise.all(Object.values(models).map((m) => m.createIndexes()));
+      const send = webhookSender(deps, this.broker, this.logger);
+      if (app.redis) {
+        queue = new RedisStreamQueue<WebhookJobData>(app.redis, this.broker.nodeID, { name: 'webhooks' });
+      } else {
+        queue = new MemoryQueue<WebhookJobData>();
+        // Deliveries waiting when the process stopped are tried again now.
+        const waiting = await models.deliveries.find({ status: { $in: ['pending', 'retrying'] } }).lean();
+        await queue.enqueue(waiting.map(toJob));
+      }
+      queue.start(send, app.config.webhookConcurrency);
+    },
+    async stopped() {
+      await queue?.stop();
+      await deps.outbound.close();
+    },
+    actions: {
+      ...botActions(deps),
+      ...incomingActions(deps),
+      ...outgoingActions(deps),
+      ...commandActions(deps),
+      ...commandRunner(deps),
+    },
+    events: {
+      [EVENTS.messageCreated]: webhookDispatcher(deps, () => queue),
+      [EVENTS.integrationChanged]: (ctx) => deps.directory.forget(ctx.params.groupId),
+      [EVENTS.groupDeleted]: (ctx) => forgetGroup(deps, ctx, ctx.params.groupId),
+    } satisfies ServiceEvents,
+  };
+};

@@ -1,0 +1,48 @@
+import type { IncomingWebhook, OutgoingWebhook, SlashCommand, WebhookDelivery } from '@im/protocol';
+import type { CommandDoc, DeliveryDoc, IncomingHookDoc, OutgoingHookDoc } from './models.ts';
+
+export const toIncoming = (doc: IncomingHookDoc): IncomingWebhook => ({
+  id: doc._id.toHexString(),
+  groupId: doc.groupId.toHexString(),
+  panelId: doc.panelId.toHexString(),
+  name: doc.name,
+  botId: doc.botId.toHexString(),
+  url: `/hooks/${doc._id.toHexString()}/${doc.secret}`,
+  createdBy: doc.createdBy.toHexString(),
+  createdAt: doc.createdAt.toISOString(),
+});
+
+export const toOutgoing = (doc: OutgoingHookDoc): OutgoingWebhook => ({
+  id: doc._id.toHexString(),
+  groupId: doc.groupId.toHexString(),
+  ...(doc.panelId ? { panelId: doc.panelId.toHexString() } : {}),
+  name: doc.name,
+  url: doc.url,
+  triggerWords: doc.triggerWords,
+  botId: doc.botId.toHexString(),
+  createdBy: doc.createdBy.toHexString(),
+  createdAt: doc.createdAt.toISOString(),
+});
+
+/** `url` only for admins: it may name an internal service. */
+export const toCommand = (doc: CommandDoc, admin: boolean): SlashCommand => ({
+  id: doc._id.toHexString(),
+  groupId: doc.groupId.toHexString(),
+  trigger: doc.trigger,
+  ...(doc.description ? { description: doc.description } : {}),
+  ...(admin ? { url: doc.url } : {}),
+  botId: doc.botId.toHexString(),
+  createdBy: doc.createdBy.toHexString(),
+  createdAt: doc.createdAt.toISOString(),
+});
+
+export const toDelivery = (doc: DeliveryDoc): WebhookDelivery => ({
+  id: doc._id.toHexString(),
+  event: doc.event,
+  status: doc.status,
+  attempts: doc.attempts,
+  ...(doc.responseStatus !== undefined ? { responseStatus: doc.responseStatus } : {}),
+  ...(doc.lastError ? { lastError: doc.lastError } : {}),
+  at: doc.at.toISOString(),
+  ...(doc.status === 'retrying' && doc.nextAttemptAt ? { nextAttemptAt: doc.nextAttemptAt.toISOString() } : {}),
+});

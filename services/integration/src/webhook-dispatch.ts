@@ -1,0 +1,89 @@
+import { createHash } from 'node:crypto';
+import type { Message, WebhookEventBody } from '@im/protocol';
+import { isDuplicateKeyError, type DeliveryQueue, type EventContext } from '@im/sdk';
+import { Types } from 'mongoose';
+import type { IntegrationDeps } from './deps.ts';
+import type { DeliveryDoc, OutgoingHookDoc } from './models.ts';
+import type { WebhookJobData } from './webhook-job.ts';
+
+/** Whether the message starts with one of the hook's trigger words (any message when it has none). */
+const triggers = (hook: OutgoingHookDoc, content: string): boolean => {
+  if (hook.triggerWords.length === 0) return true;
+  const first = content.trimStart().split(/\s/, 1)[0] ?? '';
+  return hook.triggerWords.includes(first);
+};
+
+/**
+ * The same id for the same message and hook on every node: each node of the
+ * service hears the event, and only the first to write the log entry queues
+ * the delivery.
+ */
+const deliveryIdOf = (messageId: string, hookId: string): Types.ObjectId =>
+  new Types.ObjectId(createHash('sha256').update(`${messageId}:${hookId}`).digest('hex').slice(0, 24));
+
+/**
+ * On each new message of a group with outgoing hooks: a log entry and a
+ * queued delivery per matching hook. Messages of the group's bots are not
+ * sent (a hook's own answer must not call it again).
+ */
+export const webhookDispatcher =
+  (
+    { models, directory }: Pick<IntegrationDeps, 'models' | 'directory'>,
+    queue: () => DeliveryQueue<WebhookJobData> | undefined,
+  ) =>
+  async (ctx: EventContext<'chat.message.created'>): Promise<void> => {
+    const { message, groupId } = ctx.params;
+    if (!groupId) return;
+    const group = await directory.forGroup(groupId);
+    if (group.outgoing.length === 0 || group.botIds.has(message.authorId)) return;
+    const hooks = group.outgoing.filter(
+      (h) => (!h.converseId || h.converseId.toHexString() === message.converseId) && triggers(h, message.content),
+    );
+    const jobs: WebhookJobData[] = [];
+    for (const hook of hooks) {
+      const job = await recordDelivery(models, hook, groupId, message);
+      if (job) jobs.push(job);
+    }
+    await queue()?.enqueue(jobs);
+  };
+
+async function recordDelivery(
+  models: IntegrationDeps['models'],
+  hook: OutgoingHookDoc,
+  groupId: string,
+  message: Message,
+): Promise<WebhookJobData | null> {
+  const id = deliveryIdOf(message.id, hook._id.toHexString());
+  const event: Omit<WebhookEventBody, 'timestamp'> = {
+    event: 'message.created',
+    deliveryId: id.toHexString(),
+    groupId,
+    converseId: message.converseId,
+    message,
+  };
+  const doc: DeliveryDoc = {
+    _id: id,
+    hookId: hook._id,
+    groupId: hook.groupId,
+    event: 'message.created',
+    status: 'pending',
+    attempts: 0,
+    at: new Date(),
+    body: JSON.stringify(event),
+  };
+  try {
+    await models.deliveries.collection.insertOne(doc);
+  } catch (err) {
+    if (isDuplicateKeyError(err)) return null; // another node has it
+    throw err;
+  }
+  return toJob(doc);
+}
+
+export const toJob = (doc: Pick<DeliveryDoc, '_id' | 'hookId' | 'groupId' | 'at' | 'body'>): WebhookJobData => ({
+  deliveryId: doc._id.toHexString(),
+  hookId: doc.hookId.toHexString(),
+  groupId: doc.groupId.toHexString(),
+  at: doc.at.getTime(),
+  body: doc.body,
+});

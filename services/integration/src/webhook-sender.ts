@@ -1,0 +1,98 @@
+import { CircuitBreaker, OutboundRefusedError, type ActionCaller, type DeliveryJob, type Outcome } from '@im/sdk';
+import type { IntegrationDeps } from './deps.ts';
+import type { DeliveryDoc } from './models.ts';
+import { parseAnswer } from './answer.ts';
+import { postAsBot } from './post-as-bot.ts';
+import { signedHeaders } from './signing.ts';
+import { withTimestamp, type WebhookJobData } from './webhook-job.ts';
+
+/** Retries go on at least this long after the event (then the delivery is given up). */
+export const RETRY_FOR_MS = 3_600_000;
+/** 10 s, 30 s, 90 s, 4.5 min, 13.5 min, then every 30 min (with ±20% jitter): given up after about 80 minutes. */
+export const retryDelayMs = (attempts: number): number =>
+  Math.min(10_000 * 3 ** attempts, 1_800_000) * (0.8 + Math.random() * 0.4);
+/** What is kept of a receiver's answer: enough for a `text` to post. */
+const ANSWER_BYTES = 64 * 1024;
+
+type Log = Partial<Pick<DeliveryDoc, 'status' | 'responseStatus' | 'lastError' | 'nextAttemptAt'>>;
+
+/**
+ * Makes one attempt of a delivery and says what comes next: done (answered
+ * 2xx, refused by the guard, the hook gone, or given up) or a retry. Each
+ * attempt is written to the delivery log. A 2xx answer whose JSON has `text`
+ * is posted by the hook's bot.
+ */
+export function webhookSender(
+  { models, directory, outbound }: Pick<IntegrationDeps, 'models' | 'directory' | 'outbound'>,
+  broker: ActionCaller,
+  logger: { warn(...args: unknown[]): void },
+) {
+  // Per hook: after 5 failures in a row its deliveries wait a minute before one tries again.
+  const breaker = new CircuitBreaker(5, 60_000);
+  const log = (deliveryId: string, set: Log, attempted = true) =>
+    models.deliveries.updateOne(
+      { _id: deliveryId },
+      {
+        $set: set,
+        ...(attempted ? { $inc: { attempts: 1 } } : {}),
+        ...(set.nextAttemptAt ? {} : { $unset: { nextAttemptAt: 1 } }),
+      },
+    );
+
+  return async (job: DeliveryJob<WebhookJobData>): Promise<Outcome> => {
+    const { deliveryId, hookId, groupId, at, body } = job.data;
+    const hook = (await directory.forGroup(groupId)).outgoing.find((h) => h._id.toHexString() === hookId);
+    if (!hook) {
+      await log(deliveryId, { status: 'failed', lastError: 'The webhook was removed' }, false);
+      return { done: true };
+    }
+    const wait = breaker.waitFor(hookId);
+    if (wait > 0) return { retryInMs: wait, countAttempt: false };
+
+    const timestamp = Math.floor(Date.now() / 1000);
+    const raw = withTimestamp(body, timestamp);
+    let status = 0;
+    let answer: Buffer | undefined;
+    let error = '';
+    try {
+      const res = await outbound.request(new URL(hook.url), {
+        method: 'POST',
+        headers: signedHeaders(hook.secret, raw, timestamp, deliveryId),
+        body: raw,
+        maxBytes: ANSWER_BYTES,
+      });
+      status = res.status;
+      answer = res.body;
+    } catch (err) {
+      if (err instanceof OutboundRefusedError) {
+        // No later attempt could be allowed: dropped, never retried.
+        await log(deliveryId, { status: 'failed', lastError: `Refused: ${err.message}` });
+        return { done: true };
+      }
+      error = err instanceof Error ? err.message : String(err);
+    }
+
+    if (status >= 200 && status < 300) {
+      breaker.success(hookId);
+      await log(deliveryId, { status: 'delivered', responseStatus: status });
+      const text = parseAnswer(answer)?.text;
+      if (text) {
+        const converseId = (JSON.parse(body) as { converseId: string }).converseId;
+        await postAsBot(broker, { botId: hook.botId.toHexString(), groupId }, converseId, text).catch((err: unknown) =>
+          logger.warn('could not post a webhook answer', err),
+        );
+      }
+      return { done: true };
+    }
+    breaker.failure(hookId);
+    const lastError = error || `The receiver answered ${status}`;
+    const failed: Log = { lastError, ...(status ? { responseStatus: status } : {}) };
+    if (Date.now() - at >= RETRY_FOR_MS) {
+      await log(deliveryId, { ...failed, status: 'failed' });
+      return { done: true };
+    }
+    const delay = retryDelayMs(job.attempts);
+    await log(deliveryId, { ...failed, status: 'retrying', nextAttemptAt: new Date(Date.now() + delay) });
+    return { retryInMs: delay, countAttempt: true };
+  };
+}

@@ -7,6 +7,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 COPY packages/sdk/package.json packages/sdk/
 COPY packages/protocol/package.json packages/protocol/
+COPY packages/markdown/package.json packages/markdown/
 COPY packages/dev-servers/package.json packages/dev-servers/
 COPY services/user/package.json services/user/
 COPY services/group/package.json services/group/
@@ -22,6 +23,7 @@ COPY server/package.json server/
 RUN npm ci --omit=dev --no-audit --no-fund
 COPY packages/sdk packages/sdk
 COPY packages/protocol packages/protocol
+COPY packages/markdown packages/markdown
 COPY packages/dev-servers packages/dev-servers
 COPY services services
 COPY gateway gateway

@@ -1,26 +1,8 @@
-import MarkdownIt from 'markdown-it';
+import { createMarkdown } from '@im/markdown';
 import { dropForbidden } from './escape.ts';
 
-/** Link targets a rendered message may have: anything else (javascript:, data:, file:) stays text. */
-const SAFE_LINK = /^(https?:|mailto:)/i;
-
-/**
- * Message Markdown, safe by construction: raw HTML is never passed through
- * (`html: false` escapes it), links keep only http(s) and mailto targets,
- * images are not rendered (a reader's browser would fetch a third party's
- * address) and every link opens without a referrer. Bare URLs become links.
- */
-const md = new MarkdownIt({ html: false, linkify: true, breaks: true, typographer: false });
-md.validateLink = (url: string) => SAFE_LINK.test(url.trim());
-md.disable(['image']);
-
-const defaultLinkOpen =
-  md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
-md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
-  const token = tokens[idx]!;
-  token.attrSet('rel', 'nofollow noopener noreferrer ugc');
-  return defaultLinkOpen(tokens, idx, options, env, self);
-};
+/** Message Markdown with the rules the web client uses too (safe links, no HTML, no images, spoilers). */
+const md = createMarkdown();
 
 /** A message's content as HTML. */
 export const renderMarkdown = (content: string): string => md.render(dropForbidden(content));

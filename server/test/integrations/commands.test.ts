@@ -158,7 +158,7 @@ describe('slash commands', () => {
     const me = (await send(owner, converseId, '/me waves')).body as Message;
     assert.deepEqual([me.content, me.emote], ['waves', true]);
     const shrug = (await send(owner, converseId, '/shrug no idea')).body as Message;
-    assert.equal(shrug.content, 'no idea ¯\\_(ツ)_/¯');
+    assert.equal(shrug.content, 'no idea ¯\\\\\\_(ツ)\\_/¯');
     assert.equal(shrug.emote, undefined);
     const plain = await send(owner, converseId, '/unknown stays text');
     assert.equal(plain.status, 201);

@@ -6,7 +6,8 @@ export type Slash =
 
 const SLASH_CODE = 0x2f;
 const SLASH = /^\/([A-Za-z0-9_-]{1,32})(?:\s+([\s\S]*))?$/;
-const SHRUG = '¯\\_(ツ)_/¯';
+// Written as Markdown, so the rendered message keeps its backslash and shows no italics.
+const SHRUG = '¯\\\\\\_(ツ)\\_/¯';
 
 /**
  * Reads `/trigger text`: the built-ins `/me text` and `/shrug [text]`, else

@@ -11,8 +11,12 @@ describe('parseSlash', () => {
 
   it('rewrites the built-ins', () => {
     assert.deepEqual(parseSlash('/me waves'), { kind: 'builtin', content: 'waves', emote: true });
-    assert.deepEqual(parseSlash('/shrug'), { kind: 'builtin', content: '¯\\_(ツ)_/¯', emote: false });
-    assert.deepEqual(parseSlash('/shrug no idea'), { kind: 'builtin', content: 'no idea ¯\\_(ツ)_/¯', emote: false });
+    assert.deepEqual(parseSlash('/shrug'), { kind: 'builtin', content: '¯\\\\\\_(ツ)\\_/¯', emote: false });
+    assert.deepEqual(parseSlash('/shrug no idea'), {
+      kind: 'builtin',
+      content: 'no idea ¯\\\\\\_(ツ)\\_/¯',
+      emote: false,
+    });
   });
 
   it('leaves everything else alone', () => {

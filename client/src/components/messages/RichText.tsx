@@ -1,48 +1,27 @@
-import { Fragment, type ReactNode } from 'react';
-
-// http(s) links up to whitespace; trailing punctuation is left outside the link.
-const TOKEN = /(https?:\/\/[^\s<>"']+)|(@[a-z0-9_.-]{3,32})/gi;
-const TRAILING = /[.,;:!?)\]]+$/;
+import { useContext, useMemo } from 'react';
+import { CustomEmojiContext, withCustomEmoji } from '../emoji/CustomEmojiContext.tsx';
+import { parseBlocks, parseInline } from './markdown/parser.ts';
+import { renderTokens } from './markdown/render.tsx';
 
 /**
- * Message text as React nodes: React escapes every string, so markup in a
- * message is shown as text. Links open in a new tab without access to this
- * page (`noopener noreferrer`); `@name` of a mentioned user is highlighted.
+ * Message text as React nodes, rendered from Markdown with the rules the
+ * public pages use (no raw HTML, http(s)/mailto links only, no images,
+ * `||spoilers||`). Every string goes through React, so markup in a message
+ * is shown as text; `@name` of a mentioned user is highlighted. `inline`
+ * keeps it to one run of text (a `/me` action).
  */
-export function RichText(props: { text: string; mentionNames?: ReadonlySet<string>; myName?: string }) {
-  const nodes: ReactNode[] = [];
-  let last = 0;
-  for (const match of props.text.matchAll(TOKEN)) {
-    const start = match.index;
-    if (start > last) nodes.push(props.text.slice(last, start));
-    if (match[1]) {
-      let url = match[1];
-      const trail = TRAILING.exec(url)?.[0] ?? '';
-      url = url.slice(0, url.length - trail.length);
-      nodes.push(
-        <a key={start} href={url} target="_blank" rel="noopener noreferrer">
-          {url}
-        </a>,
-      );
-      if (trail) nodes.push(trail);
-    } else {
-      const name = match[2]!.slice(1).toLowerCase();
-      if (props.mentionNames?.has(name)) {
-        nodes.push(
-          <span key={start} className={name === props.myName ? 'mention me' : 'mention'}>
-            {match[2]}
-          </span>,
-        );
-      } else nodes.push(match[2]);
-    }
-    last = start + match[0].length;
-  }
-  if (last < props.text.length) nodes.push(props.text.slice(last));
-  return (
-    <>
-      {nodes.map((node, i) => (
-        <Fragment key={i}>{node}</Fragment>
-      ))}
-    </>
-  );
+export function RichText(props: {
+  text: string;
+  mentionNames?: ReadonlySet<string>;
+  myName?: string;
+  inline?: boolean;
+}) {
+  const { text, mentionNames, myName, inline } = props;
+  const customEmoji = useContext(CustomEmojiContext);
+  const nodes = useMemo(() => {
+    const env = { mentionNames, myName };
+    // `:name:` of the group's custom emoji become images in the rendered text (code excepted).
+    return withCustomEmoji(renderTokens(inline ? parseInline(text, env) : parseBlocks(text, env)), customEmoji);
+  }, [text, mentionNames, myName, inline, customEmoji]);
+  return inline ? <span className="markdown">{nodes}</span> : <div className="markdown">{nodes}</div>;
 }

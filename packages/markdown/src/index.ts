@@ -1,0 +1,3 @@
+export { createMarkdown, LINK_REL, SAFE_LINK } from './configure.ts';
+export { textUntil } from './text-rule.ts';
+export type { MarkdownIt, StateInline, Token } from 'markdown-it';

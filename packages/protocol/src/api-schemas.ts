@@ -8,6 +8,7 @@ import type {
   ServerSettings,
   ApiError,
   AuthResult,
+  CustomEmoji,
   Session,
   SignedFileUrl,
   Me,
@@ -31,6 +32,7 @@ import type {
   PushSubscriptionRef,
   Reaction,
   UnreadEntry,
+  ReadReceipt,
   VapidKey,
 } from './index.ts';
 import type {
@@ -45,6 +47,7 @@ import type {
   SlashCommandWithSecret,
   WebhookDelivery,
 } from './integrations.ts';
+import type { FollowedThreadPage } from './threads.ts';
 
 /**
  * Every shape the HTTP API answers with, under the name its OpenAPI
@@ -68,6 +71,7 @@ export interface ApiSchemas {
   Message: Message;
   DmConverse: DmConverse;
   UnreadEntry: UnreadEntry;
+  ReadReceipt: ReadReceipt;
   Presence: Presence;
   File: FileInfo;
   VapidKey: VapidKey;
@@ -96,6 +100,8 @@ export interface ApiSchemas {
   SlashCommandWithSecret: SlashCommandWithSecret;
   CommandAccepted: CommandAccepted;
   HookPosted: HookPosted;
+  FollowedThreadPage: FollowedThreadPage;
+  CustomEmoji: CustomEmoji;
 }
 
 export type ApiSchemaName = keyof ApiSchemas;

@@ -4,6 +4,7 @@
  */
 
 import type { CommandAccepted, EphemeralMessage } from './integrations.ts';
+import type { PinInfo, ThreadSummary } from './threads.ts';
 
 /**
  * A document id: 24 lower-case hex digits.
@@ -71,6 +72,8 @@ export interface Me extends PublicUser {
   hasPassword: boolean;
   /** Linked to an account at the single sign-on provider (it can sign in there). */
   ssoLinked: boolean;
+  /** Whether others see how far I read (read receipts); on unless turned off. */
+  shareReadReceipts: boolean;
 }
 
 /** A login: one per sign-in, ended by logout, revocation, a password change or account removal. */
@@ -198,6 +201,45 @@ export interface Message {
   username?: string;
   /** `/me`: an action by the author, shown as "<author> <content>". */
   emote?: true;
+  /** `@all`: a mention of every member (in groups over 100 members, only when an admin wrote it). */
+  mentionsAll?: true;
+  /** `@here`: a mention of the members online when it was sent. */
+  mentionsHere?: true;
+  /** A thread reply: the root message it answers (a top-level message of the same converse). */
+  threadId?: Id;
+  /** A thread root: its replies so far. */
+  thread?: ThreadSummary;
+  /** A pinned message: who pinned it and when. */
+  pinned?: PinInfo;
+  /** What the first http(s) link in the content points to, fetched by the server after the send. */
+  preview?: LinkPreview;
+}
+
+/**
+ * A link's card, read from its page's OpenGraph / Twitter card / `<title>`.
+ * The image is a stored copy (`imageFileId`), so readers never contact the site.
+ */
+export interface LinkPreview {
+  url: string;
+  title: string;
+  description?: string;
+  siteName?: string;
+  imageFileId?: Id;
+}
+
+/** A group's own emoji (`GET /api/groups/:groupId/emoji`): `:name:` in messages and reactions. */
+export interface CustomEmoji {
+  /** 2-32 of `[a-z0-9_]`. */
+  name: string;
+  fileId: Id;
+  /** `/api/files/:id`: the image (members may read it). */
+  url: string;
+}
+
+/** `GET /api/converses/:id/reads`: how far a member who shares read receipts has read. */
+export interface ReadReceipt {
+  userId: Id;
+  readSeq: Int;
 }
 
 export interface DmConverse {
@@ -301,6 +343,8 @@ export interface SendMessageBody {
   attachments?: Id[];
   /** Bots only: the name to show instead of the bot's (an incoming webhook's `username`). */
   username?: string;
+  /** Reply in the thread of this top-level message of the same converse. */
+  threadId?: Id;
 }
 
 export interface SyncRequest {
@@ -329,6 +373,8 @@ export interface ServerToClientEvents {
     counts: Array<{ emoji: string; count: number }>;
   }) => void;
   'converse:read': (event: { converseId: string; readSeq: number }) => void;
+  /** A member who shares read receipts read further (converses of at most 50 members). */
+  'read:updated': (event: ReadReceipt & { converseId: Id }) => void;
   'group:updated': (group: GroupInfo) => void;
   'group:deleted': (event: { groupId: string }) => void;
   'member:joined': (event: { groupId: string; userId: string; role: GroupRole }) => void;
@@ -339,6 +385,8 @@ export interface ServerToClientEvents {
   'panel:deleted': (event: { groupId: string; panelId: string; converseId: string }) => void;
   'dm:opened': (converse: DmConverse) => void;
   presence: (event: { userId: string; online: boolean }) => void;
+  /** Someone I share a group or a DM with changed their name or avatar. */
+  'user:updated': (user: PublicUser) => void;
   typing: (event: { converseId: string; userId: string }) => void;
   notification: (event: Record<string, unknown>) => void;
   'message:ephemeral': (message: EphemeralMessage) => void;
@@ -354,4 +402,5 @@ export interface ClientToServerEvents {
 export * from './internal.ts';
 export * from './integrations.ts';
 export * from './moderation.ts';
+export * from './threads.ts';
 export type { ApiSchemas, ApiSchemaName } from './api-schemas.ts';

@@ -27,6 +27,8 @@ export interface AuthOptions {
   registration: RegistrationMode;
   /** Present when single sign-on (OpenID Connect) is configured: the login button's label. */
   oidc?: { label: string };
+  /** The largest file `POST /api/files` accepts, in bytes: clients refuse bigger ones before sending them. */
+  maxUploadBytes?: number;
 }
 
 /**

@@ -4,6 +4,8 @@ import type {
   ConverseAccess,
   Group,
   ConverseMembership,
+  CustomEmoji,
+  LinkPreview,
   FileAccess,
   FileInfo,
   GroupRole,
@@ -76,6 +78,8 @@ export interface ActionMap {
   /** Where a file's bytes are, for a request whose signed URL the gateway checked (no caller to check). */
   'file.locate': { params: { fileId: string }; result: FileAccess };
   'file.usage': { params: { userId: string }; result: StorageUsage };
+  /** The user's own small image becomes their profile picture, readable by everyone signed in. */
+  'file.useAsAvatar': { params: { fileId: string; userId: string }; result: void };
   /** Account deletion: the user leaves every group (ownership handed to an admin, or the group deleted). */
   'group.forgetUser': { params: { userId: string }; result: void };
   /** Account deletion: the user's Web Push subscriptions, devices and notifications go. */
@@ -85,9 +89,21 @@ export interface ActionMap {
 
   /** Records a file whose bytes are stored under `key` (the caller is the uploader). */
   'file.register': {
-    params: { key: string; name: string; size: number; mime: string; sha256: string };
+    /** groupId: the file is a custom emoji of that group, readable by its members. */
+    params: { key: string; name: string; size: number; mime: string; sha256: string; groupId?: string };
     result: FileInfo;
   };
+  /**
+   * Custom emoji, for the gateway's upload route, as the caller (an admin):
+   * without fileId only checks (admin, name free, room left); with it records.
+   */
+  'group.addEmoji': { params: { groupId: string; name: string; fileId?: string }; result: CustomEmoji | null };
+  /** Whether `:name:` is one of the group's custom emoji. */
+  'group.emojiExists': { params: { groupId: string; name: string }; result: boolean };
+  /** Link previews: claims the message's preview for one fetcher (false: taken, or the message is gone). */
+  'chat.claimPreview': { params: { messageId: string; url: string }; result: boolean };
+  /** Sets a message's preview and tells the converse (message:updated). */
+  'chat.setPreview': { params: { messageId: string; preview: LinkPreview }; result: void };
   /** What the gateway needs to serve a file's bytes, for those who may read it. */
   'file.access': { params: { fileId: string }; result: FileAccess };
   /**
@@ -99,6 +115,16 @@ export interface ActionMap {
   'file.cleanup': { params: Record<string, never>; result: number };
   /** Which of these users have a socket on any gateway. */
   'gateway.online': { params: { userIds: string[] }; result: string[] };
+  /**
+   * A panel's group, its member count, and its members' ids when it has at
+   * most `maxIds` members (null otherwise); null when the converse is no panel.
+   */
+  'group.converseRoster': {
+    params: { converseId: string; maxIds: number };
+    result: { groupId: string; memberCount: number; memberIds: string[] | null } | null;
+  };
+  /** Which of these users turned read receipts off. */
+  'user.receiptsHidden': { params: { ids: string[] }; result: string[] };
   /** Drops this gateway's rendered pages and feeds of these converses (called on every gateway, awaited). */
   'gateway.forgetPublic': { params: { converseIds: string[] }; result: void };
   /** A text panel with its group, by panel id or by converse id; null when there is none. */

@@ -27,6 +27,8 @@ export const EVENTS = {
   reactionUpdated: 'chat.reaction.updated',
   /** A user's read position moved (their other devices clear the badge). */
   converseRead: 'chat.converse.read',
+  /** A read receipt: a member who shares them read further in a converse of at most 50 members. */
+  readUpdated: 'chat.read.updated',
   /** A DM was opened: gateways put both members' sockets in its room. */
   dmOpened: 'chat.dm.opened',
   /** A file's bytes and metadata are stored (one file node makes its thumbnail). */
@@ -54,7 +56,8 @@ interface DmAudience {
  * are compiled, not when they run.
  */
 export interface EventPayloads {
-  'user.updated': { user: PublicUser };
+  /** Sent to the groups and DMs the user is in, so every member's app shows the change at once. */
+  'user.updated': { user: PublicUser; groupIds: string[]; converseIds: string[] };
   'user.deactivated': { userId: string };
   'user.sessions.revoked': { userId: string; sessionIds: string[] };
   'user.feedToken.replaced': { userId: string };
@@ -62,7 +65,13 @@ export interface EventPayloads {
   /** converseIds: the deleted group's panels, whose rooms gateways empty. */
   'group.deleted': { groupId: string; converseIds: string[] };
   /** converseIds: the group's panels, whose rooms the new member's sockets join. */
-  'group.member.joined': { groupId: string; userId: string; role: GroupRole; converseIds: string[] };
+  'group.member.joined': {
+    groupId: string;
+    userId: string;
+    role: GroupRole;
+    converseIds: string[];
+    memberCount: number;
+  };
   /** removedBy: set when someone else removed the member. */
   'group.member.left': { groupId: string; userId: string; converseIds: string[]; removedBy?: string };
   /** mutedUntil: ISO time the member is muted until; absent when not muted. */
@@ -84,6 +93,7 @@ export interface EventPayloads {
     counts: Array<{ emoji: string; count: number }>;
   } & DmAudience;
   'chat.converse.read': { converseId: string; userId: string; readSeq: number };
+  'chat.read.updated': { converseId: string; userId: string; readSeq: number } & DmAudience;
   'chat.dm.opened': { converse: DmConverse };
   'file.uploaded': { fileId: string };
   'gateway.typing': { converseId: string; userId: string };

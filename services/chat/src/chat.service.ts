@@ -3,11 +3,16 @@ import { AuditLog, type AppContext, type ServiceFactory } from '@im/sdk';
 import { ConverseAccessResolver } from './access.ts';
 import { converseActions } from './converse-actions.ts';
 import { messageActions } from './message-actions.ts';
+import { readReceipts } from './read-receipts.ts';
+import { previewActions } from './preview-actions.ts';
 import { MessageWriter } from './message-writer.ts';
 import { backfillMentionSeqs } from './mention-seqs.ts';
 import { chatModels } from './models.ts';
 import { RecentMessages } from './recent-messages.ts';
 import { fillSpentSeqs } from './seq-repair.ts';
+import { pinActions } from './pin-actions.ts';
+import { threadActions } from './thread-actions.ts';
+import { ThreadReplies } from './thread-replies.ts';
 
 /** Converses (group panels and DMs) and their messages, reactions and read positions. */
 export const createChatService: ServiceFactory = (app: AppContext) => {
@@ -37,6 +42,7 @@ export const createChatService: ServiceFactory = (app: AppContext) => {
     access: new ConverseAccessResolver(models),
     audit: new AuditLog(app.mongo!),
     recent,
+    threads: new ThreadReplies(models, recent, app.logger),
   };
   /** In a cluster, how long other nodes' batches get to land before their seqs count as lost. */
   const CLUSTER_REPAIR_DELAY_MS = 30_000;
@@ -60,6 +66,13 @@ export const createChatService: ServiceFactory = (app: AppContext) => {
       clearTimeout(repairTimer);
       await writer.drain();
     },
-    actions: { ...messageActions(deps), ...converseActions(deps) },
+    actions: {
+      ...messageActions(deps),
+      ...converseActions(deps),
+      ...threadActions(deps),
+      ...pinActions(deps),
+      ...readReceipts(deps).actions,
+      ...previewActions(deps),
+    },
   };
 };

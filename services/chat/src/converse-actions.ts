@@ -17,6 +17,8 @@ import type { ChatDeps, Ctx } from './deps.ts';
 import type { ConverseDoc, MessageDoc, ReadDoc } from './models.ts';
 import { chatParams } from './params.ts';
 import { unreadMentions } from './mention-seqs.ts';
+import { unreadManySeqs } from './mention-many.ts';
+import { readReceipts } from './read-receipts.ts';
 import { toMessage } from './views.ts';
 
 /** More missed messages than this in one converse: the client pages history instead. */
@@ -35,7 +37,9 @@ const toDm = (doc: ConverseDoc): DmConverse => ({
 /** When a DM was last active: its latest message, else its opening (the id's second for DMs older than createdAt). */
 const activeAt = (doc: ConverseDoc) => (doc.lastMessageAt ?? doc.createdAt ?? doc._id.getTimestamp()).getTime();
 
-export const converseActions = ({ models, access, recent }: ChatDeps) => {
+export const converseActions = (deps: ChatDeps) => {
+  const { models, access, recent } = deps;
+  const receipts = readReceipts(deps);
   /** The DMs of each user, for every user asking in this turn in one query (connect storms). */
   const dmsOf = batchLoader<string, ConverseDoc[]>(async (userIds) => {
     const docs = await models.converses
@@ -151,7 +155,7 @@ export const converseActions = ({ models, access, recent }: ChatDeps) => {
       async handler(ctx: Ctx<Params<typeof chatParams.ack>>): Promise<void> {
         const userId = callerId(ctx);
         const { converseId } = ctx.params;
-        await access.require(ctx, converseId, userId);
+        const converse = await access.require(ctx, converseId, userId);
         const counter = await models.converses.findById(converseId, { lastSeq: 1 }).lean<ConverseDoc>();
         const seq = Math.min(ctx.params.seq, counter?.lastSeq ?? 0);
         if (seq <= 0) return;
@@ -166,6 +170,7 @@ export const converseActions = ({ models, access, recent }: ChatDeps) => {
           .lean<Pick<ReadDoc, 'readSeq'>>();
         if ((previous?.readSeq ?? 0) < seq) {
           announce(ctx, EVENTS.converseRead, { converseId, userId, readSeq: seq });
+          await receipts.announce(ctx, converse, userId, seq);
         }
       },
     },
@@ -189,6 +194,15 @@ export const converseActions = ({ models, access, recent }: ChatDeps) => {
           .find({ userId, converseId: { $in: ids } }, { converseId: 1, readSeq: 1, mentionSeqs: 1 })
           .lean<ReadDoc[]>();
         const readOf = new Map(reads.map((r) => [r.converseId.toHexString(), r]));
+        // Only converses with something unread can hold an unread @all / @here.
+        const many = await unreadManySeqs(
+          models.messages,
+          userId,
+          ids.flatMap((converseId) => {
+            const readSeq = readOf.get(converseId)?.readSeq ?? 0;
+            return (lastSeq.get(converseId) ?? 0) > readSeq ? [{ converseId, readSeq }] : [];
+          }),
+        );
         return ids.map((converseId) => {
           const last = lastSeq.get(converseId) ?? 0;
           const position = readOf.get(converseId);
@@ -198,7 +212,7 @@ export const converseActions = ({ models, access, recent }: ChatDeps) => {
             lastSeq: last,
             readSeq: read,
             unread: last - read,
-            mentions: unreadMentions(position),
+            mentions: unreadMentions(position, many.get(converseId)),
           };
         });
       },

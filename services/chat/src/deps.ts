@@ -4,6 +4,7 @@ import type { ConverseAccessResolver } from './access.ts';
 import type { MessageWriter } from './message-writer.ts';
 import type { ChatModels } from './models.ts';
 import type { RecentMessages } from './recent-messages.ts';
+import type { ThreadReplies } from './thread-replies.ts';
 
 export interface ChatDeps {
   app: AppContext;
@@ -12,6 +13,7 @@ export interface ChatDeps {
   access: ConverseAccessResolver;
   audit: AuditLog;
   recent: RecentMessages;
+  threads: ThreadReplies;
 }
 
 export type Ctx<P = Record<string, never>> = Context<P, CallerMeta>;

@@ -1,5 +1,7 @@
 import { endpoint, type Endpoint } from '@im/sdk';
 import { chatParams } from './params.ts';
+import { previewParams } from './preview-params.ts';
+import { threadEndpoints } from './thread-endpoints.ts';
 
 /** Converses and messages: the chat service's public HTTP endpoints (the gateway mounts them). */
 export const chatEndpoints: Endpoint[] = [
@@ -30,7 +32,7 @@ export const chatEndpoints: Endpoint[] = [
     params: chatParams.history,
     input: 'query',
     summary:
-      'Messages by seq, ascending: before=S the limit just below S, after=S the limit just above, both the limit just above after and below before, neither the newest',
+      'Messages by seq, ascending: before=S the limit just below S, after=S the limit just above, both the limit just above after and below before, around=S the limit centred on S (alone), neither the newest',
     tag: 'messages',
     response: 'Message[]',
   }),
@@ -59,6 +61,16 @@ export const chatEndpoints: Endpoint[] = [
     status: 204,
     summary: 'Mark read up to seq (never moves back)',
     tag: 'converses',
+  }),
+  endpoint({
+    method: 'GET',
+    path: '/api/converses/:converseId/reads',
+    action: 'chat.reads',
+    params: chatParams.reads,
+    input: 'query',
+    summary: 'Read receipts: how far members who share them have read (converses of at most 50 members; else empty)',
+    tag: 'converses',
+    response: 'ReadReceipt[]',
   }),
   endpoint({
     method: 'GET',
@@ -139,5 +151,16 @@ export const chatEndpoints: Endpoint[] = [
     summary: 'Take my reaction back',
     tag: 'messages',
     response: 'Reaction[]',
+  }),
+  ...threadEndpoints,
+  endpoint({
+    method: 'DELETE',
+    path: '/api/messages/:messageId/preview',
+    action: 'chat.removePreview',
+    params: previewParams.remove,
+    input: 'none',
+    status: 204,
+    summary: "Remove a message's link preview (author only)",
+    tag: 'messages',
   }),
 ];

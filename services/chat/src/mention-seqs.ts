@@ -70,9 +70,15 @@ export function rerecordMentions(reads: Model<ReadDoc>, before: MessageDoc, afte
   ]);
 }
 
-/** The unread mentions among a read position's kept seqs. */
-export const unreadMentions = (read: Pick<ReadDoc, 'readSeq' | 'mentionSeqs'> | undefined): number =>
-  (read?.mentionSeqs ?? []).filter((seq) => seq > (read?.readSeq ?? 0)).length;
+/**
+ * The unread mentions among a read position's kept seqs, and the unread
+ * mentions of many (`many`, see mention-many.ts): a message naming the
+ * reader and also writing @all counts once.
+ */
+export const unreadMentions = (
+  read: Pick<ReadDoc, 'readSeq' | 'mentionSeqs'> | undefined,
+  many: readonly number[] = [],
+): number => new Set([...(read?.mentionSeqs ?? []), ...many].filter((seq) => seq > (read?.readSeq ?? 0))).size;
 
 const BACKFILL = 'mention-seqs';
 

@@ -8,7 +8,9 @@ const MAX_MENTIONS = 50;
 export function mentionedUsernames(content: string): string[] {
   const names = new Set<string>();
   for (const match of content.matchAll(MENTION)) {
-    names.add(match[1]!.toLowerCase().replace(/[.-]+$/, ''));
+    const name = match[1]!.toLowerCase().replace(/[.-]+$/, '');
+    // @all and @here mention many members (mention-many.ts), never an account of that name.
+    if (name !== 'all' && name !== 'here') names.add(name);
     if (names.size >= MAX_MENTIONS) break;
   }
   return [...names];

@@ -13,8 +13,12 @@ import {
 import { Types } from 'mongoose';
 import type { ChatDeps, Ctx } from './deps.ts';
 import { refuseMuted, refuseUnableToPost } from './access.ts';
+import { refuseUnknownCustomEmoji } from './custom-emoji.ts';
+import { pageAround, refuseMixedAround } from './around.ts';
 import { mentionedUserIds } from './mentions.ts';
+import { manyMentions } from './mention-many.ts';
 import { mentionsOf, rerecordMentions, unrecordMentions } from './mention-seqs.ts';
+import { releasePinSlot } from './pin-actions.ts';
 import { parseSlash, type Slash } from './slash.ts';
 import { emptied } from './tombstone.ts';
 import type { MessageDoc, ReactionDoc } from './models.ts';
@@ -37,7 +41,7 @@ const audience = (access: ConverseAccess) => (access.kind === 'dm' ? { memberIds
 /** Different emoji one message may carry (the contract's limit). */
 const MAX_REACTION_KINDS = 20;
 
-export const messageActions = ({ models, writer, access, audit, recent }: ChatDeps) => {
+export const messageActions = ({ models, writer, access, audit, recent, threads }: ChatDeps) => {
   /** A message the caller may see, with their access to its converse; 404 otherwise. */
   const loadVisible = async (ctx: Ctx<object>, messageId: string, userId: string) => {
     const doc = await models.messages.findById(messageId).lean<MessageDoc>();
@@ -130,14 +134,22 @@ export const messageActions = ({ models, writer, access, audit, recent }: ChatDe
     const emptiedDoc = await models.messages
       .findOneAndUpdate(
         { _id: doc._id, deleted: { $ne: true } },
-        { $set: { ...emptied(), reactionKinds: 0 }, $inc: { v: 1 } },
+        {
+          $set: { ...emptied(), reactionKinds: 0 },
+          // Its @all / @here go with it: no unread summary counts it any more.
+          $unset: { mentionsAll: '', mentionsHere: '', mentionsMany: '', hereIds: '', pinned: '' },
+          $inc: { v: 1 },
+        },
         { new: true },
       )
       .lean<MessageDoc>();
     if (!emptiedDoc) return;
+    // Deleting a pinned message unpins it: its slot goes back to the converse.
+    if (doc.pinned) await releasePinSlot(models, doc.converseId);
     await models.reactions.deleteMany({ messageId: doc._id });
     await unrecordMentions(models.reads, mentionsOf(doc));
     await recent.changed(emptiedDoc);
+    const root = await threads.unreplied(doc);
     const messageId = doc._id.toHexString();
     announce(ctx, EVENTS.messageDeleted, {
       converseId: doc.converseId.toHexString(),
@@ -145,6 +157,7 @@ export const messageActions = ({ models, writer, access, audit, recent }: ChatDe
       seq: doc.seq,
       ...audience(converse),
     });
+    if (root) announce(ctx, EVENTS.messageUpdated, { message: toMessage(root), ...audience(converse) });
     const authorId = doc.authorId.toHexString();
     if (authorId !== actorId)
       await audit.record(actorId, {
@@ -196,7 +209,7 @@ export const messageActions = ({ models, writer, access, audit, recent }: ChatDe
       rateLimit: 'send',
       async handler(ctx: Ctx<ActionParams<'chat.send'>>): Promise<ActionResult<'chat.send'>> {
         const userId = callerId(ctx);
-        const { converseId, clientMsgId, replyTo, attachments = [], username } = ctx.params;
+        const { converseId, clientMsgId, replyTo, threadId, attachments = [], username } = ctx.params;
         const bot = ctx.meta.user?.botGroupId !== undefined;
         if (username !== undefined && !bot) throw onlyBots();
         // Bots' text is never a command: a bot answering a command cannot call another.
@@ -214,9 +227,11 @@ export const messageActions = ({ models, writer, access, audit, recent }: ChatDe
           mentionedIds,
         );
         refuseUnableToPost(converse);
+        const many = await manyMentions(ctx, converse, userId, content);
         if (replyTo && !(await models.messages.exists({ _id: replyTo, converseId }))) {
           throw new ImError('IM_ERR_NOT_FOUND', 'replyTo: no such message in this converse');
         }
+        const root = threadId ? await threads.requireRoot(converseId, threadId) : undefined;
         // The sender shares these files with the converse: attached before the write, so a
         // stored message never names a file its readers cannot open (a retry attaches again).
         const fileIds = [...new Set(attachments)];
@@ -231,9 +246,11 @@ export const messageActions = ({ models, writer, access, audit, recent }: ChatDe
           mentions: mentions.map((id) => new Types.ObjectId(id)),
           attachments: fileIds.map((id) => new Types.ObjectId(id)),
           ...(replyTo ? { replyTo: new Types.ObjectId(replyTo) } : {}),
+          ...(root ? { threadId: root._id } : {}),
           ...(clientMsgId ? { clientMsgId, dedupeKey: `${userId}:${clientMsgId}` } : {}),
           ...(username ? { username } : {}),
           ...(slash?.kind === 'builtin' && slash.emote ? { emote: true } : {}),
+          ...many.set,
         });
         if (doc.converseId.toHexString() !== converseId) throw reusedClientMsgId();
         const message = toMessage(doc);
@@ -243,6 +260,10 @@ export const messageActions = ({ models, writer, access, audit, recent }: ChatDe
             ...audience(converse),
             ...(converse.kind === 'group' ? { groupId: converse.groupId } : {}),
           });
+        // Only the send that stored the reply counts it: a retried clientMsgId must not count twice.
+        const updatedRoot = created && root ? await threads.replied(doc, root) : null;
+        if (updatedRoot)
+          announce(ctx, EVENTS.messageUpdated, { message: toMessage(updatedRoot), ...audience(converse) });
         return message;
       },
     },
@@ -251,14 +272,17 @@ export const messageActions = ({ models, writer, access, audit, recent }: ChatDe
      * History in seq order. `before`: the `limit` messages just below it;
      * `after`: the `limit` just above it; both: the `limit` just above
      * `after` that are below `before` (a gap between two known seqs);
-     * neither: the newest page.
+     * `around`: the page centred on it; neither: the newest page.
      */
     history: {
       params: chatParams.history,
       async handler(ctx: Ctx<Params<typeof chatParams.history>>): Promise<Message[]> {
         const userId = callerId(ctx);
-        const { converseId, before, after, limit = 50 } = ctx.params;
+        const { converseId, before, after, around, limit = 50 } = ctx.params;
+        refuseMixedAround(ctx.params);
         await access.require(ctx, converseId, userId);
+        // A page in the middle is rarely in the recent tail: read it directly.
+        if (around !== undefined) return views(await pageAround(models, converseId, around, limit), userId);
         const kept = await recent.read(converseId, { before, after, limit });
         if (kept) return views(kept, userId);
         const ascending = after !== undefined;
@@ -316,6 +340,7 @@ export const messageActions = ({ models, writer, access, audit, recent }: ChatDe
         if (doc.deleted) throw new ImError('IM_ERR_NOT_FOUND', 'Message not found');
         refuseMuted(converse);
         const mentions = await access.membersAmong(ctx, converse, await mentionedUserIds(ctx, ctx.params.content));
+        const many = await manyMentions(ctx, converse, userId, ctx.params.content, doc);
         const updated = await models.messages
           .findOneAndUpdate(
             { _id: doc._id, authorId: userId, deleted: { $ne: true } },
@@ -324,7 +349,9 @@ export const messageActions = ({ models, writer, access, audit, recent }: ChatDe
                 content: ctx.params.content,
                 mentions: mentions.map((id) => new Types.ObjectId(id)),
                 editedAt: new Date(),
+                ...many.set,
               },
+              ...(many.unset.length > 0 ? { $unset: Object.fromEntries(many.unset.map((k) => [k, ''])) } : {}),
               $inc: { v: 1 },
             },
             { new: true },
@@ -384,6 +411,7 @@ export const messageActions = ({ models, writer, access, audit, recent }: ChatDe
         if (doc.deleted) throw new ImError('IM_ERR_NOT_FOUND', 'Message not found');
         refuseMuted(converse);
         const { emoji } = ctx.params;
+        await refuseUnknownCustomEmoji(ctx, converse, emoji);
         let added = false;
         try {
           await models.reactions.create({ messageId: doc._id, userId, emoji });

@@ -1,5 +1,6 @@
 import { modelOn } from '@im/sdk';
 import { Schema, type Connection, type Model, type Types } from 'mongoose';
+import { threadFollowSchema, type ThreadFollowDoc } from './thread-follows.ts';
 
 export interface MessageDoc {
   _id: Types.ObjectId;
@@ -17,6 +18,13 @@ export interface MessageDoc {
   username?: string;
   /** `/me`: an action, shown after the author's name. */
   emote?: boolean;
+  /** `@all` / `@here` (see mention-many.ts): counted when read, never written per member. */
+  mentionsAll?: boolean;
+  mentionsHere?: boolean;
+  /** Set with either flag: what the partial index of mentions of many holds. */
+  mentionsMany?: boolean;
+  /** `@here`: the members online at send time, when there were few enough to name. */
+  hereIds?: Types.ObjectId[];
   /** Count per emoji; who reacted lives in `reactions`. */
   reactionCounts: Record<string, number>;
   /** How many emoji reactionCounts holds (at most 20): the add's filter reads it. */
@@ -26,6 +34,15 @@ export interface MessageDoc {
   editedAt?: Date;
   /** How many times the stored message changed (edits, reactions, deletion): which of two versions is newer. */
   v?: number;
+  /** A thread reply: its root (a top-level message of the same converse). */
+  threadId?: Types.ObjectId;
+  /** A thread root: one atomic update per reply keeps it. */
+  thread?: { replyCount: number; lastReplyAt: Date; participantIds: Types.ObjectId[] };
+  pinned?: { by: Types.ObjectId; at: Date };
+  /** The link a preview was taken for (set when a fetcher claims it, so only one node fetches). */
+  previewUrl?: string;
+  /** The first link's card (see link-preview in the file service); absent until fetched, or removed. */
+  preview?: { url: string; title: string; description?: string; siteName?: string; imageFileId?: Types.ObjectId };
 }
 
 /**
@@ -45,6 +62,8 @@ export interface ConverseDoc {
   lastMessageAt?: Date;
   /** Moves with every change to one of its stored messages: with lastSeq, what a kept page was taken at. */
   rev?: number;
+  /** How many of its messages are pinned: a pin's filter reads it, so racing pins cannot pass the limit. */
+  pinCount?: number;
 }
 
 export interface ReadDoc {
@@ -80,19 +99,56 @@ const messageSchema = new Schema<MessageDoc>(
     dedupeKey: { type: String },
     username: { type: String },
     emote: { type: Boolean },
+    mentionsAll: { type: Boolean },
+    mentionsHere: { type: Boolean },
+    mentionsMany: { type: Boolean },
+    hereIds: { type: [Schema.Types.ObjectId], default: undefined },
     reactionCounts: { type: Schema.Types.Mixed, default: {} },
     reactionKinds: { type: Number },
     deleted: { type: Boolean },
     createdAt: { type: Date, required: true },
     editedAt: { type: Date },
     v: { type: Number },
+    previewUrl: { type: String },
+    preview: { type: Schema.Types.Mixed, default: undefined },
+    threadId: { type: Schema.Types.ObjectId },
+    thread: {
+      type: new Schema(
+        {
+          replyCount: { type: Number, required: true },
+          lastReplyAt: { type: Date, required: true },
+          participantIds: { type: [Schema.Types.ObjectId], default: [] },
+        },
+        { _id: false },
+      ),
+      default: undefined,
+    },
+    pinned: {
+      type: new Schema(
+        { by: { type: Schema.Types.ObjectId, required: true }, at: { type: Date, required: true } },
+        { _id: false },
+      ),
+      default: undefined,
+    },
   },
   { versionKey: false, minimize: false },
 );
 // History pages, sync and the seq uniqueness guarantee.
 messageSchema.index({ converseId: 1, seq: 1 }, { unique: true });
+// Unread mentions of many: only messages with @all or @here are in it.
+messageSchema.index(
+  { converseId: 1, mentionsMany: 1, seq: 1 },
+  { partialFilterExpression: { mentionsMany: true }, name: 'mentions_many' },
+);
 // Idempotent sends (sparse: only messages with a clientMsgId).
 messageSchema.index({ dedupeKey: 1 }, { unique: true, sparse: true });
+// A thread's replies by seq (partial: most messages are in no thread).
+messageSchema.index({ threadId: 1, seq: 1 }, { partialFilterExpression: { threadId: { $exists: true } } });
+// A converse's pins, newest first.
+messageSchema.index(
+  { converseId: 1, 'pinned.at': -1 },
+  { partialFilterExpression: { 'pinned.at': { $exists: true } } },
+);
 
 const converseSchema = new Schema<ConverseDoc>(
   {
@@ -103,6 +159,7 @@ const converseSchema = new Schema<ConverseDoc>(
     createdAt: { type: Date },
     lastMessageAt: { type: Date },
     rev: { type: Number },
+    pinCount: { type: Number },
   },
   { versionKey: false },
 );
@@ -147,6 +204,7 @@ export interface ChatModels {
   reads: Model<ReadDoc>;
   reactions: Model<ReactionDoc>;
   migrations: Model<MigrationDoc>;
+  follows: Model<ThreadFollowDoc>;
 }
 
 export function chatModels(connection: Connection): ChatModels {
@@ -157,5 +215,6 @@ export function chatModels(connection: Connection): ChatModels {
     reads: get('Read', readSchema),
     reactions: get('Reaction', reactionSchema),
     migrations: get('ChatMigration', migrationSchema),
+    follows: get('ThreadFollow', threadFollowSchema),
   };
 }

@@ -16,14 +16,17 @@ const seq = { type: 'number', integer: true, min: 0, max: Number.MAX_SAFE_INTEGE
 export const EMOJI =
   /^(?=.*(?:\p{Extended_Pictographic}|\p{Regional_Indicator}))(?:\p{Extended_Pictographic}|\p{Emoji_Component}|\u200d|\ufe0f){1,16}$/u;
 
+/** A group's custom emoji, `:name:` (whether the group has it is checked by the action). */
+export const CUSTOM_EMOJI = /^:([a-z0-9_]{2,32}):$/;
+
 /** One emoji in a path: `PUT /api/messages/:messageId/reactions/:emoji` and its kin. */
 const emoji = {
   type: 'string',
   min: 1,
   max: 64,
-  pattern: EMOJI,
-  examples: ['👍', '🎉', '❤️', '👍🏽', '🇫🇷'],
-  messages: { stringPattern: "'{field}' must be one emoji" },
+  pattern: new RegExp(`${EMOJI.source}|${CUSTOM_EMOJI.source}`, 'u'),
+  examples: ['👍', '🎉', '❤️', '👍🏽', '🇫🇷', ':party_parrot:'],
+  messages: { stringPattern: "'{field}' must be one emoji, or :name: of a custom one" },
 } as const;
 
 export const chatParams = {
@@ -34,6 +37,8 @@ export const chatParams = {
     content,
     clientMsgId: { type: 'string', min: 1, max: 64, pattern: /^[A-Za-z0-9_.:-]+$/, optional: true },
     replyTo: { ...idParam, optional: true },
+    // A thread reply: the root, a top-level message of the same converse.
+    threadId: { ...idParam, optional: true },
     attachments: { type: 'array', items: idParam, max: 10, optional: true },
     // Bots only (a person's send with it is refused).
     username: { type: 'string', trim: true, min: 1, max: 64, pattern: /\S/, optional: true },
@@ -42,6 +47,8 @@ export const chatParams = {
     converseId: idParam,
     before: { ...seq, optional: true },
     after: { ...seq, optional: true },
+    // The page centred on this seq (alone: not with before/after).
+    around: { ...seq, min: 1, optional: true },
     limit: limitParam,
   }),
   feedMessages: strict({
@@ -55,6 +62,7 @@ export const chatParams = {
   react: strict({ messageId: idParam, emoji }),
   reactors: strict({ messageId: idParam, emoji, limit: limitParam }),
   ack: strict({ converseId: idParam, seq }),
+  reads: strict({ converseId: idParam }),
   unread: strict({}),
   search: strict({
     q: searchText(100),

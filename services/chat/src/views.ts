@@ -21,5 +21,22 @@ export function toMessage(doc: MessageDoc, myEmojis: ReadonlySet<string> = new S
     ...(doc.clientMsgId ? { clientMsgId: doc.clientMsgId } : {}),
     ...(doc.username ? { username: doc.username } : {}),
     ...(doc.emote ? { emote: true as const } : {}),
+    ...(doc.mentionsAll && !doc.deleted ? { mentionsAll: true as const } : {}),
+    ...(doc.mentionsHere && !doc.deleted ? { mentionsHere: true as const } : {}),
+    ...(doc.threadId ? { threadId: doc.threadId.toHexString() } : {}),
+    ...(doc.thread ? { thread: threadView(doc.thread) } : {}),
+    ...(doc.preview && !doc.deleted ? { preview: previewView(doc.preview) } : {}),
+    ...(doc.pinned ? { pinned: { by: doc.pinned.by.toHexString(), at: doc.pinned.at.toISOString() } } : {}),
   };
 }
+
+const threadView = (t: NonNullable<MessageDoc['thread']>) => ({
+  replyCount: t.replyCount,
+  lastReplyAt: t.lastReplyAt.toISOString(),
+  participantIds: t.participantIds.map((id) => id.toHexString()),
+});
+
+const previewView = ({ imageFileId, ...card }: NonNullable<MessageDoc['preview']>) => ({
+  ...card,
+  ...(imageFileId ? { imageFileId: imageFileId.toHexString() } : {}),
+});

@@ -45,6 +45,10 @@ export const groupParams = {
   converseMember: strict({ converseId: idParam, userId: idParam }),
   converseMembers: strict({ converseId: idParam, userIds: { type: 'array', items: idParam, min: 1, max: 100 } }),
   userConverses: strict({ userId: idParam }),
+  converseRoster: strict({
+    converseId: idParam,
+    maxIds: { type: 'number', integer: true, min: 0, max: 100_000 },
+  }),
   createPanel: strict({ groupId: idParam, name: panelName, type: { type: 'enum', values: ['text'] } }),
   updatePanel: strict({
     groupId: idParam,

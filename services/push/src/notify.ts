@@ -1,9 +1,13 @@
 import { call, isDuplicateKeyError, type EventContext } from '@im/sdk';
+import type { Message } from '@im/protocol';
 import type { ServiceBroker } from 'moleculer';
 import { Types } from 'mongoose';
 import type { PushJobData } from './delivery/push-job.ts';
 import type { PushDeps } from './deps.ts';
 import type { DeviceDoc, SettingsDoc, SubscriptionDoc } from './models.ts';
+
+/** Most members an `@all` notifies (the roster's ids stop there). */
+const ALL_TARGETS_MAX = 100_000;
 
 /**
  * What reaches a member who is not looking: for DMs and mentions, members
@@ -17,6 +21,20 @@ export function notifier({ app, models, queue }: PushDeps) {
     return ids.filter((id) => !online.has(id));
   };
 
+  /**
+   * Whom a group message mentions: those it names, and with `@all` every
+   * member of the group. `@here` adds nobody: it mentions the members online
+   * at the send, and only members with no socket are notified.
+   */
+  const mentioned = async (broker: ServiceBroker, message: Message): Promise<string[]> => {
+    if (!message.mentionsAll) return message.mentions;
+    const roster = await call(broker, 'group.converseRoster', {
+      converseId: message.converseId,
+      maxIds: ALL_TARGETS_MAX,
+    });
+    return [...new Set([...message.mentions, ...(roster?.memberIds ?? [])])];
+  };
+
   /** In a cluster every push node hears each message: one of them (whoever sets the key) handles it. */
   const claim = async (messageId: string) =>
     !app.redis || (await app.redis.set(`push:seen:${messageId}`, '1', 'EX', 3600, 'NX')) === 'OK';
@@ -26,7 +44,7 @@ export function notifier({ app, models, queue }: PushDeps) {
     async messageCreated(ctx: EventContext<'chat.message.created'>): Promise<void> {
       const { message, memberIds } = ctx.params;
       const kind: 'dm' | 'mention' = memberIds ? 'dm' : 'mention';
-      const targets = (memberIds ?? message.mentions).filter((id) => id !== message.authorId);
+      const targets = (memberIds ?? (await mentioned(ctx.broker, message))).filter((id) => id !== message.authorId);
       if (targets.length === 0 || !(await claim(message.id))) return;
 
       const settings = await models.settings.find({ userId: { $in: targets } }).lean<SettingsDoc[]>();

@@ -7,6 +7,9 @@ import { userParams } from './params.ts';
 import { endSessions } from './session-actions.ts';
 import { toPublicUser } from './views.ts';
 
+/** `avatar` naming a file of this server (`/api/files/:id`, optionally its thumbnail). */
+const OWN_FILE = /^\/api\/files\/([0-9a-f]{24})/;
+
 /** Registration, login and the caller's own account. */
 export const accountActions = (deps: UserDeps) => {
   const { app, users, passwords, registration } = deps;
@@ -108,6 +111,7 @@ export const accountActions = (deps: UserDeps) => {
           serverAdmin: isAdminName(doc.username),
           hasPassword: doc.passwordHash !== undefined,
           ssoLinked: doc.oidc !== undefined,
+          shareReadReceipts: doc.hideReadReceipts !== true,
         };
       },
     },
@@ -119,13 +123,25 @@ export const accountActions = (deps: UserDeps) => {
         const set: Partial<UserDoc> = {};
         if (ctx.params.nickname !== undefined)
           Object.assign(set, { nickname: ctx.params.nickname, nicknameLower: ctx.params.nickname.toLowerCase() });
-        if (ctx.params.avatar !== undefined) set.avatar = ctx.params.avatar;
+        if (ctx.params.avatar !== undefined) {
+          // One of this server's files: it must be the caller's own small image, and becomes readable by all.
+          const fileId = OWN_FILE.exec(ctx.params.avatar)?.[1];
+          if (fileId) await call(ctx, 'file.useAsAvatar', { fileId, userId: id });
+          set.avatar = ctx.params.avatar;
+        }
+        if (ctx.params.shareReadReceipts !== undefined) set.hideReadReceipts = !ctx.params.shareReadReceipts;
         const doc = await users
           .findOneAndUpdate({ _id: id, status: 'active' }, { $set: set }, { new: true })
           .lean<UserDoc>();
         if (!doc) throw new ImError('IM_ERR_UNAUTHORIZED');
         const user = toPublicUser(doc);
-        announce(ctx, EVENTS.userUpdated, { user });
+        // The change is saved whatever happens next: without the rooms, only the user's own devices hear of it.
+        const rooms = await call(ctx, 'chat.userRooms', { userId: id }).catch(() => ({ groups: [], dmIds: [] }));
+        announce(ctx, EVENTS.userUpdated, {
+          user,
+          groupIds: rooms.groups.map((g) => g.groupId),
+          converseIds: rooms.dmIds,
+        });
         return user;
       },
     },

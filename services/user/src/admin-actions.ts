@@ -68,6 +68,7 @@ export const adminActions = (deps: UserDeps) => {
         return {
           registration: await registration.mode(),
           ...(app.config.oidcIssuer ? { oidc: { label: app.config.oidcButtonLabel } } : {}),
+          maxUploadBytes: app.config.fileMaxBytes,
         };
       },
     },

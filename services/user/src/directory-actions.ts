@@ -47,6 +47,19 @@ export const directoryActions = (deps: UserDeps) => {
       },
     },
 
+    /** Which of these users turned read receipts off (the chat service leaves them out of receipts). */
+    receiptsHidden: {
+      visibility: 'public' as const,
+      params: userParams.receiptsHidden,
+      async handler(ctx: Ctx<ActionParams<'user.receiptsHidden'>>): Promise<ActionResult<'user.receiptsHidden'>> {
+        if (ctx.params.ids.length === 0) return [];
+        const docs = await users
+          .find({ _id: { $in: ctx.params.ids }, hideReadReceipts: true }, { _id: 1 })
+          .lean<UserDoc[]>();
+        return docs.map((d) => d._id.toHexString());
+      },
+    },
+
     /** Ids of active users by username (unknown names are left out), for resolving @mentions. */
     idsByUsernames: {
       visibility: 'public' as const,

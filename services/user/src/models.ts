@@ -17,6 +17,8 @@ export interface UserDoc {
   status: 'active' | 'deactivated' | 'deleted';
   /** SHA-256 (hex) of the personal feed token; the token itself is shown once and never stored. */
   feedTokenHash?: string;
+  /** Read receipts turned off: others do not see how far this user read (absent: shared). */
+  hideReadReceipts?: boolean;
   /** Set for a bot: the group it belongs to, who made it, and the webhook or command it posts for. */
   bot?: {
     groupId: Types.ObjectId;
@@ -36,6 +38,7 @@ const userSchema = new Schema<UserDoc>(
     oidc: { type: new Schema({ issuer: String, sub: String }, { _id: false }), default: undefined },
     status: { type: String, required: true, enum: ['active', 'deactivated', 'deleted'], default: 'active' },
     feedTokenHash: { type: String },
+    hideReadReceipts: { type: Boolean },
     bot: { type: Schema.Types.Mixed },
   },
   { timestamps: { createdAt: true, updatedAt: false }, versionKey: false },

@@ -57,7 +57,11 @@ export const userParams = {
     password: { type: 'string', min: 1, max: 128 },
   }),
   me: strict({}),
-  updateMe: strict({ nickname: { ...nickname, optional: true }, avatar: { ...avatar, optional: true } }),
+  updateMe: strict({
+    nickname: { ...nickname, optional: true },
+    avatar: { ...avatar, optional: true },
+    shareReadReceipts: { type: 'boolean', optional: true },
+  }),
   deleteMe: strict({}),
   logout: strict({}),
   sessions: strict({}),
@@ -70,6 +74,7 @@ export const userParams = {
     ids: { type: 'array', items: idParam, max: 1000 },
     includeInactive: { type: 'boolean', optional: true },
   }),
+  receiptsHidden: strict({ ids: { type: 'array', items: idParam, max: 1000 } }),
   idsByUsernames: strict({ usernames: { type: 'array', items: { type: 'string', max: 64 }, max: 100 } }),
   authOptions: strict({}),
   createBot: strict({

@@ -1,0 +1,119 @@
+import type { ConverseAccess, Message } from '@im/protocol';
+import { announce, callerId, EVENTS, ImError, type Params } from '@im/sdk';
+import type { ChatDeps, Ctx } from './deps.ts';
+import { messageViews } from './message-views.ts';
+import type { ChatModels, MessageDoc } from './models.ts';
+import { threadParams } from './thread-params.ts';
+import { toMessage } from './views.ts';
+
+/** Pinned messages one converse may hold (the contract's limit). */
+export const MAX_PINS = 50;
+
+const notFound = () => new ImError('IM_ERR_NOT_FOUND', 'Message not found');
+
+/** DM events name their two members, so gateways can reach them without a lookup. */
+const audience = (access: ConverseAccess) => (access.kind === 'dm' ? { memberIds: access.memberIds } : {});
+
+/**
+ * A converse's pin counter: a slot is taken by an update whose filter reads
+ * the count, so racing pins cannot pass the limit. A counter that drifted
+ * above the truth (a pinned message deleted in a race) is recounted once
+ * before a pin is refused.
+ */
+async function takePinSlot(models: ChatModels, converseId: MessageDoc['converseId']): Promise<boolean> {
+  const take = () =>
+    models.converses.updateOne(
+      { _id: converseId, $or: [{ pinCount: { $exists: false } }, { pinCount: { $lt: MAX_PINS } }] },
+      { $inc: { pinCount: 1 } },
+    );
+  if ((await take()).modifiedCount === 1) return true;
+  const actual = await models.messages.countDocuments({ converseId, 'pinned.at': { $exists: true } });
+  if (actual >= MAX_PINS) return false;
+  await models.converses.updateOne({ _id: converseId, pinCount: { $gt: actual } }, { $set: { pinCount: actual } });
+  return (await take()).modifiedCount === 1;
+}
+
+/** Gives a converse's pin slot back (an unpin, or a pinned message deleted). */
+export const releasePinSlot = (models: ChatModels, converseId: MessageDoc['converseId']) =>
+  models.converses.updateOne({ _id: converseId, pinCount: { $gt: 0 } }, { $inc: { pinCount: -1 } });
+
+/** Pins: admins (and owners) in groups, either member in a DM. */
+export const pinActions = ({ models, access, recent }: ChatDeps) => {
+  /** The message and the caller's access, when the caller may pin in its converse. */
+  const loadPinnable = async (ctx: Ctx<object>, messageId: string, userId: string) => {
+    const doc = await models.messages.findById(messageId).lean<MessageDoc>();
+    const converse = doc ? await access.resolve(ctx, doc.converseId.toHexString(), userId) : null;
+    if (!doc || !converse) throw notFound();
+    if (converse.kind === 'group' && converse.role !== 'owner' && converse.role !== 'admin')
+      throw new ImError('IM_ERR_FORBIDDEN', 'Only group admins may pin messages');
+    return { doc, converse };
+  };
+
+  /** Stored, then told to the converse; the caller gets their own view (reactions' `me`). */
+  const changed = async (ctx: Ctx<object>, doc: MessageDoc, converse: ConverseAccess, userId: string) => {
+    await recent.changed(doc);
+    announce(ctx, EVENTS.messageUpdated, { message: toMessage(doc), ...audience(converse) });
+    const [view] = await messageViews(models, [doc], userId);
+    return view!;
+  };
+
+  return {
+    pin: {
+      params: threadParams.pin,
+      async handler(ctx: Ctx<Params<typeof threadParams.pin>>): Promise<Message> {
+        const userId = callerId(ctx);
+        const { doc, converse } = await loadPinnable(ctx, ctx.params.messageId, userId);
+        if (doc.deleted) throw notFound();
+        if (doc.pinned) return (await messageViews(models, [doc], userId))[0]!;
+        if (!(await takePinSlot(models, doc.converseId)))
+          throw new ImError('IM_ERR_LIMIT', `A conversation has at most ${MAX_PINS} pinned messages`);
+        const pinned = await models.messages
+          .findOneAndUpdate(
+            { _id: doc._id, deleted: { $ne: true }, pinned: { $exists: false } },
+            { $set: { pinned: { by: userId, at: new Date() } }, $inc: { v: 1 } },
+            { new: true },
+          )
+          .lean<MessageDoc>();
+        if (pinned) return changed(ctx, pinned, converse, userId);
+        // Deleted or pinned by someone else meanwhile: the slot goes back.
+        await releasePinSlot(models, doc.converseId);
+        const now = await models.messages.findById(doc._id).lean<MessageDoc>();
+        if (!now || now.deleted) throw notFound();
+        return (await messageViews(models, [now], userId))[0]!;
+      },
+    },
+
+    unpin: {
+      params: threadParams.pin,
+      async handler(ctx: Ctx<Params<typeof threadParams.pin>>): Promise<Message> {
+        const userId = callerId(ctx);
+        const { doc, converse } = await loadPinnable(ctx, ctx.params.messageId, userId);
+        const unpinned = await models.messages
+          .findOneAndUpdate(
+            { _id: doc._id, pinned: { $exists: true } },
+            { $unset: { pinned: '' }, $inc: { v: 1 } },
+            { new: true },
+          )
+          .lean<MessageDoc>();
+        if (!unpinned) return (await messageViews(models, [doc], userId))[0]!;
+        await releasePinSlot(models, doc.converseId);
+        return changed(ctx, unpinned, converse, userId);
+      },
+    },
+
+    /** Newest pin first (one query on {converseId, pinned.at}). */
+    pins: {
+      params: threadParams.pins,
+      async handler(ctx: Ctx<Params<typeof threadParams.pins>>): Promise<Message[]> {
+        const userId = callerId(ctx);
+        await access.require(ctx, ctx.params.converseId, userId);
+        const docs = await models.messages
+          .find({ converseId: ctx.params.converseId, 'pinned.at': { $exists: true } })
+          .sort({ 'pinned.at': -1 })
+          .limit(MAX_PINS)
+          .lean<MessageDoc[]>();
+        return messageViews(models, docs, userId);
+      },
+    },
+  };
+};

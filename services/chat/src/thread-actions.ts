@@ -1,0 +1,123 @@
+import type { FollowedThread, FollowedThreadPage, Message } from '@im/protocol';
+import { call, callerId, ImError, type Params } from '@im/sdk';
+import { Types } from 'mongoose';
+import type { ChatDeps, Ctx } from './deps.ts';
+import { messageViews } from './message-views.ts';
+import type { MessageDoc } from './models.ts';
+import type { ThreadFollowDoc } from './thread-follows.ts';
+import { threadParams } from './thread-params.ts';
+
+/** Threads: a root's replies, the threads I follow, and my read position in one. */
+export const threadActions = ({ models, access }: ChatDeps) => {
+  /** A message the caller may see; 404 otherwise (outsiders learn nothing). */
+  const loadVisible = async (ctx: Ctx<object>, messageId: string, userId: string) => {
+    const doc = await models.messages.findById(messageId).lean<MessageDoc>();
+    const converse = doc ? await access.resolve(ctx, doc.converseId.toHexString(), userId) : null;
+    if (!doc || !converse) throw new ImError('IM_ERR_NOT_FOUND', 'Message not found');
+    return doc;
+  };
+
+  /** Every converse the user is in now: group panels (the group service's answer) and DMs. */
+  const visibleConverseIds = async (ctx: Ctx<object>, userId: string): Promise<Types.ObjectId[]> => {
+    const [groups, dms] = await Promise.all([
+      call(ctx, 'group.userConverses', { userId }),
+      models.converses.find({ memberIds: userId, type: 'dm' }, { _id: 1 }).lean<Array<{ _id: Types.ObjectId }>>(),
+    ]);
+    return [...groups.flatMap((g) => g.converseIds.map((id) => new Types.ObjectId(id))), ...dms.map((d) => d._id)];
+  };
+
+  /** Replies above each follow's read position, for a whole page in one aggregation. */
+  const unreadCounts = async (follows: ThreadFollowDoc[]): Promise<Map<string, number>> => {
+    if (follows.length === 0) return new Map();
+    const rows = await models.messages.aggregate<{ _id: Types.ObjectId; n: number }>([
+      {
+        $match: {
+          $or: follows.map((f) => ({ threadId: f.rootId, seq: { $gt: f.readSeq } })),
+          deleted: { $ne: true },
+        },
+      },
+      { $group: { _id: '$threadId', n: { $sum: 1 } } },
+    ]);
+    return new Map(rows.map((r) => [r._id.toHexString(), r.n]));
+  };
+
+  return {
+    /** A thread's replies by seq, above `after` (one query on {threadId, seq}). */
+    thread: {
+      params: threadParams.thread,
+      async handler(ctx: Ctx<Params<typeof threadParams.thread>>): Promise<Message[]> {
+        const userId = callerId(ctx);
+        const root = await loadVisible(ctx, ctx.params.messageId, userId);
+        const { after, limit = 50 } = ctx.params;
+        const docs = await models.messages
+          .find({ threadId: root._id, ...(after !== undefined ? { seq: { $gt: after } } : {}) })
+          .sort({ seq: 1 })
+          .limit(limit)
+          .lean<MessageDoc[]>();
+        return messageViews(models, docs, userId);
+      },
+    },
+
+    /** The threads I follow in converses I can still see, newest activity first, with unread counts. */
+    threads: {
+      params: threadParams.threads,
+      async handler(ctx: Ctx<Params<typeof threadParams.threads>>): Promise<FollowedThreadPage> {
+        const userId = callerId(ctx);
+        const { cursor, limit = 20 } = ctx.params;
+        const converseIds = await visibleConverseIds(ctx, userId);
+        const [at, id] = cursor ? cursor.split('_') : [];
+        const follows = await models.follows
+          .find({
+            userId,
+            converseId: { $in: converseIds },
+            ...(at && id
+              ? {
+                  $or: [
+                    { lastReplyAt: { $lt: new Date(Number(at)) } },
+                    { lastReplyAt: new Date(Number(at)), _id: { $lt: new Types.ObjectId(id) } },
+                  ],
+                }
+              : {}),
+          })
+          .sort({ lastReplyAt: -1, _id: -1 })
+          .limit(limit + 1)
+          .lean<ThreadFollowDoc[]>();
+        const more = follows.length > limit;
+        const page = follows.slice(0, limit);
+        const [roots, unread] = await Promise.all([
+          models.messages.find({ _id: { $in: page.map((f) => f.rootId) } }).lean<MessageDoc[]>(),
+          unreadCounts(page),
+        ]);
+        const views = new Map((await messageViews(models, roots, userId)).map((m) => [m.id, m]));
+        const items = page.flatMap((f): FollowedThread[] => {
+          const root = views.get(f.rootId.toHexString());
+          if (!root) return [];
+          return [
+            {
+              root,
+              converseId: f.converseId.toHexString(),
+              lastReplyAt: f.lastReplyAt.toISOString(),
+              unread: unread.get(f.rootId.toHexString()) ?? 0,
+              readSeq: f.readSeq,
+            },
+          ];
+        });
+        const last = page.at(-1);
+        return {
+          items,
+          nextCursor: more && last ? `${last.lastReplyAt.getTime()}_${last._id.toHexString()}` : null,
+        };
+      },
+    },
+
+    /** Replies up to `seq` are read (never moves back); a thread I do not follow has nothing to mark. */
+    threadAck: {
+      params: threadParams.threadAck,
+      async handler(ctx: Ctx<Params<typeof threadParams.threadAck>>): Promise<void> {
+        const userId = callerId(ctx);
+        const root = await loadVisible(ctx, ctx.params.messageId, userId);
+        await models.follows.updateOne({ userId, rootId: root._id }, { $max: { readSeq: ctx.params.seq } });
+      },
+    },
+  };
+};

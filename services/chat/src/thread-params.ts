@@ -1,0 +1,20 @@
+import { idParam, limitParam, strict } from '@im/sdk';
+
+/** Parameters of the thread and pin actions (fastest-validator; the API document is generated from them). */
+const seq = { type: 'number', integer: true, min: 0, max: Number.MAX_SAFE_INTEGER, convert: true } as const;
+
+/** `GET /api/threads` cursor: `<lastReplyAt ms>_<follow id>`, as the previous page handed it out. */
+const cursor = {
+  type: 'string',
+  pattern: /^\d{1,15}_[0-9a-f]{24}$/,
+  optional: true,
+  messages: { stringPattern: "'{field}' must be a cursor from a previous page" },
+} as const;
+
+export const threadParams = {
+  thread: strict({ messageId: idParam, after: { ...seq, optional: true }, limit: limitParam }),
+  threads: strict({ cursor, limit: limitParam }),
+  threadAck: strict({ messageId: idParam, seq }),
+  pin: strict({ messageId: idParam }),
+  pins: strict({ converseId: idParam }),
+} as const;

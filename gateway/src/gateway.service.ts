@@ -28,6 +28,7 @@ import { gatewayParams } from './params.ts';
 import { Authenticator } from './auth/authenticator.ts';
 import { createDownloadHandler } from './files/download.ts';
 import { createUploadHandler } from './files/upload.ts';
+import { createEmojiUploadHandler } from './files/emoji-upload.ts';
 import { createHttpMetrics } from './http/metrics.ts';
 import { Gauge, Histogram } from 'prom-client';
 import { Router } from './http/router.ts';
@@ -146,7 +147,7 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
           // Every gateway closes the sockets it holds of those sessions; the user's others stay.
           io?.in(ctx.params.sessionIds.map(sessionRoom)).disconnectSockets(true);
         },
-        ...fanoutHandlers(() => io, fanoutTiming),
+        ...fanoutHandlers(() => io, { presenceGroupLimit: app.config.presenceGroupLimit }, fanoutTiming),
       },
       // Kept pages go before the sockets hear of the change.
       publicInvalidations(() => publicRoutes),
@@ -174,6 +175,7 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
       publicRoutes = new PublicRoutes(broker, () => publicBaseUrl(app, server));
       publicRoutes.register(router);
       router.on('POST', '/api/files', createUploadHandler(app, broker, auth!));
+      router.on('POST', '/api/groups/:groupId/emoji', createEmojiUploadHandler(app, broker, auth!));
       router.on('GET', '/api/files/:fileId', createDownloadHandler(app, broker, auth!, 'file'));
       router.on('GET', '/api/files/:fileId/thumbnail', createDownloadHandler(app, broker, auth!, 'thumbnail'));
       const webClientDir = app.config.webClientDir;

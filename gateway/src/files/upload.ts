@@ -7,6 +7,7 @@ import type { ServiceBroker } from 'moleculer';
 import type { Authenticator } from '../auth/authenticator.ts';
 import { readQuery } from '../http/body.ts';
 import { sendJson } from '../http/respond.ts';
+import { sizeText } from './size-text.ts';
 import { UploadMeter } from './upload-meter.ts';
 
 /** Multipart framing around a file is small; anything declared beyond this over the limit is refused up front. */
@@ -139,9 +140,10 @@ export function createUploadHandler(app: AppContext, broker: ServiceBroker, auth
     const cap = Math.max(0, Math.min(limit, room));
     const tooLarge = () =>
       quotaBound
-        ? new ImError('IM_ERR_QUOTA', `Your uploads may take at most ${usage.quota} bytes; ${cap} are left`)
-        : new ImError('IM_ERR_PAYLOAD_TOO_LARGE', `Files are limited to ${limit} bytes`);
+        ? new ImError('IM_ERR_QUOTA', `Your uploads may take at most ${sizeText(usage.quota)}; ${sizeText(cap)} left`)
+        : new ImError('IM_ERR_PAYLOAD_TOO_LARGE', `Files can be at most ${sizeText(limit)}`);
     const declared = Number(req.headers['content-length'] ?? NaN);
+    // Refused from the declared length before a byte of the body is read (a 413 closes the connection).
     if (declared > cap + MULTIPART_SLACK || (quotaBound && cap === 0)) throw tooLarge();
 
     const { stream, name, complete } = await uploadSource(req);

@@ -4,12 +4,28 @@ import type { Histogram } from 'prom-client';
 import { converseRoom, groupRoom, userRoom } from './rooms.ts';
 import type { ImServer } from './socket-server.ts';
 
-type FanoutHandler<E extends EventName> = (io: ImServer, payload: EventPayloads[E]) => void;
+export interface FanoutOptions {
+  /** PRESENCE_GROUP_LIMIT: groups up to this size hear their members come and go. */
+  presenceGroupLimit: number;
+}
+
+type FanoutHandler<E extends EventName> = (io: ImServer, payload: EventPayloads[E], opts: FanoutOptions) => void;
 
 /** DM events name their two members: make sure their sockets are in the DM's room. */
 const dmJoin = (io: ImServer, converseId: string, memberIds?: string[]) => {
   if (memberIds) io.in(memberIds.map(userRoom)).socketsJoin(converseRoom(converseId));
 };
+
+/**
+ * Changes which groups hear of a user's comings and goings, on this node's
+ * sockets of that user (as if the group had been found at connect).
+ */
+function retellPresence(io: ImServer, userId: string, change: (groupIds: string[]) => string[]): void {
+  for (const id of io.sockets.adapter.rooms.get(userRoom(userId)) ?? []) {
+    const socket = io.sockets.sockets.get(id);
+    if (socket?.data.presenceGroupIds) socket.data.presenceGroupIds = change(socket.data.presenceGroupIds);
+  }
+}
 
 /**
  * Service events -> this node's sockets, one handler per event, each typed
@@ -43,6 +59,11 @@ const FANOUT: { [E in EventName]?: FanoutHandler<E> } = {
   [EVENTS.converseRead]: (io, { converseId, userId, readSeq }) => {
     io.to(userRoom(userId)).emit('converse:read', { converseId, readSeq });
   },
+  // A read receipt: everyone in the converse sees how far this member read.
+  [EVENTS.readUpdated]: (io, { converseId, userId, readSeq, memberIds }) => {
+    dmJoin(io, converseId, memberIds);
+    io.to(converseRoom(converseId)).emit('read:updated', { converseId, userId, readSeq });
+  },
   [EVENTS.dmOpened]: (io, { converse }) => {
     dmJoin(io, converse.id, converse.memberIds);
     io.to(converse.memberIds.map(userRoom)).emit('dm:opened', converse);
@@ -55,14 +76,17 @@ const FANOUT: { [E in EventName]?: FanoutHandler<E> } = {
     io.to(groupRoom(groupId)).emit('group:deleted', { groupId });
     io.in(groupRoom(groupId)).socketsLeave(rooms);
   },
-  [EVENTS.memberJoined]: (io, { groupId, userId, role, converseIds }) => {
+  [EVENTS.memberJoined]: (io, { groupId, userId, role, converseIds, memberCount }, opts) => {
     io.in(userRoom(userId)).socketsJoin([groupRoom(groupId), ...converseIds.map(converseRoom)]);
+    if (memberCount <= opts.presenceGroupLimit)
+      retellPresence(io, userId, (ids) => (ids.includes(groupId) ? ids : [...ids, groupId]));
     io.to(groupRoom(groupId)).emit('member:joined', { groupId, userId, role });
   },
   [EVENTS.memberLeft]: (io, { groupId, userId, converseIds }) => {
     // Tell the group (the leaver included), then stop delivering to the leaver at once.
     io.to([groupRoom(groupId), userRoom(userId)]).emit('member:left', { groupId, userId });
     io.in(userRoom(userId)).socketsLeave([groupRoom(groupId), ...converseIds.map(converseRoom)]);
+    retellPresence(io, userId, (ids) => ids.filter((id) => id !== groupId));
   },
   [EVENTS.memberUpdated]: (io, { groupId, userId, role, mutedUntil }) => {
     io.to(groupRoom(groupId)).emit('member:updated', { groupId, userId, role, ...(mutedUntil ? { mutedUntil } : {}) });
@@ -81,6 +105,9 @@ const FANOUT: { [E in EventName]?: FanoutHandler<E> } = {
   [EVENTS.typing]: (io, { converseId, userId }) => {
     io.to(converseRoom(converseId)).except(userRoom(userId)).emit('typing', { converseId, userId });
   },
+  [EVENTS.userUpdated]: (io, { user, groupIds, converseIds }) => {
+    io.to([userRoom(user.id), ...groupIds.map(groupRoom), ...converseIds.map(converseRoom)]).emit('user:updated', user);
+  },
   [EVENTS.presence]: (io, { userId, online, groupIds }) => {
     if (groupIds.length > 0) io.to(groupIds.map(groupRoom)).emit('presence', { userId, online });
   },
@@ -94,6 +121,7 @@ const FANOUT: { [E in EventName]?: FanoutHandler<E> } = {
  */
 export function fanoutHandlers(
   io: () => ImServer | undefined,
+  opts: FanoutOptions,
   timing?: Histogram<'event'>,
 ): Record<string, (ctx: Context<never>) => void> {
   return Object.fromEntries(
@@ -105,7 +133,7 @@ export function fanoutHandlers(
           const server = io();
           if (!server) return;
           const started = timing ? performance.now() : 0;
-          fanout(server, ctx.params);
+          fanout(server, ctx.params, opts);
           timing?.observe({ event }, (performance.now() - started) / 1000);
         },
       ];

@@ -138,7 +138,7 @@ describe('server administration', () => {
       const invite = await ok<Invite>('POST', `/api/groups/${group.id}/invites`, owner, { maxUses: 1 }, 201);
 
       await setRegistration('closed');
-      assert.deepEqual((await api.request<AuthOptions>('GET', '/api/auth/options')).body, { registration: 'closed' });
+      assert.equal((await api.request<AuthOptions>('GET', '/api/auth/options')).body.registration, 'closed');
       const shut = await register({ username: 'latecomer' });
       assert.equal(shut.status, 403);
       assert.equal(shut.body.error.code, 'IM_ERR_REGISTRATION_CLOSED');

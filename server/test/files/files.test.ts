@@ -5,7 +5,7 @@ import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Group, Invite, Message } from '@im/protocol';
+import type { AuthOptions, Group, Invite, Message } from '@im/protocol';
 import { Client as MinioClient } from 'minio';
 import sharp from 'sharp';
 import { startApi, type ApiHarness } from '../api/harness.ts';
@@ -62,7 +62,10 @@ function fileSuite(backend: Backend) {
         headers: { authorization: `Bearer ${token}` },
         body: form,
       });
-      return { status: res.status, body: (await res.json()) as FileView & { error?: { code: string } } };
+      return {
+        status: res.status,
+        body: (await res.json()) as FileView & { error?: { code: string; message: string } },
+      };
     };
     const download = (id: string, headers: Record<string, string> = {}, token = owner.token) =>
       fetch(`${api.base}/api/files/${id}`, { headers: { authorization: `Bearer ${token}`, ...headers } });
@@ -135,6 +138,10 @@ function fileSuite(backend: Backend) {
       const declared = await upload(randomBytes(9 * MiB), 'big.bin');
       assert.equal(declared.status, 413);
       assert.equal(declared.body.error?.code, 'IM_ERR_PAYLOAD_TOO_LARGE');
+      // Said as people say sizes, and advertised up front so clients can refuse before sending.
+      assert.equal(declared.body.error?.message, 'Files can be at most 8 MB');
+      const options = await api.request<AuthOptions>('GET', '/api/auth/options');
+      assert.equal(options.body.maxUploadBytes, 8 * MiB);
       // No Content-Length: the limit is found while streaming.
       let sent = 0;
       const body = new ReadableStream<Uint8Array>({

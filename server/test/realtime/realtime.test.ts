@@ -199,6 +199,42 @@ describe('realtime on a single instance (no NATS, no Redis)', () => {
     await until('offline', () => presence.some((p) => p.userId === members[0]!.id && !p.online));
   });
 
+  it("tells a group of a member's comings and goings from the moment they join, without reconnecting", async () => {
+    const { owner, code } = await room(0);
+    const watcher = await open(owner);
+    const presence = record(watcher, 'presence');
+    const joiner = await api.user('rtj');
+    // Online before joining: at connect the group was not theirs yet.
+    const s = await open(joiner);
+    await api.request('POST', `/api/invites/${code}/accept`, { token: joiner.token });
+    s.disconnect();
+    await until('offline told', () => presence.some((p) => p.userId === joiner.id && !p.online));
+  });
+
+  it('shows a new display name to everyone who shares a group or a DM, at once', async () => {
+    const { owner, members } = await room(1);
+    const outsider = await api.user('rtx');
+    const dmPeer = await api.user('rtd');
+    await api.request('POST', '/api/dms', { token: dmPeer.token, body: { userId: owner.id } });
+    const [member, peer, stranger, self] = await Promise.all([
+      open(members[0]!),
+      open(dmPeer),
+      open(outsider),
+      open(owner),
+    ]);
+    const seen = [member, peer, stranger, self].map((s) => record(s, 'user:updated'));
+    const res = await api.request('PATCH', '/api/users/me', { token: owner.token, body: { nickname: 'Captain' } });
+    assert.equal(res.status, 200);
+    for (const [i, who] of ['member', 'DM peer', 'own device'].entries()) {
+      const list = seen[[0, 1, 3][i]!]!;
+      await until(`user:updated at the ${who}`, () => list.length === 1);
+      assert.equal(list[0]!.nickname, 'Captain');
+      assert.equal(list[0]!.id, owner.id);
+    }
+    await pause(200);
+    assert.equal(seen[2]!.length, 0, 'someone who shares nothing hears nothing');
+  });
+
   it('counts its open sockets in /metrics (im_gateway_sockets)', async () => {
     const count = async () => {
       const text = await (await fetch(`${api.base}/metrics`)).text();

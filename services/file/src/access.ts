@@ -4,17 +4,21 @@ import type { Ctx } from './deps.ts';
 import type { FileDoc, FileModel } from './models.ts';
 
 /**
- * The file, if the caller uploaded it or is in a converse where it was
- * attached; 404 otherwise (someone else's file does not exist for them).
+ * The file, if the caller uploaded it, is in a converse where it was
+ * attached, or is in a group whose custom emoji it is; 404 otherwise (someone else's file does not exist for them).
  */
 export async function readableFile(files: FileModel, ctx: Ctx<{ fileId: string }>): Promise<FileDoc> {
   const userId = callerId(ctx);
   // The id is validated (24 hex digits): the driver, without a mongoose query, is enough.
   const doc = await files.collection.findOne<FileDoc>({ _id: new Types.ObjectId(ctx.params.fileId) });
   if (!doc) throw notFound();
-  if (doc.uploaderId.toHexString() === userId) return doc;
+  // A profile picture is shown wherever its owner is: to everyone signed in.
+  if (doc.uploaderId.toHexString() === userId || doc.avatarOf) return doc;
   for (const converseId of doc.converseIds) {
     if (await call(ctx, 'chat.access', { converseId: converseId.toHexString(), userId })) return doc;
+  }
+  for (const groupId of doc.groupIds ?? []) {
+    if (await call(ctx, 'group.memberRole', { groupId: groupId.toHexString(), userId })) return doc;
   }
   throw notFound();
 }

@@ -17,7 +17,7 @@ export const fileActions = ({ app, files, quota, signer }: FileDeps) => ({
     visibility: 'public' as const,
     params: fileParams.register,
     async handler(ctx: Ctx<ActionParams<'file.register'>>): Promise<ActionResult<'file.register'>> {
-      const { key, name, size, mime, sha256 } = ctx.params;
+      const { key, name, size, mime, sha256, groupId } = ctx.params;
       const doc: FileDoc = {
         _id: new Types.ObjectId(),
         uploaderId: new Types.ObjectId(callerId(ctx)),
@@ -27,6 +27,7 @@ export const fileActions = ({ app, files, quota, signer }: FileDeps) => ({
         sha256,
         key,
         converseIds: [],
+        ...(groupId ? { groupIds: [new Types.ObjectId(groupId)] } : {}),
         createdAt: new Date(),
       };
       // Counted against the quota first (atomically), given back if the record fails.

@@ -1,6 +1,15 @@
-import { EVENTS, FileUrlSigner, type AppContext, type ServiceEvents, type ServiceFactory } from '@im/sdk';
+import {
+  EVENTS,
+  FileUrlSigner,
+  OutboundGuard,
+  type AppContext,
+  type ServiceEvents,
+  type ServiceFactory,
+} from '@im/sdk';
 import { CLEANUP_EVERY_MS, removeUnattached } from './cleanup.ts';
+import { avatarActions } from './avatar-actions.ts';
 import { fileActions } from './file-actions.ts';
+import { linkPreviewOnMessage } from './link-preview/link-preview.ts';
 import { fileModel, usageModel } from './models.ts';
 import { Quota } from './quota.ts';
 import { thumbnailOnUpload } from './thumbnails.ts';
@@ -15,6 +24,12 @@ export const createFileService: ServiceFactory = (app: AppContext) => {
   const files = fileModel(app.mongo!);
   const quota = new Quota(usageModel(app.mongo!), files, app.config.fileQuotaBytes);
   let cleanupTimer: NodeJS.Timeout | undefined;
+  // Link previews wait at most 5 s for a page (the contract), whatever other outbound requests may take.
+  const previewGuard = new OutboundGuard({
+    allow: app.config.outboundAllow,
+    timeoutMs: Math.min(5000, app.config.outboundTimeoutMs),
+    connections: 4,
+  });
   return {
     name: 'file',
     async started() {
@@ -26,12 +41,17 @@ export const createFileService: ServiceFactory = (app: AppContext) => {
       }, CLEANUP_EVERY_MS);
       cleanupTimer.unref();
     },
-    stopped() {
+    async stopped() {
       clearInterval(cleanupTimer);
+      await previewGuard.close();
     },
-    actions: fileActions({ app, files, quota, signer: new FileUrlSigner(app.config.secret, app.config.fileUrlTtlSec) }),
+    actions: {
+      ...fileActions({ app, files, quota, signer: new FileUrlSigner(app.config.secret, app.config.fileUrlTtlSec) }),
+      ...avatarActions({ files }),
+    },
     events: {
       [EVENTS.fileUploaded]: { handler: thumbnailOnUpload(app, files) },
+      [EVENTS.messageCreated]: { handler: linkPreviewOnMessage(app, files, previewGuard) },
     } satisfies ServiceEvents,
   };
 };

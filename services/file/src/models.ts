@@ -14,6 +14,10 @@ export interface FileDoc {
   thumbnailKey?: string;
   /** Converses where a message carries this file: their members may read it. */
   converseIds: Types.ObjectId[];
+  /** Groups whose custom emoji this image is: their members may read it (absent on other files). */
+  groupIds?: Types.ObjectId[];
+  /** The user whose profile picture this is: anyone signed in may read it (absent on other files). */
+  avatarOf?: Types.ObjectId;
   createdAt: Date;
 }
 
@@ -27,6 +31,8 @@ const fileSchema = new Schema<FileDoc>(
     key: { type: String, required: true },
     thumbnailKey: { type: String },
     converseIds: { type: [Schema.Types.ObjectId], default: [] },
+    groupIds: { type: [Schema.Types.ObjectId], default: undefined },
+    avatarOf: { type: Schema.Types.ObjectId },
     createdAt: { type: Date, required: true, default: () => new Date() },
   },
   { versionKey: false },

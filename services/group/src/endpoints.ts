@@ -1,4 +1,5 @@
 import { endpoint, type Endpoint } from '@im/sdk';
+import { emojiParams } from './emoji-params.ts';
 import { groupParams } from './params.ts';
 
 /** Groups, members, panels and invites: the group service's public HTTP endpoints (the gateway mounts them). */
@@ -219,5 +220,39 @@ export const groupEndpoints: Endpoint[] = [
     summary: 'Join a public group without an invite (private: 404; banned: 403 IM_ERR_BANNED)',
     tag: 'groups',
     response: 'Group',
+  }),
+  endpoint({
+    method: 'POST',
+    path: '/api/groups/:groupId/emoji',
+    action: 'group.addEmoji',
+    operationId: 'group.uploadEmoji',
+    params: emojiParams.upload,
+    input: 'none',
+    status: 201,
+    raw: 'upload',
+    summary:
+      'Add a custom emoji (owner/admin): multipart/form-data with a "name" field (2-32 of a-z, 0-9, _) and a "file" image of at most 256 KB',
+    tag: 'groups',
+    response: 'CustomEmoji',
+  }),
+  endpoint({
+    method: 'GET',
+    path: '/api/groups/:groupId/emoji',
+    action: 'group.listEmoji',
+    params: emojiParams.list,
+    input: 'none',
+    summary: "The group's custom emoji, by name (members)",
+    tag: 'groups',
+    response: 'CustomEmoji[]',
+  }),
+  endpoint({
+    method: 'DELETE',
+    path: '/api/groups/:groupId/emoji/:name',
+    action: 'group.removeEmoji',
+    params: emojiParams.remove,
+    input: 'none',
+    status: 204,
+    summary: 'Remove a custom emoji (owner/admin); reactions already given keep their text',
+    tag: 'groups',
   }),
 ];

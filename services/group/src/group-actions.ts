@@ -36,6 +36,7 @@ export const groupActions = ({ models, membership, audit }: GroupDeps) => ({
         userId,
         role: 'owner',
         converseIds: converseIdsOf(doc),
+        memberCount: 1,
       });
       return toGroup(doc, { role: 'owner' });
     },

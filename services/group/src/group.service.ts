@@ -9,6 +9,8 @@ import {
   type ServiceFactory,
 } from '@im/sdk';
 import { botMemberActions } from './bot-member-actions.ts';
+import { emojiActions } from './emoji-actions.ts';
+import { emojiModel } from './emoji-models.ts';
 import { groupActions } from './group-actions.ts';
 import { inviteActions } from './invite-actions.ts';
 import { memberActions } from './member-actions.ts';
@@ -17,6 +19,7 @@ import { MembershipCache } from './membership-cache.ts';
 import { groupModels } from './models.ts';
 import { panelActions } from './panel-actions.ts';
 import { publicActions } from './public-actions.ts';
+import { rosterActions } from './roster-actions.ts';
 
 /** Groups, their panels, members and invites, and their moderation (bans, mutes). */
 export const createGroupService: ServiceFactory = (app: AppContext) => {
@@ -27,6 +30,7 @@ export const createGroupService: ServiceFactory = (app: AppContext) => {
   const membership = new MembershipCache(createCache(app.redis, 'group:membership:'), models, ttlSeconds);
   const audit = new AuditLog(app.mongo!);
   const deps = { app, models, membership, audit };
+  const emoji = emojiModel(app.mongo!);
 
   // Every group node drops its own cached entries when any node changes
   // membership (the writer already dropped the shared ones).
@@ -42,6 +46,7 @@ export const createGroupService: ServiceFactory = (app: AppContext) => {
         models.invites.createIndexes(),
         models.bans.createIndexes(),
         audit.createIndexes(),
+        emoji.createIndexes(),
       ]);
     },
     actions: {
@@ -53,6 +58,8 @@ export const createGroupService: ServiceFactory = (app: AppContext) => {
       ...moderationActions(deps),
       ...publicActions(deps),
       ...botMemberActions(deps),
+      ...emojiActions(deps, emoji),
+      ...rosterActions(deps),
     },
     events: {
       [EVENTS.memberJoined]: forgetMember,
@@ -60,7 +67,11 @@ export const createGroupService: ServiceFactory = (app: AppContext) => {
       [EVENTS.memberUpdated]: forgetMember,
       [EVENTS.panelCreated]: (ctx) => membership.forgetConverses([ctx.params.panel.converseId]),
       [EVENTS.panelDeleted]: (ctx) => membership.forgetConverses([ctx.params.converseId]),
-      [EVENTS.groupDeleted]: (ctx) => membership.forgetConverses(ctx.params.converseIds),
+      [EVENTS.groupDeleted]: async (ctx) => {
+        await membership.forgetConverses(ctx.params.converseIds);
+        // A deleted group's emoji go with it (every group node may run this: it is idempotent).
+        await emoji.deleteMany({ groupId: ctx.params.groupId });
+      },
     } satisfies ServiceEvents,
   };
 };

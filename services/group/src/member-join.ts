@@ -45,6 +45,12 @@ export async function addMember(
     .lean<GroupDoc>();
   const groupId = group._id.toHexString();
   await membership.forgetMember(groupId, userId);
-  announce(ctx, EVENTS.memberJoined, { groupId, userId, role: 'member', converseIds: converseIdsOf(group) });
+  announce(ctx, EVENTS.memberJoined, {
+    groupId,
+    userId,
+    role: 'member',
+    converseIds: converseIdsOf(group),
+    memberCount: updated?.memberCount ?? group.memberCount + 1,
+  });
   return toGroup(updated ?? group, { role: 'member' });
 }

@@ -1,0 +1,111 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import busboy from 'busboy';
+import { call, ImError, sniffMime, type AppContext } from '@im/sdk';
+import type { ServiceBroker } from 'moleculer';
+import type { Authenticator } from '../auth/authenticator.ts';
+import { sendJson } from '../http/respond.ts';
+
+/** Custom emoji images are small: the whole body is read into memory, never past this. */
+export const EMOJI_MAX_BYTES = 256 * 1024;
+
+const EMOJI_NAME = /^[a-z0-9_]{2,32}$/;
+
+/** Image types a browser draws inline; SVG is refused (it can carry script). */
+const EMOJI_TYPES = new Set(['image/png', 'image/gif', 'image/jpeg', 'image/webp', 'image/avif']);
+
+const tooLarge = () => new ImError('IM_ERR_PAYLOAD_TOO_LARGE', `Emoji images are limited to ${EMOJI_MAX_BYTES} bytes`);
+const invalid = (field: string, message: string) =>
+  new ImError('IM_ERR_VALIDATION', message, [{ field, type: 'emoji', message }]);
+
+/** The `name` field and the `file` part of a multipart body, the file read whole (at most EMOJI_MAX_BYTES). */
+function readEmojiForm(req: IncomingMessage): Promise<{ name?: string; bytes?: Buffer }> {
+  if (!/^multipart\/form-data/i.test(req.headers['content-type'] ?? ''))
+    return Promise.reject(
+      new ImError('IM_ERR_UNSUPPORTED_MEDIA_TYPE', 'Send multipart/form-data with a "name" field and a "file" image'),
+    );
+  return new Promise((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({
+        headers: req.headers,
+        limits: { files: 1, fields: 5, parts: 6, fieldSize: 256, fileSize: EMOJI_MAX_BYTES },
+      });
+    } catch {
+      reject(new ImError('IM_ERR_VALIDATION', 'Malformed multipart body'));
+      return;
+    }
+    const form: { name?: string; bytes?: Buffer } = {};
+    let failure: ImError | undefined;
+    parser.on('field', (field, value) => {
+      if (field === 'name') form.name = value;
+    });
+    parser.on('file', (field, stream) => {
+      if (field !== 'file' || form.bytes) {
+        stream.resume();
+        return;
+      }
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      // busboy stops at fileSize and says so: the image is refused, the rest of the body is drained.
+      stream.on('limit', () => {
+        failure = tooLarge();
+      });
+      stream.on('end', () => {
+        form.bytes = Buffer.concat(chunks);
+      });
+    });
+    parser.on('error', () => reject(new ImError('IM_ERR_VALIDATION', 'Malformed multipart body')));
+    parser.on('close', () => (failure ? reject(failure) : resolve(form)));
+    req.pipe(parser);
+  });
+}
+
+/**
+ * POST /api/groups/:groupId/emoji: checks the form and that the caller may
+ * add this emoji before anything is stored, then stores the image as a file
+ * the group's members may read, then records the emoji.
+ */
+export function createEmojiUploadHandler(app: AppContext, broker: ServiceBroker, auth: Authenticator) {
+  return async (req: IncomingMessage, res: ServerResponse, params: Record<string, string | undefined>) => {
+    const userId = await auth.fromRequest(req);
+    await app.rateLimits.consume('upload', userId);
+    const storage = app.storage;
+    if (!storage) throw new ImError('IM_ERR_SERVICE_UNAVAILABLE', 'No file storage on this node');
+    const groupId = params.groupId ?? '';
+    if (!/^[0-9a-f]{24}$/.test(groupId)) throw invalid('groupId', "'groupId' must be an id");
+    // Declared far beyond the cap (multipart framing aside): refused without reading it.
+    if (Number(req.headers['content-length'] ?? 0) > EMOJI_MAX_BYTES + 16 * 1024) {
+      res.setHeader('connection', 'close');
+      throw tooLarge();
+    }
+    const { name, bytes } = await readEmojiForm(req);
+    if (name === undefined || !EMOJI_NAME.test(name)) throw invalid('name', "'name' must be 2-32 of a-z, 0-9 and _");
+    if (!bytes || bytes.length === 0) throw invalid('file', 'The multipart body has no "file" image');
+    const mime = await sniffMime(bytes.subarray(0, 4100));
+    if (!EMOJI_TYPES.has(mime)) throw invalid('file', 'The file must be a PNG, GIF, JPEG, WebP or AVIF image');
+    const meta = { meta: { user: { id: userId } } };
+    await call(broker, 'group.addEmoji', { groupId, name }, meta);
+
+    const now = new Date();
+    const key = `e/${now.getUTCFullYear()}${String(now.getUTCMonth() + 1).padStart(2, '0')}/${randomUUID()}`;
+    await storage.put(key, Readable.from([bytes]), mime);
+    try {
+      const file = await call(
+        broker,
+        'file.register',
+        { key, name: `${name}.${mime.slice(6)}`, size: bytes.length, mime, sha256: sha256(bytes), groupId },
+        meta,
+      );
+      const emoji = await call(broker, 'group.addEmoji', { groupId, name, fileId: file.id }, meta);
+      sendJson(res, 201, emoji);
+    } catch (err) {
+      // The file record, if made, stays the uploader's (counted in their quota); the bytes of a failed add go.
+      await storage.remove(key).catch(() => undefined);
+      throw err;
+    }
+  };
+}
+
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');

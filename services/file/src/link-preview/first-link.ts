@@ -1,0 +1,17 @@
+/** An http(s) link in text, up to white space or a character that cannot end one unescaped. */
+const LINK = /\bhttps?:\/\/[^\s<>"'`]+/i;
+
+/** Punctuation that ends a sentence rather than the link ("see https://x.org/a."). */
+const TRAILING = /[.,;:!?)\]}*_~]+$/;
+
+/** The first http(s) URL of a message, or undefined (too long or malformed ones are skipped). */
+export function firstLink(content: string): URL | undefined {
+  const raw = LINK.exec(content)?.[0].replace(TRAILING, '');
+  if (!raw || raw.length > 2048) return undefined;
+  try {
+    const url = new URL(raw);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,100 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { LinkPreview, Message } from '@im/protocol';
+import { call, sniffMime, type AppContext, type EventContext, type OutboundGuard } from '@im/sdk';
+import { Types } from 'mongoose';
+import { storageOf } from '../deps.ts';
+import type { FileDoc, FileModel } from '../models.ts';
+import { firstLink } from './first-link.ts';
+import { readPageMeta } from './page-meta.ts';
+
+/** The largest page read; a larger one gets no preview. */
+export const PREVIEW_PAGE_MAX_BYTES = 1024 * 1024;
+/** The largest preview image kept; a larger one is left out of the card. */
+export const PREVIEW_IMAGE_MAX_BYTES = 2 * 1024 * 1024;
+
+/** Image types a browser draws inline (SVG never: it can carry script). */
+const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif']);
+
+const HEADERS = {
+  'user-agent': 'im-link-preview/1',
+  accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1',
+};
+
+/**
+ * Makes the card of a new message's first link: the page and its image are
+ * fetched through the outbound guard (public addresses only, unless
+ * OUTBOUND_ALLOW says otherwise; capped in size and time), the image is
+ * stored here as a file the converse's members may read, and chat sets the
+ * card on the message (message:updated). Every failure only means no card.
+ */
+export function linkPreviewOnMessage(app: AppContext, files: FileModel, guard: OutboundGuard) {
+  /** The bytes of a 200 answer within `max`, or null (refused, failed, other status, too large). */
+  const fetchCapped = async (url: URL, max: number, accept?: string) => {
+    const res = await guard.request(url, {
+      headers: accept ? { ...HEADERS, accept } : HEADERS,
+      maxBytes: max + 1,
+    });
+    if (res.status !== 200 || res.body.length > max) return null;
+    return res;
+  };
+
+  const storeImage = async (message: Message, pageUrl: URL, image: string): Promise<string | undefined> => {
+    let url: URL;
+    try {
+      url = new URL(image, pageUrl);
+    } catch {
+      return undefined;
+    }
+    const res = await fetchCapped(url, PREVIEW_IMAGE_MAX_BYTES, 'image/*');
+    if (!res) return undefined;
+    const mime = await sniffMime(res.body.subarray(0, 4100));
+    if (!IMAGE_TYPES.has(mime)) return undefined;
+    const now = new Date();
+    const key = `p/${now.getUTCFullYear()}${String(now.getUTCMonth() + 1).padStart(2, '0')}/${randomUUID()}`;
+    await storageOf(app).put(key, Readable.from([res.body]), mime);
+    const doc: FileDoc = {
+      _id: new Types.ObjectId(),
+      // The server made this copy; it is filed under the author but not counted in their quota.
+      uploaderId: new Types.ObjectId(message.authorId),
+      name: `preview.${mime.slice(6)}`,
+      size: res.body.length,
+      mime,
+      sha256: createHash('sha256').update(res.body).digest('hex'),
+      key,
+      converseIds: [new Types.ObjectId(message.converseId)],
+      createdAt: now,
+    };
+    await files.collection.insertOne(doc);
+    return doc._id.toHexString();
+  };
+
+  const build = async (message: Message, url: URL): Promise<LinkPreview | null> => {
+    const page = await fetchCapped(url, PREVIEW_PAGE_MAX_BYTES);
+    const type = String(page?.headers['content-type'] ?? '');
+    if (!page || !/^(text\/html|application\/xhtml\+xml)/i.test(type)) return null;
+    const meta = readPageMeta(page.body.toString('utf8'));
+    if (!meta.title) return null;
+    const imageFileId = meta.image ? await storeImage(message, url, meta.image).catch(() => undefined) : undefined;
+    return {
+      url: url.href,
+      title: meta.title,
+      ...(meta.description ? { description: meta.description } : {}),
+      ...(meta.siteName ? { siteName: meta.siteName } : {}),
+      ...(imageFileId ? { imageFileId } : {}),
+    };
+  };
+
+  return async (ctx: EventContext<'chat.message.created'>): Promise<void> => {
+    const { message } = ctx.params;
+    const url = firstLink(message.content);
+    if (!url || message.deleted) return;
+    try {
+      if (!(await call(ctx, 'chat.claimPreview', { messageId: message.id, url: url.href }))) return;
+      const preview = await build(message, url);
+      if (preview) await call(ctx, 'chat.setPreview', { messageId: message.id, preview });
+    } catch (err) {
+      app.logger.debug({ err, url: url.href }, 'no link preview');
+    }
+  };
+}

@@ -44,3 +44,24 @@ export function displayName(user: PublicUser | undefined, fallback = 'Someone'):
   if (!user) return fallback;
   return user.nickname || user.username;
 }
+
+/**
+ * Someone changed their name or avatar: every place that shows them (authors,
+ * member lists, my own bar) takes the new profile at once.
+ */
+export function applyUserUpdated(user: PublicUser): void {
+  setState((s) => {
+    const members = Object.fromEntries(
+      Object.entries(s.members).map(([groupId, list]) =>
+        list.items.some((m) => m.user.id === user.id)
+          ? [groupId, { ...list, items: list.items.map((m) => (m.user.id === user.id ? { ...m, user } : m)) }]
+          : [groupId, list],
+      ),
+    );
+    return {
+      users: { ...s.users, [user.id]: user },
+      members,
+      ...(s.me?.id === user.id ? { me: { ...s.me, ...user } } : {}),
+    };
+  });
+}

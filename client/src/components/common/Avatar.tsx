@@ -1,4 +1,6 @@
 import type { PublicUser } from '@im/protocol';
+import { useState } from 'react';
+import { useFileUrl } from '../../state/file-urls.ts';
 import { displayName } from '../../state/users.ts';
 
 const COLORS = ['#5865f2', '#3ba55d', '#faa61a', '#ed4245', '#eb459e', '#00a8fc', '#9b59b6', '#e67e22'];
@@ -9,19 +11,46 @@ function colorOf(key: string): string {
   return COLORS[Math.abs(hash) % COLORS.length]!;
 }
 
-/** Initials on a colour of the user's own; the presence dot when `online` is given. */
+/** `/api/files/:id` or `/api/files/:id/thumbnail`: a file of this server, read through a signed URL. */
+const OWN_FILE = /^\/api\/files\/([0-9a-f]{24})(\/thumbnail)?$/;
+
+/** The user's picture when they have one, else initials on a colour of their own; the presence dot when `online` is given. */
 export function Avatar(props: { user?: PublicUser; name?: string; size?: number; online?: boolean }) {
   const name = props.name ?? displayName(props.user, '?');
   const size = props.size ?? 36;
   const initials = [...name.trim()].slice(0, 2).join('').toUpperCase() || '?';
+  // A webhook's own name is shown with initials, never with its bot's picture.
+  const picture = props.name === undefined ? props.user?.avatar : undefined;
   return (
     <span
       className="avatar"
       style={{ width: size, height: size, fontSize: size * 0.4, background: colorOf(props.user?.id ?? name) }}
       aria-hidden="true"
+      data-testid="avatar"
     >
-      {initials}
+      {picture ? <Picture avatar={picture} fallback={initials} /> : initials}
       {props.online !== undefined && <span className={props.online ? 'presence online' : 'presence'} />}
     </span>
   );
+}
+
+function Picture(props: { avatar: string; fallback: string }) {
+  const own = OWN_FILE.exec(props.avatar);
+  return own ? (
+    <OwnFilePicture key={own[1]} fileId={own[1]!} fallback={props.fallback} />
+  ) : (
+    <Img key={props.avatar} src={props.avatar} fallback={props.fallback} />
+  );
+}
+
+function OwnFilePicture(props: { fileId: string; fallback: string }) {
+  const url = useFileUrl(props.fileId);
+  return url ? <Img src={url} fallback={props.fallback} /> : <>{props.fallback}</>;
+}
+
+/** A picture that cannot be loaded leaves the initials. */
+function Img(props: { src: string; fallback: string }) {
+  const [failed, setFailed] = useState(false);
+  if (failed) return <>{props.fallback}</>;
+  return <img src={props.src} alt="" referrerPolicy="no-referrer" onError={() => setFailed(true)} />;
 }

@@ -4,6 +4,10 @@ import { Icon } from './Icon.tsx';
 const FOCUSABLE =
   'input:not([disabled]), select:not([disabled]), textarea:not([disabled]), button:not([disabled]), [href], [tabindex]:not([tabindex="-1"])';
 
+// Open dialogs, innermost last: only the topmost one answers Escape and Tab
+// (a dialog opened from a dialog is inside it, and both listen to the document).
+const open: symbol[] = [];
+
 /** A modal: Escape or the backdrop closes it; focus moves in, stays in (Tab wraps), and goes back out. */
 export function Dialog(props: { title: string; onClose: () => void; children: ReactNode; wide?: boolean }) {
   const titleId = useId();
@@ -14,12 +18,15 @@ export function Dialog(props: { title: string; onClose: () => void; children: Re
     onClose.current = props.onClose;
   });
   useEffect(() => {
-    const previous = document.activeElement as HTMLElement | null;
+    const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const me = Symbol('dialog');
+    open.push(me);
     const focusable = () => [...(box.current?.querySelectorAll<HTMLElement>(FOCUSABLE) ?? [])];
     // The first field rather than the header's Close button, when there is one.
     const first = focusable().find((el) => el.getAttribute('aria-label') !== 'Close') ?? focusable()[0];
     first?.focus();
     const onKey = (event: KeyboardEvent) => {
+      if (open.at(-1) !== me) return;
       if (event.key === 'Escape') {
         event.preventDefault();
         onClose.current();
@@ -41,7 +48,9 @@ export function Dialog(props: { title: string; onClose: () => void; children: Re
     document.addEventListener('keydown', onKey);
     return () => {
       document.removeEventListener('keydown', onKey);
-      previous?.focus?.();
+      open.splice(open.indexOf(me), 1);
+      // Back to the opener, unless it is gone (then the browser's default is as good as any).
+      if (previous?.isConnected) previous.focus();
     };
   }, []);
   return (

@@ -1,9 +1,9 @@
 import type { Group, Member } from '@im/protocol';
-import { useState } from 'react';
 import { loadMembers, removeMember, setMemberRole, startDm } from '../../state/groups.ts';
 import { useStore } from '../../state/store.ts';
 import { displayName } from '../../state/users.ts';
 import { Avatar } from '../common/Avatar.tsx';
+import { useMenu } from '../common/useMenu.ts';
 import { BotBadge } from '../messages/BotBadge.tsx';
 
 const ROLE_LABEL = { owner: 'Owner', admin: 'Admin', member: 'Member' } as const;
@@ -47,7 +47,7 @@ function MemberSection(props: { title: string; members: Member[]; group: Group; 
 
 function MemberRow(props: { member: Member; group: Group; meId?: string; online: boolean }) {
   const { member, group } = props;
-  const [open, setOpen] = useState(false);
+  const { open, setOpen, ref } = useMenu<HTMLLIElement>();
   const self = member.user.id === props.meId;
   const canKick =
     !self &&
@@ -55,7 +55,7 @@ function MemberRow(props: { member: Member; group: Group; meId?: string; online:
     (group.myRole === 'owner' || (group.myRole === 'admin' && member.role === 'member'));
   const canPromote = group.myRole === 'owner' && !self && member.role !== 'owner';
   return (
-    <li className="member" data-testid="member" data-online={props.online}>
+    <li ref={ref} className="member" data-testid="member" data-online={props.online}>
       <button type="button" className="member-button" aria-expanded={open} onClick={() => setOpen(!open)}>
         <Avatar user={member.user} size={28} online={props.online} />
         <span className="member-name">{displayName(member.user)}</span>

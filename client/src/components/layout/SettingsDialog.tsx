@@ -4,13 +4,15 @@ import { describeError } from '../../api/errors.ts';
 import { http } from '../../api/http.ts';
 import { disablePush, enablePush, pushState, type PushState } from '../../push/notifications.ts';
 import { logout } from '../../state/session.ts';
-import { setState, useStore } from '../../state/store.ts';
-import { rememberUsers } from '../../state/users.ts';
+import { useStore } from '../../state/store.ts';
+import { applyUserUpdated } from '../../state/users.ts';
 import { Dialog } from '../common/Dialog.tsx';
+import { AvatarSection } from '../people/AvatarSection.tsx';
 import { FeedsSection } from './FeedsSection.tsx';
 import { PasswordSection } from './PasswordSection.tsx';
 import { SessionsSection } from './SessionsSection.tsx';
 import { SsoSection } from './SsoSection.tsx';
+import { ReceiptsSetting } from '../receipts/ReceiptsSetting.tsx';
 import { StorageLine } from './StorageLine.tsx';
 import { StatusLine } from '../common/StatusLine.tsx';
 
@@ -30,8 +32,7 @@ export function SettingsDialog(props: { onClose: () => void }) {
     event.preventDefault();
     try {
       const user = await http.patch<PublicUser>('/api/users/me', { nickname: nickname.trim() });
-      rememberUsers([user]);
-      setState({ me: user });
+      applyUserUpdated(user);
       setMessage('Saved.');
     } catch (err) {
       setMessage(describeError(err));
@@ -54,6 +55,7 @@ export function SettingsDialog(props: { onClose: () => void }) {
           </button>
         </div>
       </form>
+      <AvatarSection />
       <div className="form">
         <h3>Notifications</h3>
         {push === 'unsupported' && <p className="hint">This browser cannot show notifications.</p>}
@@ -72,6 +74,7 @@ export function SettingsDialog(props: { onClose: () => void }) {
           </button>
         )}
       </div>
+      <ReceiptsSetting account={account} />
       <FeedsSection />
       <SsoSection account={account} />
       {account?.hasPassword !== false && <PasswordSection />}

@@ -11,6 +11,8 @@ import { InviteDialog, PanelDialog, RenameGroupDialog } from '../groups/dialogs.
 import { PanelSettingsDialog } from '../groups/PanelSettingsDialog.tsx';
 import { GroupSettingsDialog } from '../groups/settings/GroupSettingsDialog.tsx';
 import { Icon } from '../common/Icon.tsx';
+import { useMenu } from '../common/useMenu.ts';
+import { NewMessageDialog } from '../people/NewMessageDialog.tsx';
 
 type Open = null | 'invite' | 'rename' | 'panel' | 'settings' | { panelSettings: Panel };
 
@@ -19,11 +21,11 @@ export function GroupSidebar(props: { group: Group; activeConverseId?: string })
   const { group } = props;
   const unread = useStore((s) => s.unread);
   const [open, setOpen] = useState<Open>(null);
-  const [menu, setMenu] = useState(false);
+  const { open: menu, setOpen: setMenu, ref: menuRef } = useMenu<HTMLElement>();
   const admin = group.myRole === 'owner' || group.myRole === 'admin';
   return (
     <nav className="sidebar" aria-label={`${group.name} panels`}>
-      <header className="sidebar-head">
+      <header className="sidebar-head" ref={menuRef}>
         <button
           type="button"
           className="group-name"
@@ -90,7 +92,7 @@ export function GroupSidebar(props: { group: Group; activeConverseId?: string })
                 onClick={() => navigate({ name: 'group', groupId: group.id, converseId: panel.converseId })}
               >
                 <span aria-hidden="true"># </span>
-                {panel.name}
+                <span className="channel-name">{panel.name}</span>
                 {panel.webPublic && (
                   <span className="web-public-mark" title="Readable on the web" data-testid="web-public-mark">
                     <Icon name="globe" size={14} />
@@ -145,12 +147,17 @@ export function DmSidebar(props: { activeConverseId?: string }) {
   const presence = useStore((s) => s.presence);
   const unread = useStore((s) => s.unread);
   const meId = useStore((s) => s.me?.id);
+  const [searching, setSearching] = useState(false);
   return (
     <nav className="sidebar" aria-label="Direct messages">
       <header className="sidebar-head">
         <h2>Direct messages</h2>
+        <button type="button" className="icon-button" aria-label="New message" onClick={() => setSearching(true)}>
+          <Icon name="plus" />
+        </button>
       </header>
-      {order.length === 0 && <p className="hint pad">Start a conversation from a group's member list.</p>}
+      {searching && <NewMessageDialog onClose={() => setSearching(false)} />}
+      {order.length === 0 && <p className="hint pad">Start a conversation with + or from a group's member list.</p>}
       <ul className="channel-list">
         {order.map((id) => {
           const dm = dms[id];

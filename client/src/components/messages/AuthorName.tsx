@@ -1,5 +1,7 @@
 import type { PublicUser } from '@im/protocol';
+import { useState } from 'react';
 import { displayName } from '../../state/users.ts';
+import { ProfileCard } from '../people/ProfileCard.tsx';
 import { BotBadge } from './BotBadge.tsx';
 
 /** The name a message is shown under: a webhook's chosen name, else the author's. */
@@ -26,7 +28,7 @@ export function AuthorName(props: { author?: PublicUser; username?: string }) {
   }
   return (
     <>
-      <span className="author">{displayName(author)}</span>
+      {author ? <AuthorButton author={author} /> : <span className="author">{displayName(author)}</span>}
       {author?.bot && (
         <>
           {' '}
@@ -34,5 +36,24 @@ export function AuthorName(props: { author?: PublicUser; username?: string }) {
         </>
       )}
     </>
+  );
+}
+
+/** The author's name, opening their profile card. */
+function AuthorButton(props: { author: PublicUser }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <span className="author-anchor">
+      <button
+        type="button"
+        className="author link-like"
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        onClick={() => setOpen((o) => !o)}
+      >
+        {displayName(props.author)}
+      </button>
+      {open && <ProfileCard user={props.author} onClose={() => setOpen(false)} />}
+    </span>
   );
 }

@@ -1,0 +1,47 @@
+import { useEffect, useRef, useState } from 'react';
+
+// The close function of the menu that is open now: opening another closes it,
+// so at most one menu is ever open.
+let closeOpenMenu: (() => void) | null = null;
+
+/**
+ * A pop-up menu's open state. Attach `ref` to the element holding both the
+ * button and the menu: while open, Escape closes it, and so does a press
+ * anywhere outside that element. Closed by Escape or by choosing an item,
+ * focus goes back to the button (a dialog the item opened returns it there).
+ */
+export function useMenu<T extends HTMLElement>() {
+  const [open, setOpen] = useState(false);
+  const ref = useRef<T>(null);
+  useEffect(() => {
+    if (!open) return;
+    const close = () => setOpen(false);
+    // The element holding the button and the menu stays while the menu comes and goes.
+    const holder = ref.current;
+    const button = () => holder?.querySelector<HTMLElement>('[aria-expanded]');
+    let pressedOutside = false;
+    closeOpenMenu?.();
+    closeOpenMenu = close;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      event.preventDefault();
+      close();
+    };
+    const onPress = (event: PointerEvent | MouseEvent) => {
+      if (event.target instanceof Node && holder?.contains(event.target)) return;
+      pressedOutside = true;
+      close();
+    };
+    document.addEventListener('keydown', onKey);
+    document.addEventListener('mousedown', onPress);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.removeEventListener('mousedown', onPress);
+      if (closeOpenMenu === close) closeOpenMenu = null;
+      // The chosen item is gone with the menu (focus fell to the page): back to the button.
+      const active = document.activeElement;
+      if (!pressedOutside && (active === document.body || (active && holder?.contains(active)))) button()?.focus();
+    };
+  }, [open]);
+  return { open, setOpen, ref };
+}

@@ -1,0 +1,58 @@
+import type { PublicUser } from '@im/protocol';
+import { useRef, useState } from 'react';
+import { describeError } from '../../api/errors.ts';
+import { http } from '../../api/http.ts';
+import { uploadFile } from '../../api/upload.ts';
+import { useStore } from '../../state/store.ts';
+import { applyUserUpdated } from '../../state/users.ts';
+import { Avatar } from '../common/Avatar.tsx';
+import { squarePicture } from './square-picture.ts';
+
+/** My profile picture: chosen from my files, cut to a square here, shown to everyone at once. */
+export function AvatarSection() {
+  const me = useStore((s) => s.me)!;
+  const input = useRef<HTMLInputElement>(null);
+  const [status, setStatus] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const choose = async (file: File | undefined) => {
+    if (!file) return;
+    setBusy(true);
+    setStatus('Uploading…');
+    try {
+      const picture = await squarePicture(file);
+      const uploaded = await uploadFile(picture, http.getToken(), () => undefined).promise;
+      const user = await http.patch<PublicUser>('/api/users/me', { avatar: `/api/files/${uploaded.id}` });
+      applyUserUpdated(user);
+      setStatus('Picture saved.');
+    } catch (err) {
+      setStatus(err instanceof Error && !('code' in err) ? err.message : describeError(err));
+    } finally {
+      setBusy(false);
+      if (input.current) input.current.value = '';
+    }
+  };
+  return (
+    <div className="form avatar-section">
+      <h3>Profile picture</h3>
+      <div className="avatar-row">
+        <Avatar user={me} size={64} />
+        <button type="button" disabled={busy} onClick={() => input.current?.click()}>
+          Choose a picture…
+        </button>
+        <input
+          ref={input}
+          type="file"
+          accept="image/png,image/jpeg,image/gif,image/webp"
+          hidden
+          aria-label="Profile picture file"
+          onChange={(e) => void choose(e.target.files?.[0])}
+        />
+      </div>
+      {status && (
+        <p className="hint" role="status">
+          {status}
+        </p>
+      )}
+    </div>
+  );
+}

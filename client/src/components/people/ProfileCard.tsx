@@ -1,0 +1,80 @@
+import type { PublicUser } from '@im/protocol';
+import { useEffect, useRef } from 'react';
+import { startDm } from '../../state/groups.ts';
+import { loadPresence } from '../../state/presence.ts';
+import { useStore } from '../../state/store.ts';
+import { displayName } from '../../state/users.ts';
+import { Avatar } from '../common/Avatar.tsx';
+import { BotBadge } from '../messages/BotBadge.tsx';
+
+/**
+ * Who someone is, on a click of their name: avatar, names, whether they are
+ * online, and a way to message them. Escape, a click outside or the opener
+ * closes it; focus goes back to the opener.
+ */
+export function ProfileCard(props: { user: PublicUser; onClose: () => void }) {
+  const { user } = props;
+  const box = useRef<HTMLDivElement>(null);
+  const online = useStore((s) => s.presence[user.id]);
+  const meId = useStore((s) => s.me?.id);
+  const onClose = useRef(props.onClose);
+  useEffect(() => {
+    onClose.current = props.onClose;
+  });
+  useEffect(() => {
+    if (useStore.getState().presence[user.id] === undefined) void loadPresence([user.id]);
+    // Asked once per opening: the presence events keep it current afterwards.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+  useEffect(() => {
+    const opener = document.activeElement as HTMLElement | null;
+    box.current?.querySelector<HTMLElement>('button')?.focus();
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      event.preventDefault();
+      onClose.current();
+      opener?.focus?.();
+    };
+    const onDown = (event: MouseEvent) => {
+      if (event.target instanceof Node && !box.current?.contains(event.target) && !opener?.contains(event.target))
+        onClose.current();
+    };
+    document.addEventListener('keydown', onKey);
+    document.addEventListener('mousedown', onDown);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.removeEventListener('mousedown', onDown);
+    };
+  }, []);
+  const canMessage = user.id !== meId && !user.bot;
+  return (
+    <div ref={box} className="profile-card" role="dialog" aria-label={`Profile of ${displayName(user)}`}>
+      <Avatar user={user} size={64} online={online ?? false} />
+      <div className="profile-names">
+        <strong className="profile-name">{displayName(user)}</strong>
+        {user.bot && (
+          <>
+            {' '}
+            <BotBadge />
+          </>
+        )}
+        <div className="hint">@{user.username}</div>
+        <div className="profile-presence" data-testid="profile-presence">
+          {online ? 'Online' : 'Offline'}
+        </div>
+      </div>
+      {canMessage && (
+        <button
+          type="button"
+          className="primary"
+          onClick={() => {
+            props.onClose();
+            void startDm(user.id);
+          }}
+        >
+          Message
+        </button>
+      )}
+    </div>
+  );
+}

@@ -26,7 +26,7 @@ import { ensureUsers } from './users.ts';
 export const PAGE_SIZE = 50;
 const SEND_TIMEOUT_MS = 15_000;
 
-function patchConverse(converseId: string, update: (c: ConverseMessages) => Partial<ConverseMessages>): void {
+export function patchConverse(converseId: string, update: (c: ConverseMessages) => Partial<ConverseMessages>): void {
   setState((s) => {
     const held = s.converses[converseId] ?? emptyConverse();
     return { converses: { ...s.converses, [converseId]: { ...held, ...update(held) } } };
@@ -56,6 +56,7 @@ export function isReading(converseId: string): boolean {
   return (
     view.converseId === converseId &&
     view.atBottom &&
+    !getState().converses[converseId]?.hasNewer &&
     typeof document !== 'undefined' &&
     document.visibilityState === 'visible'
   );
@@ -74,7 +75,7 @@ export function receiveMessages(converseId: string, messages: Message[], opts: {
     if (held && (held.loaded || held.loadingOlder)) {
       next[converseId] = {
         ...held,
-        items: mergeMessages(held.items, messages),
+        items: mergeMessages(held.items, withinWindow(held, messages)),
         pending: dropConfirmed(held.pending, messages),
       };
     } else if (held) {
@@ -90,6 +91,12 @@ export function receiveMessages(converseId: string, messages: Message[], opts: {
   });
   ensureUsers(messages.map((m) => m.authorId));
   if (reading) markConverseRead(converseId);
+}
+
+/** In a window short of the newest, messages past its end would leave a gap: they are loaded with the rest later. */
+function withinWindow(held: ConverseMessages, messages: Message[]): Message[] {
+  const end = held.items.at(-1)?.seq;
+  return held.hasNewer && end !== undefined ? messages.filter((m) => m.seq <= end) : messages;
 }
 
 /** Loads the newest page when a converse is opened for the first time (or after a gap). */
@@ -151,7 +158,11 @@ const ackedSeq = new Map<string, number>();
 export function markConverseRead(converseId: string): void {
   const s = getState();
   const entry = s.unread[converseId];
-  const last = Math.max(entry?.lastSeq ?? 0, s.converses[converseId]?.items.at(-1)?.seq ?? 0);
+  const held = s.converses[converseId];
+  // A window that stops short of the newest is read only as far as it goes.
+  const last = held?.hasNewer
+    ? (held.items.at(-1)?.seq ?? 0)
+    : Math.max(entry?.lastSeq ?? 0, held?.items.at(-1)?.seq ?? 0);
   if (last <= 0) return;
   if (entry && entry.readSeq >= last && entry.unread === 0 && entry.mentions === 0) return;
   setState((st) => ({ unread: { ...st.unread, [converseId]: markReadUpTo(st.unread[converseId], converseId, last) } }));
@@ -288,7 +299,7 @@ export async function deleteMessage(message: Message): Promise<void> {
 }
 
 export function applyUpdatedMessage(message: Message): void {
-  patchConverse(message.converseId, (c) => ({ items: mergeMessages(c.items, [message]) }));
+  patchConverse(message.converseId, (c) => ({ items: mergeMessages(c.items, withinWindow(c, [message])) }));
 }
 
 export function applyDeletedMessage(converseId: string, messageId: string): void {

@@ -20,6 +20,12 @@ export interface ConverseMessages {
   loaded: boolean;
   hasOlder: boolean;
   loadingOlder: boolean;
+  /**
+   * `items` is a window opened around an older message (a search result, the
+   * first unread): newer messages exist past its end. Live messages wait for
+   * the window to reach the newest again (see history-window.ts).
+   */
+  hasNewer?: boolean;
 }
 
 export const emptyConverse = (): ConverseMessages => ({

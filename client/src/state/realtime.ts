@@ -1,4 +1,6 @@
 import type { Message, SyncResult } from '@im/protocol';
+import { mentionsMe } from './mentions-me.ts';
+import { applyReceipt } from './receipts.ts';
 import { ApiRequestError } from '../api/errors.ts';
 import { http } from '../api/http.ts';
 import type { ChatSocket } from '../api/socket.ts';
@@ -30,9 +32,11 @@ import {
   updatePanels,
 } from './groups.ts';
 import { receiveEphemeral } from './ephemeral.ts';
-import { setPresence } from './presence.ts';
+import { attachThreadEvents } from './threads.ts';
+import { loadPresence, setPresence } from './presence.ts';
 import { getState, setState } from './store.ts';
 import { mergeServerUnread } from './unread.ts';
+import { applyUserUpdated } from './users.ts';
 import type { UnreadEntry } from '@im/protocol';
 
 const SYNC_TIMEOUT_MS = 20_000;
@@ -60,15 +64,22 @@ export function attachRealtime(socket: ChatSocket, onUnauthorized: () => void): 
     maybeNotify(message);
   });
   socket.on('message:ephemeral', (message) => receiveEphemeral(message));
+  attachThreadEvents(socket);
   socket.on('message:updated', (message) => applyUpdatedMessage(message));
   socket.on('message:deleted', (event) => applyDeletedMessage(event.converseId, event.messageId));
   socket.on('reaction:updated', (event) => applyReactionEvent(event));
   socket.on('converse:read', (event) => applyReadPosition(event.converseId, event.readSeq));
+  socket.on('read:updated', (event) => applyReceipt(event));
   socket.on('typing', (event) => showTyping(event.converseId, event.userId));
 
   socket.on('group:updated', (group) => updateGroup(group));
   socket.on('group:deleted', (event) => removeGroup(event.groupId));
-  socket.on('member:joined', (event) => applyMemberJoined(event.groupId, event.userId, event.role));
+  socket.on('member:joined', (event) => {
+    applyMemberJoined(event.groupId, event.userId, event.role);
+    // Someone who shares no other group with me was never asked about: whether they are online.
+    if (getState().presence[event.userId] === undefined) void loadPresence([event.userId]);
+  });
+  socket.on('user:updated', (user) => applyUserUpdated(user));
   socket.on('member:left', (event) => {
     if (event.userId === getState().me?.id) removeGroup(event.groupId);
     else {
@@ -178,7 +189,7 @@ function maybeNotify(message: Message): void {
   const me = s.me;
   if (!me || message.authorId === me.id || typeof document === 'undefined' || !document.hidden) return;
   const isDm = Boolean(s.dms[message.converseId]);
-  if (!isDm && !message.mentions.includes(me.id)) return;
+  if (!isDm && !mentionsMe(message, me.id)) return;
   const author = s.users[message.authorId];
   void showMessageNotification(message, author ? author.nickname || author.username : 'New message', isDm);
 }

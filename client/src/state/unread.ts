@@ -1,4 +1,5 @@
 import type { Group, Message, UnreadEntry } from '@im/protocol';
+import { mentionsMe } from './mentions-me.ts';
 
 const blank = (converseId: string, seq: number): UnreadEntry => ({
   converseId,
@@ -20,7 +21,7 @@ export function countMessage(
   if (message.authorId === meId || reading) {
     return { ...base, lastSeq: message.seq, readSeq: message.seq, unread: 0, mentions: 0 };
   }
-  const mentioned = !message.deleted && message.mentions.includes(meId);
+  const mentioned = mentionsMe(message, meId);
   return {
     ...base,
     lastSeq: message.seq,

@@ -16,6 +16,11 @@ import { GroupRail } from './GroupRail.tsx';
 import { SettingsDialog } from './SettingsDialog.tsx';
 import { DmSidebar, GroupSidebar } from './Sidebar.tsx';
 import { Icon } from '../common/Icon.tsx';
+import { PinsButton } from '../threads/PinsButton.tsx';
+import { ThreadPane } from '../threads/ThreadPane.tsx';
+import { ThreadsButton } from '../threads/ThreadsButton.tsx';
+import { DocumentTitle } from '../catch-up/DocumentTitle.tsx';
+import { SearchButton, SearchLauncher } from '../search/SearchLauncher.tsx';
 
 type Dialogs = null | 'create' | 'join' | 'settings' | 'admin';
 
@@ -122,6 +127,9 @@ export function Shell() {
                 <Icon name="back" size={24} />
               </button>
               <h1 data-testid="converse-title">{title}</h1>
+              <SearchButton />
+              <ThreadsButton />
+              <PinsButton converseId={converseId} />
               {group && (
                 <button
                   type="button"
@@ -142,6 +150,7 @@ export function Shell() {
                 title={title}
                 members={mentionable}
                 canModerate={group !== undefined && group.myRole !== 'member'}
+                canPin={group === undefined || group.myRole !== 'member'}
                 posting={
                   group
                     ? {
@@ -152,6 +161,7 @@ export function Shell() {
                     : undefined
                 }
               />
+              <ThreadPane converseId={converseId} />
               {group && membersOpen && <MemberPanel group={group} />}
             </div>
           </>
@@ -187,6 +197,8 @@ export function Shell() {
           }}
         />
       )}
+      <SearchLauncher />
+      <DocumentTitle />
       {dialog === 'settings' && <SettingsDialog onClose={() => setDialog(null)} />}
       {dialog === 'admin' && serverAdmin && <AdminConsole onClose={() => setDialog(null)} />}
     </div>

@@ -68,7 +68,7 @@ describe('Composer', () => {
     const { box, type } = compose();
     type('hello @al');
     const options = screen.getAllByRole('option');
-    expect(options.map((o) => o.textContent)).toEqual(['Alexandra @alex']);
+    expect(options.map((o) => o.textContent)).toEqual(['Alexandra @alex', 'Everyone @all']);
     type('hello @');
     expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual(['Bob @bob', 'Alexandra @alex']);
     fireEvent.keyDown(box, { key: 'ArrowDown' });

@@ -1,3 +1,4 @@
+import { ComposerEmojiButton } from '../emoji/ComposerEmojiButton.tsx';
 import type { Message, PublicUser } from '@im/protocol';
 import {
   forwardRef,
@@ -14,6 +15,7 @@ import {
 import { describeError } from '../../api/errors.ts';
 import type { FileInfo, UploadHandle } from '../../api/upload.ts';
 import type { CommandSuggestion } from '../../state/commands.ts';
+import { limitText, useUploadLimit } from '../../state/upload-limit.ts';
 import { displayName } from '../../state/users.ts';
 import { formatSize } from './format.ts';
 import { Icon } from '../common/Icon.tsx';
@@ -78,6 +80,8 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
   const [selected, setSelected] = useState(0);
   const [dragging, setDragging] = useState(false);
   const input = useRef<HTMLTextAreaElement>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const uploadLimit = useUploadLimit();
   // Where the caret goes once the text a mention was inserted into is on screen.
   const caretAfterCommit = useRef<number | null>(null);
 
@@ -109,6 +113,21 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
     for (const file of files.slice(0, Math.max(0, room))) {
       nextLocalId += 1;
       const localId = nextLocalId;
+      // Too big for the server: said at once, instead of after sending it all to hear so.
+      if (uploadLimit !== undefined && file.size > uploadLimit) {
+        const error = `Files can be at most ${limitText(uploadLimit)}`;
+        const refused: Upload = {
+          localId,
+          name: file.name,
+          size: file.size,
+          progress: 0,
+          status: 'failed',
+          error,
+          abort: () => undefined,
+        };
+        setUploads((list) => [...list, refused]);
+        continue;
+      }
       const update = (patch: Partial<Upload>) =>
         setUploads((list) => list.map((u) => (u.localId === localId ? { ...u, ...patch } : u)));
       const handle = props.upload(file, (progress) => update({ progress }));
@@ -135,6 +154,14 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
     setMention(null);
     setCommand(null);
     props.onCancelReply();
+  };
+
+  /** An emoji (Unicode, or `:name:` of a custom one) replaces the selection, the caret after it. */
+  const insertEmoji = (emoji: string) => {
+    const start = input.current?.selectionStart ?? text.length;
+    const end = input.current?.selectionEnd ?? start;
+    caretAfterCommit.current = start + emoji.length;
+    change(text.slice(0, start) + emoji + text.slice(end));
   };
 
   const choose = (user: PublicUser) => {
@@ -216,6 +243,8 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
 
   const onDrop = (event: DragEvent<HTMLDivElement>) => {
     event.preventDefault();
+    // The conversation around takes drops too (anywhere in the panel): one drop, one attachment.
+    event.stopPropagation();
     setDragging(false);
     addFiles([...event.dataTransfer.files]);
   };
@@ -299,20 +328,30 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
         </div>
       )}
       <div className="composer-row">
-        <label className="icon-button attach" aria-label="Attach files" title="Attach files">
+        {/* A real button (a label is not reachable by Tab) that opens the hidden file chooser. */}
+        <button
+          type="button"
+          className="icon-button attach"
+          aria-label="Attach files"
+          title="Attach files"
+          disabled={props.disabled}
+          onClick={() => fileInput.current?.click()}
+        >
           <Icon name="paperclip" />
-          <input
-            type="file"
-            multiple
-            hidden
-            disabled={props.disabled}
-            data-testid="file-input"
-            onChange={(e) => {
-              addFiles([...(e.target.files ?? [])]);
-              e.target.value = '';
-            }}
-          />
-        </label>
+        </button>
+        <input
+          ref={fileInput}
+          type="file"
+          multiple
+          hidden
+          tabIndex={-1}
+          disabled={props.disabled}
+          data-testid="file-input"
+          onChange={(e) => {
+            addFiles([...(e.target.files ?? [])]);
+            e.target.value = '';
+          }}
+        />
         <textarea
           ref={input}
           aria-label="Message"
@@ -332,6 +371,7 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
             setCommand(null);
           }}
         />
+        <ComposerEmojiButton disabled={props.disabled} onInsert={insertEmoji} />
         <button type="button" className="send" onClick={send} disabled={!canSend} aria-label="Send">
           <Icon name="send" />
         </button>

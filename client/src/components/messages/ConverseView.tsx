@@ -1,3 +1,4 @@
+import { CustomEmojiScope } from '../emoji/CustomEmojiContext.tsx';
 import type { Message, PublicUser } from '@im/protocol';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { http } from '../../api/http.ts';
@@ -10,7 +11,6 @@ import {
   editMessage,
   loadOlder,
   notifyTyping,
-  openConverse,
   retryMessage,
   sendCommand,
   sendMessage,
@@ -18,10 +18,13 @@ import {
   setViewedConverse,
   toggleReaction,
 } from '../../state/conversations.ts';
+import { enterConverse, jumpToPresent, loadNewer, showingConverse, useCatchUp } from '../../state/catch-up.ts';
 import { dismissEphemeral } from '../../state/ephemeral.ts';
+import { JumpToPresent } from '../catch-up/JumpToPresent.tsx';
 import { rememberFile } from '../../state/files.ts';
 import { emptyConverse } from '../../state/messages.ts';
 import { useStore } from '../../state/store.ts';
+import { openThread, togglePin } from '../../state/threads.ts';
 import { CommandNotes } from './commands/CommandNotes.tsx';
 import { Composer, type ComposerHandle, type Uploader } from './Composer.tsx';
 import type { MessageHandlers } from './handlers.ts';
@@ -30,6 +33,7 @@ import { MessageList } from './MessageList.tsx';
 import { usePosting, type PostingInput } from './posting.ts';
 import { ReportDialog } from './ReportDialog.tsx';
 import { TypingIndicator } from './TypingIndicator.tsx';
+import { SeenBy } from '../receipts/SeenBy.tsx';
 
 const drafts = new Map<string, string>();
 const EMPTY = emptyConverse();
@@ -52,6 +56,8 @@ export function ConverseView(props: {
   title: string;
   members: readonly PublicUser[];
   canModerate: boolean;
+  /** Group admins, or either member of a DM: Pin / Unpin is offered. */
+  canPin?: boolean;
   /** My role, the panel's posting role and my mute: whether the composer is offered. */
   posting?: PostingInput;
 }) {
@@ -69,10 +75,25 @@ export function ConverseView(props: {
   const posting = usePosting(props.posting ?? {});
   const composer = useRef<ComposerHandle>(null);
 
+  const place = useCatchUp((s) => s.places[converseId]);
+  const firstUnreadSeq = useCatchUp((s) => s.dividers[converseId]);
+  // Whether the newest messages are in view: when not, "Jump to present" is offered.
+  const [atBottom, setAtBottomShown] = useState(true);
+  useEffect(() => setAtBottomShown(!place?.focus), [place]);
+
+  // Once per visit (StrictMode runs effects twice): it decides where the list opens.
+  const entered = useRef(false);
   useEffect(() => {
     setViewedConverse(converseId);
-    void openConverse(converseId);
-    return () => setViewedConverse(null);
+    showingConverse(converseId);
+    if (!entered.current) {
+      entered.current = true;
+      void enterConverse(converseId);
+    }
+    return () => {
+      setViewedConverse(null);
+      showingConverse(null);
+    };
   }, [converseId]);
 
   const { groupId } = props;
@@ -83,7 +104,10 @@ export function ConverseView(props: {
   const handlers = useMemo<MessageHandlers>(
     () => ({
       onLoadOlder: () => void loadOlder(converseId),
-      onAtBottomChange: (atBottom) => setAtBottom(converseId, atBottom),
+      onAtBottomChange: (bottom) => {
+        setAtBottomShown(bottom);
+        setAtBottom(converseId, bottom);
+      },
       onReact: (message, emoji) => void toggleReaction(message, emoji),
       onReply: (message) => {
         setReplyTo(message);
@@ -96,65 +120,80 @@ export function ConverseView(props: {
       onDiscard: (pending) => discardMessage(converseId, pending.clientMsgId),
       onOpenImage: (fileId) => setViewing(fileId),
       onDismissEphemeral: (message) => dismissEphemeral(converseId, message.id),
+      onOpenThread: (message) => void openThread(converseId, message.id),
+      ...(props.canPin ? { onTogglePin: (message: Message) => void togglePin(message) } : {}),
     }),
-    [converseId],
+    [converseId, props.canPin],
   );
+  // Thread replies stay in the converse's history (sync counts seqs) but show only in the thread pane.
+  const timeline = useMemo(() => converse.items.filter((m) => !m.threadId), [converse.items]);
 
   return (
-    <section
-      className="converse"
-      aria-label={props.title}
-      onDragOver={(e) => e.preventDefault()}
-      onDrop={(e) => {
-        e.preventDefault();
-        composer.current?.addFiles([...e.dataTransfer.files]);
-      }}
-    >
-      <MessageList
-        messages={converse.items}
-        pending={converse.pending}
-        ephemeral={ephemeral}
-        me={me}
-        users={users}
-        canModerate={props.canModerate}
-        hasOlder={converse.hasOlder}
-        loadingOlder={converse.loadingOlder}
-        handlers={handlers}
-      />
-      <TypingIndicator converseId={converseId} />
-      <CommandNotes notes={notes} onDismiss={(note) => dropCommandNote(converseId, note.id)} />
-      {posting.mode === 'read-only' ? (
-        <p className="composer-locked" role="status" data-testid="composer-locked">
-          {posting.text}
-        </p>
-      ) : (
-        <Composer
-          ref={composer}
-          disabled={posting.mode === 'muted'}
-          notice={posting.mode === 'muted' ? posting.text : undefined}
-          placeholder={`Message ${props.title}`}
-          members={props.members}
-          commands={suggestions}
+    <CustomEmojiScope converseId={converseId}>
+      <section
+        className="converse"
+        aria-label={props.title}
+        onDragOver={(e) => e.preventDefault()}
+        onDrop={(e) => {
+          e.preventDefault();
+          composer.current?.addFiles([...e.dataTransfer.files]);
+        }}
+      >
+        <MessageList
+          key={place?.token ?? 0}
+          firstUnreadSeq={firstUnreadSeq}
+          focus={place?.focus}
+          hasNewer={converse.hasNewer}
+          onLoadNewer={() => void loadNewer(converseId)}
+          messages={timeline}
+          pending={converse.pending}
+          ephemeral={ephemeral}
           me={me}
           users={users}
-          replyTo={replyTo}
-          initialDraft={drafts.get(converseId)}
-          onDraftChange={(draft) => drafts.set(converseId, draft)}
-          onCancelReply={() => setReplyTo(null)}
-          onSend={(content, extra) => {
-            // Attachments do not go to a command: text with files is sent as a message.
-            const command = extra.attachments.length === 0 ? commandFor(content, groupCommands) : undefined;
-            if (command) sendCommand(converseId, content, command);
-            else sendMessage(converseId, content, extra);
-          }}
-          onTyping={() => notifyTyping(converseId)}
-          upload={upload}
+          canModerate={props.canModerate}
+          hasOlder={converse.hasOlder}
+          loadingOlder={converse.loadingOlder}
+          handlers={handlers}
         />
-      )}
-      {reporting && (
-        <ReportDialog message={reporting} author={users[reporting.authorId]} onClose={() => setReporting(null)} />
-      )}
-      {viewing && <ImageViewer fileId={viewing} onClose={() => setViewing(null)} />}
-    </section>
+        {!converse.hasNewer && <SeenBy converseId={converseId} messages={converse.items} me={me} users={users} />}
+        {(!atBottom || converse.hasNewer) && converse.items.length > 0 && (
+          <JumpToPresent onJump={() => void jumpToPresent(converseId)} />
+        )}
+        <TypingIndicator converseId={converseId} />
+        <CommandNotes notes={notes} onDismiss={(note) => dropCommandNote(converseId, note.id)} />
+        {posting.mode === 'read-only' ? (
+          <p className="composer-locked" role="status" data-testid="composer-locked">
+            {posting.text}
+          </p>
+        ) : (
+          <Composer
+            ref={composer}
+            disabled={posting.mode === 'muted'}
+            notice={posting.mode === 'muted' ? posting.text : undefined}
+            placeholder={`Message ${props.title}`}
+            members={props.members}
+            commands={suggestions}
+            me={me}
+            users={users}
+            replyTo={replyTo}
+            initialDraft={drafts.get(converseId)}
+            onDraftChange={(draft) => drafts.set(converseId, draft)}
+            onCancelReply={() => setReplyTo(null)}
+            onSend={(content, extra) => {
+              // Attachments do not go to a command: text with files is sent as a message.
+              const command = extra.attachments.length === 0 ? commandFor(content, groupCommands) : undefined;
+              if (command) sendCommand(converseId, content, command);
+              else sendMessage(converseId, content, extra);
+            }}
+            onTyping={() => notifyTyping(converseId)}
+            upload={upload}
+          />
+        )}
+        {reporting && (
+          <ReportDialog message={reporting} author={users[reporting.authorId]} onClose={() => setReporting(null)} />
+        )}
+        {viewing && <ImageViewer fileId={viewing} onClose={() => setViewing(null)} />}
+      </section>
+    </CustomEmojiScope>
   );
 }

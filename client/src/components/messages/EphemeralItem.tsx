@@ -25,9 +25,9 @@ export function EphemeralItem(props: { ephemeral: EphemeralMessage; author?: Pub
           <AuthorName author={author} />
           <time dateTime={ephemeral.createdAt}>{formatTime(ephemeral.createdAt)}</time>
         </div>
-        <p className="content" data-testid="ephemeral-content">
+        <div className="content" data-testid="ephemeral-content">
           <RichText text={ephemeral.content} />
-        </p>
+        </div>
         <p className="ephemeral-note">
           Only you can see this ·{' '}
           <button type="button" className="link" onClick={props.onDismiss}>

@@ -1,4 +1,5 @@
 import type { Message, PublicUser } from '@im/protocol';
+import { manyMentionNames, mentionsMe as mentionsMeOf } from '../../state/mentions-me.ts';
 import { memo, useState, type KeyboardEvent } from 'react';
 import type { PendingMessage } from '../../state/messages.ts';
 import { emoteOf } from '../../state/commands.ts';
@@ -8,12 +9,16 @@ import { Attachment } from './Attachment.tsx';
 import { AuthorName, shownName } from './AuthorName.tsx';
 import { EphemeralItem } from './EphemeralItem.tsx';
 import { formatDay, formatTime } from './format.ts';
-import { QUICK_REACTIONS, type MessageHandlers } from './handlers.ts';
+import type { MessageHandlers } from './handlers.ts';
+import { LinkPreviewCard } from './LinkPreviewCard.tsx';
+import { ReactionPicker } from '../emoji/ReactionPicker.tsx';
+import { removeLinkPreview } from '../../state/link-previews.ts';
 import { ReactionChip } from './ReactionChip.tsx';
 import { ReplyQuote } from './ReplyQuote.tsx';
 import { RichText } from './RichText.tsx';
 import type { Row } from './rows.ts';
 import { Icon } from '../common/Icon.tsx';
+import { ThreadSummaryLink } from '../threads/ThreadSummaryLink.tsx';
 
 export interface ItemContext {
   me: PublicUser;
@@ -27,7 +32,12 @@ export const MessageItem = memo(function MessageItem(props: { row: Row; ctx: Ite
   const { row, ctx } = props;
   const author = ctx.users[row.authorId];
   return (
-    <div className={row.first ? 'row first' : 'row'}>
+    <div className={`row${row.first ? ' first' : ''}${row.highlight ? ' highlight' : ''}`}>
+      {row.newMessages && (
+        <div className="new-messages-divider" role="separator" aria-label="New messages" data-testid="new-messages">
+          <span>New messages</span>
+        </div>
+      )}
       {row.newDay && (
         <div className="day-divider" role="separator">
           <span>{formatDay(row.at)}</span>
@@ -61,10 +71,11 @@ function ConfirmedMessage(props: { message: Message; author?: PublicUser; first:
   const [editing, setEditing] = useState(false);
   const [picking, setPicking] = useState(false);
   const mine = message.authorId === ctx.me.id;
-  const mentionNames = new Set(
-    message.mentions.map((id) => ctx.users[id]?.username).filter((n): n is string => n !== undefined),
-  );
-  const mentionsMe = message.mentions.includes(ctx.me.id);
+  const mentionNames = new Set([
+    ...message.mentions.map((id) => ctx.users[id]?.username).filter((n): n is string => n !== undefined),
+    ...manyMentionNames(message),
+  ]);
+  const mentionsMe = mentionsMeOf(message, ctx.me.id);
   const name = shownName(props.author, message.username);
   const emote = message.emote && !message.deleted;
   return (
@@ -86,6 +97,11 @@ function ConfirmedMessage(props: { message: Message; author?: PublicUser; first:
         {message.replyTo && (
           <ReplyQuote converseId={message.converseId} messageId={message.replyTo} users={ctx.users} />
         )}
+        {message.pinned && !message.deleted && (
+          <div className="pin-marker" data-testid="pin-marker">
+            <Icon name="pin" size={14} /> Pinned
+          </div>
+        )}
         {message.deleted ? (
           <p className="content tombstone">This message was deleted.</p>
         ) : editing ? (
@@ -100,15 +116,15 @@ function ConfirmedMessage(props: { message: Message; author?: PublicUser; first:
           // `/me`: an action, said as "<name> <text>" in italics.
           <p className="content emote" data-testid="message-content">
             <em>
-              {name} <RichText text={message.content} mentionNames={mentionNames} myName={ctx.me.username} />
+              {name} <RichText text={message.content} mentionNames={mentionNames} myName={ctx.me.username} inline />
             </em>
             {message.editedAt && <span className="edited"> (edited)</span>}
           </p>
         ) : (
-          <p className="content" data-testid="message-content">
+          <div className="content" data-testid="message-content">
             <RichText text={message.content} mentionNames={mentionNames} myName={ctx.me.username} />
             {message.editedAt && <span className="edited"> (edited)</span>}
-          </p>
+          </div>
         )}
         {!message.deleted && message.attachments.length > 0 && (
           <div className="attachments">
@@ -116,6 +132,12 @@ function ConfirmedMessage(props: { message: Message; author?: PublicUser; first:
               <Attachment key={id} fileId={id} onOpenImage={ctx.handlers.onOpenImage} />
             ))}
           </div>
+        )}
+        {!message.deleted && message.preview && (
+          <LinkPreviewCard
+            preview={message.preview}
+            onRemove={mine ? () => void removeLinkPreview(message.id) : undefined}
+          />
         )}
         {!message.deleted && message.reactions.length > 0 && (
           <div className="reactions">
@@ -129,6 +151,9 @@ function ConfirmedMessage(props: { message: Message; author?: PublicUser; first:
             ))}
           </div>
         )}
+        {ctx.handlers.onOpenThread && (
+          <ThreadSummaryLink message={message} onOpen={() => ctx.handlers.onOpenThread!(message)} />
+        )}
       </div>
       {!message.deleted && !editing && (
         <div className="message-actions" role="toolbar" aria-label="Message actions">
@@ -138,6 +163,20 @@ function ConfirmedMessage(props: { message: Message; author?: PublicUser; first:
           <button type="button" aria-label="Reply" onClick={() => ctx.handlers.onReply(message)}>
             <Icon name="reply" size={18} />
           </button>
+          {ctx.handlers.onOpenThread && !message.threadId && (
+            <button type="button" aria-label="Reply in thread" onClick={() => ctx.handlers.onOpenThread!(message)}>
+              <Icon name="thread" size={18} />
+            </button>
+          )}
+          {ctx.handlers.onTogglePin && (
+            <button
+              type="button"
+              aria-label={message.pinned ? 'Unpin' : 'Pin'}
+              onClick={() => ctx.handlers.onTogglePin!(message)}
+            >
+              <Icon name="pin" size={18} />
+            </button>
+          )}
           {mine && (
             <button type="button" aria-label="Edit" onClick={() => setEditing(true)}>
               <Icon name="edit" size={18} />
@@ -160,21 +199,13 @@ function ConfirmedMessage(props: { message: Message; author?: PublicUser; first:
             </button>
           )}
           {picking && (
-            <div className="reaction-picker">
-              {QUICK_REACTIONS.map((emoji) => (
-                <button
-                  key={emoji}
-                  type="button"
-                  aria-label={`React ${emoji}`}
-                  onClick={() => {
-                    setPicking(false);
-                    ctx.handlers.onReact(message, emoji);
-                  }}
-                >
-                  {emoji}
-                </button>
-              ))}
-            </div>
+            <ReactionPicker
+              onClose={() => setPicking(false)}
+              onPick={(emoji) => {
+                setPicking(false);
+                ctx.handlers.onReact(message, emoji);
+              }}
+            />
           )}
         </div>
       )}
@@ -223,13 +254,13 @@ function PendingItem(props: { pending: PendingMessage; author: PublicUser; first
         {emote ? (
           <p className="content emote" data-testid="message-content">
             <em>
-              {name} <RichText text={emote} />
+              {name} <RichText text={emote} inline />
             </em>
           </p>
         ) : (
-          <p className="content" data-testid="message-content">
+          <div className="content" data-testid="message-content">
             <RichText text={pending.content} />
-          </p>
+          </div>
         )}
         {pending.status === 'sending' ? (
           <div className="status">Sending…</div>

@@ -27,7 +27,7 @@ describe('MessageList', () => {
     show([message(1, bob, 'see https://example.org/a?b=1, then javascript:alert(1)')]);
     const link = screen.getByRole('link');
     expect(link.getAttribute('href')).toBe('https://example.org/a?b=1');
-    expect(link.getAttribute('rel')).toBe('noopener noreferrer');
+    expect(link.getAttribute('rel')).toBe('nofollow noopener noreferrer ugc');
     expect(link.getAttribute('target')).toBe('_blank');
     expect(screen.getAllByRole('link')).toHaveLength(1);
   });

@@ -1,6 +1,6 @@
 import type { EphemeralMessage, Message, PublicUser } from '@im/protocol';
-import { useCallback, useMemo, useRef } from 'react';
-import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Virtuoso, type VirtuosoHandle, type VirtuosoProps } from 'react-virtuoso';
 import type { PendingMessage } from '../../state/messages.ts';
 import type { MessageHandlers } from './handlers.ts';
 import { MessageItem, type ItemContext } from './MessageItem.tsx';
@@ -26,7 +26,21 @@ export interface MessageListProps {
    * component tests open at the oldest; the browser tests cover the newest.
    */
   openAt?: 'newest' | 'oldest';
+  /** The first unread seq when the converse was opened: a "New messages" divider goes above it. */
+  firstUnreadSeq?: number;
+  /**
+   * A message to open at instead (the first unread, a search result): its
+   * row at the top, or in the middle and highlighted for a moment. The list
+   * opens there once it is held; remount the list (key) for another jump.
+   */
+  focus?: { seq: number; highlight: boolean };
+  /** The messages held stop short of the newest: reaching the end loads more. */
+  hasNewer?: boolean;
+  onLoadNewer?: () => void;
 }
+
+/** How long a message a jump brought into view stays highlighted. */
+const HIGHLIGHT_MS = 2500;
 
 /**
  * The converse's messages, virtualized: only the rows near the viewport are in
@@ -35,9 +49,27 @@ export interface MessageListProps {
  */
 export function MessageList(props: MessageListProps) {
   const { messages, pending, ephemeral, me, users, canModerate, handlers } = props;
-  const rows = useMemo(() => buildRows(messages, pending, me.id, ephemeral), [messages, pending, me.id, ephemeral]);
+  const { firstUnreadSeq, focus, hasNewer } = props;
+  const [highlighting, setHighlighting] = useState(focus?.highlight ?? false);
+  const built = useMemo(
+    () => buildRows(messages, pending, me.id, ephemeral, firstUnreadSeq),
+    [messages, pending, me.id, ephemeral, firstUnreadSeq],
+  );
+  const focusIndex = focus ? built.findIndex((r) => r.kind === 'message' && r.message.seq >= focus.seq) : -1;
+  const highlightKey = highlighting && focusIndex >= 0 ? built[focusIndex]!.key : null;
+  // The moment counts from when the message is shown, not from when it was asked for.
+  useEffect(() => {
+    if (!highlightKey) return;
+    const timer = setTimeout(() => setHighlighting(false), HIGHLIGHT_MS);
+    return () => clearTimeout(timer);
+  }, [highlightKey]);
+  const rows = useMemo(
+    () => (highlightKey ? built.map((r) => (r.key === highlightKey ? { ...r, highlight: true } : r)) : built),
+    [built, highlightKey],
+  );
   const ctx = useMemo<ItemContext>(() => ({ me, users, canModerate, handlers }), [me, users, canModerate, handlers]);
   const ref = useRef<VirtuosoHandle>(null);
+  const opening = useRef<{ key: string; at: VirtuosoProps<Row, unknown>['initialTopMostItemIndex'] }>(null);
 
   // The first row ever shown anchors the indexes; rows prepended before it get smaller ones.
   const anchor = useRef<string | null>(null);
@@ -52,8 +84,8 @@ export function MessageList(props: MessageListProps) {
   const lastRow = rows.at(-1);
   const followOutput = useCallback(
     (atBottom: boolean) =>
-      atBottom || (lastRow?.kind === 'pending' && lastRow.pending.status === 'sending') ? 'auto' : false,
-    [lastRow],
+      !hasNewer && (atBottom || (lastRow?.kind === 'pending' && lastRow.pending.status === 'sending')) ? 'auto' : false,
+    [lastRow, hasNewer],
   );
 
   if (rows.length === 0) {
@@ -64,19 +96,38 @@ export function MessageList(props: MessageListProps) {
     );
   }
 
+  // Where the list opens is decided once per opening: pages loaded later do not move it.
+  const openingKey = focusIndex >= 0 ? 'focus' : 'edge';
+  if (opening.current?.key !== openingKey) {
+    opening.current = {
+      key: openingKey,
+      at:
+        focusIndex >= 0
+          ? { index: focusIndex, align: focus!.highlight ? 'center' : 'start' }
+          : props.openAt === 'oldest'
+            ? 0
+            : { index: 'LAST', align: 'end' },
+    };
+  }
+
   return (
     <Virtuoso<Row, { loadingOlder: boolean; hasOlder: boolean }>
+      // Opens afresh once the message to focus is held (it may arrive after the list shows).
+      key={opening.current.key}
       ref={ref}
       className="message-list"
       data-testid="message-list"
       data={rows}
       firstItemIndex={firstItemIndex}
-      initialTopMostItemIndex={props.openAt === 'oldest' ? 0 : { index: 'LAST', align: 'end' }}
+      initialTopMostItemIndex={opening.current.at}
       computeItemKey={(_index, row) => row.key}
       itemContent={(_index, row) => <MessageItem row={row} ctx={ctx} />}
       followOutput={followOutput}
       startReached={() => {
         if (props.hasOlder && !props.loadingOlder) handlers.onLoadOlder();
+      }}
+      endReached={() => {
+        if (hasNewer) props.onLoadNewer?.();
       }}
       atBottomStateChange={handlers.onAtBottomChange}
       atBottomThreshold={48}

@@ -2,6 +2,7 @@ import type { PublicUser, Reaction } from '@im/protocol';
 import { useState } from 'react';
 import { http, path } from '../../api/http.ts';
 import { displayName } from '../../state/users.ts';
+import { EmojiGlyph } from '../emoji/CustomEmojiContext.tsx';
 
 /** Names shown in a reaction's tooltip; the rest are counted. */
 const NAMED = 5;
@@ -43,7 +44,7 @@ export function ReactionChip(props: { messageId: string; reaction: Reaction; onT
       onFocus={load}
       onClick={props.onToggle}
     >
-      {reaction.emoji} <span>{reaction.count}</span>
+      <EmojiGlyph emoji={reaction.emoji} /> <span>{reaction.count}</span>
     </button>
   );
 }

@@ -16,6 +16,10 @@ export interface MessageHandlers {
   onOpenImage(fileId: string): void;
   /** Hides an answer only I could see (the server never kept it). */
   onDismissEphemeral(message: EphemeralMessage): void;
+  /** Opens a top-level message's thread in the pane (absent: threads are not offered). */
+  onOpenThread?(message: Message): void;
+  /** Pins or unpins (absent: the viewer may not pin here). */
+  onTogglePin?(message: Message): void;
 }
 
 export const QUICK_REACTIONS = ['👍', '❤️', '😂', '🎉', '😮', '😢'] as const;

@@ -8,7 +8,20 @@ export function mentionQueryAt(text: string, caret: number): { start: number; qu
   return { start: caret - match[2]!.length - 1, query: match[2]!.toLowerCase() };
 }
 
-/** Members whose username or nickname starts with the query (usernames first), at most `limit`. */
+/**
+ * `@all` and `@here`, offered as if they were members (the composer inserts
+ * `@username`). The server decides whether they mention anyone: in a large
+ * group a plain member's `@all` stays text.
+ */
+export const MANY_MENTIONS: readonly PublicUser[] = [
+  { id: '@all', username: 'all', nickname: 'Everyone', createdAt: '' },
+  { id: '@here', username: 'here', nickname: 'Everyone online', createdAt: '' },
+];
+
+/**
+ * Members whose username or nickname starts with the query (usernames first),
+ * then `@all` / `@here` once a typed letter points at them; at most `limit`.
+ */
 export function mentionCandidates(
   members: readonly PublicUser[],
   query: string,
@@ -23,7 +36,8 @@ export function mentionCandidates(
     if (user.username.startsWith(q)) byUsername.push(user);
     else if (user.nickname.toLowerCase().startsWith(q)) byNickname.push(user);
   }
-  return [...byUsername, ...byNickname].slice(0, limit);
+  const many = q ? MANY_MENTIONS.filter((m) => m.username.startsWith(q)) : [];
+  return [...byUsername, ...byNickname, ...many].slice(0, limit);
 }
 
 /** The text with `@query` replaced by the chosen `@username ` and where the caret goes. */

@@ -10,6 +10,10 @@ interface Layout {
   first: boolean;
   /** A day divider goes above the row. */
   newDay: boolean;
+  /** The first unread message: the "New messages" divider goes above it. */
+  newMessages?: boolean;
+  /** The message a jump (a search result) brought into view, shown highlighted for a moment. */
+  highlight?: boolean;
 }
 
 export type Row =
@@ -42,6 +46,7 @@ export function buildRows(
   pending: readonly PendingMessage[],
   meId: string,
   ephemeral: readonly EphemeralMessage[] = [],
+  firstUnreadSeq?: number,
 ): Row[] {
   const rows: Row[] = [];
   let prevSpeaker = '';
@@ -65,9 +70,15 @@ export function buildRows(
       push({ kind: 'ephemeral', key: `ephemeral:${e.id}`, ephemeral: e, authorId: e.authorId, at: e.createdAt });
     }
   };
+  let divided = firstUnreadSeq === undefined;
   for (const message of messages) {
     pushAnswersBefore(Date.parse(message.createdAt));
     push({ kind: 'message', key: message.id, message, authorId: message.authorId, at: message.createdAt });
+    // Above the first unread held (the one at the read position may be gone or not loaded).
+    if (!divided && message.seq >= firstUnreadSeq!) {
+      divided = true;
+      rows[rows.length - 1] = { ...rows.at(-1)!, newMessages: true, first: true };
+    }
   }
   pushAnswersBefore(Infinity);
   for (const p of pending) push({ kind: 'pending', key: p.clientMsgId, pending: p, authorId: meId, at: p.createdAt });

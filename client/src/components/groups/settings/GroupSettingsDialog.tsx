@@ -4,13 +4,15 @@ import { Dialog } from '../../common/Dialog.tsx';
 import { Tabs } from '../../common/Tabs.tsx';
 import { AuditLog } from '../../moderation/AuditLog.tsx';
 import { BansTab } from './BansTab.tsx';
+import { EmojiTab } from './EmojiTab.tsx';
 import { IntegrationsTab } from './integrations/IntegrationsTab.tsx';
 import { InvitesTab } from './InvitesTab.tsx';
 import { MembersTab } from './MembersTab.tsx';
 import { ReportsTab } from './ReportsTab.tsx';
 import { VisibilityTab } from './VisibilityTab.tsx';
 
-export type GroupSettingsTab = 'members' | 'bans' | 'invites' | 'visibility' | 'integrations' | 'reports' | 'audit';
+export type GroupSettingsTab =
+  'members' | 'bans' | 'invites' | 'visibility' | 'emoji' | 'integrations' | 'reports' | 'audit';
 
 /**
  * A group's settings, for its owner and admins: members, bans, invites, who can
@@ -29,6 +31,7 @@ export function GroupSettingsDialog(props: { group: Group; initialTab?: GroupSet
           { id: 'bans', label: 'Bans', render: () => <BansTab groupId={group.id} /> },
           { id: 'invites', label: 'Invites', render: () => <InvitesTab groupId={group.id} /> },
           { id: 'visibility', label: 'Visibility', render: () => <VisibilityTab group={group} /> },
+          { id: 'emoji', label: 'Emoji', render: () => <EmojiTab group={group} /> },
           ...(group.myRole === 'member'
             ? []
             : [{ id: 'integrations', label: 'Integrations', render: () => <IntegrationsTab group={group} /> }]),

@@ -1,0 +1,96 @@
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { emptyConverse } from '../../state/messages.ts';
+import { initialState, setState } from '../../state/store.ts';
+import { openThread, receiveThreadReply, useThreads } from '../../state/threads.ts';
+import { alice, bob, message, users } from '../../test/fixtures.ts';
+import { fakeServer } from '../../test/server.ts';
+import { ThreadPane } from './ThreadPane.tsx';
+
+const root = {
+  ...message(1, bob, 'Lunch at noon?'),
+  thread: { replyCount: 1, lastReplyAt: '2026-11-20T09:05:00.000Z', participantIds: [alice.id] },
+};
+const firstReply = { ...message(2, alice, 'Sounds good'), threadId: root.id };
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  setState(initialState());
+  useThreads.setState({ open: null, replies: {}, followed: null });
+});
+
+function showThread() {
+  setState({ me: alice, users, converses: { [root.converseId]: { ...emptyConverse(), items: [root, firstReply] } } });
+}
+
+describe('ThreadPane', () => {
+  it('shows the root and its replies, marks them read, and replies in the thread', async () => {
+    showThread();
+    const sent = { ...message(3, alice, 'I will book'), threadId: root.id };
+    const requests = fakeServer((req) => {
+      if (req.method === 'GET' && req.url.startsWith(`/api/messages/${root.id}/thread`)) return { body: [firstReply] };
+      if (req.method === 'POST' && req.url.endsWith('/messages')) return { status: 201, body: sent };
+      return { status: 204 };
+    });
+    render(<ThreadPane converseId={root.converseId} />);
+    await act(() => openThread(root.converseId, root.id));
+
+    const pane = screen.getByRole('complementary', { name: 'Thread' });
+    expect(within(pane).getByTestId('thread-root').textContent).toContain('Lunch at noon?');
+    expect(
+      within(pane)
+        .getAllByTestId('thread-reply')
+        .map((r) => r.textContent),
+    ).toEqual([expect.stringContaining('Sounds good')]);
+
+    fireEvent.change(within(pane).getByLabelText('Reply in thread'), { target: { value: 'I will book' } });
+    fireEvent.click(within(pane).getByRole('button', { name: 'Send reply' }));
+    await waitFor(() => expect(within(pane).getAllByTestId('thread-reply')).toHaveLength(2));
+    const send = requests.find((r) => r.method === 'POST' && r.url.endsWith('/messages'));
+    expect(send?.url).toBe(`/api/converses/${root.converseId}/messages`);
+    expect(send?.body).toMatchObject({ content: 'I will book', threadId: root.id });
+    // Emptied once the server took the reply (a failed send keeps the text).
+    await waitFor(() => expect((within(pane).getByLabelText('Reply in thread') as HTMLTextAreaElement).value).toBe(''));
+  });
+
+  it('adds a live reply to the open thread and counts one in a followed thread that is not open', async () => {
+    showThread();
+    fakeServer(() => ({ body: [firstReply] }));
+    render(<ThreadPane converseId={root.converseId} />);
+    await act(() => openThread(root.converseId, root.id));
+    act(() => receiveThreadReply({ ...message(4, bob, 'See you there'), threadId: root.id }));
+    expect(screen.getAllByTestId('thread-reply').map((r) => r.textContent)).toEqual([
+      expect.stringContaining('Sounds good'),
+      expect.stringContaining('See you there'),
+    ]);
+
+    const other = { ...message(5, alice, 'Other topic'), thread: root.thread };
+    useThreads.setState({
+      followed: [
+        { root: other, converseId: other.converseId, lastReplyAt: root.thread.lastReplyAt, unread: 0, readSeq: 5 },
+      ],
+    });
+    act(() => receiveThreadReply({ ...message(6, bob, 'about that'), threadId: other.id }));
+    expect(useThreads.getState().followed?.[0]?.unread).toBe(1);
+  });
+
+  it('closes', async () => {
+    showThread();
+    fakeServer(() => ({ body: [] }));
+    render(<ThreadPane converseId={root.converseId} />);
+    await act(() => openThread(root.converseId, root.id));
+    fireEvent.click(screen.getByRole('button', { name: 'Close thread' }));
+    expect(screen.queryByTestId('thread-pane')).toBeNull();
+  });
+  it('shows only beside its own converse, and again on the way back', async () => {
+    showThread();
+    fakeServer(() => ({ body: [firstReply] }));
+    const { rerender } = render(<ThreadPane converseId={root.converseId} />);
+    await act(() => openThread(root.converseId, root.id));
+    expect(screen.queryByRole('complementary', { name: 'Thread' })).not.toBeNull();
+    rerender(<ThreadPane converseId={'e'.repeat(24)} />);
+    expect(screen.queryByRole('complementary', { name: 'Thread' })).toBeNull();
+    rerender(<ThreadPane converseId={root.converseId} />);
+    expect(screen.queryByRole('complementary', { name: 'Thread' })).not.toBeNull();
+  });
+});

@@ -1,0 +1,23 @@
+import type { ReadReceipt } from '@im/protocol';
+import { create } from 'zustand';
+import { http } from '../api/http.ts';
+
+/** converseId → userId → how far they read, for converses whose receipts were asked for. */
+export const useReceipts = create<{ byConverse: Record<string, Record<string, number>> }>(() => ({
+  byConverse: {},
+}));
+
+/** A receipt moves a reader forward only (events and the list may arrive in any order). */
+export function applyReceipt(event: ReadReceipt & { converseId: string }): void {
+  useReceipts.setState((s) => {
+    const current = s.byConverse[event.converseId] ?? {};
+    if ((current[event.userId] ?? 0) >= event.readSeq) return s;
+    return { byConverse: { ...s.byConverse, [event.converseId]: { ...current, [event.userId]: event.readSeq } } };
+  });
+}
+
+/** Asks the server who read how far (empty for converses too large for receipts). */
+export async function loadReceipts(converseId: string): Promise<void> {
+  const list = await http.get<ReadReceipt[]>(`/api/converses/${converseId}/reads`);
+  for (const r of list) applyReceipt({ converseId, ...r });
+}

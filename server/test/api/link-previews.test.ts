@@ -40,8 +40,15 @@ async function startSite(image: Buffer) {
   const server: Server = createServer((req, res) => {
     const path = req.url ?? '/';
     hits.push({ host: req.headers.host ?? '', path });
-    const page = pages[path];
+    const { port } = server.address() as AddressInfo;
+    // A moved page, and one that points the server at a refused address.
+    const moved: Record<string, string> = {
+      '/moved': '/og',
+      '/inside': `http://127.0.0.2:${port}/og`,
+    };
     res.on('finish', () => finished.add(path));
+    if (moved[path]) return res.writeHead(301, { location: moved[path] }).end();
+    const page = pages[path];
     if (!page) return res.writeHead(404).end();
     const { type, body } = page();
     res.writeHead(200, { 'content-type': type }).end(body);
@@ -140,6 +147,24 @@ describe('link previews', () => {
       site.hits.some((h) => h.host.startsWith('127.0.0.2')),
       false,
       'the guard never connected to the refused address',
+    );
+  });
+
+  it('follows a redirect to the page, but never one to a refused address', async () => {
+    const moved = await previewed((await send(`http://127.0.0.1:${site.port}/moved`)).id);
+    assert.equal(moved.preview!.url, `http://127.0.0.1:${site.port}/moved`);
+    assert.equal(moved.preview!.title, 'The & Article');
+    const inside = await send(`http://127.0.0.1:${site.port}/inside`);
+    await eventually(
+      async () => site.finished.has('/inside'),
+      (done) => done,
+    );
+    await previewed((await send(`settle http://127.0.0.1:${site.port}/titled`)).id);
+    assert.equal((await read(inside.id)).preview, undefined);
+    assert.equal(
+      site.hits.some((h) => h.host.startsWith('127.0.0.2')),
+      false,
+      'the redirect to the refused address was not followed',
     );
   });
 

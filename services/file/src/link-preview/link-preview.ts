@@ -13,6 +13,10 @@ export const PREVIEW_PAGE_MAX_BYTES = 1024 * 1024;
 /** The largest preview image kept; a larger one is left out of the card. */
 export const PREVIEW_IMAGE_MAX_BYTES = 2 * 1024 * 1024;
 
+/** Redirects followed from a link to its page (http to https, a moved page). */
+const MAX_REDIRECTS = 3;
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
 /** Image types a browser draws inline (SVG never: it can carry script). */
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif']);
 
@@ -29,14 +33,28 @@ const HEADERS = {
  * card on the message (message:updated). Every failure only means no card.
  */
 export function linkPreviewOnMessage(app: AppContext, files: FileModel, guard: OutboundGuard) {
-  /** The bytes of a 200 answer within `max`, or null (refused, failed, other status, too large). */
-  const fetchCapped = async (url: URL, max: number, accept?: string) => {
-    const res = await guard.request(url, {
-      headers: accept ? { ...HEADERS, accept } : HEADERS,
-      maxBytes: max + 1,
-    });
-    if (res.status !== 200 || res.body.length > max) return null;
-    return res;
+  /**
+   * The bytes of a 200 answer within `max` and the address that gave them,
+   * or null (refused, failed, other status, too large). Redirects are
+   * followed a few times, each hop a new request through the guard, so a
+   * public address cannot send the server inside.
+   */
+  const fetchCapped = async (start: URL, max: number, accept?: string) => {
+    let url = start;
+    for (let hop = 0; hop <= MAX_REDIRECTS; hop += 1) {
+      const res = await guard.request(url, {
+        headers: accept ? { ...HEADERS, accept } : HEADERS,
+        maxBytes: max + 1,
+      });
+      const location = res.headers.location;
+      if (REDIRECTS.has(res.status) && typeof location === 'string') {
+        url = new URL(location, url);
+        continue;
+      }
+      if (res.status !== 200 || res.body.length > max) return null;
+      return { ...res, url };
+    }
+    return null;
   };
 
   const storeImage = async (message: Message, pageUrl: URL, image: string): Promise<string | undefined> => {
@@ -75,7 +93,8 @@ export function linkPreviewOnMessage(app: AppContext, files: FileModel, guard: O
     if (!page || !/^(text\/html|application\/xhtml\+xml)/i.test(type)) return null;
     const meta = readPageMeta(page.body.toString('utf8'));
     if (!meta.title) return null;
-    const imageFileId = meta.image ? await storeImage(message, url, meta.image).catch(() => undefined) : undefined;
+    // Relative image addresses are relative to where the page was finally found.
+    const imageFileId = meta.image ? await storeImage(message, page.url, meta.image).catch(() => undefined) : undefined;
     return {
       url: url.href,
       title: meta.title,

@@ -175,3 +175,29 @@ export function expectations(api: () => ApiHarness) {
 }
 
 export type ApiErrorBody = { error: { code: string; message: string; details?: { mutedUntil?: string } } };
+
+/**
+ * An owner with a new group and `n` more members who joined by invite: the
+ * start of most conversation tests. `converseId` is the first panel's.
+ */
+export async function groupWithMembers(api: ApiHarness, n: number, name = 'Room') {
+  const owner = await api.user('own');
+  const created = await api.request<{ id: string; panels: Array<{ converseId: string }> }>('POST', '/api/groups', {
+    token: owner.token,
+    body: { name },
+  });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const group = created.body;
+  const invite = await api.request<{ code: string }>('POST', `/api/groups/${group.id}/invites`, {
+    token: owner.token,
+    body: {},
+  });
+  const members: Array<Awaited<ReturnType<ApiHarness['user']>>> = [];
+  for (let i = 0; i < n; i += 1) {
+    const member = await api.user('mem');
+    const joined = await api.request('POST', `/api/invites/${invite.body.code}/accept`, { token: member.token });
+    assert.equal(joined.status, 200, JSON.stringify(joined.body));
+    members.push(member);
+  }
+  return { owner, members, groupId: group.id, converseId: group.panels[0]!.converseId };
+}

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Group, Invite, Message, UnreadEntry } from '@im/protocol';
+import type { Message, UnreadEntry } from '@im/protocol';
 import mongoose, { Types } from 'mongoose';
 import { connectClient, type ClientSocket } from '../realtime/client.ts';
-import { eventually, startApi, type ApiHarness } from './harness.ts';
+import { eventually, startApi, type ApiHarness, groupWithMembers } from './harness.ts';
 
 type User = Awaited<ReturnType<ApiHarness['user']>>;
 type Inbox = { items: Array<{ kind: string; messageId: string }> };
@@ -20,20 +20,6 @@ describe('@all and @here', () => {
     await api.close();
   });
 
-  const group = async (n: number) => {
-    const owner = await api.user('mo');
-    const g = (await api.request<Group>('POST', '/api/groups', { token: owner.token, body: { name: 'Many' } })).body;
-    const { code } = (
-      await api.request<Invite>('POST', `/api/groups/${g.id}/invites`, { token: owner.token, body: {} })
-    ).body;
-    const members: User[] = [];
-    for (let i = 0; i < n; i += 1) {
-      const u = await api.user('mm');
-      assert.ok((await api.request('POST', `/api/invites/${code}/accept`, { token: u.token })).status < 300);
-      members.push(u);
-    }
-    return { owner, members, groupId: g.id, converseId: g.panels[0]!.converseId };
-  };
   const send = async (u: User, converseId: string, content: string) => {
     const res = await api.request<Message>('POST', `/api/converses/${converseId}/messages`, {
       token: u.token,
@@ -50,7 +36,7 @@ describe('@all and @here', () => {
     (await api.request<Inbox>('GET', '/api/notifications', { token: u.token })).body.items;
 
   it('@all is a mention of every member in the unread summary and the inbox, kept as a flag', async () => {
-    const { owner, members, converseId } = await group(3);
+    const { owner, members, converseId } = await groupWithMembers(api, 3);
     const [reader, neverAcked, other] = members as [User, User, User];
     await send(other, converseId, 'before');
     await api.request('POST', `/api/converses/${converseId}/ack`, { token: reader.token, body: { seq: 1 } });
@@ -88,7 +74,7 @@ describe('@all and @here', () => {
   });
 
   it('@here counts for the members online when it was sent, and notifies no one offline', async () => {
-    const { owner, members, converseId } = await group(2);
+    const { owner, members, converseId } = await groupWithMembers(api, 2);
     const [online, offline] = members as [User, User];
     sockets.push(await connectClient(api.base, online.token));
     const msg = await send(owner, converseId, '@here standup in 5');
@@ -106,7 +92,7 @@ describe('@all and @here', () => {
   });
 
   it('an edit moves the flags and the counts; a deletion drops them', async () => {
-    const { owner, members, converseId } = await group(1);
+    const { owner, members, converseId } = await groupWithMembers(api, 1);
     const [member] = members as [User];
     const plain = await send(owner, converseId, 'hello');
     assert.equal(plain.mentionsAll, undefined);
@@ -132,7 +118,7 @@ describe('@all and @here', () => {
   });
 
   it('in a group over 100 members a plain member’s @all is plain text; an admin’s is not', async () => {
-    const { owner, members, groupId, converseId } = await group(2);
+    const { owner, members, groupId, converseId } = await groupWithMembers(api, 2);
     const [plainMember, admin] = members as [User, User];
     assert.equal(
       (

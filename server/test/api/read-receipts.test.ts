@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { DmConverse, Group, Invite, Me, Message, ReadReceipt } from '@im/protocol';
+import type { DmConverse, Me, Message, ReadReceipt } from '@im/protocol';
 import mongoose, { Types } from 'mongoose';
 import { connectClient, pause, record, until, type ClientSocket } from '../realtime/client.ts';
-import { startApi, type ApiHarness } from './harness.ts';
+import { startApi, type ApiHarness, groupWithMembers } from './harness.ts';
 
 type User = Awaited<ReturnType<ApiHarness['user']>>;
 
@@ -19,20 +19,6 @@ describe('read receipts', () => {
     await api.close();
   });
 
-  const group = async (n: number) => {
-    const owner = await api.user('ro');
-    const g = (await api.request<Group>('POST', '/api/groups', { token: owner.token, body: { name: 'Reads' } })).body;
-    const { code } = (
-      await api.request<Invite>('POST', `/api/groups/${g.id}/invites`, { token: owner.token, body: {} })
-    ).body;
-    const members: User[] = [];
-    for (let i = 0; i < n; i += 1) {
-      const u = await api.user('rm');
-      await api.request('POST', `/api/invites/${code}/accept`, { token: u.token });
-      members.push(u);
-    }
-    return { owner, members, groupId: g.id, converseId: g.panels[0]!.converseId };
-  };
   const send = async (u: User, converseId: string, content: string) =>
     (await api.request<Message>('POST', `/api/converses/${converseId}/messages`, { token: u.token, body: { content } }))
       .body;
@@ -45,7 +31,7 @@ describe('read receipts', () => {
   };
 
   it('lists how far members read, and tells the converse on each ack', async () => {
-    const { owner, members, converseId } = await group(2);
+    const { owner, members, converseId } = await groupWithMembers(api, 2);
     const [reader, idle] = members as [User, User];
     const ownerSocket = await connectClient(api.base, owner.token);
     sockets.push(ownerSocket);
@@ -75,7 +61,7 @@ describe('read receipts', () => {
   });
 
   it('a user who stops sharing is left out and acks emit nothing', async () => {
-    const { owner, members, converseId } = await group(1);
+    const { owner, members, converseId } = await groupWithMembers(api, 1);
     const [shy] = members as [User];
     const patched = await api.request('PATCH', '/api/users/me', {
       token: shy.token,
@@ -104,7 +90,7 @@ describe('read receipts', () => {
   });
 
   it('refuses outsiders and bad input', async () => {
-    const { converseId } = await group(0);
+    const { converseId } = await groupWithMembers(api, 0);
     const outsider = await api.user('ro');
     const res = await api.request<{ error: { code: string } }>('GET', `/api/converses/${converseId}/reads`, {
       token: outsider.token,
@@ -120,7 +106,7 @@ describe('read receipts', () => {
   });
 
   it('a converse over 50 members has no receipts: an empty list, no events', async () => {
-    const { owner, members, groupId, converseId } = await group(1);
+    const { owner, members, groupId, converseId } = await groupWithMembers(api, 1);
     const [member] = members as [User];
     const db = await mongoose.createConnection(api.env.mongoUrl).asPromise();
     try {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { FollowedThreadPage, Group, Invite, Message, SyncResult } from '@im/protocol';
+import type { FollowedThreadPage, Message, SyncResult } from '@im/protocol';
 import { connectClient, record, sync, until } from '../realtime/client.ts';
-import { expectations, startApi, type ApiHarness } from './harness.ts';
+import { expectations, startApi, type ApiHarness, groupWithMembers } from './harness.ts';
 
 type User = Awaited<ReturnType<ApiHarness['user']>>;
 
@@ -16,19 +16,7 @@ describe('threads', () => {
   });
   after(() => api.close());
 
-  /** An owner with a group and `n` more members; answers the first panel's converse. */
-  const room = async (n = 2) => {
-    const owner = await api.user('own');
-    const group = await ok<Group>('POST', '/api/groups', owner, { name: 'Room' }, 201);
-    const { code } = await ok<Invite>('POST', `/api/groups/${group.id}/invites`, owner, {}, 201);
-    const members: User[] = [];
-    for (let i = 0; i < n; i += 1) {
-      const u = await api.user('mem');
-      await ok('POST', `/api/invites/${code}/accept`, u);
-      members.push(u);
-    }
-    return { owner, members, group, converseId: group.panels[0]!.converseId };
-  };
+  const room = (n = 2) => groupWithMembers(api, n);
   const send = (user: User, converseId: string, body: Record<string, unknown>) =>
     ok<Message>('POST', `/api/converses/${converseId}/messages`, user, body, 201);
   const threads = (user: User, query = '') => ok<FollowedThreadPage>('GET', `/api/threads${query}`, user);
@@ -102,7 +90,7 @@ describe('threads', () => {
   });
 
   it('refuses a reply to a reply (400), an unknown or foreign root (404) and a deleted root (404)', async () => {
-    const { owner, members, converseId, group } = await room(1);
+    const { owner, members, converseId, groupId } = await room(1);
     const root = await send(owner, converseId, { content: 'root' });
     const reply = await send(members[0]!, converseId, { content: 'reply', threadId: root.id });
     const path = `/api/converses/${converseId}/messages`;
@@ -110,7 +98,7 @@ describe('threads', () => {
     await refused('POST', path, owner, 404, 'IM_ERR_NOT_FOUND', { content: 'x', threadId: '0'.repeat(24) });
     const panel = await ok<{ converseId: string }>(
       'POST',
-      `/api/groups/${group.id}/panels`,
+      `/api/groups/${groupId}/panels`,
       owner,
       {
         name: 'other',
@@ -224,7 +212,7 @@ describe('threads', () => {
   });
 
   it('outsiders cannot read a thread or ack it, and a member who left stops seeing it', async () => {
-    const { owner, members, converseId, group } = await room(1);
+    const { owner, members, converseId, groupId } = await room(1);
     const outsider = await api.user('out');
     const root = await send(owner, converseId, { content: 'private' });
     await send(members[0]!, converseId, { content: 'reply', threadId: root.id });
@@ -235,7 +223,7 @@ describe('threads', () => {
       threadId: root.id,
     });
     assert.equal((await threads(members[0]!)).items.length, 1);
-    await ok('DELETE', `/api/groups/${group.id}/members/${members[0]!.id}`, members[0]!, undefined, 204);
+    await ok('DELETE', `/api/groups/${groupId}/members/${members[0]!.id}`, members[0]!, undefined, 204);
     assert.deepEqual((await threads(members[0]!)).items, []);
   });
 });

@@ -11,10 +11,11 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import { type Locator, type Page } from 'playwright-core';
-import { api, openAs, registerAccount, type Account } from './harness/api.ts';
-import { collectPageErrors, describePagesOnFailure, PASSWORD } from './harness/app.ts';
+import { api, registerAccount, type Account } from './harness/api.ts';
+import { describePagesOnFailure, PASSWORD } from './harness/app.ts';
 import { SHOTS } from './harness/server.ts';
 import { webAppStory } from './harness/story.ts';
+import { openWindow, watchPage } from './harness/windows.ts';
 
 const SPAM = 'Cheap watches at spam.example, click now';
 
@@ -33,19 +34,9 @@ describe('moderating a group in the web client', () => {
   let converseId: string;
   let inviteCode: string;
 
-  const open = async (label: string, account: Account, path?: string): Promise<Page> => {
-    const context = await story.browser.newContext({ viewport: { width: 1280, height: 800 } });
-    context.setDefaultTimeout(15_000);
-    const page = await context.newPage();
-    watch(label, page);
-    await openAs(page, story.server.base, account, path);
-    return page;
-  };
-  /** Collects the page's errors (React reports misuse on the console) and keeps it for failure reports. */
-  const watch = (label: string, page: Page) => {
-    pages[label] = page;
-    collectPageErrors(page, label, pageErrors);
-  };
+  const windows = { pages, errors: pageErrors };
+  const open = (label: string, account: Account, path?: string) => openWindow(story, windows, label, account, path);
+  const watch = (label: string, page: Page) => watchPage(windows, label, page);
 
   afterEach(describePagesOnFailure(() => pages));
 

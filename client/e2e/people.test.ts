@@ -8,11 +8,12 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import { type Page } from 'playwright-core';
-import { api, openAs, registerAccount, type Account } from './harness/api.ts';
-import { collectPageErrors, describePagesOnFailure } from './harness/app.ts';
+import { api, registerAccount, type Account } from './harness/api.ts';
+import { describePagesOnFailure } from './harness/app.ts';
 import { PNG } from './harness/png.ts';
 import { SHOTS } from './harness/server.ts';
 import { webAppStory } from './harness/story.ts';
+import { openWindow } from './harness/windows.ts';
 
 describe('people in the web client: pictures, names, profile cards, finding someone', () => {
   const story = webAppStory(import.meta.url);
@@ -26,15 +27,8 @@ describe('people in the web client: pictures, names, profile cards, finding some
   let converseId: string;
   let inviteCode: string;
 
-  const open = async (label: string, account: Account, path?: string): Promise<Page> => {
-    const context = await story.browser.newContext({ viewport: { width: 1280, height: 800 } });
-    context.setDefaultTimeout(15_000);
-    const page = await context.newPage();
-    pages[label] = page;
-    collectPageErrors(page, label, pageErrors);
-    await openAs(page, story.server.base, account, path);
-    return page;
-  };
+  const open = (label: string, account: Account, path?: string) =>
+    openWindow(story, { pages, errors: pageErrors }, label, account, path);
   afterEach(describePagesOnFailure(() => pages));
 
   it('sets up (API): Olivia and Pat share a group where Olivia wrote', async () => {

@@ -8,10 +8,11 @@ import { join } from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import type { Group, Invite } from '@im/protocol';
 import { type Page } from 'playwright-core';
-import { api, openAs, registerAccount, type Account } from './harness/api.ts';
-import { collectPageErrors, describePagesOnFailure, send } from './harness/app.ts';
+import { api, registerAccount, type Account } from './harness/api.ts';
+import { describePagesOnFailure, send } from './harness/app.ts';
 import { SHOTS } from './harness/server.ts';
 import { webAppStory } from './harness/story.ts';
+import { openWindow } from './harness/windows.ts';
 
 describe('threads and pins in the web client', () => {
   const story = webAppStory(import.meta.url);
@@ -23,12 +24,7 @@ describe('threads and pins in the web client', () => {
   afterEach(describePagesOnFailure(() => pages));
 
   const open = async (account: Account, label: string, groupId: string, converseId: string) => {
-    const context = await story.browser.newContext({ viewport: { width: 1280, height: 800 } });
-    context.setDefaultTimeout(15_000);
-    const page = await context.newPage();
-    pages[label] = page;
-    collectPageErrors(page, label, pageErrors);
-    await openAs(page, story.server.base, account, `/g/${groupId}/${converseId}`);
+    const page = await openWindow(story, { pages, errors: pageErrors }, label, account, `/g/${groupId}/${converseId}`);
     await page.getByTestId('converse-title').filter({ hasText: '#general' }).waitFor();
     return page;
   };

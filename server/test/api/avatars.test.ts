@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import type { FileInfo, PublicUser } from '@im/protocol';
+import type { PublicUser } from '@im/protocol';
 import sharp from 'sharp';
-import { startApi, type ApiHarness, type ApiErrorBody } from './harness.ts';
+import { startApi, uploadAs, type ApiHarness, type ApiErrorBody } from './harness.ts';
 
 type User = Awaited<ReturnType<ApiHarness['user']>>;
 
@@ -19,17 +19,7 @@ describe('avatars', () => {
   });
   after(() => api.close());
 
-  const upload = async (bytes: Uint8Array, name: string, token = owner.token) => {
-    const form = new FormData();
-    form.append('file', new Blob([bytes]), name);
-    const res = await fetch(`${api.base}/api/files`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}` },
-      body: form,
-    });
-    assert.equal(res.status, 201);
-    return (await res.json()) as FileInfo;
-  };
+  const upload = (bytes: Uint8Array, name: string, token = owner.token) => uploadAs(api, token, bytes, name);
   const square = (color: string) =>
     sharp({ create: { width: 128, height: 128, channels: 3, background: color } })
       .png()

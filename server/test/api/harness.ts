@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
+import type { FileInfo } from '@im/protocol';
 import { createLogger, parseConfig, type AppConfig } from '@im/sdk';
 import { openTestEnv, type TestEnv } from '@im/testkit';
 import type { BrokerOptions, ServiceBroker } from 'moleculer';
@@ -200,4 +201,17 @@ export async function groupWithMembers(api: ApiHarness, n: number, name = 'Room'
     members.push(member);
   }
   return { owner, members, groupId: group.id, converseId: group.panels[0]!.converseId };
+}
+
+/** Uploads `bytes` as `name` (multipart, as the app does) and answers the stored file's view. */
+export async function uploadAs(api: ApiHarness, token: string, bytes: Uint8Array, name: string) {
+  const form = new FormData();
+  form.append('file', new Blob([bytes]), name);
+  const res = await fetch(`${api.base}/api/files`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  });
+  assert.equal(res.status, 201);
+  return (await res.json()) as FileInfo;
 }

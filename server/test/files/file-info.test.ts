@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { DmConverse, FileInfo, Group, Invite } from '@im/protocol';
 import sharp from 'sharp';
-import { startApi, type ApiHarness } from '../api/harness.ts';
+import { startApi, uploadAs, type ApiHarness } from '../api/harness.ts';
 
 type User = Awaited<ReturnType<ApiHarness['user']>>;
 type Err = { error: { code: string } };
@@ -24,17 +24,7 @@ describe('GET /api/files/:fileId/info', () => {
   });
   after(() => api.close());
 
-  const upload = async (bytes: Uint8Array, name: string, token = owner.token) => {
-    const form = new FormData();
-    form.append('file', new Blob([bytes]), name);
-    const res = await fetch(`${api.base}/api/files`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}` },
-      body: form,
-    });
-    assert.equal(res.status, 201);
-    return (await res.json()) as FileInfo;
-  };
+  const upload = (bytes: Uint8Array, name: string, token = owner.token) => uploadAs(api, token, bytes, name);
   const info = (id: string, token = owner.token, query = '') =>
     api.request<FileInfo & Err>('GET', `/api/files/${id}/info${query}`, { token });
   const download = (id: string, token: string) =>

@@ -26,8 +26,8 @@ const BENCHMARKS: Record<string, Benchmark> = {
     load: () => import('./benches/throughput.ts'),
   },
   'chat-writes': {
-    description: 'message writes/s and latency over HTTP, group commit on and off',
-    usage: '[--messages 5000] [--concurrency 100] [--users 20]',
+    description: 'message writes/s and latency over HTTP, group commit on and off (and thread replies)',
+    usage: '[--messages 5000] [--concurrency 100] [--users 20] [--threads]',
     load: () => import('./benches/chat-writes.ts'),
   },
   push: {

@@ -1,6 +1,8 @@
 // Message write throughput through the public API, with the group-commit
 // batcher on (the default) and off (CHAT_WRITE_MAX_BATCH=1), same run, same
-// machine. The server is its own process; this process is the load.
+// machine; `--threads` adds thread replies (each send names one of ten roots
+// per converse: the send plus one update of its root). The server is its own
+// process; this process is the load.
 import { AccountPool, api, BenchGroup } from '../lib/api.ts';
 import { benchArgs, intOption } from '../lib/args.ts';
 import { LoadCpu } from '../lib/load-cpu.ts';
@@ -25,6 +27,7 @@ async function measure(
   messages: number,
   concurrency: number,
   label: string,
+  threaded = false,
 ): Promise<ModeResult> {
   const pool = new AccountPool(base);
   const accounts = await pool.ensure(users);
@@ -44,15 +47,35 @@ async function measure(
     );
   }
 
+  // Thread roots: ten per converse, replied to in turn (so each root update competes with others).
+  const roots: Array<{ converseId: string; id: string }> = [];
+  if (threaded)
+    for (const converseId of converses)
+      for (let r = 0; r < 10; r += 1)
+        roots.push({
+          converseId,
+          id: (
+            await api<{ id: string }>(base, 'POST', `/api/converses/${converseId}/messages`, tokens[0], {
+              content: `root ${r}`,
+            })
+          ).id,
+        });
+  const target = (i: number) => {
+    if (!threaded) return { converseId: converses[i % converses.length]!, extra: {} };
+    const root = roots[i % roots.length]!;
+    return { converseId: root.converseId, extra: { threadId: root.id } };
+  };
+
   const latencies: number[] = [];
   let next = 0;
   let errors = 0;
   const sendOne = async (i: number) => {
     const started = performance.now();
-    const res = await fetch(`${base}/api/converses/${converses[i % converses.length]}/messages`, {
+    const { converseId, extra } = target(i);
+    const res = await fetch(`${base}/api/converses/${converseId}/messages`, {
       method: 'POST',
       headers: { authorization: `Bearer ${tokens[i % tokens.length]}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ content: `message ${i} of the write benchmark` }),
+      body: JSON.stringify({ content: `message ${i} of the write benchmark`, ...extra }),
     });
     await res.arrayBuffer();
     if (res.status !== 201) errors += 1;
@@ -86,6 +109,7 @@ export async function run(argv: string[]): Promise<void> {
     messages: { type: 'string' },
     concurrency: { type: 'string' },
     users: { type: 'string' },
+    threads: { type: 'boolean' },
   });
   const messages = intOption('messages', values.messages, 5000);
   const concurrency = intOption('concurrency', values.concurrency, 100);
@@ -93,15 +117,17 @@ export async function run(argv: string[]): Promise<void> {
   const load = new LoadCpu();
   const results: ModeResult[] = [];
   let mongoKind = '';
-  for (const [label, env] of [
-    ['batched (default)', {}],
-    ['unbatched (CHAT_WRITE_MAX_BATCH=1)', { CHAT_WRITE_MAX_BATCH: '1', CHAT_WRITE_WINDOW_MS: '0' }],
-  ] as const) {
+  const modes: Array<{ label: string; env: Record<string, string>; threaded?: boolean }> = [
+    { label: 'batched (default)', env: {} },
+    { label: 'unbatched (CHAT_WRITE_MAX_BATCH=1)', env: { CHAT_WRITE_MAX_BATCH: '1', CHAT_WRITE_WINDOW_MS: '0' } },
+    ...(values.threads ? [{ label: 'thread replies (batched)', env: {}, threaded: true }] : []),
+  ];
+  for (const { label, env, threaded } of modes) {
     const target = await startTarget({ cluster: values.cluster, env });
     mongoKind = target.mongoKind;
     try {
       process.stdout.write(`${label}: sending ${messages} messages, ${concurrency} in flight...\n`);
-      results.push(await measure(target.gateways[0]!, users, messages, concurrency, label));
+      results.push(await measure(target.gateways[0]!, users, messages, concurrency, label, threaded));
     } finally {
       await target.stop();
     }

@@ -14,6 +14,31 @@ const ref = (name: string) => ({ $ref: `#/components/schemas/${SCHEMAS.names[nam
 const responseSchema = (response: string) =>
   response.endsWith('[]') ? { type: 'array', items: ref(response.slice(0, -2)) } : ref(response);
 
+/** A multipart form with `file` and the route's own text fields (a custom emoji's `name`). */
+const namedUploadBody = (fields: NonNullable<Endpoint['uploadFields']>) => ({
+  requestBody: {
+    required: true,
+    content: {
+      'multipart/form-data': {
+        schema: {
+          type: 'object',
+          required: ['file', ...Object.keys(fields)],
+          properties: {
+            file: { type: 'string', format: 'binary' },
+            ...Object.fromEntries(
+              Object.entries(fields).map(([name, f]) => [
+                name,
+                { type: 'string', pattern: f.pattern, description: f.description },
+              ]),
+            ),
+          },
+          additionalProperties: false,
+        },
+      },
+    },
+  },
+});
+
 const UPLOAD_BODY = {
   parameters: [
     {
@@ -86,9 +111,17 @@ export function buildOpenApi(routes: readonly Endpoint[]): JsonSchema {
       summary: route.summary,
       tags: [route.tag],
       ...(route.auth ? {} : { security: [] }),
-      ...(parameters.length > 0 ? { parameters } : {}),
       ...(route.input === 'body' ? { requestBody: jsonBody(objectSchema(route.params, inPath)) } : {}),
-      ...(route.raw === 'upload' ? UPLOAD_BODY : {}),
+      ...(route.raw === 'upload' ? (route.uploadFields ? namedUploadBody(route.uploadFields) : UPLOAD_BODY) : {}),
+      // After the upload body: its own parameters go beside the path's, not instead of them.
+      ...(parameters.length > 0 || (route.raw === 'upload' && !route.uploadFields)
+        ? {
+            parameters: [
+              ...parameters,
+              ...(route.raw === 'upload' && !route.uploadFields ? UPLOAD_BODY.parameters : []),
+            ],
+          }
+        : {}),
       responses: {
         [String(route.status)]:
           route.status === 204

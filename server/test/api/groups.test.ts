@@ -98,6 +98,7 @@ describe('groups, members, panels and invites over HTTP', () => {
       userId: member.id,
       role: 'member',
       converseIds: [group.panels[0]!.converseId],
+      memberCount: 2,
     });
 
     for (const [method, path, body] of [

@@ -43,7 +43,10 @@ export const converseActions = (deps: ChatDeps) => {
   /** The DMs of each user, for every user asking in this turn in one query (connect storms). */
   const dmsOf = batchLoader<string, ConverseDoc[]>(async (userIds) => {
     const docs = await models.converses
-      .find({ memberIds: { $in: userIds }, type: 'dm' }, { lastSeq: 1, memberIds: 1, createdAt: 1, lastMessageAt: 1 })
+      .find(
+        { memberIds: { $in: userIds }, type: 'dm' },
+        { lastSeq: 1, memberIds: 1, createdAt: 1, lastMessageAt: 1, lastManySeq: 1 },
+      )
       .lean<ConverseDoc[]>();
     const byMember = new Map<string, ConverseDoc[]>(userIds.map((id) => [id, []]));
     for (const doc of docs) for (const m of doc.memberIds ?? []) byMember.get(m.toHexString())?.push(doc);
@@ -185,22 +188,25 @@ export const converseActions = (deps: ChatDeps) => {
         const userId = callerId(ctx);
         const { groupIds, dms } = await myConverses(ctx, userId);
         const counters = groupIds.length
-          ? await models.converses.find({ _id: { $in: groupIds } }, { lastSeq: 1 }).lean<ConverseDoc[]>()
+          ? await models.converses
+              .find({ _id: { $in: groupIds } }, { lastSeq: 1, lastManySeq: 1 })
+              .lean<ConverseDoc[]>()
           : [];
         const lastSeq = new Map<string, number>([...counters, ...dms].map((c) => [c._id.toHexString(), c.lastSeq]));
+        const lastMany = new Map([...counters, ...dms].map((c) => [c._id.toHexString(), c.lastManySeq ?? 0]));
         const ids = [...groupIds, ...dms.map((d) => d._id.toHexString())];
         if (ids.length === 0) return [];
         const reads = await models.reads
           .find({ userId, converseId: { $in: ids } }, { converseId: 1, readSeq: 1, mentionSeqs: 1 })
           .lean<ReadDoc[]>();
         const readOf = new Map(reads.map((r) => [r.converseId.toHexString(), r]));
-        // Only converses with something unread can hold an unread @all / @here.
+        // Only converses with an @all / @here above the reader's position are looked into.
         const many = await unreadManySeqs(
           models.messages,
           userId,
           ids.flatMap((converseId) => {
             const readSeq = readOf.get(converseId)?.readSeq ?? 0;
-            return (lastSeq.get(converseId) ?? 0) > readSeq ? [{ converseId, readSeq }] : [];
+            return (lastMany.get(converseId) ?? 0) > readSeq ? [{ converseId, readSeq }] : [];
           }),
         );
         return ids.map((converseId) => {

@@ -2,7 +2,7 @@ import type { ConverseAccess } from '@im/protocol';
 import { call } from '@im/sdk';
 import type { Context } from 'moleculer';
 import { Types, type Model } from 'mongoose';
-import type { MessageDoc } from './models.ts';
+import type { ConverseDoc, MessageDoc } from './models.ts';
 
 /**
  * `@all` and `@here`: mentions of many members. A large group would need a
@@ -102,6 +102,15 @@ const COUNT_MAX = 5000;
  * converse: one query over the partial index, whatever the number of
  * converses. The reader's own messages do not mention them.
  */
+/**
+ * Notes on the converse that it holds a message mentioning many (one small
+ * write, only for such messages), so a reader whose position is past it
+ * costs the unread summary no message read at all.
+ */
+export async function noteManySeq(converses: Model<ConverseDoc>, doc: MessageDoc): Promise<void> {
+  if (doc.mentionsMany) await converses.updateOne({ _id: doc.converseId }, { $max: { lastManySeq: doc.seq } });
+}
+
 export async function unreadManySeqs(
   messages: Model<MessageDoc>,
   userId: string,

@@ -16,7 +16,7 @@ import { refuseMuted, refuseUnableToPost } from './access.ts';
 import { refuseUnknownCustomEmoji } from './custom-emoji.ts';
 import { pageAround, refuseMixedAround } from './around.ts';
 import { mentionedUserIds } from './mentions.ts';
-import { manyMentions } from './mention-many.ts';
+import { manyMentions, noteManySeq } from './mention-many.ts';
 import { mentionsOf, rerecordMentions, unrecordMentions } from './mention-seqs.ts';
 import { releasePinSlot } from './pin-actions.ts';
 import { parseSlash, type Slash } from './slash.ts';
@@ -254,6 +254,7 @@ export const messageActions = ({ models, writer, access, audit, recent, threads 
         });
         if (doc.converseId.toHexString() !== converseId) throw reusedClientMsgId();
         const message = toMessage(doc);
+        if (created) await noteManySeq(models.converses, doc);
         if (created)
           announce(ctx, EVENTS.messageCreated, {
             message,
@@ -359,6 +360,7 @@ export const messageActions = ({ models, writer, access, audit, recent, threads 
           .lean<MessageDoc>();
         if (!updated) throw new ImError('IM_ERR_NOT_FOUND', 'Message not found');
         await rerecordMentions(models.reads, doc, updated);
+        await noteManySeq(models.converses, updated);
         await recent.changed(updated);
         const [message] = await views([updated], userId);
         announce(ctx, EVENTS.messageUpdated, { message: toMessage(updated), ...audience(converse) });

@@ -60,6 +60,8 @@ export interface ConverseDoc {
   createdAt?: Date;
   /** When its latest message was written (set with the counter, absent before the first one). */
   lastMessageAt?: Date;
+  /** The seq of its latest message that says @all or @here: unread summaries look for those only above a reader's position when this is. */
+  lastManySeq?: number;
   /** Moves with every change to one of its stored messages: with lastSeq, what a kept page was taken at. */
   rev?: number;
   /** How many of its messages are pinned: a pin's filter reads it, so racing pins cannot pass the limit. */
@@ -158,6 +160,7 @@ const converseSchema = new Schema<ConverseDoc>(
     dmKey: { type: String },
     createdAt: { type: Date },
     lastMessageAt: { type: Date },
+    lastManySeq: { type: Number },
     rev: { type: Number },
     pinCount: { type: Number },
   },

@@ -48,6 +48,8 @@ export interface Endpoint {
    * (upload, download), or from what it keeps rendered in memory (cached).
    */
   raw?: 'upload' | 'download' | 'cached';
+  /** For `raw: 'upload'`: text fields the multipart form carries beside `file` (then only multipart is taken). */
+  uploadFields?: Record<string, { pattern: string; description: string }>;
   /**
    * A second answer: 202 with `response` when `when(result)` holds (a send
    * that was a slash command is accepted, not stored).

@@ -81,7 +81,7 @@ export async function manyMentions(
   const set: ManyFlags['set'] = {
     ...(all ? { mentionsAll: true } : {}),
     ...(here ? { mentionsHere: true } : {}),
-    ...(all || here ? { mentionsMany: true } : {}),
+    ...(all || here ? { mentionsMany: new Types.ObjectId(converse.converseId) } : {}),
     ...(here && hereIds ? { hereIds: hereIds.map((id) => new Types.ObjectId(id)) } : {}),
   };
   const unset = (['mentionsAll', 'mentionsHere', 'mentionsMany', 'hereIds'] as const).filter((k) => !(k in set));
@@ -123,8 +123,7 @@ export async function unreadManySeqs(
     .find(
       {
         $or: positions.map((p) => ({
-          converseId: new Types.ObjectId(p.converseId),
-          mentionsMany: true,
+          mentionsMany: new Types.ObjectId(p.converseId),
           seq: { $gt: p.readSeq },
         })),
         $and: [{ $or: [{ mentionsAll: true }, { mentionsHere: true, hereIds: { $exists: false } }, { hereIds: me }] }],

@@ -21,8 +21,8 @@ export interface MessageDoc {
   /** `@all` / `@here` (see mention-many.ts): counted when read, never written per member. */
   mentionsAll?: boolean;
   mentionsHere?: boolean;
-  /** Set with either flag: what the partial index of mentions of many holds. */
-  mentionsMany?: boolean;
+  /** Set with either flag, to the message's converse: the key of the sparse index of mentions of many. */
+  mentionsMany?: Types.ObjectId;
   /** `@here`: the members online at send time, when there were few enough to name. */
   hereIds?: Types.ObjectId[];
   /** Count per emoji; who reacted lives in `reactions`. */
@@ -38,7 +38,8 @@ export interface MessageDoc {
   threadId?: Types.ObjectId;
   /** A thread root: one atomic update per reply keeps it. */
   thread?: { replyCount: number; lastReplyAt: Date; participantIds: Types.ObjectId[] };
-  pinned?: { by: Types.ObjectId; at: Date };
+  /** `converseId`: the key of the sparse index of a converse's pins (the view shows `by` and `at`). */
+  pinned?: { by: Types.ObjectId; at: Date; converseId: Types.ObjectId };
   /** The link a preview was taken for (set when a fetcher claims it, so only one node fetches). */
   previewUrl?: string;
   /** The first link's card (see link-preview in the file service); absent until fetched, or removed. */
@@ -103,7 +104,7 @@ const messageSchema = new Schema<MessageDoc>(
     emote: { type: Boolean },
     mentionsAll: { type: Boolean },
     mentionsHere: { type: Boolean },
-    mentionsMany: { type: Boolean },
+    mentionsMany: { type: Schema.Types.ObjectId },
     hereIds: { type: [Schema.Types.ObjectId], default: undefined },
     reactionCounts: { type: Schema.Types.Mixed, default: {} },
     reactionKinds: { type: Number },
@@ -127,7 +128,11 @@ const messageSchema = new Schema<MessageDoc>(
     },
     pinned: {
       type: new Schema(
-        { by: { type: Schema.Types.ObjectId, required: true }, at: { type: Date, required: true } },
+        {
+          by: { type: Schema.Types.ObjectId, required: true },
+          at: { type: Date, required: true },
+          converseId: { type: Schema.Types.ObjectId, required: true },
+        },
         { _id: false },
       ),
       default: undefined,
@@ -137,20 +142,17 @@ const messageSchema = new Schema<MessageDoc>(
 );
 // History pages, sync and the seq uniqueness guarantee.
 messageSchema.index({ converseId: 1, seq: 1 }, { unique: true });
-// Unread mentions of many: only messages with @all or @here are in it.
-messageSchema.index(
-  { converseId: 1, mentionsMany: 1, seq: 1 },
-  { partialFilterExpression: { mentionsMany: true }, name: 'mentions_many' },
-);
+// The indexes below are sparse on a field only some messages have, so a plain
+// message adds nothing to them (partial indexes would say the same in MongoDB,
+// but the embedded dev database ignores their filter and indexes every insert).
+// Unread mentions of many: only messages with @all or @here.
+messageSchema.index({ mentionsMany: 1 }, { sparse: true, name: 'mentions_many' });
 // Idempotent sends (sparse: only messages with a clientMsgId).
 messageSchema.index({ dedupeKey: 1 }, { unique: true, sparse: true });
-// A thread's replies by seq (partial: most messages are in no thread).
-messageSchema.index({ threadId: 1, seq: 1 }, { partialFilterExpression: { threadId: { $exists: true } } });
-// A converse's pins, newest first.
-messageSchema.index(
-  { converseId: 1, 'pinned.at': -1 },
-  { partialFilterExpression: { 'pinned.at': { $exists: true } } },
-);
+// A thread's replies (sorted by seq in memory: a thread is small next to its converse).
+messageSchema.index({ threadId: 1 }, { sparse: true });
+// A converse's pins (at most 50, sorted in memory).
+messageSchema.index({ 'pinned.converseId': 1 }, { sparse: true });
 
 const converseSchema = new Schema<ConverseDoc>(
   {

@@ -27,7 +27,7 @@ async function takePinSlot(models: ChatModels, converseId: MessageDoc['converseI
       { $inc: { pinCount: 1 } },
     );
   if ((await take()).modifiedCount === 1) return true;
-  const actual = await models.messages.countDocuments({ converseId, 'pinned.at': { $exists: true } });
+  const actual = await models.messages.countDocuments({ 'pinned.converseId': converseId });
   if (actual >= MAX_PINS) return false;
   await models.converses.updateOne({ _id: converseId, pinCount: { $gt: actual } }, { $set: { pinCount: actual } });
   return (await take()).modifiedCount === 1;
@@ -70,7 +70,7 @@ export const pinActions = ({ models, access, recent }: ChatDeps) => {
         const pinned = await models.messages
           .findOneAndUpdate(
             { _id: doc._id, deleted: { $ne: true }, pinned: { $exists: false } },
-            { $set: { pinned: { by: userId, at: new Date() } }, $inc: { v: 1 } },
+            { $set: { pinned: { by: userId, at: new Date(), converseId: doc.converseId } }, $inc: { v: 1 } },
             { new: true },
           )
           .lean<MessageDoc>();
@@ -101,14 +101,14 @@ export const pinActions = ({ models, access, recent }: ChatDeps) => {
       },
     },
 
-    /** Newest pin first (one query on {converseId, pinned.at}). */
+    /** Newest pin first (one query on the sparse index of pins). */
     pins: {
       params: threadParams.pins,
       async handler(ctx: Ctx<Params<typeof threadParams.pins>>): Promise<Message[]> {
         const userId = callerId(ctx);
         await access.require(ctx, ctx.params.converseId, userId);
         const docs = await models.messages
-          .find({ converseId: ctx.params.converseId, 'pinned.at': { $exists: true } })
+          .find({ 'pinned.converseId': ctx.params.converseId })
           .sort({ 'pinned.at': -1 })
           .limit(MAX_PINS)
           .lean<MessageDoc[]>();

@@ -42,7 +42,7 @@ export const threadActions = ({ models, access }: ChatDeps) => {
   };
 
   return {
-    /** A thread's replies by seq, above `after` (one query on {threadId, seq}). */
+    /** A thread's replies by seq, above `after` (one query on the sparse index of replies). */
     thread: {
       params: threadParams.thread,
       async handler(ctx: Ctx<Params<typeof threadParams.thread>>): Promise<Message[]> {

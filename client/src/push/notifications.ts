@@ -57,12 +57,15 @@ export async function disablePush(): Promise<void> {
   await subscription.unsubscribe();
 }
 
+/** Why a message is worth a notification: a DM, a mention of me, a reply in a thread I follow. */
+export type NotifyReason = 'dm' | 'mention' | 'thread';
+
 /** While the tab is hidden the socket still delivers; the page shows the notification itself. */
-export async function showMessageNotification(message: Message, title: string, isDm: boolean): Promise<void> {
+export async function showMessageNotification(message: Message, title: string, why: NotifyReason): Promise<void> {
   if (!supported() || Notification.permission !== 'granted') return;
   const body = message.content.length > 140 ? `${message.content.slice(0, 139)}…` : message.content;
   const options: NotificationOptions = {
-    body: isDm ? body : `mentioned you: ${body}`,
+    body: why === 'dm' ? body : why === 'thread' ? `replied in a thread you follow: ${body}` : `mentioned you: ${body}`,
     tag: `${message.converseId}:${message.seq}`,
     data: { converseId: message.converseId },
   };

@@ -4,7 +4,7 @@ import { applyReceipt } from './receipts.ts';
 import { ApiRequestError } from '../api/errors.ts';
 import { http } from '../api/http.ts';
 import type { ChatSocket } from '../api/socket.ts';
-import { showMessageNotification } from '../push/notifications.ts';
+import { showMessageNotification, type NotifyReason } from '../push/notifications.ts';
 import { commandAnswered } from './command-sends.ts';
 import { forgetCommandAges } from './commands.ts';
 import { currentSocket } from './connection.ts';
@@ -32,7 +32,7 @@ import {
   updatePanels,
 } from './groups.ts';
 import { receiveEphemeral } from './ephemeral.ts';
-import { attachThreadEvents } from './threads.ts';
+import { attachThreadEvents, followsThread } from './threads.ts';
 import { loadPresence, setPresence } from './presence.ts';
 import { getState, setState } from './store.ts';
 import { mergeServerUnread } from './unread.ts';
@@ -183,13 +183,20 @@ function showTyping(converseId: string, userId: string): void {
   );
 }
 
-/** Mentions and DMs raise a system notification while the tab is hidden. */
+/** Mentions, DMs and replies in threads I follow raise a system notification while the tab is hidden. */
 function maybeNotify(message: Message): void {
   const s = getState();
   const me = s.me;
   if (!me || message.authorId === me.id || typeof document === 'undefined' || !document.hidden) return;
-  const isDm = Boolean(s.dms[message.converseId]);
-  if (!isDm && !mentionsMe(message, me.id)) return;
+  const why = notifyReason(message, me.id);
+  if (!why) return;
   const author = s.users[message.authorId];
-  void showMessageNotification(message, author ? author.nickname || author.username : 'New message', isDm);
+  void showMessageNotification(message, author ? author.nickname || author.username : 'New message', why);
+}
+
+export function notifyReason(message: Message, meId: string): NotifyReason | undefined {
+  if (getState().dms[message.converseId]) return 'dm';
+  if (mentionsMe(message, meId)) return 'mention';
+  if (message.threadId && followsThread(message)) return 'thread';
+  return undefined;
 }

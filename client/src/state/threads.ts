@@ -98,6 +98,11 @@ export function receiveThreadReply(reply: Message): void {
   } else if (!known && followed && isMine(reply)) void loadFollowed();
 }
 
+/** Whether a reply is in a thread I follow (listed, or started by me), or makes me follow it. */
+export function followsThread(reply: Message): boolean {
+  return useThreads.getState().followed?.some((t) => t.root.id === reply.threadId) === true || isMine(reply);
+}
+
 /** A reply that makes me follow a thread I did not: a reply to my message, or one mentioning me. */
 function isMine(reply: Message): boolean {
   const me = getState().me?.id;

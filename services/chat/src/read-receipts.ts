@@ -1,5 +1,6 @@
 import type { ConverseAccess, ReadReceipt } from '@im/protocol';
 import { announce, call, callerId, EVENTS, type Params } from '@im/sdk';
+import { LRUCache } from 'lru-cache';
 import type { Context } from 'moleculer';
 import type { ChatDeps, Ctx } from './deps.ts';
 import type { ReadDoc } from './models.ts';
@@ -22,6 +23,24 @@ async function smallConverseMembers(ctx: Context, converse: ConverseAccess): Pro
   return roster?.memberIds ?? null;
 }
 
+/**
+ * Whether a group converse is small enough for receipts, as last asked: an
+ * ack in a 10,000-member group must not cost a roster call each time.
+ * Thirty seconds stale at most (a group crossing 50 members meanwhile
+ * announces or stops a little late).
+ */
+const smallGroupConverses = new LRUCache<string, boolean>({ max: 50_000, ttl: 30_000 });
+
+async function isSmallConverse(ctx: Context, converse: ConverseAccess): Promise<boolean> {
+  if (converse.kind === 'dm') return true;
+  const known = smallGroupConverses.get(converse.converseId);
+  if (known !== undefined) return known;
+  const roster = await call(ctx, 'group.converseRoster', { converseId: converse.converseId, maxIds: 0 });
+  const small = roster !== null && roster.memberCount <= RECEIPTS_UP_TO;
+  smallGroupConverses.set(converse.converseId, small);
+  return small;
+}
+
 /** Which of these users turned receipts off. */
 const hiddenAmong = async (ctx: Context, ids: string[]) =>
   new Set(ids.length > 0 ? await call(ctx, 'user.receiptsHidden', { ids }) : []);
@@ -33,8 +52,7 @@ export const readReceipts = ({ models, access }: ChatDeps) => ({
    * position has already moved.
    */
   async announce(ctx: Context, converse: ConverseAccess, userId: string, readSeq: number): Promise<void> {
-    const members = await smallConverseMembers(ctx, converse);
-    if (!members || (await hiddenAmong(ctx, [userId])).has(userId)) return;
+    if (!(await isSmallConverse(ctx, converse)) || (await hiddenAmong(ctx, [userId])).has(userId)) return;
     announce(ctx, EVENTS.readUpdated, {
       converseId: converse.converseId,
       userId,

@@ -1,3 +1,4 @@
+import { plainText } from '@im/markdown';
 import type { Message } from '@im/protocol';
 import { describeError } from '../api/errors.ts';
 import { http } from '../api/http.ts';
@@ -63,7 +64,7 @@ export type NotifyReason = 'dm' | 'mention' | 'thread';
 /** While the tab is hidden the socket still delivers; the page shows the notification itself. */
 export async function showMessageNotification(message: Message, title: string, why: NotifyReason): Promise<void> {
   if (!supported() || Notification.permission !== 'granted') return;
-  const body = message.content.length > 140 ? `${message.content.slice(0, 139)}…` : message.content;
+  const body = plainText(message.content, 140);
   const options: NotificationOptions = {
     body: why === 'dm' ? body : why === 'thread' ? `replied in a thread you follow: ${body}` : `mentioned you: ${body}`,
     tag: `${message.converseId}:${message.seq}`,

@@ -1,3 +1,4 @@
+import { plainText } from '@im/markdown';
 import type { Message, PublicUser } from '@im/protocol';
 import { useEffect, useState } from 'react';
 import { fetchMessage } from '../../state/conversations.ts';
@@ -29,7 +30,7 @@ export function ReplyQuote(props: { converseId: string; messageId: string; users
   return (
     <div className="reply-quote" data-testid="reply-quote">
       <span className="author">{displayName(props.users[quoted.authorId])}</span>{' '}
-      <span className="excerpt">{quoted.deleted ? 'deleted message' : quoted.content.slice(0, 200)}</span>
+      <span className="excerpt">{quoted.deleted ? 'deleted message' : plainText(quoted.content, 200)}</span>
     </div>
   );
 }

@@ -1,3 +1,4 @@
+import { plainText } from '@im/markdown';
 import './threads.css';
 import type { Message } from '@im/protocol';
 import { useEffect, useState } from 'react';
@@ -76,7 +77,7 @@ export function PinsPopover(props: { converseId: string; onClose: () => void }) 
                 <span className="popover-item-head">
                   <span className="author">{m.username ?? displayName(users[m.authorId])}</span>
                 </span>
-                <span className="popover-item-text">{m.content}</span>
+                <span className="popover-item-text">{plainText(m.content, 160)}</span>
               </button>
             </li>
           ))}

@@ -1,4 +1,5 @@
 import './threads.css';
+import { plainText } from '@im/markdown';
 import { useEffect, useState } from 'react';
 import { navigate } from '../../state/navigation.ts';
 import { placeOf } from '../../state/search.ts';
@@ -66,7 +67,9 @@ export function ThreadsButton() {
                       <time dateTime={t.lastReplyAt}>{formatTime(t.lastReplyAt)}</time>
                       {t.unread > 0 && <span className="badge">{t.unread}</span>}
                     </span>
-                    <span className="popover-item-text">{t.root.deleted ? 'Deleted message' : t.root.content}</span>
+                    <span className="popover-item-text">
+                      {t.root.deleted ? 'Deleted message' : plainText(t.root.content, 160)}
+                    </span>
                   </button>
                 </li>
               ))}

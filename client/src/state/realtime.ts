@@ -37,6 +37,7 @@ import { loadPresence, setPresence } from './presence.ts';
 import { getState, setState } from './store.ts';
 import { mergeServerUnread } from './unread.ts';
 import { applyUserUpdated } from './users.ts';
+import { loadCustomEmoji, useCustomEmoji } from './custom-emoji.ts';
 import type { UnreadEntry } from '@im/protocol';
 
 const SYNC_TIMEOUT_MS = 20_000;
@@ -80,6 +81,10 @@ export function attachRealtime(socket: ChatSocket, onUnauthorized: () => void): 
     if (getState().presence[event.userId] === undefined) void loadPresence([event.userId]);
   });
   socket.on('user:updated', (user) => applyUserUpdated(user));
+  // Only a list already shown is loaded again; others load when first needed.
+  socket.on('emoji:changed', ({ groupId }) => {
+    if (useCustomEmoji.getState().byGroup[groupId]) void loadCustomEmoji(groupId, true);
+  });
   socket.on('member:left', (event) => {
     if (event.userId === getState().me?.id) removeGroup(event.groupId);
     else {

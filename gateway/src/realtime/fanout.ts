@@ -105,6 +105,9 @@ const FANOUT: { [E in EventName]?: FanoutHandler<E> } = {
   [EVENTS.typing]: (io, { converseId, userId }) => {
     io.to(converseRoom(converseId)).except(userRoom(userId)).emit('typing', { converseId, userId });
   },
+  [EVENTS.emojiChanged]: (io, { groupId }) => {
+    io.to(groupRoom(groupId)).emit('emoji:changed', { groupId });
+  },
   [EVENTS.userUpdated]: (io, { user, groupIds, converseIds }) => {
     io.to([userRoom(user.id), ...groupIds.map(groupRoom), ...converseIds.map(converseRoom)]).emit('user:updated', user);
   },

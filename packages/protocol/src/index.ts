@@ -387,6 +387,8 @@ export interface ServerToClientEvents {
   presence: (event: { userId: string; online: boolean }) => void;
   /** Someone I share a group or a DM with changed their name or avatar. */
   'user:updated': (user: PublicUser) => void;
+  /** A group's custom emoji changed: load its list again. */
+  'emoji:changed': (event: { groupId: string }) => void;
   typing: (event: { converseId: string; userId: string }) => void;
   notification: (event: Record<string, unknown>) => void;
   'message:ephemeral': (message: EphemeralMessage) => void;

@@ -21,6 +21,8 @@ export const EVENTS = {
   panelCreated: 'group.panel.created',
   panelUpdated: 'group.panel.updated',
   panelDeleted: 'group.panel.deleted',
+  /** A group's custom emoji were added to or removed: members' apps load the list again. */
+  emojiChanged: 'group.emoji.changed',
   messageCreated: 'chat.message.created',
   messageUpdated: 'chat.message.updated',
   messageDeleted: 'chat.message.deleted',
@@ -79,6 +81,7 @@ export interface EventPayloads {
   'group.panel.created': { groupId: string; panel: Panel };
   'group.panel.updated': { groupId: string; panel: Panel };
   'group.panel.deleted': { groupId: string; panelId: string; converseId: string };
+  'group.emoji.changed': { groupId: string };
   /** groupId: set for a group panel's message (integrations pick their hooks by it). */
   'chat.message.created': { message: Message; groupId?: string } & DmAudience;
   'chat.message.updated': { message: Message } & DmAudience;

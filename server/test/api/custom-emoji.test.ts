@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { CustomEmoji, Group, Message, Reaction } from '@im/protocol';
 import sharp from 'sharp';
+import { connectClient, record, until } from '../realtime/client.ts';
 import { expectations, startApi, type ApiErrorBody, type ApiHarness } from './harness.ts';
 
 type User = Awaited<ReturnType<ApiHarness['user']>>;
@@ -58,6 +59,25 @@ describe('custom emoji', () => {
     const signed = await ok<{ url: string }>('GET', `/api/files/${added.body.fileId}/url`, member);
     assert.equal((await fetch(api.base + signed.url)).status, 200);
     await refused('GET', `/api/files/${added.body.fileId}/url`, outsider, 404, 'IM_ERR_NOT_FOUND');
+  });
+
+  it("tells members' sockets when the group's emoji change, and nobody else", async () => {
+    const [atMember, atOutsider] = await Promise.all([
+      connectClient(api.base, member.token),
+      connectClient(api.base, outsider.token),
+    ]);
+    try {
+      const [memberSaw, outsiderSaw] = [record(atMember, 'emoji:changed'), record(atOutsider, 'emoji:changed')];
+      assert.equal((await upload(owner, 'wave_hello', await png(7))).status, 201);
+      await until('emoji:changed on add', () => memberSaw.length === 1);
+      await ok('DELETE', `/api/groups/${group.id}/emoji/wave_hello`, owner, undefined, 204);
+      await until('emoji:changed on delete', () => memberSaw.length === 2);
+      assert.deepEqual(memberSaw, [{ groupId: group.id }, { groupId: group.id }]);
+      assert.equal(outsiderSaw.length, 0);
+    } finally {
+      atMember.disconnect();
+      atOutsider.disconnect();
+    }
   });
 
   it('refuses plain members, duplicates, bad names, non-images and images over 256 KB', async () => {

@@ -1,5 +1,5 @@
 import type { CustomEmoji } from '@im/protocol';
-import { callerId, ImError, isDuplicateKeyError, type Params } from '@im/sdk';
+import { announce, callerId, EVENTS, ImError, isDuplicateKeyError, type Params } from '@im/sdk';
 import { Types } from 'mongoose';
 import { loadForMember, MANAGERS } from './access.ts';
 import type { Ctx, GroupDeps } from './deps.ts';
@@ -48,6 +48,7 @@ export const emojiActions = ({ models }: GroupDeps, emoji: EmojiModel) => ({
         if (isDuplicateKeyError(err)) throw taken(name);
         throw err;
       }
+      announce(ctx, EVENTS.emojiChanged, { groupId });
       return toEmoji(doc);
     },
   },
@@ -74,6 +75,7 @@ export const emojiActions = ({ models }: GroupDeps, emoji: EmojiModel) => ({
       await loadForMember(models, groupId, callerId(ctx), MANAGERS);
       const { deletedCount } = await emoji.deleteOne({ groupId, name });
       if (deletedCount === 0) throw new ImError('IM_ERR_NOT_FOUND', `No emoji called :${name}:`);
+      announce(ctx, EVENTS.emojiChanged, { groupId });
     },
   },
 

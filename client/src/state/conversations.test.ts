@@ -1,6 +1,7 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeServer } from '../test/server.ts';
 import { alice, bob, message } from '../test/fixtures.ts';
-import { receiveMessages } from './conversations.ts';
+import { receiveMessages, setViewedConverse } from './conversations.ts';
 import { emptyConverse } from './messages.ts';
 import { getState, initialState, setState } from './store.ts';
 
@@ -37,5 +38,25 @@ describe('receiveMessages', () => {
     expect(held.pending).toEqual([]);
     expect(held.items.map((m) => m.content)).toEqual(['mine']);
     expect(getState().unread[CONVERSE]).toMatchObject({ unread: 0, readSeq: 3 });
+  });
+  describe('while I read the converse', () => {
+    afterEach(() => {
+      setViewedConverse(null);
+      vi.unstubAllGlobals();
+    });
+
+    it("tells the server someone else's new message was read, and not my own", async () => {
+      const seen = fakeServer(() => ({ status: 204 }));
+      setState({
+        users: { [alice.id]: alice, [bob.id]: bob },
+        converses: { [CONVERSE]: { ...emptyConverse(), loaded: true } },
+      });
+      setViewedConverse(CONVERSE);
+      receiveMessages(CONVERSE, [message(4, alice, 'mine')]);
+      receiveMessages(CONVERSE, [message(5, bob, 'theirs')]);
+      expect(getState().unread[CONVERSE]).toMatchObject({ readSeq: 5, unread: 0 });
+      await vi.waitFor(() => expect(seen.length).toBe(1));
+      expect(seen[0]).toEqual({ method: 'POST', url: `/api/converses/${CONVERSE}/ack`, body: { seq: 5 } });
+    });
   });
 });

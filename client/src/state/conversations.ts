@@ -90,7 +90,8 @@ export function receiveMessages(converseId: string, messages: Message[], opts: {
     return { converses: next, unread };
   });
   ensureUsers(messages.map((m) => m.authorId));
-  if (reading) markConverseRead(converseId);
+  // My own messages moved my read position on the server when they were stored.
+  if (reading) markConverseRead(converseId, { arrivedWhileReading: messages.some((m) => m.authorId !== meId) });
 }
 
 /** In a window short of the newest, messages past its end would leave a gap: they are loaded with the rest later. */
@@ -155,7 +156,7 @@ const ackTimers = new Map<string, ReturnType<typeof setTimeout>>();
 const ackedSeq = new Map<string, number>();
 
 /** Marks everything held of a converse read, locally at once and on the server shortly after. */
-export function markConverseRead(converseId: string): void {
+export function markConverseRead(converseId: string, opts: { arrivedWhileReading?: boolean } = {}): void {
   const s = getState();
   const entry = s.unread[converseId];
   const held = s.converses[converseId];
@@ -164,8 +165,13 @@ export function markConverseRead(converseId: string): void {
     ? (held.items.at(-1)?.seq ?? 0)
     : Math.max(entry?.lastSeq ?? 0, held?.items.at(-1)?.seq ?? 0);
   if (last <= 0) return;
-  if (entry && entry.readSeq >= last && entry.unread === 0 && entry.mentions === 0) return;
-  setState((st) => ({ unread: { ...st.unread, [converseId]: markReadUpTo(st.unread[converseId], converseId, last) } }));
+  const readHere = entry !== undefined && entry.readSeq >= last && entry.unread === 0 && entry.mentions === 0;
+  // Messages that arrived while I was reading are read here already (countMessage): the server still has to hear it.
+  if (readHere && !opts.arrivedWhileReading) return;
+  if (!readHere)
+    setState((st) => ({
+      unread: { ...st.unread, [converseId]: markReadUpTo(st.unread[converseId], converseId, last) },
+    }));
   if ((ackedSeq.get(converseId) ?? 0) >= last) return;
   clearTimeout(ackTimers.get(converseId));
   ackTimers.set(

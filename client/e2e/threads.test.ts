@@ -91,4 +91,14 @@ describe('threads and pins in the web client', () => {
     assert.equal(await benRoot.getByRole('button', { name: 'Pin', exact: true }).count(), 0);
     assert.deepEqual(pageErrors, []);
   });
+
+  it('Ada unpins it; the marker goes for both', async () => {
+    await ada.keyboard.press('Escape');
+    const root = message(ada, 'Who is bringing the tent?');
+    await root.hover();
+    await root.getByRole('button', { name: 'Unpin', exact: true }).click();
+    await root.getByTestId('pin-marker').waitFor({ state: 'detached' });
+    await message(ben, 'Who is bringing the tent?').getByTestId('pin-marker').waitFor({ state: 'detached' });
+    assert.deepEqual(pageErrors, []);
+  });
 });

@@ -127,4 +127,20 @@ describe('custom emoji and link previews in the web client', () => {
     await card.waitFor({ state: 'detached' });
     assert.deepEqual(pageErrors, []);
   });
+
+  it('lets the admin remove the emoji: messages show its name as text again', async () => {
+    await page.getByRole('button', { name: 'Builders: group menu' }).click();
+    await page.getByRole('menuitem', { name: 'Group settings' }).click();
+    const settings = page.getByRole('dialog', { name: 'Builders settings' });
+    await settings.getByRole('tab', { name: 'Emoji' }).click();
+    page.once('dialog', (dialog) => void dialog.accept());
+    await settings.getByRole('button', { name: 'Remove :party_parrot:' }).click();
+    await settings.getByText('This group has no custom emoji yet.').waitFor();
+    await page.keyboard.press('Escape');
+    await settings.waitFor({ state: 'detached' });
+    const content = page.getByTestId('message').filter({ hasText: 'we did it' }).getByTestId('message-content');
+    await content.getByRole('img', { name: ':party_parrot:' }).waitFor({ state: 'detached' });
+    assert.match(await content.innerText(), /we did it :party_parrot:/);
+    assert.deepEqual(pageErrors, []);
+  });
 });

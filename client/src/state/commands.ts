@@ -1,4 +1,4 @@
-import type { SlashCommand } from '@im/protocol';
+import { BUILT_IN_COMMAND_TRIGGERS, type SlashCommand } from '@im/protocol';
 import { http, path } from '../api/http.ts';
 import { setState } from './store.ts';
 
@@ -15,10 +15,16 @@ export interface CommandSuggestion {
   builtIn?: boolean;
 }
 
-export const BUILT_IN_COMMANDS: readonly CommandSuggestion[] = [
-  { trigger: 'me', description: 'Say what you are doing, shown in italics after your name', builtIn: true },
-  { trigger: 'shrug', description: 'Adds ¯\\_(ツ)_/¯ to your message', builtIn: true },
-];
+const BUILT_IN_DESCRIPTIONS: Record<(typeof BUILT_IN_COMMAND_TRIGGERS)[number], string> = {
+  me: 'Say what you are doing, shown in italics after your name',
+  shrug: 'Adds ¯\\_(ツ)_/¯ to your message',
+};
+
+export const BUILT_IN_COMMANDS: readonly CommandSuggestion[] = BUILT_IN_COMMAND_TRIGGERS.map((trigger) => ({
+  trigger,
+  description: BUILT_IN_DESCRIPTIONS[trigger],
+  builtIn: true,
+}));
 
 /**
  * The action a `/me` send will be stored as (the server's rule: `/me` and some

@@ -3,6 +3,7 @@ import { call, ImError, toHttpError, type AppContext, type CallerMeta } from '@i
 import type { ServiceBroker } from 'moleculer';
 import { clientAddressOf } from '../http/client-address.ts';
 import type { RouteHandler, Router } from '../http/router.ts';
+import { readQuery } from '../http/body.ts';
 
 const START = '/api/auth/oidc/start';
 const CALLBACK = '/api/auth/oidc/callback';
@@ -87,7 +88,7 @@ export function registerOidcRoutes(router: Router, app: AppContext, broker: Serv
     START,
     landing(async (req, res) => {
       const redirectUri = callbackUrl(req);
-      const link = new URLSearchParams(queryOf(req.url)).get('link');
+      const { link } = readQuery(req.url);
       const { location, state } = await call(
         broker,
         'user.oidcStart',

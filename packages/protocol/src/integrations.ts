@@ -149,3 +149,6 @@ export interface CommandResponse {
 export interface HookPosted {
   messageId: Id;
 }
+
+/** Slash commands the server answers itself, in every converse: a group cannot register these triggers. */
+export const BUILT_IN_COMMAND_TRIGGERS = ['me', 'shrug'] as const;

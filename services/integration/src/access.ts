@@ -1,6 +1,8 @@
 import type { GroupRole } from '@im/protocol';
 import { call, callerId, ImError } from '@im/sdk';
+import type { Model } from 'mongoose';
 import type { Ctx } from './deps.ts';
+import { newSecret } from './signing.ts';
 
 /**
  * The caller's role in the group: a group they are not in does not exist for
@@ -21,3 +23,17 @@ export async function requirePanel(ctx: Ctx<object>, groupId: string, panelId: s
 }
 
 export const notFound = (what: string) => new ImError('IM_ERR_NOT_FOUND', `${what} not found`);
+
+/** A hook or command of the group with a new secret; 404 when the group has no such one. */
+export async function withNewSecret<T extends { secret: string }>(
+  model: Model<T>,
+  groupId: string,
+  id: string,
+  what: string,
+): Promise<T> {
+  const doc = await model
+    .findOneAndUpdate({ _id: id, groupId }, { $set: { secret: newSecret() } }, { new: true })
+    .lean<T>();
+  if (!doc) throw notFound(what);
+  return doc;
+}

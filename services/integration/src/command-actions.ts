@@ -1,7 +1,7 @@
-import type { SlashCommand, SlashCommandWithSecret } from '@im/protocol';
-import { ImError, isDuplicateKeyError, type Params } from '@im/sdk';
+import { BUILT_IN_COMMAND_TRIGGERS, type SlashCommand, type SlashCommandWithSecret } from '@im/protocol';
+import { callerId, ImError, isDuplicateKeyError, type Params } from '@im/sdk';
 import { Types } from 'mongoose';
-import { notFound, requireMember } from './access.ts';
+import { notFound, requireMember, withNewSecret } from './access.ts';
 import { changed, makeBot, removeBot } from './bots.ts';
 import type { Ctx, IntegrationDeps } from './deps.ts';
 import type { CommandDoc } from './models.ts';
@@ -11,7 +11,7 @@ import { toCommand } from './views.ts';
 
 const MAX_PER_GROUP = 50;
 /** Built in: a group cannot register these. */
-export const BUILT_IN_COMMANDS = new Set(['me', 'shrug']);
+const BUILT_IN_COMMANDS = new Set<string>(BUILT_IN_COMMAND_TRIGGERS);
 
 /** Slash commands a group registers: `/trigger args` in any of its panels calls the command's URL. */
 export const commandActions = (deps: IntegrationDeps) => {
@@ -40,7 +40,7 @@ export const commandActions = (deps: IntegrationDeps) => {
           ...(description ? { description } : {}),
           secret: newSecret(),
           botId: new Types.ObjectId(user.id),
-          createdBy: new Types.ObjectId(ctx.meta.user!.id),
+          createdBy: new Types.ObjectId(callerId(ctx)),
           createdAt: new Date(),
         };
         try {
@@ -74,14 +74,7 @@ export const commandActions = (deps: IntegrationDeps) => {
       rateLimit: 'moderate' as const,
       async handler(ctx: Ctx<Params<typeof p.commandRef>>): Promise<SlashCommandWithSecret> {
         await requireMember(ctx, ctx.params.groupId);
-        const doc = await models.commands
-          .findOneAndUpdate(
-            { _id: ctx.params.commandId, groupId: ctx.params.groupId },
-            { $set: { secret: newSecret() } },
-            { new: true },
-          )
-          .lean<CommandDoc>();
-        if (!doc) throw notFound('Command');
+        const doc = await withNewSecret(models.commands, ctx.params.groupId, ctx.params.commandId, 'Command');
         changed(ctx, ctx.params.groupId);
         return { ...toCommand(doc, true), url: doc.url, secret: doc.secret };
       },

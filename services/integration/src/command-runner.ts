@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { CommandAccepted, CommandRequestBody, CommandResponse, EphemeralMessage } from '@im/protocol';
 import { announce, EVENTS, OutboundRefusedError, type ActionParams, type ActionResult, type Params } from '@im/sdk';
 import type { ServiceBroker } from 'moleculer';
@@ -8,10 +8,10 @@ import type { CommandDoc } from './models.ts';
 import { integrationParams as p } from './params.ts';
 import { postAsBot } from './post-as-bot.ts';
 import { parseAnswer } from './answer.ts';
-import { signedHeaders } from './signing.ts';
+import { newSecret, signedHeaders } from './signing.ts';
 
 /** How long a send waits for a command's answer before it says "working…". */
-export const COMMAND_DEADLINE_MS = 3_000;
+const COMMAND_DEADLINE_MS = 3_000;
 /** A response URL takes late answers for this long. */
 const RESPONSE_URL_TTL_SEC = 30 * 60;
 const ANSWER_BYTES = 64 * 1024;
@@ -58,7 +58,7 @@ export const commandRunner = (deps: IntegrationDeps) => {
 
   /** The call, and what became of it: answered (and delivered), or failed and why. */
   const call = async (broker: ServiceBroker, command: CommandDoc, reply: Reply, text: string) => {
-    const token = randomBytes(32).toString('base64url');
+    const token = newSecret();
     await responses.set(token, JSON.stringify(reply), RESPONSE_URL_TTL_SEC);
     const timestamp = Math.floor(Date.now() / 1000);
     const body: CommandRequestBody = {

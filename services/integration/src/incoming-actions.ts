@@ -1,7 +1,7 @@
 import type { HookPosted, IncomingWebhook } from '@im/protocol';
-import { ImError, type Params } from '@im/sdk';
+import { callerId, ImError, type Params } from '@im/sdk';
 import { Types } from 'mongoose';
-import { notFound, requireMember, requirePanel } from './access.ts';
+import { notFound, requireMember, requirePanel, withNewSecret } from './access.ts';
 import { changed, makeBot, removeBot } from './bots.ts';
 import type { Ctx, IntegrationDeps } from './deps.ts';
 import type { IncomingHookDoc } from './models.ts';
@@ -45,7 +45,7 @@ export const incomingActions = (deps: IntegrationDeps) => {
           name,
           botId: new Types.ObjectId(user.id),
           secret: newSecret(),
-          createdBy: new Types.ObjectId(ctx.meta.user!.id),
+          createdBy: new Types.ObjectId(callerId(ctx)),
           createdAt: new Date(),
         };
         await models.incoming.collection.insertOne(doc);
@@ -71,15 +71,7 @@ export const incomingActions = (deps: IntegrationDeps) => {
       rateLimit: 'moderate' as const,
       async handler(ctx: Ctx<Params<typeof p.incomingRef>>): Promise<IncomingWebhook> {
         await requireMember(ctx, ctx.params.groupId);
-        const doc = await models.incoming
-          .findOneAndUpdate(
-            { _id: ctx.params.hookId, groupId: ctx.params.groupId },
-            { $set: { secret: newSecret() } },
-            { new: true },
-          )
-          .lean<IncomingHookDoc>();
-        if (!doc) throw notFound('Webhook');
-        return toIncoming(doc);
+        return toIncoming(await withNewSecret(models.incoming, ctx.params.groupId, ctx.params.hookId, 'Webhook'));
       },
     },
 

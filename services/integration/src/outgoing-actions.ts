@@ -1,7 +1,7 @@
 import type { OutgoingWebhook, OutgoingWebhookWithSecret, WebhookDelivery } from '@im/protocol';
-import { ImError, type Params } from '@im/sdk';
+import { callerId, ImError, type Params } from '@im/sdk';
 import { Types } from 'mongoose';
-import { notFound, requireMember, requirePanel } from './access.ts';
+import { notFound, requireMember, requirePanel, withNewSecret } from './access.ts';
 import { changed, makeBot, removeBot } from './bots.ts';
 import type { Ctx, IntegrationDeps } from './deps.ts';
 import type { DeliveryDoc, OutgoingHookDoc } from './models.ts';
@@ -48,7 +48,7 @@ export const outgoingActions = (deps: IntegrationDeps) => {
           triggerWords: [...new Set(triggerWords)],
           secret: newSecret(),
           botId: new Types.ObjectId(user.id),
-          createdBy: new Types.ObjectId(ctx.meta.user!.id),
+          createdBy: new Types.ObjectId(callerId(ctx)),
           createdAt: new Date(),
         };
         await models.outgoing.collection.insertOne(doc);
@@ -74,14 +74,7 @@ export const outgoingActions = (deps: IntegrationDeps) => {
       rateLimit: 'moderate' as const,
       async handler(ctx: Ctx<Params<typeof p.outgoingRef>>): Promise<OutgoingWebhookWithSecret> {
         await requireMember(ctx, ctx.params.groupId);
-        const doc = await models.outgoing
-          .findOneAndUpdate(
-            { _id: ctx.params.hookId, groupId: ctx.params.groupId },
-            { $set: { secret: newSecret() } },
-            { new: true },
-          )
-          .lean<OutgoingHookDoc>();
-        if (!doc) throw notFound('Webhook');
+        const doc = await withNewSecret(models.outgoing, ctx.params.groupId, ctx.params.hookId, 'Webhook');
         changed(ctx, ctx.params.groupId);
         return { ...toOutgoing(doc), secret: doc.secret };
       },

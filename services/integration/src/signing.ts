@@ -4,7 +4,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 export const newSecret = (): string => randomBytes(32).toString('base64url');
 
 /** `sha256=<hex>`: HMAC-SHA256 of the exact bytes sent, keyed with the hook's or command's secret. */
-export const signatureOf = (secret: string, rawBody: string): string =>
+const signatureOf = (secret: string, rawBody: string): string =>
   `sha256=${createHmac('sha256', secret).update(rawBody).digest('hex')}`;
 
 /** The headers of a signed request: the receiver checks the signature, the time and the id. */

@@ -7,9 +7,9 @@ import { signedHeaders } from './signing.ts';
 import { withTimestamp, type WebhookJobData } from './webhook-job.ts';
 
 /** Retries go on at least this long after the event (then the delivery is given up). */
-export const RETRY_FOR_MS = 3_600_000;
+const RETRY_FOR_MS = 3_600_000;
 /** 10 s, 30 s, 90 s, 4.5 min, 13.5 min, then every 30 min (with ±20% jitter): given up after about 80 minutes. */
-export const retryDelayMs = (attempts: number): number =>
+const retryDelayMs = (attempts: number): number =>
   Math.min(10_000 * 3 ** attempts, 1_800_000) * (0.8 + Math.random() * 0.4);
 /** What is kept of a receiver's answer: enough for a `text` to post. */
 const ANSWER_BYTES = 64 * 1024;

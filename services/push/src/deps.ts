@@ -1,6 +1,5 @@
-import type { AppContext, CallerMeta, OutboundGuard } from '@im/sdk';
+import type { AppContext, CallerMeta, DeliveryQueue, OutboundGuard } from '@im/sdk';
 import type { Context } from 'moleculer';
-import type { DeliveryQueue } from '@im/sdk';
 import type { PushJobData } from './delivery/push-job.ts';
 import type { PushModels } from './models.ts';
 import type { VapidKeys } from './vapid.ts';

@@ -21,7 +21,7 @@ function slug(raw: string): string {
 }
 
 /** The names a new account could take, best first: preferred_username, the email's local part, the name. */
-export function usernameCandidates(profile: OidcProfile): string[] {
+function usernameCandidates(profile: OidcProfile): string[] {
   const sources = [profile.preferredUsername, profile.email?.split('@')[0], profile.name];
   const names = sources.map((s) => (s ? slug(s) : '')).filter((s) => USERNAME.test(s));
   return [...new Set(names.length > 0 ? names : ['user'])];

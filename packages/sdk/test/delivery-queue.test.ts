@@ -112,6 +112,26 @@ describe('delivery queues', () => {
     assert.equal(await q.depth(), 0);
   });
 
+  it('redis: a job written flat by the push queue of an earlier version is delivered with its data', async () => {
+    const client = redis('flat');
+    const q = new RedisStreamQueue<TestJob>(client, 'c1', { name: 'test' });
+    queues.push(q);
+    const got: Array<DeliveryJob<TestJob>> = [];
+    q.start(async (j: DeliveryJob<TestJob>): Promise<Outcome> => {
+      got.push(j);
+      return { done: true };
+    }, 2);
+    const flat = { id: 'old-1', payload: 'from before', attempts: 1, enqueuedAt: 1_700_000_000_000 };
+    await client.xadd('test:jobs', '*', 'job', JSON.stringify(flat));
+    await until(() => got.length === 1);
+    assert.deepEqual(got[0], {
+      id: 'old-1',
+      attempts: 1,
+      enqueuedAt: 1_700_000_000_000,
+      data: { payload: 'from before' },
+    });
+  });
+
   it('redis: jobs of a consumer that died before acknowledging are taken over by another', async () => {
     const client = redis('rescue');
     const dead = new RedisStreamQueue<TestJob>(client, 'dead', { name: 'test', claimEveryMs: 60_000 });

@@ -38,6 +38,18 @@ export interface DeliveryQueue<T> {
  */
 const newJob = <T>(data: T, id: string): DeliveryJob<T> => ({ id, data, attempts: 0, enqueuedAt: Date.now() });
 
+/**
+ * A job as stored. The push queue of earlier versions wrote its data flat
+ * beside the queue's own fields (same stream): such a job, still waiting
+ * during an upgrade, is read as if it had been written now.
+ */
+function readJob<T>(raw: string): DeliveryJob<T> {
+  const job = JSON.parse(raw) as DeliveryJob<T> | (Omit<DeliveryJob<T>, 'data'> & Record<string, unknown>);
+  if ('data' in job) return job as DeliveryJob<T>;
+  const { id, attempts, enqueuedAt, ...data } = job;
+  return { id, attempts, enqueuedAt, data: data as T };
+}
+
 export class MemoryQueue<T> implements DeliveryQueue<T> {
   /** Waiting jobs from #head on: taking one moves the index (Array#shift copies the array once it is large). */
   #ready: Array<DeliveryJob<T> | undefined> = [];
@@ -181,7 +193,7 @@ export class RedisStreamQueue<T> implements DeliveryQueue<T> {
   }
 
   async #handle(worker: Worker<T>, streamId: string, raw: string): Promise<void> {
-    const job = JSON.parse(raw) as DeliveryJob<T>;
+    const job = readJob<T>(raw);
     let outcome: Outcome;
     try {
       outcome = await worker(job);

@@ -9,10 +9,11 @@ import { join } from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import type { Group, Invite } from '@im/protocol';
 import { type Locator, type Page } from 'playwright-core';
-import { api, openAs, registerAccount, type Account } from './harness/api.ts';
-import { collectPageErrors, describePagesOnFailure } from './harness/app.ts';
+import { api, registerAccount, type Account } from './harness/api.ts';
+import { describePagesOnFailure } from './harness/app.ts';
 import { SHOTS } from './harness/server.ts';
 import { webAppStory } from './harness/story.ts';
+import { openWindow } from './harness/windows.ts';
 
 const OLD = 30;
 const AWAY = 120;
@@ -55,12 +56,7 @@ describe('catching up in the web client', () => {
     await api(base, mara.token, 'POST', `/api/converses/${converseId}/ack`, { seq: OLD });
     for (let i = 1; i <= AWAY; i += 1) await post(`update ${i}`);
 
-    const context = await story.browser.newContext({ viewport: { width: 1280, height: 800 } });
-    context.setDefaultTimeout(15_000);
-    page = await context.newPage();
-    pages.mara = page;
-    collectPageErrors(page, 'mara', pageErrors);
-    await openAs(page, base, mara);
+    page = await openWindow(story, { pages, errors: pageErrors }, 'mara', mara);
     await page.waitForFunction((n) => document.title === `(${n}) Chat`, AWAY);
   });
 

@@ -5,7 +5,8 @@ import { useEffect, useRef, useState } from 'react';
 let closeOpenMenu: (() => void) | null = null;
 
 /**
- * A pop-up menu's open state. Attach `ref` to the element holding both the
+ * A pop-up menu's or popover's open state (menus, Threads, Pins, profile card,
+ * emoji pickers). Attach `ref` to the element holding both the
  * button and the menu: while open, Escape closes it, and so does a press
  * anywhere outside that element. Closed by Escape or by choosing an item,
  * focus goes back to the button (a dialog the item opened returns it there).

@@ -1,12 +1,12 @@
-import { useState } from 'react';
 import { Icon } from '../common/Icon.tsx';
+import { useMenu } from '../common/useMenu.ts';
 import { EmojiPicker } from './EmojiPicker.tsx';
 
 /** The composer's emoji button: the picker inserts at the caret and stays open for more. */
 export function ComposerEmojiButton(props: { disabled?: boolean; onInsert(emoji: string): void }) {
-  const [open, setOpen] = useState(false);
+  const { open, setOpen, ref } = useMenu<HTMLDivElement>();
   return (
-    <div className="composer-emoji">
+    <div ref={ref} className="composer-emoji">
       <button
         type="button"
         className="icon-button"
@@ -18,7 +18,7 @@ export function ComposerEmojiButton(props: { disabled?: boolean; onInsert(emoji:
       >
         <Icon name="smile" />
       </button>
-      {open && <EmojiPicker label="Insert emoji" onPick={props.onInsert} onClose={() => setOpen(false)} />}
+      {open && <EmojiPicker label="Insert emoji" onPick={props.onInsert} />}
     </div>
   );
 }

@@ -22,7 +22,7 @@ function open(custom: CustomEmoji[] = [PARROT]) {
   const picked: string[] = [];
   const view = render(
     <CustomEmojiContext.Provider value={new Map(custom.map((e) => [e.name, e]))}>
-      <EmojiPicker onPick={(e) => picked.push(e)} onClose={() => undefined} />
+      <EmojiPicker onPick={(e) => picked.push(e)} />
     </CustomEmojiContext.Provider>,
   );
   return { picked, view };

@@ -16,9 +16,9 @@ const loadData = () => (data ??= import('./emoji-data.ts').then((m) => ({ catego
 /**
  * A full emoji picker: search by name or keyword, categories, the group's
  * custom emoji, and what this browser used recently. `onPick` gets a Unicode
- * emoji or `:name:` of a custom one.
+ * emoji or `:name:` of a custom one. Its opener closes it (see useMenu).
  */
-export function EmojiPicker(props: { onPick(emoji: string): void; onClose(): void; label?: string }) {
+export function EmojiPicker(props: { onPick(emoji: string): void; label?: string }) {
   const custom = useContext(CustomEmojiContext);
   const [loaded, setLoaded] = useState<Data>();
   const [query, setQuery] = useState('');
@@ -57,14 +57,7 @@ export function EmojiPicker(props: { onPick(emoji: string): void; onClose(): voi
   const shown = loaded?.categories.find((c) => c.key === category);
 
   return (
-    <div
-      className="emoji-picker"
-      role="dialog"
-      aria-label={props.label ?? 'Emoji picker'}
-      onKeyDown={(e) => {
-        if (e.key === 'Escape') props.onClose();
-      }}
-    >
+    <div className="emoji-picker" role="dialog" aria-label={props.label ?? 'Emoji picker'}>
       <input
         type="search"
         className="emoji-search"

@@ -1,6 +1,6 @@
 import type { PublicUser } from '@im/protocol';
-import { useState } from 'react';
 import { displayName } from '../../state/users.ts';
+import { useMenu } from '../common/useMenu.ts';
 import { ProfileCard } from '../people/ProfileCard.tsx';
 import { BotBadge } from './BotBadge.tsx';
 
@@ -41,15 +41,15 @@ export function AuthorName(props: { author?: PublicUser; username?: string }) {
 
 /** The author's name, opening their profile card. */
 function AuthorButton(props: { author: PublicUser }) {
-  const [open, setOpen] = useState(false);
+  const { open, setOpen, ref } = useMenu<HTMLSpanElement>();
   return (
-    <span className="author-anchor">
+    <span ref={ref} className="author-anchor">
       <button
         type="button"
         className="author link-like"
         aria-haspopup="dialog"
         aria-expanded={open}
-        onClick={() => setOpen((o) => !o)}
+        onClick={() => setOpen(!open)}
       >
         {displayName(props.author)}
       </button>

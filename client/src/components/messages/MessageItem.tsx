@@ -18,6 +18,7 @@ import { ReplyQuote } from './ReplyQuote.tsx';
 import { RichText } from './RichText.tsx';
 import type { Row } from './rows.ts';
 import { Icon } from '../common/Icon.tsx';
+import { useMenu } from '../common/useMenu.ts';
 import { ThreadSummaryLink } from '../threads/ThreadSummaryLink.tsx';
 
 export interface ItemContext {
@@ -69,7 +70,7 @@ function Header(props: { author?: PublicUser; username?: string; at: string; fir
 function ConfirmedMessage(props: { message: Message; author?: PublicUser; first: boolean; ctx: ItemContext }) {
   const { message, ctx } = props;
   const [editing, setEditing] = useState(false);
-  const [picking, setPicking] = useState(false);
+  const { open: picking, setOpen: setPicking, ref: actions } = useMenu<HTMLDivElement>();
   const mine = message.authorId === ctx.me.id;
   const mentionNames = new Set([
     ...message.mentions.map((id) => ctx.users[id]?.username).filter((n): n is string => n !== undefined),
@@ -156,7 +157,7 @@ function ConfirmedMessage(props: { message: Message; author?: PublicUser; first:
         )}
       </div>
       {!message.deleted && !editing && (
-        <div className="message-actions" role="toolbar" aria-label="Message actions">
+        <div ref={actions} className="message-actions" role="toolbar" aria-label="Message actions">
           <button type="button" aria-label="Add reaction" aria-expanded={picking} onClick={() => setPicking(!picking)}>
             <Icon name="smile" size={18} />
           </button>
@@ -200,7 +201,6 @@ function ConfirmedMessage(props: { message: Message; author?: PublicUser; first:
           )}
           {picking && (
             <ReactionPicker
-              onClose={() => setPicking(false)}
               onPick={(emoji) => {
                 setPicking(false);
                 ctx.handlers.onReact(message, emoji);

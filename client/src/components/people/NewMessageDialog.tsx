@@ -1,15 +1,15 @@
-import { useState, type KeyboardEvent } from 'react';
+import { useState } from 'react';
 import { startDm } from '../../state/groups.ts';
 import { useStore } from '../../state/store.ts';
 import { displayName } from '../../state/users.ts';
 import { Avatar } from '../common/Avatar.tsx';
 import { Dialog } from '../common/Dialog.tsx';
+import { useListKeys } from '../common/useListKeys.ts';
 import { useUserSearch } from './useUserSearch.ts';
 
 /** Finds someone by name to start (or reopen) a direct conversation with them. */
 export function NewMessageDialog(props: { onClose: () => void }) {
   const [query, setQuery] = useState('');
-  const [active, setActive] = useState(0);
   const meId = useStore((s) => s.me?.id);
   const presence = useStore((s) => s.presence);
   const { results, searching, error } = useUserSearch(query, meId);
@@ -17,17 +17,7 @@ export function NewMessageDialog(props: { onClose: () => void }) {
     props.onClose();
     void startDm(userId);
   };
-  const onKey = (event: KeyboardEvent) => {
-    if (results.length === 0) return;
-    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
-      event.preventDefault();
-      const step = event.key === 'ArrowDown' ? 1 : -1;
-      setActive((i) => (i + step + results.length) % results.length);
-    } else if (event.key === 'Enter') {
-      event.preventDefault();
-      choose(results[Math.min(active, results.length - 1)]!.id);
-    }
-  };
+  const { active, setActive, onKeyDown } = useListKeys(results.length, (i) => choose(results[i]!.id));
   const listId = 'new-message-results';
   return (
     <Dialog title="New message" onClose={props.onClose}>
@@ -41,12 +31,12 @@ export function NewMessageDialog(props: { onClose: () => void }) {
           role="combobox"
           aria-expanded={results.length > 0}
           aria-controls={listId}
-          aria-activedescendant={results.length > 0 ? `${listId}-${Math.min(active, results.length - 1)}` : undefined}
+          aria-activedescendant={results.length > 0 ? `${listId}-${active}` : undefined}
           onChange={(e) => {
             setQuery(e.target.value);
             setActive(0);
           }}
-          onKeyDown={onKey}
+          onKeyDown={onKeyDown}
         />
       </label>
       <ul className="user-results" id={listId} role="listbox" aria-label="People">

@@ -9,42 +9,21 @@ import { BotBadge } from '../messages/BotBadge.tsx';
 
 /**
  * Who someone is, on a click of their name: avatar, names, whether they are
- * online, and a way to message them. Escape, a click outside or the opener
- * closes it; focus goes back to the opener.
+ * online, and a way to message them. Its opener closes it (see useMenu):
+ * Escape, a click outside or the opener again.
  */
 export function ProfileCard(props: { user: PublicUser; onClose: () => void }) {
   const { user } = props;
   const box = useRef<HTMLDivElement>(null);
   const online = useStore((s) => s.presence[user.id]);
   const meId = useStore((s) => s.me?.id);
-  const onClose = useRef(props.onClose);
-  useEffect(() => {
-    onClose.current = props.onClose;
-  });
   useEffect(() => {
     if (useStore.getState().presence[user.id] === undefined) void loadPresence([user.id]);
     // Asked once per opening: the presence events keep it current afterwards.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   useEffect(() => {
-    const opener = document.activeElement as HTMLElement | null;
     box.current?.querySelector<HTMLElement>('button')?.focus();
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      event.preventDefault();
-      onClose.current();
-      opener?.focus?.();
-    };
-    const onDown = (event: MouseEvent) => {
-      if (event.target instanceof Node && !box.current?.contains(event.target) && !opener?.contains(event.target))
-        onClose.current();
-    };
-    document.addEventListener('keydown', onKey);
-    document.addEventListener('mousedown', onDown);
-    return () => {
-      document.removeEventListener('keydown', onKey);
-      document.removeEventListener('mousedown', onDown);
-    };
   }, []);
   const canMessage = user.id !== meId && !user.bot;
   return (

@@ -1,10 +1,11 @@
 import type { Message } from '@im/protocol';
-import { useEffect, useId, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { describeError } from '../../api/errors.ts';
 import { openResult, placeOf, searchMessages, snippet } from '../../state/search.ts';
 import { getState, useStore } from '../../state/store.ts';
 import { displayName } from '../../state/users.ts';
 import { Dialog } from '../common/Dialog.tsx';
+import { useListKeys } from '../common/useListKeys.ts';
 import { formatMoment } from '../messages/format.ts';
 import './search.css';
 
@@ -21,13 +22,18 @@ type Found = { q: string; items: Message[] } | { q: string; error: string };
 export function SearchDialog(props: { onClose: () => void }) {
   const [query, setQuery] = useState('');
   const [found, setFound] = useState<Found | null>(null);
-  const [active, setActive] = useState(0);
   const users = useStore((s) => s.users);
   const groups = useStore((s) => s.groups);
   const dms = useStore((s) => s.dms);
   const me = useStore((s) => s.me);
   const listId = useId();
   const q = query.trim().slice(0, 100);
+  const items = found && 'items' in found ? found.items : [];
+  const choose = (message: Message) => {
+    props.onClose();
+    openResult(message, getState());
+  };
+  const { active, setActive, onKeyDown } = useListKeys(items.length, (i) => choose(items[i]!));
 
   useEffect(() => {
     if (!q) {
@@ -46,25 +52,8 @@ export function SearchDialog(props: { onClose: () => void }) {
       current = false;
       clearTimeout(timer);
     };
-  }, [q]);
+  }, [q, setActive]);
 
-  const items = found && 'items' in found ? found.items : [];
-  const choose = (message: Message) => {
-    props.onClose();
-    openResult(message, getState());
-  };
-  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
-    if (items.length === 0) return;
-    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
-      event.preventDefault();
-      const step = event.key === 'ArrowDown' ? 1 : -1;
-      setActive((i) => (i + step + items.length) % items.length);
-    } else if (event.key === 'Enter') {
-      event.preventDefault();
-      const chosen = items[Math.min(active, items.length - 1)];
-      if (chosen) choose(chosen);
-    }
-  };
   const optionId = (i: number) => `${listId}-${i}`;
 
   return (

@@ -8,12 +8,13 @@ import { useStore } from '../../state/store.ts';
 import { displayName } from '../../state/users.ts';
 import { loadPins } from '../../state/threads.ts';
 import { Icon } from '../common/Icon.tsx';
+import { useMenu } from '../common/useMenu.ts';
 
 /** The header's pins: the converse's pinned messages, newest pin first; one click jumps to it. */
 export function PinsButton(props: { converseId: string }) {
-  const [open, setOpen] = useState(false);
+  const { open, setOpen, ref } = useMenu<HTMLDivElement>();
   return (
-    <div className="popover-anchor">
+    <div ref={ref} className="popover-anchor">
       <button
         type="button"
         className="icon-button"

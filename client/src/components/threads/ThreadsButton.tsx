@@ -1,17 +1,18 @@
 import './threads.css';
 import { plainText } from '@im/markdown';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { navigate } from '../../state/navigation.ts';
 import { placeOf } from '../../state/search.ts';
 import { getState, useStore } from '../../state/store.ts';
 import { displayName } from '../../state/users.ts';
 import { loadFollowed, openThread, useThreads } from '../../state/threads.ts';
 import { Icon } from '../common/Icon.tsx';
+import { useMenu } from '../common/useMenu.ts';
 import { formatTime } from '../messages/format.ts';
 
 /** The header's "Threads": the threads I follow with their unread replies; one opens in the pane. */
 export function ThreadsButton() {
-  const [open, setOpen] = useState(false);
+  const { open, setOpen, ref } = useMenu<HTMLDivElement>();
   const followed = useThreads((s) => s.followed);
   const users = useStore((s) => s.users);
   const unread = followed?.reduce((n, t) => n + t.unread, 0) ?? 0;
@@ -22,7 +23,7 @@ export function ThreadsButton() {
   }, []);
 
   return (
-    <div className="popover-anchor">
+    <div ref={ref} className="popover-anchor">
       <button
         type="button"
         className="icon-button"

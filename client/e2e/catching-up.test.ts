@@ -7,9 +7,8 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { afterEach, describe, it } from 'node:test';
-import type { Group, Invite } from '@im/protocol';
 import { type Locator, type Page } from 'playwright-core';
-import { api, registerAccount, type Account } from './harness/api.ts';
+import { api, groupWithMembers, registerAccount, type Account } from './harness/api.ts';
 import { describePagesOnFailure } from './harness/app.ts';
 import { SHOTS } from './harness/server.ts';
 import { webAppStory } from './harness/story.ts';
@@ -46,10 +45,7 @@ describe('catching up in the web client', () => {
     const base = story.server.base;
     mara = await registerAccount(base, 'mara');
     kai = await registerAccount(base, 'kai');
-    const group = await api<Group>(base, mara.token, 'POST', '/api/groups', { name: 'Orchard' });
-    converseId = group.panels[0]!.converseId;
-    const invite = await api<Invite>(base, mara.token, 'POST', `/api/groups/${group.id}/invites`, {});
-    await api(base, kai.token, 'POST', `/api/invites/${invite.code}/accept`);
+    ({ converseId } = await groupWithMembers(base, mara, 'Orchard', [kai]));
     // What Mara has read: the first 30, one of them about the pineapple.
     for (let i = 1; i <= OLD; i += 1)
       await post(i === 5 ? `old note ${i}: the ${OLD_WORD} plan is on` : `old note ${i}`);

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import { type Locator, type Page } from 'playwright-core';
-import { api, registerAccount, type Account } from './harness/api.ts';
+import { api, groupWithMembers, registerAccount, type Account } from './harness/api.ts';
 import { describePagesOnFailure, PASSWORD } from './harness/app.ts';
 import { SHOTS } from './harness/server.ts';
 import { webAppStory } from './harness/story.ts';
@@ -48,18 +48,8 @@ describe('moderating a group in the web client', () => {
       registerAccount(base, 'carol'),
       registerAccount(base, 'root'),
     ]);
-    const group = await api<{ id: string; panels: Array<{ converseId: string }> }>(
-      base,
-      alice.token,
-      'POST',
-      '/api/groups',
-      { name: 'Team' },
-    );
-    groupId = group.id;
-    converseId = group.panels[0]!.converseId;
-    // Made before the ban: it must not let Bob back in afterwards.
-    inviteCode = (await api<{ code: string }>(base, alice.token, 'POST', `/api/groups/${groupId}/invites`, {})).code;
-    for (const who of [bob, carol]) await api(base, who.token, 'POST', `/api/invites/${inviteCode}/accept`);
+    // The invite is made before the ban: it must not let Bob back in afterwards.
+    ({ groupId, converseId, inviteCode } = await groupWithMembers(base, alice, 'Team', [bob, carol]));
     await api(base, bob.token, 'POST', `/api/converses/${converseId}/messages`, { content: SPAM });
     await api(base, carol.token, 'POST', `/api/converses/${converseId}/messages`, { content: 'Hi all' });
 

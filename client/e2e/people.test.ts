@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import { type Page } from 'playwright-core';
-import { api, registerAccount, type Account } from './harness/api.ts';
+import { api, groupWithMembers, registerAccount, type Account } from './harness/api.ts';
 import { describePagesOnFailure } from './harness/app.ts';
 import { PNG } from './harness/png.ts';
 import { SHOTS } from './harness/server.ts';
@@ -39,17 +39,7 @@ describe('people in the web client: pictures, names, profile cards, finding some
       registerAccount(base, 'quinn'),
       registerAccount(base, 'rory'),
     ]);
-    const group = await api<{ id: string; panels: Array<{ converseId: string }> }>(
-      base,
-      olivia.token,
-      'POST',
-      '/api/groups',
-      { name: 'Crew' },
-    );
-    groupId = group.id;
-    converseId = group.panels[0]!.converseId;
-    inviteCode = (await api<{ code: string }>(base, olivia.token, 'POST', `/api/groups/${groupId}/invites`, {})).code;
-    await api(base, pat.token, 'POST', `/api/invites/${inviteCode}/accept`);
+    ({ groupId, converseId, inviteCode } = await groupWithMembers(base, olivia, 'Crew', [pat]));
     await api(base, olivia.token, 'POST', `/api/converses/${converseId}/messages`, { content: 'Hello crew' });
     for (const [label, account] of [
       ['olivia', olivia],

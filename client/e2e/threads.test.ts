@@ -6,9 +6,8 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { afterEach, describe, it } from 'node:test';
-import type { Group, Invite } from '@im/protocol';
 import { type Page } from 'playwright-core';
-import { api, registerAccount, type Account } from './harness/api.ts';
+import { groupWithMembers, registerAccount, type Account } from './harness/api.ts';
 import { describePagesOnFailure, send } from './harness/app.ts';
 import { SHOTS } from './harness/server.ts';
 import { webAppStory } from './harness/story.ts';
@@ -34,12 +33,9 @@ describe('threads and pins in the web client', () => {
     const base = story.server.base;
     const adaAccount = await registerAccount(base, 'ada');
     const benAccount = await registerAccount(base, 'ben');
-    const group = await api<Group>(base, adaAccount.token, 'POST', '/api/groups', { name: 'Crew' });
-    const invite = await api<Invite>(base, adaAccount.token, 'POST', `/api/groups/${group.id}/invites`, {});
-    await api(base, benAccount.token, 'POST', `/api/invites/${invite.code}/accept`);
-    const converseId = group.panels[0]!.converseId;
-    ada = await open(adaAccount, 'ada', group.id, converseId);
-    ben = await open(benAccount, 'ben', group.id, converseId);
+    const { groupId, converseId } = await groupWithMembers(base, adaAccount, 'Crew', [benAccount]);
+    ada = await open(adaAccount, 'ada', groupId, converseId);
+    ben = await open(benAccount, 'ben', groupId, converseId);
 
     await send(ada, 'Who is bringing the tent?');
     const root = message(ada, 'Who is bringing the tent?');

@@ -40,3 +40,19 @@ export async function openAs(page: Page, base: string, account: Account, path = 
   await page.getByRole('button', { name: 'Settings' }).waitFor();
   await page.getByTestId('connection').and(page.locator('[data-state="online"]')).waitFor({ state: 'attached' });
 }
+
+/** A group `owner` made (API), joined by invite by each of `members`: its id, first panel's converse and the invite. */
+export async function groupWithMembers(base: string, owner: Account, name: string, members: Account[]) {
+  const group = await api<{ id: string; panels: Array<{ converseId: string }> }>(
+    base,
+    owner.token,
+    'POST',
+    '/api/groups',
+    {
+      name,
+    },
+  );
+  const { code } = await api<{ code: string }>(base, owner.token, 'POST', `/api/groups/${group.id}/invites`, {});
+  for (const member of members) await api(base, member.token, 'POST', `/api/invites/${code}/accept`);
+  return { groupId: group.id, converseId: group.panels[0]!.converseId, inviteCode: code };
+}

@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import busboy from 'busboy';
@@ -6,6 +6,7 @@ import { call, ImError, sniffMime, type AppContext } from '@im/sdk';
 import type { ServiceBroker } from 'moleculer';
 import type { Authenticator } from '../auth/authenticator.ts';
 import { sendJson } from '../http/respond.ts';
+import { storageKey } from './upload.ts';
 
 /** Custom emoji images are small: the whole body is read into memory, never past this. */
 export const EMOJI_MAX_BYTES = 256 * 1024;
@@ -88,8 +89,7 @@ export function createEmojiUploadHandler(app: AppContext, broker: ServiceBroker,
     const meta = { meta: { user: { id: userId } } };
     await call(broker, 'group.addEmoji', { groupId, name }, meta);
 
-    const now = new Date();
-    const key = `e/${now.getUTCFullYear()}${String(now.getUTCMonth() + 1).padStart(2, '0')}/${randomUUID()}`;
+    const key = storageKey('e');
     await storage.put(key, Readable.from([bytes]), mime);
     try {
       const file = await call(

@@ -16,6 +16,11 @@ const MULTIPART_SLACK = 64 * 1024;
 /** Longest file name (code points). */
 const MAX_NAME = 255;
 
+/** A new object key in storage: `prefix/YYYYMM/uuid` (one folder per month). */
+export function storageKey(prefix: string, now = new Date()): string {
+  return `${prefix}/${now.getUTCFullYear()}${String(now.getUTCMonth() + 1).padStart(2, '0')}/${randomUUID()}`;
+}
+
 /** Body chunks smaller than this are left to the garbage collector. */
 const RELEASE_MIN_BYTES = 16 * 1024;
 
@@ -151,8 +156,7 @@ export function createUploadHandler(app: AppContext, broker: ServiceBroker, auth
     stream.on('error', (err) => meter.destroy(err));
     // The failure surfaces as storage.put's rejection; this keeps pipe() from rethrowing it.
     meter.on('error', () => undefined);
-    const now = new Date();
-    const key = `f/${now.getUTCFullYear()}${String(now.getUTCMonth() + 1).padStart(2, '0')}/${randomUUID()}`;
+    const key = storageKey('f');
     try {
       await storage.put(key, stream.pipe(meter), 'application/octet-stream', { release });
     } catch (err) {

@@ -3,10 +3,10 @@ import { spoilers } from './spoilers.ts';
 import { textUntil } from './text-rule.ts';
 
 /** Link targets a rendered message may have: anything else (javascript:, data:, file:) stays text. */
-export const SAFE_LINK = /^(https?:|mailto:)/i;
+const SAFE_LINK = /^(https?:|mailto:)/i;
 
 /** Every link in a message is someone else's: no referrer, no opener, no ranking credit. */
-export const LINK_REL = 'nofollow noopener noreferrer ugc';
+const LINK_REL = 'nofollow noopener noreferrer ugc';
 
 /**
  * Message Markdown, safe by construction, the same for the public pages and
@@ -25,16 +25,8 @@ export function createMarkdown(): MarkdownIt {
   md.inline.ruler.at('text', textUntil([0x7c]));
   md.use(spoilers);
 
-  const defaultLinkOpen =
-    md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
-  md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
-    const token = tokens[idx]!;
-    token.attrSet('rel', LINK_REL);
-    token.attrSet('target', '_blank');
-    return defaultLinkOpen(tokens, idx, options, env, self);
-  };
-  // Linkified and written links get the same attributes in the token stream
-  // too, for renderers that walk tokens instead of calling md.render.
+  // Every link, written or linkified, gets its attributes in the token stream:
+  // md.render parses first, and renderers that walk tokens see the same.
   md.core.ruler.push('link_attributes', (state) => {
     for (const block of state.tokens) {
       for (const token of block.children ?? []) {

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
+import { after, before } from 'node:test';
 import type { FileInfo } from '@im/protocol';
 import { createLogger, parseConfig, type AppConfig } from '@im/sdk';
 import { openTestEnv, type TestEnv } from '@im/testkit';
 import type { BrokerOptions, ServiceBroker } from 'moleculer';
 import { startNode, type RunningNode } from '../../src/node.ts';
+import type { ClientSocket } from '../realtime/client.ts';
 
 export interface ApiAnswer<T = unknown> {
   status: number;
@@ -70,6 +72,49 @@ export async function startApi(
       await env.close();
     },
   };
+}
+
+/**
+ * The hooks of a describe block that needs an API and sockets: the API starts
+ * before its tests; after them the sockets pushed onto `sockets` are closed,
+ * then the API. `api` stands for the started harness from `before` on.
+ */
+export function apiWithSockets(
+  fileUrl: string,
+  extra?: Parameters<typeof startApi>[1],
+): { api: ApiHarness; sockets: ClientSocket[] } {
+  let started: ApiHarness | undefined;
+  const sockets: ClientSocket[] = [];
+  before(async () => {
+    started = await startApi(fileUrl, extra);
+  });
+  after(async () => {
+    for (const s of sockets) s.disconnect();
+    await started?.close();
+  });
+  const current = () => {
+    assert.ok(started, 'the API starts in before()');
+    return started;
+  };
+  const api: ApiHarness = {
+    get env() {
+      return current().env;
+    },
+    get node() {
+      return current().node;
+    },
+    get broker() {
+      return current().broker;
+    },
+    get base() {
+      return current().base;
+    },
+    request: <T>(method: string, path: string, options?: Parameters<ApiHarness['request']>[2]) =>
+      current().request<T>(method, path, options),
+    user: (prefix) => current().user(prefix),
+    close: () => current().close(),
+  };
+  return { api, sockets };
 }
 
 /**

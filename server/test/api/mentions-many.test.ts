@@ -1,33 +1,19 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { Message, UnreadEntry } from '@im/protocol';
 import mongoose, { Types } from 'mongoose';
-import { connectClient, type ClientSocket } from '../realtime/client.ts';
-import { eventually, startApi, type ApiHarness, groupWithMembers } from './harness.ts';
+import { connectClient } from '../realtime/client.ts';
+import { apiWithSockets, eventually, expectations, type ApiHarness, groupWithMembers } from './harness.ts';
 
 type User = Awaited<ReturnType<ApiHarness['user']>>;
 type Inbox = { items: Array<{ kind: string; messageId: string }> };
 
 describe('@all and @here', () => {
-  let api: ApiHarness;
-  const sockets: ClientSocket[] = [];
+  const { api, sockets } = apiWithSockets(import.meta.url);
 
-  before(async () => {
-    api = await startApi(import.meta.url);
-  });
-  after(async () => {
-    for (const s of sockets) s.disconnect();
-    await api.close();
-  });
-
-  const send = async (u: User, converseId: string, content: string) => {
-    const res = await api.request<Message>('POST', `/api/converses/${converseId}/messages`, {
-      token: u.token,
-      body: { content },
-    });
-    assert.equal(res.status, 201, JSON.stringify(res.body));
-    return res.body;
-  };
+  const { ok } = expectations(() => api);
+  const send = (u: User, converseId: string, content: string) =>
+    ok<Message>('POST', `/api/converses/${converseId}/messages`, u, { content }, 201);
   const mentionsOf = async (u: User, converseId: string) =>
     (await api.request<UnreadEntry[]>('GET', '/api/unread', { token: u.token })).body.find(
       (e) => e.converseId === converseId,

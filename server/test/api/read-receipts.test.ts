@@ -1,23 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { DmConverse, Me, Message, ReadReceipt } from '@im/protocol';
 import mongoose, { Types } from 'mongoose';
-import { connectClient, pause, record, until, type ClientSocket } from '../realtime/client.ts';
-import { startApi, type ApiHarness, groupWithMembers } from './harness.ts';
+import { connectClient, pause, record, until } from '../realtime/client.ts';
+import { apiWithSockets, type ApiHarness, groupWithMembers } from './harness.ts';
 
 type User = Awaited<ReturnType<ApiHarness['user']>>;
 
 describe('read receipts', () => {
-  let api: ApiHarness;
-  const sockets: ClientSocket[] = [];
-
-  before(async () => {
-    api = await startApi(import.meta.url);
-  });
-  after(async () => {
-    for (const s of sockets) s.disconnect();
-    await api.close();
-  });
+  const { api, sockets } = apiWithSockets(import.meta.url);
 
   const send = async (u: User, converseId: string, content: string) =>
     (await api.request<Message>('POST', `/api/converses/${converseId}/messages`, { token: u.token, body: { content } }))

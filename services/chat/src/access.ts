@@ -2,7 +2,7 @@ import type { ConverseAccess } from '@im/protocol';
 import { call, ImError } from '@im/sdk';
 import { LRUCache } from 'lru-cache';
 import type { Context } from 'moleculer';
-import type { ChatModels, ConverseDoc } from './models.ts';
+import type { ChatModels, ConverseDoc, MessageDoc } from './models.ts';
 
 /**
  * Who may use a converse. Group panels: the group service's cached
@@ -30,6 +30,18 @@ export class ConverseAccessResolver {
     const access = await this.resolve(ctx, converseId, userId);
     if (!access) throw notFound();
     return access;
+  }
+
+  /** A message the caller may see, with their access to its converse; 404 otherwise (outsiders learn nothing). */
+  async requireMessage(
+    ctx: Context,
+    messageId: string,
+    userId: string,
+  ): Promise<{ doc: MessageDoc; converse: ConverseAccess }> {
+    const doc = await this.#models.messages.findById(messageId).lean<MessageDoc>();
+    const converse = doc ? await this.resolve(ctx, doc.converseId.toHexString(), userId) : null;
+    if (!doc || !converse) throw new ImError('IM_ERR_NOT_FOUND', 'Message not found');
+    return { doc, converse };
   }
 
   /**

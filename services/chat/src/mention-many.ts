@@ -9,7 +9,7 @@ import type { ConverseDoc, MessageDoc } from './models.ts';
  * write per member to keep them with each member's read position (as
  * mention-seqs.ts keeps mentions by name), so they are flags on the message
  * instead, and a reader's unread summary counts the flagged messages above
- * their read position (a partial index holds only flagged messages).
+ * their read position (a sparse index holds only flagged messages).
  *
  * `@here` means the members online when it was sent. The message names them
  * (`hereIds`, the author left out) while they are at most HERE_IDS_MAX: the
@@ -98,11 +98,6 @@ export interface Position {
 const COUNT_MAX = 5000;
 
 /**
- * The seqs of unread messages that mention the reader as one of many, per
- * converse: one query over the partial index, whatever the number of
- * converses. The reader's own messages do not mention them.
- */
-/**
  * Notes on the converse that it holds a message mentioning many (one small
  * write, only for such messages), so a reader whose position is past it
  * costs the unread summary no message read at all.
@@ -111,6 +106,11 @@ export async function noteManySeq(converses: Model<ConverseDoc>, doc: MessageDoc
   if (doc.mentionsMany) await converses.updateOne({ _id: doc.converseId }, { $max: { lastManySeq: doc.seq } });
 }
 
+/**
+ * The seqs of unread messages that mention the reader as one of many, per
+ * converse: one query over the sparse index, whatever the number of
+ * converses. The reader's own messages do not mention them.
+ */
 export async function unreadManySeqs(
   messages: Model<MessageDoc>,
   userId: string,

@@ -18,12 +18,13 @@ import { pageAround, refuseMixedAround } from './around.ts';
 import { mentionedUserIds } from './mentions.ts';
 import { manyMentions, noteManySeq } from './mention-many.ts';
 import { mentionsOf, rerecordMentions, unrecordMentions } from './mention-seqs.ts';
+import { messageViews } from './message-views.ts';
 import { releasePinSlot } from './pin-actions.ts';
 import { parseSlash, type Slash } from './slash.ts';
 import { emptied } from './tombstone.ts';
 import type { MessageDoc, ReactionDoc } from './models.ts';
 import { chatParams } from './params.ts';
-import { toMessage } from './views.ts';
+import { audience, toMessage } from './views.ts';
 
 const onlyBots = () =>
   new ImError('IM_ERR_VALIDATION', "'username' is for bots only", [
@@ -35,41 +36,12 @@ type SlashCommandCall = Extract<Slash, { kind: 'command' }>;
 const reusedClientMsgId = () =>
   new ImError('IM_ERR_CONFLICT', 'This clientMsgId was already used for another converse');
 
-/** DM events name their two members, so gateways can reach them without a lookup. */
-const audience = (access: ConverseAccess) => (access.kind === 'dm' ? { memberIds: access.memberIds } : {});
-
 /** Different emoji one message may carry (the contract's limit). */
 const MAX_REACTION_KINDS = 20;
 
 export const messageActions = ({ models, writer, access, audit, recent, threads }: ChatDeps) => {
-  /** A message the caller may see, with their access to its converse; 404 otherwise. */
-  const loadVisible = async (ctx: Ctx<object>, messageId: string, userId: string) => {
-    const doc = await models.messages.findById(messageId).lean<MessageDoc>();
-    const converse = doc ? await access.resolve(ctx, doc.converseId.toHexString(), userId) : null;
-    if (!doc || !converse) throw new ImError('IM_ERR_NOT_FOUND', 'Message not found');
-    return { doc, converse };
-  };
-
-  const myEmojis = async (messageIds: Types.ObjectId[], userId: string) => {
-    if (messageIds.length === 0) return new Map<string, Set<string>>();
-    const mine = await models.reactions
-      .find({ messageId: { $in: messageIds }, userId }, { messageId: 1, emoji: 1 })
-      .lean<ReactionDoc[]>();
-    const map = new Map<string, Set<string>>();
-    for (const r of mine) {
-      const key = r.messageId.toHexString();
-      (map.get(key) ?? map.set(key, new Set()).get(key)!).add(r.emoji);
-    }
-    return map;
-  };
-
-  const views = async (docs: MessageDoc[], userId: string) => {
-    const mine = await myEmojis(
-      docs.filter((d) => Object.keys(d.reactionCounts ?? {}).length > 0).map((d) => d._id),
-      userId,
-    );
-    return docs.map((d) => toMessage(d, mine.get(d._id.toHexString())));
-  };
+  /** Messages as the caller sees them (their own reactions marked). */
+  const views = (docs: MessageDoc[], userId: string) => messageViews(models, docs, userId);
 
   /** The message's reactions as the caller sees them, after a change. */
   const reactionsOf = async (current: MessageDoc | null, userId: string): Promise<Reaction[]> => {
@@ -131,7 +103,8 @@ export const messageActions = ({ models, writer, access, audit, recent, threads 
    */
   const deleteMessage = async (ctx: Ctx<object>, doc: MessageDoc, converse: ConverseAccess, actorId: string) => {
     if (doc.deleted) return;
-    const emptiedDoc = await models.messages
+    // The message as this update found it: whether it was pinned (or mentioned someone) then, not when read above.
+    const before = await models.messages
       .findOneAndUpdate(
         { _id: doc._id, deleted: { $ne: true } },
         {
@@ -140,15 +113,16 @@ export const messageActions = ({ models, writer, access, audit, recent, threads 
           $unset: { mentionsAll: '', mentionsHere: '', mentionsMany: '', hereIds: '', pinned: '' },
           $inc: { v: 1 },
         },
-        { new: true },
+        { new: false },
       )
       .lean<MessageDoc>();
-    if (!emptiedDoc) return;
+    if (!before) return;
     // Deleting a pinned message unpins it: its slot goes back to the converse.
-    if (doc.pinned) await releasePinSlot(models, doc.converseId);
+    if (before.pinned) await releasePinSlot(models, doc.converseId);
     await models.reactions.deleteMany({ messageId: doc._id });
-    await unrecordMentions(models.reads, mentionsOf(doc));
-    await recent.changed(emptiedDoc);
+    await unrecordMentions(models.reads, mentionsOf(before));
+    const emptiedDoc = await models.messages.findById(doc._id).lean<MessageDoc>();
+    if (emptiedDoc) await recent.changed(emptiedDoc);
     const root = await threads.unreplied(doc);
     const messageId = doc._id.toHexString();
     announce(ctx, EVENTS.messageDeleted, {
@@ -324,7 +298,7 @@ export const messageActions = ({ models, writer, access, audit, recent, threads 
       params: chatParams.getMessage,
       async handler(ctx: Ctx<Params<typeof chatParams.getMessage>>): Promise<Message> {
         const userId = callerId(ctx);
-        const { doc } = await loadVisible(ctx, ctx.params.messageId, userId);
+        const { doc } = await access.requireMessage(ctx, ctx.params.messageId, userId);
         const [view] = await views([doc], userId);
         return view!;
       },
@@ -335,7 +309,7 @@ export const messageActions = ({ models, writer, access, audit, recent, threads 
       rateLimit: 'edit',
       async handler(ctx: Ctx<Params<typeof chatParams.edit>>): Promise<Message> {
         const userId = callerId(ctx);
-        const { doc, converse } = await loadVisible(ctx, ctx.params.messageId, userId);
+        const { doc, converse } = await access.requireMessage(ctx, ctx.params.messageId, userId);
         if (doc.authorId.toHexString() !== userId)
           throw new ImError('IM_ERR_FORBIDDEN', 'Only the author may edit a message');
         if (doc.deleted) throw new ImError('IM_ERR_NOT_FOUND', 'Message not found');
@@ -374,7 +348,7 @@ export const messageActions = ({ models, writer, access, audit, recent, threads 
       rateLimit: 'delete',
       async handler(ctx: Ctx<Params<typeof chatParams.remove>>): Promise<void> {
         const userId = callerId(ctx);
-        const { doc, converse } = await loadVisible(ctx, ctx.params.messageId, userId);
+        const { doc, converse } = await access.requireMessage(ctx, ctx.params.messageId, userId);
         const isAuthor = doc.authorId.toHexString() === userId;
         const isManager = converse.kind === 'group' && (converse.role === 'owner' || converse.role === 'admin');
         if (!isAuthor && !isManager)
@@ -409,7 +383,7 @@ export const messageActions = ({ models, writer, access, audit, recent, threads 
       rateLimit: 'react',
       async handler(ctx: Ctx<Params<typeof chatParams.react>>): Promise<Reaction[]> {
         const userId = callerId(ctx);
-        const { doc, converse } = await loadVisible(ctx, ctx.params.messageId, userId);
+        const { doc, converse } = await access.requireMessage(ctx, ctx.params.messageId, userId);
         if (doc.deleted) throw new ImError('IM_ERR_NOT_FOUND', 'Message not found');
         refuseMuted(converse);
         const { emoji } = ctx.params;
@@ -447,7 +421,7 @@ export const messageActions = ({ models, writer, access, audit, recent, threads 
       params: chatParams.reactors,
       async handler(ctx: Ctx<Params<typeof chatParams.reactors>>): Promise<PublicUser[]> {
         const userId = callerId(ctx);
-        const { doc } = await loadVisible(ctx, ctx.params.messageId, userId);
+        const { doc } = await access.requireMessage(ctx, ctx.params.messageId, userId);
         const rows = await models.reactions
           .find({ messageId: doc._id, emoji: ctx.params.emoji }, { userId: 1 })
           .sort({ _id: 1 })
@@ -465,7 +439,7 @@ export const messageActions = ({ models, writer, access, audit, recent, threads 
       rateLimit: 'react',
       async handler(ctx: Ctx<Params<typeof chatParams.react>>): Promise<Reaction[]> {
         const userId = callerId(ctx);
-        const { doc, converse } = await loadVisible(ctx, ctx.params.messageId, userId);
+        const { doc, converse } = await access.requireMessage(ctx, ctx.params.messageId, userId);
         refuseMuted(converse);
         const { deletedCount } = await models.reactions.deleteOne({
           messageId: doc._id,

@@ -10,7 +10,8 @@ const content = {
   max: 4000,
   ...notBlank,
 } as const;
-const seq = { type: 'number', integer: true, min: 0, max: Number.MAX_SAFE_INTEGER, convert: true } as const;
+/** A seq in a query or body (a number, or its decimal text). */
+export const seq = { type: 'number', integer: true, min: 0, max: Number.MAX_SAFE_INTEGER, convert: true } as const;
 
 /** One emoji (with modifiers and joiners), as reactions use it. */
 export const EMOJI =

@@ -4,33 +4,25 @@ import type { ChatDeps, Ctx } from './deps.ts';
 import { messageViews } from './message-views.ts';
 import type { ChatModels, MessageDoc } from './models.ts';
 import { threadParams } from './thread-params.ts';
-import { toMessage } from './views.ts';
+import { audience, toMessage } from './views.ts';
 
 /** Pinned messages one converse may hold (the contract's limit). */
 export const MAX_PINS = 50;
 
 const notFound = () => new ImError('IM_ERR_NOT_FOUND', 'Message not found');
 
-/** DM events name their two members, so gateways can reach them without a lookup. */
-const audience = (access: ConverseAccess) => (access.kind === 'dm' ? { memberIds: access.memberIds } : {});
-
 /**
  * A converse's pin counter: a slot is taken by an update whose filter reads
- * the count, so racing pins cannot pass the limit. A counter that drifted
- * above the truth (a pinned message deleted in a race) is recounted once
- * before a pin is refused.
+ * the count, so racing pins cannot pass the limit. Every way a pin ends
+ * (unpin, a pin that lost its message, deletion) gives its slot back once,
+ * decided by the write that removed it.
  */
 async function takePinSlot(models: ChatModels, converseId: MessageDoc['converseId']): Promise<boolean> {
-  const take = () =>
-    models.converses.updateOne(
-      { _id: converseId, $or: [{ pinCount: { $exists: false } }, { pinCount: { $lt: MAX_PINS } }] },
-      { $inc: { pinCount: 1 } },
-    );
-  if ((await take()).modifiedCount === 1) return true;
-  const actual = await models.messages.countDocuments({ 'pinned.converseId': converseId });
-  if (actual >= MAX_PINS) return false;
-  await models.converses.updateOne({ _id: converseId, pinCount: { $gt: actual } }, { $set: { pinCount: actual } });
-  return (await take()).modifiedCount === 1;
+  const taken = await models.converses.updateOne(
+    { _id: converseId, $or: [{ pinCount: { $exists: false } }, { pinCount: { $lt: MAX_PINS } }] },
+    { $inc: { pinCount: 1 } },
+  );
+  return taken.modifiedCount === 1;
 }
 
 /** Gives a converse's pin slot back (an unpin, or a pinned message deleted). */
@@ -41,20 +33,20 @@ export const releasePinSlot = (models: ChatModels, converseId: MessageDoc['conve
 export const pinActions = ({ models, access, recent }: ChatDeps) => {
   /** The message and the caller's access, when the caller may pin in its converse. */
   const loadPinnable = async (ctx: Ctx<object>, messageId: string, userId: string) => {
-    const doc = await models.messages.findById(messageId).lean<MessageDoc>();
-    const converse = doc ? await access.resolve(ctx, doc.converseId.toHexString(), userId) : null;
-    if (!doc || !converse) throw notFound();
+    const { doc, converse } = await access.requireMessage(ctx, messageId, userId);
     if (converse.kind === 'group' && converse.role !== 'owner' && converse.role !== 'admin')
       throw new ImError('IM_ERR_FORBIDDEN', 'Only group admins may pin messages');
     return { doc, converse };
   };
 
+  /** One message as the caller sees it (reactions' `me`). */
+  const viewOf = async (doc: MessageDoc, userId: string) => (await messageViews(models, [doc], userId))[0]!;
+
   /** Stored, then told to the converse; the caller gets their own view (reactions' `me`). */
   const changed = async (ctx: Ctx<object>, doc: MessageDoc, converse: ConverseAccess, userId: string) => {
     await recent.changed(doc);
     announce(ctx, EVENTS.messageUpdated, { message: toMessage(doc), ...audience(converse) });
-    const [view] = await messageViews(models, [doc], userId);
-    return view!;
+    return viewOf(doc, userId);
   };
 
   return {
@@ -64,7 +56,7 @@ export const pinActions = ({ models, access, recent }: ChatDeps) => {
         const userId = callerId(ctx);
         const { doc, converse } = await loadPinnable(ctx, ctx.params.messageId, userId);
         if (doc.deleted) throw notFound();
-        if (doc.pinned) return (await messageViews(models, [doc], userId))[0]!;
+        if (doc.pinned) return viewOf(doc, userId);
         if (!(await takePinSlot(models, doc.converseId)))
           throw new ImError('IM_ERR_LIMIT', `A conversation has at most ${MAX_PINS} pinned messages`);
         const pinned = await models.messages
@@ -79,7 +71,7 @@ export const pinActions = ({ models, access, recent }: ChatDeps) => {
         await releasePinSlot(models, doc.converseId);
         const now = await models.messages.findById(doc._id).lean<MessageDoc>();
         if (!now || now.deleted) throw notFound();
-        return (await messageViews(models, [now], userId))[0]!;
+        return viewOf(now, userId);
       },
     },
 
@@ -95,7 +87,7 @@ export const pinActions = ({ models, access, recent }: ChatDeps) => {
             { new: true },
           )
           .lean<MessageDoc>();
-        if (!unpinned) return (await messageViews(models, [doc], userId))[0]!;
+        if (!unpinned) return viewOf(doc, userId);
         await releasePinSlot(models, doc.converseId);
         return changed(ctx, unpinned, converse, userId);
       },

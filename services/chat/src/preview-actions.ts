@@ -1,12 +1,9 @@
-import type { ConverseAccess } from '@im/protocol';
 import { announce, callerId, EVENTS, ImError, type ActionParams, type ActionResult, type Params } from '@im/sdk';
 import { Types } from 'mongoose';
 import type { ChatDeps, Ctx } from './deps.ts';
 import type { MessageDoc } from './models.ts';
 import { previewParams } from './preview-params.ts';
-import { toMessage } from './views.ts';
-
-const audience = (access: ConverseAccess | null) => (access?.kind === 'dm' ? { memberIds: access.memberIds } : {});
+import { audience, toMessage } from './views.ts';
 
 /**
  * Link previews on messages: the file service fetches the page (it stores the
@@ -61,9 +58,8 @@ export const previewActions = ({ models, access, recent }: ChatDeps) => {
       params: previewParams.remove,
       async handler(ctx: Ctx<Params<typeof previewParams.remove>>): Promise<void> {
         const userId = callerId(ctx);
-        const doc = await models.messages.findById(ctx.params.messageId).lean<MessageDoc>();
-        const visible = doc && (await access.resolve(ctx, doc.converseId.toHexString(), userId));
-        if (!doc || !visible || doc.deleted) throw new ImError('IM_ERR_NOT_FOUND', 'Message not found');
+        const { doc } = await access.requireMessage(ctx, ctx.params.messageId, userId);
+        if (doc.deleted) throw new ImError('IM_ERR_NOT_FOUND', 'Message not found');
         if (doc.authorId.toHexString() !== userId)
           throw new ImError('IM_ERR_FORBIDDEN', "Only the author may remove a message's preview");
         // An empty previewUrl: a fetch still under way can neither claim it nor bring the card back.

@@ -5,6 +5,7 @@ import type { Context } from 'moleculer';
 import type { ChatDeps, Ctx } from './deps.ts';
 import type { ReadDoc } from './models.ts';
 import { chatParams } from './params.ts';
+import { audience } from './views.ts';
 
 /**
  * Read receipts exist in converses of at most this many members. In a larger
@@ -57,7 +58,7 @@ export const readReceipts = ({ models, access }: ChatDeps) => ({
       converseId: converse.converseId,
       userId,
       readSeq,
-      ...(converse.kind === 'dm' ? { memberIds: converse.memberIds } : {}),
+      ...audience(converse),
     });
   },
 

@@ -1,5 +1,5 @@
 import type { FollowedThread, FollowedThreadPage, Message } from '@im/protocol';
-import { call, callerId, ImError, type Params } from '@im/sdk';
+import { call, callerId, type Params } from '@im/sdk';
 import { Types } from 'mongoose';
 import type { ChatDeps, Ctx } from './deps.ts';
 import { messageViews } from './message-views.ts';
@@ -9,14 +9,6 @@ import { threadParams } from './thread-params.ts';
 
 /** Threads: a root's replies, the threads I follow, and my read position in one. */
 export const threadActions = ({ models, access }: ChatDeps) => {
-  /** A message the caller may see; 404 otherwise (outsiders learn nothing). */
-  const loadVisible = async (ctx: Ctx<object>, messageId: string, userId: string) => {
-    const doc = await models.messages.findById(messageId).lean<MessageDoc>();
-    const converse = doc ? await access.resolve(ctx, doc.converseId.toHexString(), userId) : null;
-    if (!doc || !converse) throw new ImError('IM_ERR_NOT_FOUND', 'Message not found');
-    return doc;
-  };
-
   /** Every converse the user is in now: group panels (the group service's answer) and DMs. */
   const visibleConverseIds = async (ctx: Ctx<object>, userId: string): Promise<Types.ObjectId[]> => {
     const [groups, dms] = await Promise.all([
@@ -47,7 +39,7 @@ export const threadActions = ({ models, access }: ChatDeps) => {
       params: threadParams.thread,
       async handler(ctx: Ctx<Params<typeof threadParams.thread>>): Promise<Message[]> {
         const userId = callerId(ctx);
-        const root = await loadVisible(ctx, ctx.params.messageId, userId);
+        const { doc: root } = await access.requireMessage(ctx, ctx.params.messageId, userId);
         const { after, limit = 50 } = ctx.params;
         const docs = await models.messages
           .find({ threadId: root._id, ...(after !== undefined ? { seq: { $gt: after } } : {}) })
@@ -115,7 +107,7 @@ export const threadActions = ({ models, access }: ChatDeps) => {
       params: threadParams.threadAck,
       async handler(ctx: Ctx<Params<typeof threadParams.threadAck>>): Promise<void> {
         const userId = callerId(ctx);
-        const root = await loadVisible(ctx, ctx.params.messageId, userId);
+        const { doc: root } = await access.requireMessage(ctx, ctx.params.messageId, userId);
         await models.follows.updateOne({ userId, rootId: root._id }, { $max: { readSeq: ctx.params.seq } });
       },
     },

@@ -1,7 +1,5 @@
 import { idParam, limitParam, strict } from '@im/sdk';
-
-/** Parameters of the thread and pin actions (fastest-validator; the API document is generated from them). */
-const seq = { type: 'number', integer: true, min: 0, max: Number.MAX_SAFE_INTEGER, convert: true } as const;
+import { seq } from './params.ts';
 
 /** `GET /api/threads` cursor: `<lastReplyAt ms>_<follow id>`, as the previous page handed it out. */
 const cursor = {
@@ -11,6 +9,7 @@ const cursor = {
   messages: { stringPattern: "'{field}' must be a cursor from a previous page" },
 } as const;
 
+/** Parameters of the thread and pin actions (fastest-validator; the API document is generated from them). */
 export const threadParams = {
   thread: strict({ messageId: idParam, after: { ...seq, optional: true }, limit: limitParam }),
   threads: strict({ cursor, limit: limitParam }),

@@ -1,4 +1,4 @@
-import type { Message } from '@im/protocol';
+import type { ConverseAccess, Message } from '@im/protocol';
 import type { MessageDoc } from './models.ts';
 
 /** The public message; `myEmojis` are the caller's own reactions on it. */
@@ -40,3 +40,7 @@ const previewView = ({ imageFileId, ...card }: NonNullable<MessageDoc['preview']
   ...card,
   ...(imageFileId ? { imageFileId: imageFileId.toHexString() } : {}),
 });
+
+/** DM events name their two members, so gateways can reach them without a lookup. */
+export const audience = (access: ConverseAccess | null) =>
+  access?.kind === 'dm' ? { memberIds: access.memberIds } : {};

@@ -1,3 +1,4 @@
+import { CUSTOM_EMOJI_NAME_PATTERN } from '@im/protocol';
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
@@ -11,7 +12,7 @@ import { storageKey } from './upload.ts';
 /** Custom emoji images are small: the whole body is read into memory, never past this. */
 export const EMOJI_MAX_BYTES = 256 * 1024;
 
-const EMOJI_NAME = /^[a-z0-9_]{2,32}$/;
+const EMOJI_NAME = new RegExp(CUSTOM_EMOJI_NAME_PATTERN);
 
 /** Image types a browser draws inline; SVG is refused (it can carry script). */
 const EMOJI_TYPES = new Set(['image/png', 'image/gif', 'image/jpeg', 'image/webp', 'image/avif']);

@@ -402,6 +402,7 @@ export interface ClientToServerEvents {
 }
 
 export * from './internal.ts';
+export * from './custom-emoji.ts';
 export * from './integrations.ts';
 export * from './moderation.ts';
 export * from './threads.ts';

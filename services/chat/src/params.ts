@@ -1,3 +1,4 @@
+import { CUSTOM_EMOJI_NAME } from '@im/protocol';
 import { idParam, limitParam, notBlank, searchText, strict } from '@im/sdk';
 
 /**
@@ -18,7 +19,7 @@ export const EMOJI =
   /^(?=.*(?:\p{Extended_Pictographic}|\p{Regional_Indicator}))(?:\p{Extended_Pictographic}|\p{Emoji_Component}|\u200d|\ufe0f){1,16}$/u;
 
 /** A group's custom emoji, `:name:` (whether the group has it is checked by the action). */
-export const CUSTOM_EMOJI = /^:([a-z0-9_]{2,32}):$/;
+export const CUSTOM_EMOJI = new RegExp(`^:(${CUSTOM_EMOJI_NAME}):$`);
 
 /** One emoji in a path: `PUT /api/messages/:messageId/reactions/:emoji` and its kin. */
 const emoji = {

@@ -1,7 +1,8 @@
+import { CUSTOM_EMOJI_NAME_PATTERN } from '@im/protocol';
 import { idParam, strict } from '@im/sdk';
 
 /** A custom emoji's name, as `:name:` carries it. */
-export const EMOJI_NAME = /^[a-z0-9_]{2,32}$/;
+const EMOJI_NAME = new RegExp(CUSTOM_EMOJI_NAME_PATTERN);
 
 const emojiName = {
   type: 'string',

@@ -1,3 +1,4 @@
+import { CUSTOM_EMOJI_NAME_PATTERN } from '@im/protocol';
 import { endpoint, type Endpoint } from '@im/sdk';
 import { emojiParams } from './emoji-params.ts';
 import { groupParams } from './params.ts';
@@ -230,7 +231,9 @@ export const groupEndpoints: Endpoint[] = [
     input: 'none',
     status: 201,
     raw: 'upload',
-    uploadFields: { name: { pattern: '^[a-z0-9_]{2,32}$', description: "The emoji's name, as :name: carries it" } },
+    uploadFields: {
+      name: { pattern: CUSTOM_EMOJI_NAME_PATTERN, description: "The emoji's name, as :name: carries it" },
+    },
     summary:
       'Add a custom emoji (owner/admin): multipart/form-data with a "name" field (2-32 of a-z, 0-9, _) and a "file" image of at most 256 KB',
     tag: 'groups',

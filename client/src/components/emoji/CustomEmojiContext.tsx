@@ -1,4 +1,4 @@
-import type { CustomEmoji } from '@im/protocol';
+import { CUSTOM_EMOJI_NAME, type CustomEmoji } from '@im/protocol';
 import { Children, cloneElement, createContext, isValidElement, useContext, useMemo, type ReactNode } from 'react';
 import { useFileUrl } from '../../state/file-urls.ts';
 import { useGroupEmoji, useGroupIdOf } from '../../state/custom-emoji.ts';
@@ -24,7 +24,7 @@ export function CustomEmojiImage(props: { emoji: CustomEmoji; size?: 'inline' | 
   );
 }
 
-const CUSTOM = /^:([a-z0-9_]{2,32}):$/;
+const CUSTOM = new RegExp(`^:(${CUSTOM_EMOJI_NAME}):$`);
 
 /** A reaction's emoji: Unicode as text, a known `:name:` as its image, an unknown one as text. */
 export function EmojiGlyph(props: { emoji: string }) {
@@ -34,7 +34,7 @@ export function EmojiGlyph(props: { emoji: string }) {
   return found ? <CustomEmojiImage emoji={found} /> : <>{props.emoji}</>;
 }
 
-const IN_TEXT = /:([a-z0-9_]{2,32}):/g;
+const IN_TEXT = new RegExp(`:(${CUSTOM_EMOJI_NAME}):`, 'g');
 
 function splitText(text: string, custom: ReadonlyMap<string, CustomEmoji>): ReactNode {
   const parts: ReactNode[] = [];

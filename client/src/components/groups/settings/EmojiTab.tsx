@@ -1,10 +1,10 @@
-import type { Group } from '@im/protocol';
+import { CUSTOM_EMOJI_NAME_PATTERN, type Group } from '@im/protocol';
 import { useState, type FormEvent } from 'react';
 import { loadCustomEmoji, removeCustomEmoji, uploadCustomEmoji, useGroupEmoji } from '../../../state/custom-emoji.ts';
 import { CustomEmojiImage } from '../../emoji/CustomEmojiContext.tsx';
 import { ErrorLine } from '../../common/ErrorLine.tsx';
 
-const NAME = /^[a-z0-9_]{2,32}$/;
+const NAME = new RegExp(CUSTOM_EMOJI_NAME_PATTERN);
 /** The server's limit, checked here first to save a refused upload. */
 const MAX_BYTES = 256 * 1024;
 

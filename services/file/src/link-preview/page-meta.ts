@@ -32,8 +32,11 @@ export function readPageMeta(html: string): PageMeta {
     {
       onopentag(name, attribs) {
         if (done) return;
-        if (name === 'body') done = true;
-        else if (name === 'title') inTitle = true;
+        // What a card needs is in <head>: the rest of the page (up to 1 MB) is not read.
+        if (name === 'body') {
+          done = true;
+          parser.pause();
+        } else if (name === 'title') inTitle = true;
         else if (name === 'meta') {
           const key = (attribs.property ?? attribs.name ?? '').toLowerCase();
           const content = attribs.content;
@@ -51,7 +54,7 @@ export function readPageMeta(html: string): PageMeta {
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
   );
   parser.write(html);
-  parser.end();
+  if (!done) parser.end();
   const pick = (...keys: string[]) => keys.map((k) => tags.get(k)).find((v) => v && v.trim());
   return {
     title: tidy(pick('og:title', 'twitter:title') ?? title, LIMITS.title),

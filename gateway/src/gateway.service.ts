@@ -33,7 +33,8 @@ import { createHttpMetrics } from './http/metrics.ts';
 import { Gauge, Histogram } from 'prom-client';
 import { Router } from './http/router.ts';
 import { watchSlowClients } from './realtime/backpressure.ts';
-import { fanoutHandlers } from './realtime/fanout.ts';
+import { fanoutHandlers, type Realtime } from './realtime/fanout.ts';
+import type { RoomAdmission } from './realtime/room-admission.ts';
 import { MemoryPresence, RedisPresence, type PresenceStore } from './realtime/presence.ts';
 import { createSocketServer, type ImServer } from './realtime/socket-server.ts';
 import { registerHealthRoutes } from './routes/health.ts';
@@ -79,6 +80,7 @@ const BACKENDS = SERVICE_NAMES.filter((name) => name !== 'gateway');
 export const createGatewayService: ServiceFactory = (app: AppContext) => {
   let server: Server | undefined;
   let io: ImServer | undefined;
+  let realtime: (Realtime & { admission: RoomAdmission }) | undefined;
   let presence: PresenceStore | undefined;
   let stopWatching: (() => void) | undefined;
   let auth: Authenticator | undefined;
@@ -97,6 +99,14 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
     registers: [app.metrics],
     collect() {
       this.set(io?.of('/').sockets.size ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'im_gateway_room_loads_waiting',
+    help: 'Connected sockets waiting for their turn to load their rooms (a connect storm being admitted)',
+    registers: [app.metrics],
+    collect() {
+      this.set(realtime?.admission.waiting ?? 0);
     },
   });
   return {
@@ -147,7 +157,7 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
           // Every gateway closes the sockets it holds of those sessions; the user's others stay.
           io?.in(ctx.params.sessionIds.map(sessionRoom)).disconnectSockets(true);
         },
-        ...fanoutHandlers(() => io, { presenceGroupLimit: app.config.presenceGroupLimit }, fanoutTiming),
+        ...fanoutHandlers(() => realtime, { presenceGroupLimit: app.config.presenceGroupLimit }, fanoutTiming),
       },
       // Kept pages go before the sockets hear of the change.
       publicInvalidations(() => publicRoutes),
@@ -189,7 +199,8 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
       }
       server = createServer({ keepAliveTimeout: 65_000 }, router.handle);
       presence = app.redis ? new RedisPresence(app.redis, broker.nodeID) : new MemoryPresence();
-      io = createSocketServer(server, app, broker, auth!, presence);
+      realtime = createSocketServer(server, app, broker, auth!, presence);
+      io = realtime.io;
       stopWatching = watchSlowClients(io, app.config.socketMaxBufferBytes, (userId) =>
         app.logger.warn({ userId }, 'disconnected a client that does not keep up'),
       );
@@ -223,6 +234,7 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
       server.closeIdleConnections();
       await closing;
       io = undefined;
+      realtime = undefined;
       server = undefined;
     },
   };

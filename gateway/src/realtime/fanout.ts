@@ -1,7 +1,9 @@
+import type { ServerToClientEvents } from '@im/protocol';
 import { EVENTS, type EventName, type EventPayloads } from '@im/sdk';
 import type { Context } from 'moleculer';
 import type { Histogram } from 'prom-client';
 import { converseRoom, groupRoom, userRoom } from './rooms.ts';
+import type { RoomJournal } from './room-journal.ts';
 import type { ImServer } from './socket-server.ts';
 
 export interface FanoutOptions {
@@ -9,11 +11,52 @@ export interface FanoutOptions {
   presenceGroupLimit: number;
 }
 
-type FanoutHandler<E extends EventName> = (io: ImServer, payload: EventPayloads[E], opts: FanoutOptions) => void;
+/** This node's socket server and the journal its loading sockets replay from. */
+export interface Realtime {
+  io: ImServer;
+  journal: RoomJournal;
+}
+
+type FanoutHandler<E extends EventName> = (rt: Realtime, payload: EventPayloads[E], opts: FanoutOptions) => void;
+type ClientEvent = keyof ServerToClientEvents;
+
+/** A packet to every socket in `to` (but those in `except`), kept for sockets whose rooms are loading. */
+function emitTo<E extends ClientEvent>(
+  { io, journal }: Realtime,
+  to: string | string[],
+  event: E,
+  payload: Parameters<ServerToClientEvents[E]>[0],
+  except?: string,
+): void {
+  const rooms = typeof to === 'string' ? [to] : to;
+  const target = except === undefined ? io.to(rooms) : io.to(rooms).except(except);
+  (target.emit as (event: E, payload: unknown) => boolean)(event, payload);
+  journal.record({ kind: 'emit', to: rooms, event, payload, ...(except === undefined ? {} : { except }) });
+}
+
+/** Sockets in any of `of` join `rooms` (and so will a socket of theirs still loading). */
+function moveIn({ io, journal }: Realtime, of: string | string[], rooms: string | string[]): void {
+  io.in(of).socketsJoin(rooms);
+  journal.record({
+    kind: 'join',
+    of: typeof of === 'string' ? [of] : of,
+    rooms: typeof rooms === 'string' ? [rooms] : rooms,
+  });
+}
+
+/** Sockets in any of `of` leave `rooms`. */
+function moveOut({ io, journal }: Realtime, of: string | string[], rooms: string | string[]): void {
+  io.in(of).socketsLeave(rooms);
+  journal.record({
+    kind: 'leave',
+    of: typeof of === 'string' ? [of] : of,
+    rooms: typeof rooms === 'string' ? [rooms] : rooms,
+  });
+}
 
 /** DM events name their two members: make sure their sockets are in the DM's room. */
-const dmJoin = (io: ImServer, converseId: string, memberIds?: string[]) => {
-  if (memberIds) io.in(memberIds.map(userRoom)).socketsJoin(converseRoom(converseId));
+const dmJoin = (rt: Realtime, converseId: string, memberIds?: string[]) => {
+  if (memberIds) moveIn(rt, memberIds.map(userRoom), converseRoom(converseId));
 };
 
 /**
@@ -34,84 +77,85 @@ function retellPresence(io: ImServer, userId: string, change: (groupIds: string[
  * broadcast) and emits to its own sockets in the room; a room emit encodes
  * the packet once for all its sockets. Membership events move this node's
  * sockets between rooms, so delivery follows membership without
- * reconnecting. No database or broker call on this path.
+ * reconnecting. No database or broker call on this path. Room emits and
+ * moves go through the journal, which keeps them only while some socket's
+ * rooms are loading; presence and typing are not kept (they are of the moment).
  */
 const FANOUT: { [E in EventName]?: FanoutHandler<E> } = {
-  [EVENTS.messageCreated]: (io, p) => {
-    dmJoin(io, p.message.converseId, p.memberIds);
-    io.to(converseRoom(p.message.converseId)).emit('message:new', p.message);
+  [EVENTS.messageCreated]: (rt, p) => {
+    dmJoin(rt, p.message.converseId, p.memberIds);
+    emitTo(rt, converseRoom(p.message.converseId), 'message:new', p.message);
   },
-  [EVENTS.messageUpdated]: (io, p) => {
-    dmJoin(io, p.message.converseId, p.memberIds);
-    io.to(converseRoom(p.message.converseId)).emit('message:updated', p.message);
+  [EVENTS.messageUpdated]: (rt, p) => {
+    dmJoin(rt, p.message.converseId, p.memberIds);
+    emitTo(rt, converseRoom(p.message.converseId), 'message:updated', p.message);
   },
-  [EVENTS.messageDeleted]: (io, { converseId, messageId, seq, memberIds }) => {
-    dmJoin(io, converseId, memberIds);
-    io.to(converseRoom(converseId)).emit('message:deleted', { converseId, messageId, seq });
+  [EVENTS.messageDeleted]: (rt, { converseId, messageId, seq, memberIds }) => {
+    dmJoin(rt, converseId, memberIds);
+    emitTo(rt, converseRoom(converseId), 'message:deleted', { converseId, messageId, seq });
   },
-  [EVENTS.reactionUpdated]: (io, { converseId, messageId, emoji, userId, added, counts }) => {
-    io.to(converseRoom(converseId)).emit('reaction:updated', { converseId, messageId, emoji, userId, added, counts });
+  [EVENTS.reactionUpdated]: (rt, { converseId, messageId, emoji, userId, added, counts }) => {
+    emitTo(rt, converseRoom(converseId), 'reaction:updated', { converseId, messageId, emoji, userId, added, counts });
   },
   // Only the person who ran the command, on each of their devices in that converse.
-  [EVENTS.ephemeral]: (io, { userId, message }) => {
+  [EVENTS.ephemeral]: ({ io }, { userId, message }) => {
     io.to(userRoom(userId)).emit('message:ephemeral', message);
   },
-  [EVENTS.converseRead]: (io, { converseId, userId, readSeq }) => {
+  [EVENTS.converseRead]: ({ io }, { converseId, userId, readSeq }) => {
     io.to(userRoom(userId)).emit('converse:read', { converseId, readSeq });
   },
   // A read receipt: everyone in the converse sees how far this member read.
-  [EVENTS.readUpdated]: (io, { converseId, userId, readSeq, memberIds }) => {
-    dmJoin(io, converseId, memberIds);
-    io.to(converseRoom(converseId)).emit('read:updated', { converseId, userId, readSeq });
+  [EVENTS.readUpdated]: (rt, { converseId, userId, readSeq, memberIds }) => {
+    dmJoin(rt, converseId, memberIds);
+    emitTo(rt, converseRoom(converseId), 'read:updated', { converseId, userId, readSeq });
   },
-  [EVENTS.dmOpened]: (io, { converse }) => {
-    dmJoin(io, converse.id, converse.memberIds);
-    io.to(converse.memberIds.map(userRoom)).emit('dm:opened', converse);
+  [EVENTS.dmOpened]: (rt, { converse }) => {
+    dmJoin(rt, converse.id, converse.memberIds);
+    rt.io.to(converse.memberIds.map(userRoom)).emit('dm:opened', converse);
   },
-  [EVENTS.groupUpdated]: (io, { group }) => {
-    io.to(groupRoom(group.id)).emit('group:updated', group);
+  [EVENTS.groupUpdated]: (rt, { group }) => {
+    emitTo(rt, groupRoom(group.id), 'group:updated', group);
   },
-  [EVENTS.groupDeleted]: (io, { groupId, converseIds }) => {
-    const rooms = [groupRoom(groupId), ...converseIds.map(converseRoom)];
-    io.to(groupRoom(groupId)).emit('group:deleted', { groupId });
-    io.in(groupRoom(groupId)).socketsLeave(rooms);
+  [EVENTS.groupDeleted]: (rt, { groupId, converseIds }) => {
+    emitTo(rt, groupRoom(groupId), 'group:deleted', { groupId });
+    moveOut(rt, groupRoom(groupId), [groupRoom(groupId), ...converseIds.map(converseRoom)]);
   },
-  [EVENTS.memberJoined]: (io, { groupId, userId, role, converseIds, memberCount }, opts) => {
-    io.in(userRoom(userId)).socketsJoin([groupRoom(groupId), ...converseIds.map(converseRoom)]);
+  [EVENTS.memberJoined]: (rt, { groupId, userId, role, converseIds, memberCount }, opts) => {
+    moveIn(rt, userRoom(userId), [groupRoom(groupId), ...converseIds.map(converseRoom)]);
     if (memberCount <= opts.presenceGroupLimit)
-      retellPresence(io, userId, (ids) => (ids.includes(groupId) ? ids : [...ids, groupId]));
-    io.to(groupRoom(groupId)).emit('member:joined', { groupId, userId, role });
+      retellPresence(rt.io, userId, (ids) => (ids.includes(groupId) ? ids : [...ids, groupId]));
+    emitTo(rt, groupRoom(groupId), 'member:joined', { groupId, userId, role });
   },
-  [EVENTS.memberLeft]: (io, { groupId, userId, converseIds }) => {
+  [EVENTS.memberLeft]: (rt, { groupId, userId, converseIds }) => {
     // Tell the group (the leaver included), then stop delivering to the leaver at once.
-    io.to([groupRoom(groupId), userRoom(userId)]).emit('member:left', { groupId, userId });
-    io.in(userRoom(userId)).socketsLeave([groupRoom(groupId), ...converseIds.map(converseRoom)]);
-    retellPresence(io, userId, (ids) => ids.filter((id) => id !== groupId));
+    emitTo(rt, [groupRoom(groupId), userRoom(userId)], 'member:left', { groupId, userId });
+    moveOut(rt, userRoom(userId), [groupRoom(groupId), ...converseIds.map(converseRoom)]);
+    retellPresence(rt.io, userId, (ids) => ids.filter((id) => id !== groupId));
   },
-  [EVENTS.memberUpdated]: (io, { groupId, userId, role, mutedUntil }) => {
-    io.to(groupRoom(groupId)).emit('member:updated', { groupId, userId, role, ...(mutedUntil ? { mutedUntil } : {}) });
+  [EVENTS.memberUpdated]: (rt, { groupId, userId, role, mutedUntil }) => {
+    emitTo(rt, groupRoom(groupId), 'member:updated', { groupId, userId, role, ...(mutedUntil ? { mutedUntil } : {}) });
   },
-  [EVENTS.panelCreated]: (io, { groupId, panel }) => {
-    io.in(groupRoom(groupId)).socketsJoin(converseRoom(panel.converseId));
-    io.to(groupRoom(groupId)).emit('panel:created', { groupId, panel });
+  [EVENTS.panelCreated]: (rt, { groupId, panel }) => {
+    moveIn(rt, groupRoom(groupId), converseRoom(panel.converseId));
+    emitTo(rt, groupRoom(groupId), 'panel:created', { groupId, panel });
   },
-  [EVENTS.panelUpdated]: (io, { groupId, panel }) => {
-    io.to(groupRoom(groupId)).emit('panel:updated', { groupId, panel });
+  [EVENTS.panelUpdated]: (rt, { groupId, panel }) => {
+    emitTo(rt, groupRoom(groupId), 'panel:updated', { groupId, panel });
   },
-  [EVENTS.panelDeleted]: (io, { groupId, panelId, converseId }) => {
-    io.to(groupRoom(groupId)).emit('panel:deleted', { groupId, panelId, converseId });
-    io.in(converseRoom(converseId)).socketsLeave(converseRoom(converseId));
+  [EVENTS.panelDeleted]: (rt, { groupId, panelId, converseId }) => {
+    emitTo(rt, groupRoom(groupId), 'panel:deleted', { groupId, panelId, converseId });
+    moveOut(rt, converseRoom(converseId), converseRoom(converseId));
   },
-  [EVENTS.typing]: (io, { converseId, userId }) => {
+  [EVENTS.typing]: ({ io }, { converseId, userId }) => {
     io.to(converseRoom(converseId)).except(userRoom(userId)).emit('typing', { converseId, userId });
   },
-  [EVENTS.emojiChanged]: (io, { groupId }) => {
-    io.to(groupRoom(groupId)).emit('emoji:changed', { groupId });
+  [EVENTS.emojiChanged]: (rt, { groupId }) => {
+    emitTo(rt, groupRoom(groupId), 'emoji:changed', { groupId });
   },
-  [EVENTS.userUpdated]: (io, { user, groupIds, converseIds }) => {
-    io.to([userRoom(user.id), ...groupIds.map(groupRoom), ...converseIds.map(converseRoom)]).emit('user:updated', user);
+  [EVENTS.userUpdated]: (rt, { user, groupIds, converseIds }) => {
+    emitTo(rt, [userRoom(user.id), ...groupIds.map(groupRoom), ...converseIds.map(converseRoom)], 'user:updated', user);
   },
-  [EVENTS.presence]: (io, { userId, online, groupIds }) => {
+  [EVENTS.presence]: ({ io }, { userId, online, groupIds }) => {
     if (groupIds.length > 0) io.to(groupIds.map(groupRoom)).emit('presence', { userId, online });
   },
 };
@@ -123,7 +167,7 @@ const FANOUT: { [E in EventName]?: FanoutHandler<E> } = {
  * time, first write to last).
  */
 export function fanoutHandlers(
-  io: () => ImServer | undefined,
+  realtime: () => Realtime | undefined,
   opts: FanoutOptions,
   timing?: Histogram<'event'>,
 ): Record<string, (ctx: Context<never>) => void> {
@@ -133,10 +177,10 @@ export function fanoutHandlers(
       return [
         event,
         (ctx: Context<never>) => {
-          const server = io();
-          if (!server) return;
+          const rt = realtime();
+          if (!rt) return;
           const started = timing ? performance.now() : 0;
-          fanout(server, ctx.params, opts);
+          fanout(rt, ctx.params, opts);
           timing?.observe({ event }, (performance.now() - started) / 1000);
         },
       ];

@@ -13,7 +13,10 @@ import { announce, call, EVENTS, ImError, toHttpError, type AppContext, type Eve
 import type { ServiceBroker } from 'moleculer';
 import { Server, type Socket } from 'socket.io';
 import type { Authenticator } from '../auth/authenticator.ts';
+import type { Realtime } from './fanout.ts';
 import type { PresenceStore } from './presence.ts';
+import { RoomAdmission } from './room-admission.ts';
+import { RoomJournal, type JournalMark, type ReplayTarget } from './room-journal.ts';
 import { converseRoom, groupRoom, presenceGroupIds, sessionRoom, userRoom } from './rooms.ts';
 
 export interface SocketData {
@@ -40,6 +43,11 @@ const TYPING_EVERY_MS = 2_000;
 /** Most converses one `sync` may name (the contract's limit). */
 const MAX_SYNC_CURSORS = 500;
 
+/** A failed room lookup is tried again this many times in all, after 0.25, 0.5, 1, 2 s (±50%). */
+const ROOM_LOAD_ATTEMPTS = 5;
+const roomLoadBackoffMs = (attempt: number) => 250 * 2 ** attempt * (0.5 + Math.random());
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /**
  * The cursors of converses the socket is in: the socket knows its rooms, so
  * made-up or foreign ids cost nothing. Anything but a plain object is passed
@@ -59,10 +67,16 @@ const failure = (err: unknown): Ack<never> => {
   return { ok: false, error: { code: body.error.code, message: body.error.message } };
 };
 
+/** A handshake refusal the client reads from `connect_error`'s `data`. */
+const refusal = (code: string, message: string, extra: Record<string, unknown> = {}) =>
+  Object.assign(new Error(message), { data: { code, message, ...extra } });
+
 /**
  * The socket.io side of the gateway: authenticates the handshake, puts each
- * socket in its user's, groups' and converses' rooms (one call at connect),
- * and serves the client actions. Fan-out of service events lives in fanout.ts.
+ * socket in its user's, groups' and converses' rooms (one call at connect,
+ * admitted at the rate the node sustains, with what it would have missed
+ * meanwhile replayed), and serves the client actions. Fan-out of service
+ * events lives in fanout.ts.
  */
 export function createSocketServer(
   httpServer: HttpServer,
@@ -70,7 +84,7 @@ export function createSocketServer(
   broker: ServiceBroker,
   auth: Authenticator,
   presence: PresenceStore,
-): ImServer {
+): Realtime & { admission: RoomAdmission } {
   const io: ImServer = new Server(httpServer, {
     path: '/socket.io',
     transports: ['websocket'],
@@ -85,7 +99,22 @@ export function createSocketServer(
     raw.request = null;
   });
 
+  const journal = new RoomJournal();
+  const admission = new RoomAdmission({
+    concurrency: app.config.socketRoomLoads,
+    backlog: app.config.socketConnectBacklog,
+  });
+
   io.use((socket, next) => {
+    // Checked before the token: a node past its backlog should spend nothing on the handshake.
+    if (admission.full) {
+      next(
+        refusal('IM_ERR_SERVICE_UNAVAILABLE', 'This server is busy connecting others; retry later', {
+          retryAfterMs: admission.retryAfterMs(),
+        }),
+      );
+      return;
+    }
     const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
     const verify =
       typeof token === 'string'
@@ -100,11 +129,7 @@ export function createSocketServer(
       },
       (err: unknown) => {
         const { body } = toHttpError(err);
-        next(
-          Object.assign(new Error(body.error.message), {
-            data: { code: body.error.code, message: body.error.message },
-          }),
-        );
+        next(refusal(body.error.code, body.error.message));
       },
     );
   });
@@ -180,32 +205,65 @@ export function createSocketServer(
 
   io.on('connection', (socket: ImSocket) => {
     void socket.join([userRoom(socket.data.userId), sessionRoom(socket.data.sessionId)]);
-    socket.data.ready = joinRooms(socket).catch((err: unknown) => {
-      app.logger.warn({ err, userId: socket.data.userId }, 'could not load rooms for a socket');
-      socket.disconnect(true);
-    });
+    // From here on the socket is connected: what its groups and converses get
+    // before it is in their rooms is kept for it (and replayed in loadRooms).
+    const mark = journal.mark();
+    socket.data.ready = admission
+      .run(() => loadRooms(socket, mark))
+      .catch((err: unknown) => {
+        app.logger.warn({ err, userId: socket.data.userId }, 'could not load rooms for a socket');
+        // The client reconnects (with jitter) and catches up with sync.
+        socket.disconnect(true);
+      });
     socket.on('message:send', onSend);
     socket.on('typing', onTyping);
     socket.on('sync', onSync);
     socket.on('disconnect', onDisconnect);
   });
 
-  async function joinRooms(socket: ImSocket): Promise<void> {
-    const { userId } = socket.data;
-    const rooms = await call(broker, 'chat.userRooms', { userId });
-    await socket.join([
-      ...rooms.groups.map((g) => groupRoom(g.groupId)),
-      ...rooms.groups.flatMap((g) => g.converseIds.map(converseRoom)),
-      ...rooms.dmIds.map(converseRoom),
-    ]);
-    socket.data.presenceGroupIds = presenceGroupIds(rooms.groups, app.config.presenceGroupLimit);
-    // A socket that closed while its rooms loaded is not counted (its disconnect already ran).
-    if (!socket.connected) return;
-    socket.data.counted = true;
-    if (await presence.connected(userId)) {
-      announce(broker, EVENTS.presence, { userId, online: true, groupIds: socket.data.presenceGroupIds });
+  /** The user's rooms, tried again after a failure: a slow or restarting service does not cost the socket. */
+  async function lookUpRooms(socket: ImSocket) {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await call(broker, 'chat.userRooms', { userId: socket.data.userId });
+      } catch (err) {
+        if (attempt >= ROOM_LOAD_ATTEMPTS || !socket.connected) throw err;
+        await pause(roomLoadBackoffMs(attempt - 1));
+      }
     }
   }
 
-  return io;
+  async function loadRooms(socket: ImSocket, mark: JournalMark): Promise<void> {
+    // The rooms it had when marked: its own id, its user's and its session's.
+    const roomsAtMark = [socket.id, userRoom(socket.data.userId), sessionRoom(socket.data.sessionId)];
+    let replayed = false;
+    try {
+      // A socket that closed while waiting for its turn costs no lookup.
+      if (!socket.connected) return;
+      const rooms = await lookUpRooms(socket);
+      // A socket that closed while its rooms loaded is not counted (its disconnect already ran).
+      if (!socket.connected) return;
+      void socket.join([
+        ...rooms.groups.map((g) => groupRoom(g.groupId)),
+        ...rooms.groups.flatMap((g) => g.converseIds.map(converseRoom)),
+        ...rooms.dmIds.map(converseRoom),
+      ]);
+      // In the same turn as the join: nothing can slip between the two.
+      journal.replay(mark, socket as unknown as ReplayTarget, roomsAtMark);
+      replayed = true;
+      socket.data.presenceGroupIds = presenceGroupIds(rooms.groups, app.config.presenceGroupLimit);
+    } finally {
+      if (!replayed) journal.release(mark);
+    }
+    socket.data.counted = true;
+    if (await presence.connected(socket.data.userId)) {
+      announce(broker, EVENTS.presence, {
+        userId: socket.data.userId,
+        online: true,
+        groupIds: socket.data.presenceGroupIds,
+      });
+    }
+  }
+
+  return { io, journal, admission };
 }

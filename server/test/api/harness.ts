@@ -35,9 +35,11 @@ let counter = 0;
 export async function startApi(
   fileUrl: string,
   extra: Record<string, string> | ((env: TestEnv) => Record<string, string>) = {},
+  /** Broker options over the node's (a test's own middlewares). */
+  brokerOverrides?: Partial<BrokerOptions>,
 ): Promise<ApiHarness> {
   const env = await openTestEnv(fileUrl);
-  const { node, base } = await startSingleNode(env, typeof extra === 'function' ? extra(env) : extra);
+  const { node, base } = await startSingleNode(env, typeof extra === 'function' ? extra(env) : extra, brokerOverrides);
 
   const request: ApiHarness['request'] = async (method, path, options = {}) => {
     const headers: Record<string, string> = { ...options.headers };
@@ -124,6 +126,7 @@ export function apiWithSockets(
 export async function startSingleNode(
   env: TestEnv,
   extraEnv: Record<string, string>,
+  brokerOverrides?: Partial<BrokerOptions>,
 ): Promise<{ node: RunningNode; base: string }> {
   const config: AppConfig = {
     ...parseConfig({
@@ -138,7 +141,7 @@ export async function startSingleNode(
     secret: 's'.repeat(40),
     secretSource: 'test-random',
   };
-  const node = await startNode(config, createLogger(config));
+  const node = await startNode(config, createLogger(config), brokerOverrides);
   const gateway = node.broker.getLocalService('gateway') as unknown as { address(): AddressInfo };
   return { node, base: `http://127.0.0.1:${gateway.address().port}` };
 }

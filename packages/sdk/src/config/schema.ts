@@ -390,6 +390,22 @@ export const configSchema = {
     default: '4194304',
     parse: positiveInt,
   }),
+  socketRoomLoads: entry({
+    env: 'SOCKET_ROOM_LOADS',
+    type: 'count',
+    description:
+      'Sockets whose rooms a gateway looks up at once; more connecting at the same time (a reconnect storm) wait their turn, connected, and get what their converses send meanwhile once their rooms are loaded.',
+    default: '256',
+    parse: positiveInt,
+  }),
+  socketConnectBacklog: entry({
+    env: 'SOCKET_CONNECT_BACKLOG',
+    type: 'count',
+    description:
+      'Sockets that may wait for their rooms on one gateway; past it new handshakes are refused with IM_ERR_SERVICE_UNAVAILABLE and a random retryAfterMs of 1-5 s.',
+    default: '20000',
+    parse: positiveInt,
+  }),
   presenceGroupLimit: entry({
     env: 'PRESENCE_GROUP_LIMIT',
     type: 'count',

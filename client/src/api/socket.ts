@@ -1,5 +1,6 @@
 import type { ClientToServerEvents, ServerToClientEvents } from '@im/protocol';
 import { io, type Socket } from 'socket.io-client';
+import { RECONNECT } from './reconnect.ts';
 
 export type ChatSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -9,7 +10,8 @@ export function connectSocket(token: string): ChatSocket {
     path: '/socket.io',
     transports: ['websocket'],
     auth: { token },
-    reconnectionDelay: 500,
-    reconnectionDelayMax: 5000,
+    reconnectionDelay: RECONNECT.delayMs,
+    reconnectionDelayMax: RECONNECT.delayMaxMs,
+    randomizationFactor: RECONNECT.randomization,
   });
 }

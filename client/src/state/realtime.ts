@@ -3,6 +3,7 @@ import { mentionsMe } from './mentions-me.ts';
 import { applyReceipt } from './receipts.ts';
 import { ApiRequestError } from '../api/errors.ts';
 import { http } from '../api/http.ts';
+import { jittered, refusedRetryDelayMs, type HandshakeRefusal } from '../api/reconnect.ts';
 import type { ChatSocket } from '../api/socket.ts';
 import { showMessageNotification, type NotifyReason } from '../push/notifications.ts';
 import { commandAnswered } from './command-sends.ts';
@@ -45,7 +46,9 @@ const TYPING_SHOWN_MS = 4000;
 
 /** Wires the server's events into the store. Called once per socket. */
 export function attachRealtime(socket: ChatSocket, onUnauthorized: () => void): void {
+  let refusals = 0;
   socket.on('connect', () => {
+    refusals = 0;
     setState({ connection: 'online' });
     void catchUp(socket);
   });
@@ -54,9 +57,18 @@ export function attachRealtime(socket: ChatSocket, onUnauthorized: () => void): 
     if (reason === 'io server disconnect') void afterServerClose(socket);
   });
   socket.on('connect_error', (err) => {
-    const data = (err as Error & { data?: { code?: string } }).data;
-    if (data?.code === 'IM_ERR_UNAUTHORIZED') onUnauthorized();
-    else setState({ connection: 'reconnecting' });
+    const data = (err as Error & { data?: HandshakeRefusal }).data;
+    if (data?.code === 'IM_ERR_UNAUTHORIZED') return onUnauthorized();
+    setState({ connection: 'reconnecting' });
+    // A handshake the server refused (busy, or a dependency down) is not
+    // retried by socket.io itself: try again after a delay of our own.
+    if (!socket.active) {
+      refusals += 1;
+      const delay = refusedRetryDelayMs(refusals, data ?? {});
+      setTimeout(() => {
+        if (currentSocket() === socket && !socket.connected && !socket.active) socket.connect();
+      }, delay);
+    }
   });
 
   socket.on('message:new', (message) => {
@@ -108,6 +120,7 @@ export function attachRealtime(socket: ChatSocket, onUnauthorized: () => void): 
   socket.on('presence', (event) => setPresence(event.userId, event.online));
 }
 
+/** Around this long (±50%) before reconnecting after the server closed the socket. */
 const SERVER_CLOSE_RETRY_MS = 2000;
 
 /**
@@ -116,11 +129,12 @@ const SERVER_CLOSE_RETRY_MS = 2000;
  * authenticated call tells (its 401 ends the session here); otherwise connect again.
  */
 async function afterServerClose(socket: ChatSocket): Promise<void> {
+  // Every socket a gateway closes at once (a restart, a failed room load) must not come back at once.
+  await new Promise((resolve) => setTimeout(resolve, jittered(SERVER_CLOSE_RETRY_MS)));
   try {
     await http.get('/api/users/me');
   } catch (err) {
     if (err instanceof ApiRequestError && err.status === 401) return;
-    await new Promise((resolve) => setTimeout(resolve, SERVER_CLOSE_RETRY_MS));
   }
   if (currentSocket() === socket && !socket.connected) socket.connect();
 }

@@ -51,6 +51,17 @@ export { TokenService, type TokenClaims, type SignOptions } from './auth/tokens.
 export { FileUrlSigner, type FileVariant } from './auth/file-urls.ts';
 export { parseTrustProxy, parseHostList, type TrustProxy } from './net/address-lists.ts';
 export { createCache, MemoryCache, RedisCache, type KvCache } from './cache/kv-cache.ts';
+export {
+  type SetIndexStore,
+  type SetChange,
+  type Scored,
+  type IndexRead,
+  type RebuildSession,
+} from './set-index/set-index-store.ts';
+export { MemorySetIndexStore } from './set-index/memory-store.ts';
+export { RedisSetIndexStore } from './set-index/redis-store.ts';
+export { rebuildAtStart, rebuildSetIndex, type IndexSource } from './set-index/rebuild.ts';
+export { createSetIndexStore } from './set-index/create.ts';
 export { RateLimiter, type RateLimitRule } from './rate-limit/rate-limiter.ts';
 export {
   RATE_LIMITS,

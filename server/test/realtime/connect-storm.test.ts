@@ -28,7 +28,7 @@ function slowRoomLookups(delayMs: number, failEvery = 0) {
         seen.add(ctx.params.userId);
         if (failEvery > 0 && first && calls % failEvery === 0) {
           failed += 1;
-          throw new Errors.RequestTimeoutError('chat.userRooms', 'test');
+          throw new Errors.RequestTimeoutError({ action: 'chat.userRooms', nodeID: 'test' });
         }
         return next(ctx);
       };

@@ -1,7 +1,8 @@
 import { Histogram } from 'prom-client';
-import { AuditLog, type AppContext, type ServiceFactory } from '@im/sdk';
+import { AuditLog, createSetIndexStore, type AppContext, type ServiceFactory } from '@im/sdk';
 import { ConverseAccessResolver } from './access.ts';
 import { converseActions } from './converse-actions.ts';
+import { DmIndex } from './dm-index.ts';
 import { messageActions } from './message-actions.ts';
 import { readReceipts } from './read-receipts.ts';
 import { previewActions } from './preview-actions.ts';
@@ -35,6 +36,7 @@ export const createChatService: ServiceFactory = (app: AppContext) => {
     app.logger,
     recent,
   );
+  const dmIndex = new DmIndex(createSetIndexStore(app, 'dms'), models, app.logger);
   const deps = {
     app,
     models,
@@ -43,15 +45,18 @@ export const createChatService: ServiceFactory = (app: AppContext) => {
     audit: new AuditLog(app.mongo!),
     recent,
     threads: new ThreadReplies(models, recent, app.logger),
+    dmIndex,
   };
   /** In a cluster, how long other nodes' batches get to land before their seqs count as lost. */
   const CLUSTER_REPAIR_DELAY_MS = 30_000;
   let repairTimer: NodeJS.Timeout | undefined;
+  let stopDmRebuild = () => {};
   return {
     name: 'chat',
     async started() {
       await Promise.all(Object.values(models).map((m) => m.createIndexes()));
       await backfillMentionSeqs(models, app.logger);
+      stopDmRebuild = await dmIndex.rebuild();
       const startedAt = new Date();
       const alone = !app.config.transporter;
       const repair = () =>
@@ -64,6 +69,7 @@ export const createChatService: ServiceFactory = (app: AppContext) => {
     },
     async stopped() {
       clearTimeout(repairTimer);
+      stopDmRebuild();
       await writer.drain();
     },
     actions: {

@@ -38,7 +38,7 @@ const toDm = (doc: ConverseDoc): DmConverse => ({
 const activeAt = (doc: ConverseDoc) => (doc.lastMessageAt ?? doc.createdAt ?? doc._id.getTimestamp()).getTime();
 
 export const converseActions = (deps: ChatDeps) => {
-  const { models, access, recent } = deps;
+  const { models, access, recent, dmIndex } = deps;
   const receipts = readReceipts(deps);
   /** The DMs of each user, for every user asking in this turn in one query (connect storms). */
   const dmsOf = batchLoader<string, ConverseDoc[]>(async (userIds) => {
@@ -130,6 +130,7 @@ export const converseActions = (deps: ChatDeps) => {
           if (!isDuplicateKeyError(err)) throw err;
           dm = toDm((await models.converses.findOne({ dmKey }).lean<ConverseDoc>())!);
         }
+        await dmIndex.opened(dm.id, dm.memberIds);
         announce(ctx, EVENTS.dmOpened, { converse: dm });
         return dm;
       },
@@ -267,11 +268,13 @@ export const converseActions = (deps: ChatDeps) => {
       visibility: 'public' as const,
       params: chatParams.userRooms,
       async handler(ctx: Ctx<ActionParams<'chat.userRooms'>>): Promise<ActionResult<'chat.userRooms'>> {
-        const { groups, dms } = await myConverses(ctx, ctx.params.userId);
-        return {
-          groups,
-          dmIds: dms.map((d) => d._id.toHexString()),
-        };
+        const { userId } = ctx.params;
+        // From the indexes (the group service's and this one's DMs) when they are ready: no database command.
+        const [groups, dmIds] = await Promise.all([
+          call(ctx, 'group.userConverses', { userId }),
+          dmIndex.dmIdsOf(userId).then(async (ids) => ids ?? (await dmsOf(userId)).map((d) => d._id.toHexString())),
+        ]);
+        return { groups, dmIds };
       },
     },
 

@@ -1,6 +1,7 @@
 import type { AppContext, AuditLog, CallerMeta } from '@im/sdk';
 import type { Context } from 'moleculer';
 import type { ConverseAccessResolver } from './access.ts';
+import type { DmIndex } from './dm-index.ts';
 import type { MessageWriter } from './message-writer.ts';
 import type { ChatModels } from './models.ts';
 import type { RecentMessages } from './recent-messages.ts';
@@ -14,6 +15,8 @@ export interface ChatDeps {
   audit: AuditLog;
   recent: RecentMessages;
   threads: ThreadReplies;
+  /** Each user's DM ids, for the rooms of a connect. */
+  dmIndex: DmIndex;
 }
 
 export type Ctx<P = Record<string, never>> = Context<P, CallerMeta>;

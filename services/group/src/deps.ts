@@ -2,12 +2,15 @@ import type { AppContext, AuditLog, CallerMeta } from '@im/sdk';
 import type { Context } from 'moleculer';
 import type { MembershipCache } from './membership-cache.ts';
 import type { GroupModels } from './models.ts';
+import type { GroupRoomIndex } from './room-index.ts';
 
 export interface GroupDeps {
   app: AppContext;
   models: GroupModels;
   membership: MembershipCache;
   audit: AuditLog;
+  /** The user -> groups -> converses index connects read their rooms from. */
+  rooms: GroupRoomIndex;
 }
 
 export type Ctx<P = Record<string, never>> = Context<P, CallerMeta>;

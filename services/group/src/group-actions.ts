@@ -11,7 +11,7 @@ import { converseIdsOf, toGroup, toGroupInfo } from './views.ts';
 /** Most groups listed for one user. */
 const MAX_GROUPS_LISTED = 1000;
 
-export const groupActions = ({ models, membership, audit }: GroupDeps) => ({
+export const groupActions = ({ models, membership, audit, rooms }: GroupDeps) => ({
   create: {
     params: groupParams.create,
     async handler(ctx: Ctx<Params<typeof groupParams.create>>): Promise<Group> {
@@ -22,8 +22,9 @@ export const groupActions = ({ models, membership, audit }: GroupDeps) => ({
         memberCount: 1,
         panels: [{ name: 'general', type: 'text', converseId: new Types.ObjectId() }],
       });
+      let owner: MemberDoc;
       try {
-        await models.members.create({ groupId: group._id, userId, role: 'owner' });
+        owner = (await models.members.create({ groupId: group._id, userId, role: 'owner' })).toObject();
       } catch (err) {
         // No transactions: undo the group so no ownerless group is left.
         await models.groups.deleteOne({ _id: group._id });
@@ -31,6 +32,7 @@ export const groupActions = ({ models, membership, audit }: GroupDeps) => ({
       }
       const doc = group.toObject() as GroupDoc;
       await membership.forgetMember(doc._id.toHexString(), userId);
+      await rooms.created(doc._id.toHexString(), converseIdsOf(doc), userId, owner.joinedAt);
       announce(ctx, EVENTS.memberJoined, {
         groupId: doc._id.toHexString(),
         userId,
@@ -112,7 +114,7 @@ export const groupActions = ({ models, membership, audit }: GroupDeps) => ({
     async handler(ctx: Ctx<Params<typeof groupParams.remove>>): Promise<void> {
       const userId = callerId(ctx);
       const { group } = await loadForMember(models, ctx.params.groupId, userId, OWNER);
-      if (!(await removeGroup({ models, membership }, ctx, ctx.params.groupId, userId)))
+      if (!(await removeGroup({ models, membership, rooms }, ctx, ctx.params.groupId, userId)))
         throw new ImError('IM_ERR_NOT_FOUND', 'Group not found');
       await audit.record(userId, {
         action: 'group.delete',

@@ -12,7 +12,7 @@ import { converseIdsOf } from './views.ts';
  * does not own it).
  */
 export async function removeGroup(
-  { models, membership }: Pick<GroupDeps, 'models' | 'membership'>,
+  { models, membership, rooms }: Pick<GroupDeps, 'models' | 'membership' | 'rooms'>,
   ctx: Context<unknown, CallerMeta>,
   groupId: Types.ObjectId | string,
   ownerId?: string,
@@ -29,6 +29,7 @@ export async function removeGroup(
     membership.forgetConverses(converseIds),
     ...(group.visibility === 'public' ? [callOnEveryNode(ctx, 'gateway.forgetPublic', { converseIds })] : []),
   ]);
+  await rooms.deleted(group._id.toHexString());
   announce(ctx, EVENTS.groupDeleted, { groupId: group._id.toHexString(), converseIds });
   return true;
 }

@@ -2,6 +2,7 @@ import { departureActions } from './departure-actions.ts';
 import {
   AuditLog,
   createCache,
+  createSetIndexStore,
   EVENTS,
   type AppContext,
   type EventContext,
@@ -13,9 +14,10 @@ import { emojiActions } from './emoji-actions.ts';
 import { emojiModel } from './emoji-models.ts';
 import { groupActions } from './group-actions.ts';
 import { inviteActions } from './invite-actions.ts';
-import { memberActions } from './member-actions.ts';
+import { MAX_GROUPS_PER_USER, memberActions } from './member-actions.ts';
 import { moderationActions } from './moderation-actions.ts';
 import { MembershipCache } from './membership-cache.ts';
+import { GroupRoomIndex } from './room-index.ts';
 import { groupModels } from './models.ts';
 import { panelActions } from './panel-actions.ts';
 import { publicActions } from './public-actions.ts';
@@ -29,7 +31,9 @@ export const createGroupService: ServiceFactory = (app: AppContext) => {
   const ttlSeconds = app.redis || !app.config.transporter ? 300 : 30;
   const membership = new MembershipCache(createCache(app.redis, 'group:membership:'), models, ttlSeconds);
   const audit = new AuditLog(app.mongo!);
-  const deps = { app, models, membership, audit };
+  const rooms = new GroupRoomIndex(createSetIndexStore(app, 'group-rooms'), models, app.logger, MAX_GROUPS_PER_USER);
+  const deps = { app, models, membership, audit, rooms };
+  let stopRebuild = () => {};
   const emoji = emojiModel(app.mongo!);
 
   // Every group node drops its own cached entries when any node changes
@@ -48,6 +52,11 @@ export const createGroupService: ServiceFactory = (app: AppContext) => {
         audit.createIndexes(),
         emoji.createIndexes(),
       ]);
+      // Before this node serves: a connect right after start reads the index (or, while another node rebuilds, MongoDB).
+      stopRebuild = await rooms.rebuild();
+    },
+    stopped() {
+      stopRebuild();
     },
     actions: {
       ...groupActions(deps),

@@ -13,7 +13,7 @@ const GONE = 'Invite not found, expired or used up';
 /** Most invites one list shows. */
 const MAX_INVITES_LISTED = 500;
 
-export const inviteActions = ({ models, membership, audit }: GroupDeps) => {
+export const inviteActions = ({ models, membership, audit, rooms }: GroupDeps) => {
   /** An invite that can still be used (not expired, revoked or used up), or null. */
   const liveInvite = async (code: string, now: Date) => {
     const invite = await models.invites.findOne({ code, expiresAt: { $gt: now } }).lean<InviteDoc>();
@@ -113,7 +113,7 @@ export const inviteActions = ({ models, membership, audit }: GroupDeps) => {
         if (!group) throw new ImError('IM_ERR_NOT_FOUND', GONE);
         const existing = await models.members.findOne({ groupId: group._id, userId }).lean<MemberDoc>();
         if (existing) return toGroup(group, existing);
-        if (await isBanned({ models, membership }, group._id, userId)) throw bannedError();
+        if (await isBanned({ models }, group._id, userId)) throw bannedError();
 
         const limited = invite.maxUses !== null;
         if (limited) {
@@ -132,7 +132,7 @@ export const inviteActions = ({ models, membership, audit }: GroupDeps) => {
             limited ? { $inc: { remaining: 1, uses: -1 } } : { $inc: { uses: -1 } },
           );
 
-        return addMember({ models, membership }, ctx, group, userId, giveBack);
+        return addMember({ models, membership, rooms }, ctx, group, userId, giveBack);
       },
     },
   };

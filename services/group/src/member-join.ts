@@ -5,12 +5,15 @@ import type { Ctx, GroupDeps } from './deps.ts';
 import type { GroupDoc, MemberDoc } from './models.ts';
 import { converseIdsOf, toGroup } from './views.ts';
 
-type JoinDeps = Pick<GroupDeps, 'models' | 'membership'>;
+type JoinDeps = Pick<GroupDeps, 'models' | 'membership' | 'rooms'>;
 
 export const bannedError = (): ImError => new ImError('IM_ERR_BANNED');
 
-export const isBanned = async ({ models }: JoinDeps, groupId: Types.ObjectId, userId: string): Promise<boolean> =>
-  (await models.bans.exists({ groupId, userId })) !== null;
+export const isBanned = async (
+  { models }: Pick<GroupDeps, 'models'>,
+  groupId: Types.ObjectId,
+  userId: string,
+): Promise<boolean> => (await models.bans.exists({ groupId, userId })) !== null;
 
 /**
  * Makes `userId` a plain member of `group`, whatever let them in (an invite,
@@ -20,7 +23,7 @@ export const isBanned = async ({ models }: JoinDeps, groupId: Types.ObjectId, us
  * for the join (an invite's use) when the join does not happen.
  */
 export async function addMember(
-  { models, membership }: JoinDeps,
+  { models, membership, rooms }: JoinDeps,
   ctx: Ctx<object>,
   group: GroupDoc,
   userId: string,
@@ -35,7 +38,7 @@ export async function addMember(
     if (isDuplicateKeyError(err)) return toGroup(group, { role: 'member' });
     throw err;
   }
-  if (await isBanned({ models, membership }, group._id, userId)) {
+  if (await isBanned({ models }, group._id, userId)) {
     await models.members.deleteOne({ _id: member._id });
     await undo();
     throw bannedError();
@@ -45,6 +48,7 @@ export async function addMember(
     .lean<GroupDoc>();
   const groupId = group._id.toHexString();
   await membership.forgetMember(groupId, userId);
+  await rooms.joined(groupId, userId, member.joinedAt);
   announce(ctx, EVENTS.memberJoined, {
     groupId,
     userId,

@@ -10,7 +10,7 @@ import { converseIdsOf } from './views.ts';
  * them first (nothing more is done then).
  */
 export async function removeMembership(
-  { models, membership }: Pick<GroupDeps, 'models' | 'membership'>,
+  { models, membership, rooms }: Pick<GroupDeps, 'models' | 'membership' | 'rooms'>,
   ctx: Context<unknown, CallerMeta>,
   group: Pick<GroupDoc, '_id' | 'panels'>,
   member: Pick<MemberDoc, '_id' | 'userId'>,
@@ -22,6 +22,7 @@ export async function removeMembership(
   const userId = member.userId.toHexString();
   await models.groups.updateOne({ _id: group._id }, { $inc: { memberCount: -1 } });
   await membership.forgetMember(groupId, userId);
+  await rooms.left(groupId, userId);
   announce(ctx, EVENTS.memberLeft, {
     groupId,
     userId,

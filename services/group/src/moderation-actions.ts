@@ -12,7 +12,7 @@ import { removeMembership } from './member-removal.ts';
 const MAX_BANS_LISTED = 1000;
 
 /** Bans and timed mutes: what group admins use to keep a group usable. */
-export const moderationActions = ({ models, membership, audit }: GroupDeps) => {
+export const moderationActions = ({ models, membership, audit, rooms }: GroupDeps) => {
   /** The caller (an owner or admin), and the member they act on (null: not a member) if they may. */
   const loadActorAndTarget = async (ctx: Ctx<{ groupId: string; userId: string }>, verb: string) => {
     const actorId = callerId(ctx);
@@ -58,7 +58,7 @@ export const moderationActions = ({ models, membership, audit }: GroupDeps) => {
         } catch (err) {
           if (!isDuplicateKeyError(err)) throw err;
         }
-        if (target) await removeMembership({ models, membership }, ctx, group, target, actorId);
+        if (target) await removeMembership({ models, membership, rooms }, ctx, group, target, actorId);
         await models.invites.deleteMany({ groupId: group._id, createdBy: new Types.ObjectId(ctx.params.userId) });
         if (created)
           await auditMemberAction(audit, ctx, {

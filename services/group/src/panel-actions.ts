@@ -7,7 +7,7 @@ import { MAX_PANELS, type Ctx, type GroupDeps } from './deps.ts';
 import type { GroupDoc } from './models.ts';
 import { toPanel } from './views.ts';
 
-export const panelActions = ({ models, membership, audit }: GroupDeps) => ({
+export const panelActions = ({ models, membership, audit, rooms }: GroupDeps) => ({
   createPanel: {
     params: groupParams.createPanel,
     async handler(ctx: Ctx<Params<typeof groupParams.createPanel>>): Promise<Panel> {
@@ -24,6 +24,7 @@ export const panelActions = ({ models, membership, audit }: GroupDeps) => ({
       );
       if (modifiedCount === 0) throw new ImError('IM_ERR_CONFLICT', `A group has at most ${MAX_PANELS} panels`);
       await membership.forgetConverses([panel.converseId.toHexString()]);
+      await rooms.panelAdded(ctx.params.groupId, panel.converseId.toHexString());
       const view = toPanel(panel);
       announce(ctx, EVENTS.panelCreated, { groupId: ctx.params.groupId, panel: view });
       return view;
@@ -108,6 +109,7 @@ export const panelActions = ({ models, membership, audit }: GroupDeps) => ({
       if (modifiedCount === 0) throw new ImError('IM_ERR_NOT_FOUND', 'Panel not found');
       const converseId = panel.converseId.toHexString();
       await membership.forgetConverses([converseId]);
+      await rooms.panelRemoved(ctx.params.groupId, converseId);
       if (panel.webPublic) await callOnEveryNode(ctx, 'gateway.forgetPublic', { converseIds: [converseId] });
       announce(ctx, EVENTS.panelDeleted, { groupId: ctx.params.groupId, panelId: ctx.params.panelId, converseId });
       await audit.record(actorId, {

@@ -12,7 +12,7 @@ const NOT_FOUND = 'Group not found';
 const directoryCursor = (g: GroupDoc): string => `${g.memberCount}.${g._id.toHexString()}`;
 
 /** Public groups: the directory, joining without an invite, and what public pages need of a panel. */
-export const publicActions = ({ models, membership }: GroupDeps) => ({
+export const publicActions = ({ models, membership, rooms }: GroupDeps) => ({
   /** Public groups whose name contains `q` (any case), largest first; the cursor is `<memberCount>.<id>`. */
   directory: {
     params: groupParams.directory,
@@ -54,8 +54,8 @@ export const publicActions = ({ models, membership }: GroupDeps) => ({
       if (!group) throw new ImError('IM_ERR_NOT_FOUND', NOT_FOUND);
       if (existing) return toGroup(group, existing);
       if (group.visibility !== 'public') throw new ImError('IM_ERR_NOT_FOUND', NOT_FOUND);
-      if (await isBanned({ models, membership }, group._id, userId)) throw bannedError();
-      return addMember({ models, membership }, ctx, group, userId);
+      if (await isBanned({ models }, group._id, userId)) throw bannedError();
+      return addMember({ models, membership, rooms }, ctx, group, userId);
     },
   },
 

@@ -413,6 +413,14 @@ export const configSchema = {
     default: '1000',
     parse: positiveInt,
   }),
+  roomIndex: entry({
+    env: 'ROOM_INDEX',
+    type: 'on | off',
+    description:
+      "The index of each user's groups, converses and DMs that a socket's connect reads its rooms from (memory on a single instance, Redis when REDIS_URL is set; rebuilt from MongoDB at start). off: every connect queries MongoDB.",
+    default: 'on',
+    parse: z.enum(['on', 'off']),
+  }),
   storage: entry({
     env: 'STORAGE',
     type: 'local | s3',

@@ -11,6 +11,7 @@ import type {
 } from '@im/protocol';
 import { announce, call, EVENTS, ImError, toHttpError, type AppContext, type EventPayloads } from '@im/sdk';
 import type { ServiceBroker } from 'moleculer';
+import pLimit from 'p-limit';
 import { Server, type Socket } from 'socket.io';
 import type { Authenticator } from '../auth/authenticator.ts';
 import type { Realtime } from './fanout.ts';
@@ -18,6 +19,7 @@ import type { PresenceStore } from './presence.ts';
 import { RoomAdmission } from './room-admission.ts';
 import { RoomJournal, type JournalMark, type ReplayTarget } from './room-journal.ts';
 import { converseRoom, groupRoom, presenceGroupIds, sessionRoom, userRoom } from './rooms.ts';
+import { leanSockets } from './lean-sockets.ts';
 
 export interface SocketData {
   userId: string;
@@ -93,13 +95,11 @@ export function createSocketServer(
     pingInterval: 20_000,
     pingTimeout: 20_000,
   });
-  // The upgrade request stays referenced by each session unless dropped; the
-  // handshake already copied what the gateway reads (auth, headers, address).
-  io.engine.on('connection', (raw: { request: unknown }) => {
-    raw.request = null;
-  });
+  // Drops the upgrade request and trims each socket's handshake (memory per idle socket).
+  leanSockets(io);
 
   const journal = new RoomJournal();
+  const syncs = pLimit(app.config.socketRoomLoads);
   const admission = new RoomAdmission({
     concurrency: app.config.socketRoomLoads,
     backlog: app.config.socketConnectBacklog,
@@ -175,11 +175,15 @@ export function createSocketServer(
     if (typeof ack !== 'function') return;
     try {
       await this.data.ready;
-      const result = await call(
-        broker,
-        'chat.sync',
-        { cursors: ownCursors(this, body?.cursors) },
-        { meta: { user: { id: this.data.userId, sessionId: this.data.sessionId } } },
+      const cursors = ownCursors(this, body?.cursors);
+      // A storm's catch-ups queue here, not inside the broker call where its timeout runs.
+      const result = await syncs(() =>
+        call(
+          broker,
+          'chat.sync',
+          { cursors },
+          { meta: { user: { id: this.data.userId, sessionId: this.data.sessionId } } },
+        ),
       );
       ack({ ok: true, data: result });
     } catch (err) {

@@ -1,107 +1,50 @@
-// Offline members' notifications, delivered to a local push endpoint over
-// HTTP on loopback. Members register Web Push subscriptions through the API
-// and never connect; one member @mentions them (or DMs them) over the API; the
-// endpoint (its own process, standing in for FCM/Mozilla's push service)
-// counts the encrypted POSTs and the TCP connections they came over. The
-// server's RSS is sampled every 200 ms throughout.
+// Offline members' notifications, delivered over HTTP on loopback to a local
+// endpoint (its own process, push-sink.ts) standing in for a push service or
+// for the push proxy. Members register their destinations through the API
+// (`--channel webpush`: Web Push subscriptions, encrypted and VAPID-signed
+// per notification; `--channel proxy`: mobile device tokens, one JSON POST
+// per device to PUSH_PROXY_URL) and never connect; one member @mentions them
+// (or DMs them) over the API. A warm-up burst goes first; the server's RSS is
+// sampled every 200 ms from the end of the warm-up to the end of the burst.
 import { createECDH, randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { DmConverse } from '@im/protocol';
 import { startRedis, type RedisServerHandle } from '@im/dev-servers';
 import { AccountPool, api, BenchGroup, type Account } from '../lib/api.ts';
 import { benchArgs, intOption, queueOption } from '../lib/args.ts';
-import { awaitArrivals, awaitCount, burstChart, pause, sendBurst } from '../lib/burst.ts';
+import { awaitArrivals, burstChart, pause, sendBurst, type SendBurst } from '../lib/burst.ts';
 import { LoadCpu } from '../lib/load-cpu.ts';
 import { metric, scrape } from '../lib/metrics.ts';
 import { forEachLimited } from '../lib/progress.ts';
-import { Receiver, serveReceiver } from '../lib/receiver.ts';
+import { Receiver } from '../lib/receiver.ts';
 import { table, writeResult } from '../lib/report.ts';
-import { RssSampler } from '../lib/rss-sampler.ts';
+import { mib, RssSampler } from '../lib/rss-sampler.ts';
 import { rssFigures, rssPoints, serverRss } from '../lib/server-rss.ts';
 import { round, summarize, type Summary } from '../lib/stats.ts';
 import { startTarget, type Target } from '../lib/target.ts';
+import type { PushChannel, SinkCommand, SinkStats } from './push-sink.ts';
 
 /** Mentions the server resolves per message (services/chat/src/mentions.ts). */
 const MAX_MENTIONS = 50;
 /** The cluster node that runs the push service (server/src/cluster.ts). */
 const PUSH_NODE = { id: 'services-2', services: 'file, push' };
+const SINK_FILE = fileURLToPath(new URL('./push-sink.ts', import.meta.url));
 
-// ---------------------------------------------------------------------------
-// The push endpoint: a child process running a bare node:http server.
-
-interface SinkStats {
-  count: number;
-  /** Epoch ms (sub-ms precision) of the first and last complete request. */
-  first: number;
-  last: number;
-  /** Requests that did not look like encrypted, VAPID-signed Web Push. */
-  malformed: number;
-  perPath: Record<string, number>;
-}
-
-type SinkCommand = { type: 'stats'; perPath?: boolean } | { type: 'reset' };
-
-function runSink(): void {
-  let count = 0;
-  let first = 0;
-  let last = 0;
-  let malformed = 0;
-  let perPath = new Map<string, number>();
-  serveReceiver<SinkCommand, SinkStats>(
-    (req, res) => {
-      let bytes = 0;
-      req.on('data', (c: Buffer) => {
-        bytes += c.length;
-      });
-      req.on('end', () => {
-        const t = performance.timeOrigin + performance.now();
-        if (count === 0) first = t;
-        last = t;
-        count += 1;
-        if (
-          req.method !== 'POST' ||
-          bytes === 0 ||
-          req.headers['content-encoding'] !== 'aes128gcm' ||
-          !String(req.headers.authorization).startsWith('vapid t=')
-        )
-          malformed += 1;
-        const path = req.url ?? '';
-        perPath.set(path, (perPath.get(path) ?? 0) + 1);
-        res.writeHead(201).end();
-      });
-    },
-    (m) => {
-      // Connections are counted over the whole run: the warm-up opens the pool the burst reuses.
-      if (m.type === 'reset') {
-        count = malformed = 0;
-        first = last = 0;
-        perPath = new Map();
-      }
-      return {
-        count,
-        first,
-        last,
-        malformed,
-        perPath: m.type === 'stats' && m.perPath ? Object.fromEntries(perPath) : {},
-      };
-    },
-  );
-}
-
-// ---------------------------------------------------------------------------
-
-interface PushResult {
-  kind: 'mention' | 'dm';
+export interface PushResult {
+  channel: PushChannel;
+  kind: 'mention' | 'dm' | 'all';
   queue: 'memory' | 'redis';
   members: number;
-  subscriptionsPerMember: number;
+  /** Web Push subscriptions or devices per member. */
+  destinationsPerMember: number;
+  warmupNotifications: number;
   messages: number;
   expected: number;
   received: number;
   missing: number;
   duplicates: number;
-  /** Requests to paths no subscription has. */
-  strayPaths: number;
+  /** Arrivals for destinations nobody registered. */
+  strays: number;
   malformed: number;
   sendErrors: number;
   sendErrorSamples: string[];
@@ -116,21 +59,28 @@ interface PushResult {
   notificationsPerSecond: number | null;
   /** Arrivals over the time from the first send to the last arrival. */
   endToEndPerSecond: number | null;
-  /** TCP connections the endpoint saw. */
+  /** TCP connections the endpoint saw (warm-up included). */
   connections: number;
   server: {
     rssSource: string;
+    /** rssBeforeMiB is the reading after the warm-up; rssAfterMiB 2 s after the last arrival. */
     rssBeforeMiB: number;
     rssPeakMiB: number;
     rssAfterMiB: number;
     rssGrowthMiB: number;
+    /** After warm-up → end, as a share of after warm-up. */
+    rssChangePercent: number;
     rssSamples: number;
     rssSampleFailures: number;
     queueDepthPeak: number | null;
+    /** V8's heap (total, used) and external memory, MiB (single instance). */
+    heapAfterWarmup: { totalMiB: number; usedMiB: number; externalMiB: number } | null;
+    heapAtEnd: { totalMiB: number; usedMiB: number; externalMiB: number } | null;
     pushSent: number | null;
     pushFailed: number | null;
     pushRetried: number | null;
     pushConcurrency: number | string;
+    encryptWorkers: number | string;
   };
   endpointCpuSeconds: number;
 }
@@ -150,40 +100,64 @@ function subscription(endpoint: string) {
   };
 }
 
+function fail(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(2);
+}
+
 export async function run(argv: string[]): Promise<void> {
   const values = benchArgs(argv, {
+    channel: { type: 'string' },
     notifications: { type: 'string' },
+    warmup: { type: 'string' },
     members: { type: 'string' },
     subscriptions: { type: 'string' },
+    devices: { type: 'string' },
     kind: { type: 'string' },
     queue: { type: 'string' },
     'send-concurrency': { type: 'string' },
     'push-concurrency': { type: 'string' },
+    'encrypt-workers': { type: 'string' },
   });
-  const wanted = intOption('notifications', values.notifications, 20_000);
-  const kind = values.kind ?? 'mention';
-  if (kind !== 'mention' && kind !== 'dm') {
-    process.stderr.write(`--kind must be mention or dm (got ${JSON.stringify(kind)})\n`);
-    process.exit(2);
-  }
+  const channel = values.channel ?? 'webpush';
+  if (channel !== 'webpush' && channel !== 'proxy')
+    fail(`--channel must be webpush or proxy (got ${JSON.stringify(channel)})`);
+  const proxy = channel === 'proxy';
+  if (proxy && values.subscriptions) fail('--subscriptions is for --channel webpush (use --devices)');
+  if (!proxy && values.devices) fail('--devices is for --channel proxy (use --subscriptions)');
+  // The proxy forwards what Web Push would encrypt: to measure it, not the message sends, a
+  // message reaches many devices (`@all` in a group of 500 with 2 devices each: 1,000 per message).
+  const kind = values.kind ?? (proxy ? 'all' : 'mention');
+  if (kind !== 'mention' && kind !== 'dm' && kind !== 'all')
+    fail(`--kind must be mention, all or dm (got ${JSON.stringify(kind)})`);
+  const wanted = intOption('notifications', values.notifications, proxy ? 100_000 : 20_000);
   const queue = queueOption(values.queue, values.cluster, 'push jobs');
-  const members = intOption('members', values.members, MAX_MENTIONS);
-  if (kind === 'mention' && members > MAX_MENTIONS) {
-    process.stderr.write(`--members: a message mentions at most ${MAX_MENTIONS} members (use --kind dm for more)\n`);
-    process.exit(2);
-  }
-  const perMember = intOption('subscriptions', values.subscriptions, 2);
+  const members = intOption('members', values.members, kind === 'all' ? 500 : MAX_MENTIONS);
+  if (kind === 'mention' && members > MAX_MENTIONS)
+    fail(`--members: a message mentions at most ${MAX_MENTIONS} members (use --kind all or dm for more)`);
+  const perMember = proxy
+    ? intOption('devices', values.devices, 2)
+    : intOption('subscriptions', values.subscriptions, 2);
   const sendConcurrency = intOption('send-concurrency', values['send-concurrency'], 4);
   const pushConcurrency = values['push-concurrency']
     ? intOption('push-concurrency', values['push-concurrency'], 64)
     : undefined;
-  // Each mention message reaches every member's every subscription; each DM one member's.
-  const perMessage = kind === 'mention' ? members * perMember : perMember;
+  // 0 is a value here (encryption inline), so intOption's positive check does not fit.
+  const encryptWorkers = values['encrypt-workers'];
+  if (encryptWorkers !== undefined && !/^\d+$/.test(encryptWorkers))
+    fail(`--encrypt-workers must be 0 or a positive integer (got ${JSON.stringify(encryptWorkers)})`);
+  // Each group message reaches every member's every destination; each DM one member's.
+  const perMessage = kind === 'dm' ? perMember : members * perMember;
   const messages = Math.ceil(wanted / perMessage);
   const expected = messages * perMessage;
+  // A tenth of the burst by default: the code compiled, the pools and heap grown to their working size.
+  const warmupMessages = Math.max(
+    1,
+    Math.ceil(intOption('warmup', values.warmup, Math.ceil(expected / 10)) / perMessage),
+  );
 
   const load = new LoadCpu();
-  const sink = new Receiver<SinkCommand, SinkStats>(fileURLToPath(import.meta.url), '--sink', 'the push endpoint');
+  const sink = new Receiver<SinkCommand, SinkStats>(SINK_FILE, '--sink', 'the push endpoint');
   const sinkCount = async () => (await sink.ask({ type: 'stats' })).count;
   const origin = `http://127.0.0.1:${await sink.port}`;
   let redis: RedisServerHandle | undefined;
@@ -197,73 +171,109 @@ export async function run(argv: string[]): Promise<void> {
       cluster: values.cluster,
       env: {
         VAPID_SUBJECT: 'mailto:bench@example.org',
+        ...(proxy ? { PUSH_PROXY_URL: `${origin}/proxy` } : {}),
         ...(pushConcurrency ? { PUSH_CONCURRENCY: String(pushConcurrency) } : {}),
+        ...(encryptWorkers !== undefined ? { PUSH_ENCRYPT_WORKERS: encryptWorkers } : {}),
         ...(redis ? { REDIS_URL: redis.url, REDIS_KEY_PREFIX: 'bench:' } : {}),
       },
     });
     const base = target.gateways[0]!;
     const mode = target.mode;
+    const what = proxy ? 'device(s) each, through the push proxy' : 'Web Push subscription(s) each';
     process.stdout.write(
-      `push: ${expected} notifications = ${messages} ${kind === 'mention' ? `messages mentioning ${members} offline members` : `DMs to ${members} offline members`}, ${perMember} subscription(s) each; queue: ${queue}; endpoint ${origin}\n`,
+      `push: ${expected} notifications = ${messages} ${kind === 'dm' ? `DMs to ${members} offline members` : `messages ${kind === 'all' ? '@all to' : 'mentioning'} ${members} offline members`}, ${perMember} ${what}; ${warmupMessages * perMessage} to warm up; queue: ${queue}; endpoint ${origin}\n`,
     );
     const pool = new AccountPool(base);
     const accounts = await pool.ensure(members + 1);
     const sender = accounts[0]!;
     const recipients = accounts.slice(1);
 
-    const plan: Planned[] = [];
-    if (kind === 'mention') {
+    let plan: (count: number, label: string) => Planned[];
+    if (kind !== 'dm') {
       const group = await BenchGroup.create(base, sender, 'push');
       await group.join(recipients);
-      const mentions = recipients.map((r) => `@${r.username}`).join(' ');
-      for (let i = 0; i < messages; i += 1)
-        plan.push({ converseId: group.converseId, content: `${mentions} push benchmark ${i}` });
+      // The owner may write `@all` whatever the group's size.
+      const mentions = kind === 'all' ? '@all' : recipients.map((r) => `@${r.username}`).join(' ');
+      plan = (count, label) =>
+        Array.from({ length: count }, (_, i) => ({
+          converseId: group.converseId,
+          content: `${mentions} ${label} ${i}`,
+        }));
     } else {
       const dms: string[] = [];
       await forEachLimited(recipients, 16, `opening ${recipients.length} DMs`, async (r: Account, i) => {
         dms[i] = (await api<DmConverse>(base, 'POST', '/api/dms', sender.token, { userId: r.id })).id;
       });
-      for (let i = 0; i < messages; i += 1)
-        plan.push({ converseId: dms[i % dms.length]!, content: `a direct word, push benchmark ${i}` });
+      plan = (count, label) =>
+        Array.from({ length: count }, (_, i) => ({
+          converseId: dms[i % dms.length]!,
+          content: `a word, ${label} ${i}`,
+        }));
     }
-    // What each subscription should receive.
-    const expectedPerPath = new Map<string, number>();
-    const subs = recipients.flatMap((r, i) => Array.from({ length: perMember }, (_, s) => ({ r, i, s })));
-    await forEachLimited(subs, 16, `subscribing ${subs.length} browsers`, async ({ r, i, s }) => {
-      const path = `/push/${i}/${s}`;
-      await api(base, 'POST', '/api/push/subscriptions', r.token, subscription(`${origin}${path}`));
-      expectedPerPath.set(
-        path,
-        kind === 'mention' ? messages : Math.floor(messages / members) + (i < messages % members ? 1 : 0),
-      );
-    });
+    // What each destination should receive in the measured burst (keyed as the sink counts).
+    const expectedPerKey = new Map<string, number>();
+    const destinations = recipients.flatMap((r, i) => Array.from({ length: perMember }, (_, s) => ({ r, i, s })));
+    await forEachLimited(
+      destinations,
+      16,
+      `registering ${destinations.length} ${proxy ? 'devices' : 'browsers'}`,
+      async ({ r, i, s }) => {
+        let key: string;
+        if (proxy) {
+          key = `bench-device-${i}-${s}`;
+          await api(base, 'POST', '/api/push/devices', r.token, { platform: s % 2 ? 'android' : 'ios', token: key });
+        } else {
+          key = `/push/${i}/${s}`;
+          await api(base, 'POST', '/api/push/subscriptions', r.token, subscription(`${origin}${key}`));
+        }
+        expectedPerKey.set(
+          key,
+          kind !== 'dm' ? messages : Math.floor(messages / members) + (i < messages % members ? 1 : 0),
+        );
+      },
+    );
+    const send = (m: Planned) =>
+      api(base, 'POST', `/api/converses/${m.converseId}/messages`, sender.token, { content: m.content });
 
-    // Warm-up: one message through the whole path (code paths compiled, the endpoint's connections opened).
-    await sink.ask({ type: 'reset' });
-    await api(base, 'POST', `/api/converses/${plan[0]!.converseId}/messages`, sender.token, {
-      content: `${plan[0]!.content} (warm-up)`,
+    // Warm-up: a smaller burst of the same shape through the whole path.
+    await sink.ask({ type: 'reset', channel });
+    const warm = sendBurst(plan(warmupMessages, 'push warm-up'), sendConcurrency, send);
+    await awaitArrivals({
+      label: 'warm-up',
+      expected: warmupMessages * perMessage,
+      count: sinkCount,
+      burst: warm,
+      deadline: Date.now() + 60_000 + 5 * warmupMessages * perMessage,
     });
-    const warmed = await awaitCount(sinkCount, perMessage, 60_000);
-    if (warmed < perMessage) throw new Error(`warm-up: ${warmed} of ${perMessage} notifications arrived in 60 s`);
+    await warm.finished;
+    const warmed = await sinkCount();
+    if (warmed < warmupMessages * perMessage || warm.errors > 0)
+      throw new Error(
+        `warm-up: ${warmed} of ${warmupMessages * perMessage} notifications arrived (${warm.errors} failed sends: ${warm.errorSamples.join('; ')})`,
+      );
     await pause(1000);
 
     // Measure from here on.
-    await sink.ask({ type: 'reset' });
+    await sink.ask({ type: 'reset', channel });
     const readMetrics = async () => (mode === 'single' ? await scrape(base) : undefined);
     const metricsBefore = await readMetrics();
     let depthPeak = 0;
+    // What the RSS is made of, at the first and the latest reading (single instance only).
+    const heap: Array<{ totalMiB: number; usedMiB: number; externalMiB: number }> = [];
     const serverMemory = serverRss(target, PUSH_NODE, (s) => {
       depthPeak = Math.max(depthPeak, metric(s, 'im_push_queue_depth'));
+      heap[heap.length === 0 ? 0 : 1] = {
+        totalMiB: mib(metric(s, 'im_nodejs_heap_size_total_bytes')),
+        usedMiB: mib(metric(s, 'im_nodejs_heap_size_used_bytes')),
+        externalMiB: mib(metric(s, 'im_nodejs_external_memory_bytes')),
+      };
     });
     const sampler = new RssSampler(serverMemory.read, 200);
     await sampler.start();
     await pause(600); // a few readings before the burst
 
     const t0 = performance.timeOrigin + performance.now();
-    const burst = sendBurst(plan, sendConcurrency, (m) =>
-      api(base, 'POST', `/api/converses/${m.converseId}/messages`, sender.token, { content: m.content }),
-    );
-
+    const burst: SendBurst = sendBurst(plan(messages, 'push benchmark'), sendConcurrency, send);
     // Wait for every notification, bounded: no arrival for 20 s after the sends, or the deadline.
     await awaitArrivals({
       label: 'notifications delivered',
@@ -277,7 +287,7 @@ export async function run(argv: string[]): Promise<void> {
     // Late or duplicate deliveries, and the memory once the burst is over.
     await pause(2000);
     const rss = await sampler.stop();
-    const stats = await sink.ask({ type: 'stats', perPath: true });
+    const stats = await sink.ask({ type: 'stats', perKey: true });
     deliveredOverTime.push([round((performance.timeOrigin + performance.now() - t0) / 1000, 2), stats.count]);
     const metricsAfter = await readMetrics();
     const delta = (name: string, labels = '') =>
@@ -285,26 +295,29 @@ export async function run(argv: string[]): Promise<void> {
 
     let duplicates = 0;
     let missing = 0;
-    for (const [path, n] of expectedPerPath) {
-      const got = stats.perPath[path] ?? 0;
+    for (const [key, n] of expectedPerKey) {
+      const got = stats.perKey[key] ?? 0;
       duplicates += Math.max(0, got - n);
       missing += Math.max(0, n - got);
     }
-    const strays = Object.keys(stats.perPath).filter((p) => !expectedPerPath.has(p)).length;
+    const strays = Object.keys(stats.perKey).filter((k) => !expectedPerKey.has(k)).length;
     const seconds = (stats.last - stats.first) / 1000;
     // The sampler's clock starts 600 ms before t0.
     rssOverTime = rssPoints(rss, 0.6);
+    const figures = rssFigures(rss);
     result = {
+      channel,
       kind,
       queue,
       members,
-      subscriptionsPerMember: perMember,
+      destinationsPerMember: perMember,
+      warmupNotifications: warmupMessages * perMessage,
       messages,
       expected,
       received: stats.count,
       missing,
       duplicates,
-      strayPaths: strays,
+      strays,
       malformed: stats.malformed,
       sendErrors: burst.errors,
       sendErrorSamples: burst.errorSamples,
@@ -318,12 +331,16 @@ export async function run(argv: string[]): Promise<void> {
       connections: stats.connections,
       server: {
         rssSource: serverMemory.source,
-        ...rssFigures(rss),
+        ...figures,
+        rssChangePercent: round(((rss.endBytes - rss.startBytes) / rss.startBytes) * 100, 1),
         queueDepthPeak: mode === 'single' ? depthPeak : null,
+        heapAfterWarmup: heap[0] ?? null,
+        heapAtEnd: heap[1] ?? null,
         pushSent: delta('im_push_sent_total'),
         pushFailed: delta('im_push_failed_total'),
         pushRetried: delta('im_push_retried_total'),
         pushConcurrency: pushConcurrency ?? 'default (64)',
+        encryptWorkers: encryptWorkers !== undefined ? Number(encryptWorkers) : 'default (cores - 1)',
       },
       endpointCpuSeconds: round(stats.cpuMicros / 1e6, 2),
     };
@@ -339,6 +356,7 @@ export async function run(argv: string[]): Promise<void> {
   process.stdout.write(
     table([
       {
+        channel,
         queue,
         expected: r.expected,
         received: r.received,
@@ -347,26 +365,31 @@ export async function run(argv: string[]): Promise<void> {
         'send→last /s': r.endToEndPerSecond ?? 'n/a',
         'send p50 ms': r.sendLatencyMs.p50,
         connections: r.connections,
-        'RSS before MB': r.server.rssBeforeMiB,
+        'RSS warm MB': r.server.rssBeforeMiB,
         'peak MB': r.server.rssPeakMiB,
-        'after MB': r.server.rssAfterMiB,
+        'end MB': r.server.rssAfterMiB,
+        'warm→end': `${r.server.rssChangePercent > 0 ? '+' : ''}${r.server.rssChangePercent}%`,
         errors,
       },
     ]),
   );
   if ((r.notificationsPerSecond ?? 0) < 15_000)
     process.stdout.write(`below the target: ${r.notificationsPerSecond ?? 0} notifications/s (target 15,000)\n`);
+  if (Math.abs(r.server.rssChangePercent) > 10)
+    process.stdout.write(
+      `server RSS not flat: ${r.server.rssChangePercent}% after warm-up → end (target within 10%)\n`,
+    );
   if (errors > 0)
     process.stdout.write(
       `errors: missing ${r.missing}, duplicates ${r.duplicates}, malformed ${r.malformed}, failed sends ${r.sendErrors}, push failures ${r.server.pushFailed ?? 'n/a'}\n`,
     );
   writeResult(
-    { benchmark: 'push', target: t.mode, mongo: t.mongoKind, ...r },
+    { benchmark: proxy ? 'push-proxy' : 'push', target: t.mode, mongo: t.mongoKind, ...r },
     {
       out: values.out,
       load,
       chart: burstChart(
-        `Push: ${r.expected} notifications (${t.mode}, ${queue} queue)`,
+        `Push (${channel}): ${r.expected} notifications (${t.mode}, ${queue} queue)`,
         rssOverTime,
         deliveredOverTime,
         r.expected,
@@ -374,5 +397,3 @@ export async function run(argv: string[]): Promise<void> {
     },
   );
 }
-
-if (import.meta.main && process.argv.includes('--sink')) runSink();

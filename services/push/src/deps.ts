@@ -1,5 +1,6 @@
 import type { AppContext, CallerMeta, DeliveryQueue, OutboundGuard } from '@im/sdk';
 import type { Context } from 'moleculer';
+import type { FanOutGate } from './delivery/fan-out-gate.ts';
 import type { PushJobData } from './delivery/push-job.ts';
 import type { PushModels } from './models.ts';
 import type { VapidKeys } from './vapid.ts';
@@ -11,6 +12,8 @@ export interface PushDeps {
   vapid: VapidKeys;
   /** The delivery queue, once the service started. */
   queue: () => DeliveryQueue<PushJobData> | undefined;
+  /** Holds fan-outs while the in-memory queue has a backlog (none with the Redis stream). */
+  fanOut: () => FanOutGate | undefined;
   /** The guarded client for every push destination. */
   outbound: OutboundGuard;
 }

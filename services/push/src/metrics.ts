@@ -36,10 +36,18 @@ export function pushMetrics(registry: Registry, queueDepth: () => Promise<number
       this.set(await queueDepth());
     },
   });
+  // Each delivery records two series: their labelled children are looked up once per channel.
+  const perChannel = new Map<string, { sent: Counter.Internal; latency: Histogram.Internal<'channel'> }>();
+  const series = (channel: string) => {
+    let s = perChannel.get(channel);
+    if (!s) perChannel.set(channel, (s = { sent: sent.labels(channel), latency: latency.labels(channel) }));
+    return s;
+  };
   const hooks: Omit<SendHooks, 'gone'> = {
     sent: (channel, ms) => {
-      sent.inc({ channel });
-      latency.observe({ channel }, ms / 1000);
+      const s = series(channel);
+      s.sent.inc();
+      s.latency.observe(ms / 1000);
     },
     failed: (channel, reason) => failed.inc({ channel, reason }),
     retried: (channel) => retried.inc({ channel }),

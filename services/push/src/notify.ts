@@ -14,7 +14,7 @@ const ALL_TARGETS_MAX = 100_000;
  * with no socket anywhere get an inbox entry and a push (Web Push, and the
  * HTTP push proxy for mobile devices), unless they muted it.
  */
-export function notifier({ app, models, queue }: PushDeps) {
+export function notifier({ app, models, queue, fanOut }: PushDeps) {
   /** The users of `ids` with no socket on any gateway (all of them if no gateway answers). */
   const offline = async (broker: ServiceBroker, ids: string[]) => {
     const online = new Set(await call(broker, 'gateway.online', { userIds: ids }).catch(() => []));
@@ -92,27 +92,37 @@ export function notifier({ app, models, queue }: PushDeps) {
         authorId: message.authorId,
         preview,
       });
-      const [subs, devices] = await Promise.all([
-        models.subscriptions.find({ userId: { $in: recipients } }).lean<SubscriptionDoc[]>(),
-        app.config.pushProxyUrl
-          ? models.devices.find({ userId: { $in: recipients } }).lean<DeviceDoc[]>()
-          : Promise.resolve([]),
-      ]);
-      const jobs: PushJobData[] = [
-        ...subs.map((s) => ({
-          channel: 'webpush' as const,
-          userId: s.userId.toHexString(),
-          target: { endpoint: s.endpoint, p256dh: s.p256dh, auth: s.auth },
-          payload,
-        })),
-        ...devices.map((d) => ({
-          channel: 'proxy' as const,
-          userId: d.userId.toHexString(),
-          target: { platform: d.platform, token: d.token },
-          payload,
-        })),
-      ];
-      await queue()?.enqueue(jobs);
+      // The destinations are read only when the queue has room for their jobs.
+      const release = (await fanOut()?.admit()) ?? (() => undefined);
+      try {
+        const [subs, devices] = await Promise.all([
+          models.subscriptions
+            .find({ userId: { $in: recipients } }, { _id: 0, userId: 1, endpoint: 1, p256dh: 1, auth: 1 })
+            .lean<SubscriptionDoc[]>(),
+          app.config.pushProxyUrl
+            ? models.devices
+                .find({ userId: { $in: recipients } }, { _id: 0, userId: 1, platform: 1, token: 1 })
+                .lean<DeviceDoc[]>()
+            : Promise.resolve([]),
+        ]);
+        const jobs: PushJobData[] = [
+          ...subs.map((s) => ({
+            channel: 'webpush' as const,
+            userId: s.userId.toHexString(),
+            target: { endpoint: s.endpoint, p256dh: s.p256dh, auth: s.auth },
+            payload,
+          })),
+          ...devices.map((d) => ({
+            channel: 'proxy' as const,
+            userId: d.userId.toHexString(),
+            target: { platform: d.platform, token: d.token },
+            payload,
+          })),
+        ];
+        await queue()?.enqueue(jobs);
+      } finally {
+        release();
+      }
     },
 
     /** On `chat.converse.read`: reading a converse clears its inbox entries up to the read position. */

@@ -9,6 +9,8 @@ import {
   type ServiceEvents,
   type ServiceFactory,
 } from '@im/sdk';
+import { createEncryptor } from './delivery/encrypt-pool.ts';
+import { FanOutGate } from './delivery/fan-out-gate.ts';
 import { pushPoster } from './delivery/http-client.ts';
 import type { PushJobData } from './delivery/push-job.ts';
 import { createSender } from './delivery/sender.ts';
@@ -21,6 +23,12 @@ import { registrationActions } from './registration-actions.ts';
 import { resolveVapidKeys } from './vapid.ts';
 
 /**
+ * Jobs the in-memory queue may hold before new fan-outs wait: enough to keep
+ * every delivery slot busy between two fan-outs, a few MB at most.
+ */
+const fanOutHighWater = (concurrency: number) => Math.max(4096, 16 * concurrency);
+
+/**
  * Notifications for members who are not looking: inbox entries, Web Push and
  * mobile pushes through a delivery queue (memory on a single instance, a
  * Redis stream in a cluster).
@@ -28,9 +36,11 @@ import { resolveVapidKeys } from './vapid.ts';
 export const createPushService: ServiceFactory = (app: AppContext) => {
   const models = pushModels(app.mongo!);
   let queue: DeliveryQueue<PushJobData> | undefined;
+  let gate: FanOutGate | undefined;
   // Every push destination (Web Push endpoints, the push proxy) is user- or admin-supplied.
   const outbound = new OutboundGuard({ allow: app.config.outboundAllow, timeoutMs: app.config.outboundTimeoutMs });
-  const deps = { app, models, vapid: resolveVapidKeys(app.config), queue: () => queue, outbound };
+  const deps = { app, models, vapid: resolveVapidKeys(app.config), queue: () => queue, fanOut: () => gate, outbound };
+  const encryptor = createEncryptor(app.config.pushEncryptWorkers);
   const send = createSender(
     deps.vapid,
     app.config.pushProxyUrl,
@@ -40,6 +50,7 @@ export const createPushService: ServiceFactory = (app: AppContext) => {
       gone: (endpoint) => void models.subscriptions.deleteOne({ endpoint }).catch(() => undefined),
     },
     pushPoster(outbound),
+    encryptor,
   );
   const notify = notifier(deps);
 
@@ -47,14 +58,19 @@ export const createPushService: ServiceFactory = (app: AppContext) => {
     name: 'push',
     async started() {
       await Promise.all(Object.values(models).map((m) => m.createIndexes()));
-      queue = app.redis
-        ? new RedisStreamQueue<PushJobData>(app.redis, this.broker.nodeID, { name: 'push' })
-        : new MemoryQueue<PushJobData>();
+      if (app.redis) {
+        queue = new RedisStreamQueue<PushJobData>(app.redis, this.broker.nodeID, { name: 'push' });
+      } else {
+        const memory = new MemoryQueue<PushJobData>();
+        gate = new FanOutGate(() => memory.backlog(), fanOutHighWater(app.config.pushConcurrency));
+        queue = memory;
+      }
       queue.start(send, app.config.pushConcurrency);
     },
     async stopped() {
+      gate?.stop();
       await queue?.stop();
-      await outbound.close();
+      await Promise.all([outbound.close(), encryptor.close()]);
     },
     actions: { ...registrationActions(deps), ...inboxActions(deps), ...departureActions(deps) },
     events: {

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -394,7 +395,7 @@ export const configSchema = {
     env: 'SOCKET_ROOM_LOADS',
     type: 'count',
     description:
-      'Sockets whose rooms a gateway looks up at once; more connecting at the same time (a reconnect storm) wait their turn, connected, and get what their converses send meanwhile once their rooms are loaded.',
+      'Sockets whose rooms a gateway looks up at once (and catch-up syncs it forwards at once); more connecting at the same time (a reconnect storm) wait their turn, connected, and get what their converses send meanwhile once their rooms are loaded.',
     default: '256',
     parse: positiveInt,
   }),
@@ -510,6 +511,14 @@ export const configSchema = {
     description: 'Notifications in flight at once per push node.',
     default: '64',
     parse: positiveInt,
+  }),
+  pushEncryptWorkers: entry({
+    env: 'PUSH_ENCRYPT_WORKERS',
+    type: 'count',
+    description: 'Worker threads that encrypt Web Push notifications per push node; 0 encrypts on the event loop.',
+    default: String(Math.max(1, availableParallelism() - 1)),
+    shownDefault: 'cores - 1 (at least 1)',
+    parse: z.coerce.number().int().min(0).max(64),
   }),
   webhookConcurrency: entry({
     env: 'WEBHOOK_CONCURRENCY',

@@ -76,6 +76,11 @@ export class MemoryQueue<T> implements DeliveryQueue<T> {
     return this.#ready.length - this.#head + this.#delayed + this.#active;
   }
 
+  /** Jobs waiting to be sent now or being sent: the depth without retries waiting for their time. */
+  backlog(): number {
+    return this.#ready.length - this.#head + this.#active;
+  }
+
   async stop(): Promise<void> {
     for (const t of this.#timers) clearTimeout(t);
     this.#worker = undefined;

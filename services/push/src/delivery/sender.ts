@@ -1,6 +1,7 @@
 import webPush from 'web-push';
 import type { VapidKeys } from '../vapid.ts';
-import { encryptWebPush, InvalidSubscriptionKeys } from './encrypt.ts';
+import { InvalidSubscriptionKeys } from './encrypt.ts';
+import type { Encryptor } from './encrypt-pool.ts';
 import { OutboundRefusedError, type CircuitBreaker, type Outcome } from '@im/sdk';
 import type { pushPoster } from './http-client.ts';
 import type { PushJob } from './push-job.ts';
@@ -18,6 +19,11 @@ export interface SendHooks {
   gone(endpoint: string): void;
 }
 
+/** What the push proxy is sent for one device: its own fields, then the notification (JSON text already). */
+const proxyBody = (target: { platform: string; token: string }, payload: string): string =>
+  `{"platform":${JSON.stringify(target.platform)},"token":${JSON.stringify(target.token)},"payload":${payload}}`;
+const PROXY_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': 'application/json' });
+
 /** Sends one notification over the shared pooled client and says what to do next. */
 export function createSender(
   vapid: VapidKeys,
@@ -25,7 +31,10 @@ export function createSender(
   breaker: CircuitBreaker,
   hooks: SendHooks,
   post: ReturnType<typeof pushPoster>,
+  encryptor: Pick<Encryptor, 'encrypt'>,
 ) {
+  // Parsed once: every mobile notification goes to this one address.
+  const proxy = proxyUrl ? new URL(proxyUrl) : undefined;
   // An ES256 signature per notification is wasted work: a VAPID token names only the
   // push service's origin, so one token per origin is reused until an hour before it expires.
   const tokens = new Map<string, { header: string; renewAt: number }>();
@@ -47,8 +56,8 @@ export function createSender(
   return async ({ data: job, attempts }: PushJob): Promise<Outcome> => {
     const webpush =
       job.channel === 'webpush' ? (job.target as { endpoint: string; p256dh: string; auth: string }) : null;
-    if (!webpush && !proxyUrl) return { done: true };
-    const url = new URL(webpush ? webpush.endpoint : proxyUrl!);
+    if (!webpush && !proxy) return { done: true };
+    const url = webpush ? new URL(webpush.endpoint) : proxy!;
     const origin = url.origin;
     // An open circuit holds the job before any work is spent on it.
     const wait = breaker.waitFor(origin);
@@ -58,7 +67,7 @@ export function createSender(
     let body: Buffer | string;
     if (webpush) {
       try {
-        body = encryptWebPush(webpush.p256dh, webpush.auth, Buffer.from(job.payload));
+        body = await encryptor.encrypt(webpush.p256dh, webpush.auth, job.payload);
       } catch (err) {
         if (!(err instanceof InvalidSubscriptionKeys)) throw err;
         // No attempt can ever succeed: drop it instead of retrying.
@@ -75,8 +84,8 @@ export function createSender(
         Urgency: 'high',
       };
     } else {
-      headers = { 'content-type': 'application/json' };
-      body = JSON.stringify({ ...(job.target as object), payload: JSON.parse(job.payload) as unknown });
+      headers = PROXY_HEADERS;
+      body = proxyBody(job.target as { platform: string; token: string }, job.payload);
     }
 
     const started = performance.now();

@@ -6,7 +6,7 @@ type Benchmark = { description: string; usage: string; load(): Promise<{ run(arg
 const BENCHMARKS: Record<string, Benchmark> = {
   broadcast: {
     description: 'one group, N members online, time until every member has a message',
-    usage: '[--members 1000,2000,5000,10000,15000] [--rounds 10] [--processes P]',
+    usage: '[--members 1000,2000,5000,10000,15000] [--rounds 10] [--processes P] [--arms gateway,bare,bare-msgpack]',
     load: () => import('./benches/broadcast.ts'),
   },
   'join-storm': {
@@ -32,9 +32,9 @@ const BENCHMARKS: Record<string, Benchmark> = {
   },
   push: {
     description:
-      "offline members' Web Push notifications to a local endpoint: notifications/s, connections, server RSS",
+      "offline members' notifications (Web Push, or the push proxy's JSON POSTs) to a local endpoint: notifications/s, connections, server RSS",
     usage:
-      '[--notifications 20000] [--members 50] [--subscriptions 2] [--kind mention|dm] [--queue memory|redis] [--send-concurrency 4] [--push-concurrency N]',
+      '[--channel webpush|proxy] [--notifications 20000 (proxy: 100000)] [--warmup N/10] [--members 50 (--kind all: 500)] [--subscriptions 2 | --devices 2] [--kind mention|all|dm (proxy: all)] [--queue memory|redis] [--send-concurrency 4] [--push-concurrency N] [--encrypt-workers N]',
     load: () => import('./benches/push.ts'),
   },
   webhooks: {

@@ -102,15 +102,90 @@ describe('benchmark CLI', () => {
     );
   });
 
+  it('broadcast --arms: the gateway and bare socket.io (JSON and msgpack) take turns, every client gets every message once', async () => {
+    const file = join(out, 'broadcast-arms.json');
+    const run = await bench([
+      'broadcast',
+      '--members',
+      '20',
+      '--rounds',
+      '2',
+      '--processes',
+      '2',
+      '--arms',
+      'gateway,bare,bare-msgpack',
+      '--out',
+      file,
+    ]);
+    assert.equal(run.code, 0, run.stderr);
+    const result = readJson(file) as {
+      arms: string[];
+      rows: Array<{ arm: string; members: number; lost: number; duplicates: number; roundP100Ms: number[] }>;
+      ratios: Array<{ members: number; versus: string; medianRoundP100: number; p100: number }>;
+    };
+    assert.deepEqual(result.arms, ['gateway', 'bare', 'bare-msgpack']);
+    assert.deepEqual(
+      result.rows.map((r) => [r.arm, r.members, r.lost, r.duplicates, r.roundP100Ms.length]),
+      [
+        ['gateway', 20, 0, 0, 2],
+        ['bare', 20, 0, 0, 2],
+        ['bare-msgpack', 20, 0, 0, 2],
+      ],
+    );
+    assert.deepEqual(
+      result.ratios.map((q) => [q.members, q.versus]),
+      [
+        [20, 'bare'],
+        [20, 'bare-msgpack'],
+      ],
+    );
+    for (const q of result.ratios) assert.ok(q.medianRoundP100 > 0 && q.p100 > 0, JSON.stringify(q));
+    const badArm = await bench(['broadcast', '--arms', 'gateway,uws']);
+    assert.equal(badArm.code, 2);
+    assert.match(badArm.stderr, /--arms takes distinct names/);
+  });
+
   it('join-storm and throughput: every socket joins and syncs, every message is delivered to every member', async () => {
     const storm = join(out, 'storm.json');
-    const joined = await bench(['join-storm', '--members', '30', '--processes', '2', '--out', storm]);
+    // Two source addresses: half the sockets come from 127.0.0.2.
+    const joined = await bench([
+      'join-storm',
+      '--members',
+      '30',
+      '--processes',
+      '2',
+      '--source-addresses',
+      '2',
+      '--out',
+      storm,
+    ]);
     assert.equal(joined.code, 0, joined.stderr);
-    const rows = (readJson(storm) as { rows: Array<{ members: number; connected: number; failed: number }> }).rows;
+    const rows = (
+      readJson(storm) as {
+        rows: Array<{
+          members: number;
+          connected: number;
+          failed: number;
+          syncFailed: number;
+          connectedSeconds: number;
+          totalSeconds: number;
+          firstBroadcast: { members: number; received: number; lost: number; duplicates: number };
+        }>;
+      }
+    ).rows;
     assert.deepEqual(
-      rows.map((r) => [r.members, r.connected, r.failed]),
-      [[30, 30, 0]],
+      rows.map((r) => [r.members, r.connected, r.failed, r.syncFailed]),
+      [[30, 30, 0, 0]],
     );
+    // The message sent the moment all were connected reaches every one of them, once, live.
+    assert.deepEqual(rows[0]!.firstBroadcast, {
+      ...rows[0]!.firstBroadcast,
+      members: 30,
+      received: 30,
+      lost: 0,
+      duplicates: 0,
+    });
+    assert.ok(rows[0]!.connectedSeconds <= rows[0]!.totalSeconds);
 
     const ramp = join(out, 'throughput.json');
     const sent = await bench([

@@ -1,17 +1,24 @@
 import type { Ack, ClientToServerEvents, Message, ServerToClientEvents } from '@im/protocol';
 import { io, type Socket } from 'socket.io-client';
+import * as msgpackParser from 'socket.io-msgpack-parser';
 
 export type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
 /**
  * A benchmark's socket: a real client on the websocket transport, no
  * reconnection (a drop must show, not heal), optionally from another loopback
- * source address. Resolves once connected.
+ * source address, optionally with the msgpack parser (the server must use it
+ * too). Resolves once connected.
  */
 export async function connectSocket(
   url: string,
   token: string,
-  options: { localAddress?: string; timeoutMs?: number; beforeConnect?: (socket: ClientSocket) => void } = {},
+  options: {
+    localAddress?: string;
+    timeoutMs?: number;
+    parser?: 'json' | 'msgpack';
+    beforeConnect?: (socket: ClientSocket) => void;
+  } = {},
 ): Promise<ClientSocket> {
   const socket: ClientSocket = io(url, {
     transports: ['websocket'],
@@ -21,6 +28,7 @@ export async function connectSocket(
     ...(options.timeoutMs ? { timeout: options.timeoutMs } : {}),
     // engine.io hands localAddress on to the ws client.
     ...(options.localAddress ? ({ localAddress: options.localAddress } as object) : {}),
+    ...(options.parser === 'msgpack' ? { parser: msgpackParser } : {}),
   });
   options.beforeConnect?.(socket);
   await new Promise<void>((resolve, reject) => {
@@ -31,7 +39,8 @@ export async function connectSocket(
 }
 
 /** One socket in the coordinator itself: the member who sends. */
-export const connectSender = (url: string, token: string): Promise<ClientSocket> => connectSocket(url, token);
+export const connectSender = (url: string, token: string, parser?: 'json' | 'msgpack'): Promise<ClientSocket> =>
+  connectSocket(url, token, parser ? { parser } : {});
 
 export async function sendMessage(
   socket: ClientSocket,

@@ -7,6 +7,9 @@ export interface ConnectTarget {
   localAddress?: string;
 }
 
+/** The socket.io parser both ends use: the default JSON one, or msgpack (binary frames). */
+export type Parser = 'json' | 'msgpack';
+
 export type Command =
   | {
       type: 'connect';
@@ -15,8 +18,18 @@ export type Command =
       concurrency: number;
       /** Run `sync` with these cursors once connected (the join-storm's last step). */
       sync?: Record<string, number>;
+      /**
+       * Send that `sync` as soon as the socket is connected without holding its
+       * lane (as a real client does), and reply once every socket is connected;
+       * `synced` then waits for the answers.
+       */
+      syncInBackground?: boolean;
+      /** Names these sockets apart from the process's others (a benchmark arm); `collect` counts one set. */
+      set?: string;
+      parser?: Parser;
     }
-  | { type: 'collect'; key: string; timeoutMs: number }
+  | { type: 'collect'; key: string; timeoutMs: number; set?: string }
+  | { type: 'synced'; timeoutMs: number }
   | { type: 'send'; senders: Array<{ socket: number; converseId: string }>; perSecond: number; durationMs: number }
   | { type: 'latencies' }
   | { type: 'stats' }
@@ -30,6 +43,14 @@ export type Reply =
       errors: string[];
       /** Per socket that made it, when it was ready (epoch ms, fractional). */
       readyAt: number[];
+    }
+  | {
+      type: 'synced';
+      ok: number;
+      failed: number;
+      errors: string[];
+      /** Per socket whose sync was answered, when (epoch ms, fractional). */
+      syncedAt: number[];
     }
   | {
       type: 'collected';

@@ -4,12 +4,24 @@
 import { fileURLToPath } from 'node:url';
 import { IpcChild } from '../lib/ipc-child.ts';
 import { progress } from '../lib/progress.ts';
-import type { Command, ConnectTarget, ProgressNote, Reply } from './protocol.ts';
+import type { Command, ConnectTarget, Parser, ProgressNote, Reply } from './protocol.ts';
 
 const WORKER = fileURLToPath(new URL('./worker.ts', import.meta.url));
 
 /** Sockets per loopback source address: well under the ~28k ephemeral ports of one address. */
 const SOCKETS_PER_ADDRESS = 20_000;
+
+/**
+ * The source address of the n-th socket. With `spread` > 1, round robin over
+ * 127.0.0.1..127.0.0.<spread>, each bound explicitly (a bound socket takes its
+ * port from its own address's range, whatever the destination); otherwise the
+ * first SOCKETS_PER_ADDRESS from the default address, then 127.0.0.2 and on.
+ */
+export function sourceAddress(n: number, spread: number): string | undefined {
+  if (spread > 1) return `127.0.0.${1 + (n % spread)}`;
+  const overflow = Math.floor(n / SOCKETS_PER_ADDRESS);
+  return overflow > 0 ? `127.0.0.${1 + overflow}` : undefined;
+}
 
 type ReplyOf<T extends Reply['type']> = Extract<Reply, { type: T }>;
 
@@ -58,10 +70,13 @@ export class Swarm {
   /** Which (process, index in it) each placed socket is. */
   readonly placement: Array<{ worker: number; index: number }> = [];
   private readonly perWorker: number[];
+  /** Loopback source addresses to spread over (see sourceAddress). */
+  private readonly sourceAddresses: number;
 
-  constructor(processes: number) {
+  constructor(processes: number, options: { sourceAddresses?: number } = {}) {
     this.workers = Array.from({ length: processes }, () => new Worker());
     this.perWorker = this.workers.map(() => 0);
+    this.sourceAddresses = options.sourceAddresses ?? 1;
   }
 
   get size(): number {
@@ -76,17 +91,25 @@ export class Swarm {
     label: string,
     accounts: ReadonlyArray<{ token: string }>,
     gateways: readonly string[],
-    options: { concurrency: number; sync?: Record<string, number> },
+    options: {
+      concurrency: number;
+      sync?: Record<string, number>;
+      /** Reply once every socket is connected; their syncs go on (see `synced`). */
+      syncInBackground?: boolean;
+      /** A named set of sockets (a benchmark arm), for `collect`. */
+      set?: string;
+      parser?: Parser;
+    },
   ): Promise<ConnectResult> {
     const batches: ConnectTarget[][] = this.workers.map(() => []);
     for (const account of accounts) {
       const n = this.placed++;
       const w = n % this.workers.length;
-      const address = Math.floor(n / SOCKETS_PER_ADDRESS);
+      const localAddress = sourceAddress(n, this.sourceAddresses);
       batches[w]!.push({
         url: gateways[n % gateways.length]!,
         token: account.token,
-        ...(address > 0 ? { localAddress: `127.0.0.${1 + address}` } : {}),
+        ...(localAddress ? { localAddress } : {}),
       });
       this.placement.push({ worker: w, index: this.perWorker[w]!++ });
     }
@@ -101,6 +124,9 @@ export class Swarm {
             targets: batches[i]!,
             concurrency: options.concurrency,
             ...(options.sync ? { sync: options.sync } : {}),
+            ...(options.syncInBackground ? { syncInBackground: true } : {}),
+            ...(options.set !== undefined ? { set: options.set } : {}),
+            ...(options.parser ? { parser: options.parser } : {}),
           }),
         ),
       );
@@ -117,16 +143,32 @@ export class Swarm {
     }
   }
 
-  /** Waits until every socket has the message keyed `key` (or the timeout), and returns the receive times. */
-  async collect(key: string, timeoutMs: number): Promise<Receipt> {
+  /**
+   * Waits until every socket (of `set`, if given) has the message keyed `key`
+   * (or the timeout), and returns the receive times.
+   */
+  async collect(key: string, timeoutMs: number, set?: string): Promise<Receipt> {
     const replies = await Promise.all(
-      this.workers.map((w) => w.call<'collected'>({ type: 'collect', key, timeoutMs })),
+      this.workers.map((w) =>
+        w.call<'collected'>({ type: 'collect', key, timeoutMs, ...(set !== undefined ? { set } : {}) }),
+      ),
     );
     return {
       sockets: replies.reduce((s, r) => s + r.sockets, 0),
       received: replies.reduce((s, r) => s + r.received, 0),
       duplicates: replies.reduce((s, r) => s + r.duplicates, 0),
       times: replies.flatMap((r) => r.times),
+    };
+  }
+
+  /** The answers to the syncs of the last `connect` with `syncInBackground`, waited for at most `timeoutMs`. */
+  async synced(timeoutMs: number): Promise<{ ok: number; failed: number; errors: string[]; syncedAt: number[] }> {
+    const replies = await Promise.all(this.workers.map((w) => w.call<'synced'>({ type: 'synced', timeoutMs })));
+    return {
+      ok: replies.reduce((s, r) => s + r.ok, 0),
+      failed: replies.reduce((s, r) => s + r.failed, 0),
+      errors: replies.flatMap((r) => r.errors).slice(0, 5),
+      syncedAt: replies.flatMap((r) => r.syncedAt),
     };
   }
 

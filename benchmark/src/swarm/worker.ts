@@ -10,7 +10,7 @@ const sockets: ClientSocket[] = [];
 const disconnects = new Map<string, number>();
 /** Broadcast receipts per message key: each socket's receive time (0 = not yet), kept counts. */
 interface Receipts {
-  times: Float64Array;
+  times: Float64Array<ArrayBuffer>;
   received: number;
   duplicates: number;
 }
@@ -20,6 +20,10 @@ const receiptsOf = (key: string): Receipts => {
   if (!r) receipts.set(key, (r = { times: new Float64Array(sockets.length), received: 0, duplicates: 0 }));
   return r;
 };
+/** Sockets per named set (a benchmark arm): a broadcast to one arm is complete when its set has it. */
+const setSizes = new Map<string, number>();
+/** Background syncs of the last `connect`: each socket's answer time or error once settled (never rejects). */
+let syncs: Array<Promise<number | Error>> = [];
 let sendSerial = 0;
 /** Throughput receipts since the last `latencies` call. */
 let latencyMs: number[] = [];
@@ -34,6 +38,12 @@ function onMessage(index: number, m: Message): void {
   const t = now();
   if (key.startsWith('b:')) {
     const r = receiptsOf(key);
+    // Sockets may have joined since the first receipt of this key (a storm still connecting).
+    if (index >= r.times.length) {
+      const grown = new Float64Array(sockets.length);
+      grown.set(r.times);
+      r.times = grown;
+    }
     if (r.times[index]! > 0) r.duplicates += 1;
     else {
       r.times[index] = t;
@@ -46,13 +56,20 @@ function onMessage(index: number, m: Message): void {
   }
 }
 
+const syncOnce = async (socket: ClientSocket, cursors: Record<string, number>): Promise<number> => {
+  const res = (await socket.timeout(60_000).emitWithAck('sync', { cursors })) as Ack<unknown>;
+  if (!res.ok) throw new Error(`sync: ${res.error.code}`);
+  return now();
+};
+
 async function connectOne(
   target: { url: string; token: string; localAddress?: string },
-  sync?: Record<string, number>,
+  cmd: Extract<Command, { type: 'connect' }>,
 ) {
   const socket = await connectSocket(target.url, target.token, {
     timeoutMs: 60_000,
     ...(target.localAddress ? { localAddress: target.localAddress } : {}),
+    ...(cmd.parser ? { parser: cmd.parser } : {}),
     beforeConnect: (s) => {
       const index = sockets.push(s) - 1;
       s.on('message:new', (m) => onMessage(index, m));
@@ -61,10 +78,15 @@ async function connectOne(
       });
     },
   });
-  if (sync) {
-    const res = (await socket.timeout(60_000).emitWithAck('sync', { cursors: sync })) as Ack<unknown>;
-    if (!res.ok) throw new Error(`sync: ${res.error.code}`);
-  }
+  const set = cmd.set ?? '';
+  setSizes.set(set, (setSizes.get(set) ?? 0) + 1);
+  if (!cmd.sync) return;
+  // Settled into a value at once: a failure before anyone waits must not be an unhandled rejection.
+  if (cmd.syncInBackground)
+    syncs.push(
+      syncOnce(socket, cmd.sync).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err)))),
+    );
+  else await syncOnce(socket, cmd.sync);
 }
 
 async function connect(cmd: Extract<Command, { type: 'connect' }>, reqId: number): Promise<void> {
@@ -73,11 +95,12 @@ async function connect(cmd: Extract<Command, { type: 'connect' }>, reqId: number
   let failed = 0;
   let next = 0;
   const timer = setInterval(() => note(readyAt.length + failed), 250);
+  if (cmd.syncInBackground) syncs = [];
   const lane = async () => {
     while (next < cmd.targets.length) {
       const target = cmd.targets[next++]!;
       try {
-        await connectOne(target, cmd.sync);
+        await connectOne(target, cmd);
         readyAt.push(now());
       } catch (err) {
         failed += 1;
@@ -91,17 +114,40 @@ async function connect(cmd: Extract<Command, { type: 'connect' }>, reqId: number
   reply(reqId, { type: 'connected', ok: readyAt.length, failed, errors, readyAt });
 }
 
-async function collect(key: string, timeoutMs: number, reqId: number): Promise<void> {
+async function collect(key: string, timeoutMs: number, set: string | undefined, reqId: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   const r = receiptsOf(key);
-  while (r.received < sockets.length && Date.now() < deadline) await new Promise((res) => setTimeout(res, 5));
+  // Without a set: every socket of this process.
+  const expected = set === undefined ? sockets.length : (setSizes.get(set) ?? 0);
+  while (r.received < expected && Date.now() < deadline) await new Promise((res) => setTimeout(res, 5));
   receipts.delete(key);
   reply(reqId, {
     type: 'collected',
-    sockets: sockets.length,
+    sockets: expected,
     received: r.received,
     duplicates: r.duplicates,
     times: [...r.times].filter((t) => t > 0),
+  });
+}
+
+/** Waits (bounded) for the answers to the syncs the last `connect` sent in the background. */
+async function synced(timeoutMs: number, reqId: number): Promise<void> {
+  // Each sync's outcome as it settles, so a timeout still reports those answered.
+  const outcomes: Array<number | Error | undefined> = syncs.map(() => undefined);
+  const all = Promise.all(syncs.map((p, i) => p.then((o) => void (outcomes[i] = o))));
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([all, new Promise((res) => (timer = setTimeout(res, timeoutMs)))]);
+  clearTimeout(timer);
+  const syncedAt = outcomes.filter((o): o is number => typeof o === 'number');
+  const errors = outcomes.filter((o): o is Error => o instanceof Error).map((e) => e.message);
+  const unanswered = outcomes.filter((o) => o === undefined).length;
+  if (unanswered > 0) errors.unshift(`${unanswered} syncs unanswered after ${timeoutMs} ms`);
+  reply(reqId, {
+    type: 'synced',
+    ok: syncedAt.length,
+    failed: outcomes.length - syncedAt.length,
+    errors: errors.slice(0, 5),
+    syncedAt,
   });
 }
 
@@ -157,7 +203,10 @@ process.on('message', (raw: Envelope<Command>) => {
       void connect(raw, reqId);
       break;
     case 'collect':
-      void collect(raw.key, raw.timeoutMs, reqId);
+      void collect(raw.key, raw.timeoutMs, raw.set, reqId);
+      break;
+    case 'synced':
+      void synced(raw.timeoutMs, reqId);
       break;
     case 'send':
       void send(raw, reqId);

@@ -6,18 +6,19 @@ type Benchmark = { description: string; usage: string; load(): Promise<{ run(arg
 const BENCHMARKS: Record<string, Benchmark> = {
   broadcast: {
     description: 'one group, N members online, time until every member has a message',
-    usage: '[--members 1000,2000,5000,10000,15000] [--rounds 10] [--processes P] [--arms gateway,bare,bare-msgpack]',
+    usage:
+      '[--members 1000,2000,5000,10000,15000] [--rounds 10] [--processes P] [--arms gateway,bare,bare-msgpack] [--server-root DIR]',
     load: () => import('./benches/broadcast.ts'),
   },
   'join-storm': {
     description: 'N members of one group connect at once: time until all are in their rooms and synced',
-    usage: '[--members 1000,5000,10000] [--concurrency 500] [--processes P]',
+    usage: '[--members 1000,5000,10000] [--concurrency 500] [--processes P] [--source-addresses K] [--server-root DIR]',
     load: () => import('./benches/join-storm.ts'),
   },
   connections: {
     description: 'idle authenticated sockets: memory per socket and gateway CPU at rest',
     usage:
-      '[--sockets 18000] [--group-size 100] [--rest-seconds 60] [--concurrency 25] [--processes P] [--keep-snapshots DIR]',
+      '[--sockets 18000] [--group-size 100] [--rest-seconds 60] [--concurrency 25] [--processes P] [--keep-snapshots DIR] [--server-root DIR]',
     load: () => import('./benches/connections.ts'),
   },
   throughput: {
@@ -34,7 +35,7 @@ const BENCHMARKS: Record<string, Benchmark> = {
     description:
       "offline members' notifications (Web Push, or the push proxy's JSON POSTs) to a local endpoint: notifications/s, connections, server RSS",
     usage:
-      '[--channel webpush|proxy] [--notifications 20000 (proxy: 100000)] [--warmup N/10] [--members 50 (--kind all: 500)] [--subscriptions 2 | --devices 2] [--kind mention|all|dm (proxy: all)] [--queue memory|redis] [--send-concurrency 4] [--push-concurrency N] [--encrypt-workers N]',
+      '[--channel webpush|proxy] [--notifications 20000 (proxy: 100000)] [--warmup N/10] [--members 50 (--kind all: 500)] [--subscriptions 2 | --devices 2] [--kind mention|all|dm (proxy: all)] [--queue memory|redis] [--send-concurrency 4] [--push-concurrency N] [--encrypt-workers N] [--server-root DIR]',
     load: () => import('./benches/push.ts'),
   },
   webhooks: {

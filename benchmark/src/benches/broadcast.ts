@@ -106,6 +106,8 @@ export async function run(argv: string[]): Promise<void> {
     rounds: { type: 'string' },
     processes: { type: 'string' },
     arms: { type: 'string' },
+    /** Another checkout's server (a worktree of an earlier commit, with its own node_modules): before/after. */
+    'server-root': { type: 'string' },
   });
   const sizes = intListOption('members', values.members, [1000, 2000, 5000, 10_000, 15_000]).sort((a, b) => a - b);
   const rounds = intOption('rounds', values.rounds, 10);
@@ -113,7 +115,12 @@ export async function run(argv: string[]): Promise<void> {
   const arms = armsOption(values.arms);
   const load = new LoadCpu();
   // Bare arms alone need no platform: their clients' tokens are never checked.
-  const target = arms.includes('gateway') ? await startTarget({ cluster: values.cluster }) : undefined;
+  const target = arms.includes('gateway')
+    ? await startTarget({
+        cluster: values.cluster,
+        ...(values['server-root'] ? { serverRoot: values['server-root'] } : {}),
+      })
+    : undefined;
   const bares = new Map<Arm, BareSocketServer>();
   const swarm = new Swarm(processes);
   const states: ArmState[] = [];

@@ -55,6 +55,8 @@ export async function run(argv: string[]): Promise<void> {
     'keep-snapshots': { type: 'string' },
     processes: { type: 'string' },
     concurrency: { type: 'string' },
+    /** Another checkout's server (a worktree of an earlier commit, with its own node_modules): before/after. */
+    'server-root': { type: 'string' },
   });
   // Connecting is not what this measures: a gentle ramp, so presence announcements
   // to the small groups (one per connect) do not swamp the gateway meanwhile.
@@ -70,7 +72,10 @@ export async function run(argv: string[]): Promise<void> {
   const keep = values['keep-snapshots'];
   const snapshots = mkdtempSync(join(tmpdir(), 'im-bench-heap-'));
   process.env.SERVER_NODE_OPTIONS = `${process.env.SERVER_NODE_OPTIONS ?? ''} --heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${snapshots}`;
-  const target = await startTarget({ cluster: values.cluster });
+  const target = await startTarget({
+    cluster: values.cluster,
+    ...(values['server-root'] ? { serverRoot: values['server-root'] } : {}),
+  });
   const ports = target.gateways.map((g) => new URL(g).port);
   const pids = ports.map((port) => findNodePid(`PORT=${port}`)).filter((p) => p !== undefined);
   if (pids.length < ports.length)

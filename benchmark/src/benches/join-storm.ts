@@ -90,6 +90,8 @@ export async function run(argv: string[]): Promise<void> {
     processes: { type: 'string' },
     concurrency: { type: 'string' },
     'source-addresses': { type: 'string' },
+    /** Another checkout's server (a worktree of an earlier commit, with its own node_modules): before/after. */
+    'server-root': { type: 'string' },
   });
   const sizes = intListOption('members', values.members, [1000, 5000, 10_000]).sort((a, b) => a - b);
   const processes = intOption('processes', values.processes, Math.max(2, Math.ceil(sizes.at(-1)! / 5000)));
@@ -98,7 +100,10 @@ export async function run(argv: string[]): Promise<void> {
   // Loopback has ~28k ephemeral ports per source address: 127.0.0.1..K spread the sockets (1: see sourceAddress).
   const sourceAddresses = intOption('source-addresses', values['source-addresses'], 1);
   const load = new LoadCpu();
-  const target = await startTarget({ cluster: values.cluster });
+  const target = await startTarget({
+    cluster: values.cluster,
+    ...(values['server-root'] ? { serverRoot: values['server-root'] } : {}),
+  });
   const base = target.gateways[0]!;
   const rows: StormRow[] = [];
   try {

@@ -118,6 +118,8 @@ export async function run(argv: string[]): Promise<void> {
     'send-concurrency': { type: 'string' },
     'push-concurrency': { type: 'string' },
     'encrypt-workers': { type: 'string' },
+    /** Another checkout's server (a worktree of an earlier commit, with its own node_modules): before/after. */
+    'server-root': { type: 'string' },
   });
   const channel = values.channel ?? 'webpush';
   if (channel !== 'webpush' && channel !== 'proxy')
@@ -169,6 +171,7 @@ export async function run(argv: string[]): Promise<void> {
     if (queue === 'redis' && !values.cluster) redis = await startRedis();
     target = await startTarget({
       cluster: values.cluster,
+      ...(values['server-root'] ? { serverRoot: values['server-root'] } : {}),
       env: {
         VAPID_SUBJECT: 'mailto:bench@example.org',
         ...(proxy ? { PUSH_PROXY_URL: `${origin}/proxy` } : {}),

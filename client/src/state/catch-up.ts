@@ -2,7 +2,7 @@ import type { Message } from '@im/protocol';
 import { create } from 'zustand';
 import { describeError } from '../api/errors.ts';
 import { http, path } from '../api/http.ts';
-import { openConverse, PAGE_SIZE, patchConverse, resetConverse, setAtBottom } from './conversations.ts';
+import { openConverse, PAGE_SIZE, patchConverse, readIfAtNewest, resetConverse, setAtBottom } from './conversations.ts';
 import { dropConfirmed } from './messages.ts';
 import { getState, notify } from './store.ts';
 import { ensureUsers } from './users.ts';
@@ -89,6 +89,8 @@ export async function loadNewer(converseId: string): Promise<void> {
       hasNewer: page.length === PAGE_SIZE || !reached,
     }));
     ensureUsers(page.map((m) => m.authorId));
+    // The window may now end at the newest with its end still in view: read.
+    readIfAtNewest(converseId);
   } catch (err) {
     notify(`Could not load newer messages: ${describeError(err)}`);
   } finally {

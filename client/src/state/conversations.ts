@@ -41,15 +41,33 @@ export function setViewedConverse(converseId: string | null): void {
   view.atBottom = true;
 }
 
+/**
+ * The list says whether its end is in view. Only the converse's own end
+ * counts as reading: the end of a window that stops short of the newest (a
+ * converse opened at its first unread) is often in view at once, above
+ * messages nobody has seen yet.
+ */
 export function setAtBottom(converseId: string, atBottom: boolean): void {
   if (view.converseId !== converseId) return;
   view.atBottom = atBottom;
-  if (atBottom) markConverseRead(converseId);
+  readIfAtNewest(converseId);
+}
+
+/** Scrolled to the newest, in a visible tab: what is shown counts as read (also once a window reaches the newest). */
+export function readIfAtNewest(converseId: string): void {
+  if (
+    view.converseId === converseId &&
+    view.atBottom &&
+    !getState().converses[converseId]?.hasNewer &&
+    typeof document !== 'undefined' &&
+    document.visibilityState === 'visible'
+  )
+    markConverseRead(converseId);
 }
 
 /** Back in a visible tab, scrolled to the bottom: what is shown counts as read. */
 export function onVisibilityChange(): void {
-  if (document.visibilityState === 'visible' && view.converseId && view.atBottom) markConverseRead(view.converseId);
+  if (view.converseId) readIfAtNewest(view.converseId);
 }
 
 export function isReading(converseId: string): boolean {

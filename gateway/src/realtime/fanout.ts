@@ -28,35 +28,25 @@ function emitTo<E extends ClientEvent>(
   payload: Parameters<ServerToClientEvents[E]>[0],
   except?: string,
 ): void {
-  const rooms = typeof to === 'string' ? [to] : to;
+  const rooms = list(to);
   const target = except === undefined ? io.to(rooms) : io.to(rooms).except(except);
   (target.emit as (event: E, payload: unknown) => boolean)(event, payload);
-  journal.record({ kind: 'emit', to: rooms, event, payload, ...(except === undefined ? {} : { except }) });
+  if (journal.recording)
+    journal.record({ kind: 'emit', to: rooms, event, payload, ...(except === undefined ? {} : { except }) });
 }
 
-/** Sockets in any of `of` join `rooms` (and so will a socket of theirs still loading). */
-function moveIn({ io, journal }: Realtime, of: string | string[], rooms: string | string[]): void {
-  io.in(of).socketsJoin(rooms);
-  journal.record({
-    kind: 'join',
-    of: typeof of === 'string' ? [of] : of,
-    rooms: typeof rooms === 'string' ? [rooms] : rooms,
-  });
-}
+const list = (rooms: string | string[]) => (typeof rooms === 'string' ? [rooms] : rooms);
 
-/** Sockets in any of `of` leave `rooms`. */
-function moveOut({ io, journal }: Realtime, of: string | string[], rooms: string | string[]): void {
-  io.in(of).socketsLeave(rooms);
-  journal.record({
-    kind: 'leave',
-    of: typeof of === 'string' ? [of] : of,
-    rooms: typeof rooms === 'string' ? [rooms] : rooms,
-  });
+/** Sockets in any of `of` join or leave `rooms` (and so will a socket of theirs still loading). */
+function move({ io, journal }: Realtime, kind: 'join' | 'leave', of: string | string[], rooms: string | string[]) {
+  if (kind === 'join') io.in(of).socketsJoin(rooms);
+  else io.in(of).socketsLeave(rooms);
+  if (journal.recording) journal.record({ kind, of: list(of), rooms: list(rooms) });
 }
 
 /** DM events name their two members: make sure their sockets are in the DM's room. */
 const dmJoin = (rt: Realtime, converseId: string, memberIds?: string[]) => {
-  if (memberIds) moveIn(rt, memberIds.map(userRoom), converseRoom(converseId));
+  if (memberIds) move(rt, 'join', memberIds.map(userRoom), converseRoom(converseId));
 };
 
 /**
@@ -118,10 +108,10 @@ const FANOUT: { [E in EventName]?: FanoutHandler<E> } = {
   },
   [EVENTS.groupDeleted]: (rt, { groupId, converseIds }) => {
     emitTo(rt, groupRoom(groupId), 'group:deleted', { groupId });
-    moveOut(rt, groupRoom(groupId), [groupRoom(groupId), ...converseIds.map(converseRoom)]);
+    move(rt, 'leave', groupRoom(groupId), [groupRoom(groupId), ...converseIds.map(converseRoom)]);
   },
   [EVENTS.memberJoined]: (rt, { groupId, userId, role, converseIds, memberCount }, opts) => {
-    moveIn(rt, userRoom(userId), [groupRoom(groupId), ...converseIds.map(converseRoom)]);
+    move(rt, 'join', userRoom(userId), [groupRoom(groupId), ...converseIds.map(converseRoom)]);
     if (memberCount <= opts.presenceGroupLimit)
       retellPresence(rt.io, userId, (ids) => (ids.includes(groupId) ? ids : [...ids, groupId]));
     emitTo(rt, groupRoom(groupId), 'member:joined', { groupId, userId, role });
@@ -129,14 +119,14 @@ const FANOUT: { [E in EventName]?: FanoutHandler<E> } = {
   [EVENTS.memberLeft]: (rt, { groupId, userId, converseIds }) => {
     // Tell the group (the leaver included), then stop delivering to the leaver at once.
     emitTo(rt, [groupRoom(groupId), userRoom(userId)], 'member:left', { groupId, userId });
-    moveOut(rt, userRoom(userId), [groupRoom(groupId), ...converseIds.map(converseRoom)]);
+    move(rt, 'leave', userRoom(userId), [groupRoom(groupId), ...converseIds.map(converseRoom)]);
     retellPresence(rt.io, userId, (ids) => ids.filter((id) => id !== groupId));
   },
   [EVENTS.memberUpdated]: (rt, { groupId, userId, role, mutedUntil }) => {
     emitTo(rt, groupRoom(groupId), 'member:updated', { groupId, userId, role, ...(mutedUntil ? { mutedUntil } : {}) });
   },
   [EVENTS.panelCreated]: (rt, { groupId, panel }) => {
-    moveIn(rt, groupRoom(groupId), converseRoom(panel.converseId));
+    move(rt, 'join', groupRoom(groupId), converseRoom(panel.converseId));
     emitTo(rt, groupRoom(groupId), 'panel:created', { groupId, panel });
   },
   [EVENTS.panelUpdated]: (rt, { groupId, panel }) => {
@@ -144,7 +134,7 @@ const FANOUT: { [E in EventName]?: FanoutHandler<E> } = {
   },
   [EVENTS.panelDeleted]: (rt, { groupId, panelId, converseId }) => {
     emitTo(rt, groupRoom(groupId), 'panel:deleted', { groupId, panelId, converseId });
-    moveOut(rt, converseRoom(converseId), converseRoom(converseId));
+    move(rt, 'leave', converseRoom(converseId), converseRoom(converseId));
   },
   [EVENTS.typing]: ({ io }, { converseId, userId }) => {
     io.to(converseRoom(converseId)).except(userRoom(userId)).emit('typing', { converseId, userId });

@@ -48,6 +48,11 @@ export class RoomJournal {
     return this.#dropped;
   }
 
+  /** Whether anything is kept now: callers skip building entries otherwise (the fan-out's usual case). */
+  get recording(): boolean {
+    return this.#held.size > 0;
+  }
+
   /** A socket starts loading its rooms: what the fan-out does from now on is kept for it. */
   mark(): JournalMark {
     const at = this.#start + this.#entries.length;

@@ -16,7 +16,7 @@ import autocannon from 'autocannon';
 import type { Group } from '@im/protocol';
 import { AccountPool, api } from '../lib/api.ts';
 import { benchArgs, intOption } from '../lib/args.ts';
-import { IpcChild } from '../lib/ipc-child.ts';
+import { startReferenceServer, type IpcChild } from '../lib/ipc-child.ts';
 import { LoadCpu } from '../lib/load-cpu.ts';
 import { cpuSeconds, scrape } from '../lib/metrics.ts';
 import { progress } from '../lib/progress.ts';
@@ -79,22 +79,11 @@ class BareServer {
   readonly base: Promise<string>;
 
   constructor() {
-    // Started like the platform: the same Node, no extra flags, SERVER_NODE_OPTIONS if set, and a
-    // session of its own (detached), as the test kit starts servers: with the kernel's autogroup
-    // scheduling, a child in our session would share one CPU share with autocannon.
-    let ready: (base: string) => void = () => undefined;
-    this.#ipc = new IpcChild(fileURLToPath(import.meta.url), ['--bare'], {
-      detached: true,
-      execArgv: [],
-      env: { ...process.env, NODE_OPTIONS: process.env.SERVER_NODE_OPTIONS ?? '' },
-      onMessage: (m) => {
-        if (m.type === 'ready') ready(`http://127.0.0.1:${m.port}`);
-      },
-    });
-    this.base = new Promise((resolve, reject) => {
-      ready = resolve;
-      this.#ipc.child.once('exit', (code) => reject(new Error(`the bare server exited (${code})`)));
-    });
+    ({ ipc: this.#ipc, base: this.base } = startReferenceServer<BareRequest, BareMessage>(
+      fileURLToPath(import.meta.url),
+      ['--bare'],
+      'the bare server',
+    ));
   }
 
   /** The server process's CPU so far, in seconds. */

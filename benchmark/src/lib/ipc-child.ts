@@ -54,3 +54,32 @@ export class IpcChild<Request extends object, Reply extends object> {
     if (this.child.connected) this.child.disconnect();
   }
 }
+
+/**
+ * A reference server of a benchmark (bare `node:http`, bare socket.io),
+ * started as the platform is: the same Node, SERVER_NODE_OPTIONS if set, and
+ * a session of its own (detached), so that the kernel's autogroup scheduling
+ * treats it as it treats the server, not as part of the load generator's
+ * group. `base` resolves to its URL once it says `{type: 'ready', port}`.
+ */
+export function startReferenceServer<Request extends object, Reply extends object>(
+  file: string,
+  args: string[],
+  what: string,
+): { ipc: IpcChild<Request, Reply>; base: Promise<string> } {
+  let ready: (base: string) => void = () => undefined;
+  const ipc = new IpcChild<Request, Reply>(file, args, {
+    detached: true,
+    execArgv: [],
+    env: { ...process.env, NODE_OPTIONS: process.env.SERVER_NODE_OPTIONS ?? '' },
+    onMessage: (m) => {
+      const message = m as { type?: string; port?: number };
+      if (message.type === 'ready') ready(`http://127.0.0.1:${message.port}`);
+    },
+  });
+  const base = new Promise<string>((resolve, reject) => {
+    ready = resolve;
+    ipc.child.once('exit', (code) => reject(new Error(`${what} exited (${code})`)));
+  });
+  return { ipc, base };
+}

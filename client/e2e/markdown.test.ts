@@ -97,6 +97,8 @@ describe('Markdown in the web client', () => {
 
   it('covers a spoiler until it is clicked', async () => {
     await send(page, 'The killer is ||the gardener||, obviously.');
+    // The confirmed copy replaces the pending one: read the style of the one that stays.
+    await page.locator('[data-pending]').waitFor({ state: 'detached' });
     const shown = message('The killer is');
     const spoiler = shown.getByRole('button', { name: /spoiler/i });
     await spoiler.waitFor();

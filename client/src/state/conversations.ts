@@ -55,14 +55,7 @@ export function setAtBottom(converseId: string, atBottom: boolean): void {
 
 /** Scrolled to the newest, in a visible tab: what is shown counts as read (also once a window reaches the newest). */
 export function readIfAtNewest(converseId: string): void {
-  if (
-    view.converseId === converseId &&
-    view.atBottom &&
-    !getState().converses[converseId]?.hasNewer &&
-    typeof document !== 'undefined' &&
-    document.visibilityState === 'visible'
-  )
-    markConverseRead(converseId);
+  if (isReading(converseId)) markConverseRead(converseId);
 }
 
 /** Back in a visible tab, scrolled to the bottom: what is shown counts as read. */

@@ -60,7 +60,15 @@ export {
 } from './set-index/set-index-store.ts';
 export { MemorySetIndexStore } from './set-index/memory-store.ts';
 export { RedisSetIndexStore } from './set-index/redis-store.ts';
-export { rebuildAtStart, rebuildSetIndex, type IndexSource } from './set-index/rebuild.ts';
+export {
+  entriesFrom,
+  loadInChunks,
+  rebuildAtStart,
+  rebuildSetIndex,
+  setsOf,
+  type IndexEntry,
+  type IndexSource,
+} from './set-index/rebuild.ts';
 export { createSetIndexStore } from './set-index/create.ts';
 export { RateLimiter, type RateLimitRule } from './rate-limit/rate-limiter.ts';
 export {

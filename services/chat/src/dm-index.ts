@@ -1,13 +1,19 @@
-import { batchLoader, rebuildAtStart, type Logger, type Scored, type SetIndexStore } from '@im/sdk';
+import {
+  batchLoader,
+  entriesFrom,
+  loadInChunks,
+  rebuildAtStart,
+  setsOf,
+  type IndexEntry,
+  type Logger,
+  type SetIndexStore,
+} from '@im/sdk';
 import type { ChatModels, ConverseDoc } from './models.ts';
 
 /** `d:<userId>`: the user's DMs. Listed in id order, which is the order they were opened in. */
 const dmsKey = (userId: string) => `d:${userId}`;
 const DM_SCORE = 0;
-/** Scanned entries sent to the store at once. */
-const CHUNK = 2000;
-
-const entriesOf = (doc: Pick<ConverseDoc, '_id' | 'memberIds'>): Array<[string, string, number]> =>
+const entriesOf = (doc: Pick<ConverseDoc, '_id' | 'memberIds'>): IndexEntry[] =>
   (doc.memberIds ?? []).map((m) => [dmsKey(m.toHexString()), doc._id.toHexString(), DM_SCORE]);
 
 /**
@@ -65,32 +71,20 @@ export class DmIndex {
     return rebuildAtStart(
       this.#store,
       {
-        scan: async (load) => {
-          let chunk: Array<[string, string, number]> = [];
-          const cursor = converses.find({ type: 'dm' }, projection).lean<ConverseDoc>().cursor({ batchSize: 1000 });
-          for await (const doc of cursor) {
-            chunk.push(...entriesOf(doc));
-            if (chunk.length < CHUNK) continue;
-            const full = chunk;
-            chunk = [];
-            await load(full);
-          }
-          if (chunk.length) await load(chunk);
-        },
+        scan: (load) =>
+          loadInChunks(
+            entriesFrom(
+              converses.find({ type: 'dm' }, projection).lean<ConverseDoc>().cursor({ batchSize: 1000 }),
+              entriesOf,
+            ),
+            load,
+          ),
         reread: async (keys) => {
           const userIds = keys.map((k) => k.slice('d:'.length));
           const docs = await converses
             .find({ memberIds: { $in: userIds }, type: 'dm' }, projection)
             .lean<ConverseDoc[]>();
-          const wanted = new Set(keys);
-          const out = new Map<string, Scored[]>();
-          for (const [key, id, score] of docs.flatMap(entriesOf)) {
-            if (!wanted.has(key)) continue;
-            const list = out.get(key);
-            if (list) list.push([id, score]);
-            else out.set(key, [[id, score]]);
-          }
-          return out;
+          return setsOf(docs.flatMap(entriesOf), keys);
         },
       },
       this.#logger,

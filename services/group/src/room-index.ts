@@ -1,7 +1,11 @@
 import type { UserGroupConverses } from '@im/protocol';
 import {
   batchLoader,
+  entriesFrom,
+  loadInChunks,
   rebuildAtStart,
+  setsOf,
+  type IndexEntry,
   type IndexSource,
   type Logger,
   type Scored,
@@ -25,10 +29,6 @@ const conversesKey = (id: string) => `c:${id}`;
 const EXISTS = '-';
 /** Converses keep the order of their ids, which is the order panels were made in. */
 const PANEL_SCORE = 0;
-
-type Entry = readonly [string, string, number];
-/** Scanned entries sent to the store at once. */
-const CHUNK = 2000;
 
 /**
  * The user -> groups -> converses index a socket's connect reads its rooms
@@ -153,23 +153,17 @@ export class GroupRoomIndex {
   #source(): IndexSource {
     const { groups, members } = this.#models;
     return {
-      scan: async (load) => {
-        let chunk: Entry[] = [];
-        const add = async (...entries: Entry[]) => {
-          chunk.push(...entries);
-          if (chunk.length < CHUNK) return;
-          const full = chunk;
-          chunk = [];
-          await load(full);
-        };
+      scan: (load) => {
         const groupCursor = groups.find({}, { 'panels.converseId': 1 }).lean<GroupDoc>().cursor({ batchSize: 1000 });
-        for await (const g of groupCursor) await add(...groupEntries(g));
         const memberCursor = members
           .find({}, { groupId: 1, userId: 1, joinedAt: 1 })
           .lean<MemberDoc>()
           .cursor({ batchSize: 1000 });
-        for await (const m of memberCursor) await add(...memberEntries(m));
-        if (chunk.length) await load(chunk);
+        async function* everything() {
+          yield* entriesFrom(groupCursor, groupEntries);
+          yield* entriesFrom(memberCursor, memberEntries);
+        }
+        return loadInChunks(everything(), load);
       },
       reread: async (keys) => {
         const ids = (prefix: string) => keys.filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length));
@@ -185,17 +179,8 @@ export class GroupRoomIndex {
             : [],
           groupIds.length ? groups.find({ _id: { $in: groupIds } }, { 'panels.converseId': 1 }).lean<GroupDoc[]>() : [],
         ]);
-        const wanted = new Set(keys);
-        const out = new Map<string, Scored[]>();
-        const put = ([key, member, score]: Entry) => {
-          if (!wanted.has(key)) return; // A member of a dirty group whose own key is not dirty.
-          const list = out.get(key);
-          if (list) list.push([member, score]);
-          else out.set(key, [[member, score]]);
-        };
-        for (const m of [...byUser, ...byGroup]) memberEntries(m).forEach(put);
-        for (const g of docs) groupEntries(g).forEach(put);
-        return out;
+        // A member of a dirty group whose own key is not dirty is left out.
+        return setsOf([...[...byUser, ...byGroup].flatMap(memberEntries), ...docs.flatMap(groupEntries)], keys);
       },
     };
   }
@@ -211,12 +196,12 @@ const joinChanges = (groupId: string, userId: string, joinedAt: Date): SetChange
   { kind: 'add', key: membersKey(groupId), members: [[userId, joinedAt.getTime()]] },
 ];
 
-const groupEntries = (g: Pick<GroupDoc, '_id' | 'panels'>): Entry[] => {
+const groupEntries = (g: Pick<GroupDoc, '_id' | 'panels'>): IndexEntry[] => {
   const id = g._id.toHexString();
   return panelSet(g.panels.map((p) => p.converseId.toHexString())).map(([m, s]) => [conversesKey(id), m, s]);
 };
 
-const memberEntries = (m: Pick<MemberDoc, 'groupId' | 'userId' | 'joinedAt'>): Entry[] => {
+const memberEntries = (m: Pick<MemberDoc, 'groupId' | 'userId' | 'joinedAt'>): IndexEntry[] => {
   const [groupId, userId, at] = [m.groupId.toHexString(), m.userId.toHexString(), m.joinedAt.getTime()];
   return [
     [userKey(userId), groupId, at],

@@ -4,9 +4,50 @@ import type { Scored, SetIndexStore } from './set-index-store.ts';
 /** Where an index is rebuilt from: the system of record (MongoDB). */
 export interface IndexSource {
   /** Streams every entry `[key, member, score]`, in chunks (a cursor, not a query per key). */
-  scan(load: (entries: ReadonlyArray<readonly [string, string, number]>) => Promise<void>): Promise<void>;
+  scan(load: (entries: readonly IndexEntry[]) => Promise<void>): Promise<void>;
   /** What the system of record holds now for these keys (a key left out is empty). */
   reread(keys: readonly string[]): Promise<Map<string, Scored[]>>;
+}
+
+/** An index entry: key, member, score. */
+export type IndexEntry = readonly [key: string, member: string, score: number];
+
+/** A cursor's documents as index entries, document by document. */
+export async function* entriesFrom<D>(
+  cursor: AsyncIterable<D>,
+  entriesOf: (doc: D) => IndexEntry[],
+): AsyncGenerator<IndexEntry[]> {
+  for await (const doc of cursor) yield entriesOf(doc);
+}
+
+/** Sends streamed entries to `load`, `size` at a time: what every source's `scan` does with its cursors. */
+export async function loadInChunks(
+  entries: AsyncIterable<IndexEntry[]>,
+  load: (entries: readonly IndexEntry[]) => Promise<void>,
+  size = 2000,
+): Promise<void> {
+  let chunk: IndexEntry[] = [];
+  for await (const some of entries) {
+    chunk.push(...some);
+    if (chunk.length < size) continue;
+    const full = chunk;
+    chunk = [];
+    await load(full);
+  }
+  if (chunk.length) await load(chunk);
+}
+
+/** The sets of the `wanted` keys among `entries` (a re-read: entries of other keys are left out). */
+export function setsOf(entries: Iterable<IndexEntry>, wanted: readonly string[]): Map<string, Scored[]> {
+  const keys = new Set(wanted);
+  const out = new Map<string, Scored[]>();
+  for (const [key, member, score] of entries) {
+    if (!keys.has(key)) continue;
+    const list = out.get(key);
+    if (list) list.push([member, score]);
+    else out.set(key, [[member, score]]);
+  }
+  return out;
 }
 
 /** Dirty keys read again per round. */

@@ -8,7 +8,7 @@
 import type { Message } from '@im/protocol';
 import { EVENTS } from '@im/sdk';
 import { AccountPool, BenchGroup } from '../lib/api.ts';
-import { benchArgs, intListOption, intOption } from '../lib/args.ts';
+import { benchArgs, intListOption, intOption, serverRootOf } from '../lib/args.ts';
 import { BareSocketServer } from '../lib/bare-socketio.ts';
 import { LoadCpu } from '../lib/load-cpu.ts';
 import { cpuSeconds, metric, scrape, type Scrape } from '../lib/metrics.ts';
@@ -118,7 +118,7 @@ export async function run(argv: string[]): Promise<void> {
   const target = arms.includes('gateway')
     ? await startTarget({
         cluster: values.cluster,
-        ...(values['server-root'] ? { serverRoot: values['server-root'] } : {}),
+        ...serverRootOf(values['server-root']),
       })
     : undefined;
   const bares = new Map<Arm, BareSocketServer>();

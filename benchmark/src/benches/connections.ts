@@ -1,7 +1,7 @@
 // Idle authenticated sockets held by one gateway: memory per socket and the
 // CPU the gateway spends at rest (heartbeats) while holding them.
 import { AccountPool, BenchGroup } from '../lib/api.ts';
-import { benchArgs, intOption } from '../lib/args.ts';
+import { benchArgs, intOption, serverRootOf } from '../lib/args.ts';
 import { LoadCpu } from '../lib/load-cpu.ts';
 import { cpuSeconds, heapUsedBytes, rssBytes, scrape, type Scrape } from '../lib/metrics.ts';
 import { progress } from '../lib/progress.ts';
@@ -74,7 +74,7 @@ export async function run(argv: string[]): Promise<void> {
   process.env.SERVER_NODE_OPTIONS = `${process.env.SERVER_NODE_OPTIONS ?? ''} --heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${snapshots}`;
   const target = await startTarget({
     cluster: values.cluster,
-    ...(values['server-root'] ? { serverRoot: values['server-root'] } : {}),
+    ...serverRootOf(values['server-root']),
   });
   const ports = target.gateways.map((g) => new URL(g).port);
   const pids = ports.map((port) => findNodePid(`PORT=${port}`)).filter((p) => p !== undefined);

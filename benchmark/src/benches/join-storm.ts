@@ -8,7 +8,7 @@
 // member has it live, and how many never do, is the first broadcast after
 // the storm.
 import { AccountPool, BenchGroup } from '../lib/api.ts';
-import { benchArgs, intListOption, intOption } from '../lib/args.ts';
+import { benchArgs, intListOption, intOption, serverRootOf } from '../lib/args.ts';
 import { LoadCpu } from '../lib/load-cpu.ts';
 import { cpuSeconds, scrape } from '../lib/metrics.ts';
 import { table, writeResult } from '../lib/report.ts';
@@ -102,7 +102,7 @@ export async function run(argv: string[]): Promise<void> {
   const load = new LoadCpu();
   const target = await startTarget({
     cluster: values.cluster,
-    ...(values['server-root'] ? { serverRoot: values['server-root'] } : {}),
+    ...serverRootOf(values['server-root']),
   });
   const base = target.gateways[0]!;
   const rows: StormRow[] = [];

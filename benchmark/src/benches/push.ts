@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { DmConverse } from '@im/protocol';
 import { startRedis, type RedisServerHandle } from '@im/dev-servers';
 import { AccountPool, api, BenchGroup, type Account } from '../lib/api.ts';
-import { benchArgs, intOption, queueOption } from '../lib/args.ts';
+import { benchArgs, intOption, queueOption, serverRootOf } from '../lib/args.ts';
 import { awaitArrivals, burstChart, pause, sendBurst, type SendBurst } from '../lib/burst.ts';
 import { LoadCpu } from '../lib/load-cpu.ts';
 import { metric, scrape } from '../lib/metrics.ts';
@@ -171,7 +171,7 @@ export async function run(argv: string[]): Promise<void> {
     if (queue === 'redis' && !values.cluster) redis = await startRedis();
     target = await startTarget({
       cluster: values.cluster,
-      ...(values['server-root'] ? { serverRoot: values['server-root'] } : {}),
+      ...serverRootOf(values['server-root']),
       env: {
         VAPID_SUBJECT: 'mailto:bench@example.org',
         ...(proxy ? { PUSH_PROXY_URL: `${origin}/proxy` } : {}),

@@ -48,3 +48,6 @@ export function queueOption(raw: string | undefined, cluster: boolean, what: str
   }
   return queue;
 }
+
+/** `--server-root DIR` as the target's option: another checkout's server, for before/after. */
+export const serverRootOf = (raw: string | undefined) => (raw ? { serverRoot: raw } : {});

@@ -109,6 +109,14 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
       this.set(realtime?.admission.waiting ?? 0);
     },
   });
+  new Gauge({
+    name: 'im_gateway_session_checks_waiting',
+    help: 'Token checks waiting for a batched session check with the user service (a connect storm being admitted)',
+    registers: [app.metrics],
+    collect() {
+      this.set(auth?.checksWaiting ?? 0);
+    },
+  });
   return {
     name: 'gateway',
     methods: {

@@ -1,7 +1,8 @@
 import type { IncomingMessage } from 'node:http';
-import { call, ImError, type TokenClaims, type TokenService } from '@im/sdk';
+import { ImError, type TokenClaims, type TokenService } from '@im/sdk';
 import { LRUCache } from 'lru-cache';
 import type { ServiceBroker } from 'moleculer';
+import { SessionChecks } from './session-checks.ts';
 
 /** How long a gateway trusts "this session is live" without asking again (revocations clear it at once). */
 const LIVE_TTL_MS = 60_000;
@@ -9,13 +10,14 @@ const LIVE_TTL_MS = 60_000;
 /**
  * Verifies bearer tokens locally (signature and expiry) and that their
  * session is live. The session check is answered from a per-gateway cache
- * (one `user.sessionLive` call per session a minute at most) that the
- * revocation events clear on every gateway at once: the hot path never
- * reaches the database.
+ * that the revocation events clear on every gateway at once; a miss (a
+ * session's first use here, or once a minute) is asked of the user service
+ * in batches (SessionChecks), which answers from its own cache where it can
+ * and never writes on this path.
  */
 export class Authenticator {
   readonly #tokens: TokenService;
-  readonly #broker: ServiceBroker;
+  readonly #checks: SessionChecks;
   readonly #live = new LRUCache<string, true>({ max: 200_000, ttl: LIVE_TTL_MS });
   // Ended lately, so an answer already in flight cannot re-admit them. A
   // session whose mark is gone is refused by the user service's check instead.
@@ -24,7 +26,12 @@ export class Authenticator {
 
   constructor(tokens: TokenService, broker: ServiceBroker) {
     this.#tokens = tokens;
-    this.#broker = broker;
+    this.#checks = new SessionChecks(broker);
+  }
+
+  /** Session checks waiting for their batch (a storm's queue). */
+  get checksWaiting(): number {
+    return this.#checks.waiting;
   }
 
   /** The user id behind the request's bearer token, or IM_ERR_UNAUTHORIZED. */
@@ -50,7 +57,7 @@ export class Authenticator {
     if (this.#deactivated.has(userId)) throw ended();
     if (this.#live.has(sessionId)) return claims;
     if (this.#ended.has(sessionId)) throw ended();
-    const live = await call(this.#broker, 'user.sessionLive', { sessionId, userId });
+    const live = await this.#checks.isLive(sessionId, userId);
     if (!live || this.#ended.has(sessionId) || this.#deactivated.has(userId)) throw ended();
     this.#live.set(sessionId, true);
     return claims;

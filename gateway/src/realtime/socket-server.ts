@@ -128,8 +128,10 @@ export function createSocketServer(
         next();
       },
       (err: unknown) => {
-        const { body } = toHttpError(err);
-        next(refusal(body.error.code, body.error.message));
+        const { status, body } = toHttpError(err);
+        // A dependency that could not answer: the client comes back later, each at its own time.
+        const extra = status === 503 ? { retryAfterMs: admission.retryAfterMs() } : {};
+        next(refusal(body.error.code, body.error.message, extra));
       },
     );
   });

@@ -84,8 +84,12 @@ export interface ActionMap {
   'group.forgetUser': { params: { userId: string }; result: void };
   /** Account deletion: the user's Web Push subscriptions, devices and notifications go. */
   'push.forgetUser': { params: { userId: string }; result: void };
-  /** Whether a token's session is live (not revoked or expired, its user active); records it as seen. */
-  'user.sessionLive': { params: { sessionId: string; userId: string }; result: boolean };
+  /**
+   * For each token's claim, in order: whether its session is live (not revoked
+   * or expired, its user active); records the live ones as seen. At most
+   * SESSION_CHECK_BATCH claims a call.
+   */
+  'user.sessionsLive': { params: { claims: Array<{ sessionId: string; userId: string }> }; result: boolean[] };
 
   /** Records a file whose bytes are stored under `key` (the caller is the uploader). */
   'file.register': {
@@ -178,6 +182,9 @@ export interface ActionMap {
     result: CommandAccepted | null;
   };
 }
+
+/** Most token claims one `user.sessionsLive` call checks. */
+export const SESSION_CHECK_BATCH = 500;
 
 export type ActionName = keyof ActionMap;
 export type ActionParams<A extends ActionName> = ActionMap[A]['params'];

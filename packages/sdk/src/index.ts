@@ -36,6 +36,7 @@ export {
 } from './events.ts';
 export {
   call,
+  SESSION_CHECK_BATCH,
   type ActionMap,
   type ActionName,
   type ActionParams,

@@ -1,4 +1,4 @@
-import { idParam, limitParam, notBlank, searchText, strict } from '@im/sdk';
+import { idParam, limitParam, notBlank, SESSION_CHECK_BATCH, searchText, strict } from '@im/sdk';
 
 /**
  * The user service's action parameters (fastest-validator). The gateway's
@@ -67,7 +67,14 @@ export const userParams = {
   sessions: strict({}),
   revokeSession: strict({ sessionId: idParam }),
   changePassword: strict({ currentPassword: { type: 'string', min: 1, max: 128 }, newPassword: password }),
-  sessionLive: strict({ sessionId: idParam, userId: idParam }),
+  sessionsLive: strict({
+    claims: {
+      type: 'array',
+      min: 1,
+      max: SESSION_CHECK_BATCH,
+      items: { type: 'object', strict: true, props: { sessionId: idParam, userId: idParam } },
+    },
+  }),
   get: strict({ userId: idParam }),
   search: strict({ q: searchText(64), limit: limitParam }),
   getMany: strict({

@@ -76,12 +76,12 @@ export const sessionActions = (deps: UserDeps) => {
       },
     },
 
-    /** For gateways, on the first use of a token's session (then cached there for a minute). */
-    sessionLive: {
+    /** For gateways, on the first use of tokens' sessions (batched there, then cached for a minute). */
+    sessionsLive: {
       visibility: 'public' as const,
-      params: userParams.sessionLive,
-      handler(ctx: Ctx<ActionParams<'user.sessionLive'>>): Promise<ActionResult<'user.sessionLive'>> {
-        return sessions.isLive(ctx.params.sessionId, ctx.params.userId);
+      params: userParams.sessionsLive,
+      handler(ctx: Ctx<ActionParams<'user.sessionsLive'>>): Promise<ActionResult<'user.sessionsLive'>> {
+        return sessions.liveOf(ctx.params.claims);
       },
     },
   };

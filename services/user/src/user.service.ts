@@ -1,4 +1,12 @@
-import { AuditLog, createCache, TokenService, type AppContext, type ServiceFactory } from '@im/sdk';
+import {
+  AuditLog,
+  createCache,
+  EVENTS,
+  TokenService,
+  type AppContext,
+  type ServiceEvents,
+  type ServiceFactory,
+} from '@im/sdk';
 import { adminActions } from './admin-actions.ts';
 import { botActions } from './bot-actions.ts';
 import { accountActions } from './account-actions.ts';
@@ -46,14 +54,21 @@ export const createUserService: ServiceFactory = (app: AppContext) => {
     audit: new AuditLog(app.mongo!),
   };
   const oidc = createOidc(app, users);
+  let stopSeen: (() => Promise<void>) | undefined;
   return {
     name: 'user',
     async started() {
       await Promise.all([users.createIndexes(), sessionDocs.createIndexes()]);
+      stopSeen = deps.sessions.keepSeen((err) => app.logger.warn({ err }, 'could not record when sessions were seen'));
     },
     async stopped() {
+      await stopSeen?.();
       await oidc?.client.close();
     },
+    events: {
+      // Another user node revoked them: a node without Redis keeps its own cache, which must learn it too.
+      [EVENTS.sessionsRevoked]: (ctx) => deps.sessions.forget(ctx.params.sessionIds),
+    } satisfies ServiceEvents,
     actions: {
       ...accountActions(deps),
       ...sessionActions(deps),

@@ -8,6 +8,8 @@ import { LRUCache } from 'lru-cache';
  */
 export interface KvCache {
   get(key: string): Promise<string | undefined>;
+  /** Several keys in one round trip (one MGET in Redis), in the order asked. */
+  getMany(keys: readonly string[]): Promise<Array<string | undefined>>;
   set(key: string, value: string, ttlSeconds: number): Promise<void>;
   del(...keys: string[]): Promise<void>;
   /** Reads and removes in one step: of callers racing for a key, one gets the value (one-time codes). */
@@ -23,6 +25,10 @@ export class MemoryCache implements KvCache {
 
   async get(key: string): Promise<string | undefined> {
     return this.#lru.get(key);
+  }
+
+  async getMany(keys: readonly string[]): Promise<Array<string | undefined>> {
+    return keys.map((key) => this.#lru.get(key));
   }
 
   async set(key: string, value: string, ttlSeconds: number): Promise<void> {
@@ -51,6 +57,12 @@ export class RedisCache implements KvCache {
 
   async get(key: string): Promise<string | undefined> {
     return (await this.#redis.get(this.#prefix + key)) ?? undefined;
+  }
+
+  async getMany(keys: readonly string[]): Promise<Array<string | undefined>> {
+    if (keys.length === 0) return [];
+    const values = await this.#redis.mget(...keys.map((k) => this.#prefix + k));
+    return values.map((v) => v ?? undefined);
   }
 
   async set(key: string, value: string, ttlSeconds: number): Promise<void> {

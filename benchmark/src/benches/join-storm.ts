@@ -6,7 +6,9 @@
 // connect; the moment every socket is connected (their rooms may still be
 // loading), a member already online sends a message: the time until every
 // member has it live, and how many never do, is the first broadcast after
-// the storm.
+// the storm. On the single instance the server is restarted before each
+// storm (`--restart`, on by default), so every session, room and message it
+// reads comes cold from its database, as after a restart of every gateway.
 import { AccountPool, BenchGroup } from '../lib/api.ts';
 import { benchArgs, intListOption, intOption, serverRootOf } from '../lib/args.ts';
 import { LoadCpu } from '../lib/load-cpu.ts';
@@ -92,7 +94,13 @@ export async function run(argv: string[]): Promise<void> {
     'source-addresses': { type: 'string' },
     /** Another checkout's server (a worktree of an earlier commit, with its own node_modules): before/after. */
     'server-root': { type: 'string' },
+    /** Restart the single instance before each storm (cold sessions and rooms): `on` (default) or `off`. */
+    restart: { type: 'string', default: 'on' },
   });
+  if (values.restart !== 'on' && values.restart !== 'off') {
+    process.stderr.write(`--restart must be on or off (got ${JSON.stringify(values.restart)})\n`);
+    process.exit(2);
+  }
   const sizes = intListOption('members', values.members, [1000, 5000, 10_000]).sort((a, b) => a - b);
   const processes = intOption('processes', values.processes, Math.max(2, Math.ceil(sizes.at(-1)! / 5000)));
   // In flight per client process: "at once", within what a listen backlog takes.
@@ -105,6 +113,7 @@ export async function run(argv: string[]): Promise<void> {
     ...serverRootOf(values['server-root']),
   });
   const base = target.gateways[0]!;
+  const restart = values.restart === 'on' ? target.restart : undefined;
   const rows: StormRow[] = [];
   try {
     const pool = new AccountPool(base);
@@ -115,6 +124,10 @@ export async function run(argv: string[]): Promise<void> {
       const group = await BenchGroup.create(base, owner!, `join storm ${n}`);
       await group.join(accounts);
       await seedHistory(base, owner!.token, group.converseId);
+      if (restart) {
+        process.stdout.write(`restarting the server: the storm meets cold sessions and rooms\n`);
+        await restart();
+      }
       const swarm = new Swarm(processes, { sourceAddresses });
       // The sender's socket is online before the storm (its rooms are loaded): the storm is everyone else's.
       const sender = await connectSender(base, owner!.token);
@@ -195,6 +208,7 @@ export async function run(argv: string[]): Promise<void> {
       benchmark: 'join-storm',
       target: target.mode,
       mongo: target.mongoKind,
+      restartedBeforeEachStorm: restart !== undefined,
       clientProcesses: processes,
       concurrency,
       sourceAddresses,
@@ -204,7 +218,7 @@ export async function run(argv: string[]): Promise<void> {
       out: values.out,
       load,
       chart: {
-        title: `Join storm (${target.mode})`,
+        title: `Join storm (${target.mode}, ${target.mongoKind}${restart ? ', restarted before each storm' : ''})`,
         xLabel: 'members connecting at once',
         yLabel: 'seconds until all synced',
         series: [

@@ -5,13 +5,36 @@ type Options = NonNullable<ParseArgsConfig['options']>;
 /** Options every benchmark takes. */
 const COMMON = {
   cluster: { type: 'boolean', default: false },
+  /**
+   * The single instance's database: `embedded` (the default a user runs: the
+   * H2 file store in a fresh DATA_DIR) or `memory` (the in-memory dev server).
+   */
+  store: { type: 'string', default: 'embedded' },
   out: { type: 'string' },
   help: { type: 'boolean', default: false },
 } as const satisfies Options;
 
+export type Store = 'embedded' | 'memory';
+let chosenStore: Store = 'embedded';
+
+/** The `--store` of this run (what `startTarget` starts unless told otherwise). */
+export const chosenStoreOfRun = (): Store => chosenStore;
+
 /** Parses a benchmark's argv: the common options plus its own; unknown options are an error. */
 export function benchArgs<O extends Options>(argv: string[], own: O) {
-  return parseArgs({ args: argv, options: { ...COMMON, ...own }, strict: true, allowPositionals: false }).values;
+  const values = parseArgs({
+    args: argv,
+    options: { ...COMMON, ...own },
+    strict: true,
+    allowPositionals: false,
+  }).values;
+  const store = (values as { store?: unknown }).store;
+  if (store !== 'embedded' && store !== 'memory') {
+    process.stderr.write(`--store must be embedded or memory (got ${JSON.stringify(store)})\n`);
+    process.exit(2);
+  }
+  chosenStore = store;
+  return values;
 }
 
 /** A positive integer option, or a clear exit. */

@@ -2,7 +2,8 @@
 // instance (`npm start`'s entry point) or the local cluster (`npm run
 // cluster`), each its own process tree, against a real MongoDB wire server.
 import { randomBytes } from 'node:crypto';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -15,6 +16,7 @@ import {
 } from '@im/dev-servers';
 import { withDatabase } from '@im/testkit';
 import { connectMongo } from '@im/sdk';
+import { chosenStoreOfRun, type Store } from './args.ts';
 
 /** This checkout: its runner is what a benchmark starts unless told another `serverRoot`. */
 const THIS_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -30,6 +32,12 @@ export interface Target {
   gateways: string[];
   /** Which MongoDB served the run (the dev server or a real one). */
   mongoKind: string;
+  /**
+   * Stops and starts the single instance again on the same port and data,
+   * as an operator's restart: every cache of the server is cold after it
+   * (sessions, rooms, recent messages). Not in the cluster.
+   */
+  restart?(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -51,6 +59,13 @@ export interface TargetOptions {
    * instead of this checkout's. The load generator stays this checkout's.
    */
   serverRoot?: string;
+  /**
+   * The single instance's database when no `mongoUrl` or MONGO_URL is given:
+   * `embedded` (what a user runs: the H2 file in a fresh DATA_DIR, started by
+   * the server itself) or `memory` (the in-memory dev server). Default: the
+   * run's `--store`. The cluster always uses the dev server.
+   */
+  store?: Store;
 }
 
 /** Settings every benchmark deployment shares: quiet logs, no rate limits, cheap password hashing for bulk accounts, loopback push receivers. */
@@ -73,6 +88,8 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
   }
   const given = options.mongoUrl;
   const external = given ?? process.env.MONGO_URL;
+  if (!options.cluster && !external && (options.store ?? chosenStoreOfRun()) === 'embedded')
+    return startEmbeddedTarget(START, root);
   const mongo: MongoServerHandle = given
     ? { kind: 'external', url: given, stop: async () => undefined }
     : await startMongo({ url: external, preferInMemory: !external });
@@ -91,11 +108,17 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
   };
   try {
     if (!options.cluster) {
-      const server = await startServerProcess(START, env);
+      // One port and one signing key across a restart: the clients' addresses and tokens stay good.
+      const single = { ...env, PORT: String(await freePort()), SECRET: randomBytes(32).toString('base64url') };
+      let server = await startServerProcess(START, single);
       return {
         mode: 'single',
         gateways: [server.base],
         mongoKind,
+        restart: async () => {
+          await server.stop();
+          server = await startServerProcess(START, single);
+        },
         stop: async () => {
           keepLog(server.process.output());
           await server.stop();
@@ -141,6 +164,43 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
     await cleanup();
     throw err;
   }
+}
+
+/**
+ * The single instance as a user runs it: no MONGO_URL, so it starts its
+ * embedded database (mongo-java-server with the H2 file store) in its own
+ * DATA_DIR, here a fresh one removed afterwards.
+ */
+async function startEmbeddedTarget(START: string, root: string): Promise<Target> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'im-bench-'));
+  const port = String(await freePort());
+  const env = {
+    ...BENCH_ENV,
+    DATA_DIR: dataDir,
+    DEV_DATABASE: 'file',
+    PORT: port,
+    SECRET: randomBytes(32).toString('base64url'),
+  };
+  // Reached only when MONGO_URL is unset: the server starts its own database.
+  const start = () => startServerProcess(START, env);
+  let server = await start().catch((err: unknown) => {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw err;
+  });
+  return {
+    mode: 'single',
+    gateways: [server.base],
+    mongoKind: `embedded (H2 file${root === THIS_ROOT ? '' : `, server of ${root}`})`,
+    restart: async () => {
+      await server.stop();
+      server = await start();
+    },
+    stop: async () => {
+      keepLog(server.process.output());
+      await server.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** BENCH_SERVER_LOG=FILE keeps what the servers printed (warnings and errors) for a look after the run. */

@@ -73,7 +73,8 @@ export const configSchema = {
   port: entry({
     env: 'PORT',
     type: 'port',
-    description: 'Port the gateway listens on (0 picks a free one). The local cluster uses PORT and PORT+1.',
+    description:
+      'Port the gateway listens on (0 picks a free one). The gateways of the local cluster use PORT .. PORT+N-1 (npm run cluster -- --gateways N, default 2).',
     default: '3000',
     parse: port,
   }),

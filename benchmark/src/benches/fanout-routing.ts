@@ -148,6 +148,30 @@ const intakeOf = (s: Scrape): { value: number; metric: string } =>
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
+ * A routed gateway stays subscribed to a room for a while after its last
+ * socket left (so reconnects do not churn): the benchmark shortens that and,
+ * between steps, waits until no gateway holds any room, so that no step hears
+ * the rooms of the one before.
+ */
+const LINGER_MS = 1000;
+
+async function awaitRoomsReleased(gateways: readonly string[], limitMs = 60_000): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  for (;;) {
+    const held = (await Promise.all(gateways.map(scrape))).reduce(
+      (s, x) => s + metric(x, 'im_gateway_room_subscriptions'),
+      0,
+    );
+    if (held === 0) return;
+    if (Date.now() > deadline) {
+      process.stdout.write(`  the gateways still hold ${held} room subscriptions after ${limitMs / 1000} s\n`);
+      return;
+    }
+    await pause(500);
+  }
+}
+
+/**
  * Reads every gateway until their intake stops moving (presence of the
  * sockets just connected, or events still on their way): bounded.
  */
@@ -383,7 +407,11 @@ export async function run(argv: string[]): Promise<void> {
   );
   try {
     for (const mode of o.modes) {
-      const fleet = await GatewayFleet.start({ mongoUrl: database.url, secret, env: { FANOUT_ROUTING: mode } });
+      const fleet = await GatewayFleet.start({
+        mongoUrl: database.url,
+        secret,
+        env: { FANOUT_ROUTING: mode, FANOUT_ROUTING_LINGER_MS: String(LINGER_MS) },
+      });
       try {
         await fleet.grow(1);
         dataset ??= await createDataset(fleet.gateways[0]!, o);
@@ -393,7 +421,7 @@ export async function run(argv: string[]): Promise<void> {
             process.stdout.write(`  this server keeps no ${RECEIVED_METRIC}: it does not route by room\n`);
           printStep(step);
           steps.push(step);
-          await pause(1000);
+          await awaitRoomsReleased(fleet.gateways);
         }
       } finally {
         await fleet.stop();

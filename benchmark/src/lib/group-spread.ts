@@ -10,9 +10,9 @@ export interface GroupPlacement {
 }
 
 /**
- * Group g's home is gateway g mod `gatewayCount`; a share `split` of the
- * groups (spread evenly over the list) also has every other member on the
- * next gateway.
+ * Group g's home is gateway g mod `gatewayCount`; a share `split` of each
+ * gateway's groups (spread evenly over them) also has every other member on
+ * the next gateway, so every gateway carries the same load.
  */
 export function spreadGroups(
   groupCount: number,
@@ -22,7 +22,10 @@ export function spreadGroups(
 ): GroupPlacement[] {
   return Array.from({ length: groupCount }, (_, g) => {
     const home = g % gatewayCount;
-    const isSplit = gatewayCount > 1 && membersPerGroup > 1 && Math.floor((g + 1) * split) > Math.floor(g * split);
+    // The group's place among its home's groups.
+    const slot = Math.floor(g / gatewayCount);
+    const isSplit =
+      gatewayCount > 1 && membersPerGroup > 1 && Math.floor((slot + 1) * split) > Math.floor(slot * split);
     const next = (home + 1) % gatewayCount;
     const memberGateways = Array.from({ length: membersPerGroup }, (_, m) => (isSplit && m % 2 === 1 ? next : home));
     return { gateways: isSplit ? [home, next] : [home], memberGateways };

@@ -9,7 +9,16 @@ import type {
   SyncRequest,
   SyncResult,
 } from '@im/protocol';
-import { announce, call, EVENTS, ImError, toHttpError, type AppContext, type EventPayloads } from '@im/sdk';
+import {
+  announce,
+  call,
+  EVENTS,
+  ImError,
+  publishEvent,
+  toHttpError,
+  type AppContext,
+  type EventPayloads,
+} from '@im/sdk';
 import type { ServiceBroker } from 'moleculer';
 import pLimit from 'p-limit';
 import { Server, type Socket } from 'socket.io';
@@ -86,6 +95,11 @@ export function createSocketServer(
   broker: ServiceBroker,
   auth: Authenticator,
   presence: PresenceStore,
+  /**
+   * With routing by room: resolves once this gateway hears the given rooms
+   * (subscribed, and the NATS server has processed the subscriptions).
+   */
+  hearRooms?: (rooms: string[]) => Promise<void>,
 ): Realtime & { admission: RoomAdmission } {
   const io: ImServer = new Server(httpServer, {
     path: '/socket.io',
@@ -201,7 +215,7 @@ export function createSocketServer(
           online: false,
           groupIds: this.data.presenceGroupIds ?? [],
         };
-        await broker.broadcast(EVENTS.presence, payload);
+        await publishEvent(broker, EVENTS.presence, payload);
       })
       // While the node shuts down the services may already be gone; presence is best effort then.
       .catch((err: unknown) => app.logger.debug({ err, userId }, 'could not announce offline presence'));
@@ -244,14 +258,20 @@ export function createSocketServer(
     try {
       // A socket that closed while waiting for its turn costs no lookup.
       if (!socket.connected) return;
+      // Routed by room: this gateway hears the user's room before the lookup, so a membership
+      // change the lookup does not see yet reaches the journal.
+      if (hearRooms) await hearRooms([userRoom(socket.data.userId)]);
       const rooms = await lookUpRooms(socket);
-      // A socket that closed while its rooms loaded is not counted (its disconnect already ran).
-      if (!socket.connected) return;
-      void socket.join([
+      const loaded = [
         ...rooms.groups.map((g) => groupRoom(g.groupId)),
         ...rooms.groups.flatMap((g) => g.converseIds.map(converseRoom)),
         ...rooms.dmIds.map(converseRoom),
-      ]);
+      ];
+      // ...and every room of the socket before it joins them: from then on nothing of theirs passes it by.
+      if (hearRooms && socket.connected) await hearRooms(loaded);
+      // A socket that closed while its rooms loaded is not counted (its disconnect already ran).
+      if (!socket.connected) return;
+      void socket.join(loaded);
       // In the same turn as the join: nothing can slip between the two.
       journal.replay(mark, socket as unknown as ReplayTarget, roomsAtMark);
       replayed = true;

@@ -1,0 +1,129 @@
+import { isRoutedRoom, type RoomRouter } from '@im/sdk';
+
+type Delivery = Parameters<RoomRouter['subscribe']>[1];
+type Subscription = ReturnType<RoomRouter['subscribe']>;
+
+export interface RoomSubscriptionsOptions {
+  router: RoomRouter;
+  /** How long a room stays subscribed after this gateway stopped holding it (FANOUT_ROUTING_LINGER_MS). */
+  lingerMs: number;
+  /** Whether this gateway holds the room now: a socket in it, or a kept public page of the converse. */
+  holds(room: string): boolean;
+  /** Every delivery on any subscribed room. */
+  onDelivery: Delivery;
+}
+
+/** The socket.io adapter's room events (socket.io's in-memory adapter emits them). */
+interface RoomEvents {
+  on(event: 'create-room' | 'delete-room', listener: (room: string) => void): unknown;
+}
+
+/**
+ * The gateway's interest in rooms, as NATS subscriptions (FANOUT_ROUTING=
+ * rooms): a room is subscribed when it appears on this gateway (a socket
+ * joins it, a public page of it is kept) and unsubscribed `lingerMs` after
+ * it went, unless it is held again by then, so a reconnect or a page reload
+ * does not churn. `prepare` also waits until the server has processed the
+ * subscriptions (one round trip, shared by the callers of an event-loop
+ * turn): from then on nothing published on those rooms passes this gateway by.
+ */
+export class RoomSubscriptions {
+  readonly #options: RoomSubscriptionsOptions;
+  readonly #subscribed = new Map<string, { subscription: Subscription; confirmed: Promise<void> }>();
+  readonly #lingering = new Map<string, NodeJS.Timeout>();
+  #nextFlush: Promise<void> | undefined;
+
+  constructor(options: RoomSubscriptionsOptions) {
+    this.#options = options;
+  }
+
+  /** Rooms subscribed now. */
+  get size(): number {
+    return this.#subscribed.size;
+  }
+
+  /** Follows the rooms of a socket.io adapter (only the routed kinds: u:, g:, c:). */
+  watch(adapter: RoomEvents): void {
+    adapter.on('create-room', (room) => {
+      if (isRoutedRoom(room)) this.hold(room);
+    });
+    adapter.on('delete-room', (room) => {
+      if (isRoutedRoom(room)) this.release(room);
+    });
+  }
+
+  /** The room is held on this gateway: hear it (the subscription goes out at once, unconfirmed). */
+  hold(room: string): void {
+    const timer = this.#lingering.get(room);
+    if (timer) {
+      clearTimeout(timer);
+      this.#lingering.delete(room);
+    }
+    if (!this.#subscribed.has(room)) this.#subscribe(room);
+  }
+
+  /** The room may no longer be held: stop hearing it after the linger, if it is not held again by then. */
+  release(room: string): void {
+    if (!this.#subscribed.has(room) || this.#lingering.has(room)) return;
+    const timer = setTimeout(() => {
+      this.#lingering.delete(room);
+      if (this.#options.holds(room)) return;
+      this.#subscribed.get(room)?.subscription.unsubscribe();
+      this.#subscribed.delete(room);
+    }, this.#options.lingerMs);
+    timer.unref();
+    this.#lingering.set(room, timer);
+  }
+
+  /**
+   * Subscribed to every routed room of `rooms`, confirmed by the server.
+   * A room nobody holds once this resolves (the socket closed meanwhile) is
+   * released after the linger like any other.
+   */
+  async prepare(rooms: readonly string[]): Promise<void> {
+    const confirmations: Array<Promise<void>> = [];
+    for (const room of rooms) {
+      if (!isRoutedRoom(room)) continue;
+      const known = this.#subscribed.get(room);
+      if (known) {
+        confirmations.push(known.confirmed);
+        continue;
+      }
+      confirmations.push(this.#subscribe(room).confirmed);
+      if (!this.#options.holds(room)) this.release(room);
+    }
+    await Promise.all(confirmations);
+  }
+
+  /** Stops the linger timers (the node is stopping; its NATS connection closes with it). */
+  close(): void {
+    for (const timer of this.#lingering.values()) clearTimeout(timer);
+    this.#lingering.clear();
+  }
+
+  #subscribe(room: string) {
+    const entry = {
+      subscription: this.#options.router.subscribe(room, this.#options.onDelivery),
+      confirmed: this.#flushAfter(),
+    };
+    // A flush fails only when the connection is gone: the room is subscribed afresh when asked again.
+    entry.confirmed.catch(() => {
+      if (this.#subscribed.get(room) !== entry) return;
+      entry.subscription.unsubscribe();
+      this.#subscribed.delete(room);
+    });
+    this.#subscribed.set(room, entry);
+    return entry;
+  }
+
+  /** One round trip for every subscription made in this event-loop turn, sent after them. */
+  #flushAfter(): Promise<void> {
+    this.#nextFlush ??= new Promise<void>((resolve, reject) => {
+      setImmediate(() => {
+        this.#nextFlush = undefined;
+        this.#options.router.flush().then(resolve, reject);
+      });
+    });
+    return this.#nextFlush;
+  }
+}

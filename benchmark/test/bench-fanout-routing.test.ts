@@ -73,10 +73,16 @@ describe('fanout-routing benchmark', () => {
         // none of the messages of the groups without members on it.
         for (const row of step.perGateway) {
           assert.equal(row.received, row.needed, what);
+          assert.equal(row.natsRoomMsgs, row.received, 'its room connection carried what it received');
           assert.ok((row.roomSubscriptions ?? 0) > 0, what);
         }
+        assert.ok((step.roomEventBytes ?? 0) > 0, what);
       } else {
-        for (const row of step.perGateway) assert.equal(row.received, step.messagesSent, what);
+        for (const row of step.perGateway) {
+          assert.equal(row.received, step.messagesSent, what);
+          assert.equal(row.natsRoomMsgs, null, 'no room connection');
+        }
+        assert.equal(step.roomEventBytes, null);
       }
     }
     assert.ok(result.machine.cores >= 1 && result.machine.node.startsWith('v'));

@@ -15,7 +15,7 @@ import { GatewayFleet } from '../lib/gateway-fleet.ts';
 import { eventsNeeded, spreadGroups } from '../lib/group-spread.ts';
 import { LoadCpu } from '../lib/load-cpu.ts';
 import { metric, scrape, type Scrape } from '../lib/metrics.ts';
-import { natsTraffic, readNats, type NatsCounters } from '../lib/nats-monitor.ts';
+import { natsTraffic, readNats, readNatsConnections, type NatsCounters } from '../lib/nats-monitor.ts';
 import { forEachLimited, progress } from '../lib/progress.ts';
 import { table, writeResult } from '../lib/report.ts';
 import { percentile, round } from '../lib/stats.ts';
@@ -41,6 +41,9 @@ export interface GatewayRow {
   needed: number;
   /** received / needed (null when it needed none). */
   ratio: number | null;
+  /** What NATS delivered on its room-routing connection (null: it has none, broadcast). */
+  natsRoomMsgs: number | null;
+  natsRoomBytes: number | null;
 }
 
 export interface FanoutStep {
@@ -68,6 +71,8 @@ export interface FanoutStep {
     outBytesPerMessage: number;
     inBytesPerMessage: number;
   };
+  /** Bytes on the wire per room event NATS delivered to a gateway's room connection (null: broadcast). */
+  roomEventBytes: number | null;
   /** NATS subscriptions of the whole cluster, and the gateways' room subscriptions, with every socket connected. */
   subscriptions: { nats: number; rooms: number | null };
 }
@@ -271,7 +276,10 @@ async function measureStep(
     if (connected.failed > 0)
       throw new Error(`${connected.failed} sockets failed to connect: ${connected.errors.join('; ')}`);
     const before = await settledScrapes(gateways);
-    const natsBefore = await readNats(fleet.natsMonitor);
+    const [natsBefore, connectionsBefore] = await Promise.all([
+      readNats(fleet.natsMonitor),
+      readNatsConnections(fleet.natsMonitor),
+    ]);
     const sent = await sendMessages(
       gateways,
       groups,
@@ -282,7 +290,17 @@ async function measureStep(
     const expected = sent.acked.reduce((s, n) => s + n, 0) * o.members;
     const delivered = await awaitDeliveries(swarm, expected);
     const after = await settledScrapes(gateways);
-    const traffic = natsTraffic(natsBefore, await readNats(fleet.natsMonitor));
+    const [natsAfter, connectionsAfter] = await Promise.all([
+      readNats(fleet.natsMonitor),
+      readNatsConnections(fleet.natsMonitor),
+    ]);
+    const traffic = natsTraffic(natsBefore, natsAfter);
+    // A routed node names its room connection after itself (server/src/node.ts).
+    const roomTraffic = (i: number) => {
+      const name = `gateway-${i + 1}-rooms`;
+      const [b, a] = [connectionsBefore.get(name), connectionsAfter.get(name)];
+      return b && a ? { msgs: a.outMsgs - b.outMsgs, bytes: a.outBytes - b.outBytes } : undefined;
+    };
     const needed = eventsNeeded(placements, sent.acked, gatewayCount);
     const perGateway: GatewayRow[] = gateways.map((_, i) => {
       const received = intakeOf(after[i]!).value - intakeOf(before[i]!).value;
@@ -296,12 +314,16 @@ async function measureStep(
         received,
         needed: needed[i]!,
         ratio: needed[i]! > 0 ? round(received / needed[i]!, 3) : null,
+        natsRoomMsgs: roomTraffic(i)?.msgs ?? null,
+        natsRoomBytes: roomTraffic(i)?.bytes ?? null,
       };
     });
     const messagesSent = sent.acked.reduce((s, n) => s + n, 0);
     const perMessage = (n: number) => (messagesSent > 0 ? round(n / messagesSent, 1) : 0);
     const ratios = perGateway.map((r) => r.ratio).filter((r): r is number => r !== null);
     const roomSubs = perGateway.map((r) => r.roomSubscriptions);
+    const roomMsgs = perGateway.reduce((s, r) => s + (r.natsRoomMsgs ?? 0), 0);
+    const roomBytes = perGateway.reduce((s, r) => s + (r.natsRoomBytes ?? 0), 0);
     return {
       mode,
       gateways: gatewayCount,
@@ -332,8 +354,9 @@ async function measureStep(
         outBytesPerMessage: perMessage(traffic.outBytes),
         inBytesPerMessage: perMessage(traffic.inBytes),
       },
+      roomEventBytes: roomMsgs > 0 ? round(roomBytes / roomMsgs, 1) : null,
       subscriptions: {
-        nats: (await readNats(fleet.natsMonitor)).subscriptions,
+        nats: natsBefore.subscriptions,
         rooms: roomSubs.every((s) => s !== null) ? roomSubs.reduce((s, n) => s + n, 0) : null,
       },
     };
@@ -367,6 +390,7 @@ function printSummary(steps: readonly FanoutStep[]): void {
         'NATS msgs out': s.nats.outMsgs,
         'NATS MB out': round(s.nats.outBytes / 2 ** 20, 2),
         'bytes out/msg': s.nats.outBytesPerMessage,
+        'B/room event': s.roomEventBytes ?? 'n/a',
         'NATS subs': s.subscriptions.nats,
         'room subs': s.subscriptions.rooms ?? 'n/a',
         lost: s.deliveries.expected - s.deliveries.received,

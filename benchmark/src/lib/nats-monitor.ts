@@ -44,3 +44,27 @@ export const natsTraffic = (before: NatsCounters, after: NatsCounters): NatsCoun
   subscriptions: after.subscriptions,
   connections: after.connections,
 });
+
+/** One client connection's counters, as `/connz` lists them. */
+export interface NatsConnection {
+  name: string;
+  outMsgs: number;
+  outBytes: number;
+  subscriptions: number;
+}
+
+interface Connz {
+  connections: Array<{ name?: string; out_msgs: number; out_bytes: number; subscriptions: number }>;
+}
+
+/** The named client connections (nodes name theirs), by name. */
+export async function readNatsConnections(monitorUrl: string): Promise<Map<string, NatsConnection>> {
+  const res = await fetch(`${monitorUrl}/connz?limit=4096`);
+  if (!res.ok) throw new Error(`NATS /connz answered ${res.status}`);
+  const out = new Map<string, NatsConnection>();
+  for (const c of ((await res.json()) as Connz).connections) {
+    if (!c.name) continue;
+    out.set(c.name, { name: c.name, outMsgs: c.out_msgs, outBytes: c.out_bytes, subscriptions: c.subscriptions });
+  }
+  return out;
+}

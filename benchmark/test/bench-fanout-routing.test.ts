@@ -87,7 +87,7 @@ describe('fanout-routing benchmark', () => {
     }
     assert.ok(result.machine.cores >= 1 && result.machine.node.startsWith('v'));
     assert.equal(result.loadGenerator.processes, 1 + 4);
-    assert.match(readFileSync(file.replace(/\.json$/, '.svg'), 'utf8'), /needed by its sockets/);
+    assert.match(readFileSync(file.replace(/\.json$/, '.svg'), 'utf8'), /needed by its sockets: 9</);
     assert.match(readFileSync(file.replace(/\.json$/, '-nats.svg'), 'utf8'), /NATS msgs out/);
   });
 });

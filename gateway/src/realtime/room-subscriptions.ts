@@ -45,7 +45,12 @@ export class RoomSubscriptions {
   /** Follows the rooms of a socket.io adapter (only the routed kinds: u:, g:, c:). */
   watch(adapter: RoomEvents): void {
     adapter.on('create-room', (room) => {
-      if (isRoutedRoom(room)) this.hold(room);
+      if (!isRoutedRoom(room)) return;
+      try {
+        this.hold(room);
+      } catch {
+        // The NATS connection is closing with the node: there is nothing left to hear.
+      }
     });
     adapter.on('delete-room', (room) => {
       if (isRoutedRoom(room)) this.release(room);

@@ -135,9 +135,10 @@ interface EventSender {
  * and do not subscribe to the broadcast). Answers the broadcast's promise.
  */
 export function publishEvent<E extends EventName>(sender: EventSender, event: E, payload: EventPayloads[E]): unknown {
+  const broadcast = sender.broadcast(event, payload);
   const router = roomRouterOf(sender);
   if (router && isRoutedEvent(event)) router.publish(event, payload as EventPayloads[typeof event]);
-  return sender.broadcast(event, payload);
+  return broadcast;
 }
 
 /**

@@ -74,6 +74,7 @@ describe('realtime events routed by room across three gateways', () => {
   let atM1: Awaited<ReturnType<typeof open>>;
   let atX: Awaited<ReturnType<typeof open>>;
   const sentInG: Message[] = [];
+  let dm: DmConverse;
 
   before(async () => {
     api = await startApi(import.meta.url, (env) => ({
@@ -199,7 +200,7 @@ describe('realtime events routed by room across three gateways', () => {
     const after = await sendInG('after m1 left');
     // Then something B does hold: a DM the owner opens with m1 reaches m1's room.
     const opened = record(atM1.socket, 'dm:opened');
-    const dm = await ok<DmConverse>('POST', '/api/dms', owner, { userId: m1.id });
+    dm = await ok<DmConverse>('POST', '/api/dms', owner, { userId: m1.id });
     await until('the DM opened at m1 on B', () => opened.some((c) => c.id === dm.id));
     assert.equal((await received('B')) - b0, 1);
     assert.equal(
@@ -209,7 +210,7 @@ describe('realtime events routed by room across three gateways', () => {
   });
 
   it('a DM between users on different gateways is delivered once each way, though heard on two rooms', async () => {
-    const dm = await ok<DmConverse>('POST', '/api/dms', owner, { userId: m1.id });
+    // The DM the owner opened with m1 above (opening it again would announce it again).
     const b0 = await received('B');
     const first = await sendOverSocket(atOwner.socket, dm.id, 'hello from A');
     const second = await sendOverSocket(atOwner.socket, dm.id, 'again from A');
@@ -249,5 +250,19 @@ describe('realtime events routed by room across three gateways', () => {
     await until('q told it joined', () => joined.some((e) => e.userId === q.id));
     const sent = await sendInG('welcome q');
     await until('the message at q on B', () => atQ.messages.some((m) => m.id === sent.id));
+  });
+
+  it("a gateway keeping a converse's public page, and no socket there, hears its changes", async () => {
+    const news = await ok<Group>('POST', '/api/groups', owner, { name: 'News' });
+    const panel = news.panels[0]!;
+    await ok('PATCH', `/api/groups/${news.id}`, owner, { visibility: 'public' });
+    await ok('PATCH', `/api/groups/${news.id}/panels/${panel.id}`, owner, { webPublic: true });
+    await ok('POST', `/api/converses/${panel.converseId}/messages`, owner, { content: 'first edition' });
+    const page = async () => (await fetch(`${gw.C}/p/${panel.id}/feed.atom`)).text();
+    assert.ok((await page()).includes('first edition'));
+    // C keeps that page now; a later message must replace it (a kept page never expires by itself).
+    await ok('POST', `/api/converses/${panel.converseId}/messages`, owner, { content: 'second edition' });
+    const after = await eventually(page, (text) => text.includes('second edition'));
+    assert.ok(after.includes('second edition'), "C's kept feed was not replaced");
   });
 });

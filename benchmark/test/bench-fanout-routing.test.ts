@@ -68,6 +68,7 @@ describe('fanout-routing benchmark', () => {
         step.perGateway.map(() => 9),
       );
       assert.ok(step.nats.outMsgs > 0 && step.nats.outBytes > 0 && step.subscriptions.nats > 0, what);
+      assert.ok(step.cpuMsPerGateway.mean > 0, 'the gateways reported their CPU');
       if (step.mode === 'rooms') {
         // No gateway has members of every group (each needs 9 of 12 or 18): routed, it heard
         // none of the messages of the groups without members on it.

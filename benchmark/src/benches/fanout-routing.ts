@@ -14,7 +14,7 @@ import { benchArgs, intListOption, intOption } from '../lib/args.ts';
 import { GatewayFleet } from '../lib/gateway-fleet.ts';
 import { eventsNeeded, spreadGroups } from '../lib/group-spread.ts';
 import { LoadCpu } from '../lib/load-cpu.ts';
-import { metric, scrape, type Scrape } from '../lib/metrics.ts';
+import { cpuSeconds, metric, scrape, type Scrape } from '../lib/metrics.ts';
 import { natsTraffic, readNats, readNatsConnections, type NatsCounters } from '../lib/nats-monitor.ts';
 import { forEachLimited, progress } from '../lib/progress.ts';
 import { table, writeResult } from '../lib/report.ts';
@@ -41,6 +41,8 @@ export interface GatewayRow {
   needed: number;
   /** received / needed (null when it needed none). */
   ratio: number | null;
+  /** The gateway process's CPU over the window (sends, deliveries and the quiet read before and after). */
+  cpuMs: number;
   /** What NATS delivered on its room-routing connection (null: it has none, broadcast). */
   natsRoomMsgs: number | null;
   natsRoomBytes: number | null;
@@ -63,6 +65,8 @@ export interface FanoutStep {
   /** Room events received per gateway: mean and largest. */
   receivedPerGateway: { mean: number; max: number };
   neededPerGateway: { mean: number; max: number };
+  /** Gateway CPU over the window: mean and largest. */
+  cpuMsPerGateway: { mean: number; max: number };
   /** The largest received / needed of any gateway. */
   maxRatio: number | null;
   /** Everything NATS carried while the messages were sent and delivered (the sends' own requests included). */
@@ -314,6 +318,7 @@ async function measureStep(
         received,
         needed: needed[i]!,
         ratio: needed[i]! > 0 ? round(received / needed[i]!, 3) : null,
+        cpuMs: round((cpuSeconds(after[i]!) - cpuSeconds(before[i]!)) * 1000),
         natsRoomMsgs: roomTraffic(i)?.msgs ?? null,
         natsRoomBytes: roomTraffic(i)?.bytes ?? null,
       };
@@ -347,6 +352,10 @@ async function measureStep(
         max: Math.max(...perGateway.map((r) => r.received)),
       },
       neededPerGateway: { mean: round(mean(needed)), max: Math.max(...needed) },
+      cpuMsPerGateway: {
+        mean: round(mean(perGateway.map((r) => r.cpuMs))),
+        max: Math.max(...perGateway.map((r) => r.cpuMs)),
+      },
       maxRatio: ratios.length > 0 ? Math.max(...ratios) : null,
       nats: {
         ...traffic,
@@ -387,6 +396,7 @@ function printSummary(steps: readonly FanoutStep[]): void {
         'received/gw': s.receivedPerGateway.mean,
         'needed/gw': s.neededPerGateway.mean,
         'max ratio': s.maxRatio ?? 'n/a',
+        'CPU ms/gw': s.cpuMsPerGateway.mean,
         'NATS msgs out': s.nats.outMsgs,
         'NATS MB out': round(s.nats.outBytes / 2 ** 20, 2),
         'bytes out/msg': s.nats.outBytesPerMessage,

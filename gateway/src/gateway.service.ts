@@ -117,18 +117,22 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
     },
   });
   const runFanout = fanoutRunner(() => realtime, { presenceGroupLimit: app.config.presenceGroupLimit }, fanoutTiming);
-  const invalidatePublic = publicInvalidations(() => publicRoutes) as Partial<
-    Record<string, (payload: unknown) => void>
-  >;
+  const publicHandlers = publicInvalidations(() => publicRoutes);
+  const invalidatePublic = publicHandlers as Partial<Record<string, (payload: unknown) => void>>;
   const handled = new RecentIds();
   /** A routed event, heard on one of this gateway's rooms: once per event, whatever the rooms it came by. */
   const onRoutedDelivery = (id: string, event: string, payload: () => unknown) => {
     roomEventsReceived.inc();
     if (handled.seen(id)) return;
-    const decoded = payload();
-    // Kept pages go before the sockets hear of the change (as with the broadcast handlers below).
-    invalidatePublic[event]?.(decoded);
-    runFanout(event, decoded);
+    try {
+      const decoded = payload();
+      // Kept pages go before the sockets hear of the change (as with the broadcast handlers below).
+      invalidatePublic[event]?.(decoded);
+      runFanout(event, decoded);
+    } catch (err) {
+      // As the broker does with a failing event handler: logged, and the next event is handled.
+      app.logger.warn({ err, event }, 'could not fan out a routed event');
+    }
   };
   new Gauge({
     name: 'im_gateway_sockets',
@@ -201,7 +205,7 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
         ),
       },
       // Kept pages go before the sockets hear of the change.
-      publicInvalidations(() => publicRoutes),
+      publicHandlers,
       routed,
     ),
     created() {

@@ -11,7 +11,15 @@ export interface RoomSubscriptionsOptions {
   holds(room: string): boolean;
   /** Every delivery on any subscribed room. */
   onDelivery: Delivery;
+  /** Runs the linger's ends (default: setTimeout, unref'd); tests end them when they choose. */
+  schedule?: (run: () => void, ms: number) => () => void;
 }
+
+const scheduleTimer = (run: () => void, ms: number) => {
+  const timer = setTimeout(run, ms);
+  timer.unref();
+  return () => clearTimeout(timer);
+};
 
 /** The socket.io adapter's room events (socket.io's in-memory adapter emits them). */
 interface RoomEvents {
@@ -30,7 +38,7 @@ interface RoomEvents {
 export class RoomSubscriptions {
   readonly #options: RoomSubscriptionsOptions;
   readonly #subscribed = new Map<string, { subscription: Subscription; confirmed: Promise<void> }>();
-  readonly #lingering = new Map<string, NodeJS.Timeout>();
+  readonly #lingering = new Map<string, () => void>();
   #nextFlush: Promise<void> | undefined;
 
   constructor(options: RoomSubscriptionsOptions) {
@@ -59,9 +67,9 @@ export class RoomSubscriptions {
 
   /** The room is held on this gateway: hear it (the subscription goes out at once, unconfirmed). */
   hold(room: string): void {
-    const timer = this.#lingering.get(room);
-    if (timer) {
-      clearTimeout(timer);
+    const cancel = this.#lingering.get(room);
+    if (cancel) {
+      cancel();
       this.#lingering.delete(room);
     }
     if (!this.#subscribed.has(room)) this.#subscribe(room);
@@ -70,14 +78,13 @@ export class RoomSubscriptions {
   /** The room may no longer be held: stop hearing it after the linger, if it is not held again by then. */
   release(room: string): void {
     if (!this.#subscribed.has(room) || this.#lingering.has(room)) return;
-    const timer = setTimeout(() => {
+    const cancel = (this.#options.schedule ?? scheduleTimer)(() => {
       this.#lingering.delete(room);
       if (this.#options.holds(room)) return;
       this.#subscribed.get(room)?.subscription.unsubscribe();
       this.#subscribed.delete(room);
     }, this.#options.lingerMs);
-    timer.unref();
-    this.#lingering.set(room, timer);
+    this.#lingering.set(room, cancel);
   }
 
   /**
@@ -102,7 +109,7 @@ export class RoomSubscriptions {
 
   /** Stops the linger timers (the node is stopping; its NATS connection closes with it). */
   close(): void {
-    for (const timer of this.#lingering.values()) clearTimeout(timer);
+    for (const cancel of this.#lingering.values()) cancel();
     this.#lingering.clear();
   }
 

@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { AccountPool, api, BenchGroup, type Account } from '../lib/api.ts';
 import { benchArgs, intListOption, intOption } from '../lib/args.ts';
+import { pause } from '../lib/burst.ts';
 import { GatewayFleet } from '../lib/gateway-fleet.ts';
 import { eventsNeeded, spreadGroups } from '../lib/group-spread.ts';
 import { LoadCpu } from '../lib/load-cpu.ts';
@@ -153,8 +154,6 @@ const intakeOf = (s: Scrape): { value: number; metric: string } =>
   s.has(RECEIVED_METRIC)
     ? { value: metric(s, RECEIVED_METRIC), metric: RECEIVED_METRIC }
     : { value: metric(s, FALLBACK_METRIC), metric: FALLBACK_METRIC };
-
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * A routed gateway stays subscribed to a room for a while after its last

@@ -232,6 +232,7 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
         subscriptions = new RoomSubscriptions({
           router: roomRouter,
           lingerMs: app.config.fanoutRoutingLingerMs,
+          confirmTimeoutMs: app.config.requestTimeoutMs,
           holds: (room) =>
             io?.of('/').adapter.rooms.has(room) === true ||
             (room.startsWith('c:') && publicRoutes?.cache.has(room.slice(2)) === true),

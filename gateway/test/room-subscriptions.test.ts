@@ -32,6 +32,7 @@ describe('a gateway subscribed to the rooms it holds, over a real NATS server', 
     const subscriptions = new RoomSubscriptions({
       router: gateway,
       lingerMs: 30_000,
+      confirmTimeoutMs: 10_000,
       holds: (room) => held.has(room),
       onDelivery: (_id, _event, payload) => heard.push((payload() as { converseId: string }).converseId),
       schedule: (run) => {

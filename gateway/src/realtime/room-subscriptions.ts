@@ -7,6 +7,8 @@ export interface RoomSubscriptionsOptions {
   router: RoomRouter;
   /** How long a room stays subscribed after this gateway stopped holding it (FANOUT_ROUTING_LINGER_MS). */
   lingerMs: number;
+  /** How long `prepare` waits for the server's answer (NATS away): then it fails, and the socket retries. */
+  confirmTimeoutMs: number;
   /** Whether this gateway holds the room now: a socket in it, or a kept public page of the converse. */
   holds(room: string): boolean;
   /** Every delivery on any subscribed room. */
@@ -37,7 +39,7 @@ interface RoomEvents {
  */
 export class RoomSubscriptions {
   readonly #options: RoomSubscriptionsOptions;
-  readonly #subscribed = new Map<string, { subscription: Subscription; confirmed: Promise<void> }>();
+  readonly #subscribed = new Map<string, { subscription: Subscription; confirmed: Promise<void> | undefined }>();
   readonly #lingering = new Map<string, () => void>();
   #nextFlush: Promise<void> | undefined;
 
@@ -98,10 +100,10 @@ export class RoomSubscriptions {
       if (!isRoutedRoom(room)) continue;
       const known = this.#subscribed.get(room);
       if (known) {
-        confirmations.push(known.confirmed);
+        confirmations.push((known.confirmed ??= this.#confirm(room, known)));
         continue;
       }
-      confirmations.push(this.#subscribe(room).confirmed);
+      confirmations.push(this.#subscribe(room).confirmed!);
       if (!this.#options.holds(room)) this.release(room);
     }
     await Promise.all(confirmations);
@@ -114,26 +116,43 @@ export class RoomSubscriptions {
   }
 
   #subscribe(room: string) {
-    const entry = {
+    const entry: { subscription: Subscription; confirmed: Promise<void> | undefined } = {
       subscription: this.#options.router.subscribe(room, this.#options.onDelivery),
-      confirmed: this.#flushAfter(),
+      confirmed: undefined,
     };
-    // A flush fails only when the connection is gone: the room is subscribed afresh when asked again.
-    entry.confirmed.catch(() => {
-      if (this.#subscribed.get(room) !== entry) return;
-      entry.subscription.unsubscribe();
-      this.#subscribed.delete(room);
-    });
+    entry.confirmed = this.#confirm(room, entry);
     this.#subscribed.set(room, entry);
     return entry;
   }
 
-  /** One round trip for every subscription made in this event-loop turn, sent after them. */
+  /**
+   * The server's confirmation of the room's subscription. When it does not
+   * come (NATS away), the subscription stays (the client sends it again on
+   * reconnecting) and the next `prepare` asks again.
+   */
+  #confirm(room: string, entry: { confirmed: Promise<void> | undefined }): Promise<void> {
+    const confirmed = this.#flushAfter();
+    confirmed.catch(() => {
+      if (this.#subscribed.get(room) === entry && entry.confirmed === confirmed) entry.confirmed = undefined;
+    });
+    return confirmed;
+  }
+
+  /** One round trip for every subscription made in this event-loop turn, sent after them, bounded in time. */
   #flushAfter(): Promise<void> {
     this.#nextFlush ??= new Promise<void>((resolve, reject) => {
       setImmediate(() => {
         this.#nextFlush = undefined;
-        this.#options.router.flush().then(resolve, reject);
+        const timer = setTimeout(
+          () =>
+            reject(new Error(`NATS did not confirm room subscriptions within ${this.#options.confirmTimeoutMs} ms`)),
+          this.#options.confirmTimeoutMs,
+        );
+        timer.unref();
+        this.#options.router
+          .flush()
+          .then(resolve, reject)
+          .finally(() => clearTimeout(timer));
       });
     });
     return this.#nextFlush;

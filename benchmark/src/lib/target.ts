@@ -92,7 +92,7 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
     !process.env.MONGO_URL &&
     (options.store ?? chosenStoreOfRun()) === 'embedded'
   )
-    return startEmbeddedTarget(START, root);
+    return startEmbeddedTarget(START);
   const { url: mongoUrl, kind: mongoKind, cleanup } = await openBenchDatabase(options);
   const env = { ...BENCH_ENV, MONGO_URL: mongoUrl, ...options.env };
   try {
@@ -160,7 +160,7 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
  * embedded database (mongo-java-server with the H2 file store) in its own
  * DATA_DIR, here a fresh one removed afterwards.
  */
-async function startEmbeddedTarget(START: string, root: string): Promise<Target> {
+async function startEmbeddedTarget(START: string): Promise<Target> {
   const dataDir = mkdtempSync(join(tmpdir(), 'im-bench-'));
   const port = String(await freePort());
   const env = {
@@ -179,7 +179,7 @@ async function startEmbeddedTarget(START: string, root: string): Promise<Target>
   return {
     mode: 'single',
     gateways: [server.base],
-    mongoKind: `embedded (H2 file${root === THIS_ROOT ? '' : `, server of ${root}`})`,
+    mongoKind: 'embedded (H2 file)',
     restart: async () => {
       await server.stop();
       server = await start();

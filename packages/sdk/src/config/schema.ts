@@ -357,8 +357,9 @@ export const configSchema = {
   chatWriteWindowMs: entry({
     env: 'CHAT_WRITE_WINDOW_MS',
     type: 'milliseconds',
-    description: 'How long a message waits for others to be written with it in one batch (group commit).',
-    default: '2',
+    description:
+      'How long a message that finds the writer idle waits for others to be written with it in one batch (group commit); 0: none, it is written with those of the same event-loop turn. Messages arriving while a batch is written always form the next batch.',
+    default: '0',
     parse: z.coerce.number().int().min(0).max(1000),
   }),
   chatWriteMaxBatch: entry({

@@ -19,6 +19,7 @@ import type { PresenceStore } from './presence.ts';
 import { RoomAdmission } from './room-admission.ts';
 import { RoomJournal, type JournalMark, type ReplayTarget } from './room-journal.ts';
 import { converseRoom, groupRoom, presenceGroupIds, sessionRoom, userRoom } from './rooms.ts';
+import { FrameAdapter } from './frame-adapter.ts';
 import { leanSockets } from './lean-sockets.ts';
 
 export interface SocketData {
@@ -94,6 +95,8 @@ export function createSocketServer(
     maxHttpBufferSize: app.config.socketMaxPayloadBytes,
     pingInterval: 20_000,
     pingTimeout: 20_000,
+    // A room emit's frame goes to each socket in one write (see frame-adapter.ts).
+    adapter: FrameAdapter,
   });
   // Drops the upgrade request and trims each socket's handshake (memory per idle socket).
   leanSockets(io);

@@ -408,6 +408,14 @@ export const configSchema = {
     default: '20000',
     parse: positiveInt,
   }),
+  socketWsEngine: entry({
+    env: 'SOCKET_WS_ENGINE',
+    type: 'ws | uws',
+    description:
+      "The gateway's WebSocket server under socket.io: ws (bundled), or uws: uWebSockets.js, which the operator installs (it is not on the npm registry; it needs glibc 2.38 or newer). A gateway told uws that cannot load it stops at start, naming the reason.",
+    default: 'ws',
+    parse: z.enum(['ws', 'uws']),
+  }),
   presenceGroupLimit: entry({
     env: 'PRESENCE_GROUP_LIMIT',
     type: 'count',

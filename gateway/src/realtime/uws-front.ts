@@ -8,7 +8,10 @@ export interface UwsFront {
   close(): void;
 }
 
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'content-length']);
+/** Headers of one connection, not of the request: each side sets its own. */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade']);
+/** uWS frames the answer itself (a length for `end`, chunks for `write`). */
+const SET_BY_UWS = new Set([...HOP_BY_HOP, 'content-length']);
 
 /**
  * SOCKET_WS_ENGINE=uws: uWebSockets.js listens on the gateway's address and
@@ -40,12 +43,14 @@ export async function listenUws(
     const query = req.getQuery();
     const path = query ? `${req.getUrl()}?${query}` : req.getUrl();
     const headers: Record<string, string> = {};
+    let hasBody = false;
     req.forEach((name, value) => {
+      if (name === 'content-length' || name === 'transfer-encoding') hasBody ||= value !== '0';
       if (!HOP_BY_HOP.has(name)) headers[name] = value;
     });
     const peer = Buffer.from(res.getRemoteAddressAsText()).toString();
     headers['x-forwarded-for'] = headers['x-forwarded-for'] ? `${headers['x-forwarded-for']}, ${peer}` : peer;
-    forward(res, { method, path, headers, port: inner });
+    forward(res, { method, path, headers, port: inner }, hasBody);
   });
   const listenSocket = await new Promise<unknown>((resolve, reject) => {
     app.listen(host, port, (socket) =>
@@ -63,6 +68,7 @@ export async function listenUws(
 function forward(
   res: UwsResponse,
   target: { method: string; path: string; headers: Record<string, string>; port: number },
+  hasBody: boolean,
 ): void {
   let aborted = false;
   const upstream = request({ host: '127.0.0.1', ...target });
@@ -70,11 +76,15 @@ function forward(
     aborted = true;
     upstream.destroy();
   });
-  res.onData((chunk, isLast) => {
-    // uWS reuses the chunk's memory after this call: copy it.
-    upstream.write(Buffer.from(chunk.slice(0)));
-    if (isLast) upstream.end();
-  });
+  if (hasBody) {
+    res.onData((chunk, isLast) => {
+      // uWS reuses the chunk's memory after this call: copy it.
+      upstream.write(Buffer.from(chunk.slice(0)));
+      if (isLast) upstream.end();
+    });
+  } else {
+    upstream.end();
+  }
   upstream.on('error', () => {
     if (!aborted) res.cork(() => res.writeStatus('502 Bad Gateway').end());
     aborted = true;
@@ -84,7 +94,7 @@ function forward(
     res.cork(() => {
       res.writeStatus(`${answer.statusCode ?? 502} ${answer.statusMessage ?? ''}`);
       for (const [name, value] of Object.entries(answer.headers)) {
-        if (HOP_BY_HOP.has(name) || value === undefined) continue;
+        if (SET_BY_UWS.has(name) || value === undefined) continue;
         for (const v of Array.isArray(value) ? value : [value]) res.writeHeader(name, v);
       }
     });

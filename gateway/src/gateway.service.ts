@@ -41,6 +41,8 @@ import { RoomSubscriptions } from './realtime/room-subscriptions.ts';
 import type { RoomAdmission } from './realtime/room-admission.ts';
 import { MemoryPresence, RedisPresence, type PresenceStore } from './realtime/presence.ts';
 import { createSocketServer, type ImServer } from './realtime/socket-server.ts';
+import { listenUws, type UwsFront } from './realtime/uws-front.ts';
+import { loadWsEngine } from './realtime/ws-engine.ts';
 import { registerHealthRoutes } from './routes/health.ts';
 import { registerOidcRoutes } from './routes/oidc.ts';
 import { registerWebClientRoutes } from './routes/web-client.ts';
@@ -85,6 +87,8 @@ const BACKENDS = SERVICE_NAMES.filter((name) => name !== 'gateway');
  */
 export const createGatewayService: ServiceFactory = (app: AppContext) => {
   let server: Server | undefined;
+  /** SOCKET_WS_ENGINE=uws: uWebSockets.js in front of `server`. */
+  let uwsFront: UwsFront | undefined;
   let io: ImServer | undefined;
   let realtime: (Realtime & { admission: RoomAdmission }) | undefined;
   let presence: PresenceStore | undefined;
@@ -163,6 +167,7 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
     methods: {
       /** Where the HTTP server listens (PORT=0 picks a free port). */
       address(): AddressInfo | undefined {
+        if (uwsFront) return { address: app.config.host, family: 'IPv4', port: uwsFront.port };
         const address = server?.address();
         return address && typeof address === 'object' ? address : undefined;
       },
@@ -228,6 +233,8 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
       });
     },
     async started() {
+      // First: a gateway told to use uWebSockets.js that cannot load it stops here, before anything listens.
+      const uws = await loadWsEngine(app.config.socketWsEngine);
       const router = new Router(createHttpMetrics(app.metrics), app.logger);
       registerHealthRoutes(router, app);
       router.on('GET', '/api/openapi.json', (_req, res) => {
@@ -272,14 +279,11 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
       }
       server = createServer({ keepAliveTimeout: 65_000 }, router.handle);
       presence = app.redis ? new RedisPresence(app.redis, broker.nodeID) : new MemoryPresence();
-      realtime = createSocketServer(
-        server,
-        app,
-        broker,
-        auth!,
-        presence,
-        interest && ((rooms) => interest.prepare(rooms)),
-      );
+      const uwsApp = uws?.App();
+      realtime = createSocketServer(server, app, broker, auth!, presence, {
+        ...(interest ? { hearRooms: (rooms: string[]) => interest.prepare(rooms) } : {}),
+        ...(uwsApp ? { uwsApp } : {}),
+      });
       io = realtime.io;
       interest?.watch(io.of('/').adapter);
       stopWatching = watchSlowClients(io, app.config.socketMaxBufferBytes, (userId) =>
@@ -295,15 +299,21 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
           }
         })();
       });
-      await new Promise<void>((resolve, reject) => {
-        server!.once('error', reject);
-        server!.listen(app.config.port, app.config.host, () => {
-          server!.off('error', reject);
-          resolve();
+      if (uws && uwsApp) {
+        uwsFront = await listenUws(uws, uwsApp, server, app.config.host, app.config.port);
+      } else {
+        await new Promise<void>((resolve, reject) => {
+          server!.once('error', reject);
+          server!.listen(app.config.port, app.config.host, () => {
+            server!.off('error', reject);
+            resolve();
+          });
         });
-      });
-      const address = server.address() as AddressInfo;
-      app.logger.info(`gateway listening on http://${address.address}:${address.port}`);
+      }
+      const address = this.address() as AddressInfo;
+      app.logger.info(
+        `gateway listening on http://${address.address}:${address.port}${uwsFront ? ' (socket.io on uWebSockets.js)' : ''}`,
+      );
     },
     async stopped() {
       stopWatching?.();
@@ -313,6 +323,8 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
       const closing = new Promise<void>((resolve) => server!.close(() => resolve()));
       // Sockets close first (clients reconnect elsewhere), then idle HTTP connections.
       io?.disconnectSockets(true);
+      uwsFront?.close();
+      uwsFront = undefined;
       server.closeIdleConnections();
       await closing;
       io = undefined;

@@ -1,1 +1,2 @@
 export { createGatewayService } from './gateway.service.ts';
+export { loadWsEngine } from './realtime/ws-engine.ts';

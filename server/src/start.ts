@@ -1,6 +1,7 @@
 // `npm start`: one node. With the defaults that is the whole platform in one
 // process (every service plus the gateway, local calls only); SERVICES and
 // TRANSPORTER make it one node of a cluster.
+import { loadWsEngine } from '@im/gateway';
 import { createLogger, describeConfig, SERVICES_USING_MONGO, type AppConfig } from '@im/sdk';
 import type { MongoServerHandle } from '@im/dev-servers';
 import { LOCAL_DB_NAME, startLocalMongo } from './local-mongo.ts';
@@ -11,6 +12,9 @@ let config: AppConfig = loadConfigOrDie();
 
 const logger = createLogger(config, config.nodeId ? { node: config.nodeId } : {});
 logger.info(`effective configuration:\n  ${describeConfig(config).join('\n  ')}`);
+
+// SOCKET_WS_ENGINE=uws where uWebSockets.js cannot load: one line and out, before anything starts.
+if (config.services.includes('gateway')) await loadWsEngine(config.socketWsEngine).catch((err: unknown) => die(err));
 
 let localMongo: MongoServerHandle | undefined;
 let node: RunningNode | undefined;

@@ -125,6 +125,12 @@ describe('bad configuration exits non-zero with one clear line', () => {
       /^im-platform: cannot reach MongoDB at mongodb:\/\/127\.0\.0\.1:1\/im within 1500 ms/,
     ],
     ['a PORT that is not a port', { PORT: 'http' }, /^im-platform: configuration error: PORT /],
+    [
+      // uWebSockets.js is not a dependency: it is missing, or (on glibc < 2.38) could not load if it were there.
+      'SOCKET_WS_ENGINE=uws where uWebSockets.js cannot load',
+      { SOCKET_WS_ENGINE: 'uws' },
+      /^im-platform: configuration error: SOCKET_WS_ENGINE is uws, but uWebSockets\.js (needs glibc|could not be loaded)/,
+    ],
   ];
   for (const [name, env, expected] of cases) {
     it(name, async () => {

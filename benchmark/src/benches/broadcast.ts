@@ -12,6 +12,7 @@ import { benchArgs, intListOption, intOption, serverRootOf } from '../lib/args.t
 import { BareSocketServer } from '../lib/bare-socketio.ts';
 import { LoadCpu } from '../lib/load-cpu.ts';
 import { cpuSeconds, metric, scrape, type Scrape } from '../lib/metrics.ts';
+import { findNodePid, processCpuMicros } from '../lib/node-pid.ts';
 import { progress } from '../lib/progress.ts';
 import { table, writeResult } from '../lib/report.ts';
 import { connectSender, connectSocket, sendMessage, type ClientSocket } from '../lib/client-socket.ts';
@@ -150,6 +151,13 @@ export async function run(argv: string[]): Promise<void> {
       const bare = bares.get(arm);
       if (!bare) {
         const gateways = target!.gateways;
+        // The gateways' CPU from /proc, read around the round only: a /metrics read (which walks
+        // every socket's handle) is the benchmark's cost, not the broadcast's, and is made after it.
+        const pids = gateways.map((base) => findNodePid(`PORT=${new URL(base).port}`));
+        const cpuMicros = pids.every((pid) => pid !== undefined)
+          ? () => Promise.resolve(pids.reduce((s, pid) => s + processCpuMicros(pid), 0))
+          : async () => (await Promise.all(gateways.map(scrape))).reduce((s, a) => s + cpuSeconds(a) * 1e6, 0);
+        let last = await Promise.all(gateways.map(scrape));
         states.push({
           arm,
           urls: gateways,
@@ -157,11 +165,14 @@ export async function run(argv: string[]): Promise<void> {
           converseId: gateway!.converseId,
           online: 0,
           measure: async (send) => {
-            const before = await Promise.all(gateways.map(scrape));
+            const cpuBefore = await cpuMicros();
             await send();
+            const cpuAfter = await cpuMicros();
             const after = await Promise.all(gateways.map(scrape));
-            const cpu = after.reduce((s, a, i) => s + cpuSeconds(a) - cpuSeconds(before[i]!), 0);
-            return { serverCpuMs: cpu * 1000, fanoutMs: fanoutMs(before, after) };
+            // Only this arm's sends are message.created events: the histogram moved by this round alone.
+            const fanout = fanoutMs(last, after);
+            last = after;
+            return { serverCpuMs: (cpuAfter - cpuBefore) / 1000, fanoutMs: fanout };
           },
         });
         continue;

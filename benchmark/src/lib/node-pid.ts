@@ -9,7 +9,9 @@ function parentPid(pid: number): number {
 
 /**
  * The pid of a Node process descended from this one whose environment has
- * `entry` (e.g. `NODE_ID=services-2` or `PORT=41234`), if any.
+ * `entry` (e.g. `NODE_ID=services-2` or `PORT=41234`), if any. Where several
+ * have it (the local cluster's supervisor passes its PORT on to the gateway it
+ * starts on that port), the one furthest down the tree: the node itself.
  */
 export function findNodePid(entry: string): number | undefined {
   const node = realpathSync(process.execPath);
@@ -19,6 +21,7 @@ export function findNodePid(entry: string): number | undefined {
   } catch {
     return undefined;
   }
+  let found: { pid: number; depth: number } | undefined;
   for (const name of entries) {
     const pid = Number(name);
     try {
@@ -27,11 +30,30 @@ export function findNodePid(entry: string): number | undefined {
       if (!env.includes(entry) || readlinkSync(`/proc/${pid}/exe`) !== node) continue;
       for (let p = pid, depth = 0; p > 1 && depth < 10; depth += 1) {
         p = parentPid(p);
-        if (p === process.pid) return pid;
+        if (p !== process.pid) continue;
+        if (!found || depth > found.depth) found = { pid, depth };
+        break;
       }
     } catch {
       // Gone, or not ours to read.
     }
   }
-  return undefined;
+  return found?.pid;
+}
+
+/**
+ * CPU time (µs) a process has used so far, all its threads, from the
+ * scheduler's nanosecond counters (the tick counts of /proc/PID/stat are
+ * 10 ms). Threads that ended meanwhile are not counted.
+ */
+export function processCpuMicros(pid: number): number {
+  let ns = 0;
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return ns / 1000;
 }

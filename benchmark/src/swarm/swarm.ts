@@ -28,6 +28,7 @@ type ReplyOf<T extends Reply['type']> = Extract<Reply, { type: T }>;
 /** One client process; `done` follows its progress notes while it connects. */
 class Worker {
   readonly #ipc: IpcChild<Command, Reply | ProgressNote>;
+  /** Sockets the current `connect` has settled (a client process counts each connect from 0). */
   done = 0;
 
   constructor() {
@@ -115,8 +116,10 @@ export class Swarm {
       this.placement.push({ worker: w, index: this.perWorker[w]!++ });
     }
     const bar = progress(label, accounts.length);
-    const base = this.workers.map((w) => w.done);
-    const timer = setInterval(() => bar.update(this.workers.reduce((s, w, i) => s + w.done - base[i]!, 0)), 200);
+    // A client process counts each connect from 0 and its last note of the previous one came
+    // before that one's reply: starting from 0 here keeps the bar from going below 0.
+    for (const w of this.workers) w.done = 0;
+    const timer = setInterval(() => bar.update(this.workers.reduce((s, w) => s + w.done, 0)), 200);
     try {
       const replies = await Promise.all(
         this.workers.map((w, i) =>

@@ -28,6 +28,8 @@ import type { PresenceStore } from './presence.ts';
 import { RoomAdmission } from './room-admission.ts';
 import { RoomJournal, type JournalMark, type ReplayTarget } from './room-journal.ts';
 import { converseRoom, groupRoom, presenceGroupIds, sessionRoom, userRoom } from './rooms.ts';
+import { FrameAdapter } from './frame-adapter.ts';
+import type { UwsApp } from './ws-engine.ts';
 import { leanSockets } from './lean-sockets.ts';
 
 export interface SocketData {
@@ -111,20 +113,34 @@ export function createSocketServer(
   broker: ServiceBroker,
   auth: Authenticator,
   presence: PresenceStore,
-  /**
-   * With routing by room: resolves once this gateway hears the given rooms
-   * (subscribed, and the NATS server has processed the subscriptions).
-   */
-  hearRooms?: (rooms: string[]) => Promise<void>,
+  extras: {
+    /**
+     * With routing by room: resolves once this gateway hears the given rooms
+     * (subscribed, and the NATS server has processed the subscriptions).
+     */
+    hearRooms?: (rooms: string[]) => Promise<void>;
+    /** SOCKET_WS_ENGINE=uws: the uWebSockets.js app to serve socket.io from instead of `httpServer`. */
+    uwsApp?: UwsApp;
+  } = {},
 ): Realtime & { admission: RoomAdmission } {
-  const io: ImServer = new Server(httpServer, {
+  const { hearRooms, uwsApp } = extras;
+  const options = {
     path: '/socket.io',
-    transports: ['websocket'],
+    transports: ['websocket' as const],
     serveClient: false,
     maxHttpBufferSize: app.config.socketMaxPayloadBytes,
     pingInterval: 20_000,
     pingTimeout: 20_000,
-  });
+  };
+  let io: ImServer;
+  if (uwsApp) {
+    // socket.io then publishes each room emit through uWS itself (its own adapter patch).
+    io = new Server(options);
+    io.attachApp(uwsApp);
+  } else {
+    // A room emit's frame goes to each socket in one write (see frame-adapter.ts).
+    io = new Server(httpServer, { ...options, adapter: FrameAdapter });
+  }
   // Drops the upgrade request and trims each socket's handshake (memory per idle socket).
   leanSockets(io);
 

@@ -22,7 +22,7 @@ interface Pending {
 }
 
 export interface WriterOptions {
-  /** How long the first send of a batch waits for company. */
+  /** How long the first send of a batch waits for company; 0: only for the sends of the same event-loop turn. */
   windowMs: number;
   maxBatch: number;
   /** Told the size of every batch written (metrics). */
@@ -36,7 +36,7 @@ export interface WriterOptions {
  * process, so numbers never repeat), writes all messages with one
  * `insertMany`, and only then resolves each send. While a flush runs the next
  * batch fills, so the batch grows with the load and an idle send waits at
- * most `windowMs`.
+ * most `windowMs` (by default none: it goes at the end of its event-loop turn).
  */
 export class MessageWriter {
   readonly #models: ChatModels;
@@ -45,6 +45,7 @@ export class MessageWriter {
   readonly #recent: RecentMessages;
   #queue: Pending[] = [];
   #timer: NodeJS.Timeout | undefined;
+  #immediate: NodeJS.Immediate | undefined;
   #flushing: Promise<void> | undefined;
   /** Authors' read positions still being written (awaited by drain). */
   #acking: Promise<void> = Promise.resolve();
@@ -68,15 +69,26 @@ export class MessageWriter {
     while (this.#queue.length > 0 || this.#flushing) {
       clearTimeout(this.#timer);
       this.#timer = undefined;
+      clearImmediate(this.#immediate);
+      this.#immediate = undefined;
       await (this.#flushing ?? this.#flush());
     }
     await this.#acking;
   }
 
   #schedule(): void {
-    if (this.#flushing || this.#timer) return;
+    if (this.#flushing || this.#timer || this.#immediate) return;
     if (this.#queue.length >= this.#options.maxBatch) {
       void this.#flush();
+      return;
+    }
+    if (this.#options.windowMs === 0) {
+      // No wait on an idle writer: the sends of this event-loop turn go together at its end
+      // (a timer would add a millisecond or more, and much more on a busy machine).
+      this.#immediate = setImmediate(() => {
+        this.#immediate = undefined;
+        void this.#flush();
+      });
       return;
     }
     this.#timer = setTimeout(() => {

@@ -358,8 +358,9 @@ export const configSchema = {
   chatWriteWindowMs: entry({
     env: 'CHAT_WRITE_WINDOW_MS',
     type: 'milliseconds',
-    description: 'How long a message waits for others to be written with it in one batch (group commit).',
-    default: '2',
+    description:
+      'How long a message that finds the writer idle waits for others to be written with it in one batch (group commit); 0: none, it is written with those of the same event-loop turn. Messages arriving while a batch is written always form the next batch.',
+    default: '0',
     parse: z.coerce.number().int().min(0).max(1000),
   }),
   chatWriteMaxBatch: entry({
@@ -407,6 +408,14 @@ export const configSchema = {
       'Sockets that may wait for their rooms on one gateway; past it new handshakes are refused with IM_ERR_SERVICE_UNAVAILABLE and a random retryAfterMs of 1-5 s.',
     default: '20000',
     parse: positiveInt,
+  }),
+  socketWsEngine: entry({
+    env: 'SOCKET_WS_ENGINE',
+    type: 'ws | uws',
+    description:
+      "The gateway's WebSocket server under socket.io: ws (bundled), or uws: uWebSockets.js, which the operator installs (it is not on the npm registry; it needs glibc 2.38 or newer). A gateway told uws that cannot load it stops at start, naming the reason.",
+    default: 'ws',
+    parse: z.enum(['ws', 'uws']),
   }),
   presenceGroupLimit: entry({
     env: 'PRESENCE_GROUP_LIMIT',

@@ -193,3 +193,46 @@ describe('forgotten password (no SMTP_URL)', () => {
 
 const confirm = (api: ApiHarness, token: string) =>
   api.request('POST', '/api/auth/password-reset/confirm', { body: { token, newPassword: NEW_PASSWORD } });
+
+describe('forgotten password: rate limits', () => {
+  let api: ApiHarness;
+  let sink: SmtpSink;
+  before(async () => {
+    ({ api, sink } = await startMailApi(import.meta.url, {
+      RATE_LIMIT: 'on',
+      RATE_LIMITS: 'password-reset=4/600,password-reset-account=1/3600',
+    }));
+  });
+  after(async () => {
+    await api.close();
+    await sink.stop();
+  });
+
+  it('e-mails one account at most its limit (answering the same), and refuses an address past its own', async () => {
+    const limited = await api.user('limited');
+    const sentinel = await api.user('sentinel');
+    const limitedEmail = await verifiedAddress(api, sink, limited);
+    const sentinelEmail = await verifiedAddress(api, sink, sentinel);
+    const reset = (name: string) =>
+      api.request('POST', '/api/auth/password-reset', { body: { usernameOrEmail: name } });
+
+    assert.equal((await reset(limited.username)).status, 202);
+    await sink.waitForMail((m) => m.to.includes(limitedEmail) && m.subject === 'Reset your password');
+    const again = await reset(limited.username);
+    assert.deepEqual([again.status, again.body], [202, {}], 'past the account limit: the same answer');
+    assert.equal((await reset(sentinel.username)).status, 202);
+    await sink.waitForMail((m) => m.to.includes(sentinelEmail) && m.subject === 'Reset your password');
+    assert.equal(
+      sink.mails.filter((m) => m.to.includes(limitedEmail) && m.subject === 'Reset your password').length,
+      1,
+      'the second request for the account sent nothing',
+    );
+
+    assert.equal((await reset('whoever')).status, 202);
+    const refused = await api.request<ErrorBody>('POST', '/api/auth/password-reset', {
+      body: { usernameOrEmail: 'whoever' },
+    });
+    assert.equal(refused.status, 429);
+    assert.equal(refused.body.error.code, 'IM_ERR_RATE_LIMITED');
+  });
+});

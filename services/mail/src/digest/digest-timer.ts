@@ -37,6 +37,11 @@ export class DigestTimer {
     this.#timer = setTimeout(() => this.#fire(), wait);
   }
 
+  /** Whether a wake-up is pending (false once stopped). */
+  get armed(): boolean {
+    return this.#timer !== undefined;
+  }
+
   async stop(): Promise<void> {
     this.#stopped = true;
     clearTimeout(this.#timer);

@@ -67,6 +67,13 @@ const BENCHMARKS: Record<string, Benchmark> = {
       '<ref-a> <ref-b> [--repeat N] [--modes bounded,unbounded] [--users N] [--duration S] [--unbounded-users N] [--unbounded-duration S] [--step-users N] [--step-seconds S] [--window-seconds S] [--dataset-*] [--seed S] [--config FILE] [--keep-worktrees] [--out DIR]',
     load: () => import('./capacity/compare.ts'),
   },
+  'fanout-routing': {
+    description:
+      'gateways added with the same load each: room events each receives against those its sockets need, routed by room and broadcast to all, and what NATS carried',
+    usage:
+      '[--gateways 4,8,12,16] [--modes rooms,broadcast] [--groups-per-gateway 6] [--members 12] [--messages 10] [--split 0.5] [--processes 2] [--send-concurrency 8]',
+    load: () => import('./benches/fanout-routing.ts'),
+  },
   http: {
     description:
       "keep-alive GET of one path (default /health; with --seed-public, a web-public panel's page or feed): the gateway against bare node:http sending the same bytes",

@@ -6,7 +6,9 @@ import {
   announce,
   call,
   callerId,
+  converseRoom,
   EVENTS,
+  isRoutedEvent,
   SERVICE_NAMES,
   type EventName,
   TokenService,
@@ -30,10 +32,12 @@ import { createDownloadHandler } from './files/download.ts';
 import { createUploadHandler } from './files/upload.ts';
 import { createEmojiUploadHandler } from './files/emoji-upload.ts';
 import { createHttpMetrics } from './http/metrics.ts';
-import { Gauge, Histogram } from 'prom-client';
+import { Counter, Gauge, Histogram } from 'prom-client';
 import { Router } from './http/router.ts';
 import { watchSlowClients } from './realtime/backpressure.ts';
-import { fanoutHandlers, type Realtime } from './realtime/fanout.ts';
+import { FANOUT_EVENTS, fanoutHandlers, fanoutRunner, type Realtime } from './realtime/fanout.ts';
+import { RecentIds } from './realtime/recent-ids.ts';
+import { RoomSubscriptions } from './realtime/room-subscriptions.ts';
 import type { RoomAdmission } from './realtime/room-admission.ts';
 import { MemoryPresence, RedisPresence, type PresenceStore } from './realtime/presence.ts';
 import { createSocketServer, type ImServer } from './realtime/socket-server.ts';
@@ -57,9 +61,11 @@ function publicBaseUrl(app: AppContext, server: Server | undefined): string {
 function withPayloadHandlers(
   handlers: Record<string, (ctx: Context<never>) => void>,
   first: Partial<Record<EventName, (payload: never) => void>>,
+  skip: (event: string) => boolean,
 ): Record<string, (ctx: Context<never>) => void> {
   const merged = { ...handlers };
   for (const [event, before] of Object.entries(first) as Array<[string, (payload: never) => void]>) {
+    if (skip(event)) continue;
     const after = handlers[event];
     merged[event] = (ctx) => {
       before(ctx.params);
@@ -85,6 +91,10 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
   let stopWatching: (() => void) | undefined;
   let auth: Authenticator | undefined;
   let publicRoutes: PublicRoutes | undefined;
+  let subscriptions: RoomSubscriptions | undefined;
+  // In a cluster with FANOUT_ROUTING=rooms, fan-out events come by room over NATS, not as broadcasts.
+  const roomRouter = app.roomRouter;
+  const routed = (event: string) => roomRouter !== undefined && isRoutedEvent(event);
   const openApi = JSON.stringify(buildOpenApi(API_ENDPOINTS));
   const fanoutTiming = new Histogram({
     name: 'im_gateway_fanout_seconds',
@@ -93,6 +103,37 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
     buckets: [0.0005, 0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
     registers: [app.metrics],
   });
+  const roomEventsReceived = new Counter({
+    name: 'im_gateway_room_events_received_total',
+    help: 'Room events this gateway received from the cluster: each routed delivery, repeats included (FANOUT_ROUTING=rooms), or each fan-out event (broadcast)',
+    registers: [app.metrics],
+  });
+  new Gauge({
+    name: 'im_gateway_room_subscriptions',
+    help: 'Rooms this gateway is subscribed to (FANOUT_ROUTING=rooms, in a cluster)',
+    registers: [app.metrics],
+    collect() {
+      this.set(subscriptions?.size ?? 0);
+    },
+  });
+  const runFanout = fanoutRunner(() => realtime, { presenceGroupLimit: app.config.presenceGroupLimit }, fanoutTiming);
+  const publicHandlers = publicInvalidations(() => publicRoutes);
+  const invalidatePublic = publicHandlers as Partial<Record<string, (payload: unknown) => void>>;
+  const handled = new RecentIds();
+  /** A routed event, heard on one of this gateway's rooms: once per event, whatever the rooms it came by. */
+  const onRoutedDelivery = (id: string, event: string, payload: () => unknown) => {
+    roomEventsReceived.inc();
+    if (handled.seen(id)) return;
+    try {
+      const decoded = payload();
+      // Kept pages go before the sockets hear of the change (as with the broadcast handlers below).
+      invalidatePublic[event]?.(decoded);
+      runFanout(event, decoded);
+    } catch (err) {
+      // As the broker does with a failing event handler: logged, and the next event is handled.
+      app.logger.warn({ err, event }, 'could not fan out a routed event');
+    }
+  };
   new Gauge({
     name: 'im_gateway_sockets',
     help: 'Authenticated socket.io connections open on this gateway',
@@ -165,10 +206,15 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
           // Every gateway closes the sockets it holds of those sessions; the user's others stay.
           io?.in(ctx.params.sessionIds.map(sessionRoom)).disconnectSockets(true);
         },
-        ...fanoutHandlers(() => realtime, { presenceGroupLimit: app.config.presenceGroupLimit }, fanoutTiming),
+        ...fanoutHandlers(
+          runFanout,
+          FANOUT_EVENTS.filter((event) => !routed(event)),
+          roomEventsReceived,
+        ),
       },
       // Kept pages go before the sockets hear of the change.
-      publicInvalidations(() => publicRoutes),
+      publicHandlers,
+      routed,
     ),
     created() {
       const broker = this.broker;
@@ -190,7 +236,26 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
       const broker = this.broker;
       mountApiRoutes(router, app, broker, auth!);
       registerOidcRoutes(router, app, broker);
-      publicRoutes = new PublicRoutes(broker, () => publicBaseUrl(app, server));
+      if (roomRouter) {
+        subscriptions = new RoomSubscriptions({
+          router: roomRouter,
+          lingerMs: app.config.fanoutRoutingLingerMs,
+          confirmTimeoutMs: app.config.requestTimeoutMs,
+          holds: (room) =>
+            io?.of('/').adapter.rooms.has(room) === true ||
+            (room.startsWith('c:') && publicRoutes?.cache.has(room.slice(2)) === true),
+          onDelivery: onRoutedDelivery,
+        });
+      }
+      const interest = subscriptions;
+      publicRoutes = new PublicRoutes(
+        broker,
+        () => publicBaseUrl(app, server),
+        interest && {
+          beforeRender: (converseId) => interest.prepare([converseRoom(converseId)]),
+          onDrop: (converseId) => interest.release(converseRoom(converseId)),
+        },
+      );
       publicRoutes.register(router);
       router.on('POST', '/api/files', createUploadHandler(app, broker, auth!));
       router.on('POST', '/api/groups/:groupId/emoji', createEmojiUploadHandler(app, broker, auth!));
@@ -207,8 +272,16 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
       }
       server = createServer({ keepAliveTimeout: 65_000 }, router.handle);
       presence = app.redis ? new RedisPresence(app.redis, broker.nodeID) : new MemoryPresence();
-      realtime = createSocketServer(server, app, broker, auth!, presence);
+      realtime = createSocketServer(
+        server,
+        app,
+        broker,
+        auth!,
+        presence,
+        interest && ((rooms) => interest.prepare(rooms)),
+      );
       io = realtime.io;
+      interest?.watch(io.of('/').adapter);
       stopWatching = watchSlowClients(io, app.config.socketMaxBufferBytes, (userId) =>
         app.logger.warn({ userId }, 'disconnected a client that does not keep up'),
       );
@@ -234,6 +307,7 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
     },
     async stopped() {
       stopWatching?.();
+      subscriptions?.close();
       await presence?.stop();
       if (!server) return;
       const closing = new Promise<void>((resolve) => server!.close(() => resolve()));

@@ -1,8 +1,9 @@
-// `npm run cluster`: the cluster topology as plain processes on loopback.
-// NATS and Redis (started here), MongoDB (MONGO_URL, else a local one), two
-// gateway nodes on PORT and PORT+1, and the services split over two nodes.
-// SIGINT/SIGTERM stops every process it started.
+// `npm run cluster [-- --gateways N]`: the cluster topology as plain
+// processes on loopback. NATS and Redis (started here), MongoDB (MONGO_URL,
+// else a local one), N gateway nodes (default 2) on PORT .. PORT+N-1, and the
+// services split over two nodes. SIGINT/SIGTERM stops every process it started.
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { createLogger, type AppConfig } from '@im/sdk';
 import {
   ManagedProcess,
@@ -16,16 +17,35 @@ import {
 import { LOCAL_DB_NAME, startLocalMongo } from './local-mongo.ts';
 import { loadConfigOrDie, runUntilStopped } from './process-lifecycle.ts';
 
-/** Which services each node runs. */
-export const CLUSTER_NODES = [
-  { id: 'gateway-1', services: 'gateway', portOffset: 0 },
-  { id: 'gateway-2', services: 'gateway', portOffset: 1 },
-  { id: 'services-1', services: 'user,group,chat' },
-  { id: 'services-2', services: 'file,push,moderation,integration,mail' },
-] as const;
+/** Which services each node runs: `gateways` gateway nodes, then the services split over two nodes. */
+export function clusterNodes(gateways: number): Array<{ id: string; services: string; portOffset?: number }> {
+  return [
+    ...Array.from({ length: gateways }, (_, i) => ({ id: `gateway-${i + 1}`, services: 'gateway', portOffset: i })),
+    { id: 'services-1', services: 'user,group,chat' },
+    { id: 'services-2', services: 'file,push,moderation,integration,mail' },
+  ];
+}
+
+/** `--gateways N` (1 to 64; default 2). */
+function gatewaysAsked(): number {
+  let asked = '';
+  try {
+    asked = parseArgs({ options: { gateways: { type: 'string', default: '2' } } }).values.gateways;
+  } catch (err) {
+    process.stderr.write(`im-platform cluster: ${(err as Error).message} (usage: npm run cluster -- [--gateways N])\n`);
+    process.exit(1);
+  }
+  const count = Number(asked);
+  if (!/^\d+$/.test(asked) || count < 1 || count > 64) {
+    process.stderr.write(`im-platform cluster: --gateways must be a whole number from 1 to 64, not '${asked}'\n`);
+    process.exit(1);
+  }
+  return count;
+}
 
 const START = fileURLToPath(new URL('./start.ts', import.meta.url));
 
+const CLUSTER_NODES = clusterNodes(gatewaysAsked());
 const config: AppConfig = loadConfigOrDie();
 const logger = createLogger(config, { node: 'cluster' });
 
@@ -85,7 +105,7 @@ try {
   process.stdout.write(`NATS ${transporter}, Redis ${redisUrl}, MongoDB ${mongoUrl}\n`);
 
   for (const spec of CLUSTER_NODES) {
-    const port = 'portOffset' in spec ? config.port + spec.portOffset : 0;
+    const port = spec.portOffset === undefined ? 0 : config.port + spec.portOffset;
     const env = {
       ...process.env,
       NODE_ENV: config.nodeEnv,
@@ -103,8 +123,8 @@ try {
     supervise(spec.id, env);
   }
 
-  const gateways = CLUSTER_NODES.filter((n) => 'portOffset' in n).map(
-    (n) => `http://${config.host}:${config.port + n.portOffset}`,
+  const gateways = CLUSTER_NODES.flatMap((n) =>
+    n.portOffset === undefined ? [] : [`http://${config.host}:${config.port + n.portOffset}`],
   );
   await Promise.all(
     gateways.map((base) =>
@@ -119,7 +139,7 @@ try {
     ),
   );
   // Printed whatever LOG_LEVEL says: it is the runner's answer to the operator.
-  process.stdout.write(`cluster ready: ${gateways.join(' and ')} (Ctrl-C stops everything)\n`);
+  process.stdout.write(`cluster ready: ${gateways.join(', ')} (Ctrl-C stops everything)\n`);
 } catch (err) {
   process.stderr.write(`im-platform cluster: ${err instanceof Error ? err.message : String(err)}\n`);
   await shutdown(1, 'start failed');

@@ -10,6 +10,8 @@ import {
   pingMongo,
   RateLimits,
   Readiness,
+  RoomRouter,
+  routeEventsByRoom,
   SERVICES_USING_MONGO,
   type AppConfig,
   type AppContext,
@@ -43,8 +45,9 @@ export async function startNode(
   let mongo: Connection | undefined;
   let redis: Redis | undefined;
   let broker: ServiceBroker | undefined;
+  let roomRouter: RoomRouter | undefined;
   const closeClients = async () => {
-    await Promise.allSettled([mongo?.close(), redis?.quit()]);
+    await Promise.allSettled([mongo?.close(), redis?.quit(), roomRouter?.close()]);
   };
 
   try {
@@ -72,6 +75,14 @@ export async function startNode(
       readiness.add('storage', () => store.ping());
     }
 
+    // Realtime events by room (FANOUT_ROUTING=rooms): a NATS connection of the node's own beside the transporter's.
+    if (config.transporter && config.fanoutRouting === 'rooms')
+      roomRouter = await RoomRouter.connect(
+        config.transporter,
+        config.namespace,
+        config.nodeId ?? `node-${process.pid}`,
+      );
+
     const rateLimits = new RateLimits({
       enabled: config.rateLimit === 'on',
       overrides: config.rateLimits,
@@ -86,9 +97,11 @@ export async function startNode(
       ...(mongo ? { mongo } : {}),
       ...(redis ? { redis } : {}),
       ...(storage ? { storage } : {}),
+      ...(roomRouter ? { roomRouter } : {}),
     };
     broker = createBroker({ config, logger, rateLimits, ...(brokerOverrides ? { overrides: brokerOverrides } : {}) });
     const running = broker;
+    if (roomRouter) routeEventsByRoom(broker, roomRouter);
     if (config.transporter) {
       readiness.add('nats', async () => {
         if (!running.transit?.connected) throw new Error('transporter not connected');

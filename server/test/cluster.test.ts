@@ -2,22 +2,26 @@ import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { openTestEnv, type TestEnv } from '@im/testkit';
-import { alive, CLUSTER, freePortPair, spawnNode, type SpawnedNode } from './spawn-node.ts';
+import { alive, CLUSTER, freePortRun, spawnNode, type SpawnedNode } from './spawn-node.ts';
 
-describe('npm run cluster: two gateways and two service nodes over NATS', () => {
+describe('npm run cluster -- --gateways 3: three gateways and two service nodes over NATS', () => {
   let env: TestEnv;
   let cluster: SpawnedNode;
   let port: number;
 
   before(async () => {
     env = await openTestEnv(import.meta.url);
-    port = await freePortPair();
-    cluster = spawnNode(CLUSTER, {
-      PORT: String(port),
-      MONGO_URL: env.mongoUrl,
-      NODE_ENV: 'development',
-      SECRET: 'c'.repeat(40),
-    });
+    port = await freePortRun(3);
+    cluster = spawnNode(
+      CLUSTER,
+      {
+        PORT: String(port),
+        MONGO_URL: env.mongoUrl,
+        NODE_ENV: 'development',
+        SECRET: 'c'.repeat(40),
+      },
+      ['--gateways', '3'],
+    );
     await cluster.waitFor(/cluster ready/, 90_000);
   });
   after(async () => {
@@ -25,8 +29,8 @@ describe('npm run cluster: two gateways and two service nodes over NATS', () => 
     await env?.close();
   });
 
-  it('both gateways answer /ready with NATS, Redis and every backend service discovered', async () => {
-    for (const p of [port, port + 1]) {
+  it('every gateway answers /ready with NATS, Redis and every backend service discovered', async () => {
+    for (const p of [port, port + 1, port + 2]) {
       const res = await fetch(`http://127.0.0.1:${p}/ready`);
       assert.equal(res.status, 200, `gateway on ${p}`);
       assert.deepEqual(await res.json(), {
@@ -36,10 +40,19 @@ describe('npm run cluster: two gateways and two service nodes over NATS', () => 
     }
   });
 
+  it("each gateway's /metrics counts the room events it received and the rooms it is subscribed to", async () => {
+    for (const p of [port, port + 1, port + 2]) {
+      const text = await (await fetch(`http://127.0.0.1:${p}/metrics`)).text();
+      assert.match(text, /^im_gateway_room_events_received_total \d+$/m, `gateway on ${p}`);
+      assert.match(text, /^im_gateway_room_subscriptions \d+$/m, `gateway on ${p}`);
+    }
+  });
+
   it('runs each node as its own process with the services it was given', () => {
     const out = cluster.stdout();
     for (const [node, services] of [
       ['gateway-1', '"gateway"'],
+      ['gateway-3', '"gateway"'],
       ['services-1', '"user","group","chat"'],
       ['services-2', '"file","push","moderation","integration","mail"'],
     ] as const) {
@@ -52,12 +65,13 @@ describe('npm run cluster: two gateways and two service nodes over NATS', () => 
   it('stops every process it started on SIGTERM', async () => {
     const pids = [...cluster.stdout().matchAll(/"pid":(\d+)/g)].map((m) => Number(m[1]));
     const nodePids = [...new Set(pids)].filter((pid) => pid !== cluster.child.pid);
-    assert.ok(nodePids.length >= 4, `expected 4 node processes, saw ${nodePids.length}`);
+    assert.ok(nodePids.length >= 5, `expected 5 node processes, saw ${nodePids.length}`);
     cluster.child.kill('SIGTERM');
     assert.equal(await cluster.exited, 0);
     for (const pid of nodePids) assert.equal(alive(pid), false, `node process ${pid} left running`);
     await assert.rejects(fetch(`http://127.0.0.1:${port}/health`));
     await assert.rejects(fetch(`http://127.0.0.1:${port + 1}/health`));
+    await assert.rejects(fetch(`http://127.0.0.1:${port + 2}/health`));
     // The NATS and Redis servers it started are gone too.
     const started = /NATS nats:\/\/127\.0\.0\.1:(\d+), Redis redis:\/\/127\.0\.0\.1:(\d+)/.exec(cluster.stdout());
     assert.ok(started, 'cluster did not log its NATS and Redis addresses');
@@ -72,5 +86,13 @@ describe('npm run cluster: two gateways and two service nodes over NATS', () => 
       });
       assert.ok(refused, `port ${p} still answers after the cluster stopped`);
     }
+  });
+});
+
+describe('npm run cluster -- --gateways with a bad count', () => {
+  it('refuses it with one line before starting anything', async () => {
+    const refused = spawnNode(CLUSTER, {}, ['--gateways', '0']);
+    assert.equal(await refused.exited, 1);
+    assert.match(refused.stderr(), /--gateways must be a whole number from 1 to 64, not '0'/);
   });
 });

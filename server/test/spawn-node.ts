@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '@im/dev-servers';
 
 export const START = fileURLToPath(new URL('../src/start.ts', import.meta.url));
 export const CLUSTER = fileURLToPath(new URL('../src/cluster.ts', import.meta.url));
@@ -16,13 +15,13 @@ export interface SpawnedNode {
 }
 
 /** Runs a runner entry point as its own process, the way an operator would. */
-export function spawnNode(script: string, env: Record<string, string | undefined>): SpawnedNode {
+export function spawnNode(script: string, env: Record<string, string | undefined>, args: string[] = []): SpawnedNode {
   const clean = Object.fromEntries(
     Object.entries(process.env).filter(
       ([k]) => !/^(PORT|HOST|SECRET|MONGO_URL|REDIS_URL|TRANSPORTER|SERVICES|NODE_ID|NAMESPACE|DATA_DIR)$/.test(k),
     ),
   );
-  const child = spawn(process.execPath, [script], {
+  const child = spawn(process.execPath, [script, ...args], {
     env: { ...clean, NODE_ENV: 'test', LOG_FORMAT: 'json', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -86,15 +85,25 @@ export async function waitReady(base: string, timeoutMs = 30_000): Promise<void>
   throw new Error(`${base}/ready never answered 200: ${last}`);
 }
 
-/** Two consecutive free ports, for PORT and PORT+1. */
-export async function freePortPair(): Promise<number> {
-  for (let i = 0; i < 20; i += 1) {
-    const port = await freePort();
-    const nextFree = await new Promise<boolean>((resolve) => {
+/**
+ * `count` consecutive free ports (PORT .. PORT+count-1); answers the first.
+ * Tried below the kernel's ephemeral range, where outgoing connections on a
+ * busy machine leave few runs free.
+ */
+export async function freePortRun(count: number): Promise<number> {
+  const free = (port: number) =>
+    new Promise<boolean>((resolve) => {
       const probe = createServer().once('error', () => resolve(false));
-      probe.listen(port + 1, '127.0.0.1', () => probe.close(() => resolve(true)));
+      probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
     });
-    if (nextFree) return port;
+  for (let i = 0; i < 50; i += 1) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    let all = true;
+    for (let next = 0; next < count && all; next += 1) all = await free(port + next);
+    if (all) return port;
   }
-  throw new Error('no free port pair');
+  throw new Error(`no ${count} consecutive free ports`);
 }
+
+/** Two consecutive free ports, for PORT and PORT+1. */
+export const freePortPair = () => freePortRun(2);

@@ -14,7 +14,7 @@ import { AccountPool, api, BenchGroup, type Account } from '../lib/api.ts';
 import { benchArgs, intOption, queueOption, serverRootOf } from '../lib/args.ts';
 import { awaitArrivals, burstChart, pause, sendBurst, type SendBurst } from '../lib/burst.ts';
 import { LoadCpu } from '../lib/load-cpu.ts';
-import { metric, scrape } from '../lib/metrics.ts';
+import { cpuSeconds, metric, scrape } from '../lib/metrics.ts';
 import { forEachLimited } from '../lib/progress.ts';
 import { Receiver } from '../lib/receiver.ts';
 import { table, writeResult } from '../lib/report.ts';
@@ -76,6 +76,24 @@ export interface PushResult {
     /** V8's heap (total, used) and external memory, MiB (single instance). */
     heapAfterWarmup: { totalMiB: number; usedMiB: number; externalMiB: number } | null;
     heapAtEnd: { totalMiB: number; usedMiB: number; externalMiB: number } | null;
+    /**
+     * Every /metrics reading from after the warm-up to the end (single instance):
+     * s since the first send, and MiB: which part of the RSS grows (V8's new and old space are
+     * parts of its heap total).
+     */
+    memoryOverTime: Array<{
+      s: number;
+      rss: number;
+      heapTotal: number;
+      heapUsed: number;
+      external: number;
+      newSpace: number;
+      oldSpace: number;
+    }>;
+    /** Server CPU (user + system, every service of the single instance) from the burst's start to 2 s after its end. */
+    cpuSeconds: number | null;
+    /** The same per notification received, µs: steadier than the rate on a shared machine. */
+    cpuMicrosPerNotification: number | null;
     pushSent: number | null;
     pushFailed: number | null;
     pushRetried: number | null;
@@ -263,19 +281,33 @@ export async function run(argv: string[]): Promise<void> {
     let depthPeak = 0;
     // What the RSS is made of, at the first and the latest reading (single instance only).
     const heap: Array<{ totalMiB: number; usedMiB: number; externalMiB: number }> = [];
+    const memoryOverTime: PushResult['server']['memoryOverTime'] = [];
+    // Set when the burst starts: readings before it are at negative times.
+    let t0 = performance.timeOrigin + performance.now() + 600;
     const serverMemory = serverRss(target, PUSH_NODE, (s) => {
       depthPeak = Math.max(depthPeak, metric(s, 'im_push_queue_depth'));
-      heap[heap.length === 0 ? 0 : 1] = {
+      const reading = {
         totalMiB: mib(metric(s, 'im_nodejs_heap_size_total_bytes')),
         usedMiB: mib(metric(s, 'im_nodejs_heap_size_used_bytes')),
         externalMiB: mib(metric(s, 'im_nodejs_external_memory_bytes')),
       };
+      heap[heap.length === 0 ? 0 : 1] = reading;
+      const space = (name: string) => mib(metric(s, 'im_nodejs_heap_space_size_total_bytes', `space="${name}"`));
+      memoryOverTime.push({
+        s: round((performance.timeOrigin + performance.now() - t0) / 1000, 2),
+        rss: mib(metric(s, 'im_process_resident_memory_bytes')),
+        heapTotal: reading.totalMiB,
+        heapUsed: reading.usedMiB,
+        external: reading.externalMiB,
+        newSpace: space('new'),
+        oldSpace: space('old'),
+      });
     });
     const sampler = new RssSampler(serverMemory.read, 200);
     await sampler.start();
     await pause(600); // a few readings before the burst
 
-    const t0 = performance.timeOrigin + performance.now();
+    t0 = performance.timeOrigin + performance.now();
     const burst: SendBurst = sendBurst(plan(messages, 'push benchmark'), sendConcurrency, send);
     // Wait for every notification, bounded: no arrival for 20 s after the sends, or the deadline.
     await awaitArrivals({
@@ -296,6 +328,7 @@ export async function run(argv: string[]): Promise<void> {
     const delta = (name: string, labels = '') =>
       metricsBefore && metricsAfter ? metric(metricsAfter, name, labels) - metric(metricsBefore, name, labels) : null;
 
+    const cpuUsed = metricsBefore && metricsAfter ? cpuSeconds(metricsAfter) - cpuSeconds(metricsBefore) : null;
     let duplicates = 0;
     let missing = 0;
     for (const [key, n] of expectedPerKey) {
@@ -339,6 +372,9 @@ export async function run(argv: string[]): Promise<void> {
         queueDepthPeak: mode === 'single' ? depthPeak : null,
         heapAfterWarmup: heap[0] ?? null,
         heapAtEnd: heap[1] ?? null,
+        memoryOverTime,
+        cpuSeconds: cpuUsed === null ? null : round(cpuUsed, 2),
+        cpuMicrosPerNotification: cpuUsed === null || stats.count === 0 ? null : round((cpuUsed / stats.count) * 1e6),
         pushSent: delta('im_push_sent_total'),
         pushFailed: delta('im_push_failed_total'),
         pushRetried: delta('im_push_retried_total'),
@@ -367,6 +403,7 @@ export async function run(argv: string[]): Promise<void> {
         'notif/s': r.notificationsPerSecond ?? 'n/a',
         'send→last /s': r.endToEndPerSecond ?? 'n/a',
         'send p50 ms': r.sendLatencyMs.p50,
+        'server µs/notif': r.server.cpuMicrosPerNotification ?? 'n/a',
         connections: r.connections,
         'RSS warm MB': r.server.rssBeforeMiB,
         'peak MB': r.server.rssPeakMiB,

@@ -34,6 +34,8 @@ export async function connectSocket(
   await new Promise<void>((resolve, reject) => {
     socket.once('connect', () => resolve());
     socket.once('connect_error', (err) => reject(err));
+    // A server that closes the connection before the handshake completes (its connectTimeout) sends no connect_error.
+    socket.once('disconnect', (reason) => reject(new Error(`closed before connected: ${reason}`)));
   });
   return socket;
 }

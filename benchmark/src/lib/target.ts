@@ -19,8 +19,8 @@ import { connectMongo } from '@im/sdk';
 import { chosenStoreOfRun, type Store } from './args.ts';
 
 /** This checkout: its runner is what a benchmark starts unless told another `serverRoot`. */
-const THIS_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const runnerEntry = (root: string, file: 'start.ts' | 'cluster.ts') => {
+export const THIS_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+export const runnerEntry = (root: string, file: 'start.ts' | 'cluster.ts') => {
   const current = join(resolve(root), 'server', 'src', file);
   // Releases before the composition root moved to server/ kept it in packages/runner.
   return existsSync(current) ? current : join(resolve(root), 'packages', 'runner', 'src', file);
@@ -69,7 +69,7 @@ export interface TargetOptions {
 }
 
 /** Settings every benchmark deployment shares: quiet logs, no rate limits, cheap password hashing for bulk accounts, loopback push receivers. */
-const BENCH_ENV = {
+export const BENCH_ENV = {
   NODE_ENV: 'test',
   LOG_LEVEL: 'warn',
   LOG_FORMAT: 'json',
@@ -86,26 +86,15 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
   for (const entry of [START, CLUSTER]) {
     if (!existsSync(entry)) throw new Error(`serverRoot ${root} has no ${entry}: not a checkout of this platform`);
   }
-  const given = options.mongoUrl;
-  const external = given ?? process.env.MONGO_URL;
-  if (!options.cluster && !external && (options.store ?? chosenStoreOfRun()) === 'embedded')
-    return startEmbeddedTarget(START, root);
-  const mongo: MongoServerHandle = given
-    ? { kind: 'external', url: given, stop: async () => undefined }
-    : await startMongo({ url: external, preferInMemory: !external });
-  const mongoKind = given ? (options.mongoKind ?? 'external') : mongo.kind;
-  const mongoUrl = given ?? withDatabase(mongo.url, `bench_${Date.now()}`);
+  if (
+    !options.cluster &&
+    !options.mongoUrl &&
+    !process.env.MONGO_URL &&
+    (options.store ?? chosenStoreOfRun()) === 'embedded'
+  )
+    return startEmbeddedTarget(START);
+  const { url: mongoUrl, kind: mongoKind, cleanup } = await openBenchDatabase(options);
   const env = { ...BENCH_ENV, MONGO_URL: mongoUrl, ...options.env };
-  const cleanup = async () => {
-    // A seeded database someone handed us stays for the next run.
-    if (external && !given) {
-      // A shared server: remove what the run wrote.
-      const connection = await connectMongo(mongoUrl, { timeoutMs: 10_000 });
-      await connection.dropDatabase();
-      await connection.close();
-    }
-    await mongo.stop();
-  };
   try {
     if (!options.cluster) {
       // One port and one signing key across a restart: the clients' addresses and tokens stay good.
@@ -171,7 +160,7 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
  * embedded database (mongo-java-server with the H2 file store) in its own
  * DATA_DIR, here a fresh one removed afterwards.
  */
-async function startEmbeddedTarget(START: string, root: string): Promise<Target> {
+async function startEmbeddedTarget(START: string): Promise<Target> {
   const dataDir = mkdtempSync(join(tmpdir(), 'im-bench-'));
   const port = String(await freePort());
   const env = {
@@ -190,7 +179,7 @@ async function startEmbeddedTarget(START: string, root: string): Promise<Target>
   return {
     mode: 'single',
     gateways: [server.base],
-    mongoKind: `embedded (H2 file${root === THIS_ROOT ? '' : `, server of ${root}`})`,
+    mongoKind: 'embedded (H2 file)',
     restart: async () => {
       await server.stop();
       server = await start();
@@ -199,6 +188,36 @@ async function startEmbeddedTarget(START: string, root: string): Promise<Target>
       keepLog(server.process.output());
       await server.stop();
       rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The database a run works in: `mongoUrl` as given (left in place), else a
+ * fresh `bench_<time>` database on MONGO_URL's server (dropped by `cleanup`)
+ * or on the dev server (stopped by `cleanup`).
+ */
+export async function openBenchDatabase(
+  options: Pick<TargetOptions, 'mongoUrl' | 'mongoKind'>,
+): Promise<{ url: string; kind: string; cleanup(): Promise<void> }> {
+  const given = options.mongoUrl;
+  const external = given ?? process.env.MONGO_URL;
+  const mongo: MongoServerHandle = given
+    ? { kind: 'external', url: given, stop: async () => undefined }
+    : await startMongo({ url: external, preferInMemory: !external });
+  const url = given ?? withDatabase(mongo.url, `bench_${Date.now()}`);
+  return {
+    url,
+    kind: given ? (options.mongoKind ?? 'external') : mongo.kind,
+    cleanup: async () => {
+      // A seeded database someone handed us stays for the next run.
+      if (external && !given) {
+        // A shared server: remove what the run wrote.
+        const connection = await connectMongo(url, { timeoutMs: 10_000 });
+        await connection.dropDatabase();
+        await connection.close();
+      }
+      await mongo.stop();
     },
   };
 }

@@ -85,11 +85,12 @@ export class Swarm {
 
   /**
    * Opens one socket per target, round robin over the client processes and
-   * the given gateway URLs; `concurrency` connections open at once per process.
+   * the given gateway URLs (an account's own `url` wins); `concurrency`
+   * connections open at once per process.
    */
   async connect(
     label: string,
-    accounts: ReadonlyArray<{ token: string }>,
+    accounts: ReadonlyArray<{ token: string; url?: string }>,
     gateways: readonly string[],
     options: {
       concurrency: number;
@@ -107,7 +108,7 @@ export class Swarm {
       const w = n % this.workers.length;
       const localAddress = sourceAddress(n, this.sourceAddresses);
       batches[w]!.push({
-        url: gateways[n % gateways.length]!,
+        url: account.url ?? gateways[n % gateways.length]!,
         token: account.token,
         ...(localAddress ? { localAddress } : {}),
       });

@@ -23,8 +23,20 @@ const MAX_VARIANTS = 64;
 export class PublicCache {
   readonly #converses: LRUCache<string, ConverseRenders>;
 
-  constructor(maxConverses = 2000) {
-    this.#converses = new LRUCache({ max: maxConverses });
+  /**
+   * `onDrop`: a converse's renders went (changed, or least recently used);
+   * with routing by room the gateway may stop hearing that converse.
+   */
+  constructor(maxConverses = 2000, onDrop?: (converseId: string) => void) {
+    this.#converses = new LRUCache({
+      max: maxConverses,
+      ...(onDrop ? { dispose: (_renders: ConverseRenders, converseId: string) => onDrop(converseId) } : {}),
+    });
+  }
+
+  /** Whether anything of the converse is kept or being rendered. */
+  has(converseId: string): boolean {
+    return this.#converses.has(converseId);
   }
 
   /** The kept render, if any: the hot path, with no promise. */

@@ -42,17 +42,36 @@ function pageQuery(url: string, allowLimit: boolean): { before?: number; limit?:
  * from renders kept in memory: a hit is a lookup and a write.
  */
 export class PublicRoutes {
-  readonly cache = new PublicCache();
+  readonly cache: PublicCache;
   readonly #renderer: PublicRenderer;
+  readonly #beforeRender: ((converseId: string) => Promise<void>) | undefined;
   readonly #broker: ServiceBroker;
   /** A panel's converse never changes: known ones skip the group lookup before the cache. */
   readonly #converseOfPanel = new LRUCache<string, string>({ max: 100_000 });
   /** Personal feed tokens already checked, by token: their owner. */
   readonly #tokenOwners = new LRUCache<string, string>({ max: 10_000 });
 
-  constructor(broker: ServiceBroker, baseUrl: () => string) {
+  /**
+   * With routing by room, `interest` makes this gateway hear the converses
+   * it keeps renders of: `beforeRender` resolves once their changes reach it
+   * (a render then reads what came before, and a change after drops it),
+   * `onDrop` says when they are no longer kept.
+   */
+  constructor(
+    broker: ServiceBroker,
+    baseUrl: () => string,
+    interest?: { beforeRender(converseId: string): Promise<void>; onDrop(converseId: string): void },
+  ) {
     this.#broker = broker;
     this.#renderer = new PublicRenderer(broker, baseUrl);
+    this.cache = new PublicCache(undefined, interest?.onDrop);
+    this.#beforeRender = interest?.beforeRender;
+  }
+
+  /** `render` once this gateway hears the converse's changes (at once without routing by room). */
+  #rendered(converseId: string, render: () => Promise<Rendered>): () => Promise<Rendered> {
+    const before = this.#beforeRender;
+    return before ? () => before(converseId).then(render) : render;
   }
 
   register(router: Router): void {
@@ -102,8 +121,10 @@ export class PublicRoutes {
       converseId = info.converseId;
       this.#converseOfPanel.set(panelId, converseId);
     }
-    const rendered = await this.cache.get(converseId, variant, () =>
-      this.#renderer.renderPanel(panelId, format, before, limit ?? PAGE_SIZE),
+    const rendered = await this.cache.get(
+      converseId,
+      variant,
+      this.#rendered(converseId, () => this.#renderer.renderPanel(panelId, format, before, limit ?? PAGE_SIZE)),
     );
     this.#answer(req, res, rendered, format);
   }
@@ -117,8 +138,10 @@ export class PublicRoutes {
       : null;
     if (!access) throw notFound();
     const dmMembers = access.kind === 'dm' ? access.memberIds : undefined;
-    const rendered = await this.cache.get(converseId, 'personal-atom', () =>
-      this.#renderer.renderConverseFeed(converseId, dmMembers),
+    const rendered = await this.cache.get(
+      converseId,
+      'personal-atom',
+      this.#rendered(converseId, () => this.#renderer.renderConverseFeed(converseId, dmMembers)),
     );
     this.#answer(req, res, rendered, 'atom');
   }

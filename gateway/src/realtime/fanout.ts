@@ -1,7 +1,7 @@
 import type { ServerToClientEvents } from '@im/protocol';
 import { EVENTS, type EventName, type EventPayloads } from '@im/sdk';
 import type { Context } from 'moleculer';
-import type { Histogram } from 'prom-client';
+import type { Counter, Histogram } from 'prom-client';
 import { converseRoom, groupRoom, userRoom } from './rooms.ts';
 import type { RoomJournal } from './room-journal.ts';
 import type { ImServer } from './socket-server.ts';
@@ -63,8 +63,10 @@ function retellPresence(io: ImServer, userId: string, change: (groupIds: string[
 /**
  * Service events -> this node's sockets, one handler per event, each typed
  * by what its event carries (EventPayloads) and by what clients receive
- * (ServerToClientEvents). Every gateway node receives every event (they are
- * broadcast) and emits to its own sockets in the room; a room emit encodes
+ * (ServerToClientEvents). A gateway node receives the events of the rooms
+ * it holds (routed by room over NATS in a cluster, see room-subscriptions.ts;
+ * every event with FANOUT_ROUTING=broadcast or on a single instance) and
+ * emits to its own sockets in the room; a room emit encodes
  * the packet once for all its sockets. Membership events move this node's
  * sockets between rooms, so delivery follows membership without
  * reconnecting. No database or broker call on this path. Room emits and
@@ -150,30 +152,48 @@ const FANOUT: { [E in EventName]?: FanoutHandler<E> } = {
   },
 };
 
+/** The events gateways fan out to sockets. */
+export const FANOUT_EVENTS = Object.keys(FANOUT) as EventName[];
+
+/** Runs the fan-out of one event (any other is ignored) on this node's sockets. */
+export type FanoutRun = (event: string, payload: unknown) => void;
+
 /**
- * The gateway's event subscriptions: each fan-out handler bound to this
- * node's socket server, timed when `timing` is given (a room emit writes to
- * every local socket before it returns: its duration is this node's fan-out
- * time, first write to last).
+ * Each fan-out handler bound to this node's socket server, timed when
+ * `timing` is given (a room emit writes to every local socket before it
+ * returns: its duration is this node's fan-out time, first write to last).
  */
-export function fanoutHandlers(
+export function fanoutRunner(
   realtime: () => Realtime | undefined,
   opts: FanoutOptions,
   timing?: Histogram<'event'>,
+): FanoutRun {
+  return (event, payload) => {
+    const fanout = FANOUT[event as EventName] as FanoutHandler<EventName> | undefined;
+    const rt = realtime();
+    if (!fanout || !rt) return;
+    const started = timing ? performance.now() : 0;
+    fanout(rt, payload as never, opts);
+    timing?.observe({ event }, (performance.now() - started) / 1000);
+  };
+}
+
+/**
+ * The gateway's broker subscriptions for `events` (fan-out events it takes
+ * from broadcasts), each counted in `received` as it arrives.
+ */
+export function fanoutHandlers(
+  run: FanoutRun,
+  events: readonly EventName[],
+  received?: Counter,
 ): Record<string, (ctx: Context<never>) => void> {
   return Object.fromEntries(
-    Object.entries(FANOUT).map(([event, handler]) => {
-      const fanout = handler as FanoutHandler<EventName>;
-      return [
-        event,
-        (ctx: Context<never>) => {
-          const rt = realtime();
-          if (!rt) return;
-          const started = timing ? performance.now() : 0;
-          fanout(rt, ctx.params, opts);
-          timing?.observe({ event }, (performance.now() - started) / 1000);
-        },
-      ];
-    }),
+    events.map((event) => [
+      event,
+      (ctx: Context<never>) => {
+        received?.inc();
+        run(event, ctx.params);
+      },
+    ]),
   );
 }

@@ -9,7 +9,16 @@ import type {
   SyncRequest,
   SyncResult,
 } from '@im/protocol';
-import { announce, call, EVENTS, ImError, toHttpError, type AppContext, type EventPayloads } from '@im/sdk';
+import {
+  announce,
+  call,
+  EVENTS,
+  ImError,
+  publishEvent,
+  toHttpError,
+  type AppContext,
+  type EventPayloads,
+} from '@im/sdk';
 import type { ServiceBroker } from 'moleculer';
 import pLimit from 'p-limit';
 import { Server, type Socket } from 'socket.io';
@@ -45,10 +54,26 @@ const TYPING_EVERY_MS = 2_000;
 /** Most converses one `sync` may name (the contract's limit). */
 const MAX_SYNC_CURSORS = 500;
 
-/** A failed room lookup is tried again this many times in all, after 0.25, 0.5, 1, 2 s (±50%). */
-const ROOM_LOAD_ATTEMPTS = 5;
-const roomLoadBackoffMs = (attempt: number) => 250 * 2 ** attempt * (0.5 + Math.random());
+/** A failed room lookup or sync is tried again this many times in all, after 0.25, 0.5, 1, 2 s (±50%). */
+const READ_ATTEMPTS = 5;
+const readBackoffMs = (attempt: number) => 250 * 2 ** attempt * (0.5 + Math.random());
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A read for a socket, tried again after a failure while the socket is open:
+ * a slow or restarting service costs it a wait, not the answer. Refusals
+ * (a 4xx: bad input, not found, rate limited) are answered at once.
+ */
+async function retrying<T>(read: () => Promise<T>, socket: { connected: boolean }): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await read();
+    } catch (err) {
+      if (attempt >= READ_ATTEMPTS || !socket.connected || toHttpError(err).status < 500) throw err;
+      await pause(readBackoffMs(attempt - 1));
+    }
+  }
+}
 
 /**
  * The cursors of converses the socket is in: the socket knows its rooms, so
@@ -86,6 +111,11 @@ export function createSocketServer(
   broker: ServiceBroker,
   auth: Authenticator,
   presence: PresenceStore,
+  /**
+   * With routing by room: resolves once this gateway hears the given rooms
+   * (subscribed, and the NATS server has processed the subscriptions).
+   */
+  hearRooms?: (rooms: string[]) => Promise<void>,
 ): Realtime & { admission: RoomAdmission } {
   const io: ImServer = new Server(httpServer, {
     path: '/socket.io',
@@ -178,15 +208,10 @@ export function createSocketServer(
     try {
       await this.data.ready;
       const cursors = ownCursors(this, body?.cursors);
-      // A storm's catch-ups queue here, not inside the broker call where its timeout runs.
-      const result = await syncs(() =>
-        call(
-          broker,
-          'chat.sync',
-          { cursors },
-          { meta: { user: { id: this.data.userId, sessionId: this.data.sessionId } } },
-        ),
-      );
+      const meta = { user: { id: this.data.userId, sessionId: this.data.sessionId } };
+      // A storm's catch-ups queue here, not inside the broker call where its timeout runs;
+      // a read that timed out (a cold store after a restart) is tried again, not failed.
+      const result = await syncs(() => retrying(() => call(broker, 'chat.sync', { cursors }, { meta }), this));
       ack({ ok: true, data: result });
     } catch (err) {
       ack(failure(err));
@@ -203,7 +228,7 @@ export function createSocketServer(
           online: false,
           groupIds: this.data.presenceGroupIds ?? [],
         };
-        await broker.broadcast(EVENTS.presence, payload);
+        await publishEvent(broker, EVENTS.presence, payload);
       })
       // While the node shuts down the services may already be gone; presence is best effort then.
       .catch((err: unknown) => app.logger.debug({ err, userId }, 'could not announce offline presence'));
@@ -228,16 +253,8 @@ export function createSocketServer(
   });
 
   /** The user's rooms, tried again after a failure: a slow or restarting service does not cost the socket. */
-  async function lookUpRooms(socket: ImSocket) {
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        return await call(broker, 'chat.userRooms', { userId: socket.data.userId });
-      } catch (err) {
-        if (attempt >= ROOM_LOAD_ATTEMPTS || !socket.connected) throw err;
-        await pause(roomLoadBackoffMs(attempt - 1));
-      }
-    }
-  }
+  const lookUpRooms = (socket: ImSocket) =>
+    retrying(() => call(broker, 'chat.userRooms', { userId: socket.data.userId }), socket);
 
   async function loadRooms(socket: ImSocket, mark: JournalMark): Promise<void> {
     // The rooms it had when marked: its own id, its user's and its session's.
@@ -246,14 +263,20 @@ export function createSocketServer(
     try {
       // A socket that closed while waiting for its turn costs no lookup.
       if (!socket.connected) return;
+      // Routed by room: this gateway hears the user's room before the lookup, so a membership
+      // change the lookup does not see yet reaches the journal.
+      if (hearRooms) await hearRooms([userRoom(socket.data.userId)]);
       const rooms = await lookUpRooms(socket);
-      // A socket that closed while its rooms loaded is not counted (its disconnect already ran).
-      if (!socket.connected) return;
-      void socket.join([
+      const loaded = [
         ...rooms.groups.map((g) => groupRoom(g.groupId)),
         ...rooms.groups.flatMap((g) => g.converseIds.map(converseRoom)),
         ...rooms.dmIds.map(converseRoom),
-      ]);
+      ];
+      // ...and every room of the socket before it joins them: from then on nothing of theirs passes it by.
+      if (hearRooms && socket.connected) await hearRooms(loaded);
+      // A socket that closed while its rooms loaded is not counted (its disconnect already ran).
+      if (!socket.connected) return;
+      void socket.join(loaded);
       // In the same turn as the join: nothing can slip between the two.
       journal.replay(mark, socket as unknown as ReplayTarget, roomsAtMark);
       replayed = true;

@@ -7,7 +7,7 @@
 export { startServers, type ServerSet, type WhichServers } from './servers/index.ts';
 export { startMongo, type MongoServerHandle, type MongoKind, type StartMongoOptions } from './servers/mongo.ts';
 export { startRedis, type RedisServerHandle } from './servers/redis.ts';
-export { startNats, type NatsServerHandle } from './servers/nats.ts';
+export { startNats, type NatsServerHandle, type StartNatsOptions } from './servers/nats.ts';
 export { startMinio, type MinioServerHandle, type StartMinioOptions } from './servers/minio.ts';
 export { ManagedProcess, waitForProcess, type StartProcessOptions } from './managed-process.ts';
 export { freePort } from './free-port.ts';

@@ -40,7 +40,8 @@ export async function startServerProcess(script: string, env: Record<string, str
         const res = await fetch(`${base}/ready`);
         if (res.status !== 200) throw new Error(`${res.status} ${await res.text()}`);
       },
-      60_000,
+      // Its embedded database opens its file first (up to 3 minutes on a slow machine with a large one).
+      240_000,
     );
   } catch (err) {
     await proc.stop();

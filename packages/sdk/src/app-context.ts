@@ -7,6 +7,7 @@ import type { Readiness } from './health/readiness.ts';
 import type { ObjectStorage } from './storage/object-storage.ts';
 import type { Logger } from './logger.ts';
 import type { RateLimits } from './rate-limit/rate-limits.ts';
+import type { RoomRouter } from './realtime/room-router.ts';
 
 /**
  * What a process shares with the services it runs. Services are factories
@@ -25,6 +26,8 @@ export interface AppContext {
   metrics: Registry;
   /** The rate-limit policy's enforcer (actions use it through the middleware; raw handlers directly). */
   rateLimits: RateLimits;
+  /** Present in a cluster with FANOUT_ROUTING=rooms: realtime events travel by room over NATS. */
+  roomRouter?: RoomRouter;
 }
 
 export type ServiceFactory = (app: AppContext) => ServiceSchema;

@@ -1,5 +1,7 @@
 import type { DmConverse, EphemeralMessage, GroupInfo, GroupRole, Message, Panel, PublicUser } from '@im/protocol';
 import type { Context } from 'moleculer';
+import { isRoutedEvent } from './realtime/event-rooms.ts';
+import { roomRouterOf } from './realtime/room-router.ts';
 
 /**
  * Broker event names. Services broadcast them after their write succeeded;
@@ -48,7 +50,7 @@ export const EVENTS = {
 export type EventName = (typeof EVENTS)[keyof typeof EVENTS];
 
 /** DM events name their two members, so gateways reach them without a lookup. */
-interface DmAudience {
+export interface DmAudience {
   memberIds?: string[];
 }
 
@@ -126,14 +128,28 @@ interface EventSender {
 }
 
 /**
- * Broadcasts an event after its write succeeded. The write stands whatever
- * happens here, so a transporter hiccup is logged, never thrown at the caller
- * nor left as an unhandled rejection.
+ * Publishes an event: a broker broadcast (to every node with a subscriber
+ * for it), and, when the node routes realtime events by room
+ * (FANOUT_ROUTING=rooms in a cluster) and the event is one gateways fan out,
+ * one NATS publication per room it concerns (gateways take those from there
+ * and do not subscribe to the broadcast). Answers the broadcast's promise.
+ */
+export function publishEvent<E extends EventName>(sender: EventSender, event: E, payload: EventPayloads[E]): unknown {
+  const broadcast = sender.broadcast(event, payload);
+  const router = roomRouterOf(sender);
+  if (router && isRoutedEvent(event)) router.publish(event, payload as EventPayloads[typeof event]);
+  return broadcast;
+}
+
+/**
+ * Publishes an event after its write succeeded (see publishEvent). The write
+ * stands whatever happens here, so a transporter hiccup is logged, never
+ * thrown at the caller nor left as an unhandled rejection.
  */
 export function announce<E extends EventName>(sender: EventSender, event: E, payload: EventPayloads[E]): void {
   const warn = (err: unknown) => (sender.broker?.logger ?? sender.logger)?.warn(`could not publish ${event}`, err);
   try {
-    Promise.resolve(sender.broadcast(event, payload)).catch(warn);
+    Promise.resolve(publishEvent(sender, event, payload)).catch(warn);
   } catch (err) {
     warn(err);
   }

@@ -27,6 +27,7 @@ export { SERVICE_NAMES, SERVICES_USING_MONGO, type ServiceName } from './service
 export {
   EVENTS,
   announce,
+  publishEvent,
   emitToOne,
   type EventName,
   type EventPayloads,
@@ -34,6 +35,9 @@ export {
   type EventHandler,
   type ServiceEvents,
 } from './events.ts';
+export { userRoom, groupRoom, converseRoom, sessionRoom, isRoutedRoom } from './realtime/rooms.ts';
+export { EVENT_ROOMS, isRoutedEvent, roomsOf, type RoutedEventName } from './realtime/event-rooms.ts';
+export { RoomRouter, routeEventsByRoom, roomRouterOf } from './realtime/room-router.ts';
 export {
   call,
   SESSION_CHECK_BATCH,

@@ -92,6 +92,28 @@ describe('delivery queues', () => {
     assert.equal(await q.depth(), 0);
   });
 
+  it('memory: whenBacklogBelow resolves as settled jobs make room (a retry waiting for its time is no backlog), false once stopped', async () => {
+    const q = new MemoryQueue<TestJob>();
+    queues.push(q);
+    assert.equal(await q.whenBacklogBelow(1), false, 'not started: nothing will make room');
+    const inFlight: Array<(outcome: Outcome) => void> = [];
+    q.start(() => new Promise<Outcome>((resolve) => inFlight.push(resolve)), 2);
+    await q.enqueue([job(1), job(2), job(3)]);
+    assert.equal(await q.whenBacklogBelow(4), true, 'room already');
+    let room: boolean | undefined;
+    void q.whenBacklogBelow(3).then((r) => (room = r));
+    await new Promise((r) => setImmediate(r));
+    assert.equal(room, undefined, 'three jobs: not below three');
+    inFlight.shift()!({ retryInMs: 60_000, countAttempt: true });
+    await new Promise((r) => setImmediate(r));
+    assert.equal(room, true, 'the retry waits for its time, outside the backlog');
+    let stopped: boolean | undefined;
+    void q.whenBacklogBelow(1).then((r) => (stopped = r));
+    await q.stop();
+    await new Promise((r) => setImmediate(r));
+    assert.equal(stopped, false);
+  });
+
   it('redis: outcomes of many jobs at once (done and retried mixed) are each recorded once', async () => {
     const q = new RedisStreamQueue<TestJob>(redis('many'), 'c1', { name: 'test' });
     queues.push(q);

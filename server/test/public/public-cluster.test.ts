@@ -17,7 +17,9 @@ describe('web-public pages on two gateways', () => {
   let otherBase: string;
 
   before(async () => {
-    api = await startApi(import.meta.url, overNats('gw-a'));
+    // Events as broker broadcasts (FANOUT_ROUTING=broadcast), which the middleware below can hold back;
+    // routed by room, a kept page's changes reach its gateway over NATS (room-routing.test.ts).
+    api = await startApi(import.meta.url, (env) => ({ ...overNats('gw-a')(env), FANOUT_ROUTING: 'broadcast' }));
     // Gateway B hears group events late, so only the change's own call to every gateway can close its pages in time.
     const lateGroupEvents = {
       localEvent(next: (ctx: Context) => void | Promise<void>, event: { name?: string }) {
@@ -30,7 +32,7 @@ describe('web-public pages on two gateways', () => {
     };
     other = await startExtraNode(
       api,
-      { SERVICES: 'gateway', NODE_ID: 'gw-b', PORT: '0' },
+      { SERVICES: 'gateway', NODE_ID: 'gw-b', PORT: '0', FANOUT_ROUTING: 'broadcast' },
       { middlewares: [lateGroupEvents] },
     );
     await other.broker.waitForServices(['group', 'chat', 'user'], 10_000);

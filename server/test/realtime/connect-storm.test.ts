@@ -166,3 +166,50 @@ describe('a gateway past its connect backlog', () => {
     assert.ok(again.connected);
   });
 });
+
+describe('a catch-up sync that times out', () => {
+  let api: ApiHarness;
+  const sockets: ClientSocket[] = [];
+  // Every user's first sync fails as a timeout would (a cold store after a restart).
+  const failedOnce = new Set<string>();
+  const middleware = {
+    localAction(next: (ctx: Context) => Promise<unknown>, action: { name?: string }) {
+      if (action.name !== 'chat.sync') return next;
+      return async (ctx: Context) => {
+        const userId = (ctx.meta as { user?: { id: string } }).user?.id ?? '';
+        if (!failedOnce.has(userId)) {
+          failedOnce.add(userId);
+          throw new Errors.RequestTimeoutError({ action: 'chat.sync', nodeID: 'test' });
+        }
+        return next(ctx);
+      };
+    },
+  };
+  before(async () => {
+    api = await startApi(import.meta.url, { PASSWORD_HASH_MEMORY_KIB: '1024' }, { middlewares: [middleware] });
+  });
+  after(async () => {
+    for (const s of sockets) s.disconnect();
+    await api.close();
+  });
+
+  it('is tried again by the gateway and answered, with what the socket missed', async () => {
+    const { owner, members, converseId } = await groupWithMembers(api, 3, 'Cold');
+    const sent = (await api.broker.call(
+      'chat.send',
+      { converseId, content: 'while away' },
+      { meta: { user: { id: owner.id } } },
+    )) as Message;
+    for (const member of members) {
+      const socket = startConnecting(api.base, member.token);
+      sockets.push(socket);
+      await connected(socket);
+      const result = await sync(socket, { [converseId]: 0 });
+      assert.deepEqual(
+        result.converses[converseId]?.messages.map((m) => m.id),
+        [sent.id],
+      );
+      assert.ok(failedOnce.has(member.id), 'its first try failed');
+    }
+  });
+});

@@ -12,7 +12,7 @@ export interface PushDeps {
   vapid: VapidKeys;
   /** The delivery queue, once the service started. */
   queue: () => DeliveryQueue<PushJobData> | undefined;
-  /** Holds fan-outs while the in-memory queue has a backlog (none with the Redis stream). */
+  /** Holds messages' notification work while the in-memory queue has no room for their jobs (none with the Redis stream). */
   fanOut: () => FanOutGate | undefined;
   /** The guarded client for every push destination. */
   outbound: OutboundGuard;

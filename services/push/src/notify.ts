@@ -39,87 +39,90 @@ export function notifier({ app, models, queue, fanOut }: PushDeps) {
   const claim = async (messageId: string) =>
     !app.redis || (await app.redis.set(`push:seen:${messageId}`, '1', 'EX', 3600, 'NX')) === 'OK';
 
+  /** Inbox entries and push jobs for the recipients of a message who are offline and did not mute it. */
+  const notifyOffline = async (ctx: EventContext<'chat.message.created'>, memberIds: string[] | undefined) => {
+    const { message } = ctx.params;
+    const kind: 'dm' | 'mention' = memberIds ? 'dm' : 'mention';
+    const targets = (memberIds ?? (await mentioned(ctx.broker, message))).filter((id) => id !== message.authorId);
+    if (targets.length === 0 || !(await claim(message.id))) return;
+
+    const settings = await models.settings.find({ userId: { $in: targets } }).lean<SettingsDoc[]>();
+    const muted = new Set(
+      settings
+        .filter((s) => s.muteAll || s.mutedConverseIds.some((c) => c.toHexString() === message.converseId))
+        .map((s) => s.userId.toHexString()),
+    );
+    const recipients = await offline(
+      ctx.broker,
+      targets.filter((id) => !muted.has(id)),
+    );
+    if (recipients.length === 0) return;
+
+    const preview = message.content.slice(0, 140);
+    // Inbox entries written as they are stored (cast here, createdAt set): mongoose's hydration
+    // and validation of a document per recipient cost more than the insert itself.
+    const converseId = new Types.ObjectId(message.converseId);
+    const messageId = new Types.ObjectId(message.id);
+    const authorId = new Types.ObjectId(message.authorId);
+    const createdAt = new Date();
+    // Cast once: the inbox entries and the destination lookups share them.
+    const recipientIds = recipients.map((id) => new Types.ObjectId(id));
+    await models.notifications
+      .insertMany(
+        recipientIds.map((userId) => ({
+          _id: new Types.ObjectId(),
+          userId,
+          kind,
+          converseId,
+          messageId,
+          seq: message.seq,
+          authorId,
+          preview,
+          createdAt,
+        })),
+        { ordered: false, lean: true },
+      )
+      .catch((err: unknown) => {
+        if (!isDuplicateKeyError(err) && !(err as { writeErrors?: unknown }).writeErrors) throw err;
+      });
+    const payload = JSON.stringify({
+      type: kind,
+      converseId: message.converseId,
+      messageId: message.id,
+      seq: message.seq,
+      authorId: message.authorId,
+      preview,
+    });
+    const [subs, devices] = await Promise.all([
+      models.subscriptions
+        .find({ userId: { $in: recipientIds } }, { _id: 0, endpoint: 1, p256dh: 1, auth: 1 })
+        .lean<SubscriptionDoc[]>(),
+      app.config.pushProxyUrl
+        ? models.devices.find({ userId: { $in: recipientIds } }, { _id: 0, platform: 1, token: 1 }).lean<DeviceDoc[]>()
+        : Promise.resolve([]),
+    ]);
+    const jobs: PushJobData[] = [
+      ...subs.map((s) => ({
+        channel: 'webpush' as const,
+        target: { endpoint: s.endpoint, p256dh: s.p256dh, auth: s.auth },
+        payload,
+      })),
+      ...devices.map((d) => ({ channel: 'proxy' as const, target: { platform: d.platform, token: d.token }, payload })),
+    ];
+    await queue()?.enqueue(jobs);
+  };
+
   return {
     /** On `chat.message.created`: inbox entries and pushes for the offline recipients. */
     async messageCreated(ctx: EventContext<'chat.message.created'>): Promise<void> {
       const { message, memberIds } = ctx.params;
-      const kind: 'dm' | 'mention' = memberIds ? 'dm' : 'mention';
-      const targets = (memberIds ?? (await mentioned(ctx.broker, message))).filter((id) => id !== message.authorId);
-      if (targets.length === 0 || !(await claim(message.id))) return;
-
-      const settings = await models.settings.find({ userId: { $in: targets } }).lean<SettingsDoc[]>();
-      const muted = new Set(
-        settings
-          .filter((s) => s.muteAll || s.mutedConverseIds.some((c) => c.toHexString() === message.converseId))
-          .map((s) => s.userId.toHexString()),
-      );
-      const recipients = await offline(
-        ctx.broker,
-        targets.filter((id) => !muted.has(id)),
-      );
-      if (recipients.length === 0) return;
-
-      const preview = message.content.slice(0, 140);
-      // Inbox entries written as they are stored (cast here, createdAt set): mongoose's hydration
-      // and validation of a document per recipient cost more than the insert itself.
-      const converseId = new Types.ObjectId(message.converseId);
-      const messageId = new Types.ObjectId(message.id);
-      const authorId = new Types.ObjectId(message.authorId);
-      const createdAt = new Date();
-      await models.notifications
-        .insertMany(
-          recipients.map((userId) => ({
-            _id: new Types.ObjectId(),
-            userId: new Types.ObjectId(userId),
-            kind,
-            converseId,
-            messageId,
-            seq: message.seq,
-            authorId,
-            preview,
-            createdAt,
-          })),
-          { ordered: false, lean: true },
-        )
-        .catch((err: unknown) => {
-          if (!isDuplicateKeyError(err) && !(err as { writeErrors?: unknown }).writeErrors) throw err;
-        });
-      const payload = JSON.stringify({
-        type: kind,
-        converseId: message.converseId,
-        messageId: message.id,
-        seq: message.seq,
-        authorId: message.authorId,
-        preview,
-      });
-      // The destinations are read only when the queue has room for their jobs.
-      const release = (await fanOut()?.admit()) ?? (() => undefined);
+      if (!memberIds && message.mentions.length === 0 && !message.mentionsAll) return;
+      // A message's reads, inbox entries and jobs wait until the queue has room for its jobs
+      // (an `@all` for as many as the mark: its roster is read once it is admitted).
+      const weight = memberIds ? memberIds.length : message.mentionsAll ? Infinity : message.mentions.length;
+      const release = (await fanOut()?.admit(weight)) ?? (() => undefined);
       try {
-        const [subs, devices] = await Promise.all([
-          models.subscriptions
-            .find({ userId: { $in: recipients } }, { _id: 0, userId: 1, endpoint: 1, p256dh: 1, auth: 1 })
-            .lean<SubscriptionDoc[]>(),
-          app.config.pushProxyUrl
-            ? models.devices
-                .find({ userId: { $in: recipients } }, { _id: 0, userId: 1, platform: 1, token: 1 })
-                .lean<DeviceDoc[]>()
-            : Promise.resolve([]),
-        ]);
-        const jobs: PushJobData[] = [
-          ...subs.map((s) => ({
-            channel: 'webpush' as const,
-            userId: s.userId.toHexString(),
-            target: { endpoint: s.endpoint, p256dh: s.p256dh, auth: s.auth },
-            payload,
-          })),
-          ...devices.map((d) => ({
-            channel: 'proxy' as const,
-            userId: d.userId.toHexString(),
-            target: { platform: d.platform, token: d.token },
-            payload,
-          })),
-        ];
-        await queue()?.enqueue(jobs);
+        await notifyOffline(ctx, memberIds);
       } finally {
         release();
       }

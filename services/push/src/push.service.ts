@@ -23,10 +23,14 @@ import { registrationActions } from './registration-actions.ts';
 import { resolveVapidKeys } from './vapid.ts';
 
 /**
- * Jobs the in-memory queue may hold before new fan-outs wait: enough to keep
- * every delivery slot busy between two fan-outs, a few MB at most.
+ * Jobs the in-memory queue may hold before new messages' notification work
+ * waits: enough to keep every delivery slot busy while the next message's
+ * reads and inbox entries are done (2,048 is about 0.1 s of deliveries at
+ * 15,000/s), few enough that a job is usually sent before V8's young
+ * generation has been collected twice: one that outlives two scavenges is
+ * copied to the old space, which then grows (benchmark/README.md, push).
  */
-const fanOutHighWater = (concurrency: number) => Math.max(4096, 16 * concurrency);
+const fanOutHighWater = (concurrency: number) => Math.max(2048, 32 * concurrency);
 
 /**
  * Notifications for members who are not looking: inbox entries, Web Push and
@@ -62,7 +66,7 @@ export const createPushService: ServiceFactory = (app: AppContext) => {
         queue = new RedisStreamQueue<PushJobData>(app.redis, this.broker.nodeID, { name: 'push' });
       } else {
         const memory = new MemoryQueue<PushJobData>();
-        gate = new FanOutGate(() => memory.backlog(), fanOutHighWater(app.config.pushConcurrency));
+        gate = new FanOutGate(memory, fanOutHighWater(app.config.pushConcurrency));
         queue = memory;
       }
       queue.start(send, app.config.pushConcurrency);

@@ -15,6 +15,8 @@ const LIVE_TTL_SEC = 3600;
 const SEEN_FLUSH_MS = 30_000;
 /** Sessions named in one `lastSeenAt` update. */
 const SEEN_BATCH = 500;
+/** Most live sessions a node without Redis loads into its cache at start (its cache holds 100,000). */
+const WARM_MAX = 50_000;
 const USER_AGENT_MAX = 256;
 
 /** One token's claim: this session, of this user. */
@@ -68,6 +70,35 @@ export class Sessions {
     // Known here from the start: its first check on any gateway reads no database.
     await this.#cache.set(doc._id.toHexString(), userId.toHexString(), Math.min(ttlSeconds, LIVE_TTL_SEC));
     return doc;
+  }
+
+  /**
+   * Loads the live sessions of active users (at most WARM_MAX) into the
+   * cache, one scan at start: on a node whose cache is its own memory, a
+   * restart would otherwise meet its reconnect storm with an empty cache. An
+   * entry a revocation wrote meanwhile is kept (`add` never overwrites).
+   */
+  async warm(): Promise<number> {
+    const now = new Date();
+    const inactive = new Set(
+      (await this.#users.find({ status: { $ne: 'active' } }, { _id: 1 }).lean<Array<{ _id: Types.ObjectId }>>()).map(
+        (u) => u._id.toHexString(),
+      ),
+    );
+    const live = this.#sessions
+      .find({ revokedAt: { $exists: false }, expiresAt: { $gt: now } }, { _id: 1, userId: 1, expiresAt: 1 })
+      .lean<Pick<SessionDoc, '_id' | 'userId' | 'expiresAt'>>()
+      .cursor({ batchSize: 1000 });
+    let loaded = 0;
+    for await (const d of live) {
+      if (loaded >= WARM_MAX) break;
+      const userId = d.userId.toHexString();
+      if (inactive.has(userId)) continue;
+      const life = Math.floor((d.expiresAt.getTime() - now.getTime()) / 1000);
+      if (await this.#cache.add(d._id.toHexString(), userId, Math.max(1, Math.min(life, LIVE_TTL_SEC)))) loaded += 1;
+    }
+    await live.close();
+    return loaded;
   }
 
   /** Whether one token's session is still live (see `liveOf`). */

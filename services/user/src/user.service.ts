@@ -62,6 +62,11 @@ export const createUserService: ServiceFactory = (app: AppContext) => {
     name: 'user',
     async started() {
       await Promise.all([users.createIndexes(), sessionDocs.createIndexes()]);
+      // Only a cache of this node's own: Redis outlives a restart of the user nodes.
+      if (!app.redis) {
+        const loaded = await deps.sessions.warm();
+        app.logger.debug(`loaded ${loaded} live sessions into the session cache`);
+      }
       stopSeen = deps.sessions.keepSeen((err) => app.logger.warn({ err }, 'could not record when sessions were seen'));
     },
     async stopped() {

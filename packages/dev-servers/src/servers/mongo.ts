@@ -6,6 +6,9 @@ import { freePort } from '../free-port.ts';
 import { ManagedProcess, waitForProcess as ready } from '../managed-process.ts';
 import { tcpExchange } from '../probes.ts';
 
+/** How long the embedded database may take to open its file and listen. */
+const EMBEDDED_OPEN_TIMEOUT_MS = 180_000;
+
 export type MongoKind = 'external' | 'mongod' | 'mongo-java-server';
 
 export interface MongoServerHandle {
@@ -101,9 +104,14 @@ export async function startMongo(options: StartMongoOptions = {}): Promise<Mongo
       },
     },
   );
-  await ready(proc, async () => {
-    if (!address) throw new Error('not listening yet');
-  }).catch((err: unknown) => {
+  await ready(
+    proc,
+    async () => {
+      if (!address) throw new Error('not listening yet');
+    },
+    // A file store is someone's data: opening a large one on a slow or busy machine must not fail the start.
+    options.dataFile ? EMBEDDED_OPEN_TIMEOUT_MS : undefined,
+  ).catch((err: unknown) => {
     throw failure ? new Error(`mongo-java-server ${failure}`) : err;
   });
   return { kind: 'mongo-java-server', url: `mongodb://${address}`, process: proc, stop: () => proc.stop() };

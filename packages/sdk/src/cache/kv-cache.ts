@@ -11,6 +11,8 @@ export interface KvCache {
   /** Several keys in one round trip (one MGET in Redis), in the order asked. */
   getMany(keys: readonly string[]): Promise<Array<string | undefined>>;
   set(key: string, value: string, ttlSeconds: number): Promise<void>;
+  /** Sets the key only if it holds nothing (SET NX): whatever a writer put there first wins. */
+  add(key: string, value: string, ttlSeconds: number): Promise<boolean>;
   del(...keys: string[]): Promise<void>;
   /** Reads and removes in one step: of callers racing for a key, one gets the value (one-time codes). */
   take(key: string): Promise<string | undefined>;
@@ -33,6 +35,12 @@ export class MemoryCache implements KvCache {
 
   async set(key: string, value: string, ttlSeconds: number): Promise<void> {
     this.#lru.set(key, value, { ttl: ttlSeconds * 1000 });
+  }
+
+  async add(key: string, value: string, ttlSeconds: number): Promise<boolean> {
+    if (this.#lru.has(key)) return false;
+    this.#lru.set(key, value, { ttl: ttlSeconds * 1000 });
+    return true;
   }
 
   async del(...keys: string[]): Promise<void> {
@@ -67,6 +75,10 @@ export class RedisCache implements KvCache {
 
   async set(key: string, value: string, ttlSeconds: number): Promise<void> {
     await this.#redis.set(this.#prefix + key, value, 'EX', ttlSeconds);
+  }
+
+  async add(key: string, value: string, ttlSeconds: number): Promise<boolean> {
+    return (await this.#redis.set(this.#prefix + key, value, 'EX', ttlSeconds, 'NX')) === 'OK';
   }
 
   async del(...keys: string[]): Promise<void> {

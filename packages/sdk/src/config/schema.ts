@@ -73,7 +73,8 @@ export const configSchema = {
   port: entry({
     env: 'PORT',
     type: 'port',
-    description: 'Port the gateway listens on (0 picks a free one). The local cluster uses PORT and PORT+1.',
+    description:
+      'Port the gateway listens on (0 picks a free one). The gateways of the local cluster use PORT .. PORT+N-1 (npm run cluster -- --gateways N, default 2).',
     default: '3000',
     parse: port,
   }),
@@ -413,6 +414,22 @@ export const configSchema = {
     description: 'Presence changes are pushed to groups up to this many members; larger groups ask GET /api/presence.',
     default: '1000',
     parse: positiveInt,
+  }),
+  fanoutRouting: entry({
+    env: 'FANOUT_ROUTING',
+    type: 'rooms | broadcast',
+    description:
+      'How realtime events reach gateways in a cluster: rooms publishes each on a NATS subject per room it concerns, and a gateway hears only the rooms it holds sockets in; broadcast brings every event to every gateway. Set the same on every node. A single instance (no TRANSPORTER) calls locally either way.',
+    default: 'rooms',
+    parse: z.enum(['rooms', 'broadcast']),
+  }),
+  fanoutRoutingLingerMs: entry({
+    env: 'FANOUT_ROUTING_LINGER_MS',
+    type: 'milliseconds',
+    description:
+      'How long a gateway stays subscribed to a room after its last socket there left (FANOUT_ROUTING=rooms), so reconnects and page reloads do not churn subscriptions.',
+    default: '30000',
+    parse: z.coerce.number().int().min(0),
   }),
   roomIndex: entry({
     env: 'ROOM_INDEX',

@@ -60,6 +60,8 @@ export class MemoryQueue<T> implements DeliveryQueue<T> {
   #active = 0;
   #concurrency = 1;
   #delayed = 0;
+  /** Callers waiting for the backlog to fall below their mark (see whenBacklogBelow). */
+  #roomWaiters: Array<{ mark: number; resolve: (running: boolean) => void }> = [];
 
   async enqueue(jobs: T[]): Promise<void> {
     for (const j of jobs) this.#ready.push(newJob(j, `m${(this.#nextId += 1)}`));
@@ -81,9 +83,34 @@ export class MemoryQueue<T> implements DeliveryQueue<T> {
     return this.#ready.length - this.#head + this.#active;
   }
 
+  /**
+   * Resolves with true once the backlog is below `mark` (at once if it is
+   * now): checked each time a job is settled, so a waiter learns of room as
+   * soon as there is some, without polling. Resolves with false if the queue
+   * is not running (not started, or stopped): nothing will make room.
+   */
+  whenBacklogBelow(mark: number): Promise<boolean> {
+    if (!this.#worker) return Promise.resolve(false);
+    if (this.backlog() < mark) return Promise.resolve(true);
+    return new Promise((resolve) => this.#roomWaiters.push({ mark, resolve }));
+  }
+
   async stop(): Promise<void> {
     for (const t of this.#timers) clearTimeout(t);
     this.#worker = undefined;
+    this.#wakeWaiters();
+  }
+
+  /** Lets through the waiters whose mark the backlog is now below (all of them, with false, once stopped). */
+  #wakeWaiters(): void {
+    const running = this.#worker !== undefined;
+    const backlog = this.backlog();
+    const waiting = this.#roomWaiters;
+    this.#roomWaiters = [];
+    for (const w of waiting) {
+      if (!running || backlog < w.mark) w.resolve(running);
+      else this.#roomWaiters.push(w);
+    }
   }
 
   #pump(): void {
@@ -97,6 +124,7 @@ export class MemoryQueue<T> implements DeliveryQueue<T> {
           if (!('done' in outcome))
             this.#later({ ...job, attempts: job.attempts + (outcome.countAttempt ? 1 : 0) }, outcome.retryInMs);
           this.#pump();
+          if (this.#roomWaiters.length > 0) this.#wakeWaiters();
         });
     }
   }

@@ -3,7 +3,6 @@ import type { DeliveryJob } from '@im/sdk';
 /** A notification for one device, as it waits in the delivery queue. */
 export interface PushJobData {
   channel: 'webpush' | 'proxy';
-  userId: string;
   /** webpush: the subscription; proxy: the device. */
   target: { endpoint: string; p256dh: string; auth: string } | { platform: string; token: string };
   /** JSON text of the notification. */

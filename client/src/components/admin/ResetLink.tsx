@@ -1,0 +1,38 @@
+import type { AdminUser } from '@im/protocol';
+import { useState } from 'react';
+import { makeResetLink } from '../../state/email.ts';
+import { CopyField } from '../common/CopyButton.tsx';
+import { ErrorLine } from '../common/ErrorLine.tsx';
+import { useAction } from '../common/useAction.ts';
+
+/**
+ * A server admin's "Make reset link" for an account: the link that sets a
+ * new password (the same an e-mail would carry, made even without e-mail),
+ * shown with a copy button to hand over privately. A new one can be made.
+ */
+export function ResetLink(props: { user: AdminUser }) {
+  const [url, setUrl] = useState<string | null>(null);
+  const { busy, error, run } = useAction();
+  const make = () => run(async () => setUrl((await makeResetLink(props.user.id)).url));
+  return (
+    <>
+      <button type="button" disabled={busy} onClick={() => void make()}>
+        {url ? 'Make a new reset link' : 'Make reset link'}
+      </button>
+      {(url || error) && (
+        <div className="reset-link" data-testid="reset-link">
+          <ErrorLine error={error} />
+          {url && (
+            <>
+              <CopyField label={`Password reset link for @${props.user.username}`} value={url} testId="reset-url" />
+              <p className="hint" role="status">
+                Anyone with this link can set the password of @{props.user.username}, once, within an hour, and every
+                session of the account ends. Send it privately.
+              </p>
+            </>
+          )}
+        </div>
+      )}
+    </>
+  );
+}

@@ -21,7 +21,7 @@ export const CLUSTER_NODES = [
   { id: 'gateway-1', services: 'gateway', portOffset: 0 },
   { id: 'gateway-2', services: 'gateway', portOffset: 1 },
   { id: 'services-1', services: 'user,group,chat' },
-  { id: 'services-2', services: 'file,push,moderation,integration' },
+  { id: 'services-2', services: 'file,push,moderation,integration,mail' },
 ] as const;
 
 const START = fileURLToPath(new URL('./start.ts', import.meta.url));

@@ -4,6 +4,7 @@ import { createChatService } from '@im/service-chat';
 import { createFileService } from '@im/service-file';
 import { createGroupService } from '@im/service-group';
 import { createIntegrationService } from '@im/service-integration';
+import { createMailService } from '@im/service-mail';
 import { createModerationService } from '@im/service-moderation';
 import { createPushService } from '@im/service-push';
 import { createUserService } from '@im/service-user';
@@ -18,4 +19,5 @@ export const SERVICE_FACTORIES: Record<ServiceName, ServiceFactory> = {
   push: createPushService,
   moderation: createModerationService,
   integration: createIntegrationService,
+  mail: createMailService,
 };

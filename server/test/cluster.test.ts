@@ -41,7 +41,7 @@ describe('npm run cluster: two gateways and two service nodes over NATS', () => 
     for (const [node, services] of [
       ['gateway-1', '"gateway"'],
       ['services-1', '"user","group","chat"'],
-      ['services-2', '"file","push","moderation","integration"'],
+      ['services-2', '"file","push","moderation","integration","mail"'],
     ] as const) {
       const line = out.split('\n').find((l) => l.startsWith(`[${node}]`) && l.includes('"node started"'));
       assert.ok(line, `${node} did not start`);

@@ -48,6 +48,7 @@ import type {
   WebhookDelivery,
 } from './integrations.ts';
 import type { FollowedThreadPage } from './threads.ts';
+import type { OwnUser, ResetLink } from './mail.ts';
 
 /**
  * Every shape the HTTP API answers with, under the name its OpenAPI
@@ -102,6 +103,8 @@ export interface ApiSchemas {
   HookPosted: HookPosted;
   FollowedThreadPage: FollowedThreadPage;
   CustomEmoji: CustomEmoji;
+  OwnUser: OwnUser;
+  ResetLink: ResetLink;
 }
 
 export type ApiSchemaName = keyof ApiSchemas;

@@ -3,6 +3,7 @@
  * shared/API.md. Only types live here, so the client bundles nothing extra.
  */
 
+import type { OwnEmail } from './mail.ts';
 import type { CommandAccepted, EphemeralMessage } from './integrations.ts';
 import type { PinInfo, ThreadSummary } from './threads.ts';
 
@@ -64,7 +65,7 @@ export interface StorageUsage {
 }
 
 /** GET /api/users/me: the caller's profile and storage use. */
-export interface Me extends PublicUser {
+export interface Me extends PublicUser, Partial<OwnEmail> {
   storage: StorageUsage;
   /** Named in ADMIN_USERNAMES: may use /api/admin. */
   serverAdmin: boolean;
@@ -74,6 +75,7 @@ export interface Me extends PublicUser {
   ssoLinked: boolean;
   /** Whether others see how far I read (read receipts); on unless turned off. */
   shareReadReceipts: boolean;
+  // The e-mail fields (OwnEmail) are always sent; optional only for clients built before them.
 }
 
 /** A login: one per sign-in, ended by logout, revocation, a password change or account removal. */
@@ -404,6 +406,7 @@ export interface ClientToServerEvents {
 export * from './internal.ts';
 export * from './custom-emoji.ts';
 export * from './integrations.ts';
+export * from './mail.ts';
 export * from './moderation.ts';
 export * from './threads.ts';
 export type { ApiSchemas, ApiSchemaName } from './api-schemas.ts';

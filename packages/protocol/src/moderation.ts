@@ -29,6 +29,10 @@ export interface AuthOptions {
   oidc?: { label: string };
   /** The largest file `POST /api/files` accepts, in bytes: clients refuse bigger ones before sending them. */
   maxUploadBytes?: number;
+  /** Always sent by this server. E-mail is configured (SMTP_URL): addresses can be verified and missed-message e-mails are sent. */
+  email?: boolean;
+  /** "Forgot password?" works: a reset link can be e-mailed (same as `email` today). */
+  passwordReset?: boolean;
 }
 
 /**
@@ -100,7 +104,8 @@ export type AuditAction =
   | 'member.unmute'
   | 'invite.revoke'
   | 'message.delete'
-  | 'report.resolve';
+  | 'report.resolve'
+  | 'user.resetLink';
 
 export interface AuditPage {
   items: AuditEntry[];

@@ -19,8 +19,27 @@ import type {
   UserRooms,
   PostingRole,
   PanelInfo,
+  EmailNotifications,
 } from '@im/protocol';
 import type { CallingOptions } from 'moleculer';
+
+/** An account e-mail the user service asks the mail service to send. */
+export interface AccountMail {
+  kind: 'verify-email' | 'password-reset';
+  to: string;
+  /** The account's username, as the e-mail greets it. */
+  username: string;
+  /** The link the e-mail carries. */
+  url: string;
+}
+
+/** A user who gets missed-message e-mails, and how soon. */
+export interface MailRecipient {
+  email: string;
+  username: string;
+  nickname: string;
+  emailNotifications: EmailNotifications;
+}
 
 /**
  * The actions one part of the platform calls on another through the broker
@@ -181,6 +200,16 @@ export interface ActionMap {
     params: { groupId: string; converseId: string; userId: string; trigger: string; text: string };
     result: CommandAccepted | null;
   };
+  /**
+   * Queues an account e-mail (an address verification or a password-reset
+   * link); false when e-mail is off (no SMTP_URL). Never waits for SMTP.
+   */
+  'mail.send': { params: AccountMail; result: boolean };
+  /**
+   * Who of these users gets missed-message e-mails: active, with a verified
+   * address and e-mail notifications on. The others are left out.
+   */
+  'user.mailRecipients': { params: { ids: string[] }; result: Record<string, MailRecipient> };
 }
 
 /** Most token claims one `user.sessionsLive` call checks. */

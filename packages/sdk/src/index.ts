@@ -42,6 +42,8 @@ export {
   type ActionParams,
   type ActionResult,
   type ActionCaller,
+  type AccountMail,
+  type MailRecipient,
 } from './actions.ts';
 export { endpoint, type Endpoint, type HttpMethod, type ApiTag } from './api/endpoint.ts';
 export type { Params } from './validation/infer.ts';
@@ -50,6 +52,7 @@ export { batchLoader, groupBy, type BatchLoaderOptions } from './batch/batch-loa
 export type { AppContext, ServiceFactory } from './app-context.ts';
 export { TokenService, type TokenClaims, type SignOptions } from './auth/tokens.ts';
 export { FileUrlSigner, type FileVariant } from './auth/file-urls.ts';
+export { LinkTokens, LINK_TTL_SECONDS, type LinkClaims, type LinkPurpose } from './auth/link-tokens.ts';
 export { parseTrustProxy, parseHostList, type TrustProxy } from './net/address-lists.ts';
 export { createCache, MemoryCache, RedisCache, type KvCache } from './cache/kv-cache.ts';
 export {

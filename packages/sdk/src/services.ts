@@ -1,5 +1,15 @@
 /** Every service a process can run; `SERVICES` picks a subset. */
-export const SERVICE_NAMES = ['gateway', 'user', 'group', 'chat', 'file', 'push', 'moderation', 'integration'] as const;
+export const SERVICE_NAMES = [
+  'gateway',
+  'user',
+  'group',
+  'chat',
+  'file',
+  'push',
+  'moderation',
+  'integration',
+  'mail',
+] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
 
 /** Services that keep their data in MongoDB: a process running none of them does not connect. */
@@ -11,4 +21,5 @@ export const SERVICES_USING_MONGO: readonly ServiceName[] = [
   'push',
   'moderation',
   'integration',
+  'mail',
 ];

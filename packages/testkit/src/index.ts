@@ -6,3 +6,4 @@ export {
   type TestOidcProvider,
   type TestOidcProviderOptions,
 } from './oidc/provider.ts';
+export { startSmtpSink, type ReceivedMail, type SmtpSink } from './smtp/smtp-sink.ts';

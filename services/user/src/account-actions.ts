@@ -1,11 +1,12 @@
-import type { AuthResult, Me, PublicUser } from '@im/protocol';
+import type { AuthResult, Me, OwnUser } from '@im/protocol';
 import { announce, call, callerId, EVENTS, ImError, isDuplicateKeyError, rateLimitKey, type Params } from '@im/sdk';
 import { authResult } from './auth-result.ts';
 import type { Ctx, UserDeps } from './deps.ts';
 import type { UserDoc } from './models.ts';
 import { userParams } from './params.ts';
 import { endSessions } from './session-actions.ts';
-import { toPublicUser } from './views.ts';
+import { addressChange, sendVerification } from './email-actions.ts';
+import { toOwnEmail, toOwnUser, toPublicUser } from './views.ts';
 
 /** `avatar` naming a file of this server (`/api/files/:id`, optionally its thumbnail). */
 const OWN_FILE = /^\/api\/files\/([0-9a-f]{24})/;
@@ -112,15 +113,17 @@ export const accountActions = (deps: UserDeps) => {
           hasPassword: doc.passwordHash !== undefined,
           ssoLinked: doc.oidc !== undefined,
           shareReadReceipts: doc.hideReadReceipts !== true,
+          ...toOwnEmail(doc),
         };
       },
     },
 
     updateMe: {
       params: userParams.updateMe,
-      async handler(ctx: Ctx<Params<typeof userParams.updateMe>>): Promise<PublicUser> {
+      async handler(ctx: Ctx<Params<typeof userParams.updateMe>>): Promise<OwnUser> {
         const id = callerId(ctx);
         const set: Partial<UserDoc> = {};
+        let address: ReturnType<typeof addressChange> | undefined;
         if (ctx.params.nickname !== undefined)
           Object.assign(set, { nickname: ctx.params.nickname, nicknameLower: ctx.params.nickname.toLowerCase() });
         if (ctx.params.avatar !== undefined) {
@@ -130,10 +133,24 @@ export const accountActions = (deps: UserDeps) => {
           set.avatar = ctx.params.avatar;
         }
         if (ctx.params.shareReadReceipts !== undefined) set.hideReadReceipts = !ctx.params.shareReadReceipts;
+        if (ctx.params.emailNotifications !== undefined) set.emailNotifications = ctx.params.emailNotifications;
+        if (ctx.params.email !== undefined) {
+          const current = await users.findById(id, { emailLower: 1, verifiedEmail: 1 }).lean<UserDoc>();
+          address = addressChange(ctx.params.email, current);
+          // Each link is an e-mail to an address the caller typed: counted, so nobody is mailed at will.
+          if (address.sendsLink) await limits.consume('email-verify', id);
+          Object.assign(set, address.set);
+        }
+        const unset = address?.unset ?? {};
         const doc = await users
-          .findOneAndUpdate({ _id: id, status: 'active' }, { $set: set }, { new: true })
+          .findOneAndUpdate(
+            { _id: id, status: 'active' },
+            { $set: set, ...(Object.keys(unset).length > 0 ? { $unset: unset } : {}) },
+            { new: true },
+          )
           .lean<UserDoc>();
         if (!doc) throw new ImError('IM_ERR_UNAUTHORIZED');
+        if (address?.sendsLink) await sendVerification(deps, ctx.broker, doc);
         const user = toPublicUser(doc);
         // The change is saved whatever happens next: without the rooms, only the user's own devices hear of it.
         const rooms = await call(ctx, 'chat.userRooms', { userId: id }).catch(() => ({ groups: [], dmIds: [] }));
@@ -142,7 +159,7 @@ export const accountActions = (deps: UserDeps) => {
           groupIds: rooms.groups.map((g) => g.groupId),
           converseIds: rooms.dmIds,
         });
-        return user;
+        return toOwnUser(doc);
       },
     },
 
@@ -168,8 +185,8 @@ export const accountActions = (deps: UserDeps) => {
               nicknameLower: 'deleted user',
               passwordHash: '-',
             },
-            // The provider account is freed too: signing in with it again makes a new account.
-            $unset: { avatar: 1, oidc: 1 },
+            // The provider account and the address are freed too: signing in with it again makes a new account.
+            $unset: { avatar: 1, oidc: 1, email: 1, emailLower: 1, verifiedEmail: 1 },
           },
         );
         if (!doc) throw new ImError('IM_ERR_UNAUTHORIZED');

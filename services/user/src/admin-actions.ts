@@ -1,4 +1,4 @@
-import type { AdminUser, AdminUserPage, AuthOptions, ServerSettings } from '@im/protocol';
+import type { AdminUser, AdminUserPage, AuthOptions, ResetLink, ServerSettings } from '@im/protocol';
 import {
   announce,
   callerId,
@@ -12,6 +12,7 @@ import {
 import type { Ctx, UserDeps } from './deps.ts';
 import type { UserDoc } from './models.ts';
 import { userParams } from './params.ts';
+import { resetUrlFor } from './email-links.ts';
 import { endSessions } from './session-actions.ts';
 import { toPublicUser } from './views.ts';
 
@@ -69,7 +70,27 @@ export const adminActions = (deps: UserDeps) => {
           registration: await registration.mode(),
           ...(app.config.oidcIssuer ? { oidc: { label: app.config.oidcButtonLabel } } : {}),
           maxUploadBytes: app.config.fileMaxBytes,
+          email: app.config.smtpUrl !== undefined,
+          passwordReset: app.config.smtpUrl !== undefined,
         };
+      },
+    },
+
+    /** A password-reset link for an account, for the admin to hand over (works without SMTP); audited. */
+    adminResetLink: {
+      params: userParams.adminResetLink,
+      rateLimit: 'moderate',
+      async handler(ctx: Ctx<Params<typeof userParams.adminResetLink>>): Promise<ResetLink> {
+        const actorId = await requireServerAdmin(ctx);
+        const target = await loadTarget(ctx, actorId);
+        if (target.passwordHash === undefined) throw new ImError('IM_ERR_NO_PASSWORD');
+        const url = await resetUrlFor(deps, target);
+        await audit.record(actorId, {
+          action: 'user.resetLink',
+          target: { type: 'user', id: target._id.toHexString() },
+          details: { username: target.username },
+        });
+        return { url };
       },
     },
 

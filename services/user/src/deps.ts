@@ -1,4 +1,4 @@
-import type { AppContext, AuditLog, CallerMeta, TokenService } from '@im/sdk';
+import type { AppContext, AuditLog, CallerMeta, LinkTokens, TokenService } from '@im/sdk';
 import type { Context } from 'moleculer';
 import type { SessionModel, UserModel } from './models.ts';
 import type { PasswordHasher } from './password.ts';
@@ -12,6 +12,8 @@ export interface UserDeps {
   sessionDocs: SessionModel;
   sessions: Sessions;
   tokens: TokenService;
+  /** Signs and checks the links e-mails carry (verification, password reset, unsubscribe). */
+  links: LinkTokens;
   passwords: PasswordHasher;
   registration: RegistrationPolicy;
   audit: AuditLog;

@@ -1,3 +1,4 @@
+import type { EmailNotifications } from '@im/protocol';
 import { modelOn } from '@im/sdk';
 import { Schema, type Connection, type Model, type Types } from 'mongoose';
 
@@ -25,6 +26,14 @@ export interface UserDoc {
     createdBy: Types.ObjectId;
     managedBy?: { kind: 'incoming' | 'outgoing' | 'command'; id: Types.ObjectId };
   };
+  /** The e-mail address as typed (or as the sign-in provider gave it). */
+  email?: string;
+  /** `email` lower-cased: how addresses are compared and found. */
+  emailLower?: string;
+  /** Set only while `email` is verified: `emailLower`, unique among verified accounts. */
+  verifiedEmail?: string;
+  /** Missed-message e-mails (absent: after 10 minutes). */
+  emailNotifications?: EmailNotifications;
   createdAt: Date;
 }
 
@@ -40,6 +49,10 @@ const userSchema = new Schema<UserDoc>(
     feedTokenHash: { type: String },
     hideReadReceipts: { type: Boolean },
     bot: { type: Schema.Types.Mixed },
+    email: { type: String },
+    emailLower: { type: String },
+    verifiedEmail: { type: String },
+    emailNotifications: { type: String, enum: ['off', '10m', '1h', 'daily'] },
   },
   { timestamps: { createdAt: true, updatedAt: false }, versionKey: false },
 );
@@ -47,6 +60,9 @@ userSchema.index({ username: 1 }, { unique: true });
 userSchema.index({ nicknameLower: 1 });
 userSchema.index({ feedTokenHash: 1 }, { unique: true, sparse: true });
 userSchema.index({ 'bot.groupId': 1 }, { sparse: true });
+// An address belongs to one verified account; unverified ones may repeat (whoever verifies first has it).
+userSchema.index({ verifiedEmail: 1 }, { unique: true, sparse: true });
+userSchema.index({ emailLower: 1 }, { sparse: true });
 // One local account per provider account; accounts without a link are left out of the index.
 userSchema.index({ 'oidc.issuer': 1, 'oidc.sub': 1 }, { unique: true, sparse: true });
 

@@ -49,6 +49,7 @@ export class OidcAccounts {
    */
   async create(issuer: string, sub: string, profile: OidcProfile): Promise<UserDoc> {
     const nickname = (profile.name ?? profile.preferredUsername ?? '').trim().slice(0, NICKNAME_MAX);
+    const address = await this.#addressOf(profile);
     for (let attempt = 0; attempt < 5; attempt++) {
       const username = await this.#freeUsername(usernameCandidates(profile));
       try {
@@ -57,6 +58,7 @@ export class OidcAccounts {
           nickname: nickname || username,
           nicknameLower: (nickname || username).toLowerCase(),
           oidc: { issuer, sub },
+          ...address,
         });
         return doc.toObject();
       } catch (err) {
@@ -91,6 +93,17 @@ export class OidcAccounts {
       throw err;
     }
     if (matched === 0) throw new ImError('IM_ERR_UNAUTHORIZED');
+  }
+
+  /**
+   * The address the provider gave, verified only when it says it checked it
+   * and no other account here has it verified (that one keeps it).
+   */
+  async #addressOf(profile: OidcProfile): Promise<Partial<UserDoc>> {
+    if (!profile.email) return {};
+    const emailLower = profile.email.toLowerCase();
+    const verified = profile.emailVerified === true && !(await this.#users.exists({ verifiedEmail: emailLower }));
+    return { email: profile.email, emailLower, ...(verified ? { verifiedEmail: emailLower } : {}) };
   }
 
   /** The first candidate that is free and not reserved, else the first with a number after it. */

@@ -22,6 +22,8 @@ export interface OidcChecks {
 export interface OidcProfile {
   preferredUsername?: string;
   email?: string;
+  /** The provider says it checked `email` (its `email_verified` claim is true). */
+  emailVerified?: boolean;
   name?: string;
 }
 
@@ -140,7 +142,7 @@ function profileOf(claims: Record<string, unknown>): OidcProfile {
   const name = text(claims.name, 256);
   return {
     ...(preferredUsername ? { preferredUsername } : {}),
-    ...(email ? { email } : {}),
+    ...(email ? { email, ...(claims.email_verified === true ? { emailVerified: true } : {}) } : {}),
     ...(name ? { name } : {}),
   };
 }

@@ -16,6 +16,22 @@ const avatar = {
   messages: { stringPattern: "'{field}' must be an http(s) URL or a file of this server" },
 } as const;
 
+/** An e-mail address (empty: remove it). Kept loose: the verification link proves it works. */
+const email = {
+  type: 'string',
+  trim: true,
+  max: 254,
+  pattern: /^(|[^\s@<>()",;:\\]+@[^\s@<>()",;:\\.][^\s@<>()",;:\\]*)$/,
+  messages: { stringPattern: "'{field}' must be an e-mail address (name@example.org), or empty to remove it" },
+} as const;
+/** A link token as the server signs them (a JWT: three base64url parts). */
+const linkToken = {
+  type: 'string',
+  min: 20,
+  max: 2048,
+  pattern: /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/,
+} as const;
+
 /** A group invite's code, as the group service makes them. */
 const inviteCode = { type: 'string', min: 1, max: 64, pattern: /^[A-Za-z0-9_-]+$/ } as const;
 
@@ -61,7 +77,17 @@ export const userParams = {
     nickname: { ...nickname, optional: true },
     avatar: { ...avatar, optional: true },
     shareReadReceipts: { type: 'boolean', optional: true },
+    email: { ...email, optional: true },
+    emailNotifications: { type: 'enum', values: ['off', '10m', '1h', 'daily'], optional: true },
   }),
+  verifyEmail: strict({ token: linkToken }),
+  passwordReset: strict({
+    usernameOrEmail: { type: 'string', trim: true, lowercase: true, min: 1, max: 254, ...notBlank },
+  }),
+  passwordResetConfirm: strict({ token: linkToken, newPassword: password }),
+  mailUnsubscribe: strict({ token: linkToken }),
+  mailRecipients: strict({ ids: { type: 'array', items: idParam, max: 1000 } }),
+  adminResetLink: strict({ userId: idParam }),
   deleteMe: strict({}),
   logout: strict({}),
   sessions: strict({}),

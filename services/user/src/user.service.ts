@@ -2,6 +2,7 @@ import {
   AuditLog,
   createCache,
   EVENTS,
+  LinkTokens,
   TokenService,
   type AppContext,
   type ServiceEvents,
@@ -11,6 +12,7 @@ import { adminActions } from './admin-actions.ts';
 import { botActions } from './bot-actions.ts';
 import { accountActions } from './account-actions.ts';
 import { directoryActions } from './directory-actions.ts';
+import { emailActions } from './email-actions.ts';
 import { feedTokenActions } from './feed-token-actions.ts';
 import { sessionModel, settingModel, userModel, type UserModel } from './models.ts';
 import { OidcAccounts } from './oidc-accounts.ts';
@@ -49,6 +51,7 @@ export const createUserService: ServiceFactory = (app: AppContext) => {
     sessionDocs,
     sessions: new Sessions(sessionDocs, users, createCache(app.redis, 'user:session:'), app.config.tokenTtl),
     tokens: new TokenService(app.config.secret, app.config.tokenTtl),
+    links: new LinkTokens(app.config.secret),
     passwords: createPasswordHasher(app.config.passwordHashMemoryKib),
     registration: new RegistrationPolicy(settingModel(app.mongo!), app.config.registration),
     audit: new AuditLog(app.mongo!),
@@ -75,6 +78,7 @@ export const createUserService: ServiceFactory = (app: AppContext) => {
       ...directoryActions(deps),
       ...adminActions(deps),
       ...feedTokenActions(deps),
+      ...emailActions(deps),
       ...botActions(deps),
       ...oidcActions(deps, oidc),
     },

@@ -1,4 +1,4 @@
-import type { PublicUser } from '@im/protocol';
+import type { OwnEmail, OwnUser, PublicUser } from '@im/protocol';
 import type { UserDoc } from './models.ts';
 
 export function toPublicUser(
@@ -13,3 +13,13 @@ export function toPublicUser(
     ...(doc.bot ? { bot: true as const } : {}),
   };
 }
+
+/** The e-mail fields only the account's owner sees. */
+export const toOwnEmail = (doc: Pick<UserDoc, 'email' | 'verifiedEmail' | 'emailNotifications'>): OwnEmail => ({
+  ...(doc.email !== undefined ? { email: doc.email } : {}),
+  emailVerified: doc.verifiedEmail !== undefined,
+  emailNotifications: doc.emailNotifications ?? '10m',
+});
+
+/** The caller's own profile: the public one and its e-mail fields. */
+export const toOwnUser = (doc: UserDoc): OwnUser => ({ ...toPublicUser(doc), ...toOwnEmail(doc) });

@@ -38,7 +38,7 @@ export interface Endpoint {
   input: 'body' | 'query' | 'none';
   /** false: no token needed. */
   auth: boolean;
-  status: 200 | 201 | 204;
+  status: 200 | 201 | 202 | 204;
   summary: string;
   tag: ApiTag;
   /** The answer, by its name in the protocol's ApiSchemas; `[]` suffix: an array of it. */

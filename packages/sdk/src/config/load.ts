@@ -40,6 +40,7 @@ export function parseConfig(env: Env = process.env): Config {
   }
   const config = out as Config;
   checkOidcComplete(config);
+  checkMailComplete(config);
   return config;
 }
 
@@ -58,6 +59,12 @@ function checkOidcComplete(config: Config): void {
       `is missing while ${present.join(' and ')} ${present.length > 1 ? 'are' : 'is'} set: single sign-on needs OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET together`,
     );
   }
+}
+
+/** E-mail needs a sender: SMTP_URL alone would send from nobody. */
+function checkMailComplete(config: Config): void {
+  if (config.smtpUrl !== undefined && config.mailFrom === undefined)
+    throw new ConfigError(configSchema.mailFrom.env, 'is required when SMTP_URL is set (the sender of every e-mail)');
 }
 
 /** OWASP's argon2id baseline: the least a production deployment may use. */

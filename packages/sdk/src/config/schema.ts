@@ -527,6 +527,40 @@ export const configSchema = {
     default: '32',
     parse: positiveInt,
   }),
+  smtpUrl: entry({
+    env: 'SMTP_URL',
+    type: 'smtp(s):// URL',
+    description:
+      'Mail server e-mail is sent through: smtp://user:pass@host:port (STARTTLS when the server offers it) or smtps:// (TLS from the start). Set with MAIL_FROM. Unset: no e-mail (no verification links, no reset e-mails, no missed-message e-mails; a server admin can still make reset links).',
+    secret: true,
+    parse: optionalUrl(['smtp', 'smtps']).refine((v) => {
+      if (v === undefined) return true;
+      const url = URL.canParse(v) ? new URL(v) : undefined;
+      return url !== undefined && url.hostname !== '' && (url.pathname === '' || url.pathname === '/');
+    }, 'must be smtp(s)://[user:pass@]host[:port]'),
+  }),
+  mailFrom: entry({
+    env: 'MAIL_FROM',
+    type: 'address',
+    description:
+      'Sender of every e-mail: `chat@example.org` or `Example Chat <chat@example.org>`. Required with SMTP_URL.',
+    parse: z
+      .string()
+      .trim()
+      .optional()
+      .transform((v) => (v === '' ? undefined : v))
+      .refine(
+        (v) => v === undefined || /^([^<>\r\n]*<)?[^\s@<>]+@[^\s@<>]+\.?[^\s@<>]*>?$/.test(v),
+        'must be an address, optionally with a name: Name <name@example.org>',
+      ),
+  }),
+  mailDigestDelayMs: entry({
+    env: 'MAIL_DIGEST_DELAY_MS',
+    type: 'milliseconds',
+    description:
+      "When set, every missed-message e-mail waits this long instead of its recipient's choice (10 min, 1 h, a day): for tests and trials.",
+    parse: positiveInt.optional(),
+  }),
   requestTimeoutMs: entry({
     env: 'REQUEST_TIMEOUT_MS',
     type: 'milliseconds',

@@ -5,6 +5,7 @@
 export const ERROR_CATALOG = {
   IM_ERR_VALIDATION: { status: 400, message: 'Invalid input' },
   IM_ERR_BAD_JSON: { status: 400, message: 'Request body is not valid JSON' },
+  IM_ERR_LINK_INVALID: { status: 400, message: 'This link is not valid' },
   IM_ERR_UNAUTHORIZED: { status: 401, message: 'Missing or invalid access token' },
   IM_ERR_INVALID_CREDENTIALS: { status: 401, message: 'Wrong username or password' },
   IM_ERR_ACCOUNT_DEACTIVATED: { status: 401, message: 'This account is deactivated' },
@@ -20,6 +21,8 @@ export const ERROR_CATALOG = {
   IM_ERR_CONFLICT: { status: 409, message: 'Conflicts with the current state' },
   IM_ERR_USERNAME_TAKEN: { status: 409, message: 'Username is taken' },
   IM_ERR_LIMIT: { status: 409, message: 'A limit on this object is reached' },
+  IM_ERR_LINK_EXPIRED: { status: 410, message: 'This link has expired' },
+  IM_ERR_LINK_USED: { status: 410, message: 'This link was already used' },
   IM_ERR_PAYLOAD_TOO_LARGE: { status: 413, message: 'Payload too large' },
   IM_ERR_QUOTA: { status: 413, message: 'Your storage quota is used up' },
   IM_ERR_UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported content type' },

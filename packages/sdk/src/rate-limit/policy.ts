@@ -7,8 +7,11 @@
 export interface RateLimitPolicy {
   points: number;
   windowSeconds: number;
-  /** Counted per calling user, per client address, or per (client address, username). */
-  per: 'user' | 'ip' | 'ip-username';
+  /**
+   * Counted per calling user, per client address, per (client address,
+   * username), or per account an action names (counted by the action itself).
+   */
+  per: 'user' | 'ip' | 'ip-username' | 'account';
   /**
    * Counts only failures (wrong passwords), reported by the action itself;
    * with `backoff`, each time the limit is reached again within a day the
@@ -36,6 +39,19 @@ export const RATE_LIMITS = {
     failures: 'count',
     about: 'wrong passwords from one address, whatever the username',
   },
+  'password-reset': {
+    points: 10,
+    windowSeconds: 900,
+    per: 'ip',
+    about: 'forgotten-password requests from one address (known and unknown names alike)',
+  },
+  'password-reset-account': {
+    points: 3,
+    windowSeconds: 3600,
+    per: 'account',
+    about: 'reset e-mails sent to one account (past it the request is answered the same and sends nothing)',
+  },
+  'email-verify': { points: 5, windowSeconds: 3600, per: 'user', about: 'verification e-mails (address changes)' },
   password: { points: 10, windowSeconds: 600, per: 'user', about: 'password changes (right or wrong)' },
   send: { points: 50, windowSeconds: 10, per: 'user', about: 'messages sent (HTTP and socket)' },
   edit: { points: 30, windowSeconds: 60, per: 'user', about: 'message edits' },

@@ -1,0 +1,1 @@
+export { createMailService } from './mail.service.ts';

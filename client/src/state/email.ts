@@ -1,8 +1,5 @@
-import type { AuthOptions, Me } from '@im/protocol';
+import type { AuthOptions, EmailNotifications, OwnUser, ResetLink } from '@im/protocol';
 import { http, path } from '../api/http.ts';
-
-/** How soon a missed DM or mention is e-mailed to me: never, after 10 minutes or an hour, or in a daily digest. */
-export type EmailNotifications = 'off' | '10m' | '1h' | 'daily';
 
 /** The choices of the e-mail notification setting, in the order shown. */
 export const EMAIL_NOTIFICATION_CHOICES: ReadonlyArray<{ value: EmailNotifications; label: string }> = [
@@ -12,32 +9,18 @@ export const EMAIL_NOTIFICATION_CHOICES: ReadonlyArray<{ value: EmailNotificatio
   { value: 'daily', label: 'Daily digest' },
 ];
 
-/** My account's e-mail fields (GET /api/users/me); absent from servers without e-mail. */
-export interface EmailAccount {
-  email?: string | null;
-  emailVerified?: boolean;
-  emailNotifications?: EmailNotifications;
-}
-
-/** The e-mail fields of my full profile. */
-export const emailOf = (account: Me): EmailAccount => account as Me & EmailAccount;
-
-type EmailFlags = (AuthOptions & { email?: boolean; passwordReset?: boolean }) | null;
-
 /** Whether the server sends e-mail (SMTP is set up), as its auth options say; absent means no. */
-export const emailEnabled = (options: AuthOptions | null): boolean => (options as EmailFlags)?.email === true;
+export const emailEnabled = (options: AuthOptions | null): boolean => options?.email === true;
 
 /** Whether "Forgot password?" can e-mail a reset link, as the auth options say. */
-export function passwordResetEnabled(options: AuthOptions | null): boolean {
-  const flags = options as EmailFlags;
-  return (flags?.passwordReset ?? flags?.email) === true;
-}
+export const passwordResetEnabled = (options: AuthOptions | null): boolean =>
+  (options?.passwordReset ?? options?.email) === true;
 
 /** Sets my address (or sends the same one again): it starts unverified and a verification link is mailed. */
-export const setEmail = (email: string): Promise<Me> => http.patch<Me>('/api/users/me', { email });
+export const setEmail = (email: string): Promise<OwnUser> => http.patch<OwnUser>('/api/users/me', { email });
 
-export const setEmailNotifications = (emailNotifications: EmailNotifications): Promise<Me> =>
-  http.patch<Me>('/api/users/me', { emailNotifications });
+export const setEmailNotifications = (emailNotifications: EmailNotifications): Promise<OwnUser> =>
+  http.patch<OwnUser>('/api/users/me', { emailNotifications });
 
 /** Redeems the link's token from a verification e-mail. */
 export const verifyEmail = (token: string): Promise<void> => http.post('/api/auth/email/verify', { token });
@@ -51,5 +34,5 @@ export const confirmPasswordReset = (token: string, newPassword: string): Promis
   http.post('/api/auth/password-reset/confirm', { token, newPassword });
 
 /** A server admin's reset link for any account (works without e-mail). */
-export const makeResetLink = (userId: string): Promise<{ url: string }> =>
-  http.post<{ url: string }>(path`/api/admin/users/${userId}/reset-link`);
+export const makeResetLink = (userId: string): Promise<ResetLink> =>
+  http.post<ResetLink>(path`/api/admin/users/${userId}/reset-link`);

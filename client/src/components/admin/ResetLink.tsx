@@ -1,5 +1,5 @@
 import type { AdminUser } from '@im/protocol';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { makeResetLink } from '../../state/email.ts';
 import { CopyField } from '../common/CopyButton.tsx';
 import { ErrorLine } from '../common/ErrorLine.tsx';
@@ -9,16 +9,20 @@ import { useAction } from '../common/useAction.ts';
  * A server admin's "Make reset link" for an account: the link that sets a
  * new password (the same an e-mail would carry, made even without e-mail),
  * shown with a copy button to hand over privately. A new one can be made.
+ * `children`: the row's other actions, beside the button and above the link.
  */
-export function ResetLink(props: { user: AdminUser }) {
+export function ResetLink(props: { user: AdminUser; children?: ReactNode }) {
   const [url, setUrl] = useState<string | null>(null);
   const { busy, error, run } = useAction();
   const make = () => run(async () => setUrl((await makeResetLink(props.user.id)).url));
   return (
     <>
-      <button type="button" disabled={busy} onClick={() => void make()}>
-        {url ? 'Make a new reset link' : 'Make reset link'}
-      </button>
+      <div className="mod-actions">
+        <button type="button" disabled={busy} onClick={() => void make()}>
+          {url ? 'Make a new reset link' : 'Make reset link'}
+        </button>
+        {props.children}
+      </div>
       {(url || error) && (
         <div className="reset-link" data-testid="reset-link">
           <ErrorLine error={error} />

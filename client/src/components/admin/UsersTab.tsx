@@ -120,8 +120,7 @@ function UserRow(props: { user: AdminUser; self: boolean; onChanged: (user: Admi
         {user.lastSeenAt ? `last seen ${formatMoment(user.lastSeenAt)}` : 'no sign-in on record'}
       </p>
       <ErrorLine error={error} />
-      <div className="mod-actions">
-        <ResetLink user={user} />
+      <ResetLink user={user}>
         {!props.self && (
           <button
             type="button"
@@ -132,7 +131,7 @@ function UserRow(props: { user: AdminUser; self: boolean; onChanged: (user: Admi
             {user.active ? 'Deactivate' : 'Activate'}
           </button>
         )}
-      </div>
+      </ResetLink>
     </li>
   );
 }

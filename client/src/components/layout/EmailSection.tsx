@@ -1,14 +1,7 @@
-import type { AuthOptions, Me } from '@im/protocol';
+import type { AuthOptions, EmailNotifications, Me } from '@im/protocol';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { loadAuthOptions } from '../../state/auth-options.ts';
-import {
-  EMAIL_NOTIFICATION_CHOICES,
-  emailEnabled,
-  emailOf,
-  setEmail,
-  setEmailNotifications,
-  type EmailNotifications,
-} from '../../state/email.ts';
+import { EMAIL_NOTIFICATION_CHOICES, emailEnabled, setEmail, setEmailNotifications } from '../../state/email.ts';
 import { ErrorLine } from '../common/ErrorLine.tsx';
 import { StatusLine } from '../common/StatusLine.tsx';
 import { useAction } from '../common/useAction.ts';
@@ -43,7 +36,7 @@ export function EmailSection(props: { account: Me | null }) {
   }, []);
   useEffect(() => {
     if (!props.account) return;
-    const mine = emailOf(props.account);
+    const mine = props.account;
     setAddress({ email: mine.email ?? null, verified: mine.emailVerified === true });
     setDraft(mine.email ?? '');
     setNotifications(mine.emailNotifications ?? '10m');
@@ -54,7 +47,7 @@ export function EmailSection(props: { account: Me | null }) {
   const sendTo = async (email: string, sent: string) => {
     setMessage(null);
     const ok = await run(async () => {
-      const answer = emailOf(await setEmail(email));
+      const answer = await setEmail(email);
       setAddress({ email: answer.email ?? email, verified: answer.emailVerified === true });
       setDraft(answer.email ?? email);
     });

@@ -1,21 +1,27 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { http } from '../../api/http.ts';
 import { initialState, setState, useStore } from '../../state/store.ts';
+import { alice } from '../../test/fixtures.ts';
 import { apiError, fakeServer, type FakeAnswer } from '../../test/server.ts';
 import { passwordProblem, ResetPasswordPage } from './ResetPasswordPage.tsx';
 
 const TOKEN = 'tok.en-1';
 
-function server(confirm: FakeAnswer) {
-  return fakeServer((req) =>
-    req.url === '/api/auth/password-reset/confirm' ? confirm : apiError(404, 'IM_ERR_NOT_FOUND'),
-  );
+function server(confirm: FakeAnswer, me: FakeAnswer = apiError(401, 'IM_ERR_UNAUTHORIZED')) {
+  return fakeServer((req) => {
+    if (req.url === '/api/auth/password-reset/confirm') return confirm;
+    if (req.url === '/api/users/me') return me;
+    return apiError(404, 'IM_ERR_NOT_FOUND');
+  });
 }
 
 const type = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  http.setToken(null);
+  http.setUnauthorizedHandler(null);
   setState(initialState());
 });
 
@@ -50,6 +56,27 @@ describe('ResetPasswordPage', () => {
     ]);
     fireEvent.click(screen.getByRole('button', { name: 'Log in' }));
     expect(useStore.getState().route).toEqual({ name: 'home' });
+  });
+
+  it("signs this browser out when the reset ended its session, and not when it is another account's", async () => {
+    for (const [me, endsHere] of [
+      [apiError(401, 'IM_ERR_UNAUTHORIZED'), true],
+      [{ body: alice }, false],
+    ] as const) {
+      server({ status: 204 }, me);
+      setState({ me: alice });
+      http.setToken('session-token');
+      const ended = vi.fn();
+      http.setUnauthorizedHandler(ended);
+      const { unmount } = render(<ResetPasswordPage token={TOKEN} />);
+      type('New password', 'a new secret!');
+      type('New password again', 'a new secret!');
+      fireEvent.click(screen.getByRole('button', { name: 'Set new password' }));
+      await screen.findByTestId('reset-done');
+      expect(ended).toHaveBeenCalledTimes(endsHere ? 1 : 0);
+      unmount();
+      vi.unstubAllGlobals();
+    }
   });
 
   it("shows the server's reason for a link that expired or was used, and keeps the form", async () => {

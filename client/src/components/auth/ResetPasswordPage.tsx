@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { confirmPasswordReset } from '../../state/email.ts';
 import { navigate } from '../../state/navigation.ts';
-import { logout } from '../../state/session.ts';
+import { checkSession } from '../../state/session.ts';
 import { useStore } from '../../state/store.ts';
 import { ErrorLine } from '../common/ErrorLine.tsx';
 import { useAction } from '../common/useAction.ts';
@@ -19,8 +19,8 @@ export function passwordProblem(password: string, again: string): string | null 
 /**
  * The page of an e-mailed (or admin-made) reset link, /reset-password?token=…:
  * a new password typed twice. Success ends every session of the account
- * (this browser's too, if it was signed in), then leads to the sign-in
- * screen. A link that expired or was used says so in the server's words.
+ * (this browser's too, if it was signed in to it), then leads to the
+ * sign-in screen. A link that expired or was used says so in the server's words.
  */
 export function ResetPasswordPage(props: { token: string }) {
   const signedIn = useStore((s) => s.me !== null);
@@ -43,8 +43,9 @@ export function ResetPasswordPage(props: { token: string }) {
     if (!ok) return;
     setPassword('');
     setAgain('');
-    // The server ended every session of the account: this browser's goes too.
-    if (signedIn) await logout();
+    // The server ended every session of the account: this browser's goes too if it was that account's
+    // (an admin trying the link of someone else's account stays signed in).
+    await checkSession();
     setDone(true);
   };
 
@@ -67,9 +68,10 @@ export function ResetPasswordPage(props: { token: string }) {
         <div className="auth-card" role="region" aria-label="Reset your password">
           <h1>Password changed</h1>
           <p role="status" tabIndex={-1} ref={doneRef} data-testid="reset-done">
-            Your new password is set and every session of your account was signed out. Log in with it now.
+            The new password is set and every session of the account was signed out.
+            {signedIn ? '' : ' Log in with it now.'}
           </p>
-          <ToSignIn label="Log in" primary />
+          <ToSignIn label={signedIn ? 'Open the app' : 'Log in'} primary />
         </div>
       </main>
     );

@@ -149,16 +149,16 @@ describe('e-mail in the web client: verification, a forgotten password, an admin
     await page.getByRole('button', { name: 'Set new password' }).click();
     await page.getByTestId('reset-done').waitFor();
     // Every session of hers ended: the window still signed in shows the sign-in screen.
-    await pages.ada!.getByRole('button', { name: 'Log in' }).waitFor();
+    await pages.ada!.getByRole('button', { name: 'Log in', exact: true }).waitFor();
 
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('button', { name: 'Log in', exact: true }).click();
     assert.equal(new URL(page.url()).pathname, '/');
     await page.getByLabel('Username').fill('ada');
     await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('button', { name: 'Log in', exact: true }).click();
     await page.getByRole('alert').waitFor();
     await page.getByLabel('Password').fill(NEW_PASSWORD);
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('button', { name: 'Log in', exact: true }).click();
     await page.getByRole('button', { name: 'Settings' }).waitFor();
 
     // The link worked once: opened again, it says why not, in the server's words.
@@ -194,10 +194,11 @@ describe('e-mail in the web client: verification, a forgotten password, an admin
     await bobPage.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
     await bobPage.getByLabel('New password again').fill(NEW_PASSWORD);
     await bobPage.getByRole('button', { name: 'Set new password' }).click();
-    await bobPage.getByRole('button', { name: 'Log in' }).click();
+    await bobPage.getByTestId('reset-done').waitFor();
+    await bobPage.getByRole('button', { name: 'Log in', exact: true }).click();
     await bobPage.getByLabel('Username').fill('bob');
     await bobPage.getByLabel('Password').fill(NEW_PASSWORD);
-    await bobPage.getByRole('button', { name: 'Log in' }).click();
+    await bobPage.getByRole('button', { name: 'Log in', exact: true }).click();
     await bobPage.getByRole('button', { name: 'Settings' }).waitFor();
     assert.equal(pageErrors.length, 0, pageErrors.join('\n'));
   });

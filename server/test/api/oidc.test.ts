@@ -74,6 +74,16 @@ describe('single sign-on with OpenID Connect (pending sign-ins in Redis)', () =>
     assert.equal(mine.id, res.body.user.id);
     assert.equal(mine.hasPassword, false);
     assert.equal(mine.ssoLinked, true);
+    // The provider vouched for the address (email_verified): it is the account's verified one.
+    assert.equal(mine.email, 'ada@example.org');
+    assert.equal(mine.emailVerified, true);
+  });
+
+  it('keeps an address the provider did not verify, unverified', async () => {
+    idp.addAccount({ login: 'unchecked', name: 'Un Checked', email: 'Unchecked@Example.org', emailVerified: false });
+    const mine = await me((await sso.session('unchecked')).token);
+    assert.equal(mine.email, 'Unchecked@Example.org');
+    assert.equal(mine.emailVerified, false);
   });
 
   it('lands in the same account on the next sign-in', async () => {

@@ -11,6 +11,8 @@ export interface TestAccount {
   sub: string;
   name?: string;
   email?: string;
+  /** Whether the provider says it checked `email` (`email_verified`); true unless false. */
+  emailVerified?: boolean;
   preferredUsername?: string;
 }
 
@@ -97,7 +99,7 @@ export async function startOidcProvider(options: TestOidcProviderOptions): Promi
           sub,
           ...(account.name ? { name: account.name } : {}),
           ...(account.preferredUsername ? { preferred_username: account.preferredUsername } : {}),
-          ...(account.email ? { email: account.email, email_verified: true } : {}),
+          ...(account.email ? { email: account.email, email_verified: account.emailVerified !== false } : {}),
         }),
       };
     },

@@ -11,7 +11,7 @@ export interface ReceivedMail {
   subject: string;
   text: string;
   html: string;
-  /** Header values by lower-case name, as strings. */
+  /** Header values by lower-case name, as written (unfolded). */
   headers: Map<string, string>;
   parsed: ParsedMail;
 }
@@ -29,13 +29,6 @@ export interface SmtpSink {
   waitForMail(match?: (mail: ReceivedMail) => boolean, timeoutMs?: number): Promise<ReceivedMail>;
   stop(): Promise<void>;
 }
-
-const headerText = (value: unknown): string => {
-  if (typeof value === 'string') return value;
-  if (value && typeof value === 'object' && 'text' in value) return String((value as { text: unknown }).text);
-  if (value && typeof value === 'object' && 'value' in value) return String((value as { value: unknown }).value);
-  return String(value);
-};
 
 /**
  * A real SMTP server on loopback for tests (smtp-server, plain SMTP without
@@ -58,8 +51,16 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     onData(stream, session, callback) {
       simpleParser(stream)
         .then((parsed) => {
+          // As written (unfolded), not as mailparser interprets them (it turns List-* headers into objects).
           const headers = new Map<string, string>();
-          for (const [name, value] of parsed.headers) headers.set(name.toLowerCase(), headerText(value));
+          for (const { key, line } of parsed.headerLines)
+            headers.set(
+              key.toLowerCase(),
+              line
+                .slice(line.indexOf(':') + 1)
+                .replace(/\r?\n[ \t]+/g, ' ')
+                .trim(),
+            );
           const mail: ReceivedMail = {
             to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
             from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',

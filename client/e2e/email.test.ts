@@ -5,7 +5,8 @@
 // password?" on the sign-in screen, her name, the link from the e-mail, a new
 // password twice, and she signs in with it; her other window was signed out,
 // and the link does not work twice. A server admin makes a reset link for Bob
-// in the admin console, and Bob sets his password with it.
+// in the admin console, and Bob sets his password with it. A forged
+// unsubscribe link is refused on its page.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
@@ -101,6 +102,11 @@ describe('e-mail in the web client: verification, a forgotten password, an admin
     await verified.getByRole('status').filter({ hasText: 'E-mail notifications saved.' }).waitFor();
     await verified.scrollIntoViewIfNeeded();
     await linkPage.screenshot({ path: join(SHOTS, 'email-settings.png') });
+    // Opened again, the link says it was used, in the server's words.
+    await linkPage.goto(link);
+    const used = linkPage.getByTestId('email-verify-error');
+    await used.waitFor();
+    assert.match((await used.textContent()) ?? '', /\S/);
     await linkPage.close();
     delete pages.adaLink;
 
@@ -200,6 +206,13 @@ describe('e-mail in the web client: verification, a forgotten password, an admin
     await bobPage.getByLabel('Password').fill(NEW_PASSWORD);
     await bobPage.getByRole('button', { name: 'Log in', exact: true }).click();
     await bobPage.getByRole('button', { name: 'Settings' }).waitFor();
+
+    // An unsubscribe link the server does not take (forged) is refused on its page with the server's reason.
+    const forged = await newPage('unsubscribe');
+    await forged.goto(`${server.base}/unsubscribe?token=forged`);
+    await forged.getByRole('button', { name: 'Turn these e-mails off' }).click();
+    await forged.getByRole('alert').waitFor();
+    assert.equal(await forged.getByTestId('unsubscribed').count(), 0);
     assert.equal(pageErrors.length, 0, pageErrors.join('\n'));
   });
 });

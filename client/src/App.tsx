@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { AuthScreen } from './components/auth/AuthScreen.tsx';
 import { ResetPasswordPage } from './components/auth/ResetPasswordPage.tsx';
+import { UnsubscribePage } from './components/auth/UnsubscribePage.tsx';
 import { VerifyEmailPage } from './components/auth/VerifyEmailPage.tsx';
 import { ConnectionBanner } from './components/common/ConnectionBanner.tsx';
 import { Notices } from './components/common/Notices.tsx';
@@ -68,6 +69,7 @@ export function App() {
   // The pages of e-mailed links show signed in or not, in place of the app.
   if (route.name === 'reset-password') return <ResetPasswordPage token={route.token} />;
   if (route.name === 'verify-email') return <VerifyEmailPage token={route.token} />;
+  if (route.name === 'unsubscribe') return <UnsubscribePage token={route.token} />;
   return (
     <>
       {me ? <Shell /> : <AuthScreen ssoError={ssoError} />}

@@ -25,6 +25,10 @@ export const setEmailNotifications = (emailNotifications: EmailNotifications): P
 /** Redeems the link's token from a verification e-mail. */
 export const verifyEmail = (token: string): Promise<void> => http.post('/api/auth/email/verify', { token });
 
+/** A missed-message e-mail's unsubscribe link: those e-mails are turned off, no sign-in needed. */
+export const unsubscribeEmails = (token: string): Promise<void> =>
+  http.post(`/api/mail/unsubscribe?${new URLSearchParams({ token }).toString()}`);
+
 /** Asks for a reset link by e-mail; the server answers the same whether or not an account matches. */
 export const requestPasswordReset = (usernameOrEmail: string): Promise<void> =>
   http.post('/api/auth/password-reset', { usernameOrEmail });

@@ -7,6 +7,7 @@ describe('the pages of e-mailed links', () => {
     expect(reset).toEqual({ name: 'reset-password', token: 'a.b+c' });
     expect(parseRoute(...(routePath(reset).split('?') as [string, string]))).toEqual(reset);
     expect(parseRoute('/verify-email', '?token=xyz')).toEqual({ name: 'verify-email', token: 'xyz' });
+    expect(parseRoute('/unsubscribe', '?token=u1')).toEqual({ name: 'unsubscribe', token: 'u1' });
     expect(parseRoute('/verify-email')).toEqual({ name: 'verify-email', token: '' });
     expect(parseRoute('/reset-password/else', '?token=x')).toEqual({ name: 'home' });
   });

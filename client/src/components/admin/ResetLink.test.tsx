@@ -28,6 +28,12 @@ describe('ResetLink', () => {
     }
   });
 
+  it('is not offered for my own account', () => {
+    fakeServer(() => ({ body: { url: URL_1 } }));
+    render(<ResetLink user={carol} self />);
+    expect(screen.queryByRole('button', { name: 'Make reset link' })).toBeNull();
+  });
+
   it('says why no link was made', async () => {
     fakeServer(() => apiError(403, 'IM_ERR_FORBIDDEN', 'Server admins only'));
     render(<ResetLink user={carol} />);

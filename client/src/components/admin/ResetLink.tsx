@@ -10,17 +10,20 @@ import { useAction } from '../common/useAction.ts';
  * new password (the same an e-mail would carry, made even without e-mail),
  * shown with a copy button to hand over privately. A new one can be made.
  * `children`: the row's other actions, beside the button and above the link.
+ * Not for my own account (I change my password in Settings).
  */
-export function ResetLink(props: { user: AdminUser; children?: ReactNode }) {
+export function ResetLink(props: { user: AdminUser; self?: boolean; children?: ReactNode }) {
   const [url, setUrl] = useState<string | null>(null);
   const { busy, error, run } = useAction();
   const make = () => run(async () => setUrl((await makeResetLink(props.user.id)).url));
   return (
     <>
       <div className="mod-actions">
-        <button type="button" disabled={busy} onClick={() => void make()}>
-          {url ? 'Make a new reset link' : 'Make reset link'}
-        </button>
+        {!props.self && (
+          <button type="button" disabled={busy} onClick={() => void make()}>
+            {url ? 'Make a new reset link' : 'Make reset link'}
+          </button>
+        )}
         {props.children}
       </div>
       {(url || error) && (

@@ -33,7 +33,7 @@ const failed =
 
 /**
  * Every account, searchable and paged, with its state; any but mine can be
- * deactivated or activated, and any can be given a password reset link.
+ * deactivated or activated, or given a password reset link.
  */
 export function UsersTab() {
   const meId = useStore((s) => s.me?.id);
@@ -120,7 +120,7 @@ function UserRow(props: { user: AdminUser; self: boolean; onChanged: (user: Admi
         {user.lastSeenAt ? `last seen ${formatMoment(user.lastSeenAt)}` : 'no sign-in on record'}
       </p>
       <ErrorLine error={error} />
-      <ResetLink user={user}>
+      <ResetLink user={user} self={props.self}>
         {!props.self && (
           <button
             type="button"

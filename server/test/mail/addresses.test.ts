@@ -128,3 +128,23 @@ describe('e-mail addresses: verification', () => {
     assert.equal(res.body.error.code, 'IM_ERR_VALIDATION');
   });
 });
+
+describe('e-mail through the Redis stream queue (cluster mode)', () => {
+  let api: ApiHarness;
+  let sink: SmtpSink;
+  before(async () => {
+    ({ api, sink } = await startMailApi(import.meta.url, (env) => ({
+      REDIS_URL: env.redisUrl,
+      REDIS_KEY_PREFIX: env.redisPrefix,
+    })));
+  });
+  after(async () => {
+    await api.close();
+    await sink.stop();
+  });
+
+  it('sends the verification e-mail from the stream', async () => {
+    const user = await api.user('stream');
+    await verifiedAddress(api, sink, user);
+  });
+});

@@ -10,10 +10,12 @@ import { PUBLIC_URL, startMailApi, verifiedAddress } from './mail-harness.ts';
 /** Long enough for the node to stop and start again before the e-mail is due. */
 const DELAY_MS = 4000;
 
-describe('missed-message e-mails across a restart', () => {
+describe('e-mail across a restart', () => {
   let api: ApiHarness;
   let sink: SmtpSink;
   let restarted: RunningNode | undefined;
+  /** The address of the node running now. */
+  let base = '';
   const settings = () => ({
     SMTP_URL: sink.url,
     MAIL_FROM: 'chat@example.org',
@@ -53,8 +55,43 @@ describe('missed-message e-mails across a restart', () => {
       'nothing was sent before the stop (the delay is longer than a stop takes)',
     );
 
-    ({ node: restarted } = await startSingleNode(api.env, settings()));
+    ({ node: restarted, base } = await startSingleNode(api.env, settings()));
     const mail = await sink.waitForMail((m) => m.to.includes(email) && /unread/.test(m.subject));
     assert.ok(mail.text.includes('still there?'));
+  });
+
+  it('keeps an e-mail the SMTP server turned away in the outbox, and sends it after a restart', async () => {
+    const outbox = restarted!.app.mongo!.collection('mail_outbox');
+    const username = `outbox${process.pid}`;
+    const registered = await fetch(`${base}/api/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username, password: 'correct horse battery' }),
+    });
+    const user = (await registered.json()) as { token: string };
+    sink.refuse(true);
+    const email = `${username}@example.org`;
+    const res = await fetch(`${base}/api/users/me`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ email }),
+    });
+    assert.equal(res.status, 200, 'answered whatever SMTP does');
+    await eventually(
+      async () => sink.refused,
+      (n) => n > 0,
+    );
+    assert.equal(await outbox.countDocuments(), 1, 'waiting in the outbox for its next try');
+
+    await restarted!.stop();
+    sink.refuse(false);
+    ({ node: restarted, base } = await startSingleNode(api.env, settings()));
+    const mail = await sink.waitForMail((m) => m.to.includes(email));
+    assert.equal(mail.subject, 'Confirm your e-mail address');
+    const after = await eventually(
+      () => restarted!.app.mongo!.collection('mail_outbox').countDocuments(),
+      (n) => n === 0,
+    );
+    assert.equal(after, 0, 'gone from the outbox once sent');
   });
 });

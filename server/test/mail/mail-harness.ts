@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Me } from '@im/protocol';
 import { LinkTokens } from '@im/sdk';
-import { startSmtpSink, type ReceivedMail, type SmtpSink } from '@im/testkit';
+import { startSmtpSink, type ReceivedMail, type SmtpSink, type TestEnv } from '@im/testkit';
 import { startApi, type ApiHarness } from '../api/harness.ts';
 
 /** The address links in e-mails start with (PUBLIC_URL of the tests' node). */
@@ -15,15 +15,15 @@ export type User = Awaited<ReturnType<ApiHarness['user']>>;
 /** A single instance sending e-mail to a sink of its own. */
 export async function startMailApi(
   fileUrl: string,
-  extra: Record<string, string> = {},
+  extra: Record<string, string> | ((env: TestEnv) => Record<string, string>) = {},
 ): Promise<{ api: ApiHarness; sink: SmtpSink }> {
   const sink = await startSmtpSink();
-  const api = await startApi(fileUrl, {
+  const api = await startApi(fileUrl, (env) => ({
     SMTP_URL: sink.url,
     MAIL_FROM: 'Example Chat <chat@example.org>',
     PUBLIC_URL,
-    ...extra,
-  });
+    ...(typeof extra === 'function' ? extra(env) : extra),
+  }));
   return { api, sink };
 }
 

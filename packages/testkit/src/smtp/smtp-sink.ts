@@ -27,6 +27,12 @@ export interface SmtpSink {
    * only bounds a test that would otherwise hang.
    */
   waitForMail(match?: (mail: ReceivedMail) => boolean, timeoutMs?: number): Promise<ReceivedMail>;
+  /**
+   * While on, every message is answered `451 try again later` (a temporary
+   * failure) and kept nowhere; `refused` counts them.
+   */
+  refuse(on: boolean): void;
+  refused: number;
   stop(): Promise<void>;
 }
 
@@ -39,6 +45,8 @@ export async function startSmtpSink(): Promise<SmtpSink> {
   const mails: ReceivedMail[] = [];
   const taken = new Set<ReceivedMail>();
   const arrivals = new EventEmitter();
+  let refusing = false;
+  let refused = 0;
   const server = new SMTPServer({
     secure: false,
     disabledCommands: ['STARTTLS'],
@@ -49,6 +57,12 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       callback(null, { user: auth.username ?? 'test' });
     },
     onData(stream, session, callback) {
+      if (refusing) {
+        refused += 1;
+        stream.resume();
+        stream.on('end', () => callback(Object.assign(new Error('try again later'), { responseCode: 451 })));
+        return;
+      }
       simpleParser(stream)
         .then((parsed) => {
           // As written (unfolded), not as mailparser interprets them (it turns List-* headers into objects).
@@ -107,6 +121,12 @@ export async function startSmtpSink(): Promise<SmtpSink> {
         };
         arrivals.on('mail', onMail);
       });
+    },
+    refuse(on) {
+      refusing = on;
+    },
+    get refused() {
+      return refused;
     },
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

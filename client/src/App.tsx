@@ -1,5 +1,8 @@
 import { useEffect, useState } from 'react';
 import { AuthScreen } from './components/auth/AuthScreen.tsx';
+import { ResetPasswordPage } from './components/auth/ResetPasswordPage.tsx';
+import { UnsubscribePage } from './components/auth/UnsubscribePage.tsx';
+import { VerifyEmailPage } from './components/auth/VerifyEmailPage.tsx';
 import { ConnectionBanner } from './components/common/ConnectionBanner.tsx';
 import { Notices } from './components/common/Notices.tsx';
 import { Shell } from './components/layout/Shell.tsx';
@@ -13,6 +16,7 @@ const RESTORE_RETRY_MS = 3000;
 
 export function App() {
   const me = useStore((s) => s.me);
+  const route = useStore((s) => s.route);
   const [restoring, setRestoring] = useState<'yes' | 'unreachable' | 'done'>('yes');
   const [ssoError, setSsoError] = useState<string | null>(null);
 
@@ -62,6 +66,10 @@ export function App() {
       </div>
     );
   }
+  // The pages of e-mailed links show signed in or not, in place of the app.
+  if (route.name === 'reset-password') return <ResetPasswordPage token={route.token} />;
+  if (route.name === 'verify-email') return <VerifyEmailPage token={route.token} />;
+  if (route.name === 'unsubscribe') return <UnsubscribePage token={route.token} />;
   return (
     <>
       {me ? <Shell /> : <AuthScreen ssoError={ssoError} />}

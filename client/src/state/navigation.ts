@@ -12,7 +12,7 @@ export function navigate(route: Route, opts: { replace?: boolean } = {}): void {
 }
 
 export function startRouting(): () => void {
-  const sync = () => setState({ route: parseRoute(window.location.pathname) });
+  const sync = () => setState({ route: parseRoute(window.location.pathname, window.location.search) });
   sync();
   window.addEventListener('popstate', sync);
   return () => window.removeEventListener('popstate', sync);

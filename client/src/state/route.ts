@@ -1,6 +1,7 @@
 /**
  * The screen the URL names. Deep links: /g/:groupId/:converseId, /dm/:converseId,
- * /invite/:code, /c/:converseId, /explore.
+ * /invite/:code, /c/:converseId, /explore; and the pages of e-mailed links,
+ * /reset-password?token=, /verify-email?token= and /unsubscribe?token=.
  */
 export type Route =
   | { name: 'home' }
@@ -10,15 +11,27 @@ export type Route =
   | { name: 'dm'; converseId: string }
   | { name: 'invite'; code: string }
   /** A converse by id alone (notification links): shown as its group panel or DM once known. */
-  | { name: 'converse'; converseId: string };
+  | { name: 'converse'; converseId: string }
+  /** A password reset link's page: a new password for whoever holds the token. */
+  | { name: 'reset-password'; token: string }
+  /** An address verification link's page. */
+  | { name: 'verify-email'; token: string }
+  /** A missed-message e-mail's link that turns those e-mails off. */
+  | { name: 'unsubscribe'; token: string };
 
-export function parseRoute(pathname: string): Route {
+export function parseRoute(pathname: string, search = ''): Route {
   const parts = pathname.split('/').filter(Boolean).map(decodeURIComponent);
   if (parts[0] === 'g' && parts[1]) return { name: 'group', groupId: parts[1], converseId: parts[2] };
   if (parts[0] === 'dm' && parts[1]) return { name: 'dm', converseId: parts[1] };
   if (parts[0] === 'invite' && parts[1]) return { name: 'invite', code: parts[1] };
   if (parts[0] === 'c' && parts[1]) return { name: 'converse', converseId: parts[1] };
   if (parts[0] === 'explore' && parts.length === 1) return { name: 'explore' };
+  if (
+    (parts[0] === 'reset-password' || parts[0] === 'verify-email' || parts[0] === 'unsubscribe') &&
+    parts.length === 1
+  ) {
+    return { name: parts[0], token: new URLSearchParams(search).get('token') ?? '' };
+  }
   return { name: 'home' };
 }
 
@@ -36,6 +49,10 @@ export function routePath(route: Route): string {
       return `/invite/${encodeURIComponent(route.code)}`;
     case 'converse':
       return `/c/${encodeURIComponent(route.converseId)}`;
+    case 'reset-password':
+    case 'verify-email':
+    case 'unsubscribe':
+      return `/${route.name}?${new URLSearchParams({ token: route.token }).toString()}`;
   }
 }
 

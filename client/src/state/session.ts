@@ -56,6 +56,15 @@ export async function restoreSession(): Promise<boolean> {
   }
 }
 
+/**
+ * Asks the server whether this browser's session still works: when it ended
+ * (a password reset of this account ends them all), the 401 ends it here too.
+ */
+export async function checkSession(): Promise<void> {
+  if (!http.getToken()) return;
+  await http.get<Me>('/api/users/me').catch(() => undefined);
+}
+
 /** Ends this session on the server too (its token stops working everywhere), then here. */
 export async function logout(): Promise<void> {
   await http.post('/api/auth/logout').catch(() => undefined);

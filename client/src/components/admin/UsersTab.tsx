@@ -5,6 +5,7 @@ import { listUsers, setUserActive } from '../../state/admin.ts';
 import { useStore } from '../../state/store.ts';
 import { formatMoment } from '../messages/format.ts';
 import { ErrorLine } from '../common/ErrorLine.tsx';
+import { ResetLink } from './ResetLink.tsx';
 import { useAction } from '../common/useAction.ts';
 
 const SEARCH_DELAY_MS = 250;
@@ -30,7 +31,10 @@ const failed =
   (err: unknown) =>
   (l: Listing): Listing => ({ ...l, loading: false, error: describeError(err) });
 
-/** Every account, searchable and paged, with its state; any but mine can be deactivated or activated. */
+/**
+ * Every account, searchable and paged, with its state; any but mine can be
+ * deactivated or activated, or given a password reset link.
+ */
 export function UsersTab() {
   const meId = useStore((s) => s.me?.id);
   const [query, setQuery] = useState('');
@@ -116,8 +120,8 @@ function UserRow(props: { user: AdminUser; self: boolean; onChanged: (user: Admi
         {user.lastSeenAt ? `last seen ${formatMoment(user.lastSeenAt)}` : 'no sign-in on record'}
       </p>
       <ErrorLine error={error} />
-      {!props.self && (
-        <div className="mod-actions">
+      <ResetLink user={user} self={props.self}>
+        {!props.self && (
           <button
             type="button"
             className={user.active ? 'danger' : undefined}
@@ -126,8 +130,8 @@ function UserRow(props: { user: AdminUser; self: boolean; onChanged: (user: Admi
           >
             {user.active ? 'Deactivate' : 'Activate'}
           </button>
-        </div>
-      )}
+        )}
+      </ResetLink>
     </li>
   );
 }

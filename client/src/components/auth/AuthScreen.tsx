@@ -2,16 +2,19 @@ import type { AuthOptions } from '@im/protocol';
 import { useEffect, useState, type FormEvent } from 'react';
 import { ApiRequestError, describeError } from '../../api/errors.ts';
 import { loadAuthOptions } from '../../state/auth-options.ts';
+import { passwordResetEnabled } from '../../state/email.ts';
 import { navigate } from '../../state/navigation.ts';
 import { inviteCodeFrom } from '../../state/route.ts';
 import { login, register } from '../../state/session.ts';
 import { startSso } from '../../state/sso.ts';
 import { useStore } from '../../state/store.ts';
 import { ErrorLine } from '../common/ErrorLine.tsx';
+import { ForgotPasswordForm } from './ForgotPasswordForm.tsx';
 
 /**
  * Log in (with a password, or single sign-on when the server offers it), or
- * create an account as far as the server's registration mode allows.
+ * create an account as far as the server's registration mode allows; when
+ * the server sends e-mail, "Forgot password?" asks for a reset link.
  * `ssoError`: why the last single sign-on came back without a session.
  */
 export function AuthScreen(props: { ssoError?: string | null }) {
@@ -19,7 +22,7 @@ export function AuthScreen(props: { ssoError?: string | null }) {
   const linkCode = route.name === 'invite' ? route.code : '';
   const [options, setOptions] = useState<AuthOptions | null>(null);
   const registration = options?.registration ?? null;
-  const [mode, setMode] = useState<'login' | 'register'>('login');
+  const [mode, setMode] = useState<'login' | 'register' | 'forgot'>('login');
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [nickname, setNickname] = useState('');
@@ -61,6 +64,13 @@ export function AuthScreen(props: { ssoError?: string | null }) {
   };
 
   const registering = mode === 'register' && registration !== 'closed';
+  if (mode === 'forgot') {
+    return (
+      <main className="auth">
+        <ForgotPasswordForm initial={username.trim()} onBack={() => setMode('login')} />
+      </main>
+    );
+  }
   return (
     <main className="auth">
       <form
@@ -122,6 +132,21 @@ export function AuthScreen(props: { ssoError?: string | null }) {
         <button type="submit" className="primary" disabled={busy}>
           {registering ? 'Create account' : 'Log in'}
         </button>
+        {!registering && passwordResetEnabled(options) && (
+          <p className="switch">
+            <button
+              type="button"
+              className="link"
+              onClick={() => {
+                setMode('forgot');
+                setError(null);
+                setRetrying(true);
+              }}
+            >
+              Forgot password?
+            </button>
+          </p>
+        )}
         {!registering && options?.oidc && (
           <>
             <p className="switch hint">or</p>

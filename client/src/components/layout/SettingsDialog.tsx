@@ -8,6 +8,7 @@ import { useStore } from '../../state/store.ts';
 import { applyUserUpdated } from '../../state/users.ts';
 import { Dialog } from '../common/Dialog.tsx';
 import { AvatarSection } from '../people/AvatarSection.tsx';
+import { EmailSection } from './EmailSection.tsx';
 import { FeedsSection } from './FeedsSection.tsx';
 import { PasswordSection } from './PasswordSection.tsx';
 import { SessionsSection } from './SessionsSection.tsx';
@@ -16,7 +17,7 @@ import { ReceiptsSetting } from '../receipts/ReceiptsSetting.tsx';
 import { StorageLine } from './StorageLine.tsx';
 import { StatusLine } from '../common/StatusLine.tsx';
 
-/** My profile, storage, notifications, personal feeds, single sign-on, password, sessions and logging out. */
+/** My profile, storage, notifications, e-mail, personal feeds, single sign-on, password, sessions and logging out. */
 export function SettingsDialog(props: { onClose: () => void }) {
   const me = useStore((s) => s.me)!;
   const [nickname, setNickname] = useState(me.nickname);
@@ -74,6 +75,7 @@ export function SettingsDialog(props: { onClose: () => void }) {
           </button>
         )}
       </div>
+      <EmailSection account={account} />
       <ReceiptsSetting account={account} />
       <FeedsSection />
       <SsoSection account={account} />

@@ -65,6 +65,9 @@ describe('auditSentence', () => {
       "alice deactivated dave's account",
     );
     expect(auditSentence(entry('user.activate', {}, user), names)).toBe("alice reactivated carol's account");
+    expect(auditSentence(entry('user.resetLink', { username: 'carol' }, user), names)).toBe(
+      'alice made a password reset link for carol',
+    );
     expect(
       auditSentence(
         entry('settings.update', { registration: 'invite' }, { type: 'settings', id: 'registration' }),

@@ -24,6 +24,8 @@ export function auditSentence(entry: AuditEntry, names: AuditNames): string {
       return `${actor} deactivated ${target}'s account${because}`;
     case 'user.activate':
       return `${actor} reactivated ${target}'s account`;
+    case 'user.resetLink':
+      return `${actor} made a password reset link for ${target}`;
     case 'settings.update': {
       const mode = text(d, 'to') ?? text(d, 'registration');
       return mode

@@ -1,0 +1,42 @@
+import type { AuthOptions, EmailNotifications, OwnUser, ResetLink } from '@im/protocol';
+import { http, path } from '../api/http.ts';
+
+/** The choices of the e-mail notification setting, in the order shown. */
+export const EMAIL_NOTIFICATION_CHOICES: ReadonlyArray<{ value: EmailNotifications; label: string }> = [
+  { value: 'off', label: 'Off' },
+  { value: '10m', label: 'After 10 minutes' },
+  { value: '1h', label: 'After 1 hour' },
+  { value: 'daily', label: 'Daily digest' },
+];
+
+/** Whether the server sends e-mail (SMTP is set up), as its auth options say; absent means no. */
+export const emailEnabled = (options: AuthOptions | null): boolean => options?.email === true;
+
+/** Whether "Forgot password?" can e-mail a reset link, as the auth options say. */
+export const passwordResetEnabled = (options: AuthOptions | null): boolean =>
+  (options?.passwordReset ?? options?.email) === true;
+
+/** Sets my address (or sends the same one again): it starts unverified and a verification link is mailed. */
+export const setEmail = (email: string): Promise<OwnUser> => http.patch<OwnUser>('/api/users/me', { email });
+
+export const setEmailNotifications = (emailNotifications: EmailNotifications): Promise<OwnUser> =>
+  http.patch<OwnUser>('/api/users/me', { emailNotifications });
+
+/** Redeems the link's token from a verification e-mail. */
+export const verifyEmail = (token: string): Promise<void> => http.post('/api/auth/email/verify', { token });
+
+/** A missed-message e-mail's unsubscribe link: those e-mails are turned off, no sign-in needed. */
+export const unsubscribeEmails = (token: string): Promise<void> =>
+  http.post(`/api/mail/unsubscribe?${new URLSearchParams({ token }).toString()}`);
+
+/** Asks for a reset link by e-mail; the server answers the same whether or not an account matches. */
+export const requestPasswordReset = (usernameOrEmail: string): Promise<void> =>
+  http.post('/api/auth/password-reset', { usernameOrEmail });
+
+/** Sets a new password with a reset link's token: every session of the account ends. */
+export const confirmPasswordReset = (token: string, newPassword: string): Promise<void> =>
+  http.post('/api/auth/password-reset/confirm', { token, newPassword });
+
+/** A server admin's reset link for any account (works without e-mail). */
+export const makeResetLink = (userId: string): Promise<ResetLink> =>
+  http.post<ResetLink>(path`/api/admin/users/${userId}/reset-link`);

@@ -1,0 +1,14 @@
+import { describe, expect, it } from 'vitest';
+import { parseRoute, routePath } from './route.ts';
+
+describe('the pages of e-mailed links', () => {
+  it('read the token from the query, and lose nothing on the way back', () => {
+    const reset = parseRoute('/reset-password', '?token=a.b%2Bc');
+    expect(reset).toEqual({ name: 'reset-password', token: 'a.b+c' });
+    expect(parseRoute(...(routePath(reset).split('?') as [string, string]))).toEqual(reset);
+    expect(parseRoute('/verify-email', '?token=xyz')).toEqual({ name: 'verify-email', token: 'xyz' });
+    expect(parseRoute('/unsubscribe', '?token=u1')).toEqual({ name: 'unsubscribe', token: 'u1' });
+    expect(parseRoute('/verify-email')).toEqual({ name: 'verify-email', token: '' });
+    expect(parseRoute('/reset-password/else', '?token=x')).toEqual({ name: 'home' });
+  });
+});

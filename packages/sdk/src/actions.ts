@@ -101,6 +101,8 @@ export interface ActionMap {
   'file.useAsAvatar': { params: { fileId: string; userId: string }; result: void };
   /** Account deletion: the user leaves every group (ownership handed to an admin, or the group deleted). */
   'group.forgetUser': { params: { userId: string }; result: void };
+  /** Of these users, those who muted the converse (or everything) in their notification settings. */
+  'push.mutedAmong': { params: { converseId: string; userIds: string[] }; result: string[] };
   /** Account deletion: the user's Web Push subscriptions, devices and notifications go. */
   'push.forgetUser': { params: { userId: string }; result: void };
   /**

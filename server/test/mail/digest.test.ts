@@ -115,6 +115,27 @@ describe('missed-message e-mails', () => {
     assert.ok(!sink.mails.some((m) => m.to.includes(onlineEmail) && /unread/.test(m.subject)), 'online: no e-mail');
   });
 
+  it('leaves out a converse the reader muted in their notification settings', async () => {
+    const reader = await api.user('mutes');
+    const noisy = await api.user('noisy');
+    const quiet = await api.user('quiet');
+    const email = await verifiedAddress(api, sink, reader);
+    const mutedDm = await dmWith(noisy, reader);
+    const muting = await api.request('PUT', '/api/notifications/settings', {
+      token: reader.token,
+      body: { mutedConverseIds: [mutedDm] },
+    });
+    assert.equal(muting.status, 200, JSON.stringify(muting.body));
+    await send(noisy, mutedDm, 'muted chatter');
+    const otherDm = await dmWith(quiet, reader);
+    await send(quiet, otherDm, 'worth an e-mail');
+
+    const mail = await digestFor(email);
+    assert.match(mail.subject, /^1 unread message from /);
+    assert.ok(mail.text.includes('worth an e-mail'));
+    assert.ok(!mail.text.includes('muted chatter'), 'the muted converse is not in it');
+  });
+
   it('unsubscribes in one click with the List-Unsubscribe URL (no sign-in)', async () => {
     const reader = await api.user('unsub');
     const friend = await api.user('sender');

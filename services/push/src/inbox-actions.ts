@@ -1,8 +1,9 @@
 import type { NotificationPage, NotificationSettings } from '@im/protocol';
-import { callerId, type Params } from '@im/sdk';
+import { callerId, type ActionParams, type ActionResult, type Params } from '@im/sdk';
 import { Types } from 'mongoose';
 import type { Ctx, PushDeps } from './deps.ts';
 import type { NotificationDoc, SettingsDoc } from './models.ts';
+import { mutedAmong } from './muted.ts';
 import { pushParams } from './params.ts';
 import { toNotification, toSettings } from './views.ts';
 
@@ -24,6 +25,15 @@ export const inboxActions = ({ models }: PushDeps) => ({
         items: page.map(toNotification),
         nextCursor: docs.length > limit ? page.at(-1)!._id.toHexString() : null,
       };
+    },
+  },
+
+  /** For the mail service: of these recipients of a message, who muted its converse (or everything). */
+  mutedAmong: {
+    visibility: 'public' as const,
+    params: pushParams.mutedAmong,
+    async handler(ctx: Ctx<ActionParams<'push.mutedAmong'>>): Promise<ActionResult<'push.mutedAmong'>> {
+      return [...(await mutedAmong(models, ctx.params.converseId, ctx.params.userIds))];
     },
   },
 

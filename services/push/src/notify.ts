@@ -4,7 +4,8 @@ import type { ServiceBroker } from 'moleculer';
 import { Types } from 'mongoose';
 import type { PushJobData } from './delivery/push-job.ts';
 import type { PushDeps } from './deps.ts';
-import type { DeviceDoc, SettingsDoc, SubscriptionDoc } from './models.ts';
+import type { DeviceDoc, SubscriptionDoc } from './models.ts';
+import { mutedAmong } from './muted.ts';
 
 /** Most members an `@all` notifies (the roster's ids stop there). */
 const ALL_TARGETS_MAX = 100_000;
@@ -46,12 +47,7 @@ export function notifier({ app, models, queue, fanOut }: PushDeps) {
     const targets = (memberIds ?? (await mentioned(ctx.broker, message))).filter((id) => id !== message.authorId);
     if (targets.length === 0 || !(await claim(message.id))) return;
 
-    const settings = await models.settings.find({ userId: { $in: targets } }).lean<SettingsDoc[]>();
-    const muted = new Set(
-      settings
-        .filter((s) => s.muteAll || s.mutedConverseIds.some((c) => c.toHexString() === message.converseId))
-        .map((s) => s.userId.toHexString()),
-    );
+    const muted = await mutedAmong(models, message.converseId, targets);
     const recipients = await offline(
       ctx.broker,
       targets.filter((id) => !muted.has(id)),

@@ -23,6 +23,7 @@ export const pushParams = {
     limit: { type: 'number', integer: true, min: 1, max: 100, convert: true, optional: true },
   }),
   getSettings: strict({}),
+  mutedAmong: strict({ converseId: idParam, userIds: { type: 'array', items: idParam, max: 1000 } }),
   updateSettings: strict({
     muteAll: { type: 'boolean', optional: true },
     mutedConverseIds: { type: 'array', items: idParam, max: 1000, unique: true, optional: true },

@@ -6,8 +6,8 @@ import { digestDelayMs } from './delays.ts';
 
 /**
  * What missed-message e-mails hear: a DM or a direct mention for someone
- * who gets these e-mails (a verified address, not turned off) and has no
- * socket anywhere is recorded, and their digest scheduled (the first one
+ * who gets these e-mails (a verified address, not turned off), has no
+ * socket anywhere and did not mute the converse is recorded, and their digest scheduled (the first one
  * missed sets its time); reading the converse past a message cancels it;
  * an edit or a deletion is carried over.
  */
@@ -22,8 +22,13 @@ export function missedMessages({ app, models, queue, timer }: MailDeps) {
       const recipients = await call(ctx, 'user.mailRecipients', { ids: targets });
       const ids = Object.keys(recipients);
       if (ids.length === 0) return;
-      const online = new Set(await call(ctx, 'gateway.online', { userIds: ids }).catch(() => []));
-      const away = ids.filter((id) => !online.has(id));
+      const [online, muted] = await Promise.all([
+        call(ctx, 'gateway.online', { userIds: ids }).catch(() => []),
+        // Muted in their notification settings: no e-mail either (without a push service, nobody is muted).
+        call(ctx, 'push.mutedAmong', { converseId: message.converseId, userIds: ids }).catch(() => []),
+      ]);
+      const skipped = new Set([...online, ...muted]);
+      const away = ids.filter((id) => !skipped.has(id));
       if (away.length === 0) return;
 
       const sentAt = new Date(message.createdAt);

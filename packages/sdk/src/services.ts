@@ -12,14 +12,5 @@ export const SERVICE_NAMES = [
 ] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
 
-/** Services that keep their data in MongoDB: a process running none of them does not connect. */
-export const SERVICES_USING_MONGO: readonly ServiceName[] = [
-  'user',
-  'group',
-  'chat',
-  'file',
-  'push',
-  'moderation',
-  'integration',
-  'mail',
-];
+/** Services that keep their data in MongoDB (all but the gateway): a process running none of them does not connect. */
+export const SERVICES_USING_MONGO: readonly ServiceName[] = SERVICE_NAMES.filter((name) => name !== 'gateway');

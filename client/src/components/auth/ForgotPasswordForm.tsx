@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
+import { useFocusWhen } from './use-focus-when.ts';
 import { requestPasswordReset } from '../../state/email.ts';
 import { ErrorLine } from '../common/ErrorLine.tsx';
 import { useAction } from '../common/useAction.ts';
@@ -16,10 +17,7 @@ export function ForgotPasswordForm(props: { initial: string; onBack: () => void 
   const [who, setWho] = useState(props.initial);
   const [sent, setSent] = useState(false);
   const { busy, error, run } = useAction();
-  const sentRef = useRef<HTMLParagraphElement>(null);
-  useEffect(() => {
-    if (sent) sentRef.current?.focus();
-  }, [sent]);
+  const sentRef = useFocusWhen(sent);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (await run(() => requestPasswordReset(who.trim()))) setSent(true);

@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
+import { useFocusWhen } from './use-focus-when.ts';
 import { confirmPasswordReset } from '../../state/email.ts';
 import { navigate } from '../../state/navigation.ts';
 import { checkSession } from '../../state/session.ts';
@@ -29,10 +30,7 @@ export function ResetPasswordPage(props: { token: string }) {
   const [problem, setProblem] = useState<string | null>(null);
   const [done, setDone] = useState(false);
   const { busy, error, run } = useAction();
-  const doneRef = useRef<HTMLParagraphElement>(null);
-  useEffect(() => {
-    if (done) doneRef.current?.focus();
-  }, [done]);
+  const doneRef = useFocusWhen(done);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();

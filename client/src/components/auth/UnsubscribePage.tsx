@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
+import { useFocusWhen } from './use-focus-when.ts';
 import { unsubscribeEmails } from '../../state/email.ts';
 import { navigate } from '../../state/navigation.ts';
 import { useStore } from '../../state/store.ts';
@@ -15,10 +16,7 @@ export function UnsubscribePage(props: { token: string }) {
   const signedIn = useStore((s) => s.me !== null);
   const [done, setDone] = useState(false);
   const { busy, error, run } = useAction();
-  const doneRef = useRef<HTMLParagraphElement>(null);
-  useEffect(() => {
-    if (done) doneRef.current?.focus();
-  }, [done]);
+  const doneRef = useFocusWhen(done);
   const missing = props.token ? null : 'This link has no token: open the whole link from the e-mail.';
   return (
     <main className="auth">

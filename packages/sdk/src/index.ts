@@ -87,7 +87,8 @@ export {
   type RateLimitPolicy,
   type RateLimitOverrides,
 } from './rate-limit/policy.ts';
-export { RateLimits, keyFor as rateLimitKey } from './rate-limit/rate-limits.ts';
+export { RateLimits, keyFor as rateLimitKey, addressKey as rateLimitAddressKey } from './rate-limit/rate-limits.ts';
+export { clientAddressKey } from './rate-limit/address-key.ts';
 export { rateLimitMiddleware, type RateLimitedAction } from './rate-limit/middleware.ts';
 export {
   rateLimitTableMarkdown,

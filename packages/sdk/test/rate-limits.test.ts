@@ -12,6 +12,7 @@ import {
   parseRateLimitOverrides,
   RATE_LIMITS,
   RateLimits,
+  clientAddressKey,
   rateLimitKey,
   rateLimitTableMarkdown,
   toHttpError,
@@ -130,6 +131,26 @@ describe('rate-limit middleware (in memory)', () => {
     // The address has used its two: a third user from it is refused, the same user elsewhere is not.
     assert.equal(await status(from('10.0.0.1', 'erin')), 429);
     assert.equal(await status(from('10.0.0.2', 'carol')), 200);
+  });
+
+  it('counts an IPv6 client by its /64 and an IPv4-mapped address as the IPv4 it is', async () => {
+    const sameSubscriber = ['2001:db8:1:2::1', '2001:db8:1:2:ffff:ffff:ffff:fffe', '2001:0DB8:0001:0002:0:0:0:9'];
+    assert.deepEqual(new Set(sameSubscriber.map(clientAddressKey)), new Set(['2001:db8:1:2::/64']));
+    assert.notEqual(clientAddressKey('2001:db8:1:3::1'), clientAddressKey('2001:db8:1:2::1'));
+    assert.equal(clientAddressKey('::ffff:203.0.113.7'), '203.0.113.7');
+    assert.equal(clientAddressKey('203.0.113.7'), '203.0.113.7');
+    assert.notEqual(clientAddressKey('203.0.113.7'), clientAddressKey('203.0.113.8'));
+    assert.equal(clientAddressKey('unknown'), 'unknown');
+    // Every per-address limit counts through it: a fresh address of the same /64 has no fresh count.
+    const from = (ip: string, user: string) => broker.call('demo.login', {}, { meta: { ip, user: { id: user } } });
+    assert.equal(await status(from('2001:db8:7:7::1', 'frank')), 200);
+    assert.equal(await status(from('2001:db8:7:7::2', 'grace')), 200);
+    assert.equal(await status(from('2001:db8:7:7:1::3', 'heidi')), 429);
+    assert.equal(await status(from('2001:db8:7:8::1', 'frank')), 200);
+    assert.equal(
+      rateLimitKey('login-failures', { params: { username: 'x' }, meta: { ip: '::ffff:10.1.1.1' } } as never),
+      rateLimitKey('login-failures', { params: { username: 'x' }, meta: { ip: '10.1.1.1' } } as never),
+    );
   });
 
   it('counts failures per (address, username), case-blind, with a wait that doubles', async () => {

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Context } from 'moleculer';
 import type { CallerMeta } from '../validation/params.ts';
+import { clientAddressKey } from './address-key.ts';
 import { RateLimiter } from './rate-limiter.ts';
 import { RATE_LIMITS, type RateLimitName, type RateLimitOverrides } from './policy.ts';
 
@@ -81,10 +82,13 @@ export class RateLimits {
   }
 }
 
+/** The key a per-address limit counts a client address under (an IPv6 address by its /64). */
+export const addressKey = (address: string | undefined): string => `ip:${clientAddressKey(address ?? 'local')}`;
+
 /** The key a limit counts a call under, as the policy's `per` says. */
 export function keyFor(name: RateLimitName, ctx: Context<unknown, CallerMeta>): string {
   const per = RATE_LIMITS[name].per;
-  const ip = `ip:${ctx.meta.ip ?? 'local'}`;
+  const ip = addressKey(ctx.meta.ip);
   if (per === 'ip-username') {
     const username = (ctx.params as { username?: unknown } | undefined)?.username;
     // Case and spaces do not make another account, so they do not make another count.

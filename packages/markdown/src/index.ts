@@ -1,3 +1,4 @@
 export { createMarkdown } from './configure.ts';
-export { plainText } from './plain-text.ts';
+export { hideSpoilers } from './hide-spoilers.ts';
+export { plainText, SPOILER } from './plain-text.ts';
 export type { MarkdownIt, StateInline, Token } from 'markdown-it';

@@ -5,7 +5,7 @@ const BAR = 0x7c;
 /**
  * `||hidden text||`: a span of inline Markdown shown only when the reader
  * asks. Tokens `spoiler_open` / `spoiler_close` wrap the inner tokens; the
- * HTML renderer writes `<span class="spoiler">`.
+ * HTML renderer writes `<span class="spoiler" tabindex="0">`.
  */
 function spoiler(state: StateInline, silent: boolean): boolean {
   const start = state.pos;
@@ -31,6 +31,7 @@ function spoiler(state: StateInline, silent: boolean): boolean {
 
 export function spoilers(md: MarkdownIt): void {
   md.inline.ruler.after('text', 'spoiler', spoiler);
-  md.renderer.rules.spoiler_open = () => '<span class="spoiler">';
+  // Focusable, so a page's style can show it on focus as on hover: keyboards reach it, no script needed.
+  md.renderer.rules.spoiler_open = () => '<span class="spoiler" tabindex="0">';
   md.renderer.rules.spoiler_close = () => '</span>';
 }

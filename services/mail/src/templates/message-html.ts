@@ -1,7 +1,4 @@
-import { createMarkdown, plainText, type MarkdownIt, type Token } from '@im/markdown';
-
-/** What a spoiler reads as in an e-mail, in HTML as in text. */
-const SPOILER = '[spoiler]';
+import { createMarkdown, hideSpoilers, plainText, type MarkdownIt } from '@im/markdown';
 
 let md: MarkdownIt | undefined;
 
@@ -11,31 +8,7 @@ let md: MarkdownIt | undefined;
  * cannot hide them until clicked, so they are left out.
  */
 function markdown(): MarkdownIt {
-  if (md) return md;
-  md = createMarkdown();
-  md.core.ruler.push('mail_hide_spoilers', (state) => {
-    for (const block of state.tokens) {
-      if (!block.children) continue;
-      const kept: Token[] = [];
-      let depth = 0;
-      for (const token of block.children) {
-        if (token.type === 'spoiler_open') {
-          if (depth++ === 0) {
-            const mark = new state.Token('text', '', 0);
-            mark.content = SPOILER;
-            kept.push(mark);
-          }
-          continue;
-        }
-        if (token.type === 'spoiler_close') {
-          depth -= 1;
-          continue;
-        }
-        if (depth === 0) kept.push(token);
-      }
-      block.children = kept;
-    }
-  });
+  md ??= createMarkdown().use(hideSpoilers);
   return md;
 }
 

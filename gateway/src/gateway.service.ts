@@ -9,6 +9,7 @@ import {
   converseRoom,
   EVENTS,
   isRoutedEvent,
+  rateLimitAddressKey,
   SERVICE_NAMES,
   type EventName,
   TokenService,
@@ -31,6 +32,7 @@ import { Authenticator } from './auth/authenticator.ts';
 import { createDownloadHandler } from './files/download.ts';
 import { createUploadHandler } from './files/upload.ts';
 import { createEmojiUploadHandler } from './files/emoji-upload.ts';
+import { clientAddressOf } from './http/client-address.ts';
 import { createHttpMetrics } from './http/metrics.ts';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import { Router } from './http/router.ts';
@@ -119,6 +121,12 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
     collect() {
       this.set(subscriptions?.size ?? 0);
     },
+  });
+  const publicRenders = new Counter({
+    name: 'im_public_renders_total',
+    help: 'Web-public pages and feeds (and personal feeds) rendered afresh by this gateway, not served from memory',
+    labelNames: ['format'] as const,
+    registers: [app.metrics],
   });
   const runFanout = fanoutRunner(() => realtime, { presenceGroupLimit: app.config.presenceGroupLimit }, fanoutTiming);
   const publicHandlers = publicInvalidations(() => publicRoutes);
@@ -255,14 +263,16 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
         });
       }
       const interest = subscriptions;
-      publicRoutes = new PublicRoutes(
-        broker,
-        () => publicBaseUrl(app, server),
-        interest && {
+      const clientIp = clientAddressOf(app.config.trustProxy);
+      publicRoutes = new PublicRoutes(broker, {
+        baseUrl: () => publicBaseUrl(app, server),
+        interest: interest && {
           beforeRender: (converseId) => interest.prepare([converseRoom(converseId)]),
           onDrop: (converseId) => interest.release(converseRoom(converseId)),
         },
-      );
+        countRender: (req) => app.rateLimits.consume('public-render', rateLimitAddressKey(clientIp(req))),
+        onRender: (format) => publicRenders.inc({ format }),
+      });
       publicRoutes.register(router);
       router.on('POST', '/api/files', createUploadHandler(app, broker, auth!));
       router.on('POST', '/api/groups/:groupId/emoji', createEmojiUploadHandler(app, broker, auth!));

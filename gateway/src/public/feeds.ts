@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { escapeMarkup as x } from './escape.ts';
 import { authorName, feedUpdated, updatedAt, type FeedSource } from './feed-model.ts';
-import { plainText, renderMarkdown } from './markdown.ts';
+import { plainText, renderFeedMarkdown } from './markdown.ts';
 
 const GENERATOR = 'im-platform';
 const TITLE_CHARS = 80;
@@ -42,7 +42,7 @@ export function renderAtom(source: FeedSource): string {
       `<published>${new Date(m.createdAt).toISOString()}</published>`,
       `<author><name>${x(authorName(source.authors, m.authorId))}</name></author>`,
       `<link rel="alternate" type="text/html" href="${x(source.messageUrl(m))}"/>`,
-      `<content type="html">${x(renderMarkdown(m.content))}</content>`,
+      `<content type="html">${x(renderFeedMarkdown(m.content))}</content>`,
       '</entry>',
     );
   }
@@ -71,7 +71,7 @@ export function renderRss(source: FeedSource): string {
       '<item>',
       `<title>${x(entryTitle(m.content))}</title>`,
       `<link>${x(source.messageUrl(m))}</link>`,
-      `<description>${x(renderMarkdown(m.content))}</description>`,
+      `<description>${x(renderFeedMarkdown(m.content))}</description>`,
       // RSS's own <author> must be an e-mail address, which is never published here.
       `<dc:creator>${x(authorName(source.authors, m.authorId))}</dc:creator>`,
       `<guid isPermaLink="false">${stableUuid('message', m.id)}</guid>`,

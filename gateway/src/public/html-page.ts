@@ -24,7 +24,9 @@ ol{list-style:none;padding:0;margin:0}li{padding:.6rem 0;border-bottom:1px solid
 .meta{font-size:.85rem;color:#5c6370}.author{font-weight:600;color:#1d1f23}
 .content p{margin:.2rem 0}pre{overflow:auto;background:#eceef1;padding:.5rem;border-radius:4px}
 nav{display:flex;gap:1rem;padding:1rem 0}footer{font-size:.85rem;color:#5c6370}
-@media (prefers-color-scheme:dark){body{background:#1b1d21;color:#e3e5e8}.author{color:#e3e5e8}li{border-color:#2c2f34}pre{background:#26292e}}`;
+.spoiler{border-radius:3px;background:#dde0e5;cursor:pointer}.spoiler:focus{outline:2px solid #3b5bdb}
+.spoiler:not(:hover):not(:focus-within),.spoiler:not(:hover):not(:focus-within) *{color:transparent;background:#5c6370;text-shadow:none}
+@media (prefers-color-scheme:dark){body{background:#1b1d21;color:#e3e5e8}.author{color:#e3e5e8}li{border-color:#2c2f34}pre{background:#26292e}.spoiler{background:#2c2f34}}`;
 
 const when = (iso: string): string => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 

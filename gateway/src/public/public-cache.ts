@@ -4,10 +4,22 @@ import type { PreparedResponse } from './prepared-response.ts';
 /** A rendered answer, or `null`: the converse is not readable there (a 404, cached like the rest). */
 export type Rendered = PreparedResponse | null;
 
+/** What a render made, with what the cache must know to keep it current. */
+export interface Render {
+  rendered: Rendered;
+  /** Users whose profiles it shows (authors' names): a change of theirs makes it stale. */
+  shows?: readonly string[];
+  /** Seq of the converse's newest message, when the render learnt it (0: none). */
+  newestSeq?: number;
+}
+
 /** The rendered variants (pages, feeds, JSON pages) of one converse, valid until it changes. */
 class ConverseRenders {
   readonly done = new Map<string, Rendered>();
   readonly pending = new Map<string, Promise<Rendered>>();
+  /** Users whose profiles the kept renders show. */
+  readonly shows = new Set<string>();
+  newestSeq: number | undefined;
 }
 
 /** Variants kept per converse (older pages asked for with many different `before`s). */
@@ -16,7 +28,7 @@ const MAX_VARIANTS = 64;
 /**
  * Pages and feeds as they were rendered, per converse, dropped as a whole
  * when the converse changes (a message, an edit, a deletion, its panel or
- * group made private). Concurrent misses of one variant share one render.
+ * group made private) or a user it shows changes their profile. Concurrent misses of one variant share one render.
  * A render that started before a change is answered to those who asked but
  * never kept, so nothing stale outlives the change that made it stale.
  */
@@ -44,25 +56,51 @@ export class PublicCache {
     return this.#converses.get(converseId)?.done.get(variant);
   }
 
-  /** The kept render, or one render shared by everyone asking until it is done. */
-  get(converseId: string, variant: string, render: () => Promise<Rendered>): Rendered | Promise<Rendered> {
+  /** Whether the variant is kept or being rendered: asking for it starts no render. */
+  holds(converseId: string, variant: string): boolean {
+    const renders = this.#converses.get(converseId);
+    return renders !== undefined && (renders.done.has(variant) || renders.pending.has(variant));
+  }
+
+  /** Seq of the converse's newest message, when a render since its last change learnt it. */
+  newestSeq(converseId: string): number | undefined {
+    return this.#converses.get(converseId)?.newestSeq;
+  }
+
+  /** Finds the converse's newest seq with `read` and keeps it, unless the converse changed meanwhile. */
+  async learnNewestSeq(converseId: string, read: () => Promise<number>): Promise<number> {
+    const own = this.#current(converseId);
+    const newest = await read();
+    if (this.#converses.peek(converseId) === own) own.newestSeq = newest;
+    return newest;
+  }
+
+  #current(converseId: string): ConverseRenders {
     let renders = this.#converses.get(converseId);
     if (!renders) {
       renders = new ConverseRenders();
       this.#converses.set(converseId, renders);
     }
+    return renders;
+  }
+
+  /** The kept render, or one render shared by everyone asking until it is done. */
+  get(converseId: string, variant: string, render: () => Promise<Render>): Rendered | Promise<Rendered> {
+    const renders = this.#current(converseId);
     const done = renders.done.get(variant);
     if (done !== undefined) return done;
     const pending = renders.pending.get(variant);
     if (pending) return pending;
     const own = renders;
     const started = render().then(
-      (rendered) => {
+      ({ rendered, shows = [], newestSeq }) => {
         own.pending.delete(variant);
         // Still the converse's current set: nothing changed while rendering.
         if (this.#converses.peek(converseId) === own) {
           if (own.done.size >= MAX_VARIANTS) own.done.delete(own.done.keys().next().value!);
           own.done.set(variant, rendered);
+          for (const userId of shows) own.shows.add(userId);
+          if (newestSeq !== undefined) own.newestSeq = newestSeq;
         }
         return rendered;
       },
@@ -80,9 +118,15 @@ export class PublicCache {
     for (const id of converseIds) this.#converses.delete(id);
   }
 
-  /** Everything goes (a user's display name, shown on many pages, changed). */
-  clear(): void {
-    this.#converses.clear();
+  /**
+   * A user's profile changed: the converses whose renders show it go, and
+   * those with a render under way (it may be reading the old profile).
+   */
+  forgetShowing(userId: string): void {
+    const stale: string[] = [];
+    for (const [converseId, renders] of this.#converses.entries())
+      if (renders.shows.has(userId) || renders.pending.size > 0) stale.push(converseId);
+    this.forget(stale);
   }
 
   get size(): number {

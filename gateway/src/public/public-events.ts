@@ -5,8 +5,8 @@ type Handler<E extends EventName> = (payload: EventPayloads[E]) => void;
 
 /**
  * What makes a kept page or feed stale, heard on every gateway node: any
- * change to a converse's messages, its panel or its group, and display
- * names (shown on every page). Visibility changes are also pushed to every
+ * change to a converse's messages, its panel or its group, and the
+ * profiles of the users a kept render shows (their display names). Visibility changes are also pushed to every
  * gateway before they are answered (`gateway.forgetPublic`); these events
  * are the second path.
  */
@@ -23,7 +23,7 @@ export function publicInvalidations(routes: () => PublicRoutes | undefined): {
     [EVENTS.groupDeleted]: (p) => forget(...p.converseIds),
     [EVENTS.panelUpdated]: (p) => forget(p.panel.converseId),
     [EVENTS.panelDeleted]: (p) => forget(p.converseId),
-    [EVENTS.userUpdated]: () => routes()?.cache.clear(),
+    [EVENTS.userUpdated]: (p) => routes()?.cache.forgetShowing(p.user.id),
     [EVENTS.userDeactivated]: (p) => routes()?.forgetTokensOf(p.userId),
     [EVENTS.feedTokenReplaced]: (p) => routes()?.forgetTokensOf(p.userId),
   };

@@ -4,7 +4,8 @@ import type { ServiceBroker } from 'moleculer';
 import { renderAtom, renderRss } from './feeds.ts';
 import type { FeedSource } from './feed-model.ts';
 import { renderPanelPage } from './html-page.ts';
-import { prepareResponse, type PreparedResponse } from './prepared-response.ts';
+import type { Render } from './public-cache.ts';
+import { prepareResponse } from './prepared-response.ts';
 
 /** Messages on a page and in a feed. */
 export const PAGE_SIZE = 50;
@@ -39,10 +40,12 @@ export const panelTitle = (info: PanelInfo): string => `#${info.panelName} · ${
 export class PublicRenderer {
   readonly #broker: ServiceBroker;
   readonly #baseUrl: () => string;
+  readonly #onRender: (format: PublicFormat | 'personal') => void;
 
-  constructor(broker: ServiceBroker, baseUrl: () => string) {
+  constructor(broker: ServiceBroker, baseUrl: () => string, onRender?: (format: PublicFormat | 'personal') => void) {
     this.#broker = broker;
     this.#baseUrl = baseUrl;
+    this.#onRender = onRender ?? (() => undefined);
   }
 
   panelInfo(ids: { panelId: string } | { converseId: string }): Promise<PanelInfo | null> {
@@ -62,28 +65,47 @@ export class PublicRenderer {
     return { messages, authors };
   }
 
-  /** A web-public panel's page, feed or JSON page; null when it is not readable on the web. */
+  /** Seq of the converse's newest message that pages show (0 when it has none). */
+  async newestSeq(converseId: string): Promise<number> {
+    const [newest] = await this.#messageList(converseId, undefined, 1);
+    return newest?.seq ?? 0;
+  }
+
+  /**
+   * A web-public panel's page, feed or JSON page (null when it is not
+   * readable on the web), with the authors it names and, for the newest
+   * page, the newest seq.
+   */
   async renderPanel(
     panelId: string,
     format: PublicFormat,
     before: number | undefined,
     limit = PAGE_SIZE,
-  ): Promise<PreparedResponse | null> {
+  ): Promise<Render> {
+    this.#onRender(format);
     const info = await this.panelInfo({ panelId });
-    if (!isReadableOnTheWeb(info)) return null;
+    if (!isReadableOnTheWeb(info)) return { rendered: null };
+    const newest = (messages: Message[]) => (before === undefined ? { newestSeq: messages.at(-1)?.seq ?? 0 } : {});
     if (format === 'json') {
       const messages = await this.#messageList(info.converseId, before, limit);
-      return prepareResponse(JSON.stringify(messages), CONTENT_TYPES.json, PUBLIC_CACHE_CONTROL);
+      const rendered = await prepareResponse(JSON.stringify(messages), CONTENT_TYPES.json, PUBLIC_CACHE_CONTROL);
+      return { rendered, ...newest(messages) };
     }
     const { messages, authors } = await this.#messages(info.converseId, before, limit);
+    const named = { shows: Object.keys(authors), ...newest(messages) };
     const base = this.#baseUrl();
     const pageUrl = `${base}/p/${panelId}`;
     const source = this.#source(info, pageUrl, messages, authors, {
       ...(info.groupDescription ? { description: info.groupDescription } : {}),
       selfUrl: format === 'rss' ? `${pageUrl}/feed.rss` : `${pageUrl}/feed.atom`,
     });
-    if (format === 'atom') return prepareResponse(renderAtom(source), CONTENT_TYPES.atom, PUBLIC_CACHE_CONTROL);
-    if (format === 'rss') return prepareResponse(renderRss(source), CONTENT_TYPES.rss, PUBLIC_CACHE_CONTROL);
+    if (format === 'atom')
+      return {
+        rendered: await prepareResponse(renderAtom(source), CONTENT_TYPES.atom, PUBLIC_CACHE_CONTROL),
+        ...named,
+      };
+    if (format === 'rss')
+      return { rendered: await prepareResponse(renderRss(source), CONTENT_TYPES.rss, PUBLIC_CACHE_CONTROL), ...named };
     const oldest = messages[0];
     const html = renderPanelPage({
       ...source,
@@ -95,11 +117,12 @@ export class PublicRenderer {
       ...(messages.length === limit && oldest && oldest.seq > 1 ? { olderBefore: oldest.seq } : {}),
       paged: before !== undefined,
     });
-    return prepareResponse(html, CONTENT_TYPES.page, PUBLIC_CACHE_CONTROL, PAGE_HEADERS);
+    return { rendered: await prepareResponse(html, CONTENT_TYPES.page, PUBLIC_CACHE_CONTROL, PAGE_HEADERS), ...named };
   }
 
   /** The Atom feed of any converse, for a member's personal feed (the caller checked membership). */
-  async renderConverseFeed(converseId: string, dmMemberIds?: string[]): Promise<PreparedResponse> {
+  async renderConverseFeed(converseId: string, dmMemberIds?: string[]): Promise<Render> {
+    this.#onRender('personal');
     const base = this.#baseUrl();
     const [{ messages, authors }, info, members] = await Promise.all([
       this.#messages(converseId, undefined, PAGE_SIZE),
@@ -121,7 +144,12 @@ export class PublicRenderer {
       {},
       (m) => `${base}/c/${converseId}#m${m.seq}`,
     );
-    return prepareResponse(renderAtom(source), CONTENT_TYPES.atom, PRIVATE_CACHE_CONTROL);
+    return {
+      rendered: await prepareResponse(renderAtom(source), CONTENT_TYPES.atom, PRIVATE_CACHE_CONTROL),
+      // A DM's title names its members.
+      shows: [...Object.keys(authors), ...(dmMemberIds ?? [])],
+      newestSeq: messages.at(-1)?.seq ?? 0,
+    };
   }
 
   #source(

@@ -4,7 +4,7 @@ import { call, ImError } from '@im/sdk';
 import { LRUCache } from 'lru-cache';
 import type { ServiceBroker } from 'moleculer';
 import type { Router } from '../http/router.ts';
-import { PublicCache, type Rendered } from './public-cache.ts';
+import { PublicCache, type Render, type Rendered } from './public-cache.ts';
 import { PAGE_SIZE, PublicRenderer, type PublicFormat } from './public-renders.ts';
 import { sendPrepared } from './prepared-response.ts';
 
@@ -18,6 +18,19 @@ const NOT_FOUND_PAGE = `<!doctype html>
 `;
 
 const notFound = () => new ImError('IM_ERR_NOT_FOUND');
+
+/** The kept variant of a converse that is a member's personal feed. */
+const PERSONAL_FEED = 'personal-atom';
+
+const variantOf = (format: PublicFormat, before: number | undefined, limit: number | undefined) =>
+  `${format}:${before ?? ''}:${limit ?? ''}`;
+
+/**
+ * The page `?before=` asks for: above the newest message it is the newest
+ * page (the same messages), so every such value shares the newest's render.
+ */
+const pageBefore = (asked: number | undefined, newestSeq: number | undefined): number | undefined =>
+  asked !== undefined && newestSeq !== undefined && asked > newestSeq ? undefined : asked;
 
 /** `?before=&limit=` of a public read: only those two, as positive whole numbers. */
 function pageQuery(url: string, allowLimit: boolean): { before?: number; limit?: number } {
@@ -36,6 +49,25 @@ function pageQuery(url: string, allowLimit: boolean): { before?: number; limit?:
   return out;
 }
 
+export interface PublicRoutesOptions {
+  /** The address pages and feeds link to (PUBLIC_URL, else where this gateway listens). */
+  baseUrl: () => string;
+  /**
+   * With routing by room, makes this gateway hear the converses it keeps
+   * renders of: `beforeRender` resolves once their changes reach it (a
+   * render then reads what came before, and a change after drops it),
+   * `onDrop` says when they are no longer kept.
+   */
+  interest?: { beforeRender(converseId: string): Promise<void>; onDrop(converseId: string): void } | undefined;
+  /**
+   * Counts a render (an answer not kept in memory) against the client's
+   * limit: throws IM_ERR_RATE_LIMITED past it.
+   */
+  countRender?: (req: IncomingMessage) => Promise<void>;
+  /** Told of every render made (the metrics count them). */
+  onRender?: (format: PublicFormat | 'personal') => void;
+}
+
 /**
  * Web-public panels (`/p/:panelId`, its Atom and RSS feeds, and the JSON
  * read) and personal feeds (`/feeds/:token/converses/:id.atom`), answered
@@ -45,31 +77,23 @@ export class PublicRoutes {
   readonly cache: PublicCache;
   readonly #renderer: PublicRenderer;
   readonly #beforeRender: ((converseId: string) => Promise<void>) | undefined;
+  readonly #countRender: ((req: IncomingMessage) => Promise<void>) | undefined;
   readonly #broker: ServiceBroker;
   /** A panel's converse never changes: known ones skip the group lookup before the cache. */
   readonly #converseOfPanel = new LRUCache<string, string>({ max: 100_000 });
   /** Personal feed tokens already checked, by token: their owner. */
   readonly #tokenOwners = new LRUCache<string, string>({ max: 10_000 });
 
-  /**
-   * With routing by room, `interest` makes this gateway hear the converses
-   * it keeps renders of: `beforeRender` resolves once their changes reach it
-   * (a render then reads what came before, and a change after drops it),
-   * `onDrop` says when they are no longer kept.
-   */
-  constructor(
-    broker: ServiceBroker,
-    baseUrl: () => string,
-    interest?: { beforeRender(converseId: string): Promise<void>; onDrop(converseId: string): void },
-  ) {
+  constructor(broker: ServiceBroker, options: PublicRoutesOptions) {
     this.#broker = broker;
-    this.#renderer = new PublicRenderer(broker, baseUrl);
-    this.cache = new PublicCache(undefined, interest?.onDrop);
-    this.#beforeRender = interest?.beforeRender;
+    this.#renderer = new PublicRenderer(broker, options.baseUrl, options.onRender);
+    this.cache = new PublicCache(undefined, options.interest?.onDrop);
+    this.#beforeRender = options.interest?.beforeRender;
+    this.#countRender = options.countRender;
   }
 
   /** `render` once this gateway hears the converse's changes (at once without routing by room). */
-  #rendered(converseId: string, render: () => Promise<Rendered>): () => Promise<Rendered> {
+  #rendered<T>(converseId: string, render: () => Promise<T>): () => Promise<T> {
     const before = this.#beforeRender;
     return before ? () => before(converseId).then(render) : render;
   }
@@ -94,37 +118,61 @@ export class PublicRoutes {
   }
 
   #panel(req: IncomingMessage, res: ServerResponse, panelId: string, format: PublicFormat): void | Promise<void> {
-    const { before, limit } = pageQuery(req.url ?? '', format === 'json');
+    const { before: asked, limit } = pageQuery(req.url ?? '', format === 'json');
     if (!ID.test(panelId)) return this.#missing(res, format);
-    const variant = `${format}:${before ?? ''}:${limit ?? ''}`;
     const converseId = this.#converseOfPanel.get(panelId);
     if (converseId) {
-      const kept = this.cache.peek(converseId, variant);
-      if (kept !== undefined) return this.#answer(req, res, kept, format);
+      const newestSeq = this.cache.newestSeq(converseId);
+      if (asked === undefined || newestSeq !== undefined) {
+        const kept = this.cache.peek(converseId, variantOf(format, pageBefore(asked, newestSeq), limit));
+        if (kept !== undefined) return this.#answer(req, res, kept, format);
+      }
     }
-    return this.#panelMiss(req, res, panelId, format, variant, before, limit);
+    return this.#panelMiss(req, res, panelId, format, asked, limit);
   }
 
+  /**
+   * Not kept in memory: each step that would read or render counts against
+   * the client's renders (once per request), so distinct `?before=`s cannot
+   * keep the gateway rendering; a render already under way is shared.
+   */
   async #panelMiss(
     req: IncomingMessage,
     res: ServerResponse,
     panelId: string,
     format: PublicFormat,
-    variant: string,
-    before: number | undefined,
+    asked: number | undefined,
     limit: number | undefined,
   ): Promise<void> {
+    let counted = false;
+    const count = async () => {
+      if (!counted) await this.#countRender?.(req);
+      counted = true;
+    };
     let converseId = this.#converseOfPanel.get(panelId);
     if (!converseId) {
+      await count();
       const info = await this.#renderer.panelInfo({ panelId });
       if (!info) return this.#missing(res, format);
       converseId = info.converseId;
       this.#converseOfPanel.set(panelId, converseId);
     }
+    const known = converseId;
+    let newestSeq = this.cache.newestSeq(known);
+    if (asked !== undefined && newestSeq === undefined) {
+      await count();
+      newestSeq = await this.cache.learnNewestSeq(
+        known,
+        this.#rendered(known, () => this.#renderer.newestSeq(known)),
+      );
+    }
+    const before = pageBefore(asked, newestSeq);
+    const variant = variantOf(format, before, limit);
+    if (!this.cache.holds(known, variant)) await count();
     const rendered = await this.cache.get(
-      converseId,
+      known,
       variant,
-      this.#rendered(converseId, () => this.#renderer.renderPanel(panelId, format, before, limit ?? PAGE_SIZE)),
+      this.#rendered(known, () => this.#renderer.renderPanel(panelId, format, before, limit ?? PAGE_SIZE)),
     );
     this.#answer(req, res, rendered, format);
   }
@@ -138,10 +186,11 @@ export class PublicRoutes {
       : null;
     if (!access) throw notFound();
     const dmMembers = access.kind === 'dm' ? access.memberIds : undefined;
+    if (!this.cache.holds(converseId, PERSONAL_FEED)) await this.#countRender?.(req);
     const rendered = await this.cache.get(
       converseId,
-      'personal-atom',
-      this.#rendered(converseId, () => this.#renderer.renderConverseFeed(converseId, dmMembers)),
+      PERSONAL_FEED,
+      this.#rendered(converseId, (): Promise<Render> => this.#renderer.renderConverseFeed(converseId, dmMembers)),
     );
     this.#answer(req, res, rendered, 'atom');
   }

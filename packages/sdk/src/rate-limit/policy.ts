@@ -71,6 +71,12 @@ export const RATE_LIMITS = {
     about: 'incoming webhook posts from one address (each hook also counts as its bot sending)',
   },
   moderate: { points: 120, windowSeconds: 60, per: 'user', about: 'moderation and administration actions' },
+  'public-render': {
+    points: 60,
+    windowSeconds: 60,
+    per: 'ip',
+    about: 'web-public pages and feeds rendered afresh (not served from memory) for one address',
+  },
 } as const satisfies Record<string, RateLimitPolicy>;
 
 export type RateLimitName = keyof typeof RATE_LIMITS;

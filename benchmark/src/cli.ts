@@ -81,6 +81,12 @@ const BENCHMARKS: Record<string, Benchmark> = {
       "[--seconds 10] [--connections 50] [--pipelining 1] [--rounds 2] [--path /health | --seed-public --path '/p/{panel}/feed.atom' [--messages 50]] [--accept-encoding br] [--conditional]",
     load: () => import('./benches/http.ts'),
   },
+  'public-renders': {
+    description:
+      "a web-public panel's older pages asked for one by one: gateway CPU per page rendered (not kept) against per page kept",
+    usage: '[--panels 4] [--pages 60] [--messages pages+50]',
+    load: () => import('./benches/public-renders.ts'),
+  },
 };
 
 const [name, ...args] = process.argv.slice(2);

@@ -92,6 +92,15 @@ export class PublicRoutes {
     this.#countRender = options.countRender;
   }
 
+  /** Counts the request against its client's renders the first time it is called, never again. */
+  #onceFor(req: IncomingMessage): () => Promise<void> {
+    let counted = false;
+    return async () => {
+      if (!counted) await this.#countRender?.(req);
+      counted = true;
+    };
+  }
+
   /** `render` once this gateway hears the converse's changes (at once without routing by room). */
   #rendered<T>(converseId: string, render: () => Promise<T>): () => Promise<T> {
     const before = this.#beforeRender;
@@ -144,11 +153,7 @@ export class PublicRoutes {
     asked: number | undefined,
     limit: number | undefined,
   ): Promise<void> {
-    let counted = false;
-    const count = async () => {
-      if (!counted) await this.#countRender?.(req);
-      counted = true;
-    };
+    const count = this.#onceFor(req);
     let converseId = this.#converseOfPanel.get(panelId);
     if (!converseId) {
       await count();
@@ -180,13 +185,14 @@ export class PublicRoutes {
   async #personalFeed(req: IncomingMessage, res: ServerResponse, token: string, file: string): Promise<void> {
     const converseId = file.endsWith('.atom') ? file.slice(0, -'.atom'.length) : '';
     if (!FEED_TOKEN.test(token) || !ID.test(converseId)) throw notFound();
-    const userId = await this.#tokenOwner(token);
+    const count = this.#onceFor(req);
+    const userId = await this.#tokenOwner(token, count);
     const access: ConverseAccess | null = userId
       ? await call(this.#broker, 'chat.access', { converseId, userId })
       : null;
     if (!access) throw notFound();
     const dmMembers = access.kind === 'dm' ? access.memberIds : undefined;
-    if (!this.cache.holds(converseId, PERSONAL_FEED)) await this.#countRender?.(req);
+    if (!this.cache.holds(converseId, PERSONAL_FEED)) await count();
     const rendered = await this.cache.get(
       converseId,
       PERSONAL_FEED,
@@ -195,9 +201,11 @@ export class PublicRoutes {
     this.#answer(req, res, rendered, 'atom');
   }
 
-  async #tokenOwner(token: string): Promise<string | null> {
+  /** A token not checked yet is looked up, which counts as a render: guessing tokens is no free read. */
+  async #tokenOwner(token: string, count: () => Promise<void>): Promise<string | null> {
     const known = this.#tokenOwners.get(token);
     if (known) return known;
+    await count();
     const owner = await call(this.#broker, 'user.feedTokenOwner', { token });
     if (owner) this.#tokenOwners.set(token, owner);
     return owner;

@@ -203,11 +203,27 @@ describe('public pages under abuse', () => {
     assert.match(style, /\.spoiler:not\(:hover\):not\(:focus-within\)[^{]*\{[^}]*color:transparent/);
     assert.ok(!page.body.includes('content="the end: the butler'), 'the description hides it too');
 
-    for (const feed of ['feed.atom', 'feed.rss']) {
-      const res = await get(`/p/${panel.id}/${feed}`, from);
+    const { token } = (await api.request<{ token: string }>('POST', '/api/feeds/token', { token: owner.token })).body;
+    for (const feed of ['feed.atom', 'feed.rss', `/feeds/${token}/converses/${panel.converseId}.atom`]) {
+      const res = await get(feed.startsWith('/') ? feed : `/p/${panel.id}/${feed}`, from);
       assert.equal(res.status, 200);
       assert.ok(!res.body.includes('butler'), `${feed}: ${res.body}`);
       assert.ok(res.body.includes('[spoiler] and more'), feed);
     }
+  });
+
+  it('counts personal feed renders and token look-ups against the address too', async () => {
+    const owner = await api.user('feeds');
+    const panel = await publicPanel(owner, ['for members']);
+    const { token } = (await api.request<{ token: string }>('POST', '/api/feeds/token', { token: owner.token })).body;
+    const from = '192.0.2.77';
+    const feed = `/feeds/${token}/converses/${panel.converseId}.atom`;
+    assert.equal((await get(feed, from)).status, 200, 'a look-up of the token and a render: one count');
+    const guesses: number[] = [];
+    for (let i = 0; i < RENDERS; i += 1)
+      guesses.push((await get(`/feeds/${'x'.repeat(42)}${i}/converses/${panel.converseId}.atom`, from)).status);
+    assert.deepEqual(guesses, [404, 404, 404, 404, 429]);
+    // The kept feed is still served to its reader.
+    assert.equal((await get(feed, from)).status, 200);
   });
 });

@@ -56,6 +56,8 @@ export interface ActionMap {
   'chat.userRooms': { params: { userId: string }; result: UserRooms };
   /** A user's access to a converse, or null when they are not in it. */
   'chat.access': { params: { converseId: string; userId: string }; result: ConverseAccess | null };
+  /** A user's read positions in the given converses (0 where they never read), for services acting on their behalf. */
+  'chat.readSeqs': { params: { userId: string; converseIds: string[] }; result: Record<string, number> };
   /** The user's role in the group of a panel's converse, or null (not a member, or not a panel). */
   'group.converseMember': { params: { converseId: string; userId: string }; result: ConverseMembership | null };
   /**

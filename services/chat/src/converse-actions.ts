@@ -263,6 +263,21 @@ export const converseActions = (deps: ChatDeps) => {
       },
     },
 
+    /** Read positions for another service (missed-message e-mails check them just before sending). */
+    readSeqs: {
+      visibility: 'public' as const,
+      params: chatParams.readSeqs,
+      async handler(ctx: Ctx<ActionParams<'chat.readSeqs'>>): Promise<ActionResult<'chat.readSeqs'>> {
+        const { userId, converseIds } = ctx.params;
+        const reads = await models.reads
+          .find({ userId, converseId: { $in: converseIds } }, { converseId: 1, readSeq: 1 })
+          .lean<ReadDoc[]>();
+        const positions: Record<string, number> = Object.fromEntries(converseIds.map((id) => [id, 0]));
+        for (const read of reads) positions[read.converseId.toHexString()] = read.readSeq;
+        return positions;
+      },
+    },
+
     /** The rooms a user's sockets join at connect: every group with its converses, and every DM. */
     userRooms: {
       visibility: 'public' as const,

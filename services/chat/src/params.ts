@@ -72,6 +72,7 @@ export const chatParams = {
     limit: limitParam,
   }),
   access: strict({ converseId: idParam, userId: idParam }),
+  readSeqs: strict({ userId: idParam, converseIds: { type: 'array', items: idParam, max: 500 } }),
   userRooms: strict({ userId: idParam }),
   sync: strict({
     cursors: {

@@ -63,6 +63,18 @@ export function digestSender(deps: MailDeps, broker: ActionCaller) {
     );
   };
 
+  /**
+   * The entries past the reader's position now: a read can overtake the
+   * recording of a message it covers (the record waits on other services),
+   * so the position is asked again just before sending.
+   */
+  const stillUnread = async (userId: string, entries: MissedDoc[]): Promise<MissedDoc[]> => {
+    if (entries.length === 0) return entries;
+    const converseIds = [...new Set(entries.map((e) => e.converseId.toHexString()))];
+    const readSeqs = await call(broker, 'chat.readSeqs', { userId, converseIds });
+    return entries.filter((e) => e.seq > (readSeqs[e.converseId.toHexString()] ?? 0));
+  };
+
   /** Sends one claimed digest (if anything is left unread), then schedules the next if more came. */
   const sendOne = async (digest: DigestDoc): Promise<void> => {
     const userId = digest._id.toHexString();
@@ -70,12 +82,13 @@ export function digestSender(deps: MailDeps, broker: ActionCaller) {
     const entries = recipient
       ? await models.missed.find({ userId: digest._id }).sort({ sentAt: 1 }).limit(MESSAGES_MAX).lean<MissedDoc[]>()
       : [];
-    if (recipient && entries.length > 0) {
+    const unread = await stillUnread(userId, entries);
+    if (recipient && unread.length > 0) {
       const token = await links.sign('unsubscribe', { userId });
       const mail = renderDigest({
         site,
         nickname: recipient.nickname,
-        sections: await sectionsOf(entries),
+        sections: await sectionsOf(unread),
         unsubscribeUrl: `${publicBase}/unsubscribe?token=${token}`,
       });
       const job: MailJobData = {

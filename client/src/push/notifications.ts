@@ -2,6 +2,7 @@ import { plainText } from '@im/markdown';
 import type { Message } from '@im/protocol';
 import { describeError } from '../api/errors.ts';
 import { http } from '../api/http.ts';
+import { getState } from '../state/store.ts';
 
 export type PushState = 'unsupported' | 'default' | 'denied' | 'enabled';
 
@@ -43,6 +44,7 @@ export async function enablePush(): Promise<string> {
       (await registration.pushManager.getSubscription()) ??
       (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key) }));
     await http.post('/api/push/subscriptions', subscription.toJSON());
+    rememberPushOwner(getState().me?.id);
     return 'Notifications are on.';
   } catch (err) {
     return `Notifications could not be turned on: ${describeError(err)}`;
@@ -56,6 +58,53 @@ export async function disablePush(): Promise<void> {
   if (!subscription) return;
   await http.delete('/api/push/subscriptions', { endpoint: subscription.endpoint }).catch(() => undefined);
   await subscription.unsubscribe();
+  rememberPushOwner(undefined);
+}
+
+/** Who this browser's push subscription was made for: another account signing in here drops it. */
+const PUSH_OWNER_KEY = 'im.push.owner';
+
+function rememberPushOwner(userId: string | undefined): void {
+  try {
+    if (userId) localStorage.setItem(PUSH_OWNER_KEY, userId);
+    else localStorage.removeItem(PUSH_OWNER_KEY);
+  } catch {
+    // Storage disabled: the subscription is dropped at sign-out all the same.
+  }
+}
+
+function pushOwner(): string | null {
+  try {
+    return localStorage.getItem(PUSH_OWNER_KEY);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The session ended here (signed out, or ended by the server, when the server
+ * can no longer be told): this browser's push subscription is dropped, so the
+ * push service refuses the server's next push for it, and the account's
+ * notifications still shown are closed. Notifications then need turning on
+ * again after the next sign-in.
+ */
+export async function forgetPushOnDevice(): Promise<void> {
+  rememberPushOwner(undefined);
+  if (!supported()) return;
+  try {
+    const registration = await navigator.serviceWorker.getRegistration('/');
+    if (!registration) return;
+    for (const shown of await registration.getNotifications()) shown.close();
+    await (await registration.pushManager.getSubscription())?.unsubscribe();
+  } catch {
+    // Nothing registered, or the browser refused: nothing of the account is kept then.
+  }
+}
+
+/** A subscription made for another account (its session ended with the tab closed) is dropped at sign-in. */
+export async function forgetPushOfOthers(meId: string): Promise<void> {
+  const owner = pushOwner();
+  if (owner !== null && owner !== meId) await forgetPushOnDevice();
 }
 
 /** Why a message is worth a notification: a DM, a mention of me, a reply in a thread I follow. */

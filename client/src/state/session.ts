@@ -2,9 +2,11 @@ import type { AuthResult, Me, PublicUser, Session } from '@im/protocol';
 import { ApiRequestError } from '../api/errors.ts';
 import { http, path } from '../api/http.ts';
 import { connectSocket } from '../api/socket.ts';
-import { currentSocket, setCurrentSocket } from './connection.ts';
+import { disablePush, forgetPushOnDevice, forgetPushOfOthers } from '../push/notifications.ts';
+import { forgetAccountState } from './account-state.ts';
+import { setCurrentSocket } from './connection.ts';
 import { attachRealtime } from './realtime.ts';
-import { getState, initialState, setState } from './store.ts';
+import { getState, setState } from './store.ts';
 import { rememberUsers } from './users.ts';
 
 const TOKEN_KEY = 'im.token';
@@ -65,8 +67,13 @@ export async function checkSession(): Promise<void> {
   await http.get<Me>('/api/users/me').catch(() => undefined);
 }
 
-/** Ends this session on the server too (its token stops working everywhere), then here. */
+/**
+ * Ends this session on the server too (its token stops working everywhere),
+ * then here. This browser's push subscription goes first, while the token
+ * still works: the next account signing in here must not get mine.
+ */
 export async function logout(): Promise<void> {
+  await disablePush().catch(() => undefined);
   await http.post('/api/auth/logout').catch(() => undefined);
   endSession();
 }
@@ -79,7 +86,11 @@ export async function logoutEverywhere(): Promise<void> {
 }
 
 function start(token: string, me: PublicUser | Me): void {
-  currentSocket()?.disconnect();
+  // Another account signing in: nothing of the one before stays (its socket, calls, state).
+  const previous = getState().me;
+  forgetSession();
+  if (previous && previous.id !== me.id) void forgetPushOnDevice();
+  else void forgetPushOfOthers(me.id);
   saveToken(token);
   http.setToken(token);
   http.setUnauthorizedHandler(endSession);
@@ -102,14 +113,22 @@ async function loadServerAdmin(token: string): Promise<void> {
   }
 }
 
+/** The one way a session ends here: signing out, or the server ending it (a 401, a refused socket). */
 function endSession(): void {
-  const socket = currentSocket();
-  setCurrentSocket(null);
-  socket?.disconnect();
+  forgetSession();
+  removeToken();
+  void forgetPushOnDevice();
+}
+
+/**
+ * Forgets the session in this tab: its calls still on their way are cancelled
+ * and their answers dropped, then every module forgets the account's state
+ * (its socket closes with it, see connection.ts).
+ */
+function forgetSession(): void {
   http.setToken(null);
   http.setUnauthorizedHandler(null);
-  removeToken();
-  setState({ ...initialState(), route: getState().route });
+  forgetAccountState();
 }
 
 function readToken(): string | null {

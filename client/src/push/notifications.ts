@@ -2,7 +2,6 @@ import { plainText } from '@im/markdown';
 import type { Message } from '@im/protocol';
 import { describeError } from '../api/errors.ts';
 import { http } from '../api/http.ts';
-import { getState } from '../state/store.ts';
 
 export type PushState = 'unsupported' | 'default' | 'denied' | 'enabled';
 
@@ -44,7 +43,6 @@ export async function enablePush(): Promise<string> {
       (await registration.pushManager.getSubscription()) ??
       (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key) }));
     await http.post('/api/push/subscriptions', subscription.toJSON());
-    rememberPushOwner(getState().me?.id);
     return 'Notifications are on.';
   } catch (err) {
     return `Notifications could not be turned on: ${describeError(err)}`;
@@ -58,27 +56,6 @@ export async function disablePush(): Promise<void> {
   if (!subscription) return;
   await http.delete('/api/push/subscriptions', { endpoint: subscription.endpoint }).catch(() => undefined);
   await subscription.unsubscribe();
-  rememberPushOwner(undefined);
-}
-
-/** Who this browser's push subscription was made for: another account signing in here drops it. */
-const PUSH_OWNER_KEY = 'im.push.owner';
-
-function rememberPushOwner(userId: string | undefined): void {
-  try {
-    if (userId) localStorage.setItem(PUSH_OWNER_KEY, userId);
-    else localStorage.removeItem(PUSH_OWNER_KEY);
-  } catch {
-    // Storage disabled: the subscription is dropped at sign-out all the same.
-  }
-}
-
-function pushOwner(): string | null {
-  try {
-    return localStorage.getItem(PUSH_OWNER_KEY);
-  } catch {
-    return null;
-  }
 }
 
 /**
@@ -89,7 +66,6 @@ function pushOwner(): string | null {
  * again after the next sign-in.
  */
 export async function forgetPushOnDevice(): Promise<void> {
-  rememberPushOwner(undefined);
   if (!supported()) return;
   try {
     const registration = await navigator.serviceWorker.getRegistration('/');
@@ -99,12 +75,6 @@ export async function forgetPushOnDevice(): Promise<void> {
   } catch {
     // Nothing registered, or the browser refused: nothing of the account is kept then.
   }
-}
-
-/** A subscription made for another account (its session ended with the tab closed) is dropped at sign-in. */
-export async function forgetPushOfOthers(meId: string): Promise<void> {
-  const owner = pushOwner();
-  if (owner !== null && owner !== meId) await forgetPushOnDevice();
 }
 
 /** Why a message is worth a notification: a DM, a mention of me, a reply in a thread I follow. */

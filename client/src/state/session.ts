@@ -2,7 +2,7 @@ import type { AuthResult, Me, PublicUser, Session } from '@im/protocol';
 import { ApiRequestError } from '../api/errors.ts';
 import { http, path } from '../api/http.ts';
 import { connectSocket } from '../api/socket.ts';
-import { disablePush, forgetPushOnDevice, forgetPushOfOthers } from '../push/notifications.ts';
+import { disablePush, forgetPushOnDevice } from '../push/notifications.ts';
 import { forgetAccountState } from './account-state.ts';
 import { setCurrentSocket } from './connection.ts';
 import { attachRealtime } from './realtime.ts';
@@ -10,6 +10,8 @@ import { getState, setState } from './store.ts';
 import { rememberUsers } from './users.ts';
 
 const TOKEN_KEY = 'im.token';
+/** Whose session this browser keeps: a sign-in as someone else forgets theirs first. */
+const ACCOUNT_KEY = 'im.account';
 
 export async function register(
   username: string,
@@ -42,7 +44,7 @@ export async function loginWithSso(code: string): Promise<void> {
  * the caller tries again.
  */
 export async function restoreSession(): Promise<boolean> {
-  const token = readToken();
+  const token = readItem(TOKEN_KEY);
   if (!token) return false;
   http.setToken(token);
   try {
@@ -86,12 +88,15 @@ export async function logoutEverywhere(): Promise<void> {
 }
 
 function start(token: string, me: PublicUser | Me): void {
-  // Another account signing in: nothing of the one before stays (its socket, calls, state).
-  const previous = getState().me;
-  forgetSession();
-  if (previous && previous.id !== me.id) void forgetPushOnDevice();
-  else void forgetPushOfOthers(me.id);
-  saveToken(token);
+  // Signing in over a session of this tab, or as another account than the one this browser
+  // kept (a sign-in link over a saved session): nothing of the previous one stays (its
+  // socket, calls, state; its push subscription when it is another account).
+  const previous = getState().me?.id ?? readItem(ACCOUNT_KEY);
+  const another = previous !== null && previous !== me.id;
+  if (getState().me || another) forgetSession();
+  if (another) void forgetPushOnDevice();
+  saveItem(TOKEN_KEY, token);
+  saveItem(ACCOUNT_KEY, me.id);
   http.setToken(token);
   http.setUnauthorizedHandler(endSession);
   rememberUsers([me]);
@@ -116,7 +121,8 @@ async function loadServerAdmin(token: string): Promise<void> {
 /** The one way a session ends here: signing out, or the server ending it (a 401, a refused socket). */
 function endSession(): void {
   forgetSession();
-  removeToken();
+  removeItem(TOKEN_KEY);
+  removeItem(ACCOUNT_KEY);
   void forgetPushOnDevice();
 }
 
@@ -131,25 +137,25 @@ function forgetSession(): void {
   forgetAccountState();
 }
 
-function readToken(): string | null {
+function readItem(key: string): string | null {
   try {
-    return localStorage.getItem(TOKEN_KEY);
+    return localStorage.getItem(key);
   } catch {
     return null;
   }
 }
 
-function saveToken(token: string): void {
+function saveItem(key: string, value: string): void {
   try {
-    localStorage.setItem(TOKEN_KEY, token);
+    localStorage.setItem(key, value);
   } catch {
     // Private mode: the session lasts as long as the tab.
   }
 }
 
-function removeToken(): void {
+function removeItem(key: string): void {
   try {
-    localStorage.removeItem(TOKEN_KEY);
+    localStorage.removeItem(key);
   } catch {
     // Nothing saved.
   }

@@ -6,7 +6,8 @@ import { forgetAccountState } from './account-state.ts';
 import { loadCustomEmoji, useCustomEmoji } from './custom-emoji.ts';
 import { signedFileUrl } from './file-urls.ts';
 import { useReceipts, applyReceipt } from './receipts.ts';
-import { login, logout } from './session.ts';
+import { login, logout, restoreSession } from './session.ts';
+import { recentEmoji, rememberEmoji } from '../components/emoji/recent.ts';
 import { getState, initialState, setState } from './store.ts';
 import { loadFollowed, openThread, useThreads } from './threads.ts';
 
@@ -151,6 +152,30 @@ describe('signing out', () => {
     await answered(`/api/messages/${ROOT}/thread`);
     expect(getState().me?.id).toBe(bob.id);
     expect(localStorage.getItem('im.token')).toBe('token-bob');
+  });
+
+  it('forgets the emoji Alice picked at sign-out, but not when her session resumes on a page load', async () => {
+    server();
+    localStorage.setItem('im.token', 'token-alice');
+    rememberEmoji('🎉');
+    expect(await restoreSession()).toBe(true);
+    expect(recentEmoji()).toEqual(['🎉']);
+    await logout();
+    expect(recentEmoji()).toEqual([]);
+  });
+
+  it('forgets what this browser kept of Alice when Bob signs in over her saved session', async () => {
+    server();
+    await login('alice', 'pw');
+    rememberEmoji('🎉');
+    // A new page (nothing in memory), then a sign-in link for Bob over Alice's saved session.
+    setState(initialState());
+    await login('alice', 'pw');
+    expect(recentEmoji()).toEqual(['🎉']);
+    setState(initialState());
+    await login('bob', 'pw');
+    expect(recentEmoji()).toEqual([]);
+    expect(localStorage.getItem('im.account')).toBe(bob.id);
   });
 
   it('resets every store a state module exports', async () => {

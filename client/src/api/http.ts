@@ -2,17 +2,41 @@ import { ApiRequestError, networkError } from './errors.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
+/** The session calls are made in: its token, and the signal that cancels its calls when it ends. */
+interface HttpSession {
+  token: string;
+  ended: AbortController;
+}
+
+/**
+ * What a call of an ended session answers: a promise that never settles, so
+ * nothing awaiting it runs and no answer meant for the previous account
+ * reaches the state of the next one.
+ */
+const dropped = <T>(): Promise<T> => new Promise<T>(() => undefined);
+
 /** Calls the JSON API with the session's bearer token. */
 export class HttpClient {
-  private token: string | null = null;
+  private session: HttpSession | null = null;
   private onUnauthorized: (() => void) | null = null;
 
+  /**
+   * Starts calling as `token`; another token (or none) ends the session of
+   * the previous one: its calls still on their way are cancelled and dropped.
+   */
   setToken(token: string | null): void {
-    this.token = token;
+    if (this.session?.token === token) return;
+    this.session?.ended.abort();
+    this.session = token ? { token, ended: new AbortController() } : null;
   }
 
   getToken(): string | null {
-    return this.token;
+    return this.session?.token ?? null;
+  }
+
+  /** Aborts when the current session ends: for calls made outside this client (uploads). */
+  sessionSignal(): AbortSignal | undefined {
+    return this.session?.ended.signal;
   }
 
   /** Called once per 401 on an authenticated call: the session ended (expired token, deleted account). */
@@ -21,22 +45,39 @@ export class HttpClient {
   }
 
   async request<T>(method: HttpMethod, path: string, body?: unknown): Promise<T> {
+    const session = this.session;
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
-    if (this.token) headers.Authorization = `Bearer ${this.token}`;
+    if (session) headers.Authorization = `Bearer ${session.token}`;
+    // A call made signed out belongs to no account: only a session's calls end with it.
+    const ended = () => session !== null && this.session !== session;
     let res: Response;
     try {
-      res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      res = await fetch(path, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        ...(session ? { signal: session.ended.signal } : {}),
+      });
     } catch {
+      if (ended()) return dropped<T>();
       throw networkError();
     }
-    if (!res.ok) {
-      const err = await ApiRequestError.fromResponse(res);
-      if (res.status === 401 && this.token) this.onUnauthorized?.();
+    let answer: unknown;
+    try {
+      if (!res.ok) {
+        const err = await ApiRequestError.fromResponse(res);
+        if (ended()) return dropped<T>();
+        // The 401 of this session's call ends this session, never one signed in since.
+        if (res.status === 401 && session) this.onUnauthorized?.();
+        throw err;
+      }
+      answer = res.status === 204 ? undefined : await res.json();
+    } catch (err) {
+      if (ended()) return dropped<T>();
       throw err;
     }
-    if (res.status === 204) return undefined as T;
-    return (await res.json()) as T;
+    return ended() ? dropped<T>() : (answer as T);
   }
 
   get<T>(path: string): Promise<T> {

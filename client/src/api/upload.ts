@@ -1,5 +1,6 @@
 import type { FileInfo } from '@im/protocol';
 import { ApiRequestError, networkError } from './errors.ts';
+import { http } from './http.ts';
 
 export type { FileInfo };
 
@@ -40,6 +41,8 @@ export function uploadFile(file: File, token: string | null, onProgress: (fracti
     xhr.onabort = () => reject(new ApiRequestError(0, 'ABORTED', 'Upload cancelled'));
     const form = new FormData();
     form.append('file', file, file.name);
+    // An upload of a session that ends stops with it.
+    http.sessionSignal()?.addEventListener('abort', () => xhr.abort(), { once: true });
     xhr.send(form);
   });
   return { promise, abort: () => xhr.abort() };

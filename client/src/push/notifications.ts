@@ -58,6 +58,25 @@ export async function disablePush(): Promise<void> {
   await subscription.unsubscribe();
 }
 
+/**
+ * The session ended here (signed out, or ended by the server, when the server
+ * can no longer be told): this browser's push subscription is dropped, so the
+ * push service refuses the server's next push for it, and the account's
+ * notifications still shown are closed. Notifications then need turning on
+ * again after the next sign-in.
+ */
+export async function forgetPushOnDevice(): Promise<void> {
+  if (!supported()) return;
+  try {
+    const registration = await navigator.serviceWorker.getRegistration('/');
+    if (!registration) return;
+    for (const shown of await registration.getNotifications()) shown.close();
+    await (await registration.pushManager.getSubscription())?.unsubscribe();
+  } catch {
+    // Nothing registered, or the browser refused: nothing of the account is kept then.
+  }
+}
+
 /** Why a message is worth a notification: a DM, a mention of me, a reply in a thread I follow. */
 export type NotifyReason = 'dm' | 'mention' | 'thread';
 

@@ -1,11 +1,11 @@
 import type { Message } from '@im/protocol';
-import { create } from 'zustand';
 import { describeError } from '../api/errors.ts';
 import { http, path } from '../api/http.ts';
 import { openConverse, PAGE_SIZE, patchConverse, readIfAtNewest, resetConverse, setAtBottom } from './conversations.ts';
 import { dropConfirmed } from './messages.ts';
 import { getState, notify } from './store.ts';
 import { ensureUsers } from './users.ts';
+import { accountStore, forgetOnSignOut } from './account-state.ts';
 
 /** Where an open converse's list is to show: a message to bring into view, or (none) the newest. */
 export interface Place {
@@ -21,7 +21,7 @@ interface CatchUpState {
 }
 
 /** Kept apart from the app store: only the open converse's list reads it. */
-export const useCatchUp = create<CatchUpState>(() => ({ places: {}, dividers: {} }));
+export const useCatchUp = accountStore<CatchUpState>(() => ({ places: {}, dividers: {} }));
 
 /** An unread run longer than this opens around its first message rather than with the newest page. */
 const NEWEST_PAGE_REACH = PAGE_SIZE - 10;
@@ -74,6 +74,14 @@ export async function loadAround(converseId: string, seq: number): Promise<void>
 }
 
 const loadingNewer = new Set<string>();
+
+forgetOnSignOut(() => {
+  tokens = 0;
+  requested.clear();
+  shown = null;
+  loadingNewer.clear();
+});
+
 /** Extends a window towards the newest (scrolled to its end); once it gets there, live messages join again. */
 export async function loadNewer(converseId: string): Promise<void> {
   const held = getState().converses[converseId];

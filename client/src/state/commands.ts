@@ -1,6 +1,7 @@
 import { BUILT_IN_COMMAND_TRIGGERS, type SlashCommand } from '@im/protocol';
 import { http, path } from '../api/http.ts';
 import { setState } from './store.ts';
+import { forgetOnSignOut } from './account-state.ts';
 
 // A group's slash commands, cached per group for the composer's suggestions
 // and to tell a command send from a message. The settings tab keeps the cache
@@ -40,6 +41,11 @@ export const COMMANDS_FRESH_MS = 5 * 60_000;
 
 const loadedAt = new Map<string, number>();
 const loading = new Map<string, Promise<void>>();
+
+forgetOnSignOut(() => {
+  loadedAt.clear();
+  loading.clear();
+});
 
 /**
  * Loads a group's commands unless a fresh list is held. A failure keeps what

@@ -22,6 +22,7 @@ import {
 import { getState, notify, setState } from './store.ts';
 import { countMessage, markReadUpTo } from './unread.ts';
 import { ensureUsers } from './users.ts';
+import { forgetOnSignOut } from './account-state.ts';
 
 export const PAGE_SIZE = 50;
 const SEND_TIMEOUT_MS = 15_000;
@@ -165,6 +166,16 @@ export function resetConverse(converseId: string): void {
 
 const ackTimers = new Map<string, ReturnType<typeof setTimeout>>();
 const ackedSeq = new Map<string, number>();
+
+// A read position waiting to be sent is the account's: it must not go out under the next one's token.
+forgetOnSignOut(() => {
+  view.converseId = null;
+  view.atBottom = true;
+  for (const timer of ackTimers.values()) clearTimeout(timer);
+  ackTimers.clear();
+  ackedSeq.clear();
+  typingSentAt.clear();
+});
 
 /** Marks everything held of a converse read, locally at once and on the server shortly after. */
 export function markConverseRead(converseId: string, opts: { arrivedWhileReading?: boolean } = {}): void {

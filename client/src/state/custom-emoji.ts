@@ -1,14 +1,17 @@
 import type { CustomEmoji } from '@im/protocol';
 import { useEffect } from 'react';
-import { create } from 'zustand';
 import { ApiRequestError, networkError } from '../api/errors.ts';
 import { http, path } from '../api/http.ts';
 import { useStore } from './store.ts';
+import { accountStore, forgetOnSignOut } from './account-state.ts';
 
 /** groupId → the group's custom emoji by name (undefined: not asked yet). */
-export const useCustomEmoji = create<{ byGroup: Record<string, CustomEmoji[] | undefined> }>(() => ({ byGroup: {} }));
+export const useCustomEmoji = accountStore<{ byGroup: Record<string, CustomEmoji[] | undefined> }>(() => ({
+  byGroup: {},
+}));
 
 const loading = new Map<string, Promise<void>>();
+forgetOnSignOut(() => loading.clear());
 
 const put = (groupId: string, list: CustomEmoji[]) =>
   useCustomEmoji.setState((s) => ({
@@ -42,6 +45,8 @@ export async function uploadCustomEmoji(groupId: string, name: string, file: Blo
       method: 'POST',
       headers: token ? { Authorization: `Bearer ${token}` } : {},
       body: form,
+      // Cancelled when the session ends: its answer must not land in the next account's list.
+      signal: http.sessionSignal() ?? null,
     });
   } catch {
     throw networkError();

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { SignedFileUrl } from '@im/protocol';
 import { http, path } from '../api/http.ts';
+import { forgetOnSignOut } from './account-state.ts';
 
 export type FileVariant = 'file' | 'thumbnail';
 
@@ -14,6 +15,12 @@ interface Signed {
 
 const cache = new Map<string, Signed>();
 const pending = new Map<string, Promise<Signed | null>>();
+
+// Signed links work without a token: the next account in this tab must ask for its own.
+forgetOnSignOut(() => {
+  cache.clear();
+  pending.clear();
+});
 
 const fresh = (signed: Signed | undefined) =>
   signed !== undefined && signed.expiresAtMs - RENEW_BEFORE_MS > Date.now() ? signed : undefined;

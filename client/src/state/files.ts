@@ -1,8 +1,10 @@
 import { http, path } from '../api/http.ts';
 import type { FileInfo } from '../api/upload.ts';
 import { getState, setState } from './store.ts';
+import { forgetOnSignOut } from './account-state.ts';
 
 const inFlight = new Set<string>();
+forgetOnSignOut(() => inFlight.clear());
 
 export function rememberFile(info: FileInfo): void {
   setState((s) => ({ files: { ...s.files, [info.id]: info } }));

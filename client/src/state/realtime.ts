@@ -40,6 +40,7 @@ import { mergeServerUnread } from './unread.ts';
 import { applyUserUpdated } from './users.ts';
 import { loadCustomEmoji, useCustomEmoji } from './custom-emoji.ts';
 import type { UnreadEntry } from '@im/protocol';
+import { forgetOnSignOut } from './account-state.ts';
 
 const SYNC_TIMEOUT_MS = 20_000;
 const TYPING_SHOWN_MS = 4000;
@@ -53,6 +54,8 @@ export function attachRealtime(socket: ChatSocket, onUnauthorized: () => void): 
     void catchUp(socket);
   });
   socket.on('disconnect', (reason) => {
+    // Closed because its session ended: the state it would touch is the next account's.
+    if (currentSocket() !== socket) return;
     setState({ connection: reason === 'io client disconnect' ? 'offline' : 'reconnecting' });
     if (reason === 'io server disconnect') void afterServerClose(socket);
   });
@@ -152,6 +155,8 @@ async function catchUp(socket: ChatSocket): Promise<void> {
   }
   try {
     const result = await socket.timeout(SYNC_TIMEOUT_MS).emitWithAck('sync', { cursors });
+    // An answer that arrives after the session ended is the previous account's.
+    if (currentSocket() !== socket) return;
     if (result.ok) applySync(result.data);
   } catch {
     // The next connect syncs again; a socket that connected but cannot sync is about to drop.
@@ -182,6 +187,11 @@ export async function loadUnread(): Promise<void> {
 }
 
 const typingTimers = new Map<string, ReturnType<typeof setTimeout>>();
+
+forgetOnSignOut(() => {
+  for (const timer of typingTimers.values()) clearTimeout(timer);
+  typingTimers.clear();
+});
 
 function showTyping(converseId: string, userId: string): void {
   if (userId === getState().me?.id) return;

@@ -1,9 +1,9 @@
 import type { ReadReceipt } from '@im/protocol';
-import { create } from 'zustand';
 import { http } from '../api/http.ts';
+import { accountStore } from './account-state.ts';
 
 /** converseId → userId → how far they read, for converses whose receipts were asked for. */
-export const useReceipts = create<{ byConverse: Record<string, Record<string, number>> }>(() => ({
+export const useReceipts = accountStore<{ byConverse: Record<string, Record<string, number>> }>(() => ({
   byConverse: {},
 }));
 

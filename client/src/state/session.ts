@@ -2,12 +2,16 @@ import type { AuthResult, Me, PublicUser, Session } from '@im/protocol';
 import { ApiRequestError } from '../api/errors.ts';
 import { http, path } from '../api/http.ts';
 import { connectSocket } from '../api/socket.ts';
-import { currentSocket, setCurrentSocket } from './connection.ts';
+import { disablePush, forgetPushOnDevice } from '../push/notifications.ts';
+import { forgetAccountState } from './account-state.ts';
+import { setCurrentSocket } from './connection.ts';
 import { attachRealtime } from './realtime.ts';
-import { getState, initialState, setState } from './store.ts';
+import { getState, setState } from './store.ts';
 import { rememberUsers } from './users.ts';
 
 const TOKEN_KEY = 'im.token';
+/** Whose session this browser keeps: a sign-in as someone else forgets theirs first. */
+const ACCOUNT_KEY = 'im.account';
 
 export async function register(
   username: string,
@@ -40,7 +44,7 @@ export async function loginWithSso(code: string): Promise<void> {
  * the caller tries again.
  */
 export async function restoreSession(): Promise<boolean> {
-  const token = readToken();
+  const token = readItem(TOKEN_KEY);
   if (!token) return false;
   http.setToken(token);
   try {
@@ -65,8 +69,13 @@ export async function checkSession(): Promise<void> {
   await http.get<Me>('/api/users/me').catch(() => undefined);
 }
 
-/** Ends this session on the server too (its token stops working everywhere), then here. */
+/**
+ * Ends this session on the server too (its token stops working everywhere),
+ * then here. This browser's push subscription goes first, while the token
+ * still works: the next account signing in here must not get mine.
+ */
 export async function logout(): Promise<void> {
+  await disablePush().catch(() => undefined);
   await http.post('/api/auth/logout').catch(() => undefined);
   endSession();
 }
@@ -79,8 +88,15 @@ export async function logoutEverywhere(): Promise<void> {
 }
 
 function start(token: string, me: PublicUser | Me): void {
-  currentSocket()?.disconnect();
-  saveToken(token);
+  // Signing in over a session of this tab, or as another account than the one this browser
+  // kept (a sign-in link over a saved session): nothing of the previous one stays (its
+  // socket, calls, state; its push subscription when it is another account).
+  const previous = getState().me?.id ?? readItem(ACCOUNT_KEY);
+  const another = previous !== null && previous !== me.id;
+  if (getState().me || another) forgetSession();
+  if (another) void forgetPushOnDevice();
+  saveItem(TOKEN_KEY, token);
+  saveItem(ACCOUNT_KEY, me.id);
   http.setToken(token);
   http.setUnauthorizedHandler(endSession);
   rememberUsers([me]);
@@ -102,35 +118,44 @@ async function loadServerAdmin(token: string): Promise<void> {
   }
 }
 
+/** The one way a session ends here: signing out, or the server ending it (a 401, a refused socket). */
 function endSession(): void {
-  const socket = currentSocket();
-  setCurrentSocket(null);
-  socket?.disconnect();
-  http.setToken(null);
-  http.setUnauthorizedHandler(null);
-  removeToken();
-  setState({ ...initialState(), route: getState().route });
+  forgetSession();
+  removeItem(TOKEN_KEY);
+  removeItem(ACCOUNT_KEY);
+  void forgetPushOnDevice();
 }
 
-function readToken(): string | null {
+/**
+ * Forgets the session in this tab: its calls still on their way are cancelled
+ * and their answers dropped, then every module forgets the account's state
+ * (its socket closes with it, see connection.ts).
+ */
+function forgetSession(): void {
+  http.setToken(null);
+  http.setUnauthorizedHandler(null);
+  forgetAccountState();
+}
+
+function readItem(key: string): string | null {
   try {
-    return localStorage.getItem(TOKEN_KEY);
+    return localStorage.getItem(key);
   } catch {
     return null;
   }
 }
 
-function saveToken(token: string): void {
+function saveItem(key: string, value: string): void {
   try {
-    localStorage.setItem(TOKEN_KEY, token);
+    localStorage.setItem(key, value);
   } catch {
     // Private mode: the session lasts as long as the tab.
   }
 }
 
-function removeToken(): void {
+function removeItem(key: string): void {
   try {
-    localStorage.removeItem(TOKEN_KEY);
+    localStorage.removeItem(key);
   } catch {
     // Nothing saved.
   }

@@ -1,5 +1,6 @@
 import type { DmConverse, EphemeralMessage, Group, Member, PublicUser, SlashCommand, UnreadEntry } from '@im/protocol';
 import { create } from 'zustand';
+import { forgetOnSignOut } from './account-state.ts';
 import type { FileInfo } from '../api/upload.ts';
 import type { CommandNote } from './command-sends.ts';
 import type { ConverseMessages } from './messages.ts';
@@ -81,6 +82,9 @@ export const initialState = (): AppState => ({
 });
 
 export const useStore = create<AppState>(() => initialState());
+
+// Everything but the screen in the address bar, which the next sign-in here opens.
+forgetOnSignOut(() => useStore.setState((s) => ({ ...initialState(), route: s.route }), true));
 
 export const getState = useStore.getState;
 export const setState = useStore.setState;

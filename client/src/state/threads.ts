@@ -1,11 +1,11 @@
 import type { FollowedThread, FollowedThreadPage, Message } from '@im/protocol';
-import { create } from 'zustand';
 import { describeError } from '../api/errors.ts';
 import { http, path } from '../api/http.ts';
 import type { ChatSocket } from '../api/socket.ts';
 import { applyUpdatedMessage } from './conversations.ts';
 import { newClientMsgId } from './messages.ts';
 import { getState, notify } from './store.ts';
+import { accountStore } from './account-state.ts';
 
 /**
  * Threads as the web client shows them: replies live in their converse's
@@ -21,7 +21,7 @@ export interface ThreadsState {
   followed: FollowedThread[] | null;
 }
 
-export const useThreads = create<ThreadsState>(() => ({ open: null, replies: {}, followed: null }));
+export const useThreads = accountStore<ThreadsState>(() => ({ open: null, replies: {}, followed: null }));
 
 const byId = (list: Message[], message: Message) =>
   [...list.filter((m) => m.id !== message.id), message].sort((a, b) => a.seq - b.seq);

@@ -1,10 +1,17 @@
 import type { PublicUser } from '@im/protocol';
 import { http, path } from '../api/http.ts';
 import { getState, setState } from './store.ts';
+import { forgetOnSignOut } from './account-state.ts';
 
 const inFlight = new Set<string>();
 let queued = new Set<string>();
 let scheduled = false;
+
+forgetOnSignOut(() => {
+  inFlight.clear();
+  queued = new Set();
+  scheduled = false;
+});
 
 export function rememberUsers(users: PublicUser[]): void {
   if (users.length === 0) return;

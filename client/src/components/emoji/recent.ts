@@ -1,5 +1,16 @@
+import { forgetOnSignOut } from '../../state/account-state.ts';
+
 /** Where the picker remembers what this browser picked last. */
 const KEY = 'im.emoji.recent';
+
+// Picks are the account's (its groups' custom emoji among them): the next account here starts afresh.
+forgetOnSignOut(() => {
+  try {
+    localStorage.removeItem(KEY);
+  } catch {
+    // Storage disabled: nothing was kept.
+  }
+});
 /** How many recently used emoji the picker shows. */
 export const RECENT_MAX = 24;
 

@@ -34,8 +34,11 @@ import { usePosting, type PostingInput } from './posting.ts';
 import { ReportDialog } from './ReportDialog.tsx';
 import { TypingIndicator } from './TypingIndicator.tsx';
 import { SeenBy } from '../receipts/SeenBy.tsx';
+import { forgetOnSignOut } from '../../state/account-state.ts';
 
 const drafts = new Map<string, string>();
+// Unsent text is the account's: the next one signing in here starts with empty composers.
+forgetOnSignOut(() => drafts.clear());
 const EMPTY = emptyConverse();
 
 const upload: Uploader = (file, onProgress) => {

@@ -45,7 +45,8 @@ describe('Forgot password', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Send reset link' }));
     const sent = await screen.findByRole('status');
     expect(sent.textContent).toBe(RESET_SENT);
-    expect(document.activeElement).toBe(sent);
+    // Focused by an effect, which may run after the status is found.
+    await waitFor(() => expect(document.activeElement).toBe(sent));
     expect(seen.find((r) => r.url === '/api/auth/password-reset')?.body).toEqual({
       usernameOrEmail: 'ada@example.test',
     });

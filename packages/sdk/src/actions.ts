@@ -85,7 +85,7 @@ export interface ActionMap {
   'chat.remove': { params: { messageId: string }; result: void };
   /** Deletes a message for a server admin (ctx.meta.user) the caller already checked; audited. */
   'chat.moderatorRemove': { params: { messageId: string }; result: void };
-  /** Whether the user is a server admin (named in ADMIN_USERNAMES, and active). */
+  /** Whether the user is a server admin (the account's stored flag, and active). */
   'user.isServerAdmin': { params: { userId: string }; result: boolean };
 
   'group.userConverses': { params: { userId: string }; result: UserGroupConverses[] };

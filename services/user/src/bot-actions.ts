@@ -6,6 +6,7 @@ import type { Ctx, UserDeps } from './deps.ts';
 import type { UserDoc } from './models.ts';
 import { userParams } from './params.ts';
 import { endSessions } from './session-actions.ts';
+import { retireAccount } from './usernames.ts';
 import { toPublicUser } from './views.ts';
 
 /** Bot tokens live until the bot is removed or given a new token (their session is what ends them). */
@@ -102,11 +103,12 @@ export const botActions = (deps: UserDeps) => {
       params: userParams.botRef,
       async handler(ctx: Ctx<ActionParams<'user.removeBot'>>): Promise<ActionResult<'user.removeBot'>> {
         const { groupId, botId } = ctx.params;
-        const doc = await users.findOneAndUpdate(
-          // `bot` is a mixed field: its ids are not cast from strings.
-          { _id: botId, 'bot.groupId': new Types.ObjectId(groupId), status: 'active' },
-          { $set: { status: 'deleted', username: `deleted-${botId}` } },
-        );
+        // `bot` is a mixed field: its ids are not cast from strings.
+        const doc = await retireAccount(users, {
+          _id: botId,
+          'bot.groupId': new Types.ObjectId(groupId),
+          status: 'active',
+        });
         if (!doc) return false;
         // Gateways refuse the user's tokens from this event on, then close its sockets.
         announce(ctx, EVENTS.userDeactivated, { userId: botId });

@@ -185,6 +185,8 @@ export interface ActionMap {
   };
   /** A new token for a bot of the group (the old ones stop at once); null when there is no such bot. */
   'user.botToken': { params: { groupId: string; botId: string }; result: { user: PublicUser; token: string } | null };
+  /** Ends a bot's token (no new one): it stops working at once. False when there is no such bot with a token. */
+  'user.endBotToken': { params: { groupId: string; botId: string }; result: boolean };
   /** Removes a bot: its tokens stop working at once. False when there is no such bot. */
   'user.removeBot': { params: { groupId: string; botId: string }; result: boolean };
   /** The group's live bots, oldest first. */

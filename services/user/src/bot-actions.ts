@@ -98,6 +98,18 @@ export const botActions = (deps: UserDeps) => {
       },
     },
 
+    /** For the integration service: a bot whose maker is no longer an admin keeps no working token. */
+    endBotToken: {
+      visibility: 'public' as const,
+      params: userParams.botRef,
+      async handler(ctx: Ctx<ActionParams<'user.endBotToken'>>): Promise<ActionResult<'user.endBotToken'>> {
+        const doc = await liveBot(ctx.params.groupId, ctx.params.botId);
+        if (!doc || doc.bot?.managedBy) return false;
+        await endSessions(deps, ctx, ctx.params.botId);
+        return true;
+      },
+    },
+
     removeBot: {
       visibility: 'public' as const,
       params: userParams.botRef,

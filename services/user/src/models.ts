@@ -64,6 +64,8 @@ const userSchema = new Schema<UserDoc>(
 );
 userSchema.index({ username: 1 }, { unique: true });
 userSchema.index({ formerUsername: 1 }, { sparse: true });
+// Only admins carry the flag (it is unset, never false): the start-up check reads this small index.
+userSchema.index({ serverAdmin: 1 }, { sparse: true });
 userSchema.index({ nicknameLower: 1 });
 userSchema.index({ feedTokenHash: 1 }, { unique: true, sparse: true });
 userSchema.index({ 'bot.groupId': 1 }, { sparse: true });

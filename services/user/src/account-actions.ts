@@ -200,6 +200,8 @@ export const accountActions = (deps: UserDeps) => {
         if (!doc) throw new ImError('IM_ERR_UNAUTHORIZED');
         await endSessions(deps, ctx, id);
         announce(ctx, EVENTS.userDeactivated, { userId: id });
+        // Its hash is gone with the account: gateways drop what they remember of the token.
+        announce(ctx, EVENTS.feedTokenReplaced, { userId: id });
       },
     },
   };

@@ -1,6 +1,6 @@
-import type { AuthResult, Me, PublicUser, Session } from '@im/protocol';
+import type { AuthResult, Me, PublicUser } from '@im/protocol';
 import { ApiRequestError } from '../api/errors.ts';
-import { http, path } from '../api/http.ts';
+import { http } from '../api/http.ts';
 import { connectSocket } from '../api/socket.ts';
 import { disablePush, forgetPushOnDevice } from '../push/notifications.ts';
 import { forgetAccountState } from './account-state.ts';
@@ -80,11 +80,10 @@ export async function logout(): Promise<void> {
   endSession();
 }
 
-/** Ends every session of mine: the others first, then this one. */
+/** Ends every session of mine, this one too, and my feed token (the server must agree first); then this one here. */
 export async function logoutEverywhere(): Promise<void> {
-  const sessions = await http.get<Session[]>('/api/auth/sessions');
-  await Promise.all(sessions.filter((s) => !s.current).map((s) => http.delete(path`/api/auth/sessions/${s.id}`)));
-  await logout();
+  await http.delete('/api/auth/sessions');
+  endSession();
 }
 
 function start(token: string, me: PublicUser | Me): void {

@@ -67,7 +67,7 @@ export interface StorageUsage {
 /** GET /api/users/me: the caller's profile and storage use. */
 export interface Me extends PublicUser, Partial<OwnEmail> {
   storage: StorageUsage;
-  /** Named in ADMIN_USERNAMES: may use /api/admin. */
+  /** A server admin (the account's stored flag, set by ADMIN_USERNAMES): may use /api/admin. */
   serverAdmin: boolean;
   /** false for accounts made by single sign-on: they sign in only through the provider. */
   hasPassword: boolean;

@@ -35,6 +35,8 @@ export interface IncomingWebhook {
   url: string;
   createdBy: Id;
   createdAt: Timestamp;
+  /** Its maker is no longer an admin of the group: it does nothing until an admin renews its secret. */
+  suspended?: true;
 }
 
 /** An outgoing webhook: new messages of the group (or one panel) are POSTed, signed, to its url. */
@@ -51,6 +53,8 @@ export interface OutgoingWebhook {
   botId: Id;
   createdBy: Id;
   createdAt: Timestamp;
+  /** Its maker is no longer an admin of the group: it does nothing until an admin renews its secret. */
+  suspended?: true;
 }
 
 /** Creating an outgoing webhook or a command, or rotating its secret: the signing secret, shown once. */
@@ -87,6 +91,8 @@ export interface SlashCommand {
   botId: Id;
   createdBy: Id;
   createdAt: Timestamp;
+  /** Its maker is no longer an admin of the group: it does nothing until an admin renews its secret. */
+  suspended?: true;
 }
 
 export interface SlashCommandWithSecret extends SlashCommand {

@@ -54,7 +54,7 @@ export interface ServerSettings {
 export interface AdminUser extends PublicUser {
   /** false: deactivated (login refused, sessions ended). */
   active: boolean;
-  /** Named in ADMIN_USERNAMES. */
+  /** The account's stored server-admin flag (set by ADMIN_USERNAMES). */
   serverAdmin: boolean;
   /** The last time one of the user's sessions was used; null: no session on record (ended ones go a week after they expire). */
   lastSeenAt: Timestamp | null;

@@ -87,7 +87,7 @@ export interface ActionMap {
   'chat.remove': { params: { messageId: string }; result: void };
   /** Deletes a message for a server admin (ctx.meta.user) the caller already checked; audited. */
   'chat.moderatorRemove': { params: { messageId: string }; result: void };
-  /** Whether the user is a server admin (named in ADMIN_USERNAMES, and active). */
+  /** Whether the user is a server admin (the account's stored flag, and active). */
   'user.isServerAdmin': { params: { userId: string }; result: boolean };
 
   'group.userConverses': { params: { userId: string }; result: UserGroupConverses[] };
@@ -187,6 +187,8 @@ export interface ActionMap {
   };
   /** A new token for a bot of the group (the old ones stop at once); null when there is no such bot. */
   'user.botToken': { params: { groupId: string; botId: string }; result: { user: PublicUser; token: string } | null };
+  /** Ends a bot's token (no new one): it stops working at once. False when there is no such bot with a token. */
+  'user.endBotToken': { params: { groupId: string; botId: string }; result: boolean };
   /** Removes a bot: its tokens stop working at once. False when there is no such bot. */
   'user.removeBot': { params: { groupId: string; botId: string }; result: boolean };
   /** The group's live bots, oldest first. */

@@ -264,6 +264,6 @@ describe('single sign-on with OpenID Connect (pending sign-ins in Redis)', () =>
     assert.equal((await api.request('DELETE', '/api/users/me', { token: gone.token })).status, 204);
     const fresh = await sso.session('gone');
     assert.notEqual(fresh.user.id, gone.user.id);
-    assert.equal(fresh.user.username, 'gone');
+    assert.equal(fresh.user.username, 'gone2', "the deleted account's name stays reserved");
   });
 });

@@ -148,7 +148,7 @@ describe('users and auth over HTTP', () => {
     assert.equal((await api.request('GET', '/api/users?q=a&limit=1000', { token })).status, 400);
   });
 
-  it('deleting my account stops my token and frees the username', async () => {
+  it('deleting my account stops my token and keeps the username reserved', async () => {
     const { token, username } = await api.user('gone');
     assert.equal((await api.request('DELETE', '/api/users/me', { token })).status, 204);
     assert.equal((await api.request('GET', '/api/users/me', { token })).status, 401);
@@ -156,10 +156,11 @@ describe('users and auth over HTTP', () => {
       (await api.request('POST', '/api/auth/login', { body: { username, password: 'correct horse battery' } })).status,
       401,
     );
-    assert.equal(
-      (await api.request('POST', '/api/auth/register', { body: { username, password: 'another password' } })).status,
-      201,
-    );
+    const again = await api.request<{ error: { code: string } }>('POST', '/api/auth/register', {
+      body: { username, password: 'another password' },
+    });
+    assert.equal(again.status, 409);
+    assert.equal(again.body.error.code, 'IM_ERR_CONFLICT');
   });
 
   it('answers malformed and hostile bodies with a 4xx and writes nothing', async () => {

@@ -24,7 +24,11 @@ export async function requirePanel(ctx: Ctx<object>, groupId: string, panelId: s
 
 export const notFound = (what: string) => new ImError('IM_ERR_NOT_FOUND', `${what} not found`);
 
-/** A hook or command of the group with a new secret; 404 when the group has no such one. */
+/**
+ * A hook or command of the group with a new secret; 404 when the group has no
+ * such one. A suspended one works again from here: its old secret was known
+ * to the admin who made it, the new one only to the admin renewing it.
+ */
 export async function withNewSecret<T extends { secret: string }>(
   model: Model<T>,
   groupId: string,
@@ -32,7 +36,11 @@ export async function withNewSecret<T extends { secret: string }>(
   what: string,
 ): Promise<T> {
   const doc = await model
-    .findOneAndUpdate({ _id: id, groupId }, { $set: { secret: newSecret() } }, { new: true })
+    .findOneAndUpdate(
+      { _id: id, groupId },
+      { $set: { secret: newSecret() }, $unset: { suspendedAt: 1 } },
+      { new: true },
+    )
     .lean<T>();
   if (!doc) throw notFound(what);
   return doc;

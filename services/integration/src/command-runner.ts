@@ -96,6 +96,11 @@ export const commandRunner = (deps: IntegrationDeps) => {
         const command = (await directory.forGroup(groupId)).commands.get(trigger);
         if (!command) return null;
         const reply: Reply = { groupId, converseId, userId, botId: command.botId.toHexString(), trigger };
+        // Its maker is no longer an admin of the group: its server is not called until an admin renews it.
+        if (command.suspendedAt) {
+          await explain(ctx.broker, reply, 'it is suspended until an admin of the group renews its secret');
+          return { command: trigger, status: 'answered' } satisfies CommandAccepted;
+        }
         const running = call(ctx.broker, command, reply, text);
         // Past the deadline the send answers "working"; the answer is still delivered when it comes,
         // and a failure then is explained to the caller (within it, the answer itself says "failed").

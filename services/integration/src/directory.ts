@@ -40,7 +40,8 @@ export class IntegrationDirectory {
 
   async #load(groupId: string): Promise<GroupIntegrations> {
     const [outgoing, commands, bots] = await Promise.all([
-      this.#models.outgoing.find({ groupId }).lean<OutgoingHookDoc[]>(),
+      // A suspended hook gets nothing (waiting deliveries find no hook and end as failed).
+      this.#models.outgoing.find({ groupId, suspendedAt: { $exists: false } }).lean<OutgoingHookDoc[]>(),
       this.#models.commands.find({ groupId }).lean<CommandDoc[]>(),
       this.#models.bots.find({ groupId }, { _id: 1 }).lean<Array<{ _id: { toHexString(): string } }>>(),
     ]);

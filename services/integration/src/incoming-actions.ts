@@ -95,7 +95,8 @@ export const incomingActions = (deps: IntegrationDeps) => {
       async handler(ctx: Ctx<Params<typeof p.postToHook>>): Promise<HookPosted> {
         const { hookId, secret, text, content, username } = ctx.params;
         const hook = await models.incoming.findById(hookId).lean<IncomingHookDoc>();
-        if (!hook || !sameSecret(secret, hook.secret)) throw notFound('Webhook');
+        // Suspended (its maker is no longer an admin): as if there were no such hook.
+        if (!hook || !sameSecret(secret, hook.secret) || hook.suspendedAt) throw notFound('Webhook');
         const body = text ?? content;
         if (!body)
           throw new ImError('IM_ERR_VALIDATION', "'text' is required", [

@@ -15,6 +15,7 @@ import { commandRunner } from './command-runner.ts';
 import type { IntegrationDeps } from './deps.ts';
 import { IntegrationDirectory } from './directory.ts';
 import { forgetGroup } from './group-removal.ts';
+import { suspendIntegrationsOf } from './maker-removal.ts';
 import { incomingActions } from './incoming-actions.ts';
 import { integrationModels } from './models.ts';
 import { outgoingActions } from './outgoing-actions.ts';
@@ -70,6 +71,12 @@ export const createIntegrationService: ServiceFactory = (app: AppContext) => {
       [EVENTS.messageCreated]: webhookDispatcher(deps, () => queue),
       [EVENTS.integrationChanged]: (ctx) => deps.directory.forget(ctx.params.groupId),
       [EVENTS.groupDeleted]: (ctx) => forgetGroup(deps, ctx, ctx.params.groupId),
+      // No longer an admin of the group, whichever way: what they made there stops working for them.
+      [EVENTS.memberLeft]: (ctx) => suspendIntegrationsOf(deps, ctx, ctx.params.groupId, ctx.params.userId),
+      [EVENTS.memberUpdated]: (ctx) =>
+        ctx.params.role === 'member'
+          ? suspendIntegrationsOf(deps, ctx, ctx.params.groupId, ctx.params.userId)
+          : undefined,
     } satisfies ServiceEvents,
   };
 };

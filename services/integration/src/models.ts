@@ -19,6 +19,8 @@ export interface IncomingHookDoc {
   secret: string;
   createdBy: Types.ObjectId;
   createdAt: Date;
+  /** Its maker stopped being an admin of the group: it works again once an admin renews its secret. */
+  suspendedAt?: Date;
 }
 
 export interface OutgoingHookDoc {
@@ -34,6 +36,8 @@ export interface OutgoingHookDoc {
   botId: Types.ObjectId;
   createdBy: Types.ObjectId;
   createdAt: Date;
+  /** As an incoming hook's: nothing is delivered while it is set. */
+  suspendedAt?: Date;
 }
 
 export interface CommandDoc {
@@ -46,6 +50,8 @@ export interface CommandDoc {
   botId: Types.ObjectId;
   createdBy: Types.ObjectId;
   createdAt: Date;
+  /** As an incoming hook's: the command is not called while it is set. */
+  suspendedAt?: Date;
 }
 
 /** One event for one outgoing hook: its log entry, and its body for the attempts still to come. */
@@ -82,6 +88,7 @@ const incomingSchema = schema<IncomingHookDoc>({
   secret: { type: String, required: true },
   createdBy: id,
   createdAt: { type: Date, required: true },
+  suspendedAt: { type: Date },
 });
 incomingSchema.index({ groupId: 1 });
 
@@ -96,6 +103,7 @@ const outgoingSchema = schema<OutgoingHookDoc>({
   botId: id,
   createdBy: id,
   createdAt: { type: Date, required: true },
+  suspendedAt: { type: Date },
 });
 outgoingSchema.index({ groupId: 1 });
 
@@ -108,6 +116,7 @@ const commandSchema = schema<CommandDoc>({
   botId: id,
   createdBy: id,
   createdAt: { type: Date, required: true },
+  suspendedAt: { type: Date },
 });
 commandSchema.index({ groupId: 1, trigger: 1 }, { unique: true });
 

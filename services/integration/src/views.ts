@@ -1,6 +1,9 @@
 import type { IncomingWebhook, OutgoingWebhook, SlashCommand, WebhookDelivery } from '@im/protocol';
 import type { CommandDoc, DeliveryDoc, IncomingHookDoc, OutgoingHookDoc } from './models.ts';
 
+/** Set only while suspended (its maker is no longer an admin of the group). */
+const suspension = (doc: { suspendedAt?: Date }): { suspended?: true } => (doc.suspendedAt ? { suspended: true } : {});
+
 export const toIncoming = (doc: IncomingHookDoc): IncomingWebhook => ({
   id: doc._id.toHexString(),
   groupId: doc.groupId.toHexString(),
@@ -10,6 +13,7 @@ export const toIncoming = (doc: IncomingHookDoc): IncomingWebhook => ({
   url: `/hooks/${doc._id.toHexString()}/${doc.secret}`,
   createdBy: doc.createdBy.toHexString(),
   createdAt: doc.createdAt.toISOString(),
+  ...suspension(doc),
 });
 
 export const toOutgoing = (doc: OutgoingHookDoc): OutgoingWebhook => ({
@@ -22,6 +26,7 @@ export const toOutgoing = (doc: OutgoingHookDoc): OutgoingWebhook => ({
   botId: doc.botId.toHexString(),
   createdBy: doc.createdBy.toHexString(),
   createdAt: doc.createdAt.toISOString(),
+  ...suspension(doc),
 });
 
 /** `url` only for admins: it may name an internal service. */
@@ -34,6 +39,7 @@ export const toCommand = (doc: CommandDoc, admin: boolean): SlashCommand => ({
   botId: doc.botId.toHexString(),
   createdBy: doc.createdBy.toHexString(),
   createdAt: doc.createdAt.toISOString(),
+  ...suspension(doc),
 });
 
 export const toDelivery = (doc: DeliveryDoc): WebhookDelivery => ({

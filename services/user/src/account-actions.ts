@@ -6,10 +6,13 @@ import type { UserDoc } from './models.ts';
 import { userParams } from './params.ts';
 import { endSessions } from './session-actions.ts';
 import { addressChange, sendVerification } from './email-actions.ts';
+import { isUsernameRetired, refuseTombstoneName, retireAccount } from './usernames.ts';
 import { toOwnEmail, toOwnUser, toPublicUser } from './views.ts';
 
 /** `avatar` naming a file of this server (`/api/files/:id`, optionally its thumbnail). */
 const OWN_FILE = /^\/api\/files\/([0-9a-f]{24})/;
+
+const retired = () => new ImError('IM_ERR_CONFLICT', 'This username belonged to a deleted account and stays reserved');
 
 /** Registration, login and the caller's own account. */
 export const accountActions = (deps: UserDeps) => {
@@ -26,9 +29,11 @@ export const accountActions = (deps: UserDeps) => {
   return {
     /**
      * REGISTRATION (or the server admins' stored choice) decides who may;
-     * ADMIN_USERNAMES always may. With an invite code the new account joins
-     * its group; if that join fails the account is taken back, so a refused
-     * registration leaves nothing behind.
+     * ADMIN_USERNAMES always may, and become server admins. A deleted
+     * account's name is never given again (409), so neither its admin rights
+     * nor anything else of it pass to a newcomer. With an invite code the new
+     * account joins its group; if that join fails the account is taken back,
+     * so a refused registration leaves nothing behind.
      */
     register: {
       params: userParams.register,
@@ -36,6 +41,7 @@ export const accountActions = (deps: UserDeps) => {
       async handler(ctx: Ctx<Params<typeof userParams.register>>): Promise<AuthResult> {
         const { username: name, password: pw, inviteCode } = ctx.params;
         const nick = ctx.params.nickname ?? name;
+        refuseTombstoneName(name);
         if (!isAdminName(name)) {
           const mode = await registration.mode();
           if (mode === 'closed') throw new ImError('IM_ERR_REGISTRATION_CLOSED');
@@ -44,6 +50,7 @@ export const accountActions = (deps: UserDeps) => {
         }
         if (inviteCode && !(await call(ctx, 'group.checkInvite', { code: inviteCode })))
           throw new ImError('IM_ERR_NOT_FOUND', 'Invite not found, expired or used up');
+        if (await isUsernameRetired(users, name)) throw retired();
         if (await users.exists({ username: name })) throw new ImError('IM_ERR_USERNAME_TAKEN');
         let doc: UserDoc;
         try {
@@ -53,12 +60,18 @@ export const accountActions = (deps: UserDeps) => {
               nickname: nick,
               nicknameLower: nick.toLowerCase(),
               passwordHash: await passwords.hash(pw),
+              ...(isAdminName(name) ? { serverAdmin: true } : {}),
             })
           ).toObject();
         } catch (err) {
           // Two registrations raced past the exists() check: the unique index decides.
           if (isDuplicateKeyError(err)) throw new ImError('IM_ERR_USERNAME_TAKEN');
           throw err;
+        }
+        // The account of that name was deleted between the check and the write: it stays reserved.
+        if (await isUsernameRetired(users, name)) {
+          await users.deleteOne({ _id: doc._id });
+          throw retired();
         }
         if (inviteCode) {
           try {
@@ -109,7 +122,7 @@ export const accountActions = (deps: UserDeps) => {
         return {
           ...toPublicUser(doc),
           storage,
-          serverAdmin: isAdminName(doc.username),
+          serverAdmin: doc.serverAdmin === true,
           hasPassword: doc.passwordHash !== undefined,
           ssoLinked: doc.oidc !== undefined,
           shareReadReceipts: doc.hideReadReceipts !== true,
@@ -167,7 +180,7 @@ export const accountActions = (deps: UserDeps) => {
      * Deletes the caller's account. Memberships (ownership handed to an admin,
      * or the group deleted when it has none) and push registrations go first,
      * so a failure leaves an account that can try again; then the account is
-     * marked deleted (the username is freed) and every session ends.
+     * marked deleted (its username stays reserved) and every session ends.
      */
     deleteMe: {
       params: userParams.deleteMe,
@@ -175,23 +188,20 @@ export const accountActions = (deps: UserDeps) => {
         const id = callerId(ctx);
         await call(ctx, 'group.forgetUser', { userId: id });
         await call(ctx, 'push.forgetUser', { userId: id });
-        const doc = await users.findOneAndUpdate(
+        const doc = await retireAccount(
+          users,
           { _id: id, status: { $ne: 'deleted' } },
           {
-            $set: {
-              status: 'deleted',
-              username: `deleted-${id}`,
-              nickname: 'Deleted user',
-              nicknameLower: 'deleted user',
-              passwordHash: '-',
-            },
+            $set: { nickname: 'Deleted user', nicknameLower: 'deleted user', passwordHash: '-' },
             // The provider account and the address are freed too: signing in with it again makes a new account.
-            $unset: { avatar: 1, oidc: 1, email: 1, emailLower: 1, verifiedEmail: 1 },
+            $unset: { avatar: 1, oidc: 1, email: 1, emailLower: 1, verifiedEmail: 1, feedTokenHash: 1 },
           },
         );
         if (!doc) throw new ImError('IM_ERR_UNAUTHORIZED');
         await endSessions(deps, ctx, id);
         announce(ctx, EVENTS.userDeactivated, { userId: id });
+        // Its hash is gone with the account: gateways drop what they remember of the token.
+        announce(ctx, EVENTS.feedTokenReplaced, { userId: id });
       },
     },
   };

@@ -16,23 +16,22 @@ import { resetUrlFor } from './email-links.ts';
 import { endSessions } from './session-actions.ts';
 import { toPublicUser } from './views.ts';
 
-/** Server administration (ADMIN_USERNAMES): users, deactivation, the registration mode. */
+/** Server administration (the accounts' stored flag): users, deactivation, the registration mode. */
 export const adminActions = (deps: UserDeps) => {
   const { app, users, sessions, registration, audit } = deps;
-  const isAdminName = (username: string) => app.config.adminUsernames.includes(username);
 
   const toAdminUser = (d: UserDoc, lastSeen: Map<string, Date>): AdminUser => ({
     ...toPublicUser(d),
     active: d.status === 'active',
-    serverAdmin: isAdminName(d.username),
+    serverAdmin: d.serverAdmin === true,
     lastSeenAt: lastSeen.get(d._id.toHexString())?.toISOString() ?? null,
   });
 
   /** The caller, who must be an active server admin (else 403). */
   const requireServerAdmin = async (ctx: Ctx<object>): Promise<string> => {
     const id = callerId(ctx);
-    const me = await users.findById(id, { username: 1, status: 1 }).lean<UserDoc>();
-    if (!me || me.status !== 'active' || !isAdminName(me.username))
+    const me = await users.findById(id, { serverAdmin: 1, status: 1 }).lean<UserDoc>();
+    if (!me || me.status !== 'active' || me.serverAdmin !== true)
       throw new ImError('IM_ERR_FORBIDDEN', 'Only server administrators may do this');
     return id;
   };
@@ -125,10 +124,10 @@ export const adminActions = (deps: UserDeps) => {
       async handler(ctx: Ctx<Params<typeof userParams.deactivate>>): Promise<void> {
         const actorId = await requireServerAdmin(ctx);
         const target = await loadTarget(ctx, actorId);
-        if (isAdminName(target.username))
+        if (target.serverAdmin === true)
           throw new ImError(
             'IM_ERR_FORBIDDEN',
-            'A server administrator cannot be deactivated (remove them from ADMIN_USERNAMES first)',
+            'A server administrator cannot be deactivated (remove them from ADMIN_USERNAMES and restart first)',
           );
         if (!(await setStatus(actorId, target, 'deactivated'))) return;
         await endSessions(deps, ctx, ctx.params.userId);
@@ -175,8 +174,8 @@ export const adminActions = (deps: UserDeps) => {
       visibility: 'public' as const,
       params: userParams.isServerAdmin,
       async handler(ctx: Ctx<ActionParams<'user.isServerAdmin'>>): Promise<ActionResult<'user.isServerAdmin'>> {
-        const doc = await users.findById(ctx.params.userId, { username: 1, status: 1 }).lean<UserDoc>();
-        return doc?.status === 'active' && isAdminName(doc.username);
+        const doc = await users.findById(ctx.params.userId, { serverAdmin: 1, status: 1 }).lean<UserDoc>();
+        return doc?.status === 'active' && doc.serverAdmin === true;
       },
     },
   };

@@ -6,6 +6,7 @@ import type { Ctx, UserDeps } from './deps.ts';
 import type { UserDoc } from './models.ts';
 import { userParams } from './params.ts';
 import { endSessions } from './session-actions.ts';
+import { retireAccount } from './usernames.ts';
 import { toPublicUser } from './views.ts';
 
 /** Bot tokens live until the bot is removed or given a new token (their session is what ends them). */
@@ -97,16 +98,29 @@ export const botActions = (deps: UserDeps) => {
       },
     },
 
+    /** For the integration service: a bot whose maker is no longer an admin keeps no working token. */
+    endBotToken: {
+      visibility: 'public' as const,
+      params: userParams.botRef,
+      async handler(ctx: Ctx<ActionParams<'user.endBotToken'>>): Promise<ActionResult<'user.endBotToken'>> {
+        const doc = await liveBot(ctx.params.groupId, ctx.params.botId);
+        if (!doc || doc.bot?.managedBy) return false;
+        await endSessions(deps, ctx, ctx.params.botId);
+        return true;
+      },
+    },
+
     removeBot: {
       visibility: 'public' as const,
       params: userParams.botRef,
       async handler(ctx: Ctx<ActionParams<'user.removeBot'>>): Promise<ActionResult<'user.removeBot'>> {
         const { groupId, botId } = ctx.params;
-        const doc = await users.findOneAndUpdate(
-          // `bot` is a mixed field: its ids are not cast from strings.
-          { _id: botId, 'bot.groupId': new Types.ObjectId(groupId), status: 'active' },
-          { $set: { status: 'deleted', username: `deleted-${botId}` } },
-        );
+        // `bot` is a mixed field: its ids are not cast from strings.
+        const doc = await retireAccount(users, {
+          _id: botId,
+          'bot.groupId': new Types.ObjectId(groupId),
+          status: 'active',
+        });
         if (!doc) return false;
         // Gateways refuse the user's tokens from this event on, then close its sockets.
         announce(ctx, EVENTS.userDeactivated, { userId: botId });

@@ -57,13 +57,24 @@ export const userEndpoints: Endpoint[] = [
     tag: 'auth',
   }),
   endpoint({
+    method: 'DELETE',
+    path: '/api/auth/sessions',
+    action: 'user.logoutEverywhere',
+    params: userParams.logoutEverywhere,
+    input: 'none',
+    status: 204,
+    summary:
+      'Log out everywhere: every session of mine ends, this one too (tokens stop working, sockets close), and so does my feed token',
+    tag: 'auth',
+  }),
+  endpoint({
     method: 'POST',
     path: '/api/auth/password',
     action: 'user.changePassword',
     params: userParams.changePassword,
     input: 'body',
     status: 204,
-    summary: 'Change my password; every other session ends',
+    summary: 'Change my password; every other session ends, and so does my feed token',
     tag: 'auth',
   }),
   endpoint({
@@ -128,7 +139,7 @@ export const userEndpoints: Endpoint[] = [
     params: userParams.deleteMe,
     input: 'none',
     status: 204,
-    summary: 'Delete my account (tokens stop working, the username is freed)',
+    summary: 'Delete my account (tokens stop working; the username stays reserved, never registered again)',
     tag: 'users',
   }),
   endpoint({

@@ -4,8 +4,12 @@ import { Schema, type Connection, type Model, type Types } from 'mongoose';
 
 export interface UserDoc {
   _id: Types.ObjectId;
-  /** Lower-case; unique. Freed (rewritten) when the account is deleted. */
+  /** Lower-case; unique. Rewritten to a tombstone (`deleted-<id>`) when the account is deleted. */
   username: string;
+  /** A deleted account's username: reserved for good, never registered again. */
+  formerUsername?: string;
+  /** May use /api/admin. Set by ADMIN_USERNAMES (at start and at registration); follows the account, not the name. */
+  serverAdmin?: boolean;
   nickname: string;
   /** Lower-case nickname, for indexed prefix search. */
   nicknameLower: string;
@@ -40,6 +44,8 @@ export interface UserDoc {
 const userSchema = new Schema<UserDoc>(
   {
     username: { type: String, required: true },
+    formerUsername: { type: String },
+    serverAdmin: { type: Boolean },
     nickname: { type: String, required: true },
     nicknameLower: { type: String, required: true },
     avatar: { type: String },
@@ -57,6 +63,9 @@ const userSchema = new Schema<UserDoc>(
   { timestamps: { createdAt: true, updatedAt: false }, versionKey: false },
 );
 userSchema.index({ username: 1 }, { unique: true });
+userSchema.index({ formerUsername: 1 }, { sparse: true });
+// Only admins carry the flag (it is unset, never false): the start-up check reads this small index.
+userSchema.index({ serverAdmin: 1 }, { sparse: true });
 userSchema.index({ nicknameLower: 1 });
 userSchema.index({ feedTokenHash: 1 }, { unique: true, sparse: true });
 userSchema.index({ 'bot.groupId': 1 }, { sparse: true });

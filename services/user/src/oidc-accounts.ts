@@ -2,6 +2,7 @@ import { ImError, isDuplicateKeyError } from '@im/sdk';
 import type { Types } from 'mongoose';
 import type { UserDoc, UserModel } from './models.ts';
 import type { OidcProfile } from './oidc-client.ts';
+import { isTombstoneName, isUsernameRetired, isUsernameUsed } from './usernames.ts';
 
 /** The registration rules for usernames (params.ts): 3-32 of a-z, 0-9, _ . - */
 const USERNAME = /^[a-z0-9_.-]{3,32}$/;
@@ -60,6 +61,11 @@ export class OidcAccounts {
           oidc: { issuer, sub },
           ...address,
         });
+        // The account of that name was deleted meanwhile: its name stays reserved, pick again.
+        if (await isUsernameRetired(this.#users, username)) {
+          await this.#users.deleteOne({ _id: doc._id });
+          continue;
+        }
         return doc.toObject();
       } catch (err) {
         if (!isDuplicateKeyError(err)) throw err;
@@ -106,14 +112,18 @@ export class OidcAccounts {
     return { email: profile.email, emailLower, ...(verified ? { verifiedEmail: emailLower } : {}) };
   }
 
-  /** The first candidate that is free and not reserved, else the first with a number after it. */
+  /**
+   * The first candidate that is free and not reserved (ADMIN_USERNAMES, a
+   * deleted account's name, a tombstone name), else the first with a number
+   * after it.
+   */
   async #freeUsername(candidates: string[]): Promise<string> {
-    const allowed = (name: string) => USERNAME.test(name) && !this.#reserved.has(name) && !name.startsWith('deleted-');
-    for (const name of candidates) if (allowed(name) && !(await this.#users.exists({ username: name }))) return name;
+    const allowed = (name: string) => USERNAME.test(name) && !this.#reserved.has(name) && !isTombstoneName(name);
+    for (const name of candidates) if (allowed(name) && !(await isUsernameUsed(this.#users, name))) return name;
     const stem = candidates[0]!.slice(0, 26);
     for (let n = 2; n < 2 + NUMBERED_TRIES; n++) {
       const name = `${stem}${n}`;
-      if (allowed(name) && !(await this.#users.exists({ username: name }))) return name;
+      if (allowed(name) && !(await isUsernameUsed(this.#users, name))) return name;
     }
     return `${stem}${Math.floor(100_000 + Math.random() * 900_000)}`;
   }

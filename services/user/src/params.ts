@@ -90,6 +90,7 @@ export const userParams = {
   adminResetLink: strict({ userId: idParam }),
   deleteMe: strict({}),
   logout: strict({}),
+  logoutEverywhere: strict({}),
   sessions: strict({}),
   revokeSession: strict({ sessionId: idParam }),
   changePassword: strict({ currentPassword: { type: 'string', min: 1, max: 128 }, newPassword: password }),

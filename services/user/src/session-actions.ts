@@ -26,6 +26,16 @@ export async function endSessions(
   return sessionIds;
 }
 
+/**
+ * Ends the personal feed token: its feed URLs answer 404 on every gateway at
+ * once. A leaked feed URL must not outlive what the owner does to cut off a
+ * thief (a new password, "log out everywhere").
+ */
+async function endFeedToken(deps: Pick<UserDeps, 'users'>, ctx: Ctx<object>, userId: string): Promise<void> {
+  await deps.users.updateOne({ _id: userId }, { $unset: { feedTokenHash: 1 } });
+  announce(ctx, EVENTS.feedTokenReplaced, { userId });
+}
+
 /** Logout, the session list, revoking one session, changing the password; and the gateways' session check. */
 export const sessionActions = (deps: UserDeps) => {
   const { users, sessions, passwords } = deps;
@@ -34,6 +44,16 @@ export const sessionActions = (deps: UserDeps) => {
       params: userParams.logout,
       async handler(ctx: Ctx): Promise<void> {
         await endSessions(deps, ctx, callerId(ctx), { only: currentSession(ctx) });
+      },
+    },
+
+    /** "Log out everywhere": every session of mine, this one too, and my feed token. */
+    logoutEverywhere: {
+      params: userParams.logoutEverywhere,
+      async handler(ctx: Ctx): Promise<void> {
+        const userId = callerId(ctx);
+        await endFeedToken(deps, ctx, userId);
+        await endSessions(deps, ctx, userId);
       },
     },
 
@@ -53,7 +73,7 @@ export const sessionActions = (deps: UserDeps) => {
       },
     },
 
-    /** Checks the current password, stores the new one, and ends every other session. */
+    /** Checks the current password, stores the new one, and ends every other session and the feed token. */
     changePassword: {
       params: userParams.changePassword,
       rateLimit: 'password',
@@ -69,9 +89,10 @@ export const sessionActions = (deps: UserDeps) => {
         // Only if the hash is still the one checked: two changes at once cannot both win.
         const { matchedCount } = await users.updateOne(
           { _id: userId, status: 'active', passwordHash: doc.passwordHash },
-          { $set: { passwordHash } },
+          { $set: { passwordHash }, $unset: { feedTokenHash: 1 } },
         );
         if (matchedCount === 0) throw new ImError('IM_ERR_CONFLICT', 'The password changed meanwhile; try again');
+        announce(ctx, EVENTS.feedTokenReplaced, { userId });
         await endSessions(deps, ctx, userId, { except: current });
       },
     },

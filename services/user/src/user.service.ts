@@ -20,6 +20,7 @@ import { oidcActions, type Oidc } from './oidc-actions.ts';
 import { OidcClient } from './oidc-client.ts';
 import { OidcStore } from './oidc-store.ts';
 import { RegistrationPolicy } from './registration.ts';
+import { syncServerAdmins } from './server-admins.ts';
 import { sessionActions } from './session-actions.ts';
 import { Sessions } from './sessions.ts';
 import { createPasswordHasher } from './password.ts';
@@ -62,6 +63,7 @@ export const createUserService: ServiceFactory = (app: AppContext) => {
     name: 'user',
     async started() {
       await Promise.all([users.createIndexes(), sessionDocs.createIndexes()]);
+      await syncServerAdmins(users, app.config.adminUsernames);
       // Only a cache of this node's own: Redis outlives a restart of the user nodes.
       if (!app.redis) {
         const loaded = await deps.sessions.warm();

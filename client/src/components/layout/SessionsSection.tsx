@@ -51,7 +51,11 @@ export function SessionsSection() {
         </p>
       )}
       <div className="form-actions">
-        <button type="button" className="danger" onClick={() => void logoutEverywhere()}>
+        <button
+          type="button"
+          className="danger"
+          onClick={() => void logoutEverywhere().catch((err: unknown) => setError(describeError(err)))}
+        >
           Log out everywhere
         </button>
       </div>

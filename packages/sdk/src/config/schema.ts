@@ -279,7 +279,7 @@ export const configSchema = {
     env: 'ADMIN_USERNAMES',
     type: 'comma list of usernames',
     description:
-      'Server administrators: they see /api/admin (users, deactivation, registration mode, the audit log, DM reports) and may always register.',
+      'Server administrators: the accounts of these names get the stored server-admin flag when the server starts and when they register (they may always register); names left out lose it at the next start. They see /api/admin (users, deactivation, registration mode, the audit log, DM reports).',
     default: '',
     parse: z.string().transform((text) => [
       ...new Set(

@@ -1,4 +1,5 @@
 import type { SlashCommand, SlashCommandWithSecret } from '@im/protocol';
+import { useState } from 'react';
 import {
   createCommand,
   deleteCommand,
@@ -11,6 +12,7 @@ import { InlineForm } from '../InlineForm.tsx';
 import { LoadedList } from '../LoadedList.tsx';
 import { IntegrationSection } from './IntegrationSection.tsx';
 import { RowActions } from './RowActions.tsx';
+import { SuspendedNote } from './SuspendedNote.tsx';
 import { UrlField } from './UrlField.tsx';
 import { useCreateForm } from './useCreateForm.ts';
 import { useShownOnce } from './useShownOnce.tsx';
@@ -110,6 +112,7 @@ function CreateCommandForm(props: { groupId: string; onCreated: (command: SlashC
 
 function CommandRow(props: { groupId: string; command: SlashCommand; onDeleted: () => void }) {
   const { groupId, command } = props;
+  const [suspended, setSuspended] = useState(command.suspended);
   const secret = useShownOnce('command-secret', (value: string) => ({
     label: `New signing secret for /${command.trigger}`,
     value,
@@ -121,12 +124,17 @@ function CommandRow(props: { groupId: string; command: SlashCommand; onDeleted: 
         {command.description && <span className="hint">{command.description}</span>}
       </p>
       {command.url && <p className="mod-line hint">Calls {command.url}</p>}
+      <SuspendedNote suspended={suspended} />
       {secret.view}
       <RowActions
         renewLabel="New secret"
         renew={{
           question: `Make a new signing secret for /${command.trigger}? Signatures with the current one stop matching.`,
-          run: async () => secret.show((await renewCommandSecret(groupId, command.id)).secret),
+          run: async () => {
+            const renewed = await renewCommandSecret(groupId, command.id);
+            setSuspended(renewed.suspended);
+            secret.show(renewed.secret);
+          },
         }}
         remove={{ question: `Delete the command /${command.trigger}?`, run: () => deleteCommand(groupId, command.id) }}
         onDeleted={props.onDeleted}

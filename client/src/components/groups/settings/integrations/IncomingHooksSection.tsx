@@ -15,6 +15,7 @@ import { IntegrationSection } from './IntegrationSection.tsx';
 import { NameField } from './NameField.tsx';
 import { PanelSelect, panelLabel } from './PanelSelect.tsx';
 import { RowActions } from './RowActions.tsx';
+import { SuspendedNote } from './SuspendedNote.tsx';
 import { useCreateForm } from './useCreateForm.ts';
 import { nameProblem } from './validation.ts';
 
@@ -103,6 +104,7 @@ function IncomingRow(props: {
           <time dateTime={hook.createdAt}>{formatMoment(hook.createdAt)}</time>
         </span>
       </p>
+      <SuspendedNote suspended={hook.suspended} />
       <HookAddress key={hook.url} path={hook.url} open={props.justMade} />
       <RowActions
         renewLabel="New secret"

@@ -187,6 +187,19 @@ describe('Integrations tab: incoming webhooks', () => {
       expect((within(row).getByLabelText('Webhook URL') as HTMLInputElement).value).toBe(`${origin}/hooks/h1/s2`),
     );
   });
+
+  it('says a hook is suspended (its maker is no longer an admin) until it gets a new secret', async () => {
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    serve({
+      [`GET ${API}/webhooks/incoming`]: () => ({ body: [{ ...hook(1, 's1'), suspended: true }] }),
+      [`POST ${API}/webhooks/incoming/h1/secret`]: () => ({ body: hook(1, 's2') }),
+    });
+    render(<IntegrationsTab group={team} />);
+    const row = await screen.findByRole('listitem', { name: 'CI' });
+    expect(within(row).getByTestId('suspended-note').textContent).toMatch(/^Suspended: .*no longer an admin/);
+    fireEvent.click(within(row).getByRole('button', { name: 'New secret' }));
+    await waitFor(() => expect(within(row).queryByTestId('suspended-note')).toBeNull());
+  });
 });
 
 describe('Integrations tab: outgoing webhooks', () => {

@@ -13,6 +13,7 @@ import { DeliveryLog } from './DeliveryLog.tsx';
 import { IntegrationSection } from './IntegrationSection.tsx';
 import { panelLabel } from './PanelSelect.tsx';
 import { RowActions } from './RowActions.tsx';
+import { SuspendedNote } from './SuspendedNote.tsx';
 import { useShownOnce } from './useShownOnce.tsx';
 
 /**
@@ -50,6 +51,7 @@ function OutgoingRow(props: { group: Group; hook: OutgoingWebhook; onDeleted: ()
   const name = hook.name || hook.url;
   const logId = useId();
   const [showLog, setShowLog] = useState(false);
+  const [suspended, setSuspended] = useState(hook.suspended);
   const secret = useShownOnce('outgoing-secret', (value: string) => ({
     label: `New signing secret for ${name}`,
     value,
@@ -64,12 +66,17 @@ function OutgoingRow(props: { group: Group; hook: OutgoingWebhook; onDeleted: ()
         {panelLabel(group.panels, hook.panelId)} ·{' '}
         {hook.triggerWords.length > 0 ? `messages starting with ${hook.triggerWords.join(', ')}` : 'every message'}
       </p>
+      <SuspendedNote suspended={suspended} />
       {secret.view}
       <RowActions
         renewLabel="New secret"
         renew={{
           question: `Make a new signing secret for ${name}? Signatures with the current one stop matching.`,
-          run: async () => secret.show((await renewOutgoingSecret(group.id, hook.id)).secret),
+          run: async () => {
+            const renewed = await renewOutgoingSecret(group.id, hook.id);
+            setSuspended(renewed.suspended);
+            secret.show(renewed.secret);
+          },
         }}
         remove={{
           question: `Delete the outgoing webhook ${name}? Nothing more is sent to it.`,

@@ -1,0 +1,177 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type {
+  BotWithToken,
+  CommandAccepted,
+  Group,
+  IncomingWebhook,
+  Message,
+  OutgoingWebhook,
+  OutgoingWebhookWithSecret,
+  SlashCommand,
+  SlashCommandWithSecret,
+  WebhookDelivery,
+} from '@im/protocol';
+import { eventually, expectations, startApi, type ApiHarness } from '../api/harness.ts';
+import { startReceiver } from '../integrations/receiver.ts';
+
+type Account = Awaited<ReturnType<ApiHarness['user']>>;
+
+/**
+ * What a group admin made keeps nothing working for them once they are no
+ * longer an admin of the group (kicked, left, demoted, account deleted):
+ * their integrations are suspended until a current admin renews them.
+ */
+describe('integrations of an admin who is removed', () => {
+  let api: ApiHarness;
+  const receivers: Array<{ close(): Promise<void> }> = [];
+  before(async () => {
+    api = await startApi(import.meta.url, { OUTBOUND_ALLOW: '127.0.0.1' });
+  });
+  after(async () => {
+    for (const r of receivers) await r.close();
+    await api.close();
+  });
+  const { ok, refused } = expectations(() => api);
+  const receiver = async (...args: Parameters<typeof startReceiver>) => {
+    const r = await startReceiver(...args);
+    receivers.push(r);
+    return r;
+  };
+  const postToHook = (hook: IncomingWebhook, text: string) => api.request('POST', hook.url, { body: { text } });
+
+  /** A group whose owner made `admins` admins. */
+  const groupWithAdmins = async (admins: number) => {
+    const owner = await api.user('own');
+    const group = await ok<Group>('POST', '/api/groups', owner, { name: 'Integrations' }, 201);
+    const { code } = await ok<{ code: string }>('POST', `/api/groups/${group.id}/invites`, owner, {}, 201);
+    const made: Account[] = [];
+    for (let i = 0; i < admins; i += 1) {
+      const admin = await api.user('adm');
+      await ok('POST', `/api/invites/${code}/accept`, admin);
+      await ok('PUT', `/api/groups/${group.id}/members/${admin.id}/role`, owner, { role: 'admin' });
+      made.push(admin);
+    }
+    return { owner, group, admins: made, panelId: group.panels[0]!.id, converseId: group.panels[0]!.converseId };
+  };
+  const incomingOf = (groupId: string, by: Account, panelId: string, name: string) =>
+    ok<IncomingWebhook>('POST', `/api/groups/${groupId}/webhooks/incoming`, by, { panelId, name }, 201);
+  const incomingList = (groupId: string, user: Account) =>
+    ok<IncomingWebhook[]>('GET', `/api/groups/${groupId}/webhooks/incoming`, user);
+  const suspendedHook = (groupId: string, hookId: string, user: Account) =>
+    eventually(
+      () => incomingList(groupId, user),
+      (hooks) => hooks.find((h) => h.id === hookId)?.suspended === true,
+    );
+
+  it('kicked: their bot token, incoming hook, outgoing hook and command stop; the rest of the group goes on', async () => {
+    const { owner, group, admins, panelId, converseId } = await groupWithAdmins(1);
+    const admin = admins[0]!;
+    const theirs = await receiver(() => ({ status: 200, body: { text: 'from the removed admin' } }));
+    const ours = await receiver(() => ({ status: 200 }));
+
+    const bot = await ok<BotWithToken>('POST', `/api/groups/${group.id}/bots`, admin, { name: 'Theirs' }, 201);
+    const incoming = await incomingOf(group.id, admin, panelId, 'CI');
+    const outgoing = await ok<OutgoingWebhookWithSecret>(
+      'POST',
+      `/api/groups/${group.id}/webhooks/outgoing`,
+      admin,
+      { url: theirs.url },
+      201,
+    );
+    await ok<SlashCommandWithSecret>(
+      'POST',
+      `/api/groups/${group.id}/commands`,
+      admin,
+      { trigger: 'leak', url: theirs.url },
+      201,
+    );
+    const ownersHook = await incomingOf(group.id, owner, panelId, 'Owner CI');
+    const ownersOutgoing = await ok<OutgoingWebhookWithSecret>(
+      'POST',
+      `/api/groups/${group.id}/webhooks/outgoing`,
+      owner,
+      { url: ours.url },
+      201,
+    );
+    // Before: all of it works for them.
+    assert.equal((await postToHook(incoming, 'before')).status, 200);
+    assert.equal((await api.request('GET', `/api/groups/${group.id}`, { token: bot.token })).status, 200);
+
+    await ok('DELETE', `/api/groups/${group.id}/members/${admin.id}`, owner, undefined, 204);
+    const hooks = await suspendedHook(group.id, incoming.id, owner);
+    assert.equal(hooks.find((h) => h.id === ownersHook.id)?.suspended, undefined, "the owner's hook is untouched");
+
+    assert.equal((await postToHook(incoming, 'after')).status, 404, 'their hook URL stops');
+    await refused('GET', `/api/groups/${group.id}`, { token: bot.token }, 401, 'IM_ERR_UNAUTHORIZED');
+    const listedOut = await ok<OutgoingWebhook[]>('GET', `/api/groups/${group.id}/webhooks/outgoing`, owner);
+    assert.equal(listedOut.find((h) => h.id === outgoing.id)?.suspended, true);
+    assert.equal(listedOut.find((h) => h.id === ownersOutgoing.id)?.suspended, undefined);
+    const commands = await ok<SlashCommand[]>('GET', `/api/groups/${group.id}/commands`, owner);
+    assert.equal(commands[0]!.suspended, true);
+
+    // New messages reach the owner's hook, not theirs; their command calls nothing.
+    const before = theirs.received.length;
+    await ok<Message>('POST', `/api/converses/${converseId}/messages`, owner, { content: 'secret plans' }, 201);
+    const log = await eventually(
+      () =>
+        ok<WebhookDelivery[]>(
+          'GET',
+          `/api/groups/${group.id}/webhooks/outgoing/${ownersOutgoing.id}/deliveries`,
+          owner,
+        ),
+      (entries) => entries.some((d) => d.status === 'delivered'),
+    );
+    assert.ok(log.some((d) => d.status === 'delivered'));
+    const theirLog = await ok<WebhookDelivery[]>(
+      'GET',
+      `/api/groups/${group.id}/webhooks/outgoing/${outgoing.id}/deliveries`,
+      owner,
+    );
+    assert.deepEqual(theirLog, []);
+    const run = await api.request<CommandAccepted>('POST', `/api/converses/${converseId}/messages`, {
+      token: owner.token,
+      body: { content: '/leak now' },
+    });
+    assert.equal(run.status, 202, JSON.stringify(run.body));
+    assert.equal(theirs.received.length, before, 'nothing reached the removed admin');
+    assert.equal((await postToHook(ownersHook, 'still fine')).status, 200);
+
+    // A current admin renews them: a new secret (URL), and they work again.
+    const renewed = await ok<IncomingWebhook>(
+      'POST',
+      `/api/groups/${group.id}/webhooks/incoming/${incoming.id}/secret`,
+      owner,
+    );
+    assert.equal(renewed.suspended, undefined);
+    assert.notEqual(renewed.url, incoming.url);
+    assert.equal((await postToHook(renewed, 'renewed')).status, 200);
+    assert.equal((await postToHook(incoming, 'old url')).status, 404);
+    const renewedOut = await ok<OutgoingWebhookWithSecret>(
+      'POST',
+      `/api/groups/${group.id}/webhooks/outgoing/${outgoing.id}/secret`,
+      owner,
+    );
+    assert.equal(renewedOut.suspended, undefined);
+    const fresh = await ok<BotWithToken>('POST', `/api/groups/${group.id}/bots/${bot.bot.id}/token`, owner);
+    assert.equal((await api.request('GET', `/api/groups/${group.id}`, { token: fresh.token })).status, 200);
+  });
+
+  it('demoted, left, or account deleted: their hooks stop too; a remaining admin keeps theirs', async () => {
+    const { owner, group, admins, panelId } = await groupWithAdmins(4);
+    const [demoted, leaving, deleting, staying] = admins as [Account, Account, Account, Account];
+    const hookOf = new Map<string, IncomingWebhook>();
+    for (const admin of admins) hookOf.set(admin.id, await incomingOf(group.id, admin, panelId, admin.username));
+
+    await ok('PUT', `/api/groups/${group.id}/members/${demoted.id}/role`, owner, { role: 'member' });
+    await ok('DELETE', `/api/groups/${group.id}/members/${leaving.id}`, leaving, undefined, 204);
+    await ok('DELETE', '/api/users/me', deleting, undefined, 204);
+    for (const gone of [demoted, leaving, deleting]) {
+      await suspendedHook(group.id, hookOf.get(gone.id)!.id, owner);
+      assert.equal((await postToHook(hookOf.get(gone.id)!, 'after')).status, 404, gone.username);
+    }
+    assert.equal((await postToHook(hookOf.get(staying.id)!, 'still here')).status, 200);
+    const listed = await incomingList(group.id, owner);
+    assert.equal(listed.find((h) => h.id === hookOf.get(staying.id)!.id)?.suspended, undefined);
+  });
+});

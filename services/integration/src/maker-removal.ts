@@ -1,0 +1,45 @@
+import { call, type EventContext } from '@im/sdk';
+import { Types } from 'mongoose';
+import { changed } from './bots.ts';
+import type { IntegrationDeps } from './deps.ts';
+
+/**
+ * Someone stopped being an admin of a group (left, kicked, banned, demoted,
+ * account deleted): what they made there must not keep working for them.
+ * Their incoming and outgoing hooks and commands are suspended (the hook URL
+ * answers 404, nothing is delivered to their URLs, the command is not
+ * called) until a current admin renews the secret, which only that admin
+ * then knows; the tokens of the bots they made end (an admin gives a new
+ * one). Nothing is deleted, so renewing keeps the group's set-up. Every node
+ * of the service hears the event; each step is harmless when done twice.
+ * Incoming hooks are suspended last: once one shows it, the rest holds.
+ */
+export async function suspendIntegrationsOf(
+  { models, directory }: Pick<IntegrationDeps, 'models' | 'directory'>,
+  ctx: EventContext<'group.member.left'> | EventContext<'group.member.updated'>,
+  groupId: string,
+  userId: string,
+): Promise<void> {
+  const made = {
+    groupId: new Types.ObjectId(groupId),
+    createdBy: new Types.ObjectId(userId),
+    suspendedAt: { $exists: false },
+  };
+  const suspend = { $set: { suspendedAt: new Date() } };
+  // Most groups have no bot with a token of its own: only then is the user service asked.
+  if (await models.bots.exists({ groupId, managedBy: { $exists: false } })) {
+    const bots = await call(ctx, 'user.listBots', { groupId });
+    for (const bot of bots)
+      if (bot.createdBy === userId && !bot.managedBy) await call(ctx, 'user.endBotToken', { groupId, botId: bot.id });
+  }
+  const [outgoing, commands] = await Promise.all([
+    models.outgoing.updateMany(made, suspend),
+    models.commands.updateMany(made, suspend),
+  ]);
+  if (outgoing.modifiedCount + commands.modifiedCount > 0) {
+    // This node's copy at once (the next message must not reach them); the other nodes' by the event.
+    directory.forget(groupId);
+    changed(ctx, groupId);
+  }
+  await models.incoming.updateMany(made, suspend);
+}

@@ -189,12 +189,18 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
           publicRoutes?.cache.forget(ctx.params.converseIds);
         },
       },
-      /** Which of the given users are online (for groups too large to push presence to). */
+      /**
+       * Which of the given users are online (for groups too large to push
+       * presence to): only users who share a group or a DM with the caller
+       * are answered for; others are left out, as if offline.
+       */
       presence: {
         params: gatewayParams.presence,
         async handler(ctx: Context<Params<typeof gatewayParams.presence>, CallerMeta>): Promise<Presence> {
-          callerId(ctx);
-          const online = await presence!.online([...new Set(ctx.params.userIds.split(','))]);
+          const userId = callerId(ctx);
+          const asked = [...new Set(ctx.params.userIds.split(','))];
+          const visible = await call(ctx, 'chat.contactsAmong', { userId, ids: asked });
+          const online = await presence!.online(visible);
           return { online: [...online] };
         },
       },

@@ -73,6 +73,7 @@ export const chatParams = {
   }),
   access: strict({ converseId: idParam, userId: idParam }),
   userRooms: strict({ userId: idParam }),
+  contactsAmong: strict({ userId: idParam, ids: { type: 'array', items: idParam, max: 1000 } }),
   sync: strict({
     cursors: {
       type: 'record',

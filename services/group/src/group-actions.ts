@@ -32,6 +32,8 @@ export const groupActions = ({ models, membership, audit, rooms }: GroupDeps) =>
       }
       const doc = group.toObject() as GroupDoc;
       await membership.forgetMember(doc._id.toHexString(), userId);
+      // Someone may have asked about the new panel's converse id before it existed (ids are predictable).
+      await membership.forgetConverses(converseIdsOf(doc));
       await rooms.created(doc._id.toHexString(), converseIdsOf(doc), userId, owner.joinedAt);
       announce(ctx, EVENTS.memberJoined, {
         groupId: doc._id.toHexString(),

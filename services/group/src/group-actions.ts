@@ -14,6 +14,7 @@ const MAX_GROUPS_LISTED = 1000;
 export const groupActions = ({ models, membership, audit, rooms }: GroupDeps) => ({
   create: {
     params: groupParams.create,
+    rateLimit: 'group-create',
     async handler(ctx: Ctx<Params<typeof groupParams.create>>): Promise<Group> {
       const userId = callerId(ctx);
       const group = await models.groups.create({

@@ -71,6 +71,14 @@ export const RATE_LIMITS = {
     about: 'incoming webhook posts from one address (each hook also counts as its bot sending)',
   },
   moderate: { points: 120, windowSeconds: 60, per: 'user', about: 'moderation and administration actions' },
+  'group-create': { points: 20, windowSeconds: 3600, per: 'user', about: 'groups created' },
+  'panel-create': { points: 60, windowSeconds: 3600, per: 'user', about: 'panels created' },
+  'profile-update': {
+    points: 30,
+    windowSeconds: 600,
+    per: 'user',
+    about: 'profile changes (each is announced to every group and DM of the user)',
+  },
 } as const satisfies Record<string, RateLimitPolicy>;
 
 export type RateLimitName = keyof typeof RATE_LIMITS;

@@ -39,6 +39,7 @@ import { FANOUT_EVENTS, fanoutHandlers, fanoutRunner, type Realtime } from './re
 import { RecentIds } from './realtime/recent-ids.ts';
 import { RoomSubscriptions } from './realtime/room-subscriptions.ts';
 import type { RoomAdmission } from './realtime/room-admission.ts';
+import type { SessionWatch } from './realtime/session-watch.ts';
 import { MemoryPresence, RedisPresence, type PresenceStore } from './realtime/presence.ts';
 import { createSocketServer, type ImServer } from './realtime/socket-server.ts';
 import { listenUws, type UwsFront } from './realtime/uws-front.ts';
@@ -90,7 +91,7 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
   /** SOCKET_WS_ENGINE=uws: uWebSockets.js in front of `server`. */
   let uwsFront: UwsFront | undefined;
   let io: ImServer | undefined;
-  let realtime: (Realtime & { admission: RoomAdmission }) | undefined;
+  let realtime: (Realtime & { admission: RoomAdmission; sessions: SessionWatch }) | undefined;
   let presence: PresenceStore | undefined;
   let stopWatching: (() => void) | undefined;
   let auth: Authenticator | undefined;
@@ -323,6 +324,7 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
     },
     async stopped() {
       stopWatching?.();
+      realtime?.sessions.stop();
       subscriptions?.close();
       await presence?.stop();
       if (!server) return;

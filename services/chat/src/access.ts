@@ -18,7 +18,8 @@ const UNUSED_TTL_MS = 30_000;
 export class ConverseAccessResolver {
   readonly #models: ChatModels;
   readonly #dms = new LRUCache<string, string[] | false>({ max: 100_000 });
-  readonly #unused = new LRUCache<string, true>({ max: 100_000, ttl: UNUSED_TTL_MS });
+  /** Ids with no converse document when last read, with when that was (epoch ms). */
+  readonly #unused = new LRUCache<string, number>({ max: 100_000, ttl: UNUSED_TTL_MS });
 
   constructor(models: ChatModels) {
     this.#models = models;
@@ -26,11 +27,12 @@ export class ConverseAccessResolver {
 
   /** The caller's access to a converse, or null if they are not in it (or it does not exist). */
   async resolve(ctx: Context, converseId: string, userId: string): Promise<ConverseAccess | null> {
+    const askedAt = Date.now();
     const dmMembers = await this.#dmMembers(converseId);
     if (dmMembers) return dmMembers.includes(userId) ? { kind: 'dm', converseId, memberIds: dmMembers } : null;
     const member = await call(ctx, 'group.converseMember', { converseId, userId });
     if (member) return { kind: 'group', converseId, ...member };
-    const fresh = await this.#recheck(converseId);
+    const fresh = await this.#recheck(converseId, askedAt);
     return fresh && fresh.includes(userId) ? { kind: 'dm', converseId, memberIds: fresh } : null;
   }
 
@@ -65,12 +67,13 @@ export class ConverseAccessResolver {
     userId: string,
     others: readonly string[],
   ): Promise<{ access: ConverseAccess; members: string[] }> {
+    const askedAt = Date.now();
     const dmMembers = await this.#dmMembers(converseId);
     if (dmMembers) return this.#inDm(converseId, dmMembers, userId, others);
     const found = await call(ctx, 'group.converseMembers', { converseId, userIds: [userId, ...others] });
     const role = found?.roles[userId];
     if (!found || !role) {
-      const fresh = await this.#recheck(converseId);
+      const fresh = await this.#recheck(converseId, askedAt);
       if (fresh) return this.#inDm(converseId, fresh, userId, others);
       throw notFound();
     }
@@ -112,15 +115,16 @@ export class ConverseAccessResolver {
     return this.#read(converseId);
   }
 
-  /** Before a refusal: an id remembered as unused is read again (it may have become a DM since). */
-  async #recheck(converseId: string): Promise<string[] | false> {
-    return this.#dms.get(converseId) === undefined && this.#unused.has(converseId) ? this.#read(converseId) : false;
+  /** Before a refusal: an id remembered as unused since before `askedAt` is read again (it may be a DM now). */
+  async #recheck(converseId: string, askedAt: number): Promise<string[] | false> {
+    const readAt = this.#unused.get(converseId);
+    return readAt !== undefined && readAt < askedAt ? this.#read(converseId) : false;
   }
 
   async #read(converseId: string): Promise<string[] | false> {
     const doc = await this.#models.converses.findById(converseId, { type: 1, memberIds: 1 }).lean<ConverseDoc>();
     if (!doc) {
-      this.#unused.set(converseId, true);
+      this.#unused.set(converseId, Date.now());
       return false;
     }
     this.#unused.delete(converseId);

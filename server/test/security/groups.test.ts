@@ -154,4 +154,35 @@ describe('groups, presence and mentions against bad faith', () => {
     await send(bob, guessed, 'hello alice');
     await refused('GET', `/api/converses/${guessed}/messages`, attacker, 404, 'IM_ERR_NOT_FOUND');
   });
+
+  it("a new group's panel whose converse id was asked about before the group existed works at once", async () => {
+    const attacker = await api.user('atk');
+    const bob = await api.user('bob');
+    // ObjectIds are a process part, a time and a counter that every id made moves on, each
+    // database command included: what an attacker reads from answers (here the test reads it
+    // from this process). They learn how far one guess moves it, then ask about the ids the next
+    // group will get. A guess that misses the second or meets other traffic is tried again.
+    const counter = () => parseInt(new Types.ObjectId().toHexString().slice(18), 16);
+    const ask = (id: string) => api.request('GET', `/api/converses/${id}/messages`, { token: attacker.token });
+    let hit: Group | undefined;
+    for (let attempt = 0; attempt < 20 && !hit; attempt += 1) {
+      const before = counter();
+      await ask(new Types.ObjectId().toHexString());
+      const perGuess = counter() - before - 2;
+      const start = counter();
+      const seconds = Math.floor(Date.now() / 1000)
+        .toString(16)
+        .padStart(8, '0');
+      const processPart = new Types.ObjectId().toHexString().slice(8, 18);
+      const n = 6;
+      const guesses = Array.from({ length: n }, (_, i) =>
+        (seconds + processPart + (start + 1 + (perGuess * n + 1) + i).toString(16).padStart(6, '0')).slice(0, 24),
+      );
+      for (const id of guesses) await ask(id);
+      const group = await ok<Group>('POST', '/api/groups', bob, { name: 'fresh' }, 201);
+      if (guesses.includes(group.panels[0]!.converseId)) hit = group;
+    }
+    assert.ok(hit, 'the attacker guessed a new group’s panel');
+    await send(bob, hit.panels[0]!.converseId, 'first in the new group');
+  });
 });

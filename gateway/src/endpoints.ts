@@ -9,7 +9,8 @@ export const gatewayEndpoints: Endpoint[] = [
     action: 'gateway.presence',
     params: gatewayParams.presence,
     input: 'query',
-    summary: 'Which of up to 200 users (comma-separated ids) are online',
+    summary:
+      'Which of up to 200 users (comma-separated ids) are online; users who share no group or DM with the caller are left out',
     tag: 'presence',
     response: 'Presence',
   }),

@@ -41,6 +41,7 @@ import { FANOUT_EVENTS, fanoutHandlers, fanoutRunner, type Realtime } from './re
 import { RecentIds } from './realtime/recent-ids.ts';
 import { RoomSubscriptions } from './realtime/room-subscriptions.ts';
 import type { RoomAdmission } from './realtime/room-admission.ts';
+import type { SessionWatch } from './realtime/session-watch.ts';
 import { MemoryPresence, RedisPresence, type PresenceStore } from './realtime/presence.ts';
 import { createSocketServer, type ImServer } from './realtime/socket-server.ts';
 import { listenUws, type UwsFront } from './realtime/uws-front.ts';
@@ -92,7 +93,7 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
   /** SOCKET_WS_ENGINE=uws: uWebSockets.js in front of `server`. */
   let uwsFront: UwsFront | undefined;
   let io: ImServer | undefined;
-  let realtime: (Realtime & { admission: RoomAdmission }) | undefined;
+  let realtime: (Realtime & { admission: RoomAdmission; sessions: SessionWatch }) | undefined;
   let presence: PresenceStore | undefined;
   let stopWatching: (() => void) | undefined;
   let auth: Authenticator | undefined;
@@ -197,12 +198,18 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
           publicRoutes?.cache.forget(ctx.params.converseIds);
         },
       },
-      /** Which of the given users are online (for groups too large to push presence to). */
+      /**
+       * Which of the given users are online (for groups too large to push
+       * presence to): only users who share a group or a DM with the caller
+       * are answered for; others are left out, as if offline.
+       */
       presence: {
         params: gatewayParams.presence,
         async handler(ctx: Context<Params<typeof gatewayParams.presence>, CallerMeta>): Promise<Presence> {
-          callerId(ctx);
-          const online = await presence!.online([...new Set(ctx.params.userIds.split(','))]);
+          const userId = callerId(ctx);
+          const asked = [...new Set(ctx.params.userIds.split(','))];
+          const visible = await call(ctx, 'chat.contactsAmong', { userId, ids: asked });
+          const online = await presence!.online(visible);
           return { online: [...online] };
         },
       },
@@ -327,6 +334,7 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
     },
     async stopped() {
       stopWatching?.();
+      realtime?.sessions.stop();
       subscriptions?.close();
       await presence?.stop();
       if (!server) return;

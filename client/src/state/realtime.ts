@@ -48,14 +48,20 @@ const TYPING_SHOWN_MS = 4000;
 /** Wires the server's events into the store. Called once per socket. */
 export function attachRealtime(socket: ChatSocket, onUnauthorized: () => void): void {
   let refusals = 0;
+  /** Why the server said it closes this socket (`socket:closing`), until the next connect. */
+  let closingCode: string | undefined;
   socket.on('connect', () => {
     refusals = 0;
+    closingCode = undefined;
     setState({ connection: 'online' });
     void catchUp(socket);
   });
+  socket.on('socket:closing', (event) => (closingCode = event.code));
   socket.on('disconnect', (reason) => {
     // Closed because its session ended: the state it would touch is the next account's.
     if (currentSocket() !== socket) return;
+    // Closed as the oldest of too many windows: coming back would close another one, so it stays closed.
+    if (reason === 'io server disconnect' && closingCode === 'IM_ERR_LIMIT') return setState({ connection: 'offline' });
     setState({ connection: reason === 'io client disconnect' ? 'offline' : 'reconnecting' });
     if (reason === 'io server disconnect') void afterServerClose(socket);
   });

@@ -63,6 +63,27 @@ export class Authenticator {
     return claims;
   }
 
+  /** When a verified token expires (epoch ms). */
+  expiresAtMs(token: string): number | undefined {
+    return this.#tokens.expiresAtMs(token);
+  }
+
+  /**
+   * Asks the user service again whether a session is live, past this
+   * gateway's cache (an open socket's periodic check: a revocation event this
+   * gateway missed is found here). A session found ended is ended here too.
+   */
+  async stillLive(sessionId: string, userId: string): Promise<boolean> {
+    if (this.#deactivated.has(userId) || this.#ended.has(sessionId)) return false;
+    const live = await this.#checks.isLive(sessionId, userId);
+    if (live && !this.#ended.has(sessionId) && !this.#deactivated.has(userId)) {
+      this.#live.set(sessionId, true);
+      return true;
+    }
+    this.endSessions([sessionId]);
+    return false;
+  }
+
   /** On `user.sessions.revoked`: those sessions' tokens stop working on this gateway now. */
   endSessions(sessionIds: readonly string[]): void {
     for (const id of sessionIds) {

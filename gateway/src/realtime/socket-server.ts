@@ -31,6 +31,8 @@ import { converseRoom, groupRoom, presenceGroupIds, sessionRoom, userRoom } from
 import { FrameAdapter } from './frame-adapter.ts';
 import type { UwsApp } from './ws-engine.ts';
 import { leanSockets } from './lean-sockets.ts';
+import { SessionWatch } from './session-watch.ts';
+import { closeOldestPastLimit } from './socket-limit.ts';
 
 export interface SocketData {
   userId: string;
@@ -45,10 +47,14 @@ export interface SocketData {
   presenceGroupIds?: string[];
   /** Made on first use: most sockets never type. */
   lastTyping?: Map<string, number>;
+  /** When its token expires (epoch ms): the socket closes then (session-watch.ts). */
+  expiresAtMs?: number;
+  /** Whether its expiry timer is set (only for tokens that expire before the next session round). */
+  expiryTimed?: boolean;
 }
 
 export type ImServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
-type ImSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+export type ImSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 
 /** A socket's typing notices for one converse reach others at most this often. */
 const TYPING_EVERY_MS = 2_000;
@@ -122,7 +128,7 @@ export function createSocketServer(
     /** SOCKET_WS_ENGINE=uws: the uWebSockets.js app to serve socket.io from instead of `httpServer`. */
     uwsApp?: UwsApp;
   } = {},
-): Realtime & { admission: RoomAdmission } {
+): Realtime & { admission: RoomAdmission; sessions: SessionWatch } {
   const { hearRooms, uwsApp } = extras;
   const options = {
     path: '/socket.io',
@@ -170,6 +176,8 @@ export function createSocketServer(
       ({ userId, sessionId, botGroupId }) => {
         socket.data.userId = userId;
         socket.data.sessionId = sessionId;
+        const expiresAtMs = auth.expiresAtMs(token as string);
+        if (expiresAtMs !== undefined) socket.data.expiresAtMs = expiresAtMs;
         if (botGroupId) socket.data.botGroupId = botGroupId;
         next();
       },
@@ -250,8 +258,14 @@ export function createSocketServer(
       .catch((err: unknown) => app.logger.debug({ err, userId }, 'could not announce offline presence'));
   }
 
+  const sessions = new SessionWatch(io, auth, app.config.socketSessionCheckSec * 1000, app.logger);
+  sessions.start();
+
   io.on('connection', (socket: ImSocket) => {
     void socket.join([userRoom(socket.data.userId), sessionRoom(socket.data.sessionId)]);
+    // After the join: this socket counts, and the user's oldest go if it is one too many.
+    closeOldestPastLimit(io, socket.data.userId, app.config.socketsPerUser);
+    sessions.admit(socket);
     // From here on the socket is connected: what its groups and converses get
     // before it is in their rooms is kept for it (and replayed in loadRooms).
     const mark = journal.mark();
@@ -310,5 +324,5 @@ export function createSocketServer(
     }
   }
 
-  return { io, journal, admission };
+  return { io, journal, admission, sessions };
 }

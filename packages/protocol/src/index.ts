@@ -394,6 +394,14 @@ export interface ServerToClientEvents {
   typing: (event: { converseId: string; userId: string }) => void;
   notification: (event: Record<string, unknown>) => void;
   'message:ephemeral': (message: EphemeralMessage) => void;
+  /**
+   * Sent just before the server closes this socket on purpose, with why:
+   * `IM_ERR_UNAUTHORIZED` (the session ended or the token expired: sign in
+   * again) or `IM_ERR_LIMIT` (the user opened more than SOCKETS_PER_USER
+   * sockets on this server and this was the oldest: do not reconnect on
+   * your own).
+   */
+  'socket:closing': (event: { code: string; message: string }) => void;
 }
 
 export interface ClientToServerEvents {

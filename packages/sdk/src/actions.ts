@@ -54,6 +54,8 @@ export interface ActionMap {
   'chat.sync': { params: SyncRequest; result: SyncResult };
   /** The rooms a user's sockets join at connect. */
   'chat.userRooms': { params: { userId: string }; result: UserRooms };
+  /** Which of `ids` share a group or a DM with the user (the user counts as sharing with themself). */
+  'chat.contactsAmong': { params: { userId: string; ids: string[] }; result: string[] };
   /** A user's access to a converse, or null when they are not in it. */
   'chat.access': { params: { converseId: string; userId: string }; result: ConverseAccess | null };
   /** A user's read positions in the given converses (0 where they never read), for services acting on their behalf. */
@@ -91,6 +93,8 @@ export interface ActionMap {
   'user.isServerAdmin': { params: { userId: string }; result: boolean };
 
   'group.userConverses': { params: { userId: string }; result: UserGroupConverses[] };
+  /** Which of `ids` are members of at least one group the user is a member of. */
+  'group.coMembersAmong': { params: { userId: string; ids: string[] }; result: string[] };
   /** Active users by id (unknown or inactive ids are left out; with includeInactive, only unknown ones). */
   'user.getMany': { params: { ids: string[]; includeInactive?: boolean }; result: Record<string, PublicUser> };
   /** Active users' ids by lower-cased username (unknown names are left out). */

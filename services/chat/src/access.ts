@@ -4,14 +4,22 @@ import { LRUCache } from 'lru-cache';
 import type { Context } from 'moleculer';
 import type { ChatModels, ConverseDoc, MessageDoc } from './models.ts';
 
+/** How long an id with no converse document is remembered as such (a fresh panel's, before its first message). */
+const UNUSED_TTL_MS = 30_000;
+
 /**
  * Who may use a converse. Group panels: the group service's cached
  * membership lookup. DMs: their two members, which never change, so the
- * converse document is cached here for good.
+ * converse document is cached here for good, and so is "a converse, not a
+ * DM". An id with no document yet is remembered only briefly, and never
+ * trusted for a refusal: ids are predictable, so someone could ask about a
+ * DM's id before it is made; before answering 404 such an id is read again.
  */
 export class ConverseAccessResolver {
   readonly #models: ChatModels;
   readonly #dms = new LRUCache<string, string[] | false>({ max: 100_000 });
+  /** Ids with no converse document when last read, with when that was (epoch ms). */
+  readonly #unused = new LRUCache<string, number>({ max: 100_000, ttl: UNUSED_TTL_MS });
 
   constructor(models: ChatModels) {
     this.#models = models;
@@ -19,10 +27,13 @@ export class ConverseAccessResolver {
 
   /** The caller's access to a converse, or null if they are not in it (or it does not exist). */
   async resolve(ctx: Context, converseId: string, userId: string): Promise<ConverseAccess | null> {
+    const askedAt = Date.now();
     const dmMembers = await this.#dmMembers(converseId);
     if (dmMembers) return dmMembers.includes(userId) ? { kind: 'dm', converseId, memberIds: dmMembers } : null;
     const member = await call(ctx, 'group.converseMember', { converseId, userId });
-    return member ? { kind: 'group', converseId, ...member } : null;
+    if (member) return { kind: 'group', converseId, ...member };
+    const fresh = await this.#recheck(converseId, askedAt);
+    return fresh && fresh.includes(userId) ? { kind: 'dm', converseId, memberIds: fresh } : null;
   }
 
   /** Like resolve, but a converse the caller is not in does not exist for them. */
@@ -56,17 +67,16 @@ export class ConverseAccessResolver {
     userId: string,
     others: readonly string[],
   ): Promise<{ access: ConverseAccess; members: string[] }> {
+    const askedAt = Date.now();
     const dmMembers = await this.#dmMembers(converseId);
-    if (dmMembers) {
-      if (!dmMembers.includes(userId)) throw notFound();
-      return {
-        access: { kind: 'dm', converseId, memberIds: dmMembers },
-        members: others.filter((id) => dmMembers.includes(id)),
-      };
-    }
+    if (dmMembers) return this.#inDm(converseId, dmMembers, userId, others);
     const found = await call(ctx, 'group.converseMembers', { converseId, userIds: [userId, ...others] });
     const role = found?.roles[userId];
-    if (!found || !role) throw notFound();
+    if (!found || !role) {
+      const fresh = await this.#recheck(converseId, askedAt);
+      if (fresh) return this.#inDm(converseId, fresh, userId, others);
+      throw notFound();
+    }
     const mutedUntil = found.mutedUntil[userId];
     return {
       access: {
@@ -81,6 +91,14 @@ export class ConverseAccessResolver {
     };
   }
 
+  #inDm(converseId: string, dmMembers: string[], userId: string, others: readonly string[]) {
+    if (!dmMembers.includes(userId)) throw notFound();
+    return {
+      access: { kind: 'dm' as const, converseId, memberIds: dmMembers },
+      members: others.filter((id) => dmMembers.includes(id)),
+    };
+  }
+
   /** Which of `userIds` are members of a converse the caller already has access to (one call at most). */
   async membersAmong(ctx: Context, access: ConverseAccess, userIds: readonly string[]): Promise<string[]> {
     if (userIds.length === 0) return [];
@@ -89,13 +107,29 @@ export class ConverseAccessResolver {
     return found ? userIds.filter((id) => found.roles[id] !== undefined) : [];
   }
 
+  /** A DM's members; false when the id is a converse that is not a DM, or (for a while) no converse yet. */
   async #dmMembers(converseId: string): Promise<string[] | false> {
     const cached = this.#dms.get(converseId);
     if (cached !== undefined) return cached;
+    if (this.#unused.has(converseId)) return false;
+    return this.#read(converseId);
+  }
+
+  /** Before a refusal: an id remembered as unused since before `askedAt` is read again (it may be a DM now). */
+  async #recheck(converseId: string, askedAt: number): Promise<string[] | false> {
+    const readAt = this.#unused.get(converseId);
+    return readAt !== undefined && readAt < askedAt ? this.#read(converseId) : false;
+  }
+
+  async #read(converseId: string): Promise<string[] | false> {
     const doc = await this.#models.converses.findById(converseId, { type: 1, memberIds: 1 }).lean<ConverseDoc>();
-    const members = doc?.type === 'dm' ? (doc.memberIds ?? []).map((id) => id.toHexString()) : false;
-    // Caching "not a DM" is safe too: a DM's id is made when the DM is, so no
-    // one can have asked about it before.
+    if (!doc) {
+      this.#unused.set(converseId, Date.now());
+      return false;
+    }
+    this.#unused.delete(converseId);
+    // A converse's kind never changes: kept for good.
+    const members = doc.type === 'dm' ? (doc.memberIds ?? []).map((id) => id.toHexString()) : false;
     this.#dms.set(converseId, members);
     return members;
   }

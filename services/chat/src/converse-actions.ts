@@ -294,6 +294,25 @@ export const converseActions = (deps: ChatDeps) => {
     },
 
     /**
+     * For presence: which of `ids` share a DM (one query, the user's DMs) or
+     * a group (one call, for the rest) with the user.
+     */
+    contactsAmong: {
+      visibility: 'public' as const,
+      params: chatParams.contactsAmong,
+      async handler(ctx: Ctx<ActionParams<'chat.contactsAmong'>>): Promise<ActionResult<'chat.contactsAmong'>> {
+        const { userId, ids } = ctx.params;
+        const partners = new Set((await dmsOf(userId)).flatMap((d) => (d.memberIds ?? []).map((m) => m.toHexString())));
+        partners.add(userId);
+        const rest = ids.filter((id) => !partners.has(id));
+        const inGroups = new Set(
+          rest.length > 0 ? await call(ctx, 'group.coMembersAmong', { userId, ids: [...new Set(rest)] }) : [],
+        );
+        return ids.filter((id) => partners.has(id) || inGroups.has(id));
+      },
+    },
+
+    /**
      * Catch-up after a reconnect: per converse, exactly the messages above the
      * client's last seq (or `tooMany` past 200, to page history instead).
      * Converses the caller is not in are left out.

@@ -19,7 +19,7 @@ import type { ConverseDoc, MessageDoc } from './models.ts';
  * many is the cheaper mistake than a document of thousands of ids.
  */
 
-/** In groups over this many members only admins and the owner may write `@all`. */
+/** In groups over this many members only admins and the owner may write `@all` (and `@here`). */
 export const ALL_OPEN_UP_TO = 100;
 /** Most online members an `@here` names; past that it counts for every member. */
 export const HERE_IDS_MAX = 1000;
@@ -58,7 +58,7 @@ export async function manyMentions(
 ): Promise<ManyFlags> {
   const written = writtenMany(content);
   let all = written.all;
-  const here = written.here;
+  let here = written.here;
   let hereIds: string[] | undefined;
   if (all || here) {
     const roster =
@@ -69,8 +69,11 @@ export async function manyMentions(
             maxIds: here && !before?.mentionsHere ? HERE_IDS_MAX : 0,
           });
     const memberCount = roster?.memberCount ?? 0;
-    // In a large group a plain member's `@all` stays plain text.
-    if (all && converse.kind === 'group' && memberCount > ALL_OPEN_UP_TO && converse.role === 'member') all = false;
+    // In a large group a plain member's `@all` and `@here` stay plain text.
+    if (converse.kind === 'group' && memberCount > ALL_OPEN_UP_TO && converse.role === 'member') {
+      all = false;
+      here = false;
+    }
     if (here && before?.mentionsHere) hereIds = before.hereIds?.map((id) => id.toHexString());
     else if (here && roster?.memberIds)
       hereIds = await onlineAmong(

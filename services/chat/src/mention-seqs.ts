@@ -44,13 +44,39 @@ const keep = ({ userId, converseId, seq }: Mention): Op => ({
   },
 });
 
+/**
+ * Most mention seqs one read position keeps: the newest. A reader who never
+ * reads a converse where someone mentions them at the send limit would
+ * otherwise grow one document without bound; past this the badge says
+ * "1,000 unread mentions", which says enough.
+ */
+export const MAX_KEPT_MENTIONS = 1000;
+
+/** Trims a read position holding more than MAX_KEPT_MENTIONS seqs to the newest (matches nothing otherwise). */
+const trim = ({ userId, converseId }: Pick<Mention, 'userId' | 'converseId'>): Op => ({
+  updateOne: {
+    filter: { userId, converseId, [`mentionSeqs.${MAX_KEPT_MENTIONS}`]: { $exists: true } },
+    update: { $push: { mentionSeqs: { $each: [], $sort: 1, $slice: -MAX_KEPT_MENTIONS } } },
+  },
+});
+
+/**
+ * Keeps mentions, then trims each read position they touched (in the same
+ * batch: a trim that runs before its keep leaves one seq too many until the
+ * next).
+ */
+const keepAll = (mentions: readonly Mention[]): Op[] => {
+  const touched = new Map(mentions.map((m) => [`${m.userId.toHexString()}:${m.converseId.toHexString()}`, m]));
+  return [...mentions.map(keep), ...[...touched.values()].map(trim)];
+};
+
 const takeBack = ({ userId, converseId, seq }: Mention): Op => ({
   updateOne: { filter: { userId, converseId }, update: { $pull: { mentionSeqs: { $in: [seq] } } } },
 });
 
-/** Adds mentions to their users' kept seqs (idempotent: a seq is kept once). */
+/** Adds mentions to their users' kept seqs (idempotent: a seq is kept once; the newest MAX_KEPT_MENTIONS stay). */
 export const recordMentions = (reads: Model<ReadDoc>, mentions: readonly Mention[]): Promise<void> =>
-  writeKeyed(reads, mentions.map(keep));
+  writeKeyed(reads, keepAll(mentions));
 
 /** Takes mentions back (a deletion). */
 export const unrecordMentions = (reads: Model<ReadDoc>, mentions: readonly Mention[]): Promise<void> =>
@@ -64,9 +90,7 @@ export function rerecordMentions(reads: Model<ReadDoc>, before: MessageDoc, afte
     ...mentionsOf(before)
       .filter((m) => !is.has(m.userId.toHexString()))
       .map(takeBack),
-    ...mentionsOf(after)
-      .filter((m) => !was.has(m.userId.toHexString()))
-      .map(keep),
+    ...keepAll(mentionsOf(after).filter((m) => !was.has(m.userId.toHexString()))),
   ]);
 }
 

@@ -74,6 +74,7 @@ export const chatParams = {
   access: strict({ converseId: idParam, userId: idParam }),
   readSeqs: strict({ userId: idParam, converseIds: { type: 'array', items: idParam, max: 500 } }),
   userRooms: strict({ userId: idParam }),
+  contactsAmong: strict({ userId: idParam, ids: { type: 'array', items: idParam, max: 1000 } }),
   sync: strict({
     cursors: {
       type: 'record',

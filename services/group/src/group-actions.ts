@@ -14,6 +14,7 @@ const MAX_GROUPS_LISTED = 1000;
 export const groupActions = ({ models, membership, audit, rooms }: GroupDeps) => ({
   create: {
     params: groupParams.create,
+    rateLimit: 'group-create',
     async handler(ctx: Ctx<Params<typeof groupParams.create>>): Promise<Group> {
       const userId = callerId(ctx);
       const group = await models.groups.create({
@@ -32,6 +33,8 @@ export const groupActions = ({ models, membership, audit, rooms }: GroupDeps) =>
       }
       const doc = group.toObject() as GroupDoc;
       await membership.forgetMember(doc._id.toHexString(), userId);
+      // Someone may have asked about the new panel's converse id before it existed (ids are predictable).
+      await membership.forgetConverses(converseIdsOf(doc));
       await rooms.created(doc._id.toHexString(), converseIdsOf(doc), userId, owner.joinedAt);
       announce(ctx, EVENTS.memberJoined, {
         groupId: doc._id.toHexString(),

@@ -71,7 +71,11 @@ export const createGroupService: ServiceFactory = (app: AppContext) => {
       ...rosterActions(deps),
     },
     events: {
-      [EVENTS.memberJoined]: forgetMember,
+      [EVENTS.memberJoined]: async (ctx) => {
+        await forgetMember(ctx);
+        // The owner joins once, as the group is made: its panels' converses may have been asked about before.
+        if (ctx.params.role === 'owner') await membership.forgetConverses(ctx.params.converseIds);
+      },
       [EVENTS.memberLeft]: forgetMember,
       [EVENTS.memberUpdated]: forgetMember,
       [EVENTS.panelCreated]: (ctx) => membership.forgetConverses([ctx.params.panel.converseId]),

@@ -72,7 +72,12 @@ export const memberActions = ({ models, membership, audit, rooms }: GroupDeps) =
       },
     },
 
-    /** Leave (yourself) or kick (owner: anyone else; admin: plain members). */
+    /**
+     * Leave (yourself) or kick (owner: anyone else; admin: plain members).
+     * A kick revokes the invites the member made, as a ban does; someone who
+     * leaves keeps theirs working (links they handed out stay valid; admins
+     * can revoke them from the list).
+     */
     removeMember: {
       params: groupParams.removeMember,
       async handler(ctx: Ctx<Params<typeof groupParams.removeMember>>): Promise<void> {
@@ -100,6 +105,7 @@ export const memberActions = ({ models, membership, audit, rooms }: GroupDeps) =
           target === mine ? undefined : me,
         );
         if (!removed) return; // Removed concurrently: nothing more to do.
+        if (target !== mine) await models.invites.deleteMany({ groupId: group._id, createdBy: target.userId });
         if (target !== mine)
           await auditMemberAction(audit, ctx, {
             actorId: me,
@@ -175,6 +181,23 @@ export const memberActions = ({ models, membership, audit, rooms }: GroupDeps) =
       params: groupParams.memberRole,
       handler(ctx: Ctx<ActionParams<'group.memberRole'>>): Promise<ActionResult<'group.memberRole'>> {
         return membership.role(ctx.params.groupId, ctx.params.userId);
+      },
+    },
+
+    /** For presence: which of `ids` share a group with the user (one indexed query over the user's groups). */
+    coMembersAmong: {
+      visibility: 'public' as const,
+      params: groupParams.coMembersAmong,
+      async handler(ctx: Ctx<ActionParams<'group.coMembersAmong'>>): Promise<ActionResult<'group.coMembersAmong'>> {
+        const { userId, ids } = ctx.params;
+        if (ids.length === 0) return [];
+        const indexed = await rooms.userConverses(userId);
+        const groupIds = indexed ? indexed.map((g) => g.groupId) : await groupIdsOf(userId);
+        if (groupIds.length === 0) return [];
+        const rows = await models.members
+          .find({ userId: { $in: ids }, groupId: { $in: groupIds } }, { userId: 1 })
+          .lean<Array<Pick<MemberDoc, 'userId'>>>();
+        return [...new Set(rows.map((r) => r.userId.toHexString()))];
       },
     },
 

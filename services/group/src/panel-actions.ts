@@ -10,6 +10,7 @@ import { toPanel } from './views.ts';
 export const panelActions = ({ models, membership, audit, rooms }: GroupDeps) => ({
   createPanel: {
     params: groupParams.createPanel,
+    rateLimit: 'panel-create',
     async handler(ctx: Ctx<Params<typeof groupParams.createPanel>>): Promise<Panel> {
       await loadForMember(models, ctx.params.groupId, callerId(ctx), MANAGERS);
       const panel = {

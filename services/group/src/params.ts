@@ -45,6 +45,7 @@ export const groupParams = {
   converseMember: strict({ converseId: idParam, userId: idParam }),
   converseMembers: strict({ converseId: idParam, userIds: { type: 'array', items: idParam, min: 1, max: 100 } }),
   userConverses: strict({ userId: idParam }),
+  coMembersAmong: strict({ userId: idParam, ids: { type: 'array', items: idParam, max: 1000 } }),
   converseRoster: strict({
     converseId: idParam,
     maxIds: { type: 'number', integer: true, min: 0, max: 100_000 },

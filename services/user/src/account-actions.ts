@@ -133,6 +133,7 @@ export const accountActions = (deps: UserDeps) => {
 
     updateMe: {
       params: userParams.updateMe,
+      rateLimit: 'profile-update',
       async handler(ctx: Ctx<Params<typeof userParams.updateMe>>): Promise<OwnUser> {
         const id = callerId(ctx);
         const set: Partial<UserDoc> = {};

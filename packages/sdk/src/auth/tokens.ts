@@ -1,5 +1,5 @@
 import { createSecretKey, type KeyObject } from 'node:crypto';
-import { errors, jwtVerify, SignJWT } from 'jose';
+import { decodeJwt, errors, jwtVerify, SignJWT } from 'jose';
 import { LRUCache } from 'lru-cache';
 import { ImError } from '../errors/im-error.ts';
 
@@ -42,6 +42,18 @@ export class TokenService {
       .setIssuedAt()
       .setExpirationTime(`${options.ttlSeconds ?? this.#ttlSeconds}s`)
       .sign(this.#key);
+  }
+
+  /** When a token expires (epoch ms), for one already verified; undefined for anything unreadable. */
+  expiresAtMs(token: string): number | undefined {
+    const known = this.#verified.get(token);
+    if (known) return known.expiresAtMs;
+    try {
+      const { exp } = decodeJwt(token);
+      return typeof exp === 'number' ? exp * 1000 : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   /** Throws IM_ERR_UNAUTHORIZED for anything but a valid, unexpired token of ours. */

@@ -409,6 +409,22 @@ export const configSchema = {
     default: '20000',
     parse: positiveInt,
   }),
+  socketsPerUser: entry({
+    env: 'SOCKETS_PER_USER',
+    type: 'count',
+    description:
+      "Most sockets one user may hold on one gateway; a new one past it closes that user's oldest (which is told why: socket:closing with IM_ERR_LIMIT).",
+    default: '20',
+    parse: positiveInt,
+  }),
+  socketSessionCheckSec: entry({
+    env: 'SOCKET_SESSION_CHECK_SEC',
+    type: 'seconds',
+    description:
+      "How often a gateway asks again whether its open sockets' sessions are live (in batches), so a revocation it missed still closes them; a socket also closes when its token expires.",
+    default: '300',
+    parse: positiveInt,
+  }),
   socketWsEngine: entry({
     env: 'SOCKET_WS_ENGINE',
     type: 'ws | uws',

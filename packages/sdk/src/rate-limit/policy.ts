@@ -77,6 +77,14 @@ export const RATE_LIMITS = {
     per: 'ip',
     about: 'web-public pages and feeds rendered afresh (not served from memory) for one address',
   },
+  'group-create': { points: 20, windowSeconds: 3600, per: 'user', about: 'groups created' },
+  'panel-create': { points: 60, windowSeconds: 3600, per: 'user', about: 'panels created' },
+  'profile-update': {
+    points: 30,
+    windowSeconds: 600,
+    per: 'user',
+    about: 'profile changes (each is announced to every group and DM of the user)',
+  },
 } as const satisfies Record<string, RateLimitPolicy>;
 
 export type RateLimitName = keyof typeof RATE_LIMITS;

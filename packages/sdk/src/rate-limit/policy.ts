@@ -71,6 +71,12 @@ export const RATE_LIMITS = {
     about: 'incoming webhook posts from one address (each hook also counts as its bot sending)',
   },
   moderate: { points: 120, windowSeconds: 60, per: 'user', about: 'moderation and administration actions' },
+  'push-subscribe': {
+    points: 30,
+    windowSeconds: 3600,
+    per: 'user',
+    about: 'Web Push subscriptions and mobile devices registered',
+  },
 } as const satisfies Record<string, RateLimitPolicy>;
 
 export type RateLimitName = keyof typeof RATE_LIMITS;

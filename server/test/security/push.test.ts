@@ -228,22 +228,49 @@ describe('Web Push and devices against abuse', () => {
   });
 });
 
-describe('push-subscribe rate limit', () => {
+describe('push-subscribe rate limit and PUSH_TIMEOUT_MS', () => {
   let api: ApiHarness;
   let receiver: PushEndpoint;
   let origin: string;
+  let silent: HoldingEndpoint;
+  let silentOrigin: string;
   before(async () => {
     receiver = new PushEndpoint();
     origin = await receiver.start();
+    silent = new HoldingEndpoint();
+    silentOrigin = await silent.start('127.0.0.2');
     api = await startApi(import.meta.url, {
-      OUTBOUND_ALLOW: '127.0.0.1',
+      OUTBOUND_ALLOW: '127.0.0.0/8',
       RATE_LIMIT: 'on',
       RATE_LIMITS: 'push-subscribe=3/3600',
+      // Push requests are given up on long before other outbound requests would be.
+      PUSH_TIMEOUT_MS: '300',
+      OUTBOUND_TIMEOUT_MS: '120000',
     });
   });
   after(async () => {
+    await silent.stop();
     await api.close();
     await receiver.stop();
+  });
+
+  it('gives up on a push request the destination does not answer after PUSH_TIMEOUT_MS', async () => {
+    const sender = await api.user('pto');
+    const user = await api.user('pto');
+    assert.equal(
+      (
+        await api.request('POST', '/api/push/subscriptions', {
+          token: user.token,
+          body: browserSubscription(`${silentOrigin}/silent/${user.id}`).json,
+        })
+      ).status,
+      201,
+    );
+    const dm = (await api.request<DmConverse>('POST', '/api/dms', { token: sender.token, body: { userId: user.id } }))
+      .body;
+    await api.request('POST', `/api/converses/${dm.id}/messages`, { token: sender.token, body: { content: 'hello?' } });
+    // The request is abandoned by the server (the connection closes unanswered), not held for OUTBOUND_TIMEOUT_MS.
+    await until('the unanswered request abandoned', () => silent.abandoned >= 1, 15_000);
   });
 
   it('counts subscriptions and devices registered per user; past it 429', async () => {

@@ -294,3 +294,49 @@ describe('push-subscribe rate limit and PUSH_TIMEOUT_MS', () => {
     assert.equal((await sub(other, 1)).status, 201, "another user's count is their own");
   });
 });
+
+describe('notifications past their TTL (Redis stream queue)', () => {
+  let api: ApiHarness;
+  let receiver: PushEndpoint;
+  let origin: string;
+  before(async () => {
+    receiver = new PushEndpoint();
+    origin = await receiver.start();
+    api = await startApi(import.meta.url, (env) => ({
+      OUTBOUND_ALLOW: '127.0.0.1',
+      REDIS_URL: env.redisUrl,
+      REDIS_KEY_PREFIX: env.redisPrefix,
+    }));
+  });
+  after(async () => {
+    await api.close();
+    await receiver.stop();
+  });
+
+  const expiredCount = async () =>
+    Number(
+      /^im_push_failed_total\{channel="webpush",reason="expired"\} (\d+)/m.exec(
+        await (await fetch(`${api.base}/metrics`)).text(),
+      )?.[1] ?? 0,
+    );
+
+  it('drops a job still waiting after the TTL its push service would keep it for; a fresh one is delivered', async () => {
+    // Jobs as the queue stores them: one enqueued two hours ago (held by an open circuit, say), one now.
+    const job = (path: string, enqueuedAt: number) => {
+      const { json } = browserSubscription(`${origin}${path}`);
+      return JSON.stringify({
+        id: path,
+        attempts: 0,
+        enqueuedAt,
+        data: { channel: 'webpush', target: { endpoint: json.endpoint, ...json.keys }, payload: '{"type":"dm"}' },
+      });
+    };
+    const before = await expiredCount();
+    await api.node.app.redis!.xadd('push:jobs', '*', 'job', job('/stale', Date.now() - 2 * 3600_000));
+    await api.node.app.redis!.xadd('push:jobs', '*', 'job', job('/fresh', Date.now()));
+    await until('the fresh one delivered', () => receiver.received.some((r) => r.path === '/fresh'), 15_000);
+    for (let i = 0; i < 100 && (await expiredCount()) === before; i += 1) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(await expiredCount(), before + 1, 'the stale one dropped');
+    assert.equal(receiver.received.filter((r) => r.path === '/stale').length, 0);
+  });
+});

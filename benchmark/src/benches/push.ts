@@ -26,6 +26,8 @@ import type { PushChannel, SinkCommand, SinkStats } from './push-sink.ts';
 
 /** Mentions the server resolves per message (services/chat/src/mentions.ts). */
 const MAX_MENTIONS = 50;
+/** Web Push subscriptions, and devices, the server keeps per user (a newer one replaces the oldest). */
+const MAX_PER_USER = 10;
 /** The cluster node that runs the push service (server/src/cluster.ts). */
 const PUSH_NODE = { id: 'services-2', services: 'file, push' };
 const SINK_FILE = fileURLToPath(new URL('./push-sink.ts', import.meta.url));
@@ -158,6 +160,10 @@ export async function run(argv: string[]): Promise<void> {
   const perMember = proxy
     ? intOption('devices', values.devices, 2)
     : intOption('subscriptions', values.subscriptions, 2);
+  if (perMember > MAX_PER_USER)
+    fail(
+      `--${proxy ? 'devices' : 'subscriptions'}: the server keeps at most ${MAX_PER_USER} per user (got ${perMember})`,
+    );
   const sendConcurrency = intOption('send-concurrency', values['send-concurrency'], 4);
   const pushConcurrency = values['push-concurrency']
     ? intOption('push-concurrency', values['push-concurrency'], 64)

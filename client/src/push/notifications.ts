@@ -1,6 +1,6 @@
 import { plainText } from '@im/markdown';
 import type { Message } from '@im/protocol';
-import { describeError } from '../api/errors.ts';
+import { ApiRequestError, describeError } from '../api/errors.ts';
 import { http } from '../api/http.ts';
 
 export type PushState = 'unsupported' | 'default' | 'denied' | 'enabled';
@@ -39,10 +39,18 @@ export async function enablePush(): Promise<string> {
     const registration = await navigator.serviceWorker.register('/sw.js', { scope: '/' });
     await navigator.serviceWorker.ready;
     const { key } = await http.get<{ key: string }>('/api/push/vapid-public-key');
-    const subscription =
-      (await registration.pushManager.getSubscription()) ??
-      (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key) }));
-    await http.post('/api/push/subscriptions', subscription.toJSON());
+    const subscribe = () =>
+      registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key) });
+    const subscription = (await registration.pushManager.getSubscription()) ?? (await subscribe());
+    try {
+      await http.post('/api/push/subscriptions', subscription.toJSON());
+    } catch (err) {
+      // This browser's subscription is still another account's (signed out without turning
+      // notifications off): the server will not move it, so this account gets a fresh one.
+      if (!(err instanceof ApiRequestError && err.status === 409)) throw err;
+      await subscription.unsubscribe();
+      await http.post('/api/push/subscriptions', (await subscribe()).toJSON());
+    }
     return 'Notifications are on.';
   } catch (err) {
     return `Notifications could not be turned on: ${describeError(err)}`;

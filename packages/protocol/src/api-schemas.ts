@@ -30,6 +30,7 @@ import type {
   PublicUser,
   PushDevice,
   PushSubscriptionRef,
+  PushSubscriptionInfo,
   Reaction,
   UnreadEntry,
   ReadReceipt,
@@ -78,6 +79,7 @@ export interface ApiSchemas {
   VapidKey: VapidKey;
   PushSubscription: PushSubscriptionRef;
   PushDevice: PushDevice;
+  PushSubscriptionInfo: PushSubscriptionInfo;
   Notification: Notification;
   NotificationPage: NotificationPage;
   NotificationSettings: NotificationSettings;

@@ -306,6 +306,13 @@ export interface PushSubscriptionRef {
   endpoint: string;
 }
 
+/** `GET /api/push/subscriptions`: one of my Web Push subscriptions (at most 10; the 11th replaces the oldest). */
+export interface PushSubscriptionInfo {
+  endpoint: string;
+  /** When it was first registered (ISO 8601). */
+  createdAt: string;
+}
+
 /** `POST /api/push/devices` (201): the mobile device now registered. */
 export interface PushDevice {
   platform: 'ios' | 'android';

@@ -128,5 +128,6 @@ export {
   type Outcome,
   type Worker,
   type RedisStreamQueueOptions,
+  type PerKeyLimit,
 } from './delivery/queue.ts';
 export { CircuitBreaker } from './delivery/circuit-breaker.ts';

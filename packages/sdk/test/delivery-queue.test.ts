@@ -61,6 +61,48 @@ describe('delivery queues', () => {
     });
   }
 
+  for (const kind of ['memory', 'redis'] as const) {
+    it(`${kind}: a key at its bound parks its other jobs outside the slots; they run in order as its jobs settle`, async () => {
+      const q: DeliveryQueue<TestJob> =
+        kind === 'memory' ? new MemoryQueue() : new RedisStreamQueue(redis('per-key'), 'c1', { name: 'test' });
+      queues.push(q);
+      // Jobs of "slow" are held until the test settles them; the others finish at once.
+      const held: Array<{ payload: string; settle: () => void }> = [];
+      const done: string[] = [];
+      q.start(
+        (j: DeliveryJob<TestJob>) =>
+          new Promise<Outcome>((resolve) => {
+            const finish = () => (done.push(j.data.payload), resolve({ done: true }));
+            if (j.data.payload.startsWith('slow')) held.push({ payload: j.data.payload, settle: finish });
+            else finish();
+          }),
+        3,
+        { keyOf: (data) => (data.payload.startsWith('slow') ? 'slow' : undefined), max: 2 },
+      );
+      await q.enqueue(Array.from({ length: 6 }, (_, i) => ({ payload: `slow${i}` })));
+      await q.enqueue(Array.from({ length: 5 }, (_, i) => job(i)));
+      // Two slow jobs hold two of the three slots; the others go through the third meanwhile.
+      await until(() => done.length === 5);
+      assert.deepEqual(done, ['p0', 'p1', 'p2', 'p3', 'p4']);
+      assert.deepEqual(
+        held.map((h) => h.payload),
+        ['slow0', 'slow1'],
+      );
+      // Each settled slow job hands its slot to the next parked one, in arrival order.
+      for (let next = 2; next < 6; next += 1) {
+        held.shift()!.settle();
+        await until(() => held.some((h) => h.payload === `slow${next}`));
+        assert.equal(held.length, 2);
+      }
+      for (const h of held.splice(0)) h.settle();
+      await until(() => done.length === 11);
+      assert.deepEqual(
+        done.filter((p) => p.startsWith('slow')),
+        ['slow0', 'slow1', 'slow2', 'slow3', 'slow4', 'slow5'],
+      );
+    });
+  }
+
   it('memory: thousands of jobs, a backlog and more enqueued while it drains, come out in order, each once', async () => {
     const q = new MemoryQueue<TestJob>();
     queues.push(q);

@@ -220,19 +220,16 @@ for (const mode of ['memory queue', 'Redis stream queue'] as const) {
     });
 
     it('sends 5,000 notifications over a handful of connections', async (t) => {
-      const owner = await api.user('bulk');
-      const target = await api.user('bulkt');
-      const subs = [];
-      for (let i = 0; i < 50; i += 1) subs.push(await subscribe(target));
-      const dm = (
-        await api.request<DmConverse>('POST', '/api/dms', { token: owner.token, body: { userId: target.id } })
-      ).body;
+      // 50 subscriptions: 5 members with the most one user may have (10) each, all mentioned.
+      const { owner, members, converseId } = await group(5);
+      for (const member of members) for (let i = 0; i < 10; i += 1) await subscribe(member);
+      const mentions = members.map((m) => `@${m.username}`).join(' ');
       const before = endpoint.received.length;
       const connectionsBefore = endpoint.connections;
       for (let i = 0; i < 100; i += 1)
         await api.broker.call(
           'chat.send',
-          { converseId: dm.id, content: `bulk ${i}` },
+          { converseId, content: `bulk ${i} ${mentions}` },
           { meta: { user: { id: owner.id } } },
         );
       const started = performance.now();

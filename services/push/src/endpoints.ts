@@ -25,6 +25,16 @@ export const pushEndpoints: Endpoint[] = [
     response: 'PushSubscription',
   }),
   endpoint({
+    method: 'GET',
+    path: '/api/push/subscriptions',
+    action: 'push.subscriptions',
+    params: pushParams.subscriptions,
+    input: 'none',
+    summary: 'My Web Push subscriptions (at most 10; the 11th registered replaces the oldest)',
+    tag: 'push',
+    response: 'PushSubscriptionInfo[]',
+  }),
+  endpoint({
     method: 'DELETE',
     path: '/api/push/subscriptions',
     action: 'push.unsubscribe',

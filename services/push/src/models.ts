@@ -7,6 +7,8 @@ export interface SubscriptionDoc {
   endpoint: string;
   p256dh: string;
   auth: string;
+  /** First registered (absent on subscriptions from before it was recorded: they count as the oldest). */
+  createdAt?: Date;
 }
 
 export interface DeviceDoc {
@@ -14,6 +16,7 @@ export interface DeviceDoc {
   userId: Types.ObjectId;
   platform: 'ios' | 'android';
   token: string;
+  createdAt?: Date;
 }
 
 /** A mention or DM received while offline: the notifications inbox. */
@@ -42,6 +45,7 @@ const subscriptionSchema = new Schema<SubscriptionDoc>(
     endpoint: { type: String, required: true },
     p256dh: { type: String, required: true },
     auth: { type: String, required: true },
+    createdAt: { type: Date },
   },
   { versionKey: false },
 );
@@ -53,6 +57,7 @@ const deviceSchema = new Schema<DeviceDoc>(
     userId: { type: Schema.Types.ObjectId, required: true },
     platform: { type: String, required: true, enum: ['ios', 'android'] },
     token: { type: String, required: true },
+    createdAt: { type: Date },
   },
   { versionKey: false },
 );

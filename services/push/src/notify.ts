@@ -1,3 +1,4 @@
+import { plainText } from '@im/markdown';
 import { call, isDuplicateKeyError, type EventContext } from '@im/sdk';
 import type { Message } from '@im/protocol';
 import type { ServiceBroker } from 'moleculer';
@@ -9,6 +10,8 @@ import { mutedAmong } from './muted.ts';
 
 /** Most members an `@all` notifies (the roster's ids stop there). */
 const ALL_TARGETS_MAX = 100_000;
+/** Characters of a message shown in a notification and the inbox. */
+const PREVIEW_CHARS = 140;
 
 /**
  * What reaches a member who is not looking: for DMs and mentions, members
@@ -54,7 +57,8 @@ export function notifier({ app, models, queue, fanOut }: PushDeps) {
     );
     if (recipients.length === 0) return;
 
-    const preview = message.content.slice(0, 140);
+    // The words a reader sees, spoilers hidden: a lock screen cannot keep them until tapped.
+    const preview = plainText(message.content, PREVIEW_CHARS);
     // Inbox entries written as they are stored (cast here, createdAt set): mongoose's hydration
     // and validation of a document per recipient cost more than the insert itself.
     const converseId = new Types.ObjectId(message.converseId);

@@ -12,6 +12,7 @@ export const pushParams = {
     },
     expirationTime: { type: 'any', optional: true },
   }),
+  subscriptions: strict({}),
   unsubscribe: strict({ endpoint: { type: 'string', max: 2048 } }),
   registerDevice: strict({
     platform: { type: 'enum', values: ['ios', 'android'] },

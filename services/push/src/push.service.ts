@@ -6,6 +6,7 @@ import {
   RedisStreamQueue,
   type AppContext,
   type DeliveryQueue,
+  type PerKeyLimit,
   type ServiceEvents,
   type ServiceFactory,
 } from '@im/sdk';
@@ -33,6 +34,28 @@ import { resolveVapidKeys } from './vapid.ts';
 const fanOutHighWater = (concurrency: number) => Math.max(2048, 32 * concurrency);
 
 /**
+ * Web Push deliveries in progress per endpoint host: a quarter of the
+ * delivery slots (16 of the default 64, the guard's connections per origin,
+ * so a healthy push service is not slowed), so a host that is slow or does
+ * not answer holds at most that many while the rest go on; its other jobs
+ * wait parked, in order, outside the slots. The push proxy is the operator's
+ * own: not bounded.
+ */
+const perHostLimit = (concurrency: number): PerKeyLimit<PushJobData> => ({
+  max: Math.ceil(concurrency / 4),
+  keyOf: (job) => (job.channel === 'webpush' ? endpointHost((job.target as { endpoint: string }).endpoint) : undefined),
+});
+
+/** The host of an endpoint URL (its ports together), or the URL itself if it does not parse (the sender drops it). */
+function endpointHost(endpoint: string): string {
+  try {
+    return new URL(endpoint).hostname;
+  } catch {
+    return endpoint;
+  }
+}
+
+/**
  * Notifications for members who are not looking: inbox entries, Web Push and
  * mobile pushes through a delivery queue (memory on a single instance, a
  * Redis stream in a cluster).
@@ -42,7 +65,10 @@ export const createPushService: ServiceFactory = (app: AppContext) => {
   let queue: DeliveryQueue<PushJobData> | undefined;
   let gate: FanOutGate | undefined;
   // Every push destination (Web Push endpoints, the push proxy) is user- or admin-supplied.
-  const outbound = new OutboundGuard({ allow: app.config.outboundAllow, timeoutMs: app.config.outboundTimeoutMs });
+  const outbound = new OutboundGuard({
+    allow: app.config.outboundAllow,
+    timeoutMs: Math.min(app.config.pushTimeoutMs, app.config.outboundTimeoutMs),
+  });
   const deps = { app, models, vapid: resolveVapidKeys(app.config), queue: () => queue, fanOut: () => gate, outbound };
   const encryptor = createEncryptor(app.config.pushEncryptWorkers);
   const send = createSender(
@@ -69,7 +95,7 @@ export const createPushService: ServiceFactory = (app: AppContext) => {
         gate = new FanOutGate(memory, fanOutHighWater(app.config.pushConcurrency));
         queue = memory;
       }
-      queue.start(send, app.config.pushConcurrency);
+      queue.start(send, app.config.pushConcurrency, perHostLimit(app.config.pushConcurrency));
     },
     async stopped() {
       gate?.stop();

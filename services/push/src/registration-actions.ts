@@ -1,7 +1,10 @@
-import type { PushDevice, PushSubscriptionRef, VapidKey } from '@im/protocol';
+import type { PushDevice, PushSubscriptionInfo, PushSubscriptionRef, VapidKey } from '@im/protocol';
 import { callerId, type Params } from '@im/sdk';
 import type { Ctx, PushDeps } from './deps.ts';
+import type { SubscriptionDoc } from './models.ts';
 import { pushParams } from './params.ts';
+import { register, REGISTRATIONS_PER_USER } from './registrations.ts';
+import { toSubscriptionInfo } from './views.ts';
 
 /** Where a user's notifications go: Web Push subscriptions and mobile devices. */
 export const registrationActions = ({ models, vapid, outbound }: PushDeps) => ({
@@ -12,17 +15,27 @@ export const registrationActions = ({ models, vapid, outbound }: PushDeps) => ({
 
   subscribe: {
     params: pushParams.subscribe,
+    rateLimit: 'push-subscribe' as const,
     async handler(ctx: Ctx<Params<typeof pushParams.subscribe>>): Promise<PushSubscriptionRef> {
       const userId = callerId(ctx);
       const { endpoint, keys } = ctx.params;
       // Only destinations the outbound guard would send to (delivery checks again every time).
       await outbound.check(endpoint, 'endpoint');
-      await models.subscriptions.updateOne(
-        { endpoint },
-        { $set: { userId, p256dh: keys.p256dh, auth: keys.auth } },
-        { upsert: true },
-      );
+      await register(models.subscriptions, userId, { endpoint }, { p256dh: keys.p256dh, auth: keys.auth });
       return { endpoint };
+    },
+  },
+
+  /** My Web Push subscriptions, oldest first. */
+  subscriptions: {
+    params: pushParams.subscriptions,
+    async handler(ctx: Ctx): Promise<PushSubscriptionInfo[]> {
+      const docs = await models.subscriptions
+        .find({ userId: callerId(ctx) }, { endpoint: 1, createdAt: 1 })
+        .sort({ createdAt: 1, _id: 1 })
+        .limit(REGISTRATIONS_PER_USER)
+        .lean<Array<Pick<SubscriptionDoc, '_id' | 'endpoint' | 'createdAt'>>>();
+      return docs.map(toSubscriptionInfo);
     },
   },
 
@@ -35,10 +48,10 @@ export const registrationActions = ({ models, vapid, outbound }: PushDeps) => ({
 
   registerDevice: {
     params: pushParams.registerDevice,
+    rateLimit: 'push-subscribe' as const,
     async handler(ctx: Ctx<Params<typeof pushParams.registerDevice>>): Promise<PushDevice> {
-      const userId = callerId(ctx);
       const { platform, token } = ctx.params;
-      await models.devices.updateOne({ token }, { $set: { userId, platform } }, { upsert: true });
+      await register(models.devices, callerId(ctx), { token }, { platform });
       return { platform, token };
     },
   },

@@ -1,5 +1,5 @@
-import type { Notification, NotificationSettings } from '@im/protocol';
-import type { NotificationDoc, SettingsDoc } from './models.ts';
+import type { Notification, NotificationSettings, PushSubscriptionInfo } from '@im/protocol';
+import type { NotificationDoc, SettingsDoc, SubscriptionDoc } from './models.ts';
 
 export const toNotification = (n: NotificationDoc): Notification => ({
   id: n._id.toHexString(),
@@ -16,4 +16,12 @@ export const toNotification = (n: NotificationDoc): Notification => ({
 export const toSettings = (doc: SettingsDoc | null | undefined): NotificationSettings => ({
   muteAll: doc?.muteAll ?? false,
   mutedConverseIds: (doc?.mutedConverseIds ?? []).map((id) => id.toHexString()),
+});
+
+/** A subscription as its owner lists it; one stored before `createdAt` was recorded dates from its id. */
+export const toSubscriptionInfo = (
+  s: Pick<SubscriptionDoc, '_id' | 'endpoint' | 'createdAt'>,
+): PushSubscriptionInfo => ({
+  endpoint: s.endpoint,
+  createdAt: (s.createdAt ?? s._id.getTimestamp()).toISOString(),
 });

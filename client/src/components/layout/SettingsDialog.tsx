@@ -11,6 +11,7 @@ import { AvatarSection } from '../people/AvatarSection.tsx';
 import { EmailSection } from './EmailSection.tsx';
 import { FeedsSection } from './FeedsSection.tsx';
 import { PasswordSection } from './PasswordSection.tsx';
+import { PushSubscriptionsSection } from './PushSubscriptionsSection.tsx';
 import { SessionsSection } from './SessionsSection.tsx';
 import { SsoSection } from './SsoSection.tsx';
 import { ReceiptsSetting } from '../receipts/ReceiptsSetting.tsx';
@@ -74,6 +75,7 @@ export function SettingsDialog(props: { onClose: () => void }) {
             Turn off notifications
           </button>
         )}
+        <PushSubscriptionsSection refresh={push} />
       </div>
       <EmailSection account={account} />
       <ReceiptsSetting account={account} />

@@ -554,6 +554,14 @@ export const configSchema = {
     default: '64',
     parse: positiveInt,
   }),
+  pushTimeoutMs: entry({
+    env: 'PUSH_TIMEOUT_MS',
+    type: 'milliseconds',
+    description:
+      'Longest one Web Push or push proxy request may take, connect to last byte (OUTBOUND_TIMEOUT_MS if shorter): push services answer in well under a second, and a destination that does not holds a delivery slot meanwhile.',
+    default: '5000',
+    parse: positiveInt,
+  }),
   pushEncryptWorkers: entry({
     env: 'PUSH_ENCRYPT_WORKERS',
     type: 'count',

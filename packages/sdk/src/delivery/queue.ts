@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { KeyedSlots } from './keyed-slots.ts';
 
 /**
  * One piece of work waiting to be delivered: a push notification, a webhook
@@ -18,6 +19,16 @@ export type Outcome = { done: true } | { retryInMs: number; countAttempt: boolea
 export type Worker<T> = (job: DeliveryJob<T>) => Promise<Outcome>;
 
 /**
+ * At most `max` jobs of one key (say, a destination host) in progress at
+ * once; the others of that key wait parked, outside the delivery slots, in
+ * arrival order. Jobs without a key are not bounded.
+ */
+export interface PerKeyLimit<T> {
+  keyOf(data: T): string | undefined;
+  max: number;
+}
+
+/**
  * Work waiting to be sent, shared by push and webhooks. In process memory on
  * a single instance (callers that must survive a restart keep their own
  * record and enqueue again at start, as webhooks do); a Redis stream in a
@@ -26,7 +37,7 @@ export type Worker<T> = (job: DeliveryJob<T>) => Promise<Outcome>;
  */
 export interface DeliveryQueue<T> {
   enqueue(jobs: T[]): Promise<void>;
-  start(worker: Worker<T>, concurrency: number): void;
+  start(worker: Worker<T>, concurrency: number, perKey?: PerKeyLimit<T>): void;
   depth(): Promise<number>;
   stop(): Promise<void>;
 }
@@ -60,6 +71,7 @@ export class MemoryQueue<T> implements DeliveryQueue<T> {
   #active = 0;
   #concurrency = 1;
   #delayed = 0;
+  #perKey: { keyOf: PerKeyLimit<T>['keyOf']; slots: KeyedSlots<DeliveryJob<T>> } | undefined;
   /** Callers waiting for the backlog to fall below their mark (see whenBacklogBelow). */
   #roomWaiters: Array<{ mark: number; resolve: (running: boolean) => void }> = [];
 
@@ -68,17 +80,22 @@ export class MemoryQueue<T> implements DeliveryQueue<T> {
     this.#pump();
   }
 
-  start(worker: Worker<T>, concurrency: number): void {
+  start(worker: Worker<T>, concurrency: number, perKey?: PerKeyLimit<T>): void {
     this.#worker = worker;
     this.#concurrency = concurrency;
+    if (perKey) this.#perKey = { keyOf: perKey.keyOf, slots: new KeyedSlots(perKey.max) };
     this.#pump();
   }
 
   async depth(): Promise<number> {
-    return this.#ready.length - this.#head + this.#delayed + this.#active;
+    return this.#ready.length - this.#head + this.#delayed + this.#active + (this.#perKey?.slots.parked ?? 0);
   }
 
-  /** Jobs waiting to be sent now or being sent: the depth without retries waiting for their time. */
+  /**
+   * Jobs waiting to be sent now or being sent: the depth without retries
+   * waiting for their time nor jobs parked behind others of their key (a
+   * slow destination must not hold the work of everyone else).
+   */
   backlog(): number {
     return this.#ready.length - this.#head + this.#active;
   }
@@ -98,6 +115,7 @@ export class MemoryQueue<T> implements DeliveryQueue<T> {
   async stop(): Promise<void> {
     for (const t of this.#timers) clearTimeout(t);
     this.#worker = undefined;
+    this.#perKey?.slots.clear();
     this.#wakeWaiters();
   }
 
@@ -116,17 +134,26 @@ export class MemoryQueue<T> implements DeliveryQueue<T> {
   #pump(): void {
     while (this.#worker && this.#active < this.#concurrency && this.#head < this.#ready.length) {
       const job = this.#take();
-      this.#active += 1;
-      void this.#worker(job)
-        .catch((): Outcome => ({ retryInMs: 1000, countAttempt: true }))
-        .then((outcome) => {
-          this.#active -= 1;
-          if (!('done' in outcome))
-            this.#later({ ...job, attempts: job.attempts + (outcome.countAttempt ? 1 : 0) }, outcome.retryInMs);
-          this.#pump();
-          if (this.#roomWaiters.length > 0) this.#wakeWaiters();
-        });
+      const key = this.#perKey?.keyOf(job.data);
+      // A job of a full key waits parked; it runs when one of its key settles.
+      if (this.#perKey && !this.#perKey.slots.admit(key, job)) continue;
+      this.#run(this.#worker, job, key);
     }
+  }
+
+  #run(worker: Worker<T>, job: DeliveryJob<T>, key: string | undefined): void {
+    this.#active += 1;
+    void worker(job)
+      .catch((): Outcome => ({ retryInMs: 1000, countAttempt: true }))
+      .then((outcome) => {
+        this.#active -= 1;
+        if (!('done' in outcome))
+          this.#later({ ...job, attempts: job.attempts + (outcome.countAttempt ? 1 : 0) }, outcome.retryInMs);
+        const next = this.#perKey?.slots.release(key);
+        if (next && this.#worker) this.#run(this.#worker, next, key);
+        this.#pump();
+        if (this.#roomWaiters.length > 0) this.#wakeWaiters();
+      });
   }
 
   #take(): DeliveryJob<T> {
@@ -157,6 +184,8 @@ export class MemoryQueue<T> implements DeliveryQueue<T> {
 }
 
 const CLAIM_IDLE_MS = 60_000;
+/** Jobs a stream consumer keeps parked behind others of their key, per delivery slot. */
+const PARKED_PER_SLOT = 16;
 
 export interface RedisStreamQueueOptions {
   /** Names the stream (`<name>:jobs`), its retries (`<name>:delayed`) and its consumer group: one per kind of work. */
@@ -171,6 +200,7 @@ export class RedisStreamQueue<T> implements DeliveryQueue<T> {
   readonly #consumer: string;
   #running = false;
   #active = 0;
+  #perKey: { keyOf: PerKeyLimit<T>['keyOf']; slots: KeyedSlots<{ streamId: string; job: DeliveryJob<T> }> } | undefined;
   /** Outcomes of one event-loop turn, recorded together (see #record). */
   #outcomes: Array<{ streamId: string; retry?: [at: number, raw: string]; settle: (err?: unknown) => void }> = [];
   readonly #claimIdleMs: number;
@@ -199,8 +229,9 @@ export class RedisStreamQueue<T> implements DeliveryQueue<T> {
     await pipeline.exec();
   }
 
-  start(worker: Worker<T>, concurrency: number): void {
+  start(worker: Worker<T>, concurrency: number, perKey?: PerKeyLimit<T>): void {
     this.#running = true;
+    if (perKey) this.#perKey = { keyOf: perKey.keyOf, slots: new KeyedSlots(perKey.max) };
     void this.#read(worker, concurrency);
     void this.#moveDue();
     void this.#claim(worker);
@@ -214,6 +245,8 @@ export class RedisStreamQueue<T> implements DeliveryQueue<T> {
   async stop(): Promise<void> {
     // The loops see the flag at their next turn; jobs in progress finish or are claimed later.
     this.#running = false;
+    // Parked jobs were read but not acknowledged: another consumer claims them.
+    this.#perKey?.slots.clear();
     this.#reader.disconnect();
   }
 
@@ -225,8 +258,7 @@ export class RedisStreamQueue<T> implements DeliveryQueue<T> {
     });
   }
 
-  async #handle(worker: Worker<T>, streamId: string, raw: string): Promise<void> {
-    const job = readJob<T>(raw);
+  async #handle(worker: Worker<T>, streamId: string, job: DeliveryJob<T>): Promise<void> {
     let outcome: Outcome;
     try {
       outcome = await worker(job);
@@ -281,7 +313,10 @@ export class RedisStreamQueue<T> implements DeliveryQueue<T> {
       }
     }
     while (this.#running) {
-      const room = concurrency - this.#active;
+      // Jobs parked behind others of their key stay pending here (claimed by another consumer if
+      // this one dies); past a bound of them, reading waits as it does for delivery slots.
+      const parkedFull = (this.#perKey?.slots.parked ?? 0) >= concurrency * PARKED_PER_SLOT;
+      const room = parkedFull ? 0 : concurrency - this.#active;
       if (room <= 0) {
         await sleep(5);
         continue;
@@ -306,15 +341,24 @@ export class RedisStreamQueue<T> implements DeliveryQueue<T> {
       }
       for (const [, entries] of res ?? []) {
         for (const [id, fields] of entries) {
-          this.#active += 1;
-          void this.#handle(worker, id, fields[1]!)
-            .catch(() => undefined) // Not acknowledged: another consumer claims it later.
-            .finally(() => {
-              this.#active -= 1;
-            });
+          const job = readJob<T>(fields[1]!);
+          const key = this.#perKey?.keyOf(job.data);
+          if (this.#perKey && !this.#perKey.slots.admit(key, { streamId: id, job })) continue;
+          this.#run(worker, id, job, key);
         }
       }
     }
+  }
+
+  #run(worker: Worker<T>, streamId: string, job: DeliveryJob<T>, key: string | undefined): void {
+    this.#active += 1;
+    void this.#handle(worker, streamId, job)
+      .catch(() => undefined) // Not acknowledged: another consumer claims it later.
+      .finally(() => {
+        this.#active -= 1;
+        const next = this.#perKey?.slots.release(key);
+        if (next && this.#running) this.#run(worker, next.streamId, next.job, key);
+      });
   }
 
   /** Retries whose time has come go back into the stream (ZREM first: one mover wins). */
@@ -344,7 +388,7 @@ export class RedisStreamQueue<T> implements DeliveryQueue<T> {
         .xautoclaim(this.#stream, this.#group, this.#consumer, this.#claimIdleMs, '0-0', 'COUNT', 100)
         .catch(() => null)) as [string, Array<[string, string[]]>] | null;
       for (const [id, fields] of res?.[1] ?? [])
-        if (fields?.[1]) await this.#handle(worker, id, fields[1]).catch(() => undefined);
+        if (fields?.[1]) await this.#handle(worker, id, readJob<T>(fields[1])).catch(() => undefined);
     }
   }
 }

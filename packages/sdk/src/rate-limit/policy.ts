@@ -85,6 +85,12 @@ export const RATE_LIMITS = {
     per: 'user',
     about: 'profile changes (each is announced to every group and DM of the user)',
   },
+  'push-subscribe': {
+    points: 30,
+    windowSeconds: 3600,
+    per: 'user',
+    about: 'Web Push subscriptions and mobile devices registered',
+  },
 } as const satisfies Record<string, RateLimitPolicy>;
 
 export type RateLimitName = keyof typeof RATE_LIMITS;

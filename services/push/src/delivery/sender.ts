@@ -7,6 +7,8 @@ import type { pushPoster } from './http-client.ts';
 import type { PushJob } from './push-job.ts';
 
 const MAX_ATTEMPTS = 10;
+/** How long a push service keeps a notification (the TTL header); past it, a job still waiting is dropped. */
+const TTL_SEC = 3600;
 /** VAPID tokens may live up to 24 h; 12 h leaves room for clock skew. */
 const VAPID_TOKEN_SEC = 12 * 3600;
 const backoff = (attempts: number) => Math.min(30_000, 250 * 2 ** attempts) * (0.75 + Math.random() * 0.5);
@@ -53,12 +55,18 @@ export function createSender(
     tokens.set(origin, { header: Authorization, renewAt: (expiresAt - 3600) * 1000 });
     return Authorization;
   };
-  return async ({ data: job, attempts }: PushJob): Promise<Outcome> => {
+  return async ({ data: job, attempts, enqueuedAt }: PushJob): Promise<Outcome> => {
     const webpush =
       job.channel === 'webpush' ? (job.target as { endpoint: string; p256dh: string; auth: string }) : null;
     if (!webpush && !proxy) return { done: true };
     const url = webpush ? new URL(webpush.endpoint) : proxy!;
     const origin = url.origin;
+    // Jobs held by an open circuit do not count attempts: the age bounds them instead, so a
+    // destination that keeps failing is given up on rather than tried for ever.
+    if (Date.now() - enqueuedAt > TTL_SEC * 1000) {
+      hooks.failed(job.channel, 'expired');
+      return { done: true };
+    }
     // An open circuit holds the job before any work is spent on it.
     const wait = breaker.waitFor(origin);
     if (wait > 0) return { retryInMs: wait, countAttempt: false };
@@ -76,7 +84,7 @@ export function createSender(
       }
       // The headers web-push sends for aes128gcm; the VAPID header is signed once per push service.
       headers = {
-        TTL: '3600',
+        TTL: String(TTL_SEC),
         'Content-Length': String(body.length),
         'Content-Type': 'application/octet-stream',
         'Content-Encoding': 'aes128gcm',

@@ -1,0 +1,61 @@
+import type { PushSubscriptionInfo } from '@im/protocol';
+import { useEffect, useState } from 'react';
+import { describeError } from '../../api/errors.ts';
+import { http } from '../../api/http.ts';
+
+const when = (iso: string) => new Date(iso).toLocaleString();
+
+/** The push service a subscription goes through (its host): the rest of the endpoint is a secret of the browser's. */
+const serviceOf = (endpoint: string): string => {
+  try {
+    return new URL(endpoint).host;
+  } catch {
+    return endpoint;
+  }
+};
+
+/**
+ * The browsers that get my notifications (at most 10; subscribing an 11th
+ * replaces the oldest); any of them can be removed. `refresh` changes when
+ * this browser's own subscription was turned on or off.
+ */
+export function PushSubscriptionsSection(props: { refresh: unknown }) {
+  const [subscriptions, setSubscriptions] = useState<PushSubscriptionInfo[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const load = () =>
+    http
+      .get<PushSubscriptionInfo[]>('/api/push/subscriptions')
+      .then(setSubscriptions)
+      .catch((err: unknown) => setError(describeError(err)));
+  useEffect(() => void load(), [props.refresh]);
+  const remove = async (endpoint: string) => {
+    try {
+      await http.delete('/api/push/subscriptions', { endpoint });
+      await load();
+    } catch (err) {
+      setError(describeError(err));
+    }
+  };
+  if (subscriptions?.length === 0 && !error) return null;
+  return (
+    <div data-testid="push-subscriptions">
+      <p className="hint">Browsers that get your notifications (at most 10; a new one replaces the oldest):</p>
+      <ul className="session-list">
+        {subscriptions?.map((s) => (
+          <li key={s.endpoint} data-testid="push-subscription">
+            <span className="session-agent">{serviceOf(s.endpoint)}</span>
+            <span className="hint">since {when(s.createdAt)}</span>
+            <button type="button" onClick={() => void remove(s.endpoint)}>
+              Remove
+            </button>
+          </li>
+        ))}
+      </ul>
+      {error && (
+        <p className="hint" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

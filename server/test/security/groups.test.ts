@@ -54,6 +54,18 @@ describe('groups, presence and mentions against bad faith', () => {
     assert.equal(joined.id, groupId);
   });
 
+  it("revokes a deleted account's invites in every group", async () => {
+    const { members, groupId } = await groupWithMembers(api, 1, 'Departed');
+    const [departing] = members as [User];
+    const invite = await ok<{ code: string }>('POST', `/api/groups/${groupId}/invites`, departing, {}, 201);
+    const early = await api.user('early');
+    await ok<Group>('POST', `/api/invites/${invite.code}/accept`, early);
+
+    await ok('DELETE', '/api/users/me', departing, undefined, 204);
+    const late = await api.user('late');
+    await refused('POST', `/api/invites/${invite.code}/accept`, late, 404, 'IM_ERR_NOT_FOUND');
+  });
+
   it('GET /api/presence answers only for users who share a group or a DM with the caller', async () => {
     const { owner: alice, members, groupId } = await groupWithMembers(api, 1, 'Presence');
     const [groupmate] = members as [User];

@@ -40,6 +40,8 @@ export const departureActions = (deps: GroupDeps) => {
       params: groupParams.forgetUser,
       async handler(ctx: Ctx<ActionParams<'group.forgetUser'>>): Promise<ActionResult<'group.forgetUser'>> {
         const { userId } = ctx.params;
+        // A deleted account's invites go with it: nobody is left to answer for who they let in.
+        await models.invites.deleteMany({ createdBy: userId });
         const memberships = await models.members.find({ userId }).lean<MemberDoc[]>();
         for (const m of memberships) {
           if (m.role === 'owner' && !(await handOver(ctx, m))) {

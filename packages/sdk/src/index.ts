@@ -114,10 +114,12 @@ export { sniffMime, isInlineSafe, SNIFF_BYTES } from './storage/sniff.ts';
 export {
   OutboundGuard,
   OutboundRefusedError,
+  OUTBOUND_REFUSED,
   type OutboundOptions,
   type OutboundResponse,
   type Lookup,
 } from './net/outbound.ts';
+export { outboundGuardFor, outboundAllowFor, type OutboundPurpose } from './net/outbound-purpose.ts';
 export { isPublicAddress, AllowList } from './net/ip-ranges.ts';
 export {
   MemoryQueue,

@@ -2,7 +2,7 @@ import {
   createCache,
   EVENTS,
   MemoryQueue,
-  OutboundGuard,
+  outboundGuardFor,
   RedisStreamQueue,
   type AppContext,
   type DeliveryQueue,
@@ -33,7 +33,7 @@ export const createIntegrationService: ServiceFactory = (app: AppContext) => {
   const deps: IntegrationDeps = {
     app,
     models,
-    outbound: new OutboundGuard({ allow: app.config.outboundAllow, timeoutMs: app.config.outboundTimeoutMs }),
+    outbound: outboundGuardFor(app, 'webhooks'),
     directory: new IntegrationDirectory(models),
     responses: createCache(app.redis, 'integration:respond:'),
     publicUrl: app.config.publicUrl ?? `http://localhost:${app.config.port}`,

@@ -66,7 +66,7 @@ export function webhookSender(
     } catch (err) {
       if (err instanceof OutboundRefusedError) {
         // No later attempt could be allowed: dropped, never retried.
-        await log(deliveryId, { status: 'failed', lastError: `Refused: ${err.message}` });
+        await log(deliveryId, { status: 'failed', lastError: `Refused: ${err.message}` }); // the generic words, not the detail
         return { done: true };
       }
       error = err instanceof Error ? err.message : String(err);

@@ -2,7 +2,7 @@ import {
   CircuitBreaker,
   EVENTS,
   MemoryQueue,
-  OutboundGuard,
+  outboundGuardFor,
   RedisStreamQueue,
   type AppContext,
   type DeliveryQueue,
@@ -42,7 +42,7 @@ export const createPushService: ServiceFactory = (app: AppContext) => {
   let queue: DeliveryQueue<PushJobData> | undefined;
   let gate: FanOutGate | undefined;
   // Every push destination (Web Push endpoints, the push proxy) is user- or admin-supplied.
-  const outbound = new OutboundGuard({ allow: app.config.outboundAllow, timeoutMs: app.config.outboundTimeoutMs });
+  const outbound = outboundGuardFor(app, 'push');
   const deps = { app, models, vapid: resolveVapidKeys(app.config), queue: () => queue, fanOut: () => gate, outbound };
   const encryptor = createEncryptor(app.config.pushEncryptWorkers);
   const send = createSender(

@@ -264,9 +264,33 @@ export const configSchema = {
     env: 'OUTBOUND_ALLOW',
     type: 'comma list of hosts, IPs, CIDRs',
     description:
-      'Private destinations the server may still send requests to on behalf of users (an internal push proxy; loopback in tests). Empty: only public addresses.',
+      'Private destinations the server may still send requests to on behalf of users (an internal push proxy; loopback in tests), for every purpose without a list of its own (OUTBOUND_ALLOW_PUSH, _WEBHOOKS, _PREVIEWS) and for the single sign-on provider. Empty: only public addresses.',
     default: '',
     parse: parsedBy(parseHostList),
+  }),
+  outboundAllowPush: entry({
+    env: 'OUTBOUND_ALLOW_PUSH',
+    type: 'comma list of hosts, IPs, CIDRs',
+    description:
+      'Private destinations Web Push and the push proxy may reach. Unset: OUTBOUND_ALLOW; set (even empty), it replaces OUTBOUND_ALLOW for push.',
+    keepEmpty: true,
+    parse: parsedBy(parseHostList).optional(),
+  }),
+  outboundAllowWebhooks: entry({
+    env: 'OUTBOUND_ALLOW_WEBHOOKS',
+    type: 'comma list of hosts, IPs, CIDRs',
+    description:
+      'Private destinations outgoing webhooks and slash commands may reach. Unset: OUTBOUND_ALLOW; set (even empty), it replaces OUTBOUND_ALLOW for them.',
+    keepEmpty: true,
+    parse: parsedBy(parseHostList).optional(),
+  }),
+  outboundAllowPreviews: entry({
+    env: 'OUTBOUND_ALLOW_PREVIEWS',
+    type: 'comma list of hosts, IPs, CIDRs',
+    description:
+      'Private destinations link previews may fetch pages and images from. Unset: OUTBOUND_ALLOW; set (even empty), it replaces OUTBOUND_ALLOW for previews.',
+    keepEmpty: true,
+    parse: parsedBy(parseHostList).optional(),
   }),
   outboundTimeoutMs: entry({
     env: 'OUTBOUND_TIMEOUT_MS',

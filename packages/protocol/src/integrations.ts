@@ -51,6 +51,13 @@ export interface OutgoingWebhook {
   botId: Id;
   createdBy: Id;
   createdAt: Timestamp;
+  /**
+   * Failing for 24 h in a row (WEBHOOK_DISABLE_AFTER_MS) turned it off: it
+   * gets no new deliveries until an admin turns it on again (PATCH).
+   */
+  disabled: boolean;
+  /** Since when every delivery has failed (absent: the last one that answered was 2xx). */
+  failingSince?: Timestamp;
 }
 
 /** Creating an outgoing webhook or a command, or rotating its secret: the signing secret, shown once. */
@@ -58,7 +65,8 @@ export interface OutgoingWebhookWithSecret extends OutgoingWebhook {
   secret: string;
 }
 
-export type DeliveryStatus = 'pending' | 'retrying' | 'delivered' | 'failed';
+/** `dropped`: never sent, as more than WEBHOOK_MAX_WAITING newer ones were waiting, or the hook was disabled. */
+export type DeliveryStatus = 'pending' | 'retrying' | 'delivered' | 'failed' | 'dropped';
 
 /** One event sent (or being sent) to an outgoing webhook. */
 export interface WebhookDelivery {

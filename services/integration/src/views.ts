@@ -22,6 +22,8 @@ export const toOutgoing = (doc: OutgoingHookDoc): OutgoingWebhook => ({
   botId: doc.botId.toHexString(),
   createdBy: doc.createdBy.toHexString(),
   createdAt: doc.createdAt.toISOString(),
+  disabled: doc.disabled === true,
+  ...(doc.failingSince ? { failingSince: doc.failingSince.toISOString() } : {}),
 });
 
 /** `url` only for admins: it may name an internal service. */

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Message, WebhookEventBody } from '@im/protocol';
 import { isDuplicateKeyError, type DeliveryQueue, type EventContext } from '@im/sdk';
 import { Types } from 'mongoose';
+import { capBacklog } from './backlog.ts';
 import type { IntegrationDeps } from './deps.ts';
 import type { DeliveryDoc, OutgoingHookDoc } from './models.ts';
 import type { WebhookJobData } from './webhook-job.ts';
@@ -23,12 +24,15 @@ const deliveryIdOf = (messageId: string, hookId: string): Types.ObjectId =>
 
 /**
  * On each new message of a group with outgoing hooks: a log entry and a
- * queued delivery per matching hook. Messages of the group's bots are not
- * sent (a hook's own answer must not call it again).
+ * queued delivery per matching hook that is not disabled. Messages of the
+ * group's bots are not sent (a hook's own answer must not call it again).
+ * A failing hook keeps at most WEBHOOK_MAX_WAITING deliveries waiting: the
+ * older ones are marked dropped (a healthy one has next to none waiting, so
+ * only failing ones pay for the count).
  */
 export const webhookDispatcher =
   (
-    { models, directory }: Pick<IntegrationDeps, 'models' | 'directory'>,
+    { app, models, directory }: Pick<IntegrationDeps, 'app' | 'models' | 'directory'>,
     queue: () => DeliveryQueue<WebhookJobData> | undefined,
   ) =>
   async (ctx: EventContext<'chat.message.created'>): Promise<void> => {
@@ -37,12 +41,16 @@ export const webhookDispatcher =
     const group = await directory.forGroup(groupId);
     if (group.outgoing.length === 0 || group.botIds.has(message.authorId)) return;
     const hooks = group.outgoing.filter(
-      (h) => (!h.converseId || h.converseId.toHexString() === message.converseId) && triggers(h, message.content),
+      (h) =>
+        !h.disabled &&
+        (!h.converseId || h.converseId.toHexString() === message.converseId) &&
+        triggers(h, message.content),
     );
     const jobs: WebhookJobData[] = [];
     for (const hook of hooks) {
       const job = await recordDelivery(models, hook, groupId, message);
       if (job) jobs.push(job);
+      if (job && hook.failingSince) await capBacklog(models, hook._id, app.config.webhookMaxWaiting);
     }
     await queue()?.enqueue(jobs);
   };
@@ -80,10 +88,9 @@ async function recordDelivery(
   return toJob(doc);
 }
 
-export const toJob = (doc: Pick<DeliveryDoc, '_id' | 'hookId' | 'groupId' | 'at' | 'body'>): WebhookJobData => ({
+export const toJob = (doc: Pick<DeliveryDoc, '_id' | 'hookId' | 'groupId' | 'at'>): WebhookJobData => ({
   deliveryId: doc._id.toHexString(),
   hookId: doc.hookId.toHexString(),
   groupId: doc.groupId.toHexString(),
   at: doc.at.getTime(),
-  body: doc.body,
 });

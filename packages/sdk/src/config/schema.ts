@@ -570,6 +570,22 @@ export const configSchema = {
     shownDefault: 'cores - 1 (at least 1)',
     parse: z.coerce.number().int().min(0).max(64),
   }),
+  webhookMaxWaiting: entry({
+    env: 'WEBHOOK_MAX_WAITING',
+    type: 'count',
+    description:
+      'Deliveries an outgoing webhook may have waiting (while its receiver fails); older ones are marked dropped. Lower it for tests.',
+    default: '1000',
+    parse: positiveInt,
+  }),
+  webhookDisableAfterMs: entry({
+    env: 'WEBHOOK_DISABLE_AFTER_MS',
+    type: 'milliseconds',
+    description:
+      'An outgoing webhook whose deliveries have all failed for this long is disabled until an admin turns it on again. Lower it for tests.',
+    default: '86400000',
+    parse: positiveInt,
+  }),
   webhookConcurrency: entry({
     env: 'WEBHOOK_CONCURRENCY',
     type: 'count',

@@ -119,6 +119,7 @@ export {
   type OutboundResponse,
   type Lookup,
 } from './net/outbound.ts';
+export { firstLink } from './text/first-link.ts';
 export { outboundGuardFor, outboundAllowFor, type OutboundPurpose } from './net/outbound-purpose.ts';
 export { isPublicAddress, AllowList } from './net/ip-ranges.ts';
 export {

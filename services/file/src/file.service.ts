@@ -50,7 +50,7 @@ export const createFileService: ServiceFactory = (app: AppContext) => {
     },
     events: {
       [EVENTS.fileUploaded]: { handler: thumbnailOnUpload(app, files) },
-      [EVENTS.messageCreated]: { handler: linkPreviewOnMessage(app, files, previewGuard) },
+      [EVENTS.messageCreated]: { handler: linkPreviewOnMessage(app, files, quota, previewGuard) },
     } satisfies ServiceEvents,
   };
 };

@@ -33,8 +33,8 @@ export function HookDisabledNotice(props: {
   return (
     <div role="status" className="mod-line" data-testid="hook-disabled">
       <p>
-        <span className="state-tag off">disabled</span> Every delivery failed for 24 hours, so nothing is sent to it any
-        more. Check the receiver, then turn it back on.
+        <span className="state-tag off">disabled</span> Nothing is sent to it. A hook is turned off after 24 hours of
+        failed deliveries, or by an admin. Check the receiver, then turn it back on.
       </p>
       <ErrorLine error={error} />
       <button

@@ -310,7 +310,7 @@ describe('Integrations tab: a disabled outgoing webhook', () => {
     render(<IntegrationsTab group={team} />);
     const row = await screen.findByRole('listitem', { name: 'Archive' });
     expect(row.getAttribute('data-disabled')).toBe('true');
-    expect(within(row).getByTestId('hook-disabled').textContent).toContain('nothing is sent to it');
+    expect(within(row).getByTestId('hook-disabled').textContent).toContain('Nothing is sent to it');
     const healthy = screen.getByRole('listitem', { name: 'Fine' });
     expect(within(healthy).queryByTestId('hook-disabled')).toBeNull();
     fireEvent.click(within(row).getByRole('button', { name: 'Turn back on Archive' }));

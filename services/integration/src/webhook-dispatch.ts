@@ -69,6 +69,7 @@ async function recordDelivery(
     converseId: message.converseId,
     message,
   };
+  const body = JSON.stringify(event);
   const doc: DeliveryDoc = {
     _id: id,
     hookId: hook._id,
@@ -77,7 +78,7 @@ async function recordDelivery(
     status: 'pending',
     attempts: 0,
     at: new Date(),
-    body: JSON.stringify(event),
+    body,
   };
   try {
     await models.deliveries.collection.insertOne(doc);
@@ -85,9 +86,10 @@ async function recordDelivery(
     if (isDuplicateKeyError(err)) return null; // another node has it
     throw err;
   }
-  return toJob(doc);
+  return { ...toJob(doc), body };
 }
 
+/** A job for a log entry, without its body (read at the attempt). */
 export const toJob = (doc: Pick<DeliveryDoc, '_id' | 'hookId' | 'groupId' | 'at'>): WebhookJobData => ({
   deliveryId: doc._id.toHexString(),
   hookId: doc.hookId.toHexString(),

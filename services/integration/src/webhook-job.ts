@@ -1,7 +1,8 @@
 /**
  * One delivery as it waits in the delivery queue (the log entry has the same
- * id). It carries no body: each attempt reads it from the log entry, so
- * what waits in memory or in Redis stays small whatever the messages are.
+ * id). It carries its body to its first attempt only: a retry (or a job
+ * brought back at start) reads it from the log entry, so what waits behind a
+ * failing receiver, in memory or in Redis, stays small whatever the messages.
  */
 export interface WebhookJobData {
   deliveryId: string;
@@ -9,6 +10,8 @@ export interface WebhookJobData {
   groupId: string;
   /** Epoch ms of the event: retries stop an hour and more after it. */
   at: number;
+  /** The event's JSON without its timestamp, which each attempt adds (and signs); first attempt only. */
+  body?: string;
 }
 
 /** The raw body of one attempt: the timestamp first, then the event as stored. */

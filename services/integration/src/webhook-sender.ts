@@ -1,4 +1,5 @@
 import { CircuitBreaker, OutboundRefusedError, type ActionCaller, type DeliveryJob, type Outcome } from '@im/sdk';
+import { Types } from 'mongoose';
 import type { IntegrationDeps } from './deps.ts';
 import { hookHealth } from './hook-health.ts';
 import { WAITING_STATUSES, type DeliveryDoc } from './models.ts';
@@ -24,7 +25,7 @@ const settled = (status: DeliveryDoc['status'] | undefined) => status !== undefi
  * Makes one attempt of a delivery and says what comes next: done (answered
  * 2xx, refused by the guard, the hook gone or disabled, dropped from its
  * backlog, or given up) or a retry. Each attempt is written to the delivery
- * log, whose entry also holds the body. A 2xx answer whose JSON has `text`
+ * log, whose entry also holds the body for retries. A 2xx answer whose JSON has `text`
  * is posted by the hook's bot.
  */
 export function webhookSender(
@@ -48,12 +49,14 @@ export function webhookSender(
     );
   };
 
+  /** A retry waits without the body (small in memory and in Redis): it reads it from the log entry. */
+  const later = (job: DeliveryJob<WebhookJobData>, outcome: Outcome): Outcome => {
+    delete job.data.body;
+    return outcome;
+  };
+
   return async (job: DeliveryJob<WebhookJobData>): Promise<Outcome> => {
     const { deliveryId, hookId, groupId, at } = job.data;
-    // Dropped from a full backlog (or settled by another node) since it was queued: nothing to send.
-    const entry = await models.deliveries.findById(deliveryId, { status: 1, body: 1 }).lean<DeliveryDoc>();
-    if (!entry?.body || !WAITING.has(entry.status)) return { done: true };
-    const body = entry.body;
     const hook = (await directory.forGroup(groupId)).outgoing.find((h) => h._id.toHexString() === hookId);
     if (!hook) {
       await log(deliveryId, { status: 'failed', lastError: 'The webhook was removed' }, false);
@@ -63,6 +66,17 @@ export function webhookSender(
       await log(deliveryId, { status: 'dropped', lastError: 'Dropped: the webhook is disabled' }, false);
       return { done: true };
     }
+    // A healthy hook's first attempt has its body with it. A retry, or any attempt for a
+    // failing hook (whose backlog may have dropped this one meanwhile), reads the entry.
+    let body = job.data.body;
+    if (body === undefined || hook.failingSince) {
+      const entry = await models.deliveries.collection.findOne<Pick<DeliveryDoc, 'status' | 'body'>>(
+        { _id: new Types.ObjectId(deliveryId) },
+        { projection: { status: 1, body: 1 } },
+      );
+      if (!entry?.body || !WAITING.has(entry.status)) return { done: true };
+      body = entry.body;
+    }
     const wait = breaker.waitFor(hookId);
     if (wait > 0) {
       // Its circuit is open (the hook has been tried within the last minute): past the hour, give up.
@@ -70,7 +84,7 @@ export function webhookSender(
         await log(deliveryId, { status: 'failed', lastError: 'Given up: the receiver kept failing' }, false);
         return { done: true };
       }
-      return { retryInMs: wait, countAttempt: false };
+      return later(job, { retryInMs: wait, countAttempt: false });
     }
 
     const timestamp = Math.floor(Date.now() / 1000);
@@ -123,6 +137,6 @@ export function webhookSender(
     }
     const delay = retryDelayMs(job.attempts);
     await log(deliveryId, { ...failed, status: 'retrying', nextAttemptAt: new Date(Date.now() + delay) });
-    return { retryInMs: delay, countAttempt: true };
+    return later(job, { retryInMs: delay, countAttempt: true });
   };
 }

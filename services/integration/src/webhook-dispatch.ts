@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Message, WebhookEventBody } from '@im/protocol';
 import { isDuplicateKeyError, type DeliveryQueue, type EventContext } from '@im/sdk';
 import { Types } from 'mongoose';
-import { capBacklog } from './backlog.ts';
+import { capBacklog, trimEvery } from './backlog.ts';
 import type { IntegrationDeps } from './deps.ts';
 import type { DeliveryDoc, OutgoingHookDoc } from './models.ts';
 import type { WebhookJobData } from './webhook-job.ts';
@@ -28,14 +28,28 @@ const deliveryIdOf = (messageId: string, hookId: string): Types.ObjectId =>
  * group's bots are not sent (a hook's own answer must not call it again).
  * A failing hook keeps at most WEBHOOK_MAX_WAITING deliveries waiting: the
  * older ones are marked dropped (a healthy one has next to none waiting, so
- * only failing ones pay for the count).
+ * only failing ones pay for trimming, and only every trimEvery deliveries).
  */
-export const webhookDispatcher =
-  (
-    { app, models, directory }: Pick<IntegrationDeps, 'app' | 'models' | 'directory'>,
-    queue: () => DeliveryQueue<WebhookJobData> | undefined,
-  ) =>
-  async (ctx: EventContext<'chat.message.created'>): Promise<void> => {
+export const webhookDispatcher = (
+  { app, models, directory }: Pick<IntegrationDeps, 'app' | 'models' | 'directory'>,
+  queue: () => DeliveryQueue<WebhookJobData> | undefined,
+) => {
+  const max = app.config.webhookMaxWaiting;
+  const every = trimEvery(max);
+  /** Per failing hook: deliveries recorded on this node since its backlog was last trimmed. */
+  const sinceTrim = new Map<string, number>();
+  const trim = async (hook: OutgoingHookDoc) => {
+    const key = hook._id.toHexString();
+    const count = (sinceTrim.get(key) ?? 0) + 1;
+    if (count < every) {
+      sinceTrim.set(key, count);
+      return;
+    }
+    sinceTrim.delete(key);
+    await capBacklog(models, hook._id, max - every + 1, max);
+  };
+
+  return async (ctx: EventContext<'chat.message.created'>): Promise<void> => {
     const { message, groupId } = ctx.params;
     if (!groupId) return;
     const group = await directory.forGroup(groupId);
@@ -50,10 +64,11 @@ export const webhookDispatcher =
     for (const hook of hooks) {
       const job = await recordDelivery(models, hook, groupId, message);
       if (job) jobs.push(job);
-      if (job && hook.failingSince) await capBacklog(models, hook._id, app.config.webhookMaxWaiting);
+      if (job && hook.failingSince) await trim(hook);
     }
     await queue()?.enqueue(jobs);
   };
+};
 
 async function recordDelivery(
   models: IntegrationDeps['models'],

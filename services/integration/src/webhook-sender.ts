@@ -66,9 +66,13 @@ export function webhookSender(
       await log(deliveryId, { status: 'dropped', lastError: 'Dropped: the webhook is disabled' }, false);
       return { done: true };
     }
+    const wait = breaker.waitFor(hookId);
+    let body = job.data.body;
+    // A first look behind an open circuit only puts the job aside, without its body, until
+    // the circuit lets one through: no read of the log for each new message of a dead hook.
+    if (wait > 0 && body !== undefined) return later(job, { retryInMs: wait, countAttempt: false });
     // A healthy hook's first attempt has its body with it. A retry, or any attempt for a
     // failing hook (whose backlog may have dropped this one meanwhile), reads the entry.
-    let body = job.data.body;
     if (body === undefined || hook.failingSince) {
       const entry = await models.deliveries.collection.findOne<Pick<DeliveryDoc, 'status' | 'body'>>(
         { _id: new Types.ObjectId(deliveryId) },
@@ -77,7 +81,6 @@ export function webhookSender(
       if (!entry?.body || !WAITING.has(entry.status)) return { done: true };
       body = entry.body;
     }
-    const wait = breaker.waitFor(hookId);
     if (wait > 0) {
       // Its circuit is open (the hook has been tried within the last minute): past the hour, give up.
       if (Date.now() - at >= RETRY_FOR_MS) {

@@ -55,6 +55,13 @@ export interface OutgoingWebhook {
   createdAt: Timestamp;
   /** Its maker is no longer an admin of the group: it does nothing until an admin renews its secret. */
   suspended?: true;
+  /**
+   * Failing for 24 h in a row (WEBHOOK_DISABLE_AFTER_MS) turned it off: it
+   * gets no new deliveries until an admin turns it on again (PATCH).
+   */
+  disabled: boolean;
+  /** Since when every delivery has failed (absent: the last one that answered was 2xx). */
+  failingSince?: Timestamp;
 }
 
 /** Creating an outgoing webhook or a command, or rotating its secret: the signing secret, shown once. */
@@ -62,7 +69,8 @@ export interface OutgoingWebhookWithSecret extends OutgoingWebhook {
   secret: string;
 }
 
-export type DeliveryStatus = 'pending' | 'retrying' | 'delivered' | 'failed';
+/** `dropped`: never sent, as more than WEBHOOK_MAX_WAITING newer ones were waiting, or the hook was disabled. */
+export type DeliveryStatus = 'pending' | 'retrying' | 'delivered' | 'failed' | 'dropped';
 
 /** One event sent (or being sent) to an outgoing webhook. */
 export interface WebhookDelivery {

@@ -133,8 +133,8 @@ export interface ActionMap {
   'group.emojiExists': { params: { groupId: string; name: string }; result: boolean };
   /** Link previews: claims the message's preview for one fetcher (false: taken, or the message is gone). */
   'chat.claimPreview': { params: { messageId: string; url: string }; result: boolean };
-  /** Sets a message's preview and tells the converse (message:updated). */
-  'chat.setPreview': { params: { messageId: string; preview: LinkPreview }; result: void };
+  /** Sets a message's preview and tells the converse (message:updated); false when it no longer applies (deleted, removed, edited). */
+  'chat.setPreview': { params: { messageId: string; preview: LinkPreview }; result: boolean };
   /** What the gateway needs to serve a file's bytes, for those who may read it. */
   'file.access': { params: { fileId: string }; result: FileAccess };
   /**
@@ -142,6 +142,8 @@ export interface ActionMap {
    * converse's members read them, in one call; refuses all if one is not theirs.
    */
   'file.attach': { params: { fileIds: string[]; userId: string; converseId: string }; result: FileInfo[] };
+  /** Removes a link preview's image (record, quota, object) once its preview or message is gone; false if none. */
+  'file.removePreviewImage': { params: { fileId: string }; result: boolean };
   /** Removes files never attached and older than the grace period; answers how many. */
   'file.cleanup': { params: Record<string, never>; result: number };
   /** Which of these users have a socket on any gateway. */

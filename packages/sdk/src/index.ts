@@ -115,10 +115,13 @@ export { sniffMime, isInlineSafe, SNIFF_BYTES } from './storage/sniff.ts';
 export {
   OutboundGuard,
   OutboundRefusedError,
+  OUTBOUND_REFUSED,
   type OutboundOptions,
   type OutboundResponse,
   type Lookup,
 } from './net/outbound.ts';
+export { firstLink } from './text/first-link.ts';
+export { outboundGuardFor, outboundAllowFor, type OutboundPurpose } from './net/outbound-purpose.ts';
 export { isPublicAddress, AllowList } from './net/ip-ranges.ts';
 export {
   MemoryQueue,

@@ -20,6 +20,7 @@ import { manyMentions, noteManySeq } from './mention-many.ts';
 import { mentionsOf, rerecordMentions, unrecordMentions } from './mention-seqs.ts';
 import { messageViews } from './message-views.ts';
 import { releasePinSlot } from './pin-actions.ts';
+import { dropPreviewImage, previewLeftByEdit } from './preview-image.ts';
 import { parseSlash, type Slash } from './slash.ts';
 import { emptied } from './tombstone.ts';
 import type { MessageDoc, ReactionDoc } from './models.ts';
@@ -121,6 +122,8 @@ export const messageActions = ({ models, writer, access, audit, recent, threads 
     if (before.pinned) await releasePinSlot(models, doc.converseId);
     await models.reactions.deleteMany({ messageId: doc._id });
     await unrecordMentions(models.reads, mentionsOf(before));
+    // Its link preview's image goes with it (the file service gives the author's quota back).
+    await dropPreviewImage(ctx, before.preview);
     const emptiedDoc = await models.messages.findById(doc._id).lean<MessageDoc>();
     if (emptiedDoc) await recent.changed(emptiedDoc);
     const root = await threads.unreplied(doc);
@@ -316,6 +319,8 @@ export const messageActions = ({ models, writer, access, audit, recent, threads 
         refuseMuted(converse);
         const mentions = await access.membersAmong(ctx, converse, await mentionedUserIds(ctx, ctx.params.content));
         const many = await manyMentions(ctx, converse, userId, ctx.params.content, doc);
+        // An edit that drops (or changes) the link takes its preview off.
+        const left = await previewLeftByEdit(models, doc, ctx.params.content);
         const updated = await models.messages
           .findOneAndUpdate(
             { _id: doc._id, authorId: userId, deleted: { $ne: true } },
@@ -333,6 +338,7 @@ export const messageActions = ({ models, writer, access, audit, recent, threads 
           )
           .lean<MessageDoc>();
         if (!updated) throw new ImError('IM_ERR_NOT_FOUND', 'Message not found');
+        await dropPreviewImage(ctx, left?.preview);
         await rerecordMentions(models.reads, doc, updated);
         await noteManySeq(models.converses, updated);
         await recent.changed(updated);

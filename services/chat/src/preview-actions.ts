@@ -2,6 +2,7 @@ import { announce, callerId, EVENTS, ImError, type ActionParams, type ActionResu
 import { Types } from 'mongoose';
 import type { ChatDeps, Ctx } from './deps.ts';
 import type { MessageDoc } from './models.ts';
+import { dropPreviewImage } from './preview-image.ts';
 import { previewParams } from './preview-params.ts';
 import { audience, toMessage } from './views.ts';
 
@@ -50,6 +51,7 @@ export const previewActions = ({ models, access, recent }: ChatDeps) => {
           )
           .lean<MessageDoc>();
         if (updated) await publish(ctx, updated);
+        return updated !== null;
       },
     },
 
@@ -63,14 +65,18 @@ export const previewActions = ({ models, access, recent }: ChatDeps) => {
         if (doc.authorId.toHexString() !== userId)
           throw new ImError('IM_ERR_FORBIDDEN', "Only the author may remove a message's preview");
         // An empty previewUrl: a fetch still under way can neither claim it nor bring the card back.
-        const updated = await models.messages
+        // The card as this update found it (one set meanwhile included): its image goes with it.
+        const before = await models.messages
           .findOneAndUpdate(
             { _id: doc._id },
             { $unset: { preview: '' }, $set: { previewUrl: '' }, $inc: { v: 1 } },
-            { new: true },
+            { new: false },
           )
           .lean<MessageDoc>();
-        if (updated && doc.preview) await publish(ctx, updated);
+        if (!before?.preview) return;
+        const updated = await models.messages.findById(doc._id).lean<MessageDoc>();
+        if (updated) await publish(ctx, updated);
+        await dropPreviewImage(ctx, before.preview);
       },
     },
   };

@@ -7,6 +7,7 @@ import type { FileDoc } from './models.ts';
 import { sanitizeFileName } from './names.ts';
 import { fileParams } from './params.ts';
 import { removeUnattached } from './cleanup.ts';
+import { removePreviewImage } from './link-preview/preview-image.ts';
 import { canThumbnail } from './thumbnails.ts';
 import { toFileAccess, toFileInfo } from './views.ts';
 
@@ -114,6 +115,15 @@ export const fileActions = ({ app, files, quota, signer }: FileDeps) => ({
         { $addToSet: { converseIds: new Types.ObjectId(ctx.params.converseId) } },
       );
       return docs.map(toFileInfo);
+    },
+  },
+
+  /** A link preview's image, once its preview or message is gone (chat calls it); other files are left alone. */
+  removePreviewImage: {
+    visibility: 'public' as const,
+    params: fileParams.removePreviewImage,
+    async handler(ctx: Ctx<ActionParams<'file.removePreviewImage'>>): Promise<ActionResult<'file.removePreviewImage'>> {
+      return removePreviewImage(app, files, quota, ctx.params.fileId);
     },
   },
 

@@ -1,7 +1,7 @@
 import {
   EVENTS,
   FileUrlSigner,
-  OutboundGuard,
+  outboundGuardFor,
   type AppContext,
   type ServiceEvents,
   type ServiceFactory,
@@ -25,8 +25,7 @@ export const createFileService: ServiceFactory = (app: AppContext) => {
   const quota = new Quota(usageModel(app.mongo!), files, app.config.fileQuotaBytes);
   let cleanupTimer: NodeJS.Timeout | undefined;
   // Link previews wait at most 5 s for a page (the contract), whatever other outbound requests may take.
-  const previewGuard = new OutboundGuard({
-    allow: app.config.outboundAllow,
+  const previewGuard = outboundGuardFor(app, 'previews', {
     timeoutMs: Math.min(5000, app.config.outboundTimeoutMs),
     connections: 4,
   });
@@ -51,7 +50,7 @@ export const createFileService: ServiceFactory = (app: AppContext) => {
     },
     events: {
       [EVENTS.fileUploaded]: { handler: thumbnailOnUpload(app, files) },
-      [EVENTS.messageCreated]: { handler: linkPreviewOnMessage(app, files, previewGuard) },
+      [EVENTS.messageCreated]: { handler: linkPreviewOnMessage(app, files, quota, previewGuard) },
     } satisfies ServiceEvents,
   };
 };

@@ -18,6 +18,8 @@ export interface FileDoc {
   groupIds?: Types.ObjectId[];
   /** The user whose profile picture this is: anyone signed in may read it (absent on other files). */
   avatarOf?: Types.ObjectId;
+  /** The message whose link preview shows this image (the server fetched it): it goes with that preview. */
+  previewOf?: Types.ObjectId;
   createdAt: Date;
 }
 
@@ -33,6 +35,7 @@ const fileSchema = new Schema<FileDoc>(
     converseIds: { type: [Schema.Types.ObjectId], default: [] },
     groupIds: { type: [Schema.Types.ObjectId], default: undefined },
     avatarOf: { type: Schema.Types.ObjectId },
+    previewOf: { type: Schema.Types.ObjectId },
     createdAt: { type: Date, required: true, default: () => new Date() },
   },
   { versionKey: false },

@@ -16,6 +16,7 @@ export const fileParams = {
   info: strict({ fileId: idParam }),
   url: strict({ fileId: idParam, variant: { type: 'enum', values: ['file', 'thumbnail'], optional: true } }),
   locate: strict({ fileId: idParam }),
+  removePreviewImage: strict({ fileId: idParam }),
   attach: strict({ fileIds: { type: 'array', items: idParam, max: 10 }, userId: idParam, converseId: idParam }),
   // Only for the OpenAPI document: the gateway serves these routes itself.
   download: strict({ fileId: idParam }),

@@ -131,6 +131,17 @@ export const integrationEndpoints: Endpoint[] = [
     response: 'OutgoingWebhookWithSecret',
   }),
   endpoint({
+    method: 'PATCH',
+    path: `${group}/webhooks/outgoing/:hookId`,
+    action: 'integration.updateOutgoing',
+    params: p.updateOutgoing,
+    input: 'body',
+    summary:
+      'Turn an outgoing webhook off (`{disabled: true}`) or on again (`{disabled: false}`), e.g. one disabled after failing for 24 h (admin)',
+    tag: 'integrations',
+    response: 'OutgoingWebhook',
+  }),
+  endpoint({
     method: 'DELETE',
     path: `${group}/webhooks/outgoing/:hookId`,
     action: 'integration.removeOutgoing',

@@ -2,7 +2,7 @@ import {
   createCache,
   EVENTS,
   MemoryQueue,
-  OutboundGuard,
+  outboundGuardFor,
   RedisStreamQueue,
   type AppContext,
   type DeliveryQueue,
@@ -17,7 +17,7 @@ import { IntegrationDirectory } from './directory.ts';
 import { forgetGroup } from './group-removal.ts';
 import { suspendIntegrationsOf } from './maker-removal.ts';
 import { incomingActions } from './incoming-actions.ts';
-import { integrationModels } from './models.ts';
+import { integrationModels, WAITING_STATUSES, type DeliveryDoc } from './models.ts';
 import { outgoingActions } from './outgoing-actions.ts';
 import { toJob, webhookDispatcher } from './webhook-dispatch.ts';
 import type { WebhookJobData } from './webhook-job.ts';
@@ -34,7 +34,7 @@ export const createIntegrationService: ServiceFactory = (app: AppContext) => {
   const deps: IntegrationDeps = {
     app,
     models,
-    outbound: new OutboundGuard({ allow: app.config.outboundAllow, timeoutMs: app.config.outboundTimeoutMs }),
+    outbound: outboundGuardFor(app, 'webhooks'),
     directory: new IntegrationDirectory(models),
     responses: createCache(app.redis, 'integration:respond:'),
     publicUrl: app.config.publicUrl ?? `http://localhost:${app.config.port}`,
@@ -51,7 +51,10 @@ export const createIntegrationService: ServiceFactory = (app: AppContext) => {
       } else {
         queue = new MemoryQueue<WebhookJobData>();
         // Deliveries waiting when the process stopped are tried again now.
-        const waiting = await models.deliveries.find({ status: { $in: ['pending', 'retrying'] } }).lean();
+        // Ids only: each attempt reads its body from the entry (at most WEBHOOK_MAX_WAITING per failing hook).
+        const waiting = await models.deliveries
+          .find({ status: { $in: WAITING_STATUSES } }, { hookId: 1, groupId: 1, at: 1 })
+          .lean<Array<Pick<DeliveryDoc, '_id' | 'hookId' | 'groupId' | 'at'>>>();
         await queue.enqueue(waiting.map(toJob));
       }
       queue.start(send, app.config.webhookConcurrency);

@@ -38,6 +38,10 @@ export interface OutgoingHookDoc {
   createdAt: Date;
   /** As an incoming hook's: nothing is delivered while it is set. */
   suspendedAt?: Date;
+  /** Set at the first failure after a success (or since creation); unset by the next 2xx. */
+  failingSince?: Date;
+  /** Failing for WEBHOOK_DISABLE_AFTER_MS: no new deliveries until an admin turns it on again. */
+  disabled?: boolean;
 }
 
 export interface CommandDoc {
@@ -61,15 +65,18 @@ export interface DeliveryDoc {
   hookId: Types.ObjectId;
   groupId: Types.ObjectId;
   event: 'message.created';
-  status: 'pending' | 'retrying' | 'delivered' | 'failed';
+  status: 'pending' | 'retrying' | 'delivered' | 'failed' | 'dropped';
   attempts: number;
   responseStatus?: number;
   lastError?: string;
   at: Date;
   nextAttemptAt?: Date;
-  /** JSON of the event without its timestamp (added, and signed, per attempt). */
-  body: string;
+  /** JSON of the event without its timestamp (added, and signed, per attempt); removed once it cannot be sent. */
+  body?: string;
 }
+
+/** A delivery that may still be sent. */
+export const WAITING_STATUSES = ['pending', 'retrying'] as const;
 
 const schema = <T>(definition: Record<string, unknown>) =>
   new Schema<T>(definition, { versionKey: false, minimize: false });
@@ -104,6 +111,8 @@ const outgoingSchema = schema<OutgoingHookDoc>({
   createdBy: id,
   createdAt: { type: Date, required: true },
   suspendedAt: { type: Date },
+  failingSince: { type: Date },
+  disabled: { type: Boolean },
 });
 outgoingSchema.index({ groupId: 1 });
 
@@ -130,10 +139,12 @@ const deliverySchema = schema<DeliveryDoc>({
   lastError: { type: String },
   at: { type: Date, required: true },
   nextAttemptAt: { type: Date },
-  body: { type: String, required: true },
+  body: { type: String },
 });
 deliverySchema.index({ hookId: 1, at: -1 });
 deliverySchema.index({ status: 1 });
+// A failing hook's waiting deliveries, oldest first: those past WEBHOOK_MAX_WAITING are dropped.
+deliverySchema.index({ hookId: 1, status: 1, at: 1 });
 // The log keeps a week; retries end long before.
 deliverySchema.index({ at: 1 }, { expireAfterSeconds: 7 * 86400 });
 

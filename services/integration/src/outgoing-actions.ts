@@ -1,6 +1,7 @@
 import type { OutgoingWebhook, OutgoingWebhookWithSecret, WebhookDelivery } from '@im/protocol';
 import { callerId, ImError, type Params } from '@im/sdk';
 import { Types } from 'mongoose';
+import { dropWaiting } from './backlog.ts';
 import { notFound, requireMember, requirePanel, withNewSecret } from './access.ts';
 import { changed, makeBot, removeBot } from './bots.ts';
 import type { Ctx, IntegrationDeps } from './deps.ts';
@@ -77,6 +78,27 @@ export const outgoingActions = (deps: IntegrationDeps) => {
         const doc = await withNewSecret(models.outgoing, ctx.params.groupId, ctx.params.hookId, 'Webhook');
         changed(ctx, ctx.params.groupId);
         return { ...toOutgoing(doc), secret: doc.secret };
+      },
+    },
+
+    /** PATCH: an admin turns the hook off, or on again (a hook disabled for failing too long starts afresh). */
+    updateOutgoing: {
+      params: p.updateOutgoing,
+      rateLimit: 'moderate' as const,
+      async handler(ctx: Ctx<Params<typeof p.updateOutgoing>>): Promise<OutgoingWebhook> {
+        const { groupId, hookId, disabled } = ctx.params;
+        await requireMember(ctx, groupId);
+        const doc = await models.outgoing
+          .findOneAndUpdate(
+            { _id: hookId, groupId },
+            disabled ? { $set: { disabled: true } } : { $set: { disabled: false }, $unset: { failingSince: 1 } },
+            { new: true },
+          )
+          .lean<OutgoingHookDoc>();
+        if (!doc) throw notFound('Webhook');
+        if (disabled) await dropWaiting(models, doc._id, 'Dropped: the webhook was turned off');
+        changed(ctx, groupId);
+        return toOutgoing(doc);
       },
     },
 

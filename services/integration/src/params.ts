@@ -62,6 +62,7 @@ export const integrationParams = {
   }),
   listOutgoing: groupRef,
   outgoingRef: strict({ groupId: idParam, hookId: idParam }),
+  updateOutgoing: strict({ groupId: idParam, hookId: idParam, disabled: { type: 'boolean' } }),
 
   createCommand: strict({
     groupId: idParam,

@@ -27,6 +27,8 @@ export const toOutgoing = (doc: OutgoingHookDoc): OutgoingWebhook => ({
   createdBy: doc.createdBy.toHexString(),
   createdAt: doc.createdAt.toISOString(),
   ...suspension(doc),
+  disabled: doc.disabled === true,
+  ...(doc.failingSince ? { failingSince: doc.failingSince.toISOString() } : {}),
 });
 
 /** `url` only for admins: it may name an internal service. */

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Message, WebhookEventBody } from '@im/protocol';
 import { isDuplicateKeyError, type DeliveryQueue, type EventContext } from '@im/sdk';
 import { Types } from 'mongoose';
+import { capBacklog, trimEvery } from './backlog.ts';
 import type { IntegrationDeps } from './deps.ts';
 import type { DeliveryDoc, OutgoingHookDoc } from './models.ts';
 import type { WebhookJobData } from './webhook-job.ts';
@@ -23,29 +24,51 @@ const deliveryIdOf = (messageId: string, hookId: string): Types.ObjectId =>
 
 /**
  * On each new message of a group with outgoing hooks: a log entry and a
- * queued delivery per matching hook. Messages of the group's bots are not
- * sent (a hook's own answer must not call it again).
+ * queued delivery per matching hook that is not disabled. Messages of the
+ * group's bots are not sent (a hook's own answer must not call it again).
+ * A failing hook keeps at most WEBHOOK_MAX_WAITING deliveries waiting: the
+ * older ones are marked dropped (a healthy one has next to none waiting, so
+ * only failing ones pay for trimming, and only every trimEvery deliveries).
  */
-export const webhookDispatcher =
-  (
-    { models, directory }: Pick<IntegrationDeps, 'models' | 'directory'>,
-    queue: () => DeliveryQueue<WebhookJobData> | undefined,
-  ) =>
-  async (ctx: EventContext<'chat.message.created'>): Promise<void> => {
+export const webhookDispatcher = (
+  { app, models, directory }: Pick<IntegrationDeps, 'app' | 'models' | 'directory'>,
+  queue: () => DeliveryQueue<WebhookJobData> | undefined,
+) => {
+  const max = app.config.webhookMaxWaiting;
+  const every = trimEvery(max);
+  /** Per failing hook: deliveries recorded on this node since its backlog was last trimmed. */
+  const sinceTrim = new Map<string, number>();
+  const trim = async (hook: OutgoingHookDoc) => {
+    const key = hook._id.toHexString();
+    const count = (sinceTrim.get(key) ?? 0) + 1;
+    if (count < every) {
+      sinceTrim.set(key, count);
+      return;
+    }
+    sinceTrim.delete(key);
+    await capBacklog(models, hook._id, max - every + 1, max);
+  };
+
+  return async (ctx: EventContext<'chat.message.created'>): Promise<void> => {
     const { message, groupId } = ctx.params;
     if (!groupId) return;
     const group = await directory.forGroup(groupId);
     if (group.outgoing.length === 0 || group.botIds.has(message.authorId)) return;
     const hooks = group.outgoing.filter(
-      (h) => (!h.converseId || h.converseId.toHexString() === message.converseId) && triggers(h, message.content),
+      (h) =>
+        !h.disabled &&
+        (!h.converseId || h.converseId.toHexString() === message.converseId) &&
+        triggers(h, message.content),
     );
     const jobs: WebhookJobData[] = [];
     for (const hook of hooks) {
       const job = await recordDelivery(models, hook, groupId, message);
       if (job) jobs.push(job);
+      if (job && hook.failingSince) await trim(hook);
     }
     await queue()?.enqueue(jobs);
   };
+};
 
 async function recordDelivery(
   models: IntegrationDeps['models'],
@@ -61,6 +84,7 @@ async function recordDelivery(
     converseId: message.converseId,
     message,
   };
+  const body = JSON.stringify(event);
   const doc: DeliveryDoc = {
     _id: id,
     hookId: hook._id,
@@ -69,7 +93,7 @@ async function recordDelivery(
     status: 'pending',
     attempts: 0,
     at: new Date(),
-    body: JSON.stringify(event),
+    body,
   };
   try {
     await models.deliveries.collection.insertOne(doc);
@@ -77,13 +101,13 @@ async function recordDelivery(
     if (isDuplicateKeyError(err)) return null; // another node has it
     throw err;
   }
-  return toJob(doc);
+  return { ...toJob(doc), body };
 }
 
-export const toJob = (doc: Pick<DeliveryDoc, '_id' | 'hookId' | 'groupId' | 'at' | 'body'>): WebhookJobData => ({
+/** A job for a log entry, without its body (read at the attempt). */
+export const toJob = (doc: Pick<DeliveryDoc, '_id' | 'hookId' | 'groupId' | 'at'>): WebhookJobData => ({
   deliveryId: doc._id.toHexString(),
   hookId: doc.hookId.toHexString(),
   groupId: doc.groupId.toHexString(),
   at: doc.at.getTime(),
-  body: doc.body,
 });

@@ -2,7 +2,7 @@ import {
   CircuitBreaker,
   EVENTS,
   MemoryQueue,
-  OutboundGuard,
+  outboundGuardFor,
   RedisStreamQueue,
   type AppContext,
   type DeliveryQueue,
@@ -65,8 +65,7 @@ export const createPushService: ServiceFactory = (app: AppContext) => {
   let queue: DeliveryQueue<PushJobData> | undefined;
   let gate: FanOutGate | undefined;
   // Every push destination (Web Push endpoints, the push proxy) is user- or admin-supplied.
-  const outbound = new OutboundGuard({
-    allow: app.config.outboundAllow,
+  const outbound = outboundGuardFor(app, 'push', {
     timeoutMs: Math.min(app.config.pushTimeoutMs, app.config.outboundTimeoutMs),
   });
   const deps = { app, models, vapid: resolveVapidKeys(app.config), queue: () => queue, fanOut: () => gate, outbound };

@@ -3,6 +3,7 @@ import {
   createCache,
   EVENTS,
   LinkTokens,
+  outboundAllowFor,
   TokenService,
   type AppContext,
   type ServiceEvents,
@@ -34,7 +35,8 @@ function createOidc(app: AppContext, users: UserModel): Oidc | undefined {
       issuer,
       clientId,
       clientSecret,
-      allow: app.config.outboundAllow,
+      // The operator's own provider: OUTBOUND_ALLOW, not a user-destination list (see outboundGuardFor).
+      allow: outboundAllowFor(app.config, 'oidc'),
       timeoutMs: app.config.outboundTimeoutMs,
     }),
     store: new OidcStore(createCache(app.redis, 'user:oidc:')),

@@ -264,9 +264,33 @@ export const configSchema = {
     env: 'OUTBOUND_ALLOW',
     type: 'comma list of hosts, IPs, CIDRs',
     description:
-      'Private destinations the server may still send requests to on behalf of users (an internal push proxy; loopback in tests). Empty: only public addresses.',
+      'Private destinations the server may still send requests to on behalf of users (an internal push proxy; loopback in tests), for every purpose without a list of its own (OUTBOUND_ALLOW_PUSH, _WEBHOOKS, _PREVIEWS) and for the single sign-on provider. Empty: only public addresses.',
     default: '',
     parse: parsedBy(parseHostList),
+  }),
+  outboundAllowPush: entry({
+    env: 'OUTBOUND_ALLOW_PUSH',
+    type: 'comma list of hosts, IPs, CIDRs',
+    description:
+      'Private destinations Web Push and the push proxy may reach. Unset: OUTBOUND_ALLOW; set (even empty), it replaces OUTBOUND_ALLOW for push.',
+    keepEmpty: true,
+    parse: parsedBy(parseHostList).optional(),
+  }),
+  outboundAllowWebhooks: entry({
+    env: 'OUTBOUND_ALLOW_WEBHOOKS',
+    type: 'comma list of hosts, IPs, CIDRs',
+    description:
+      'Private destinations outgoing webhooks and slash commands may reach. Unset: OUTBOUND_ALLOW; set (even empty), it replaces OUTBOUND_ALLOW for them.',
+    keepEmpty: true,
+    parse: parsedBy(parseHostList).optional(),
+  }),
+  outboundAllowPreviews: entry({
+    env: 'OUTBOUND_ALLOW_PREVIEWS',
+    type: 'comma list of hosts, IPs, CIDRs',
+    description:
+      'Private destinations link previews may fetch pages and images from. Unset: OUTBOUND_ALLOW; set (even empty), it replaces OUTBOUND_ALLOW for previews.',
+    keepEmpty: true,
+    parse: parsedBy(parseHostList).optional(),
   }),
   outboundTimeoutMs: entry({
     env: 'OUTBOUND_TIMEOUT_MS',
@@ -569,6 +593,22 @@ export const configSchema = {
     default: String(Math.max(1, availableParallelism() - 1)),
     shownDefault: 'cores - 1 (at least 1)',
     parse: z.coerce.number().int().min(0).max(64),
+  }),
+  webhookMaxWaiting: entry({
+    env: 'WEBHOOK_MAX_WAITING',
+    type: 'count',
+    description:
+      'Deliveries an outgoing webhook may have waiting (while its receiver fails); older ones are marked dropped. Lower it for tests.',
+    default: '1000',
+    parse: positiveInt,
+  }),
+  webhookDisableAfterMs: entry({
+    env: 'WEBHOOK_DISABLE_AFTER_MS',
+    type: 'milliseconds',
+    description:
+      'An outgoing webhook whose deliveries have all failed for this long is disabled until an admin turns it on again. Lower it for tests.',
+    default: '86400000',
+    parse: positiveInt,
   }),
   webhookConcurrency: entry({
     env: 'WEBHOOK_CONCURRENCY',

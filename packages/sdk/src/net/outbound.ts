@@ -4,10 +4,29 @@ import { Agent, buildConnector } from 'undici';
 import { ImError } from '../errors/im-error.ts';
 import { AllowList, isPublicAddress } from './ip-ranges.ts';
 
-/** A request to a destination the guard refuses: dropped by callers, never retried. */
+/**
+ * What users are told about any refused destination: the same words whether
+ * a name resolves inside, does not resolve, or is an inside address, so the
+ * guard cannot be used to learn what names resolve to (the detail is logged).
+ */
+export const OUTBOUND_REFUSED = 'this destination is not accepted (only public http(s) addresses are)';
+
+/**
+ * A request to a destination the guard refuses: dropped by callers, never
+ * retried. Its message is the generic refusal; `detail` (what was refused,
+ * and why) is for the server's log only.
+ */
 export class OutboundRefusedError extends Error {
   override readonly name = 'OutboundRefusedError';
+  readonly detail: string;
+  constructor(detail: string) {
+    super(OUTBOUND_REFUSED);
+    this.detail = detail;
+  }
 }
+
+/** Where a refusal's detail goes (the server's log, a metric); never to the user. */
+export type RefusalReporter = (detail: string) => void;
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 /** node:dns lookup's shape (injectable so tests can answer like a rebinding DNS server). */
@@ -21,6 +40,8 @@ export interface OutboundOptions {
   /** Keep-alive connections per origin. */
   connections?: number;
   lookup?: Lookup;
+  /** Told of every refusal, with its detail. */
+  onRefused?: RefusalReporter;
 }
 
 export interface OutboundResponse {
@@ -32,7 +53,8 @@ export interface OutboundResponse {
 
 /**
  * The one way the server sends requests to addresses users or admins supply
- * (Web Push endpoints, the push proxy, and later webhooks and previews).
+ * (Web Push endpoints, the push proxy, webhooks and commands, link
+ * previews; see outboundGuardFor for the allow list of each).
  * http(s) only; the address actually connected to must be public, checked
  * in the connector after DNS resolution (so a name cannot rebind to an
  * inside address between a check and the connection) and again on the
@@ -44,10 +66,12 @@ export class OutboundGuard {
   readonly #allow: AllowList;
   readonly #lookup: Lookup;
   readonly #timeoutMs: number;
+  readonly #onRefused: RefusalReporter;
   readonly dispatcher: Agent;
 
   constructor(options: OutboundOptions) {
     this.#allow = new AllowList(options.allow);
+    this.#onRefused = options.onRefused ?? (() => undefined);
     this.#lookup = options.lookup ?? (dnsLookup as unknown as Lookup);
     this.#timeoutMs = options.timeoutMs;
     const connect = buildConnector({ timeout: options.timeoutMs, lookup: this.#guardedLookup as never });
@@ -61,7 +85,7 @@ export class OutboundGuard {
         const host = opts.hostname.replace(/^\[|\]$/g, '');
         // An IP literal skips the lookup: it is checked here, before any packet leaves.
         if (isIP(host) && !this.#permitted(host, host)) {
-          callback(new OutboundRefusedError(`${host} is not a public address`), null);
+          callback(this.#refusal(`${host} is not a public address`), null);
           return;
         }
         connect(opts, (err, socket) => {
@@ -69,12 +93,18 @@ export class OutboundGuard {
           const remote = (socket as Socket).remoteAddress;
           if (!remote || !this.#permitted(host, remote)) {
             socket.destroy();
-            return callback(new OutboundRefusedError(`${host} connected to ${remote}, not a public address`), null);
+            return callback(this.#refusal(`${host} connected to ${remote}, not a public address`), null);
           }
           callback(null, socket);
         });
       },
     } as ConstructorParameters<typeof Agent>[0]);
+  }
+
+  /** A refusal, reported with its detail. */
+  #refusal(detail: string): OutboundRefusedError {
+    this.#onRefused(detail);
+    return new OutboundRefusedError(detail);
   }
 
   /** Whether a connection to `address`, for the URL host `host`, may go ahead. */
@@ -90,7 +120,7 @@ export class OutboundGuard {
       const refused = list.find((a) => !this.#permitted(hostname, a.address));
       if (refused || list.length === 0)
         return callback(
-          Object.assign(new OutboundRefusedError(`${hostname} resolves to ${refused?.address ?? 'nothing'}`), {
+          Object.assign(this.#refusal(`${hostname} resolves to ${refused?.address ?? 'nothing'}`), {
             code: 'EREFUSED_BY_GUARD',
           }),
           [],
@@ -102,20 +132,27 @@ export class OutboundGuard {
 
   /**
    * Registration time: refuses anything but http(s), IP literals the guard
-   * would refuse, and names that resolve to such addresses. 400
-   * IM_ERR_VALIDATION (naming `field`) on refusal. Delivery checks again.
+   * would refuse, and names that resolve to such addresses or not at all.
+   * 400 IM_ERR_VALIDATION (naming `field`) on refusal, in the same words for
+   * every destination refused (the detail goes to onRefused). Delivery
+   * checks again.
    */
   async check(rawUrl: string, field = 'url'): Promise<void> {
-    const refuse = (why: string) =>
+    const invalid = (why: string) =>
       new ImError('IM_ERR_VALIDATION', `${field}: ${why}`, [{ field, type: 'outbound', message: why }]);
+    const refuse = (detail: string) => {
+      this.#onRefused(detail);
+      return invalid(OUTBOUND_REFUSED);
+    };
     let url: URL;
     try {
       url = new URL(rawUrl);
     } catch {
-      throw refuse('not a URL');
+      throw invalid('not a URL');
     }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw refuse('only http and https URLs are accepted');
-    if (url.username || url.password) throw refuse('credentials in the URL are not accepted');
+    // What the URL itself says (not what a name resolves to) may be told as it is.
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalid('only http and https URLs are accepted');
+    if (url.username || url.password) throw invalid('credentials in the URL are not accepted');
     const host = url.hostname.replace(/^\[|\]$/g, '');
     if (isIP(host)) {
       if (!this.#permitted(host, host)) throw refuse(`${host} is not a public address`);
@@ -140,7 +177,7 @@ export class OutboundGuard {
     init: { method?: string; headers?: Record<string, string>; body?: Buffer | string; maxBytes?: number } = {},
   ): Promise<OutboundResponse> {
     if (url.protocol !== 'https:' && url.protocol !== 'http:')
-      return Promise.reject(new OutboundRefusedError(`${url.protocol} is not http(s)`));
+      return Promise.reject(this.#refusal(`${url.protocol} is not http(s)`));
     const maxBytes = init.maxBytes ?? 64 * 1024;
     return new Promise((resolve, reject) => {
       let status = 0;
@@ -201,6 +238,7 @@ function unwrap(err: Error): Error {
     if (current instanceof OutboundRefusedError) return current;
     current = (current as { cause?: unknown }).cause;
   }
-  if ((err as { code?: string }).code === 'EREFUSED_BY_GUARD') return new OutboundRefusedError(err.message);
+  if ((err as { code?: string }).code === 'EREFUSED_BY_GUARD')
+    return new OutboundRefusedError((err as Partial<OutboundRefusedError>).detail ?? err.message);
   return err;
 }

@@ -1,11 +1,13 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { LinkPreview, Message } from '@im/protocol';
-import { call, sniffMime, type AppContext, type EventContext, type OutboundGuard } from '@im/sdk';
+import { call, firstLink, sniffMime, type AppContext, type EventContext, type OutboundGuard } from '@im/sdk';
 import { Types } from 'mongoose';
 import { storageOf } from '../deps.ts';
 import type { FileDoc, FileModel } from '../models.ts';
-import { firstLink } from './first-link.ts';
+import type { Quota } from '../quota.ts';
+import { removePreviewImage } from './preview-image.ts';
+
 import { readPageMeta } from './page-meta.ts';
 
 /** The largest page read; a larger one gets no preview. */
@@ -31,8 +33,11 @@ const HEADERS = {
  * OUTBOUND_ALLOW says otherwise; capped in size and time), the image is
  * stored here as a file the converse's members may read, and chat sets the
  * card on the message (message:updated). Every failure only means no card.
+ * The image is the author's file: it counts against their quota (a card
+ * without its image when it would pass it), and goes with its preview or
+ * message (chat asks for that: file.removePreviewImage).
  */
-export function linkPreviewOnMessage(app: AppContext, files: FileModel, guard: OutboundGuard) {
+export function linkPreviewOnMessage(app: AppContext, files: FileModel, quota: Quota, guard: OutboundGuard) {
   /**
    * The bytes of a 200 answer within `max` and the address that gave them,
    * or null (refused, failed, other status, too large). Redirects are
@@ -70,10 +75,9 @@ export function linkPreviewOnMessage(app: AppContext, files: FileModel, guard: O
     if (!IMAGE_TYPES.has(mime)) return undefined;
     const now = new Date();
     const key = `p/${now.getUTCFullYear()}${String(now.getUTCMonth() + 1).padStart(2, '0')}/${randomUUID()}`;
-    await storageOf(app).put(key, Readable.from([res.body]), mime);
     const doc: FileDoc = {
       _id: new Types.ObjectId(),
-      // The server made this copy; it is filed under the author but not counted in their quota.
+      // The server made this copy for the author's message: the author's file, in the author's quota.
       uploaderId: new Types.ObjectId(message.authorId),
       name: `preview.${mime.slice(6)}`,
       size: res.body.length,
@@ -81,9 +85,21 @@ export function linkPreviewOnMessage(app: AppContext, files: FileModel, guard: O
       sha256: createHash('sha256').update(res.body).digest('hex'),
       key,
       converseIds: [new Types.ObjectId(message.converseId)],
+      previewOf: new Types.ObjectId(message.id),
       createdAt: now,
     };
-    await files.collection.insertOne(doc);
+    // Counted first (IM_ERR_QUOTA: a card without its image), given back if storing fails.
+    await quota.reserve(doc.uploaderId, doc.size);
+    try {
+      await storageOf(app).put(key, Readable.from([res.body]), mime);
+      await files.collection.insertOne(doc);
+    } catch (err) {
+      await quota.release(doc.uploaderId, doc.size);
+      await storageOf(app)
+        .remove(key)
+        .catch(() => undefined);
+      throw err;
+    }
     return doc._id.toHexString();
   };
 
@@ -111,7 +127,10 @@ export function linkPreviewOnMessage(app: AppContext, files: FileModel, guard: O
     try {
       if (!(await call(ctx, 'chat.claimPreview', { messageId: message.id, url: url.href }))) return;
       const preview = await build(message, url);
-      if (preview) await call(ctx, 'chat.setPreview', { messageId: message.id, preview });
+      if (!preview) return;
+      const set = await call(ctx, 'chat.setPreview', { messageId: message.id, preview });
+      // Deleted, edited or its preview removed while the page was fetched: the image goes at once.
+      if (!set && preview.imageFileId) await removePreviewImage(app, files, quota, preview.imageFileId);
     } catch (err) {
       app.logger.debug({ err, url: url.href }, 'no link preview');
     }

@@ -9,6 +9,7 @@ const TAG: Record<DeliveryStatus, string> = {
   retrying: 'state-tag',
   delivered: 'state-tag ok',
   failed: 'state-tag off',
+  dropped: 'state-tag off',
 };
 
 /** What became of the last attempt, in a few words. */

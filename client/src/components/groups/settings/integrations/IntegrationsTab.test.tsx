@@ -39,6 +39,7 @@ const outgoing: OutgoingWebhook = {
   botId: 'ob',
   createdBy: bob.id,
   createdAt: AT,
+  disabled: false,
 };
 
 type Routes = Record<string, (req: SeenRequest) => FakeAnswer>;
@@ -305,6 +306,32 @@ describe('Integrations tab: outgoing webhooks', () => {
     expect(asked()).toBe(1);
     fireEvent.click(within(row).getByRole('button', { name: 'Refresh deliveries' }));
     await waitFor(() => expect(asked()).toBe(2));
+  });
+});
+
+describe('Integrations tab: a disabled outgoing webhook', () => {
+  it('says it is disabled and lets the admin turn it back on', async () => {
+    const requests = serve({
+      [`GET ${API}/webhooks/outgoing`]: () => ({
+        body: [
+          { ...outgoing, disabled: true, failingSince: AT },
+          { ...outgoing, id: 'o2', name: 'Fine' },
+        ],
+      }),
+      [`PATCH ${API}/webhooks/outgoing/o1`]: () => ({ body: { ...outgoing, disabled: false } }),
+    });
+    render(<IntegrationsTab group={team} />);
+    const row = await screen.findByRole('listitem', { name: 'Archive' });
+    expect(row.getAttribute('data-disabled')).toBe('true');
+    expect(within(row).getByTestId('hook-disabled').textContent).toContain('Nothing is sent to it');
+    const healthy = screen.getByRole('listitem', { name: 'Fine' });
+    expect(within(healthy).queryByTestId('hook-disabled')).toBeNull();
+    fireEvent.click(within(row).getByRole('button', { name: 'Turn back on Archive' }));
+    await waitFor(() => expect(within(row).queryByTestId('hook-disabled')).toBeNull());
+    expect(row.getAttribute('data-disabled')).toBe('false');
+    expect(writes(requests)).toEqual([
+      { method: 'PATCH', url: `${API}/webhooks/outgoing/o1`, body: { disabled: false } },
+    ]);
   });
 });
 

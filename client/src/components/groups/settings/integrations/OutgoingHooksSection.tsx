@@ -10,6 +10,7 @@ import { useLoaded } from '../../../moderation/useLoaded.ts';
 import { LoadedList } from '../LoadedList.tsx';
 import { CreateOutgoingForm } from './CreateOutgoingForm.tsx';
 import { DeliveryLog } from './DeliveryLog.tsx';
+import { HookDisabledNotice } from './HookDisabledNotice.tsx';
 import { IntegrationSection } from './IntegrationSection.tsx';
 import { panelLabel } from './PanelSelect.tsx';
 import { RowActions } from './RowActions.tsx';
@@ -40,13 +41,25 @@ export function OutgoingHooksSection(props: { group: Group }) {
       />
       {made.view}
       <LoadedList loaded={hooks} label="Outgoing webhooks" keyOf={(h) => h.id} onRemoved={made.forget}>
-        {(hook, removed) => <OutgoingRow group={group} hook={hook} onDeleted={removed} />}
+        {(hook, removed) => (
+          <OutgoingRow
+            group={group}
+            hook={hook}
+            onDeleted={removed}
+            onChanged={(next) => hooks.update((list) => list.map((h) => (h.id === next.id ? next : h)))}
+          />
+        )}
       </LoadedList>
     </IntegrationSection>
   );
 }
 
-function OutgoingRow(props: { group: Group; hook: OutgoingWebhook; onDeleted: () => void }) {
+function OutgoingRow(props: {
+  group: Group;
+  hook: OutgoingWebhook;
+  onDeleted: () => void;
+  onChanged: (hook: OutgoingWebhook) => void;
+}) {
   const { group, hook } = props;
   const name = hook.name || hook.url;
   const logId = useId();
@@ -57,9 +70,10 @@ function OutgoingRow(props: { group: Group; hook: OutgoingWebhook; onDeleted: ()
     value,
   }));
   return (
-    <li className="mod-item" data-testid="outgoing-row" aria-label={name}>
+    <li className="mod-item" data-testid="outgoing-row" data-disabled={hook.disabled} aria-label={name}>
       <p className="mod-line">
         <strong>{name}</strong>
+        {hook.disabled && <span className="state-tag off">disabled</span>}
         {hook.name && <span className="hint">{hook.url}</span>}
       </p>
       <p className="mod-line hint">
@@ -67,6 +81,7 @@ function OutgoingRow(props: { group: Group; hook: OutgoingWebhook; onDeleted: ()
         {hook.triggerWords.length > 0 ? `messages starting with ${hook.triggerWords.join(', ')}` : 'every message'}
       </p>
       <SuspendedNote suspended={suspended} />
+      <HookDisabledNotice groupId={group.id} hook={hook} onChanged={props.onChanged} />
       {secret.view}
       <RowActions
         renewLabel="New secret"

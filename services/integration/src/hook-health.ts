@@ -1,0 +1,65 @@
+import { announce, EVENTS } from '@im/sdk';
+import { dropWaiting } from './backlog.ts';
+import type { IntegrationModels, OutgoingHookDoc } from './models.ts';
+
+interface Broadcaster {
+  broadcast(event: string, payload?: unknown): unknown;
+  logger?: { warn(...args: unknown[]): void };
+}
+
+/**
+ * Whether each outgoing hook is failing, and since when, on the hook's record
+ * (so every node, and a restart, agree): the first failure after a success
+ * starts the clock, a 2xx answer stops it, and a hook failing for
+ * `disableAfterMs` (WEBHOOK_DISABLE_AFTER_MS, 24 h) is disabled: what it
+ * had waiting is dropped and it gets no new deliveries until an admin turns
+ * it on again. Each change is announced, so every node's directory reloads.
+ */
+export function hookHealth(models: IntegrationModels, broker: Broadcaster, disableAfterMs: number) {
+  const changed = (hook: OutgoingHookDoc) =>
+    announce(broker, EVENTS.integrationChanged, { groupId: hook.groupId.toHexString() });
+
+  /** When the hook started failing: as recorded, or now if this is the first failure. */
+  const failingSince = async (hook: OutgoingHookDoc, now: Date): Promise<Date> => {
+    if (hook.failingSince) return hook.failingSince;
+    const { modifiedCount } = await models.outgoing.updateOne(
+      { _id: hook._id, failingSince: { $exists: false } },
+      { $set: { failingSince: now } },
+    );
+    if (modifiedCount === 1) {
+      changed(hook);
+      return now;
+    }
+    // Another node (or an earlier attempt, before this node's copy was reloaded) started it.
+    const current = await models.outgoing.findById(hook._id, { failingSince: 1 }).lean<OutgoingHookDoc>();
+    return current?.failingSince ?? now;
+  };
+
+  return {
+    /** A delivery failed (not a refusal): answers true if that disabled the hook. */
+    async failed(hook: OutgoingHookDoc): Promise<boolean> {
+      const now = new Date();
+      const since = await failingSince(hook, now);
+      if (now.getTime() - since.getTime() < disableAfterMs) return false;
+      const { modifiedCount } = await models.outgoing.updateOne(
+        { _id: hook._id, disabled: { $ne: true } },
+        { $set: { disabled: true } },
+      );
+      if (modifiedCount === 1) {
+        await dropWaiting(models, hook._id, 'Dropped: the webhook was disabled after failing for too long');
+        changed(hook);
+      }
+      return true;
+    },
+
+    /** A delivery was answered 2xx: the hook is no longer failing. */
+    async succeeded(hook: OutgoingHookDoc): Promise<void> {
+      if (!hook.failingSince) return;
+      const { modifiedCount } = await models.outgoing.updateOne(
+        { _id: hook._id, failingSince: { $exists: true } },
+        { $unset: { failingSince: 1 } },
+      );
+      if (modifiedCount === 1) changed(hook);
+    },
+  };
+}

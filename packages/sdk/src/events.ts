@@ -77,9 +77,25 @@ export interface EventPayloads {
     memberCount: number;
   };
   /** removedBy: set when someone else removed the member. */
-  'group.member.left': { groupId: string; userId: string; converseIds: string[]; removedBy?: string };
-  /** mutedUntil: ISO time the member is muted until; absent when not muted. */
-  'group.member.updated': { groupId: string; userId: string; role: GroupRole; mutedUntil?: string };
+  /** role: the one they held in the group until then. */
+  'group.member.left': {
+    groupId: string;
+    userId: string;
+    role: GroupRole;
+    converseIds: string[];
+    removedBy?: string;
+  };
+  /**
+   * mutedUntil: ISO time the member is muted until; absent when not muted.
+   * previousRole: present when this change took a role from them.
+   */
+  'group.member.updated': {
+    groupId: string;
+    userId: string;
+    role: GroupRole;
+    previousRole?: GroupRole;
+    mutedUntil?: string;
+  };
   'group.panel.created': { groupId: string; panel: Panel };
   'group.panel.updated': { groupId: string; panel: Panel };
   'group.panel.deleted': { groupId: string; panelId: string; converseId: string };

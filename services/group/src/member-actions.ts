@@ -140,6 +140,7 @@ export const memberActions = ({ models, membership, audit, rooms }: GroupDeps) =
           groupId: ctx.params.groupId,
           userId: ctx.params.userId,
           role: ctx.params.role,
+          ...(before.role !== ctx.params.role ? { previousRole: before.role } : {}),
           ...(mutedUntil ? { mutedUntil } : {}),
         });
         if (before.role !== ctx.params.role)

@@ -13,7 +13,7 @@ export async function removeMembership(
   { models, membership, rooms }: Pick<GroupDeps, 'models' | 'membership' | 'rooms'>,
   ctx: Context<unknown, CallerMeta>,
   group: Pick<GroupDoc, '_id' | 'panels'>,
-  member: Pick<MemberDoc, '_id' | 'userId'>,
+  member: Pick<MemberDoc, '_id' | 'userId' | 'role'>,
   removedBy?: string,
 ): Promise<boolean> {
   const { deletedCount } = await models.members.deleteOne({ _id: member._id });
@@ -26,6 +26,7 @@ export async function removeMembership(
   announce(ctx, EVENTS.memberLeft, {
     groupId,
     userId,
+    role: member.role,
     converseIds: converseIdsOf(group),
     ...(removedBy ? { removedBy } : {}),
   });

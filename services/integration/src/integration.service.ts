@@ -75,9 +75,13 @@ export const createIntegrationService: ServiceFactory = (app: AppContext) => {
       [EVENTS.integrationChanged]: (ctx) => deps.directory.forget(ctx.params.groupId),
       [EVENTS.groupDeleted]: (ctx) => forgetGroup(deps, ctx, ctx.params.groupId),
       // No longer an admin of the group, whichever way: what they made there stops working for them.
-      [EVENTS.memberLeft]: (ctx) => suspendIntegrationsOf(deps, ctx, ctx.params.groupId, ctx.params.userId),
+      // Only admins and owners make integrations: a plain member's departure or mute asks nothing.
+      [EVENTS.memberLeft]: (ctx) =>
+        ctx.params.role !== 'member'
+          ? suspendIntegrationsOf(deps, ctx, ctx.params.groupId, ctx.params.userId)
+          : undefined,
       [EVENTS.memberUpdated]: (ctx) =>
-        ctx.params.role === 'member'
+        ctx.params.role === 'member' && ctx.params.previousRole && ctx.params.previousRole !== 'member'
           ? suspendIntegrationsOf(deps, ctx, ctx.params.groupId, ctx.params.userId)
           : undefined,
     } satisfies ServiceEvents,

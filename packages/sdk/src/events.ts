@@ -118,7 +118,8 @@ export interface EventPayloads {
   'chat.dm.opened': { converse: DmConverse };
   'file.uploaded': { fileId: string };
   'gateway.typing': { converseId: string; userId: string };
-  'integration.changed': { groupId: string };
+  /** resetHookId: an outgoing hook turned back on or given a new secret; every node closes its circuit. */
+  'integration.changed': { groupId: string; resetHookId?: string };
   'integration.ephemeral': { userId: string; message: EphemeralMessage };
   /** groupIds: the groups small enough to be told (PRESENCE_GROUP_LIMIT). */
   'gateway.presence': { userId: string; online: boolean; groupIds: string[] };

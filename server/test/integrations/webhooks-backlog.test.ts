@@ -143,3 +143,51 @@ describe('outgoing webhooks: a hook failing past WEBHOOK_DISABLE_AFTER_MS is dis
     assert.ok(failing.received.at(-1)!.raw.includes(four.id));
   });
 });
+
+describe('outgoing webhooks: turning a hook back on, or renewing its secret, closes its circuit', () => {
+  let api: ApiHarness;
+  const h = hookHarness(() => api);
+  before(async () => {
+    api = await startApi(import.meta.url, { OUTBOUND_ALLOW: '127.0.0.1' });
+  });
+  after(async () => {
+    await h.closeAll();
+    await api.close();
+  });
+
+  /** A hook whose receiver failed five times in a row: its circuit is open (for a minute), then it answers again. */
+  const openCircuit = async () => {
+    const { owner, group, converseId } = await h.setUp();
+    const receiver = await h.receiver(() => ({ status: 500 }));
+    const hook = await h.hook(group, owner, receiver.url);
+    for (let i = 0; i < 5; i++) await h.send(converseId, owner, `failing ${i}`);
+    await eventually(
+      () => h.log(group, hook.id, owner),
+      (l) => l.length === 5 && l.every((d) => d.attempts >= 1),
+    );
+    receiver.answer(() => ({ status: 200 }));
+    return { owner, group, converseId, receiver, hook };
+  };
+  const deliveredTo = (receiver: { received: Array<{ raw: string }> }, message: Message) =>
+    eventually(
+      async () => receiver.received.some((r) => r.raw.includes(message.id)),
+      (seen) => seen,
+      15_000,
+    );
+
+  it('delivers the next message at once after an admin turns the hook back on', async () => {
+    const { owner, group, converseId, receiver, hook } = await openCircuit();
+    const path = `/api/groups/${group.id}/webhooks/outgoing/${hook.id}`;
+    assert.equal((await h.ok<OutgoingWebhook>('PATCH', path, owner, { disabled: true })).disabled, true);
+    assert.equal((await h.ok<OutgoingWebhook>('PATCH', path, owner, { disabled: false })).disabled, false);
+    const next = await h.send(converseId, owner, 'back on');
+    assert.equal(await deliveredTo(receiver, next), true, 'delivered, not held behind the circuit');
+  });
+
+  it('delivers the next message at once after an admin renews the secret', async () => {
+    const { owner, group, converseId, receiver, hook } = await openCircuit();
+    await h.ok('POST', `/api/groups/${group.id}/webhooks/outgoing/${hook.id}/secret`, owner);
+    const next = await h.send(converseId, owner, 'new secret');
+    assert.equal(await deliveredTo(receiver, next), true, 'delivered, not held behind the circuit');
+  });
+});

@@ -37,9 +37,10 @@ export class PushEndpoint {
     });
   }
 
-  async start(): Promise<string> {
-    await new Promise<void>((resolve) => this.#server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
+  /** Listens on `host` (another loopback address is another host: its own circuit, its own delivery slots). */
+  async start(host = '127.0.0.1'): Promise<string> {
+    await new Promise<void>((resolve) => this.#server.listen(0, host, resolve));
+    return `http://${host}:${(this.#server.address() as AddressInfo).port}`;
   }
 
   async stop(): Promise<void> {

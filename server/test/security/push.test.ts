@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { DmConverse, Message } from '@im/protocol';
-import { startApi, type ApiHarness } from '../api/harness.ts';
+import { eventually, startApi, type ApiHarness } from '../api/harness.ts';
 import { browserSubscription, PushEndpoint } from '../push/push-endpoint.ts';
 import { until } from '../realtime/client.ts';
 
@@ -46,10 +46,16 @@ describe('Web Push and devices against abuse', () => {
   let goodOrigin: string;
   let slow: HoldingEndpoint;
   let slowOrigin: string;
+  let broken: PushEndpoint;
+  let brokenOrigin: string;
 
   before(async () => {
     good = new PushEndpoint();
     goodOrigin = await good.start();
+    // A push service that answers 503 to every request on /broken/ (a host an attacker named, or one gone for good).
+    broken = new PushEndpoint();
+    broken.status = (req) => (req.url?.startsWith('/broken/') ? 503 : 201);
+    brokenOrigin = await broken.start('127.0.0.3');
     slow = new HoldingEndpoint();
     slowOrigin = await slow.start('127.0.0.2');
     api = await startApi(import.meta.url, {
@@ -67,6 +73,7 @@ describe('Web Push and devices against abuse', () => {
     await slow.stop();
     await api.close();
     await good.stop();
+    await broken.stop();
   });
 
   const postsTo = (path: string) => good.received.filter((r) => r.path === path);
@@ -225,6 +232,82 @@ describe('Web Push and devices against abuse', () => {
     assert.ok(slow.held.length > 0 && slow.abandoned === 0, 'delivered while the slow host still held its requests');
     // The slow host got at most its share of the slots, not all of them.
     assert.ok(slow.held.length < 4, `${slow.held.length} requests held at once`);
+  });
+
+  const failingSince = async (endpoint: string) =>
+    (
+      await api.node.app
+        .mongo!.collection<{ endpoint: string; failingSince?: Date }>('pushsubscriptions')
+        .findOne({ endpoint })
+    )?.failingSince;
+
+  it("removes a subscription that kept failing past 7 days; the user's healthy one keeps receiving", async () => {
+    const sender = await api.user('gone');
+    const user = await api.user('gone');
+    const failing = `${brokenOrigin}/broken/${user.id}`;
+    const healthy = `/healthy/${user.id}`;
+    assert.equal((await subscribe(user, browserSubscription(failing).json)).status, 201);
+    assert.equal((await subscribe(user, browserSubscription(goodOrigin + healthy).json)).status, 201);
+
+    await dm(sender, user, 'one');
+    await until('the healthy push', () => postsTo(healthy).length === 1, 15_000);
+    const since = await eventually(
+      () => failingSince(failing),
+      (d) => d !== undefined,
+      15_000,
+    );
+    assert.ok(since instanceof Date, 'the first failure is recorded on the subscription');
+    // It has been failing for 8 days (set back rather than waited for): its next failure removes it.
+    await api.node.app
+      .mongo!.collection('pushsubscriptions')
+      .updateOne({ endpoint: failing }, { $set: { failingSince: new Date(Date.now() - 8 * 24 * 3600_000) } });
+    await dm(sender, user, 'two');
+    const listed = await eventually(
+      () => listSubscriptions(user),
+      (subs) => !subs.some((s) => s.endpoint === failing),
+      15_000,
+    );
+    assert.deepEqual(
+      listed.map((s) => s.endpoint),
+      [goodOrigin + healthy],
+      'the failing one is gone, the healthy one kept',
+    );
+    await dm(sender, user, 'three');
+    await until('the healthy push still', () => postsTo(healthy).length === 3, 15_000);
+  });
+
+  it('keeps a failing subscription that answers again before the bound, and forgets it was failing', async () => {
+    const sender = await api.user('back');
+    const user = await api.user('back');
+    const path = `/broken/back/${user.id}`;
+    const endpoint = brokenOrigin + path;
+    assert.equal((await subscribe(user, browserSubscription(endpoint).json)).status, 201);
+    let healed = false;
+    const answer = broken.status;
+    broken.status = (req) => (req.url === path ? (healed ? 201 : 503) : answer(req));
+
+    await dm(sender, user, 'are you back?');
+    const since = await eventually(
+      () => failingSince(endpoint),
+      (d) => d !== undefined,
+      15_000,
+    );
+    assert.ok(since instanceof Date, 'the failure is recorded on the subscription');
+    healed = true;
+    // The retry of the same notification gets through.
+    await until('the push delivered once it answers', () => broken.received.some((r) => r.path === path), 15_000);
+    assert.equal(
+      await eventually(
+        () => failingSince(endpoint),
+        (d) => d === undefined,
+        15_000,
+      ),
+      undefined,
+    );
+    assert.deepEqual(
+      (await listSubscriptions(user)).map((s) => s.endpoint),
+      [endpoint],
+    );
   });
 });
 

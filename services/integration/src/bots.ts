@@ -6,8 +6,8 @@ import type { Ctx, IntegrationDeps } from './deps.ts';
 type ManagedBy = NonNullable<Bot['managedBy']>;
 
 /** Tells every node of the service that the group's integrations changed. */
-export const changed = (ctx: Ctx<object>, groupId: string): void =>
-  announce(ctx, EVENTS.integrationChanged, { groupId });
+export const changed = (ctx: Ctx<object>, groupId: string, resetHookId?: string): void =>
+  announce(ctx, EVENTS.integrationChanged, resetHookId ? { groupId, resetHookId } : { groupId });
 
 /**
  * Makes a bot member of the group: the user (with a token unless a hook or

@@ -21,7 +21,7 @@ import { integrationModels, WAITING_STATUSES, type DeliveryDoc } from './models.
 import { outgoingActions } from './outgoing-actions.ts';
 import { toJob, webhookDispatcher } from './webhook-dispatch.ts';
 import type { WebhookJobData } from './webhook-job.ts';
-import { webhookSender } from './webhook-sender.ts';
+import { hookCircuits, webhookSender } from './webhook-sender.ts';
 
 /**
  * Bots, incoming and outgoing webhooks, and slash commands. Outgoing
@@ -40,12 +40,13 @@ export const createIntegrationService: ServiceFactory = (app: AppContext) => {
     publicUrl: app.config.publicUrl ?? `http://localhost:${app.config.port}`,
   };
   let queue: DeliveryQueue<WebhookJobData> | undefined;
+  const circuits = hookCircuits();
 
   return {
     name: 'integration',
     async started() {
       await Promise.all(Object.values(models).map((m) => m.createIndexes()));
-      const send = webhookSender(deps, this.broker, this.logger);
+      const send = webhookSender(deps, this.broker, this.logger, circuits);
       if (app.redis) {
         queue = new RedisStreamQueue<WebhookJobData>(app.redis, this.broker.nodeID, { name: 'webhooks' });
       } else {
@@ -72,7 +73,11 @@ export const createIntegrationService: ServiceFactory = (app: AppContext) => {
     },
     events: {
       [EVENTS.messageCreated]: webhookDispatcher(deps, () => queue),
-      [EVENTS.integrationChanged]: (ctx) => deps.directory.forget(ctx.params.groupId),
+      [EVENTS.integrationChanged]: (ctx) => {
+        deps.directory.forget(ctx.params.groupId);
+        // A hook turned back on or given a new secret is tried at once on this node too.
+        if (ctx.params.resetHookId) circuits.success(ctx.params.resetHookId);
+      },
       [EVENTS.groupDeleted]: (ctx) => forgetGroup(deps, ctx, ctx.params.groupId),
       // No longer an admin of the group, whichever way: what they made there stops working for them.
       // Only admins and owners make integrations: a plain member's departure or mute asks nothing.

@@ -76,7 +76,8 @@ export const outgoingActions = (deps: IntegrationDeps) => {
       async handler(ctx: Ctx<Params<typeof p.outgoingRef>>): Promise<OutgoingWebhookWithSecret> {
         await requireMember(ctx, ctx.params.groupId);
         const doc = await withNewSecret(models.outgoing, ctx.params.groupId, ctx.params.hookId, 'Webhook');
-        changed(ctx, ctx.params.groupId);
+        // A new secret (which also lifts a suspension) starts the hook afresh: no circuit left open.
+        changed(ctx, ctx.params.groupId, ctx.params.hookId);
         return { ...toOutgoing(doc), secret: doc.secret };
       },
     },
@@ -97,7 +98,8 @@ export const outgoingActions = (deps: IntegrationDeps) => {
           .lean<OutgoingHookDoc>();
         if (!doc) throw notFound('Webhook');
         if (disabled) await dropWaiting(models, doc._id, 'Dropped: the webhook was turned off');
-        changed(ctx, groupId);
+        // Turned back on: every node forgets its failures, so the next message is not held behind an open circuit.
+        changed(ctx, groupId, disabled ? undefined : hookId);
         return toOutgoing(doc);
       },
     },

@@ -8,6 +8,12 @@ import { postAsBot } from './post-as-bot.ts';
 import { signedHeaders } from './signing.ts';
 import { withTimestamp, type WebhookJobData } from './webhook-job.ts';
 
+/**
+ * Per hook: after 5 failures in a row its deliveries wait a minute before one
+ * tries again. Keyed by hook id; `success(hookId)` forgets a hook's failures.
+ */
+export const hookCircuits = (): CircuitBreaker => new CircuitBreaker(5, 60_000);
+
 /** Retries go on at least this long after the event (then the delivery is given up). */
 const RETRY_FOR_MS = 3_600_000;
 /** 10 s, 30 s, 90 s, 4.5 min, 13.5 min, then every 30 min (with ±20% jitter): given up after about 80 minutes. */
@@ -32,9 +38,8 @@ export function webhookSender(
   { app, models, directory, outbound }: Pick<IntegrationDeps, 'app' | 'models' | 'directory' | 'outbound'>,
   broker: ActionCaller & { broadcast(event: string, payload?: unknown): unknown },
   logger: { warn(...args: unknown[]): void },
+  breaker: CircuitBreaker,
 ) {
-  // Per hook: after 5 failures in a row its deliveries wait a minute before one tries again.
-  const breaker = new CircuitBreaker(5, 60_000);
   const health = hookHealth(models, broker, app.config.webhookDisableAfterMs);
   const log = (deliveryId: string, set: Log, attempted = true) => {
     // A settled entry keeps its log line, not the body: only waiting ones are ever sent.

@@ -43,7 +43,7 @@ export function pushMetrics(registry: Registry, queueDepth: () => Promise<number
     if (!s) perChannel.set(channel, (s = { sent: sent.labels(channel), latency: latency.labels(channel) }));
     return s;
   };
-  const hooks: Omit<SendHooks, 'gone'> = {
+  const hooks: Omit<SendHooks, 'gone' | 'failing' | 'recovered'> = {
     sent: (channel, ms) => {
       const s = series(channel);
       s.sent.inc();

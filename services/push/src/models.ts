@@ -9,6 +9,8 @@ export interface SubscriptionDoc {
   auth: string;
   /** First registered (absent on subscriptions from before it was recorded: they count as the oldest). */
   createdAt?: Date;
+  /** When its deliveries started failing without a success since (absent while it works). */
+  failingSince?: Date;
 }
 
 export interface DeviceDoc {
@@ -46,6 +48,7 @@ const subscriptionSchema = new Schema<SubscriptionDoc>(
     p256dh: { type: String, required: true },
     auth: { type: String, required: true },
     createdAt: { type: Date },
+    failingSince: { type: Date },
   },
   { versionKey: false },
 );

@@ -95,7 +95,7 @@ export function notifier({ app, models, queue, fanOut }: PushDeps) {
     });
     const [subs, devices] = await Promise.all([
       models.subscriptions
-        .find({ userId: { $in: recipientIds } }, { _id: 0, endpoint: 1, p256dh: 1, auth: 1 })
+        .find({ userId: { $in: recipientIds } }, { _id: 0, endpoint: 1, p256dh: 1, auth: 1, failingSince: 1 })
         .lean<SubscriptionDoc[]>(),
       app.config.pushProxyUrl
         ? models.devices.find({ userId: { $in: recipientIds } }, { _id: 0, platform: 1, token: 1 }).lean<DeviceDoc[]>()
@@ -104,7 +104,9 @@ export function notifier({ app, models, queue, fanOut }: PushDeps) {
     const jobs: PushJobData[] = [
       ...subs.map((s) => ({
         channel: 'webpush' as const,
-        target: { endpoint: s.endpoint, p256dh: s.p256dh, auth: s.auth },
+        target: s.failingSince
+          ? { endpoint: s.endpoint, p256dh: s.p256dh, auth: s.auth, failing: true as const }
+          : { endpoint: s.endpoint, p256dh: s.p256dh, auth: s.auth },
         payload,
       })),
       ...devices.map((d) => ({ channel: 'proxy' as const, target: { platform: d.platform, token: d.token }, payload })),

@@ -18,6 +18,7 @@ import { createSender } from './delivery/sender.ts';
 import { departureActions } from './departure-actions.ts';
 import { inboxActions } from './inbox-actions.ts';
 import { pushMetrics } from './metrics.ts';
+import { failingSubscriptions } from './failing-subscriptions.ts';
 import { pushModels } from './models.ts';
 import { notifier } from './notify.ts';
 import { registrationActions } from './registration-actions.ts';
@@ -70,6 +71,7 @@ export const createPushService: ServiceFactory = (app: AppContext) => {
   });
   const deps = { app, models, vapid: resolveVapidKeys(app.config), queue: () => queue, fanOut: () => gate, outbound };
   const encryptor = createEncryptor(app.config.pushEncryptWorkers);
+  const failing = failingSubscriptions(models.subscriptions);
   const send = createSender(
     deps.vapid,
     app.config.pushProxyUrl,
@@ -77,6 +79,8 @@ export const createPushService: ServiceFactory = (app: AppContext) => {
     {
       ...pushMetrics(app.metrics, async () => (await queue?.depth()) ?? 0),
       gone: (endpoint) => void models.subscriptions.deleteOne({ endpoint }).catch(() => undefined),
+      failing: (endpoint) => void failing.failing(endpoint).catch(() => undefined),
+      recovered: (endpoint) => void failing.recovered(endpoint).catch(() => undefined),
     },
     pushPoster(outbound),
     encryptor,

@@ -4,7 +4,7 @@ import { InvalidSubscriptionKeys } from './encrypt.ts';
 import type { Encryptor } from './encrypt-pool.ts';
 import { OutboundRefusedError, type CircuitBreaker, type Outcome } from '@im/sdk';
 import type { pushPoster } from './http-client.ts';
-import type { PushJob } from './push-job.ts';
+import type { PushJob, WebPushTarget } from './push-job.ts';
 
 const MAX_ATTEMPTS = 10;
 /** How long a push service keeps a notification (the TTL header); past it, a job still waiting is dropped. */
@@ -19,6 +19,10 @@ export interface SendHooks {
   retried(channel: string): void;
   /** A Web Push subscription the push service says is gone (404/410). */
   gone(endpoint: string): void;
+  /** A Web Push delivery that failed (no answer, or an error status other than 404/410). */
+  failing(endpoint: string): void;
+  /** A Web Push delivery that succeeded after its subscription or this job had failed. */
+  recovered(endpoint: string): void;
 }
 
 /** What the push proxy is sent for one device: its own fields, then the notification (JSON text already). */
@@ -56,8 +60,7 @@ export function createSender(
     return Authorization;
   };
   return async ({ data: job, attempts, enqueuedAt }: PushJob): Promise<Outcome> => {
-    const webpush =
-      job.channel === 'webpush' ? (job.target as { endpoint: string; p256dh: string; auth: string }) : null;
+    const webpush = job.channel === 'webpush' ? (job.target as WebPushTarget) : null;
     if (!webpush && !proxy) return { done: true };
     const url = webpush ? new URL(webpush.endpoint) : proxy!;
     const origin = url.origin;
@@ -111,6 +114,8 @@ export function createSender(
     if (status >= 200 && status < 300) {
       breaker.success(origin);
       hooks.sent(job.channel, performance.now() - started);
+      // Only a delivery that may follow a failure writes: the usual one costs nothing more.
+      if (webpush && (webpush.failing || attempts > 0)) hooks.recovered(webpush.endpoint);
       return { done: true };
     }
     if (job.channel === 'webpush' && (status === 404 || status === 410)) {
@@ -119,6 +124,8 @@ export function createSender(
       hooks.failed(job.channel, 'gone');
       return { done: true };
     }
+    // Any other failure counts towards the subscription's removal (SUBSCRIPTION_GIVE_UP_AFTER_MS).
+    if (webpush) hooks.failing(webpush.endpoint);
     if (status === 0 || status === 429 || status >= 500) {
       breaker.failure(origin);
       if (attempts + 1 >= MAX_ATTEMPTS) {

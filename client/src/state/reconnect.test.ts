@@ -74,4 +74,15 @@ describe('reconnecting', () => {
     expect(unauthorized).toHaveBeenCalledTimes(1);
     expect(socket.connect).not.toHaveBeenCalled();
   });
+  it('stays closed when the server closed it as the oldest of too many windows, and says so', () => {
+    const socket = fakeSocket();
+    setCurrentSocket(socket as unknown as ChatSocket);
+    attachRealtime(socket as unknown as ChatSocket, () => undefined);
+    socket.fire('connect');
+    socket.fire('socket:closing', { code: 'IM_ERR_LIMIT', message: 'Too many sockets' });
+    socket.active = false;
+    socket.fire('disconnect', 'io server disconnect');
+    expect(getState().connection).toBe('displaced');
+    expect(socket.connect).not.toHaveBeenCalled();
+  });
 });

@@ -6,7 +6,8 @@ import type { CommandNote } from './command-sends.ts';
 import type { ConverseMessages } from './messages.ts';
 import type { Route } from './route.ts';
 
-export type ConnectionState = 'connecting' | 'online' | 'reconnecting' | 'offline';
+/** displaced: the server closed this window's socket as the oldest of too many (SOCKETS_PER_USER). */
+export type ConnectionState = 'connecting' | 'online' | 'reconnecting' | 'offline' | 'displaced';
 
 export interface MemberList {
   items: Member[];

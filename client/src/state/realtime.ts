@@ -61,7 +61,8 @@ export function attachRealtime(socket: ChatSocket, onUnauthorized: () => void): 
     // Closed because its session ended: the state it would touch is the next account's.
     if (currentSocket() !== socket) return;
     // Closed as the oldest of too many windows: coming back would close another one, so it stays closed.
-    if (reason === 'io server disconnect' && closingCode === 'IM_ERR_LIMIT') return setState({ connection: 'displaced' });
+    if (reason === 'io server disconnect' && closingCode === 'IM_ERR_LIMIT')
+      return setState({ connection: 'displaced' });
     setState({ connection: reason === 'io client disconnect' ? 'offline' : 'reconnecting' });
     if (reason === 'io server disconnect') void afterServerClose(socket);
   });

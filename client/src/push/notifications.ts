@@ -57,6 +57,13 @@ export async function enablePush(): Promise<string> {
   }
 }
 
+/** This browser's own Web Push subscription, if it has one. */
+export async function thisBrowserSubscription(): Promise<PushSubscription | null> {
+  if (!supported()) return null;
+  const registration = await navigator.serviceWorker.getRegistration('/');
+  return (await registration?.pushManager.getSubscription()) ?? null;
+}
+
 export async function disablePush(): Promise<void> {
   if (!supported()) return;
   const registration = await navigator.serviceWorker.getRegistration('/');

@@ -2,6 +2,7 @@ import type { PushSubscriptionInfo } from '@im/protocol';
 import { useEffect, useState } from 'react';
 import { describeError } from '../../api/errors.ts';
 import { http } from '../../api/http.ts';
+import { thisBrowserSubscription } from '../../push/notifications.ts';
 
 const when = (iso: string) => new Date(iso).toLocaleString();
 
@@ -17,20 +18,31 @@ const serviceOf = (endpoint: string): string => {
 /**
  * The browsers that get my notifications (at most 10; subscribing an 11th
  * replaces the oldest); any of them can be removed. `refresh` changes when
- * this browser's own subscription was turned on or off.
+ * this browser's own subscription was turned on or off. Removing this
+ * browser's own subscription unsubscribes it here too (else the browser would
+ * still count as subscribed while the server sends it nothing), then calls
+ * `onThisBrowserRemoved`.
  */
-export function PushSubscriptionsSection(props: { refresh: unknown }) {
+export function PushSubscriptionsSection(props: { refresh: unknown; onThisBrowserRemoved?: () => void }) {
   const [subscriptions, setSubscriptions] = useState<PushSubscriptionInfo[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const load = () =>
     http
       .get<PushSubscriptionInfo[]>('/api/push/subscriptions')
-      .then(setSubscriptions)
+      .then((list) => {
+        setSubscriptions(list);
+        setError(null);
+      })
       .catch((err: unknown) => setError(describeError(err)));
   useEffect(() => void load(), [props.refresh]);
   const remove = async (endpoint: string) => {
     try {
+      const own = await thisBrowserSubscription().catch(() => null);
       await http.delete('/api/push/subscriptions', { endpoint });
+      if (own?.endpoint === endpoint) {
+        await own.unsubscribe();
+        props.onThisBrowserRemoved?.();
+      }
       await load();
     } catch (err) {
       setError(describeError(err));

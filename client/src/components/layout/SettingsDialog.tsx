@@ -75,7 +75,7 @@ export function SettingsDialog(props: { onClose: () => void }) {
             Turn off notifications
           </button>
         )}
-        <PushSubscriptionsSection refresh={push} />
+        <PushSubscriptionsSection refresh={push} onThisBrowserRemoved={() => void pushState().then(setPush)} />
       </div>
       <EmailSection account={account} />
       <ReceiptsSetting account={account} />

@@ -178,6 +178,11 @@ describe('single sign-on with OpenID Connect (pending sign-ins in Redis)', () =>
     // Nothing usable in the profile: still a valid name.
     idp.addAccount({ login: 'anon', name: '李' });
     assert.match((await sso.session('anon')).user.username, /^[a-z0-9_.-]{3,32}$/);
+    // A profile named only like a deleted account's tombstone gets a name that is not one.
+    idp.addAccount({ login: 'ghost', preferredUsername: 'deleted-ghost', email: 'deleted-ghost@example.org' });
+    const ghost = (await sso.session('ghost')).user.username;
+    assert.match(ghost, /^[a-z0-9_.-]{3,32}$/);
+    assert.doesNotMatch(ghost, /^deleted-/);
   });
 
   it('links an existing account, which single sign-on then opens', async () => {

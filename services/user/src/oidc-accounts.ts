@@ -120,7 +120,8 @@ export class OidcAccounts {
   async #freeUsername(candidates: string[]): Promise<string> {
     const allowed = (name: string) => USERNAME.test(name) && !this.#reserved.has(name) && !isTombstoneName(name);
     for (const name of candidates) if (allowed(name) && !(await isUsernameUsed(this.#users, name))) return name;
-    const stem = candidates[0]!.slice(0, 26);
+    // Numbered names start from a candidate that is not a tombstone name (else they would be one too).
+    const stem = (candidates.find((name) => !isTombstoneName(name)) ?? 'user').slice(0, 26);
     for (let n = 2; n < 2 + NUMBERED_TRIES; n++) {
       const name = `${stem}${n}`;
       if (allowed(name) && !(await isUsernameUsed(this.#users, name))) return name;

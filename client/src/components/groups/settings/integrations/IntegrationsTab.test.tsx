@@ -335,6 +335,43 @@ describe('Integrations tab: a disabled outgoing webhook', () => {
   });
 });
 
+describe('Integrations tab: a suspended outgoing webhook or command', () => {
+  it('says so until a new secret lifts it; a disabled hook stays disabled until turned back on', async () => {
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    const command = { id: 'k1', groupId: GROUP_ID, trigger: 'deploy', url: 'https://ops.example/deploy', botId: 'kb' };
+    serve({
+      [`GET ${API}/webhooks/outgoing`]: () => ({ body: [{ ...outgoing, disabled: true, suspended: true }] }),
+      [`POST ${API}/webhooks/outgoing/o1/secret`]: () => ({ body: { ...outgoing, disabled: true, secret: 's2' } }),
+      [`GET ${API}/commands`]: () => ({ body: [{ ...command, suspended: true }] }),
+      [`POST ${API}/commands/k1/secret`]: () => ({ body: { ...command, secret: 'c2' } }),
+    });
+    render(<IntegrationsTab group={team} />);
+    const hookRow = await screen.findByRole('listitem', { name: 'Archive' });
+    expect(within(hookRow).getByTestId('suspended-note')).toBeTruthy();
+    expect(within(hookRow).getByTestId('hook-disabled')).toBeTruthy();
+    fireEvent.click(within(hookRow).getByRole('button', { name: 'New secret' }));
+    await waitFor(() => expect(within(hookRow).queryByTestId('suspended-note')).toBeNull());
+    expect(within(hookRow).getByTestId('hook-disabled')).toBeTruthy();
+
+    const commandRow = await screen.findByRole('listitem', { name: '/deploy' });
+    expect(within(commandRow).getByTestId('suspended-note')).toBeTruthy();
+    fireEvent.click(within(commandRow).getByRole('button', { name: 'New secret' }));
+    await waitFor(() => expect(within(commandRow).queryByTestId('suspended-note')).toBeNull());
+  });
+
+  it('shows why turning a disabled hook back on failed', async () => {
+    serve({
+      [`GET ${API}/webhooks/outgoing`]: () => ({ body: [{ ...outgoing, disabled: true }] }),
+      [`PATCH ${API}/webhooks/outgoing/o1`]: () => apiError(403, 'IM_ERR_FORBIDDEN', 'Only admins can do that'),
+    });
+    render(<IntegrationsTab group={team} />);
+    const row = await screen.findByRole('listitem', { name: 'Archive' });
+    fireEvent.click(within(row).getByRole('button', { name: 'Turn back on Archive' }));
+    expect((await within(row).findByRole('alert')).textContent).toContain('Only admins can do that');
+    expect(within(row).getByTestId('hook-disabled')).toBeTruthy();
+  });
+});
+
 describe('Integrations tab: commands', () => {
   const create = () => form('Create a command');
   const fill = (label: string | RegExp, value: string) =>

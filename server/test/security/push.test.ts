@@ -119,7 +119,11 @@ describe('Web Push and devices against abuse', () => {
       paths.slice(1).map((p) => goodOrigin + p),
       'mine, oldest first',
     );
-    for (const s of mine) assert.ok(!Number.isNaN(Date.parse(s.createdAt)), s.createdAt);
+    for (const s of mine) {
+      // Exactly {endpoint, createdAt}: the subscription's keys never leave the server.
+      assert.deepEqual(Object.keys(s).sort(), ['createdAt', 'endpoint']);
+      assert.ok(!Number.isNaN(Date.parse(s.createdAt)), s.createdAt);
+    }
     assert.deepEqual(await listSubscriptions(sender), [], "another user's list is their own");
   });
 

@@ -83,6 +83,8 @@ export class PublicRoutes {
   readonly #converseOfPanel = new LRUCache<string, string>({ max: 100_000 });
   /** Personal feed tokens already checked, by token: their owner. */
   readonly #tokenOwners = new LRUCache<string, string>({ max: 10_000 });
+  /** Counts `forgetTokensOf` calls: a lookup that one overtook is not remembered (it may have read a revoked token). */
+  #tokenRevocations = 0;
 
   constructor(broker: ServiceBroker, options: PublicRoutesOptions) {
     this.#broker = broker;
@@ -123,6 +125,7 @@ export class PublicRoutes {
 
   /** A user's new feed token replaces the old: forget whose the old one was. */
   forgetTokensOf(userId: string): void {
+    this.#tokenRevocations += 1;
     for (const [token, owner] of this.#tokenOwners.entries()) if (owner === userId) this.#tokenOwners.delete(token);
   }
 
@@ -206,8 +209,9 @@ export class PublicRoutes {
     const known = this.#tokenOwners.get(token);
     if (known) return known;
     await count();
+    const revocations = this.#tokenRevocations;
     const owner = await call(this.#broker, 'user.feedTokenOwner', { token });
-    if (owner) this.#tokenOwners.set(token, owner);
+    if (owner && revocations === this.#tokenRevocations) this.#tokenOwners.set(token, owner);
     return owner;
   }
 

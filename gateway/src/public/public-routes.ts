@@ -190,12 +190,13 @@ export class PublicRoutes {
     if (!FEED_TOKEN.test(token) || !ID.test(converseId)) throw notFound();
     const count = this.#onceFor(req);
     const userId = await this.#tokenOwner(token, count);
+    // Counted before the access check: made-up converse ids with a good token are no free reads either.
+    if (!this.cache.holds(converseId, PERSONAL_FEED)) await count();
     const access: ConverseAccess | null = userId
       ? await call(this.#broker, 'chat.access', { converseId, userId })
       : null;
     if (!access) throw notFound();
     const dmMembers = access.kind === 'dm' ? access.memberIds : undefined;
-    if (!this.cache.holds(converseId, PERSONAL_FEED)) await count();
     const rendered = await this.cache.get(
       converseId,
       PERSONAL_FEED,

@@ -251,4 +251,18 @@ describe('public pages under abuse', () => {
     // The kept feed is still served to its reader.
     assert.equal((await get(feed, from)).status, 200);
   });
+
+  it('counts personal feed requests for converses not kept (a known token and made-up converse ids)', async () => {
+    const owner = await api.user('probe');
+    const panel = await publicPanel(owner, ['mine']);
+    const { token } = (await api.request<{ token: string }>('POST', '/api/feeds/token', { token: owner.token })).body;
+    const from = '192.0.2.88';
+    const feed = `/feeds/${token}/converses/${panel.converseId}.atom`;
+    assert.equal((await get(feed, from)).status, 200, 'a look-up of the token and a render: one count');
+    const probes: number[] = [];
+    for (let i = 0; i < RENDERS; i += 1)
+      probes.push((await get(`/feeds/${token}/converses/${'f'.repeat(23)}${i}.atom`, from)).status);
+    assert.deepEqual(probes, [404, 404, 404, 404, 429], 'each asks the chat service about a converse');
+    assert.equal((await get(feed, from)).status, 200, 'the kept feed is still served');
+  });
 });

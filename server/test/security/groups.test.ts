@@ -88,6 +88,10 @@ describe('groups, presence and mentions against bad faith', () => {
     await ok('POST', `/api/invites/${invite.code}/accept`, stranger);
     const nowSees = await ok<{ online: string[] }>('GET', `/api/presence?userIds=${ids}`, stranger);
     assert.deepEqual(nowSees.online.sort(), [alice.id, groupmate.id, stranger.id].sort());
+    // Banned, they see nobody of the group again.
+    await ok('PUT', `/api/groups/${groupId}/bans/${stranger.id}`, alice, {}, 204);
+    const bannedSees = await ok<{ online: string[] }>('GET', `/api/presence?userIds=${ids}`, stranger);
+    assert.deepEqual(bannedSees.online, [stranger.id]);
   });
 
   it('in a group over 100 members a plain member’s @here is plain text, like @all; an admin’s is not', async () => {

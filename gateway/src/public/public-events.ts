@@ -24,7 +24,11 @@ export function publicInvalidations(routes: () => PublicRoutes | undefined): {
     [EVENTS.panelUpdated]: (p) => forget(p.panel.converseId),
     [EVENTS.panelDeleted]: (p) => forget(p.converseId),
     [EVENTS.userUpdated]: (p) => routes()?.cache.forgetShowing(p.user.id),
-    [EVENTS.userDeactivated]: (p) => routes()?.forgetTokensOf(p.userId),
+    [EVENTS.userDeactivated]: (p) => {
+      routes()?.forgetTokensOf(p.userId);
+      // A deleted account (or removed bot) is shown under its new name, without its avatar.
+      routes()?.cache.forgetShowing(p.userId);
+    },
     [EVENTS.feedTokenReplaced]: (p) => routes()?.forgetTokensOf(p.userId),
   };
 }

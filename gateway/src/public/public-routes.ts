@@ -83,6 +83,8 @@ export class PublicRoutes {
   readonly #converseOfPanel = new LRUCache<string, string>({ max: 100_000 });
   /** Personal feed tokens already checked, by token: their owner. */
   readonly #tokenOwners = new LRUCache<string, string>({ max: 10_000 });
+  /** Counts `forgetTokensOf` calls: a lookup that one overtook is not remembered (it may have read a revoked token). */
+  #tokenRevocations = 0;
 
   constructor(broker: ServiceBroker, options: PublicRoutesOptions) {
     this.#broker = broker;
@@ -123,6 +125,7 @@ export class PublicRoutes {
 
   /** A user's new feed token replaces the old: forget whose the old one was. */
   forgetTokensOf(userId: string): void {
+    this.#tokenRevocations += 1;
     for (const [token, owner] of this.#tokenOwners.entries()) if (owner === userId) this.#tokenOwners.delete(token);
   }
 
@@ -187,12 +190,13 @@ export class PublicRoutes {
     if (!FEED_TOKEN.test(token) || !ID.test(converseId)) throw notFound();
     const count = this.#onceFor(req);
     const userId = await this.#tokenOwner(token, count);
+    // Counted before the access check: made-up converse ids with a good token are no free reads either.
+    if (!this.cache.holds(converseId, PERSONAL_FEED)) await count();
     const access: ConverseAccess | null = userId
       ? await call(this.#broker, 'chat.access', { converseId, userId })
       : null;
     if (!access) throw notFound();
     const dmMembers = access.kind === 'dm' ? access.memberIds : undefined;
-    if (!this.cache.holds(converseId, PERSONAL_FEED)) await count();
     const rendered = await this.cache.get(
       converseId,
       PERSONAL_FEED,
@@ -206,8 +210,9 @@ export class PublicRoutes {
     const known = this.#tokenOwners.get(token);
     if (known) return known;
     await count();
+    const revocations = this.#tokenRevocations;
     const owner = await call(this.#broker, 'user.feedTokenOwner', { token });
-    if (owner) this.#tokenOwners.set(token, owner);
+    if (owner && revocations === this.#tokenRevocations) this.#tokenOwners.set(token, owner);
     return owner;
   }
 

@@ -82,7 +82,9 @@ export class SessionWatch {
     }
     if (!socket.data.expiryTimed && expiresAt - now <= this.#everyMs) {
       socket.data.expiryTimed = true;
-      setTimeout(() => closeSocket(socket, 'IM_ERR_UNAUTHORIZED', EXPIRED), expiresAt - now).unref();
+      const timer = setTimeout(() => closeSocket(socket, 'IM_ERR_UNAUTHORIZED', EXPIRED), expiresAt - now).unref();
+      // Released with the socket: one closed early (a reconnect loop) holds nothing until its token's expiry.
+      socket.once('disconnect', () => clearTimeout(timer));
     }
     return true;
   }

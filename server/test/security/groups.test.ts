@@ -71,20 +71,27 @@ describe('groups, presence and mentions against bad faith', () => {
     const [groupmate] = members as [User];
     const dmPartner = await api.user('dm');
     const stranger = await api.user('str');
-    await ok('POST', '/api/dms', dmPartner, { userId: alice.id });
+    const dm = await ok<{ id: string }>('POST', '/api/dms', dmPartner, { userId: alice.id });
+    await send(alice, dm.id, 'hello');
     for (const u of [alice, groupmate, dmPartner, stranger]) sockets.push(await connectClient(api.base, u.token));
 
     const ids = [groupmate.id, dmPartner.id, stranger.id, alice.id].join(',');
     const seen = await ok<{ online: string[] }>('GET', `/api/presence?userIds=${ids}`, alice);
     assert.deepEqual(seen.online.sort(), [alice.id, dmPartner.id, groupmate.id].sort());
 
-    // The stranger learns nothing of anyone; once they join the group they see its members.
+    // The stranger learns nothing of anyone, not even by opening a DM nobody wrote in;
+    // once they join the group they see its members.
+    await ok('POST', '/api/dms', stranger, { userId: alice.id });
     const strangerSees = await ok<{ online: string[] }>('GET', `/api/presence?userIds=${ids}`, stranger);
     assert.deepEqual(strangerSees.online, [stranger.id]);
     const invite = await ok<{ code: string }>('POST', `/api/groups/${groupId}/invites`, alice, {}, 201);
     await ok('POST', `/api/invites/${invite.code}/accept`, stranger);
     const nowSees = await ok<{ online: string[] }>('GET', `/api/presence?userIds=${ids}`, stranger);
     assert.deepEqual(nowSees.online.sort(), [alice.id, groupmate.id, stranger.id].sort());
+    // Banned, they see nobody of the group again.
+    await ok('PUT', `/api/groups/${groupId}/bans/${stranger.id}`, alice, {}, 204);
+    const bannedSees = await ok<{ online: string[] }>('GET', `/api/presence?userIds=${ids}`, stranger);
+    assert.deepEqual(bannedSees.online, [stranger.id]);
   });
 
   it('in a group over 100 members a plain member’s @here is plain text, like @all; an admin’s is not', async () => {

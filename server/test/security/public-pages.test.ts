@@ -165,6 +165,31 @@ describe('public pages under abuse', () => {
     assert.equal(await renders(), rendered + 1);
   });
 
+  it('re-renders the pages showing an author who deleted their account: their name is gone at once', async () => {
+    const owner = await api.user('keeper');
+    const carol = await api.user('carol');
+    const panel = await publicPanel(owner, ['by the owner']);
+    const groups = (await api.request<Group[]>('GET', '/api/groups', { token: owner.token })).body;
+    const groupId = groups.find((g) => g.panels.some((p) => p.id === panel.id))!.id;
+    const renamed = await api.request('PATCH', '/api/users/me', { token: carol.token, body: { nickname: 'Carol Q' } });
+    assert.equal(renamed.status, 200);
+    const joined = await api.request('POST', `/api/groups/${groupId}/join`, { token: carol.token, body: {} });
+    assert.ok(joined.status < 300, JSON.stringify(joined.body));
+    const sent = await api.request('POST', `/api/converses/${panel.converseId}/messages`, {
+      token: carol.token,
+      body: { content: 'by carol' },
+    });
+    assert.equal(sent.status, 201);
+    const from = '192.0.2.61';
+    assert.ok((await get(`/p/${panel.id}`, from)).body.includes('Carol Q'));
+
+    assert.equal((await api.request('DELETE', '/api/users/me', { token: carol.token })).status, 204);
+    const page = await get(`/p/${panel.id}`, from);
+    assert.equal(page.status, 200);
+    assert.ok(page.body.includes('by carol'), 'her message stays');
+    assert.ok(!page.body.includes('Carol Q'), 'her name does not');
+  });
+
   it('counts IPv6 clients by their /64 and IPv4-mapped addresses as IPv4', async () => {
     const owner = await api.user('six');
     const panel = await publicPanel(
@@ -225,5 +250,19 @@ describe('public pages under abuse', () => {
     assert.deepEqual(guesses, [404, 404, 404, 404, 429]);
     // The kept feed is still served to its reader.
     assert.equal((await get(feed, from)).status, 200);
+  });
+
+  it('counts personal feed requests for converses not kept (a known token and made-up converse ids)', async () => {
+    const owner = await api.user('probe');
+    const panel = await publicPanel(owner, ['mine']);
+    const { token } = (await api.request<{ token: string }>('POST', '/api/feeds/token', { token: owner.token })).body;
+    const from = '192.0.2.88';
+    const feed = `/feeds/${token}/converses/${panel.converseId}.atom`;
+    assert.equal((await get(feed, from)).status, 200, 'a look-up of the token and a render: one count');
+    const probes: number[] = [];
+    for (let i = 0; i < RENDERS; i += 1)
+      probes.push((await get(`/feeds/${token}/converses/${'f'.repeat(23)}${i}.atom`, from)).status);
+    assert.deepEqual(probes, [404, 404, 404, 404, 429], 'each asks the chat service about a converse');
+    assert.equal((await get(feed, from)).status, 200, 'the kept feed is still served');
   });
 });

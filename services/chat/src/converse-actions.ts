@@ -294,15 +294,17 @@ export const converseActions = (deps: ChatDeps) => {
     },
 
     /**
-     * For presence: which of `ids` share a DM (one query, the user's DMs) or
-     * a group (one call, for the rest) with the user.
+     * For presence: which of `ids` share a DM with a message in it (one query,
+     * the user's DMs) or a group (one call, for the rest) with the user.
      */
     contactsAmong: {
       visibility: 'public' as const,
       params: chatParams.contactsAmong,
       async handler(ctx: Ctx<ActionParams<'chat.contactsAmong'>>): Promise<ActionResult<'chat.contactsAmong'>> {
         const { userId, ids } = ctx.params;
-        const partners = new Set((await dmsOf(userId)).flatMap((d) => (d.memberIds ?? []).map((m) => m.toHexString())));
+        // A DM nobody wrote in is no contact: anyone may open one with anyone, and would see them.
+        const written = (await dmsOf(userId)).filter((d) => (d.lastSeq ?? 0) > 0);
+        const partners = new Set(written.flatMap((d) => (d.memberIds ?? []).map((m) => m.toHexString())));
         partners.add(userId);
         const rest = ids.filter((id) => !partners.has(id));
         const inGroups = new Set(

@@ -41,10 +41,13 @@ export function hookHealth(models: IntegrationModels, broker: Broadcaster, disab
       const now = new Date();
       const since = await failingSince(hook, now);
       if (now.getTime() - since.getTime() < disableAfterMs) return false;
-      const { modifiedCount } = await models.outgoing.updateOne(
-        { _id: hook._id, disabled: { $ne: true } },
+      // Checked on the record too: an admin who turned the hook on again meanwhile reset its clock
+      // (this node's copy, or the attempt's, may still hold the old one).
+      const { matchedCount, modifiedCount } = await models.outgoing.updateOne(
+        { _id: hook._id, failingSince: { $lte: new Date(now.getTime() - disableAfterMs) } },
         { $set: { disabled: true } },
       );
+      if (matchedCount === 0) return false;
       if (modifiedCount === 1) {
         await dropWaiting(models, hook._id, 'Dropped: the webhook was disabled after failing for too long');
         changed(hook);

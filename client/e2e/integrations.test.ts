@@ -158,6 +158,13 @@ describe('integrations in the web client: bots, webhooks, slash commands', () =>
     assert.match(await posted.getByTestId('via').innerText(), /^via \S/);
     assert.equal(await posted.getByTestId('bot-badge').innerText(), 'BOT');
     await page.screenshot({ path: join(SHOTS, 'incoming-webhook.png') });
+
+    // Shown once: opened again, the list has the hook but not its address.
+    const again = await integrations();
+    const listed = again.getByTestId('incoming-row').filter({ hasText: 'CI' });
+    await listed.getByTestId('address-hidden').waitFor();
+    assert.equal(await listed.getByLabel('Webhook URL').count(), 0);
+    await closeSettings(again);
   });
 
   it('sends new messages to an outgoing webhook, signed, and shows the delivery in its log', async () => {

@@ -2,6 +2,7 @@ import type {
   Bot,
   BotWithToken,
   IncomingWebhook,
+  IncomingWebhookWithUrl,
   OutgoingWebhook,
   OutgoingWebhookWithSecret,
   SlashCommand,
@@ -33,12 +34,13 @@ export const deleteBot = (groupId: string, botId: string): Promise<void> =>
 export const listIncomingHooks = (groupId: string): Promise<IncomingWebhook[]> =>
   http.get<IncomingWebhook[]>(`${base(groupId)}/webhooks/incoming`);
 
+/** The answer carries the hook's address, the only time it is shown (the list has none). */
 export const createIncomingHook = (groupId: string, body: { panelId: string; name: string }) =>
-  http.post<IncomingWebhook>(`${base(groupId)}/webhooks/incoming`, body);
+  http.post<IncomingWebhookWithUrl>(`${base(groupId)}/webhooks/incoming`, body);
 
-/** A new address for an incoming hook; the old one stops working. */
-export const renewIncomingSecret = (groupId: string, hookId: string): Promise<IncomingWebhook> =>
-  http.post<IncomingWebhook>(`${base(groupId)}${path`/webhooks/incoming/${hookId}/secret`}`);
+/** A new address for an incoming hook, shown once; the old one stops working. */
+export const renewIncomingSecret = (groupId: string, hookId: string): Promise<IncomingWebhookWithUrl> =>
+  http.post<IncomingWebhookWithUrl>(`${base(groupId)}${path`/webhooks/incoming/${hookId}/secret`}`);
 
 export const deleteIncomingHook = (groupId: string, hookId: string): Promise<void> =>
   http.delete(`${base(groupId)}${path`/webhooks/incoming/${hookId}`}`);

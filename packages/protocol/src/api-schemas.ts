@@ -42,6 +42,7 @@ import type {
   CommandAccepted,
   HookPosted,
   IncomingWebhook,
+  IncomingWebhookWithUrl,
   OutgoingWebhook,
   OutgoingWebhookWithSecret,
   SlashCommand,
@@ -96,6 +97,7 @@ export interface ApiSchemas {
   Bot: Bot;
   BotWithToken: BotWithToken;
   IncomingWebhook: IncomingWebhook;
+  IncomingWebhookWithUrl: IncomingWebhookWithUrl;
   OutgoingWebhook: OutgoingWebhook;
   OutgoingWebhookWithSecret: OutgoingWebhookWithSecret;
   WebhookDelivery: WebhookDelivery;

@@ -31,12 +31,19 @@ export interface IncomingWebhook {
   name: string;
   /** The bot its messages come from. */
   botId: Id;
-  /** `/hooks/:id/:secret`: whoever has it can post; a new secret replaces it. */
-  url: string;
   createdBy: Id;
   createdAt: Timestamp;
   /** Its maker is no longer an admin of the group: it does nothing until an admin renews its secret. */
   suspended?: true;
+}
+
+/**
+ * Creating an incoming webhook or renewing its secret: its URL, shown once.
+ * A list never shows it; a hook whose URL was lost gets a new one by renewal.
+ */
+export interface IncomingWebhookWithUrl extends IncomingWebhook {
+  /** `/hooks/:id/:secret`: whoever has it can post; a new secret replaces it. */
+  url: string;
 }
 
 /** An outgoing webhook: new messages of the group (or one panel) are POSTed, signed, to its url. */

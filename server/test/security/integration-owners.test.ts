@@ -5,6 +5,7 @@ import type {
   CommandAccepted,
   Group,
   IncomingWebhook,
+  IncomingWebhookWithUrl,
   Message,
   OutgoingWebhook,
   OutgoingWebhookWithSecret,
@@ -38,7 +39,7 @@ describe('integrations of an admin who is removed', () => {
     receivers.push(r);
     return r;
   };
-  const postToHook = (hook: IncomingWebhook, text: string) => api.request('POST', hook.url, { body: { text } });
+  const postToHook = (hook: IncomingWebhookWithUrl, text: string) => api.request('POST', hook.url, { body: { text } });
 
   /** A group whose owner made `admins` admins. */
   const groupWithAdmins = async (admins: number) => {
@@ -55,7 +56,7 @@ describe('integrations of an admin who is removed', () => {
     return { owner, group, admins: made, panelId: group.panels[0]!.id, converseId: group.panels[0]!.converseId };
   };
   const incomingOf = (groupId: string, by: Account, panelId: string, name: string) =>
-    ok<IncomingWebhook>('POST', `/api/groups/${groupId}/webhooks/incoming`, by, { panelId, name }, 201);
+    ok<IncomingWebhookWithUrl>('POST', `/api/groups/${groupId}/webhooks/incoming`, by, { panelId, name }, 201);
   const incomingList = (groupId: string, user: Account) =>
     ok<IncomingWebhook[]>('GET', `/api/groups/${groupId}/webhooks/incoming`, user);
   const suspendedHook = (groupId: string, hookId: string, user: Account) =>
@@ -138,7 +139,7 @@ describe('integrations of an admin who is removed', () => {
     assert.equal((await postToHook(ownersHook, 'still fine')).status, 200);
 
     // A current admin renews them: a new secret (URL), and they work again.
-    const renewed = await ok<IncomingWebhook>(
+    const renewed = await ok<IncomingWebhookWithUrl>(
       'POST',
       `/api/groups/${group.id}/webhooks/incoming/${incoming.id}/secret`,
       owner,
@@ -157,10 +158,47 @@ describe('integrations of an admin who is removed', () => {
     assert.equal((await api.request('GET', `/api/groups/${group.id}`, { token: fresh.token })).status, 200);
   });
 
+  it("the list shows no hook's secret: an admin who is removed keeps no working URL they only saw there", async () => {
+    const { owner, group, admins, panelId } = await groupWithAdmins(2);
+    const [maker, other] = admins as [Account, Account];
+    const made = await incomingOf(group.id, maker, panelId, 'CI');
+    const secret = made.url.split('/').at(-1)!;
+    const listed = await api.request<IncomingWebhook[]>('GET', `/api/groups/${group.id}/webhooks/incoming`, {
+      token: other.token,
+    });
+    assert.equal(listed.status, 200);
+    assert.ok(listed.body.some((h) => h.id === made.id));
+    assert.ok(!JSON.stringify(listed.body).includes(secret), 'no secret in the list');
+    assert.ok(listed.body.every((h) => !('url' in h)));
+    await ok('DELETE', `/api/groups/${group.id}/members/${other.id}`, owner, undefined, 204);
+    assert.equal((await postToHook(made, 'maker still here')).status, 200);
+  });
+
+  it('whoever renews a secret holds it: the hook stops when the renewer is removed, and works once renewed again', async () => {
+    const { owner, group, admins, panelId } = await groupWithAdmins(2);
+    const [maker, renewer] = admins as [Account, Account];
+    const made = await incomingOf(group.id, maker, panelId, 'CI');
+    const renewed = await ok<IncomingWebhookWithUrl>(
+      'POST',
+      `/api/groups/${group.id}/webhooks/incoming/${made.id}/secret`,
+      renewer,
+    );
+    assert.equal((await postToHook(renewed, 'renewed')).status, 200);
+    await ok('DELETE', `/api/groups/${group.id}/members/${renewer.id}`, owner, undefined, 204);
+    await suspendedHook(group.id, made.id, maker);
+    assert.equal((await postToHook(renewed, 'kept by the removed admin')).status, 404);
+    const again = await ok<IncomingWebhookWithUrl>(
+      'POST',
+      `/api/groups/${group.id}/webhooks/incoming/${made.id}/secret`,
+      maker,
+    );
+    assert.equal((await postToHook(again, 'renewed by a current admin')).status, 200);
+  });
+
   it('demoted, left, or account deleted: their hooks stop too; a remaining admin keeps theirs', async () => {
     const { owner, group, admins, panelId } = await groupWithAdmins(4);
     const [demoted, leaving, deleting, staying] = admins as [Account, Account, Account, Account];
-    const hookOf = new Map<string, IncomingWebhook>();
+    const hookOf = new Map<string, IncomingWebhookWithUrl>();
     for (const admin of admins) hookOf.set(admin.id, await incomingOf(group.id, admin, panelId, admin.username));
 
     await ok('PUT', `/api/groups/${group.id}/members/${demoted.id}/role`, owner, { role: 'member' });

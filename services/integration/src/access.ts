@@ -1,6 +1,6 @@
 import type { GroupRole } from '@im/protocol';
 import { call, callerId, ImError } from '@im/sdk';
-import type { Model } from 'mongoose';
+import { Types, type Model } from 'mongoose';
 import type { Ctx } from './deps.ts';
 import { newSecret } from './signing.ts';
 
@@ -27,18 +27,20 @@ export const notFound = (what: string) => new ImError('IM_ERR_NOT_FOUND', `${wha
 /**
  * A hook or command of the group with a new secret; 404 when the group has no
  * such one. A suspended one works again from here: its old secret was known
- * to the admin who made it, the new one only to the admin renewing it.
+ * to the admin who made it, the new one only to the admin renewing it, who
+ * from then on holds it (`secretHolder`): their removal suspends it.
  */
 export async function withNewSecret<T extends { secret: string }>(
   model: Model<T>,
   groupId: string,
   id: string,
   what: string,
+  renewedBy: string,
 ): Promise<T> {
   const doc = await model
     .findOneAndUpdate(
       { _id: id, groupId },
-      { $set: { secret: newSecret() }, $unset: { suspendedAt: 1 } },
+      { $set: { secret: newSecret(), secretHolder: new Types.ObjectId(renewedBy) }, $unset: { suspendedAt: 1 } },
       { new: true },
     )
     .lean<T>();

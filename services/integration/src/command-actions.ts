@@ -74,7 +74,13 @@ export const commandActions = (deps: IntegrationDeps) => {
       rateLimit: 'moderate' as const,
       async handler(ctx: Ctx<Params<typeof p.commandRef>>): Promise<SlashCommandWithSecret> {
         await requireMember(ctx, ctx.params.groupId);
-        const doc = await withNewSecret(models.commands, ctx.params.groupId, ctx.params.commandId, 'Command');
+        const doc = await withNewSecret(
+          models.commands,
+          ctx.params.groupId,
+          ctx.params.commandId,
+          'Command',
+          callerId(ctx),
+        );
         changed(ctx, ctx.params.groupId);
         return { ...toCommand(doc, true), url: doc.url, secret: doc.secret };
       },

@@ -1,4 +1,4 @@
-import type { HookPosted, IncomingWebhook } from '@im/protocol';
+import type { HookPosted, IncomingWebhook, IncomingWebhookWithUrl } from '@im/protocol';
 import { callerId, ImError, type Params } from '@im/sdk';
 import { Types } from 'mongoose';
 import { notFound, requireMember, requirePanel, withNewSecret } from './access.ts';
@@ -8,7 +8,7 @@ import type { IncomingHookDoc } from './models.ts';
 import { integrationParams as p } from './params.ts';
 import { postAsBot } from './post-as-bot.ts';
 import { newSecret, sameSecret } from './signing.ts';
-import { toIncoming } from './views.ts';
+import { toIncoming, toIncomingWithUrl } from './views.ts';
 
 /** At most this many incoming hooks per group. */
 const MAX_PER_GROUP = 50;
@@ -29,7 +29,7 @@ export const incomingActions = (deps: IntegrationDeps) => {
     createIncoming: {
       params: p.createIncoming,
       rateLimit: 'moderate' as const,
-      async handler(ctx: Ctx<Params<typeof p.createIncoming>>): Promise<IncomingWebhook> {
+      async handler(ctx: Ctx<Params<typeof p.createIncoming>>): Promise<IncomingWebhookWithUrl> {
         const { groupId, panelId, name } = ctx.params;
         await requireMember(ctx, groupId);
         const panel = await requirePanel(ctx, groupId, panelId);
@@ -50,7 +50,7 @@ export const incomingActions = (deps: IntegrationDeps) => {
         };
         await models.incoming.collection.insertOne(doc);
         changed(ctx, groupId);
-        return toIncoming(doc);
+        return toIncomingWithUrl(doc);
       },
     },
 
@@ -69,9 +69,10 @@ export const incomingActions = (deps: IntegrationDeps) => {
     rotateIncoming: {
       params: p.incomingRef,
       rateLimit: 'moderate' as const,
-      async handler(ctx: Ctx<Params<typeof p.incomingRef>>): Promise<IncomingWebhook> {
+      async handler(ctx: Ctx<Params<typeof p.incomingRef>>): Promise<IncomingWebhookWithUrl> {
         await requireMember(ctx, ctx.params.groupId);
-        return toIncoming(await withNewSecret(models.incoming, ctx.params.groupId, ctx.params.hookId, 'Webhook'));
+        const { groupId, hookId } = ctx.params;
+        return toIncomingWithUrl(await withNewSecret(models.incoming, groupId, hookId, 'Webhook', callerId(ctx)));
       },
     },
 

@@ -6,7 +6,8 @@ import type { IntegrationDeps } from './deps.ts';
 /**
  * Someone stopped being an admin of a group (left, kicked, banned, demoted,
  * account deleted): what they made there must not keep working for them.
- * Their incoming and outgoing hooks and commands are suspended (the hook URL
+ * The incoming and outgoing hooks and commands whose secret they hold (made
+ * by them and not renewed since, or renewed by them) are suspended (the hook URL
  * answers 404, nothing is delivered to their URLs, the command is not
  * called) until a current admin renews the secret, which only that admin
  * then knows; the tokens of the bots they made end (an admin gives a new
@@ -20,9 +21,11 @@ export async function suspendIntegrationsOf(
   groupId: string,
   userId: string,
 ): Promise<void> {
+  const user = new Types.ObjectId(userId);
+  // Those whose secret they hold: renewed by them, or made by them and never renewed.
   const made = {
     groupId: new Types.ObjectId(groupId),
-    createdBy: new Types.ObjectId(userId),
+    $or: [{ secretHolder: user }, { secretHolder: { $exists: false }, createdBy: user }],
     suspendedAt: { $exists: false },
   };
   const suspend = { $set: { suspendedAt: new Date() } };

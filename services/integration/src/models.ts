@@ -15,9 +15,11 @@ export interface IncomingHookDoc {
   converseId: Types.ObjectId;
   name: string;
   botId: Types.ObjectId;
-  /** In the hook's URL; kept to show the URL again to admins (as chat services do). */
+  /** In the hook's URL, shown once (create, renewal); kept to check the URL a post comes to. */
   secret: string;
   createdBy: Types.ObjectId;
+  /** Who last renewed the secret, the only one who knows it (absent: never renewed, its maker). */
+  secretHolder?: Types.ObjectId;
   createdAt: Date;
   /** Its maker stopped being an admin of the group: it works again once an admin renews its secret. */
   suspendedAt?: Date;
@@ -35,6 +37,8 @@ export interface OutgoingHookDoc {
   secret: string;
   botId: Types.ObjectId;
   createdBy: Types.ObjectId;
+  /** Who last renewed the secret, the only one who knows it (absent: never renewed, its maker). */
+  secretHolder?: Types.ObjectId;
   createdAt: Date;
   /** As an incoming hook's: nothing is delivered while it is set. */
   suspendedAt?: Date;
@@ -53,6 +57,8 @@ export interface CommandDoc {
   secret: string;
   botId: Types.ObjectId;
   createdBy: Types.ObjectId;
+  /** Who last renewed the secret, the only one who knows it (absent: never renewed, its maker). */
+  secretHolder?: Types.ObjectId;
   createdAt: Date;
   /** As an incoming hook's: the command is not called while it is set. */
   suspendedAt?: Date;
@@ -94,6 +100,7 @@ const incomingSchema = schema<IncomingHookDoc>({
   botId: id,
   secret: { type: String, required: true },
   createdBy: id,
+  secretHolder: { type: Schema.Types.ObjectId },
   createdAt: { type: Date, required: true },
   suspendedAt: { type: Date },
 });
@@ -109,6 +116,7 @@ const outgoingSchema = schema<OutgoingHookDoc>({
   secret: { type: String, required: true },
   botId: id,
   createdBy: id,
+  secretHolder: { type: Schema.Types.ObjectId },
   createdAt: { type: Date, required: true },
   suspendedAt: { type: Date },
   failingSince: { type: Date },
@@ -124,6 +132,7 @@ const commandSchema = schema<CommandDoc>({
   secret: { type: String, required: true },
   botId: id,
   createdBy: id,
+  secretHolder: { type: Schema.Types.ObjectId },
   createdAt: { type: Date, required: true },
   suspendedAt: { type: Date },
 });

@@ -75,7 +75,13 @@ export const outgoingActions = (deps: IntegrationDeps) => {
       rateLimit: 'moderate' as const,
       async handler(ctx: Ctx<Params<typeof p.outgoingRef>>): Promise<OutgoingWebhookWithSecret> {
         await requireMember(ctx, ctx.params.groupId);
-        const doc = await withNewSecret(models.outgoing, ctx.params.groupId, ctx.params.hookId, 'Webhook');
+        const doc = await withNewSecret(
+          models.outgoing,
+          ctx.params.groupId,
+          ctx.params.hookId,
+          'Webhook',
+          callerId(ctx),
+        );
         // A new secret (which also lifts a suspension) starts the hook afresh: no circuit left open.
         changed(ctx, ctx.params.groupId, ctx.params.hookId);
         return { ...toOutgoing(doc), secret: doc.secret };

@@ -1,4 +1,10 @@
-import type { IncomingWebhook, OutgoingWebhook, SlashCommand, WebhookDelivery } from '@im/protocol';
+import type {
+  IncomingWebhook,
+  IncomingWebhookWithUrl,
+  OutgoingWebhook,
+  SlashCommand,
+  WebhookDelivery,
+} from '@im/protocol';
 import type { CommandDoc, DeliveryDoc, IncomingHookDoc, OutgoingHookDoc } from './models.ts';
 
 /** Set only while suspended (its maker is no longer an admin of the group). */
@@ -10,10 +16,15 @@ export const toIncoming = (doc: IncomingHookDoc): IncomingWebhook => ({
   panelId: doc.panelId.toHexString(),
   name: doc.name,
   botId: doc.botId.toHexString(),
-  url: `/hooks/${doc._id.toHexString()}/${doc.secret}`,
   createdBy: doc.createdBy.toHexString(),
   createdAt: doc.createdAt.toISOString(),
   ...suspension(doc),
+});
+
+/** Only to whoever just made the secret (create, renewal): a list never shows it. */
+export const toIncomingWithUrl = (doc: IncomingHookDoc): IncomingWebhookWithUrl => ({
+  ...toIncoming(doc),
+  url: `/hooks/${doc._id.toHexString()}/${doc.secret}`,
 });
 
 export const toOutgoing = (doc: OutgoingHookDoc): OutgoingWebhook => ({

@@ -1,5 +1,5 @@
-import type { Group, IncomingWebhook } from '@im/protocol';
-import { useState } from 'react';
+import type { Group, IncomingWebhook, IncomingWebhookWithUrl } from '@im/protocol';
+import { useId, useState } from 'react';
 import {
   createIncomingHook,
   deleteIncomingHook,
@@ -21,21 +21,23 @@ import { nameProblem } from './validation.ts';
 
 /**
  * Incoming webhooks: an address that posts what other programs send into one
- * panel (Slack's `{"text": …}`). Whoever has the address can post, so a new
- * secret gives a new address and retires the old one.
+ * panel (Slack's `{"text": …}`). Whoever has the address can post, so it is
+ * shown once, when made or renewed (the list never has it); a new secret
+ * gives a new address and retires the old one.
  */
 export function IncomingHooksSection(props: { group: Group }) {
   const { group } = props;
   const hooks = useLoaded(group.id, () => listIncomingHooks(group.id));
-  const [made, setMade] = useState<string | null>(null);
-  const replace = (hook: IncomingWebhook) => hooks.update((list) => [hook, ...list.filter((h) => h.id !== hook.id)]);
+  // The one hook whose address was just made, shown until Done.
+  const [shown, setShown] = useState<{ id: string; url: string; justMade: boolean } | null>(null);
+  const show = (hook: IncomingWebhookWithUrl, justMade: boolean) => setShown({ id: hook.id, url: hook.url, justMade });
   return (
     <IntegrationSection title="Incoming webhooks" heading="h4">
       <CreateIncomingForm
         group={group}
         onCreated={(hook) => {
-          setMade(hook.id);
-          replace(hook);
+          show(hook, true);
+          hooks.update((list) => [withoutUrl(hook), ...list.filter((h) => h.id !== hook.id)]);
         }}
       />
       <LoadedList loaded={hooks} label="Incoming webhooks" keyOf={(h) => h.id}>
@@ -43,8 +45,12 @@ export function IncomingHooksSection(props: { group: Group }) {
           <IncomingRow
             group={group}
             hook={hook}
-            justMade={hook.id === made}
-            onRenewed={(renewed) => hooks.update((list) => list.map((h) => (h.id === renewed.id ? renewed : h)))}
+            shown={shown?.id === hook.id ? shown : null}
+            onDone={() => setShown(null)}
+            onRenewed={(renewed) => {
+              show(renewed, false);
+              hooks.update((list) => list.map((h) => (h.id === renewed.id ? withoutUrl(renewed) : h)));
+            }}
             onDeleted={removed}
           />
         )}
@@ -53,7 +59,12 @@ export function IncomingHooksSection(props: { group: Group }) {
   );
 }
 
-function CreateIncomingForm(props: { group: Group; onCreated: (hook: IncomingWebhook) => void }) {
+function withoutUrl(hook: IncomingWebhookWithUrl): IncomingWebhook {
+  const { url: _url, ...rest } = hook;
+  return rest;
+}
+
+function CreateIncomingForm(props: { group: Group; onCreated: (hook: IncomingWebhookWithUrl) => void }) {
   const { group } = props;
   // The panel chosen stays for the next webhook; only the name empties.
   const [panelId, setPanelId] = useState('');
@@ -90,11 +101,12 @@ function CreateIncomingForm(props: { group: Group; onCreated: (hook: IncomingWeb
 function IncomingRow(props: {
   group: Group;
   hook: IncomingWebhook;
-  justMade: boolean;
-  onRenewed: (hook: IncomingWebhook) => void;
+  shown: { url: string; justMade: boolean } | null;
+  onDone: () => void;
+  onRenewed: (hook: IncomingWebhookWithUrl) => void;
   onDeleted: () => void;
 }) {
-  const { hook, group } = props;
+  const { hook, group, shown } = props;
   return (
     <li className="mod-item" data-testid="incoming-row" aria-label={hook.name}>
       <p className="mod-line">
@@ -105,7 +117,13 @@ function IncomingRow(props: {
         </span>
       </p>
       <SuspendedNote suspended={hook.suspended} />
-      <HookAddress key={hook.url} path={hook.url} open={props.justMade} />
+      {shown ? (
+        <ShownAddress key={shown.url} url={shown.url} open={shown.justMade} onDone={props.onDone} />
+      ) : (
+        <p className="mod-line hint" data-testid="address-hidden">
+          Its address is shown only when it is made. Lost it? Give it a new secret for a new address.
+        </p>
+      )}
       <RowActions
         renewLabel="New secret"
         renew={{
@@ -119,5 +137,24 @@ function IncomingRow(props: {
         onDeleted={props.onDeleted}
       />
     </li>
+  );
+}
+
+/** The address just made, with its copy button and curl line: shown this once, until Done. */
+function ShownAddress(props: { url: string; open: boolean; onDone: () => void }) {
+  const warning = useId();
+  return (
+    <div className="shown-once" role="group" aria-label="Webhook URL (shown once)" aria-describedby={warning}>
+      <HookAddress path={props.url} open={props.open} />
+      <p className="warning" id={warning}>
+        Copy it now: it is shown only this once. If it is lost, give the webhook a new secret (the old address then
+        stops working).
+      </p>
+      <div className="form-actions">
+        <button type="button" onClick={props.onDone}>
+          Done
+        </button>
+      </div>
+    </div>
   );
 }

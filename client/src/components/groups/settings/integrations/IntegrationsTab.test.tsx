@@ -1,4 +1,4 @@
-import type { Bot, IncomingWebhook, OutgoingWebhook, WebhookDelivery } from '@im/protocol';
+import type { Bot, IncomingWebhook, IncomingWebhookWithUrl, OutgoingWebhook, WebhookDelivery } from '@im/protocol';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getState, initialState, setState } from '../../../../state/store.ts';
@@ -20,15 +20,20 @@ const deployer: Bot = {
   createdBy: bob.id,
   createdAt: AT,
 };
-const hook = (n: number, secret: string): IncomingWebhook => ({
+/** An incoming hook as a list gives it: without its address. */
+const listedHook = (n: number): IncomingWebhook => ({
   id: `h${n}`,
   groupId: GROUP_ID,
   panelId: panel(2).id,
   name: 'CI',
   botId: 'hb',
-  url: `/hooks/h${n}/${secret}`,
   createdBy: bob.id,
   createdAt: AT,
+});
+/** As create and renewal give it: with its address, that once. */
+const hook = (n: number, secret: string): IncomingWebhookWithUrl => ({
+  ...listedHook(n),
+  url: `/hooks/h${n}/${secret}`,
 });
 const outgoing: OutgoingWebhook = {
   id: 'o1',
@@ -173,16 +178,22 @@ describe('Integrations tab: incoming webhooks', () => {
       `curl -X POST -H 'content-type: application/json' -d '{"text":"Hello"}' ${url}`,
     );
     expect(within(row).getByRole('button', { name: 'Copy webhook url' })).toBeTruthy();
+    // Shown once: Done hides it for good.
+    fireEvent.click(within(row).getByRole('button', { name: 'Done' }));
+    expect(within(row).queryByLabelText('Webhook URL')).toBeNull();
+    expect(within(row).getByTestId('address-hidden')).toBeTruthy();
   });
 
-  it('gives a new address once confirmed', async () => {
+  it('lists hooks without an address, and gives a new one, shown once, when asked', async () => {
     vi.spyOn(window, 'confirm').mockReturnValue(true);
     serve({
-      [`GET ${API}/webhooks/incoming`]: () => ({ body: [hook(1, 's1')] }),
+      [`GET ${API}/webhooks/incoming`]: () => ({ body: [listedHook(1)] }),
       [`POST ${API}/webhooks/incoming/h1/secret`]: () => ({ body: hook(1, 's2') }),
     });
     render(<IntegrationsTab group={team} />);
     const row = await screen.findByRole('listitem', { name: 'CI' });
+    expect(within(row).queryByLabelText('Webhook URL')).toBeNull();
+    expect(within(row).getByTestId('address-hidden').textContent).toMatch(/new secret/);
     fireEvent.click(within(row).getByRole('button', { name: 'New secret' }));
     await waitFor(() =>
       expect((within(row).getByLabelText('Webhook URL') as HTMLInputElement).value).toBe(`${origin}/hooks/h1/s2`),
@@ -192,7 +203,7 @@ describe('Integrations tab: incoming webhooks', () => {
   it('says a hook is suspended (its maker is no longer an admin) until it gets a new secret', async () => {
     vi.spyOn(window, 'confirm').mockReturnValue(true);
     serve({
-      [`GET ${API}/webhooks/incoming`]: () => ({ body: [{ ...hook(1, 's1'), suspended: true }] }),
+      [`GET ${API}/webhooks/incoming`]: () => ({ body: [{ ...listedHook(1), suspended: true }] }),
       [`POST ${API}/webhooks/incoming/h1/secret`]: () => ({ body: hook(1, 's2') }),
     });
     render(<IntegrationsTab group={team} />);

@@ -184,9 +184,34 @@ describe('integrations of an admin who is removed', () => {
       renewer,
     );
     assert.equal((await postToHook(renewed, 'renewed')).status, 200);
+    const untouched = await incomingOf(group.id, maker, panelId, 'Not renewed');
+    // The same for an outgoing hook and a command the maker made and the renewer renewed.
+    const target = await receiver(() => ({ status: 200 }));
+    const outgoing = await ok<OutgoingWebhookWithSecret>(
+      'POST',
+      `/api/groups/${group.id}/webhooks/outgoing`,
+      maker,
+      { url: target.url },
+      201,
+    );
+    const command = await ok<SlashCommandWithSecret>(
+      'POST',
+      `/api/groups/${group.id}/commands`,
+      maker,
+      { trigger: 'renewed', url: target.url },
+      201,
+    );
+    await ok('POST', `/api/groups/${group.id}/webhooks/outgoing/${outgoing.id}/secret`, renewer);
+    await ok('POST', `/api/groups/${group.id}/commands/${command.id}/secret`, renewer);
+
     await ok('DELETE', `/api/groups/${group.id}/members/${renewer.id}`, owner, undefined, 204);
     await suspendedHook(group.id, made.id, maker);
     assert.equal((await postToHook(renewed, 'kept by the removed admin')).status, 404);
+    assert.equal((await postToHook(untouched, 'never renewed: still the maker')).status, 200);
+    const listedOut = await ok<OutgoingWebhook[]>('GET', `/api/groups/${group.id}/webhooks/outgoing`, maker);
+    assert.equal(listedOut.find((h) => h.id === outgoing.id)?.suspended, true);
+    const commands = await ok<SlashCommand[]>('GET', `/api/groups/${group.id}/commands`, maker);
+    assert.equal(commands.find((c) => c.id === command.id)?.suspended, true);
     const again = await ok<IncomingWebhookWithUrl>(
       'POST',
       `/api/groups/${group.id}/webhooks/incoming/${made.id}/secret`,

@@ -144,7 +144,7 @@ function IncomingRow(props: {
 function ShownAddress(props: { url: string; open: boolean; onDone: () => void }) {
   const warning = useId();
   return (
-    <div className="shown-once" role="group" aria-label="Webhook URL (shown once)" aria-describedby={warning}>
+    <div className="shown-once" role="group" aria-label="New webhook address (shown once)" aria-describedby={warning}>
       <HookAddress path={props.url} open={props.open} />
       <p className="warning" id={warning}>
         Copy it now: it is shown only this once. If it is lost, give the webhook a new secret (the old address then

@@ -1,5 +1,5 @@
 import type { Group, IncomingWebhook, IncomingWebhookWithUrl } from '@im/protocol';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import {
   createIncomingHook,
   deleteIncomingHook,
@@ -15,6 +15,7 @@ import { IntegrationSection } from './IntegrationSection.tsx';
 import { NameField } from './NameField.tsx';
 import { PanelSelect, panelLabel } from './PanelSelect.tsx';
 import { RowActions } from './RowActions.tsx';
+import { ShownOnceBox } from './ShownOnce.tsx';
 import { SuspendedNote } from './SuspendedNote.tsx';
 import { useCreateForm } from './useCreateForm.ts';
 import { nameProblem } from './validation.ts';
@@ -142,19 +143,13 @@ function IncomingRow(props: {
 
 /** The address just made, with its copy button and curl line: shown this once, until Done. */
 function ShownAddress(props: { url: string; open: boolean; onDone: () => void }) {
-  const warning = useId();
   return (
-    <div className="shown-once" role="group" aria-label="New webhook address (shown once)" aria-describedby={warning}>
+    <ShownOnceBox
+      label="New webhook address"
+      ifLost="give the webhook a new secret (the old address then stops working)"
+      onDone={props.onDone}
+    >
       <HookAddress path={props.url} open={props.open} />
-      <p className="warning" id={warning}>
-        Copy it now: it is shown only this once. If it is lost, give the webhook a new secret (the old address then
-        stops working).
-      </p>
-      <div className="form-actions">
-        <button type="button" onClick={props.onDone}>
-          Done
-        </button>
-      </div>
-    </div>
+    </ShownOnceBox>
   );
 }

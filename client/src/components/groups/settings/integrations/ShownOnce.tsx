@@ -1,17 +1,17 @@
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 import { CopyField } from '../../../common/CopyButton.tsx';
 
 /**
- * A token or secret just made, with its copy button: the server keeps no
- * readable copy, so this is the only time it can be seen. Done hides it.
+ * Something just made that the server keeps no readable copy of (a token, a
+ * secret, a hook's address): this is the only time it can be seen. Done hides it.
  */
-export function ShownOnce(props: { label: string; value: string; testId: string; onDone: () => void }) {
+export function ShownOnceBox(props: { label: string; ifLost: string; onDone: () => void; children: ReactNode }) {
   const warning = useId();
   return (
     <div className="shown-once" role="group" aria-label={`${props.label} (shown once)`} aria-describedby={warning}>
-      <CopyField label={props.label} value={props.value} testId={props.testId} />
+      {props.children}
       <p className="warning" id={warning}>
-        Copy it now: it is shown only this once. If it is lost, make a new one (the old one then stops working).
+        Copy it now: it is shown only this once. If it is lost, {props.ifLost}.
       </p>
       <div className="form-actions">
         <button type="button" onClick={props.onDone}>
@@ -19,5 +19,14 @@ export function ShownOnce(props: { label: string; value: string; testId: string;
         </button>
       </div>
     </div>
+  );
+}
+
+/** A token or secret just made, with its copy button. */
+export function ShownOnce(props: { label: string; value: string; testId: string; onDone: () => void }) {
+  return (
+    <ShownOnceBox label={props.label} ifLost="make a new one (the old one then stops working)" onDone={props.onDone}>
+      <CopyField label={props.label} value={props.value} testId={props.testId} />
+    </ShownOnceBox>
   );
 }

@@ -13,6 +13,21 @@ export type Responder = (req: Received, index: number) => { status: number; body
  * A webhook or command receiver on loopback: records each request's headers
  * and exact body, and answers as `respond` says (200 with no body unless told).
  */
+/** The receivers one test file starts, all closed by `closeAll` in its `after`. */
+export function receiverPool() {
+  const started: Array<{ close(): Promise<void> }> = [];
+  return {
+    start: async (...args: Parameters<typeof startReceiver>) => {
+      const receiver = await startReceiver(...args);
+      started.push(receiver);
+      return receiver;
+    },
+    closeAll: async () => {
+      for (const receiver of started.splice(0)) await receiver.close();
+    },
+  };
+}
+
 export async function startReceiver(respond: Responder = () => ({ status: 200 })) {
   const received: Received[] = [];
   let responder = respond;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Group, Message, OutgoingWebhook, OutgoingWebhookWithSecret, WebhookDelivery } from '@im/protocol';
 import { eventually, expectations, startApi, type ApiHarness } from '../api/harness.ts';
-import { startReceiver } from './receiver.ts';
+import { receiverPool } from './receiver.ts';
 
 type User = Awaited<ReturnType<ApiHarness['user']>>;
 const WAITING = new Set(['pending', 'retrying']);
@@ -10,7 +10,7 @@ const WAITING = new Set(['pending', 'retrying']);
 /** A group with one member besides its owner, and the helpers both tests use. */
 function hookHarness(api: () => ApiHarness) {
   const { ok, refused } = expectations(api);
-  const receivers: Array<{ close(): Promise<void> }> = [];
+  const { start: receiver, closeAll } = receiverPool();
   const setUp = async () => {
     const owner = await api().user('wb');
     const member = await api().user('wb');
@@ -18,11 +18,6 @@ function hookHarness(api: () => ApiHarness) {
     const invite = await ok<{ code: string }>('POST', `/api/groups/${group.id}/invites`, owner, {}, 201);
     await ok('POST', `/api/invites/${invite.code}/accept`, member);
     return { owner, member, group, converseId: group.panels[0]!.converseId };
-  };
-  const receiver = async (...args: Parameters<typeof startReceiver>) => {
-    const r = await startReceiver(...args);
-    receivers.push(r);
-    return r;
   };
   const hook = (group: Group, owner: User, url: string) =>
     ok<OutgoingWebhookWithSecret>('POST', `/api/groups/${group.id}/webhooks/outgoing`, owner, { url }, 201);
@@ -32,9 +27,6 @@ function hookHarness(api: () => ApiHarness) {
     ok<OutgoingWebhook[]>('GET', `/api/groups/${group.id}/webhooks/outgoing`, owner);
   const send = (converseId: string, user: User, content: string) =>
     ok<Message>('POST', `/api/converses/${converseId}/messages`, user, { content }, 201);
-  const closeAll = async () => {
-    for (const r of receivers) await r.close();
-  };
   return { ok, refused, setUp, receiver, hook, log, hooks, send, closeAll };
 }
 

@@ -14,7 +14,7 @@ import type {
 } from '@im/protocol';
 import { eventually, expectations, startApi, type ApiHarness } from '../api/harness.ts';
 import { until } from '../realtime/client.ts';
-import { startReceiver } from './receiver.ts';
+import { receiverPool } from './receiver.ts';
 
 /**
  * Incoming and outgoing webhooks against the single instance, with
@@ -22,20 +22,15 @@ import { startReceiver } from './receiver.ts';
  */
 describe('webhooks', () => {
   let api: ApiHarness;
-  const receivers: Array<{ close(): Promise<void> }> = [];
+  const { start: receiver, closeAll } = receiverPool();
   before(async () => {
     api = await startApi(import.meta.url, { OUTBOUND_ALLOW: '127.0.0.1' });
   });
   after(async () => {
-    for (const r of receivers) await r.close();
+    await closeAll();
     await api.close();
   });
   const { ok, refused } = expectations(() => api);
-  const receiver = async (...args: Parameters<typeof startReceiver>) => {
-    const r = await startReceiver(...args);
-    receivers.push(r);
-    return r;
-  };
   const setUp = async () => {
     const owner = await api.user('wh');
     const group = await ok<Group>('POST', '/api/groups', owner, { name: 'Hooks' }, 201);

@@ -14,7 +14,7 @@ import type {
   WebhookDelivery,
 } from '@im/protocol';
 import { eventually, expectations, startApi, type ApiHarness } from '../api/harness.ts';
-import { startReceiver } from '../integrations/receiver.ts';
+import { receiverPool } from '../integrations/receiver.ts';
 
 type Account = Awaited<ReturnType<ApiHarness['user']>>;
 
@@ -25,20 +25,15 @@ type Account = Awaited<ReturnType<ApiHarness['user']>>;
  */
 describe('integrations of an admin who is removed', () => {
   let api: ApiHarness;
-  const receivers: Array<{ close(): Promise<void> }> = [];
+  const { start: receiver, closeAll } = receiverPool();
   before(async () => {
     api = await startApi(import.meta.url, { OUTBOUND_ALLOW: '127.0.0.1' });
   });
   after(async () => {
-    for (const r of receivers) await r.close();
+    await closeAll();
     await api.close();
   });
   const { ok, refused } = expectations(() => api);
-  const receiver = async (...args: Parameters<typeof startReceiver>) => {
-    const r = await startReceiver(...args);
-    receivers.push(r);
-    return r;
-  };
   const postToHook = (hook: IncomingWebhookWithUrl, text: string) => api.request('POST', hook.url, { body: { text } });
 
   /** A group whose owner made `admins` admins. */

@@ -278,9 +278,11 @@ describe('integrations in the web client: bots, webhooks, slash commands', () =>
   it('shows /me as an action in italics', async () => {
     const me = await api<PublicUser>(story.server.base, token, 'GET', '/api/users/me');
     await send(page, '/me waves');
-    const emote = page.getByTestId('message-content').filter({ hasText: 'waves' });
+    const action = `${me.nickname || me.username} waves`;
+    // The pending copy shows "/me waves" until the server's message replaces it: wait for that one.
+    const emote = page.getByTestId('message-content').filter({ hasText: action });
     await emote.waitFor();
-    assert.equal(await emote.innerText(), `${me.nickname || me.username} waves`);
+    assert.equal(await emote.innerText(), action);
     assert.equal(await emote.locator('em').evaluate((el) => getComputedStyle(el).fontStyle), 'italic');
     assert.deepEqual(pageErrors, []);
   });

@@ -279,8 +279,8 @@ describe('integrations in the web client: bots, webhooks, slash commands', () =>
     const me = await api<PublicUser>(story.server.base, token, 'GET', '/api/users/me');
     await send(page, '/me waves');
     const action = `${me.nickname || me.username} waves`;
-    // The pending copy shows "/me waves" until the server's message replaces it: wait for that one.
-    const emote = page.getByTestId('message-content').filter({ hasText: action });
+    // The pending copy shows it too until the server's message replaces it: wait for the stored one.
+    const emote = page.locator('.message:not(.pending)').getByTestId('message-content').filter({ hasText: action });
     await emote.waitFor();
     assert.equal(await emote.innerText(), action);
     assert.equal(await emote.locator('em').evaluate((el) => getComputedStyle(el).fontStyle), 'italic');

@@ -61,6 +61,13 @@ const BENCHMARKS: Record<string, Benchmark> = {
       '[--mode bounded|unbounded] [--users N] [--duration S] [--step-users N] [--step-seconds S] [--window-seconds S] [--dataset-users N] [--dataset-groups G] [--dataset-messages M] [--seed S] [--config FILE] [--processes P] [--server-root DIR]',
     load: () => import('./capacity/run.ts'),
   },
+  soak: {
+    description:
+      "a steady load for an hour on the single instance: the server's memory over time, its change after warm-up, and what grew between heap snapshots",
+    usage:
+      '[--users 150] [--minutes 60] [--warmup-minutes 5] [--sample-seconds 5] [--dataset-users 3000] [--dataset-groups 100] [--dataset-messages 20000] [--seed 1] [--processes P] [--keep-snapshots DIR] [--server-root DIR]',
+    load: () => import('./capacity/soak.ts'),
+  },
   compare: {
     description: 'the capacity tests on two git refs (separate worktrees, same dataset): a comparison report',
     usage:

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { BrokerOptions, ServiceBroker } from 'moleculer';
 import type { Connection } from 'mongoose';
-import { collectDefaultMetrics, Registry } from 'prom-client';
+import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import {
   connectMongo,
   connectRedis,
@@ -41,6 +41,15 @@ export async function startNode(
   const readiness = new Readiness();
   const metrics = new Registry();
   collectDefaultMetrics({ register: metrics, prefix: 'im_' });
+  // Not among the defaults: Buffers and typed arrays (socket and upload buffers) outside the V8 heap.
+  new Gauge({
+    name: 'im_nodejs_array_buffers_bytes',
+    help: 'Memory of ArrayBuffers and Buffers (part of external memory), from process.memoryUsage().',
+    registers: [metrics],
+    collect() {
+      this.set(process.memoryUsage().arrayBuffers);
+    },
+  });
 
   let mongo: Connection | undefined;
   let redis: Redis | undefined;

@@ -9,7 +9,8 @@ import { table, writeResult } from '../lib/report.ts';
 import { round } from '../lib/stats.ts';
 import { startTarget } from '../lib/target.ts';
 import { Swarm } from '../swarm/swarm.ts';
-import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { takeHeapSnapshots } from '../lib/heap-snapshot.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findNodePid } from '../lib/node-pid.ts';
@@ -21,25 +22,7 @@ import { findNodePid } from '../lib/node-pid.ts';
  */
 async function collectGarbage(pids: number[], dir: string, keepAs?: string): Promise<void> {
   rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  for (const pid of pids) process.kill(pid, 'SIGUSR2');
-  // Written after the GC, synchronously: done when every file stops growing.
-  const size = () =>
-    readdirSync(dir)
-      .filter((f) => f.endsWith('.heapsnapshot'))
-      .reduce((total, f) => total + statSync(join(dir, f)).size, 0);
-  let last = -1;
-  for (let waited = 0; waited < 120_000; waited += 1000) {
-    await pause(1000);
-    const files = readdirSync(dir).filter((f) => f.endsWith('.heapsnapshot')).length;
-    const now = size();
-    if (files >= pids.length && now === last && now > 0) break;
-    last = now;
-  }
-  if (keepAs) {
-    mkdirSync(keepAs, { recursive: true });
-    for (const f of readdirSync(dir)) renameSync(join(dir, f), join(keepAs, f));
-  }
+  await takeHeapSnapshots(pids, dir, keepAs);
   rmSync(dir, { recursive: true, force: true });
 }
 

@@ -95,7 +95,7 @@ export async function runCapacity(options: CapacityOptions): Promise<CapacityRes
     ...(options.mongoKind ? { mongoKind: options.mongoKind } : {}),
     ...(options.serverRoot ? { serverRoot: options.serverRoot } : {}),
     // Uploads go to a directory of the run's own.
-    env: { DATA_DIR: dataDir },
+    env: { ...options.serverEnv, DATA_DIR: dataDir },
   });
   let agents: AgentPool | undefined;
   try {
@@ -106,6 +106,7 @@ export async function runCapacity(options: CapacityOptions): Promise<CapacityRes
           .filter((n): n is { name: string; pid: number } => n.pid !== undefined)
       : [];
     const sampler = new ServerSampler(target.gateways, serviceNodes, options.databasePid);
+    options.onServerStarted?.(target.gateways);
     agents = new AgentPool(processes, target.gateways);
     await agents.init(toAgentDataset(dataset), config, randomBytes(3).toString('hex'), now());
     // The run's settings after defaults: what the coordinator follows and what the report records.

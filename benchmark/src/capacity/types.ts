@@ -93,6 +93,10 @@ export interface CapacityOptions {
   databasePid?: number;
   /** Called with every sample as it is taken (a progress line). */
   onSample?: (sample: CapacitySample) => void;
+  /** Extra configuration for every platform node (e.g. NODE_OPTIONS for heap snapshots). */
+  serverEnv?: Record<string, string>;
+  /** Called once the deployment is up, before the first user starts, with its gateways' base URLs. */
+  onServerStarted?: (gateways: readonly string[]) => void;
 }
 
 /** The limits a run is judged by (capacity.config.json `thresholds`). */

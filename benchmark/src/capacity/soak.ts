@@ -1,0 +1,347 @@
+// `npm run bench -- soak`: does the server's memory stay flat under a steady
+// load? A bounded capacity run (simulated people, default 150 for 60 minutes)
+// on the default store, while the server's memory is read every few seconds
+// (RSS, V8 heap, external and ArrayBuffer memory, handles, event-loop delay)
+// and two heap snapshots are taken: when the warm-up ends (caches filled to
+// their working size) and near the end. The report gives the change after
+// the warm-up, the slope, the chart, and what grew between the snapshots.
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { startMongo, type MongoServerHandle } from '@im/dev-servers';
+import { withDatabase } from '@im/testkit';
+import { benchArgs, chosenStoreOfRun, intOption } from '../lib/args.ts';
+import {
+  collectionGrowth,
+  heapGrowth,
+  summarizeHeapSnapshot,
+  takeHeapSnapshots,
+  type HeapSummary,
+} from '../lib/heap-snapshot.ts';
+import { metric, scrape } from '../lib/metrics.ts';
+import { findNodePid } from '../lib/node-pid.ts';
+import { phasedProgress } from '../lib/progress.ts';
+import { RESULTS_DIR, table } from '../lib/report.ts';
+import { lineChart } from '../lib/svg-chart.ts';
+import { DEFAULT_CONFIG_PATH } from './config.ts';
+import { round } from './figures.ts';
+import { runCapacity } from './run.ts';
+import { seedDataset } from './seed.ts';
+
+const MiB = 2 ** 20;
+/** The target: after the warm-up, memory within this share of its level then. */
+const FLAT_PERCENT = 5;
+
+export interface MemorySample {
+  /** Seconds since the load started. */
+  t: number;
+  rssMiB: number;
+  heapUsedMiB: number;
+  heapTotalMiB: number;
+  externalMiB: number;
+  arrayBuffersMiB: number;
+  handles: number;
+  eventLoopP99Ms: number;
+  sockets: number;
+}
+
+/** One reading of a gateway's /metrics as a memory sample. */
+async function readMemory(base: string, t: number): Promise<MemorySample> {
+  const s = await scrape(base);
+  const mib = (name: string) => round(metric(s, name) / MiB, 1);
+  return {
+    t: round(t, 1),
+    rssMiB: mib('im_process_resident_memory_bytes'),
+    heapUsedMiB: mib('im_nodejs_heap_size_used_bytes'),
+    heapTotalMiB: mib('im_nodejs_heap_size_total_bytes'),
+    externalMiB: mib('im_nodejs_external_memory_bytes'),
+    // Servers before this gauge existed report none.
+    arrayBuffersMiB: s.has('im_nodejs_array_buffers_bytes') ? mib('im_nodejs_array_buffers_bytes') : NaN,
+    handles: metric(s, 'im_nodejs_active_handles_total'),
+    eventLoopP99Ms: round(metric(s, 'im_nodejs_eventloop_lag_p99_seconds') * 1000, 1),
+    sockets: metric(s, 'im_gateway_sockets'),
+  };
+}
+
+type Figure = 'rssMiB' | 'heapUsedMiB' | 'externalMiB' | 'arrayBuffersMiB' | 'handles';
+
+export interface MemoryChange {
+  /** Mean over the minute after the warm-up, and over the last minute. */
+  warm: number;
+  end: number;
+  changePercent: number;
+  /** Least-squares slope after the warm-up, per hour. */
+  slopePerHour: number;
+}
+
+const mean = (values: number[]) => values.reduce((s, v) => s + v, 0) / values.length;
+
+/** How one figure moved after the warm-up. */
+export function memoryChange(samples: MemorySample[], figure: Figure, warmupSeconds: number): MemoryChange {
+  const after = samples.filter((s) => s.t >= warmupSeconds && Number.isFinite(s[figure]));
+  if (after.length < 2) return { warm: NaN, end: NaN, changePercent: NaN, slopePerHour: NaN };
+  const last = after.at(-1)!.t;
+  const warm = mean(after.filter((s) => s.t < warmupSeconds + 60).map((s) => s[figure]));
+  const end = mean(after.filter((s) => s.t > last - 60).map((s) => s[figure]));
+  const xs = after.map((s) => s.t);
+  const ys = after.map((s) => s[figure]);
+  const mx = mean(xs);
+  const my = mean(ys);
+  const sxx = xs.reduce((s, x) => s + (x - mx) ** 2, 0);
+  const sxy = xs.reduce((s, x, i) => s + (x - mx) * (ys[i]! - my), 0);
+  return {
+    warm: round(warm, 1),
+    end: round(end, 1),
+    changePercent: round(((end - warm) / warm) * 100, 1),
+    slopePerHour: round(sxx === 0 ? 0 : (sxy / sxx) * 3600, 1),
+  };
+}
+
+const USAGE =
+  'usage: npm run bench -- soak [--users 150] [--minutes 60] [--warmup-minutes 5] [--sample-seconds 5] ' +
+  '[--dataset-users 3000] [--dataset-groups 100] [--dataset-messages 20000] [--seed 1] [--processes P] ' +
+  '[--keep-snapshots DIR] [--server-root DIR] [--store embedded|memory] [--out FILE]\n';
+
+/** `npm run bench -- soak ...` */
+export async function run(argv: string[]): Promise<void> {
+  const values = benchArgs(argv, {
+    users: { type: 'string' },
+    minutes: { type: 'string' },
+    'warmup-minutes': { type: 'string' },
+    'sample-seconds': { type: 'string' },
+    'dataset-users': { type: 'string' },
+    'dataset-groups': { type: 'string' },
+    'dataset-messages': { type: 'string' },
+    seed: { type: 'string' },
+    processes: { type: 'string' },
+    'keep-snapshots': { type: 'string' },
+    'server-root': { type: 'string' },
+  });
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  if (values.cluster) {
+    process.stderr.write('soak: the single instance only (the cluster has no one process to follow)\n');
+    process.exit(2);
+  }
+  const users = intOption('users', values.users, 150);
+  const minutes = intOption('minutes', values.minutes, 60);
+  const warmupMinutes = values['warmup-minutes'] === '0' ? 0 : intOption('warmup-minutes', values['warmup-minutes'], 5);
+  const sampleSeconds = intOption('sample-seconds', values['sample-seconds'], 5);
+  if (warmupMinutes + 2 > minutes) {
+    process.stderr.write(`--minutes must leave at least 2 minutes after the warm-up\n${USAGE}`);
+    process.exit(2);
+  }
+  const durationSeconds = minutes * 60;
+  const warmupSeconds = warmupMinutes * 60;
+
+  // The default store: mongo-java-server with its H2 file, as the single instance starts it.
+  const store = chosenStoreOfRun();
+  const external = process.env.MONGO_URL;
+  const work = mkdtempSync(join(tmpdir(), 'im-soak-'));
+  const snapshotsDir = join(work, 'snapshots');
+  const mongo: MongoServerHandle = await startMongo({
+    url: external,
+    preferInMemory: true,
+    ...(store === 'embedded' && !external ? { dataFile: join(work, 'database.mv.db') } : {}),
+  });
+  const mongoUrl = withDatabase(mongo.url, external ? `soak_${Date.now()}` : 'soak');
+  const bars = phasedProgress();
+  const samples: MemorySample[] = [];
+  const snapshots: Array<{ at: number; file: string }> = [];
+  let sampling: NodeJS.Timeout | undefined;
+  let snapshotting: Promise<void> = Promise.resolve();
+  const timers: NodeJS.Timeout[] = [];
+  try {
+    const dataset = await seedDataset({
+      mongoUrl,
+      users: intOption('dataset-users', values['dataset-users'], 3000),
+      groups: intOption('dataset-groups', values['dataset-groups'], 100),
+      messages: intOption('dataset-messages', values['dataset-messages'], 20_000),
+      seed: intOption('seed', values.seed, 1),
+      onProgress: bars.onProgress,
+    });
+    bars.stop();
+    process.stdout.write(
+      `soak: ${users} users for ${minutes} min on the ${external ? 'given' : store} store; snapshots at ${warmupMinutes} min and near the end\n`,
+    );
+    let started = 0;
+    const result = await runCapacity({
+      mode: 'bounded',
+      cluster: false,
+      mongoUrl,
+      dataset,
+      users,
+      durationSeconds,
+      sampleSeconds,
+      configPath: DEFAULT_CONFIG_PATH,
+      mongoKind: mongo.kind,
+      ...(mongo.process?.pid ? { databasePid: mongo.process.pid } : {}),
+      ...(values.processes ? { processes: intOption('processes', values.processes, 2) } : {}),
+      ...(values['server-root'] ? { serverRoot: resolve(values['server-root']) } : {}),
+      serverEnv: { NODE_OPTIONS: `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${snapshotsDir}` },
+      onServerStarted: ([base]) => {
+        started = performance.now();
+        const port = new URL(base!).port;
+        const pid = findNodePid(`PORT=${port}`);
+        if (pid === undefined) throw new Error(`soak: no server process with PORT=${port}`);
+        sampling = setInterval(() => {
+          const t = (performance.now() - started) / 1000;
+          readMemory(base!, t).then(
+            (s) => samples.push(s),
+            () => undefined,
+          );
+        }, sampleSeconds * 1000);
+        // Early: when the warm-up ends; late: two samples before the load stops.
+        const snapshotAt = (seconds: number) =>
+          timers.push(
+            setTimeout(() => {
+              snapshotting = snapshotting.then(async () => {
+                const [file] = await takeHeapSnapshots([pid], snapshotsDir);
+                if (file) snapshots.push({ at: round((performance.now() - started) / 1000), file });
+              });
+            }, seconds * 1000),
+          );
+        snapshotAt(Math.max(warmupSeconds, sampleSeconds));
+        snapshotAt(durationSeconds - 2 * sampleSeconds);
+      },
+      onSample: (s) => {
+        if (Math.round(s.t) % 60 < sampleSeconds) {
+          const m = samples.at(-1);
+          process.stdout.write(
+            `  ${String(Math.round(s.t / 60)).padStart(3)} min  ${s.connectedUsers} on  ${s.requestsPerSecond} req/s  p99 ${s.requestP99Ms} ms  errors ${s.errors}` +
+              (m
+                ? `  RSS ${m.rssMiB} MiB  heap ${m.heapUsedMiB} MiB  external ${m.externalMiB} MiB  handles ${m.handles}`
+                : '') +
+              '\n',
+          );
+        }
+      },
+    });
+    clearInterval(sampling);
+    await snapshotting;
+
+    let summaries: HeapSummary[] = [];
+    if (snapshots.length === 2) summaries = snapshots.map((s) => summarizeHeapSnapshot(s.file));
+    if (values['keep-snapshots']) {
+      mkdirSync(values['keep-snapshots'], { recursive: true });
+      for (const s of snapshots) {
+        renameSync(s.file, join(values['keep-snapshots'], `soak-${Math.round(s.at / 60)}min.heapsnapshot`));
+      }
+    }
+    const figures: Figure[] = ['rssMiB', 'heapUsedMiB', 'externalMiB', 'arrayBuffersMiB', 'handles'];
+    const changes = Object.fromEntries(figures.map((f) => [f, memoryChange(samples, f, warmupSeconds)]));
+    const flat = ['rssMiB', 'heapUsedMiB'].every((f) => Math.abs(changes[f]!.changePercent) <= FLAT_PERCENT);
+    const growth =
+      summaries.length === 2
+        ? {
+            earlyAtSeconds: snapshots[0]!.at,
+            lateAtSeconds: snapshots[1]!.at,
+            earlyMiB: round(summaries[0]!.totalBytes / MiB, 1),
+            lateMiB: round(summaries[1]!.totalBytes / MiB, 1),
+            groups: heapGrowth(summaries[0]!, summaries[1]!).map((g) => ({
+              ...g,
+              growthKiB: round((g.bytesAfter - g.bytesBefore) / 1024, 1),
+            })),
+            collections: collectionGrowth(summaries[0]!, summaries[1]!).slice(0, 15),
+          }
+        : undefined;
+
+    const name = 'soak';
+    const json = values.out ? resolve(values.out) : join(RESULTS_DIR, `${name}.json`);
+    mkdirSync(dirname(json), { recursive: true });
+    const chartFile = json.replace(/\.json$/, '') + '.svg';
+    const minutesOf = (pick: (s: MemorySample) => number) =>
+      samples.filter((s) => Number.isFinite(pick(s))).map((s): [number, number] => [round(s.t / 60, 2), pick(s)]);
+    writeFileSync(
+      chartFile,
+      lineChart({
+        title: `Server memory, ${users} users for ${minutes} min (${result.commit})`,
+        xLabel: 'minutes',
+        yLabel: 'MiB',
+        series: [
+          { name: 'RSS', points: minutesOf((s) => s.rssMiB) },
+          { name: 'heap total', points: minutesOf((s) => s.heapTotalMiB) },
+          { name: 'heap used', points: minutesOf((s) => s.heapUsedMiB) },
+          { name: 'external', points: minutesOf((s) => s.externalMiB) },
+          { name: 'array buffers', points: minutesOf((s) => s.arrayBuffersMiB) },
+        ],
+      }),
+    );
+    const out = {
+      benchmark: name,
+      commit: result.commit,
+      store: external ? 'external' : store,
+      users,
+      minutes,
+      warmupMinutes,
+      flat,
+      flatPercent: FLAT_PERCENT,
+      changes,
+      load: {
+        requestsPerSecond: result.summary.requestsPerSecond,
+        requestP99Ms: result.summary.requestP99Ms,
+        errorRate: result.summary.errorRate,
+        lostMessages: result.summary.lostMessages,
+        missedMessages: result.missedMessages,
+        requestCounts: result.requestCounts,
+      },
+      heapGrowth: growth,
+      machine: result.machine,
+      samples,
+    };
+    writeFileSync(json, `${JSON.stringify(out, null, 2)}\n`);
+    process.stdout.write(
+      table(
+        figures.map((f) => ({
+          figure: f,
+          'warm (after warm-up)': changes[f]!.warm,
+          end: changes[f]!.end,
+          change: `${changes[f]!.changePercent}%`,
+          'slope per hour': changes[f]!.slopePerHour,
+        })),
+      ),
+    );
+    if (growth) {
+      process.stdout.write(
+        `heap ${growth.earlyMiB} MiB at ${growth.earlyAtSeconds} s -> ${growth.lateMiB} MiB at ${growth.lateAtSeconds} s; grew most:\n`,
+      );
+      process.stdout.write(
+        table(
+          growth.groups.slice(0, 15).map((g) => ({
+            what: g.name,
+            count: `${g.countBefore} -> ${g.countAfter}`,
+            'grew KiB': g.growthKiB,
+          })),
+        ),
+      );
+      if (growth.collections.length > 0)
+        process.stdout.write(
+          table(
+            growth.collections.map((c) => ({
+              collection: `${c.kind} held by ${c.heldBy}`,
+              'table KiB': `${round(c.bytesBefore / 1024, 1)} -> ${round(c.bytesAfter / 1024, 1)}`,
+            })),
+          ),
+        );
+    }
+    process.stdout.write(
+      `${flat ? 'flat' : 'NOT flat'}: RSS and heap after the warm-up ${flat ? 'stayed' : 'did not stay'} within ${FLAT_PERCENT}%\n` +
+        `written ${json}\nwritten ${chartFile}\n`,
+    );
+  } finally {
+    bars.stop();
+    clearInterval(sampling);
+    for (const t of timers) clearTimeout(t);
+    await mongo.stop();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.main) {
+  run(process.argv.slice(2)).catch((err: unknown) => {
+    console.error(`soak: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    process.exit(1);
+  });
+}

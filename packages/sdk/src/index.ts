@@ -59,6 +59,8 @@ export { FileUrlSigner, type FileVariant } from './auth/file-urls.ts';
 export { LinkTokens, LINK_TTL_SECONDS, type LinkClaims, type LinkPurpose } from './auth/link-tokens.ts';
 export { parseTrustProxy, parseHostList, type TrustProxy } from './net/address-lists.ts';
 export { createCache, MemoryCache, RedisCache, type KvCache } from './cache/kv-cache.ts';
+export { STALE_SWEEP_MS, sweepStale, sweepStaleNow } from './cache/stale-sweeper.ts';
+export { backingBytesOf, withOwnObjectIds } from './memory/own-object-ids.ts';
 export {
   type SetIndexStore,
   type SetChange,

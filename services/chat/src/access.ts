@@ -1,5 +1,5 @@
 import type { ConverseAccess } from '@im/protocol';
-import { call, ImError } from '@im/sdk';
+import { call, ImError, sweepStale } from '@im/sdk';
 import { LRUCache } from 'lru-cache';
 import type { Context } from 'moleculer';
 import type { ChatModels, ConverseDoc, MessageDoc } from './models.ts';
@@ -19,7 +19,7 @@ export class ConverseAccessResolver {
   readonly #models: ChatModels;
   readonly #dms = new LRUCache<string, string[] | false>({ max: 100_000 });
   /** Ids with no converse document when last read, with when that was (epoch ms). */
-  readonly #unused = new LRUCache<string, number>({ max: 100_000, ttl: UNUSED_TTL_MS });
+  readonly #unused = sweepStale(new LRUCache<string, number>({ max: 100_000, ttl: UNUSED_TTL_MS }));
 
   constructor(models: ChatModels) {
     this.#models = models;

@@ -25,7 +25,7 @@ export const createChatService: ServiceFactory = (app: AppContext) => {
     buckets: [1, 2, 5, 10, 25, 50, 100, 250, 500],
     registers: [app.metrics],
   });
-  const recent = new RecentMessages(models, app.config.chatRecentMessages);
+  const recent = new RecentMessages(models, app.config.chatRecentMessages, { maxBytes: app.config.chatRecentBytes });
   const writer = new MessageWriter(
     models,
     {

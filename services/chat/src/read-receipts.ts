@@ -1,5 +1,5 @@
 import type { ConverseAccess, ReadReceipt } from '@im/protocol';
-import { announce, call, callerId, EVENTS, type Params } from '@im/sdk';
+import { announce, call, callerId, EVENTS, sweepStale, type Params } from '@im/sdk';
 import { LRUCache } from 'lru-cache';
 import type { Context } from 'moleculer';
 import type { ChatDeps, Ctx } from './deps.ts';
@@ -30,7 +30,7 @@ async function smallConverseMembers(ctx: Context, converse: ConverseAccess): Pro
  * Thirty seconds stale at most (a group crossing 50 members meanwhile
  * announces or stops a little late).
  */
-const smallGroupConverses = new LRUCache<string, boolean>({ max: 50_000, ttl: 30_000 });
+const smallGroupConverses = sweepStale(new LRUCache<string, boolean>({ max: 50_000, ttl: 30_000 }));
 
 async function isSmallConverse(ctx: Context, converse: ConverseAccess): Promise<boolean> {
   if (converse.kind === 'dm') return true;

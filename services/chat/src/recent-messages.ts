@@ -1,9 +1,32 @@
-import { batchLoader } from '@im/sdk';
+import { batchLoader, withOwnObjectIds } from '@im/sdk';
 import { Types } from 'mongoose';
 import type { ChatModels, ConverseDoc, MessageDoc } from './models.ts';
 
 /** Most messages kept per converse: all a reconnect's sync may answer, and a few history pages. */
 export const RECENT_PER_CONVERSE = 200;
+
+/** A converse nobody read or wrote for this long leaves memory: what is kept is what people are using. */
+export const RECENT_IDLE_MS = 10 * 60_000;
+
+/**
+ * Roughly what one kept message takes (object, ids, dates, arrays; measured
+ * in heap snapshots at about 600 bytes for a short text), plus its text at
+ * two bytes a character (the worst case) and its parts.
+ */
+export function estimatedBytes(doc: MessageDoc): number {
+  const parts = (doc.attachments?.length ?? 0) + (doc.mentions?.length ?? 0);
+  const reactions = doc.reactionCounts ? Object.keys(doc.reactionCounts).length : 0;
+  return 600 + 2 * (doc.content?.length ?? 0) + 200 * parts + 100 * reactions;
+}
+
+export interface RecentOptions {
+  /** Estimated bytes all kept messages may take (estimatedBytes). Default: no bound but the count. */
+  maxBytes?: number;
+  /** A converse unused this long is dropped (default RECENT_IDLE_MS). */
+  idleMs?: number;
+  /** The clock (tests). */
+  now?: () => number;
+}
 
 /** Where a converse stands: `lastSeq` moves with every send, `rev` with every change to a stored message. */
 export interface ConverseStamp {
@@ -21,6 +44,10 @@ export interface SeqRange {
 /** The newest messages of one converse as of a stamp: ascending, without gaps, the last at `lastSeq`. */
 interface Tail extends ConverseStamp {
   docs: MessageDoc[];
+  /** Estimated bytes of `docs`. */
+  bytes: number;
+  /** Last read or written (ms). */
+  usedAt: number;
 }
 
 const sameStamp = (a: ConverseStamp, b: ConverseStamp) => a.lastSeq === b.lastSeq && a.rev === b.rev;
@@ -47,15 +74,22 @@ export class RecentMessages {
   /** Least recently used first (a Map iterates in insertion order). */
   readonly #tails = new Map<string, Tail>();
   #size = 0;
+  #bytes = 0;
+  readonly #maxBytes: number;
+  readonly #idleMs: number;
+  readonly #now: () => number;
   /** Fills under way, by converse and stamp: concurrent misses share one read. */
   readonly #filling = new Map<string, Promise<Tail | undefined>>();
 
   /** The stamps of the converses asked for in this turn, with one query. */
   readonly stampOf: (converseId: string) => Promise<ConverseStamp>;
 
-  constructor(models: ChatModels, capacity: number) {
+  constructor(models: ChatModels, capacity: number, options: RecentOptions = {}) {
     this.#models = models;
     this.#capacity = capacity;
+    this.#maxBytes = options.maxBytes ?? Infinity;
+    this.#idleMs = options.idleMs ?? RECENT_IDLE_MS;
+    this.#now = options.now ?? Date.now;
     this.stampOf = batchLoader<string, ConverseStamp>(async (ids) => {
       const docs = await models.converses
         .find({ _id: { $in: ids } }, { lastSeq: 1, rev: 1 })
@@ -94,19 +128,22 @@ export class RecentMessages {
   appended(converseId: string, docs: readonly MessageDoc[]): void {
     const first = docs[0];
     if (!first) return;
+    this.#dropIdle();
     const tail = this.#tails.get(converseId);
     if (tail && tail.lastSeq === first.seq - 1) {
-      tail.docs.push(...docs);
-      tail.lastSeq = docs.at(-1)!.seq;
+      for (const doc of docs) this.#bytes += this.#add(tail, doc);
       this.#size += docs.length;
-      this.#trim(converseId, tail);
+      tail.lastSeq = docs.at(-1)!.seq;
       this.#use(converseId, tail);
+      this.#trim(converseId, tail);
     } else if (tail) {
       // Another node wrote in between: this tail is behind for good.
       this.#drop(converseId);
     } else if (first.seq === 1 && this.#capacity > 0) {
       // A converse's first messages: the whole converse, no read needed.
-      this.#put(converseId, { lastSeq: docs.at(-1)!.seq, rev: 0, docs: [...docs] });
+      const fresh: Tail = { lastSeq: docs.at(-1)!.seq, rev: 0, docs: [], bytes: 0, usedAt: this.#now() };
+      for (const doc of docs) this.#add(fresh, doc);
+      this.#put(converseId, fresh, false);
     }
   }
 
@@ -137,11 +174,18 @@ export class RecentMessages {
     if (first === undefined || doc.seq < first || doc.seq > tail.lastSeq) return;
     // Two changes of one message may bump rev in the other order than they wrote: the newer version stays.
     const kept = tail.docs[doc.seq - first]!;
-    if ((doc.v ?? 0) >= (kept.v ?? 0)) tail.docs[doc.seq - first] = doc;
+    if ((doc.v ?? 0) >= (kept.v ?? 0)) {
+      const delta = estimatedBytes(doc) - estimatedBytes(kept);
+      tail.docs[doc.seq - first] = withOwnObjectIds(doc);
+      tail.bytes += delta;
+      this.#bytes += delta;
+      this.#trim(converseId, tail);
+    }
   }
 
   /** The tail at exactly this stamp: the kept one, or one read now (shared by concurrent misses). */
   #tailAt(converseId: string, stamp: ConverseStamp): Promise<Tail | undefined> {
+    this.#dropIdle();
     const kept = this.#tails.get(converseId);
     if (kept && sameStamp(kept, stamp)) {
       this.#use(converseId, kept);
@@ -166,35 +210,59 @@ export class RecentMessages {
     // Every seq up to the stamp, or nothing: a batch on its way must not be kept as missing.
     const complete = docs.at(-1)?.seq === stamp.lastSeq && docs.every((d, i) => d.seq === docs[0]!.seq + i);
     if (!complete) return undefined;
-    const tail = { ...stamp, docs };
-    this.#put(converseId, tail);
+    const tail: Tail = { ...stamp, docs: [], bytes: 0, usedAt: this.#now() };
+    for (const doc of docs) this.#add(tail, doc);
+    this.#put(converseId, tail, true);
     return tail;
   }
 
-  #put(converseId: string, tail: Tail): void {
+  /** Appends a message to a tail; its estimated bytes. The totals count it when the tail is (or gets) kept. */
+  #add(tail: Tail, doc: MessageDoc): number {
+    const bytes = estimatedBytes(doc);
+    tail.docs.push(withOwnObjectIds(doc));
+    tail.bytes += bytes;
+    return bytes;
+  }
+
+  #put(converseId: string, tail: Tail, read: boolean): void {
     const kept = this.#tails.get(converseId);
     // A newer tail (this node wrote while the read was on its way) stays.
-    if (kept && (kept.lastSeq > tail.lastSeq || kept.rev > tail.rev)) return;
+    if (read && kept && (kept.lastSeq > tail.lastSeq || kept.rev > tail.rev)) return;
     this.#drop(converseId);
     this.#tails.set(converseId, tail);
     this.#size += tail.docs.length;
+    this.#bytes += tail.bytes;
     this.#trim(converseId, tail);
   }
 
+  /** Keeps a tail to RECENT_PER_CONVERSE, and everything within the count and bytes, least recently used first. */
   #trim(converseId: string, tail: Tail): void {
     const extra = tail.docs.length - RECENT_PER_CONVERSE;
     if (extra > 0) {
-      tail.docs.splice(0, extra);
+      const gone = tail.docs.splice(0, extra).reduce((sum, doc) => sum + estimatedBytes(doc), 0);
+      tail.bytes -= gone;
+      this.#bytes -= gone;
       this.#size -= extra;
     }
+    const over = () => this.#size > this.#capacity || this.#bytes > this.#maxBytes;
     for (const [id] of this.#tails) {
-      if (this.#size <= this.#capacity) break;
+      if (!over()) break;
       if (id !== converseId) this.#drop(id);
     }
-    if (this.#size > this.#capacity) this.#drop(converseId);
+    if (over()) this.#drop(converseId);
+  }
+
+  /** Drops the converses nobody used for RECENT_IDLE_MS (the least recently used come first). */
+  #dropIdle(): void {
+    const idleSince = this.#now() - this.#idleMs;
+    for (const [id, tail] of this.#tails) {
+      if (tail.usedAt >= idleSince) break;
+      this.#drop(id);
+    }
   }
 
   #use(converseId: string, tail: Tail): void {
+    tail.usedAt = this.#now();
     this.#tails.delete(converseId);
     this.#tails.set(converseId, tail);
   }
@@ -203,6 +271,12 @@ export class RecentMessages {
     const tail = this.#tails.get(converseId);
     if (!tail) return;
     this.#size -= tail.docs.length;
+    this.#bytes -= tail.bytes;
     this.#tails.delete(converseId);
+  }
+
+  /** What is kept now: converses, messages and their estimated bytes (metrics and tests). */
+  get kept(): { converses: number; messages: number; bytes: number } {
+    return { converses: this.#tails.size, messages: this.#size, bytes: this.#bytes };
   }
 }

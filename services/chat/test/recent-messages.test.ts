@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
+import { backingBytesOf } from '@im/sdk';
 import { Types } from 'mongoose';
 import type { MessageDoc } from '../src/models.ts';
-import { RecentMessages } from '../src/recent-messages.ts';
+import { estimatedBytes, RecentMessages } from '../src/recent-messages.ts';
 import { chatDbHooks } from './chat-db.ts';
 
 describe('the newest messages a chat node keeps', () => {
@@ -85,5 +86,63 @@ describe('the newest messages a chat node keeps', () => {
     const off = new RecentMessages(chat.models, 0);
     assert.equal(await off.read(a, { limit: 5 }), undefined);
     assert.deepEqual(await off.read(a, { after: 150, limit: 5 }, await off.stampOf(a)), [], 'nothing above lastSeq');
+  });
+
+  it('keeps no shared buffer slab alive: the ids of kept messages are backed by the message alone', async () => {
+    const recent = new RecentMessages(chat.models, 1000);
+    const id = await converse(3);
+    const read = (await recent.read(id, { limit: 5 }))!;
+    // The driver's ids are slices of Node's 64 KiB pool; a kept one would hold its whole slab.
+    const fresh = new Types.ObjectId();
+    assert.ok(backingBytesOf(fresh) > 12 * 4, 'a new id comes from the shared pool');
+    const sent: MessageDoc = {
+      ...read[2]!,
+      _id: fresh,
+      seq: 4,
+      authorId: new Types.ObjectId(),
+      mentions: [new Types.ObjectId()],
+      content: 'm4',
+    };
+    await chat.models.converses.updateOne({ _id: id }, { $set: { lastSeq: 4 } });
+    recent.appended(id, [sent]);
+    finds.length = 0;
+    const kept = (await recent.read(id, { limit: 5 }))!;
+    assert.equal(finds.length, 0, 'answered from memory');
+    assert.deepEqual(
+      kept.map((d) => d.content),
+      ['m1', 'm2', 'm3', 'm4'],
+    );
+    assert.equal(kept[3]!._id.toHexString(), fresh.toHexString(), 'the same ids');
+    for (const doc of kept) {
+      const ids = [doc._id, doc.converseId, doc.authorId, ...(doc.mentions ?? [])];
+      for (const oid of ids)
+        assert.ok(backingBytesOf(oid) <= 12 * ids.length, `${backingBytesOf(oid)} bytes behind an id`);
+    }
+  });
+
+  it('lets go of converses unused for the idle time, and of the least recently used past its bytes', async () => {
+    let now = 1_000_000;
+    const recent = new RecentMessages(chat.models, 10_000, { idleMs: 60_000, now: () => now });
+    const [a, b] = [await converse(20), await converse(20)];
+    await readNewest(recent, a);
+    now += 30_000;
+    await readNewest(recent, b);
+    assert.equal(recent.kept.converses, 2);
+    now += 40_000;
+    // a was last used 70 s ago: any use of the cache lets it go.
+    finds.length = 0;
+    await readNewest(recent, b);
+    assert.deepEqual(recent.kept, { converses: 1, messages: 20, bytes: recent.kept.bytes });
+    assert.equal(finds.length, 0, 'b is still kept');
+
+    const one = estimatedBytes({ content: 'm10', mentions: [], attachments: [] } as unknown as MessageDoc);
+    const small = new RecentMessages(chat.models, 10_000, { maxBytes: 30 * one });
+    await readNewest(small, a);
+    await readNewest(small, b);
+    assert.equal(small.kept.converses, 1, 'two converses of 20 messages pass 30 messages of bytes');
+    assert.ok(small.kept.bytes <= 30 * one);
+    finds.length = 0;
+    await readNewest(small, b);
+    assert.equal(finds.length, 0, 'the one used last is the one kept');
   });
 });

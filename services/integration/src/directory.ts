@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { withOwnObjectIds } from '@im/sdk';
 import type { CommandDoc, IntegrationModels, OutgoingHookDoc } from './models.ts';
 
 /** What one group has set up, as the send path and the event handler read it. */
@@ -45,9 +46,10 @@ export class IntegrationDirectory {
       this.#models.commands.find({ groupId }).lean<CommandDoc[]>(),
       this.#models.bots.find({ groupId }, { _id: 1 }).lean<Array<{ _id: { toHexString(): string } }>>(),
     ]);
+    // Kept for as long as the group is: ids copied out of the driver's shared buffer slabs.
     return {
-      outgoing,
-      commands: new Map(commands.map((c) => [c.trigger, c])),
+      outgoing: outgoing.map(withOwnObjectIds),
+      commands: new Map(commands.map((c) => [c.trigger, withOwnObjectIds(c)])),
       botIds: new Set(bots.map((b) => b._id.toHexString())),
     };
   }

@@ -402,6 +402,14 @@ export const configSchema = {
     default: '50000',
     parse: z.coerce.number().int().min(0).max(10_000_000),
   }),
+  chatRecentBytes: entry({
+    env: 'CHAT_RECENT_BYTES',
+    type: 'bytes',
+    description:
+      'Memory the kept newest messages (CHAT_RECENT_MESSAGES) may take on each chat node, estimated per message from its text and parts; the least recently used converses leave first. A converse unused for 10 minutes leaves too.',
+    default: '67108864',
+    parse: positiveInt,
+  }),
   socketMaxPayloadBytes: entry({
     env: 'SOCKET_MAX_PAYLOAD_BYTES',
     type: 'bytes',

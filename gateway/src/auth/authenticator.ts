@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { ImError, type TokenClaims, type TokenService } from '@im/sdk';
+import { ImError, sweepStale, type TokenClaims, type TokenService } from '@im/sdk';
 import { LRUCache } from 'lru-cache';
 import type { ServiceBroker } from 'moleculer';
 import { SessionChecks } from './session-checks.ts';
@@ -18,11 +18,12 @@ const LIVE_TTL_MS = 60_000;
 export class Authenticator {
   readonly #tokens: TokenService;
   readonly #checks: SessionChecks;
-  readonly #live = new LRUCache<string, true>({ max: 200_000, ttl: LIVE_TTL_MS });
+  // TTL caches are swept every minute: sessions seen once must not stay until 200,000 have passed.
+  readonly #live = sweepStale(new LRUCache<string, true>({ max: 200_000, ttl: LIVE_TTL_MS }));
   // Ended lately, so an answer already in flight cannot re-admit them. A
   // session whose mark is gone is refused by the user service's check instead.
-  readonly #ended = new LRUCache<string, true>({ max: 200_000, ttl: 2 * LIVE_TTL_MS });
-  readonly #deactivated = new LRUCache<string, true>({ max: 100_000, ttl: 2 * LIVE_TTL_MS });
+  readonly #ended = sweepStale(new LRUCache<string, true>({ max: 200_000, ttl: 2 * LIVE_TTL_MS }));
+  readonly #deactivated = sweepStale(new LRUCache<string, true>({ max: 100_000, ttl: 2 * LIVE_TTL_MS }));
 
   constructor(tokens: TokenService, broker: ServiceBroker) {
     this.#tokens = tokens;

@@ -20,7 +20,15 @@ class ConverseRenders {
   /** Users whose profiles the kept renders show. */
   readonly shows = new Set<string>();
   newestSeq: number | undefined;
+  /** Bytes of the kept bodies (every encoding). */
+  bytes = 0;
 }
+
+const bytesOf = (rendered: Rendered) =>
+  rendered ? Object.values(rendered.bodies).reduce((sum, body) => sum + body.length, 0) : 0;
+
+/** Bytes of rendered bodies kept in all, by default; the least recently used converses go first past it. */
+export const PUBLIC_CACHE_BYTES = 64 * 2 ** 20;
 
 /** Variants kept per converse (older pages asked for with many different `before`s). */
 const MAX_VARIANTS = 64;
@@ -34,16 +42,27 @@ const MAX_VARIANTS = 64;
  */
 export class PublicCache {
   readonly #converses: LRUCache<string, ConverseRenders>;
+  readonly #maxBytes: number;
+  #bytes = 0;
 
   /**
    * `onDrop`: a converse's renders went (changed, or least recently used);
    * with routing by room the gateway may stop hearing that converse.
    */
-  constructor(maxConverses = 2000, onDrop?: (converseId: string) => void) {
+  constructor(maxConverses = 2000, onDrop?: (converseId: string) => void, maxBytes = PUBLIC_CACHE_BYTES) {
+    this.#maxBytes = maxBytes;
     this.#converses = new LRUCache({
       max: maxConverses,
-      ...(onDrop ? { dispose: (_renders: ConverseRenders, converseId: string) => onDrop(converseId) } : {}),
+      dispose: (renders: ConverseRenders, converseId: string) => {
+        this.#bytes -= renders.bytes;
+        onDrop?.(converseId);
+      },
     });
+  }
+
+  /** Bytes of rendered bodies kept now. */
+  get bytes(): number {
+    return this.#bytes;
   }
 
   /** Whether anything of the converse is kept or being rendered. */
@@ -97,8 +116,15 @@ export class PublicCache {
         own.pending.delete(variant);
         // Still the converse's current set: nothing changed while rendering.
         if (this.#converses.peek(converseId) === own) {
-          if (own.done.size >= MAX_VARIANTS) own.done.delete(own.done.keys().next().value!);
+          if (own.done.size >= MAX_VARIANTS) {
+            const oldest = own.done.keys().next().value!;
+            this.#count(own, -bytesOf(own.done.get(oldest)!));
+            own.done.delete(oldest);
+          }
           own.done.set(variant, rendered);
+          this.#count(own, bytesOf(rendered));
+          // Past the bytes: the least recently used converses go (never the one just rendered).
+          while (this.#bytes > this.#maxBytes && this.#converses.size > 1) this.#converses.pop();
           for (const userId of shows) own.shows.add(userId);
           if (newestSeq !== undefined) own.newestSeq = newestSeq;
         }
@@ -111,6 +137,11 @@ export class PublicCache {
     );
     renders.pending.set(variant, started);
     return started;
+  }
+
+  #count(renders: ConverseRenders, bytes: number): void {
+    renders.bytes += bytes;
+    this.#bytes += bytes;
   }
 
   /** The converses changed: their renders go, and renders under way will not be kept. */

@@ -93,4 +93,21 @@ describe('PublicCache', () => {
     await cache.get('a', 'page', async () => ({ rendered: null, newestSeq: 3 }));
     assert.equal(cache.newestSeq('a'), 3);
   });
+
+  it('keeps its bytes within the bound, least recently used converses first, and counts what goes', async () => {
+    const page = await prepareResponse('x'.repeat(20_000), 'text/plain', 'public');
+    const one = Object.values(page.bodies).reduce((sum, b) => sum + b.length, 0);
+    const dropped: string[] = [];
+    const cache = new PublicCache(2000, (id) => dropped.push(id), 3 * one);
+    for (const id of ['a', 'b', 'c']) await cache.get(id, 'page', async () => ({ rendered: page }));
+    assert.equal(cache.bytes, 3 * one);
+    cache.peek('a', 'page');
+    cache.get('a', 'page', async () => ({ rendered: page }));
+    await cache.get('d', 'page', async () => ({ rendered: page }));
+    assert.deepEqual(dropped, ['b'], 'the least recently used went');
+    assert.equal(cache.bytes, 3 * one);
+    assert.equal(cache.size, 3);
+    cache.forget(['a', 'c', 'd']);
+    assert.equal(cache.bytes, 0, 'nothing is counted once every converse went');
+  });
 });

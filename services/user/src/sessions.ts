@@ -168,14 +168,16 @@ export class Sessions {
   flushSeen(): Promise<void> {
     const ids = [...this.#seen];
     this.#seen = new Set();
-    this.#flushing = this.#flushing.then(async () => {
+    const flush = this.#flushing.then(async () => {
       const at = new Date();
       for (let i = 0; i < ids.length; i += SEEN_BATCH) {
         const batch = ids.slice(i, i + SEEN_BATCH).map((id) => new Types.ObjectId(id));
         await this.#sessions.updateMany({ _id: { $in: batch } }, { $set: { lastSeenAt: at } });
       }
     });
-    return this.#flushing;
+    // The next flush waits for this one, failed or not: one failed write must not stop every later one.
+    this.#flushing = flush.catch(() => undefined);
+    return flush;
   }
 
   /** Starts the periodic `lastSeenAt` write; the returned function stops it and writes what is left. */

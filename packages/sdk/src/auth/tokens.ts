@@ -1,6 +1,7 @@
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import { decodeJwt, errors, jwtVerify, SignJWT } from 'jose';
 import { LRUCache } from 'lru-cache';
+import { sweepStale } from '../cache/stale-sweeper.ts';
 import { ImError } from '../errors/im-error.ts';
 
 export interface TokenClaims {
@@ -18,6 +19,8 @@ export interface SignOptions {
 }
 
 const OBJECT_ID = /^[0-9a-f]{24}$/;
+/** How long a verified token is trusted without checking its signature again. */
+const VERIFIED_TTL_MS = 10 * 60_000;
 
 /**
  * Access tokens: HS256 JWTs signed with SECRET. The user service signs them;
@@ -26,8 +29,14 @@ const OBJECT_ID = /^[0-9a-f]{24}$/;
 export class TokenService {
   readonly #key: KeyObject;
   readonly #ttlSeconds: number;
-  /** Tokens already verified, with their expiry: a client sends the same token on every request. */
-  readonly #verified = new LRUCache<string, TokenClaims & { expiresAtMs: number }>({ max: 100_000 });
+  /**
+   * Tokens already verified, with their expiry: a client sends the same token
+   * on every request. Kept 10 minutes at most (then verified again, one HMAC),
+   * so the tokens of sessions that ended leave instead of filling the cache.
+   */
+  readonly #verified = sweepStale(
+    new LRUCache<string, TokenClaims & { expiresAtMs: number }>({ max: 100_000, ttl: VERIFIED_TTL_MS }),
+  );
 
   constructor(secret: string, ttlSeconds: number) {
     // One key object, made once: importing the secret on every verify costs more than the HMAC.

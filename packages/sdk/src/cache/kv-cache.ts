@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
+import { sweepStale } from './stale-sweeper.ts';
 
 /**
  * A small string cache: in process memory on a single instance, in Redis
@@ -22,7 +23,8 @@ export class MemoryCache implements KvCache {
   readonly #lru: LRUCache<string, string>;
 
   constructor(max = 100_000) {
-    this.#lru = new LRUCache({ max, ttlAutopurge: false });
+    // Expired entries leave within a minute, read again or not.
+    this.#lru = sweepStale(new LRUCache({ max, ttlAutopurge: false }));
   }
 
   async get(key: string): Promise<string | undefined> {
@@ -38,6 +40,7 @@ export class MemoryCache implements KvCache {
   }
 
   async add(key: string, value: string, ttlSeconds: number): Promise<boolean> {
+    // `has` answers false for an expired entry (and leaves it to the sweep).
     if (this.#lru.has(key)) return false;
     this.#lru.set(key, value, { ttl: ttlSeconds * 1000 });
     return true;

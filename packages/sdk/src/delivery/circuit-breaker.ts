@@ -1,3 +1,6 @@
+/** Failing destinations remembered at most; the one that failed longest ago is forgotten first. */
+export const MAX_DESTINATIONS = 10_000;
+
 /**
  * Per destination (an endpoint origin, a webhook): after `threshold` failures in a row the circuit opens
  * and requests wait `openMs` before one is let through to test the endpoint.
@@ -31,6 +34,14 @@ export class CircuitBreaker {
     const s = this.#state.get(origin) ?? { failures: 0, openUntil: 0 };
     s.failures += 1;
     if (s.failures >= this.#threshold) s.openUntil = Date.now() + this.#openMs;
+    // Newest last: a destination that stopped being tried (a deleted hook) is the first to go.
+    this.#state.delete(origin);
     this.#state.set(origin, s);
+    if (this.#state.size > MAX_DESTINATIONS) this.#state.delete(this.#state.keys().next().value!);
+  }
+
+  /** Destinations with failures on record (bounded by MAX_DESTINATIONS). */
+  get size(): number {
+    return this.#state.size;
   }
 }

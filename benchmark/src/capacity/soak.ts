@@ -76,15 +76,29 @@ export interface MemoryChange {
 
 const mean = (values: number[]) => values.reduce((s, v) => s + v, 0) / values.length;
 
-/** How one figure moved after the warm-up. */
-export function memoryChange(samples: MemorySample[], figure: Figure, warmupSeconds: number): MemoryChange {
-  const after = samples.filter((s) => s.t >= warmupSeconds && Number.isFinite(s[figure]));
-  if (after.length < 2) return { warm: NaN, end: NaN, changePercent: NaN, slopePerHour: NaN };
-  const last = after.at(-1)!.t;
-  const warm = mean(after.filter((s) => s.t < warmupSeconds + 60).map((s) => s[figure]));
-  const end = mean(after.filter((s) => s.t > last - 60).map((s) => s[figure]));
-  const xs = after.map((s) => s.t);
-  const ys = after.map((s) => s[figure]);
+/**
+ * Writing a heap snapshot takes memory of its own (about 180 MiB for a
+ * 150 MiB heap) that the C allocator keeps in the process afterwards: RSS
+ * steps up once and stays. The level after the warm-up is read once that
+ * step is over: from this long after the early snapshot.
+ */
+export const SNAPSHOT_SETTLE_SECONDS = 120;
+
+/** The stretch a run is judged on: from `from` (s) to `to` (s, exclusive). */
+export interface JudgedSpan {
+  from: number;
+  to: number;
+}
+
+/** How one figure moved over the judged span: the first minute's mean against the last minute's, and the slope. */
+export function memoryChange(samples: MemorySample[], figure: Figure, span: JudgedSpan): MemoryChange {
+  const inside = samples.filter((s) => s.t >= span.from && s.t < span.to && Number.isFinite(s[figure]));
+  if (inside.length < 2) return { warm: NaN, end: NaN, changePercent: NaN, slopePerHour: NaN };
+  const last = inside.at(-1)!.t;
+  const warm = mean(inside.filter((s) => s.t < span.from + 60).map((s) => s[figure]));
+  const end = mean(inside.filter((s) => s.t > last - 60).map((s) => s[figure]));
+  const xs = inside.map((s) => s.t);
+  const ys = inside.map((s) => s[figure]);
   const mx = mean(xs);
   const my = mean(ys);
   const sxx = xs.reduce((s, x) => s + (x - mx) ** 2, 0);
@@ -98,9 +112,9 @@ export function memoryChange(samples: MemorySample[], figure: Figure, warmupSeco
 }
 
 const USAGE =
-  'usage: npm run bench -- soak [--users 150] [--minutes 60] [--warmup-minutes 5] [--sample-seconds 5] ' +
+  'usage: npm run bench -- soak [--users 150] [--minutes 60] [--warmup-minutes 10] [--sample-seconds 5] ' +
   '[--dataset-users 3000] [--dataset-groups 100] [--dataset-messages 20000] [--seed 1] [--processes P] ' +
-  '[--keep-snapshots DIR] [--server-root DIR] [--store embedded|memory] [--out FILE]\n';
+  '[--snapshots on|off] [--keep-snapshots DIR] [--server-root DIR] [--store embedded|memory] [--out FILE]\n';
 
 /** `npm run bench -- soak ...` */
 export async function run(argv: string[]): Promise<void> {
@@ -115,6 +129,7 @@ export async function run(argv: string[]): Promise<void> {
     seed: { type: 'string' },
     processes: { type: 'string' },
     'keep-snapshots': { type: 'string' },
+    snapshots: { type: 'string' },
     'server-root': { type: 'string' },
   });
   if (values.help) {
@@ -127,14 +142,26 @@ export async function run(argv: string[]): Promise<void> {
   }
   const users = intOption('users', values.users, 150);
   const minutes = intOption('minutes', values.minutes, 60);
-  const warmupMinutes = values['warmup-minutes'] === '0' ? 0 : intOption('warmup-minutes', values['warmup-minutes'], 5);
+  const warmupMinutes =
+    values['warmup-minutes'] === '0' ? 0 : intOption('warmup-minutes', values['warmup-minutes'], 10);
+  const withSnapshots = values.snapshots !== 'off';
   const sampleSeconds = intOption('sample-seconds', values['sample-seconds'], 5);
-  if (warmupMinutes + 2 > minutes) {
-    process.stderr.write(`--minutes must leave at least 2 minutes after the warm-up\n${USAGE}`);
+  if (values.snapshots !== undefined && values.snapshots !== 'on' && values.snapshots !== 'off') {
+    process.stderr.write(`--snapshots must be on or off\n${USAGE}`);
+    process.exit(2);
+  }
+  if (warmupMinutes + 5 > minutes) {
+    process.stderr.write(`--minutes must leave at least 5 minutes after the warm-up\n${USAGE}`);
     process.exit(2);
   }
   const durationSeconds = minutes * 60;
   const warmupSeconds = warmupMinutes * 60;
+  // Judged from the warm-up's end (and the early snapshot's settling) to the late snapshot.
+  const lateAt = durationSeconds - 2 * sampleSeconds;
+  const span: JudgedSpan = {
+    from: warmupSeconds + (values.snapshots === 'off' ? 0 : SNAPSHOT_SETTLE_SECONDS),
+    to: lateAt,
+  };
 
   // The default store: mongo-java-server with its H2 file, as the single instance starts it.
   const store = chosenStoreOfRun();
@@ -164,7 +191,7 @@ export async function run(argv: string[]): Promise<void> {
     });
     bars.stop();
     process.stdout.write(
-      `soak: ${users} users for ${minutes} min on the ${external ? 'given' : store} store; snapshots at ${warmupMinutes} min and near the end\n`,
+      `soak: ${users} users for ${minutes} min on the ${external ? 'given' : store} store; ${withSnapshots ? `heap snapshots at ${warmupMinutes} min and near the end` : 'no heap snapshots'}; judged from ${round(span.from / 60, 1)} to ${round(span.to / 60, 1)} min\n`,
     );
     let started = 0;
     const result = await runCapacity({
@@ -180,7 +207,9 @@ export async function run(argv: string[]): Promise<void> {
       ...(mongo.process?.pid ? { databasePid: mongo.process.pid } : {}),
       ...(values.processes ? { processes: intOption('processes', values.processes, 2) } : {}),
       ...(values['server-root'] ? { serverRoot: resolve(values['server-root']) } : {}),
-      serverEnv: { NODE_OPTIONS: `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${snapshotsDir}` },
+      ...(withSnapshots
+        ? { serverEnv: { NODE_OPTIONS: `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${snapshotsDir}` } }
+        : {}),
       onServerStarted: ([base]) => {
         started = performance.now();
         const port = new URL(base!).port;
@@ -203,8 +232,10 @@ export async function run(argv: string[]): Promise<void> {
               });
             }, seconds * 1000),
           );
-        snapshotAt(Math.max(warmupSeconds, sampleSeconds));
-        snapshotAt(durationSeconds - 2 * sampleSeconds);
+        if (withSnapshots) {
+          snapshotAt(Math.max(warmupSeconds, sampleSeconds));
+          snapshotAt(lateAt);
+        }
       },
       onSample: (s) => {
         if (Math.round(s.t) % 60 < sampleSeconds) {
@@ -231,8 +262,8 @@ export async function run(argv: string[]): Promise<void> {
       }
     }
     const figures: Figure[] = ['rssMiB', 'heapUsedMiB', 'externalMiB', 'arrayBuffersMiB', 'handles'];
-    const changes = Object.fromEntries(figures.map((f) => [f, memoryChange(samples, f, warmupSeconds)]));
-    const flat = ['rssMiB', 'heapUsedMiB'].every((f) => Math.abs(changes[f]!.changePercent) <= FLAT_PERCENT);
+    const changes = Object.fromEntries(figures.map((f) => [f, memoryChange(samples, f, span)]));
+    const flat = (['rssMiB', 'heapUsedMiB'] as const).every((f) => Math.abs(changes[f]!.changePercent) <= FLAT_PERCENT);
     const growth =
       summaries.length === 2
         ? {
@@ -276,6 +307,8 @@ export async function run(argv: string[]): Promise<void> {
       users,
       minutes,
       warmupMinutes,
+      judged: span,
+      snapshots: withSnapshots,
       flat,
       flatPercent: FLAT_PERCENT,
       changes,

@@ -66,7 +66,7 @@ async function readMemory(base: string, t: number): Promise<MemorySample> {
 type Figure = 'rssMiB' | 'heapUsedMiB' | 'externalMiB' | 'arrayBuffersMiB' | 'handles';
 
 export interface MemoryChange {
-  /** Mean over the minute after the warm-up, and over the last minute. */
+  /** The judged span's first two minutes and last two (per-minute values: the heap's troughs, the others' means). */
   warm: number;
   end: number;
   changePercent: number;
@@ -90,24 +90,43 @@ export interface JudgedSpan {
   to: number;
 }
 
-/** How one figure moved over the judged span: the first minute's mean against the last minute's, and the slope. */
+/**
+ * Per-minute values of a figure over the span: the heap's lowest reading of
+ * each minute (its sawtooth's trough, close to what survives a GC: a mean
+ * would follow the garbage waiting for the next one), the mean of the others.
+ */
+function perMinute(samples: MemorySample[], figure: Figure, span: JudgedSpan): Array<[number, number]> {
+  const minutes = new Map<number, number[]>();
+  for (const s of samples) {
+    if (s.t < span.from || s.t >= span.to || !Number.isFinite(s[figure])) continue;
+    const m = Math.floor((s.t - span.from) / 60);
+    minutes.set(m, [...(minutes.get(m) ?? []), s[figure]]);
+  }
+  return [...minutes.entries()]
+    .filter(([, values]) => values.length >= 3)
+    .map(([m, values]): [number, number] => [m, figure === 'heapUsedMiB' ? Math.min(...values) : mean(values)]);
+}
+
+/**
+ * How one figure moved over the judged span: its first two minutes against
+ * its last two (per-minute values), and the least-squares slope per hour.
+ */
 export function memoryChange(samples: MemorySample[], figure: Figure, span: JudgedSpan): MemoryChange {
-  const inside = samples.filter((s) => s.t >= span.from && s.t < span.to && Number.isFinite(s[figure]));
-  if (inside.length < 2) return { warm: NaN, end: NaN, changePercent: NaN, slopePerHour: NaN };
-  const last = inside.at(-1)!.t;
-  const warm = mean(inside.filter((s) => s.t < span.from + 60).map((s) => s[figure]));
-  const end = mean(inside.filter((s) => s.t > last - 60).map((s) => s[figure]));
-  const xs = inside.map((s) => s.t);
-  const ys = inside.map((s) => s[figure]);
+  const points = perMinute(samples, figure, span);
+  if (points.length < 4) return { warm: NaN, end: NaN, changePercent: NaN, slopePerHour: NaN };
+  const warm = mean(points.slice(0, 2).map(([, v]) => v));
+  const end = mean(points.slice(-2).map(([, v]) => v));
+  const xs = points.map(([m]) => m);
+  const ys = points.map(([, v]) => v);
   const mx = mean(xs);
   const my = mean(ys);
-  const sxx = xs.reduce((s, x) => s + (x - mx) ** 2, 0);
-  const sxy = xs.reduce((s, x, i) => s + (x - mx) * (ys[i]! - my), 0);
+  const sxx = xs.reduce((sum, x) => sum + (x - mx) ** 2, 0);
+  const sxy = xs.reduce((sum, x, i) => sum + (x - mx) * (ys[i]! - my), 0);
   return {
     warm: round(warm, 1),
     end: round(end, 1),
     changePercent: round(((end - warm) / warm) * 100, 1),
-    slopePerHour: round(sxx === 0 ? 0 : (sxy / sxx) * 3600, 1),
+    slopePerHour: round(sxx === 0 ? 0 : (sxy / sxx) * 60, 1),
   };
 }
 

@@ -92,7 +92,7 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
     !process.env.MONGO_URL &&
     (options.store ?? chosenStoreOfRun()) === 'embedded'
   )
-    return startEmbeddedTarget(START);
+    return startEmbeddedTarget(START, options.env);
   const { url: mongoUrl, kind: mongoKind, cleanup } = await openBenchDatabase(options);
   const env = { ...BENCH_ENV, MONGO_URL: mongoUrl, ...options.env };
   try {
@@ -160,11 +160,13 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
  * embedded database (mongo-java-server with the H2 file store) in its own
  * DATA_DIR, here a fresh one removed afterwards.
  */
-async function startEmbeddedTarget(START: string): Promise<Target> {
+async function startEmbeddedTarget(START: string, extra: Record<string, string> = {}): Promise<Target> {
   const dataDir = mkdtempSync(join(tmpdir(), 'im-bench-'));
   const port = String(await freePort());
   const env = {
     ...BENCH_ENV,
+    // The benchmark's own settings (a push proxy's address, queue sizes), as on the other stores.
+    ...extra,
     DATA_DIR: dataDir,
     DEV_DATABASE: 'file',
     PORT: port,

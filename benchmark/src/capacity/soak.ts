@@ -5,7 +5,7 @@
 // and two heap snapshots are taken: when the warm-up ends (caches filled to
 // their working size) and near the end. The report gives the change after
 // the warm-up, the slope, the chart, and what grew between the snapshots.
-import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { startMongo, type MongoServerHandle } from '@im/dev-servers';
@@ -66,12 +66,19 @@ async function readMemory(base: string, t: number): Promise<MemorySample> {
 type Figure = 'rssMiB' | 'heapUsedMiB' | 'externalMiB' | 'arrayBuffersMiB' | 'handles';
 
 export interface MemoryChange {
-  /** The judged span's first two minutes and last two (per-minute values: the heap's troughs, the others' means). */
+  /**
+   * The least-squares line through the span's per-minute values (the heap's
+   * troughs, the others' means) at its start and at its end, and its change:
+   * V8 grows and shrinks its heap by tens of MiB every few minutes, which a
+   * comparison of a few minutes at each end would read as a trend.
+   */
   warm: number;
   end: number;
   changePercent: number;
-  /** Least-squares slope after the warm-up, per hour. */
   slopePerHour: number;
+  /** Means of the span's first and last five per-minute values, for a look at the ends themselves. */
+  firstFiveMinutes: number;
+  lastFiveMinutes: number;
 }
 
 const mean = (values: number[]) => values.reduce((s, v) => s + v, 0) / values.length;
@@ -107,33 +114,92 @@ function perMinute(samples: MemorySample[], figure: Figure, span: JudgedSpan): A
     .map(([m, values]): [number, number] => [m, figure === 'heapUsedMiB' ? Math.min(...values) : mean(values)]);
 }
 
-/**
- * How one figure moved over the judged span: its first two minutes against
- * its last two (per-minute values), and the least-squares slope per hour.
- */
+/** How one figure moved over the judged span (see MemoryChange). */
 export function memoryChange(samples: MemorySample[], figure: Figure, span: JudgedSpan): MemoryChange {
   const points = perMinute(samples, figure, span);
-  if (points.length < 4) return { warm: NaN, end: NaN, changePercent: NaN, slopePerHour: NaN };
-  const warm = mean(points.slice(0, 2).map(([, v]) => v));
-  const end = mean(points.slice(-2).map(([, v]) => v));
+  if (points.length < 4)
+    return { warm: NaN, end: NaN, changePercent: NaN, slopePerHour: NaN, firstFiveMinutes: NaN, lastFiveMinutes: NaN };
   const xs = points.map(([m]) => m);
   const ys = points.map(([, v]) => v);
   const mx = mean(xs);
   const my = mean(ys);
   const sxx = xs.reduce((sum, x) => sum + (x - mx) ** 2, 0);
-  const sxy = xs.reduce((sum, x, i) => sum + (x - mx) * (ys[i]! - my), 0);
+  const slope = sxx === 0 ? 0 : xs.reduce((sum, x, i) => sum + (x - mx) * (ys[i]! - my), 0) / sxx;
+  const at = (m: number) => my + slope * (m - mx);
+  const warm = at(xs[0]!);
+  const end = at(xs.at(-1)!);
   return {
     warm: round(warm, 1),
     end: round(end, 1),
     changePercent: round(((end - warm) / warm) * 100, 1),
-    slopePerHour: round(sxx === 0 ? 0 : (sxy / sxx) * 60, 1),
+    slopePerHour: round(slope * 60, 1),
+    firstFiveMinutes: round(mean(ys.slice(0, 5)), 1),
+    lastFiveMinutes: round(mean(ys.slice(-5)), 1),
   };
+}
+
+const FIGURES: Figure[] = ['rssMiB', 'heapUsedMiB', 'externalMiB', 'arrayBuffersMiB', 'handles'];
+
+/** Every figure's change over the span, and whether RSS and heap stayed within FLAT_PERCENT. */
+export function judge(samples: MemorySample[], span: JudgedSpan) {
+  const changes = Object.fromEntries(FIGURES.map((f) => [f, memoryChange(samples, f, span)])) as Record<
+    Figure,
+    MemoryChange
+  >;
+  const flat = (['rssMiB', 'heapUsedMiB'] as const).every((f) => Math.abs(changes[f].changePercent) <= FLAT_PERCENT);
+  return { changes, flat };
+}
+
+function printJudgement(changes: Record<Figure, MemoryChange>): void {
+  process.stdout.write(
+    table(
+      FIGURES.map((f) => ({
+        figure: f,
+        'line at start': changes[f].warm,
+        'line at end': changes[f].end,
+        change: `${changes[f].changePercent}%`,
+        'slope per hour': changes[f].slopePerHour,
+        'first 5 min': changes[f].firstFiveMinutes,
+        'last 5 min': changes[f].lastFiveMinutes,
+      })),
+    ),
+  );
+}
+
+/**
+ * `--rejudge FILE`: judges a soak result file again with this version's rule
+ * (a run of an older load generator), and writes the judgement into it.
+ */
+function rejudge(file: string): void {
+  const result = JSON.parse(readFileSync(file, 'utf8')) as {
+    samples: MemorySample[];
+    judged?: JudgedSpan;
+    warmupMinutes: number;
+    minutes: number;
+    snapshots?: boolean;
+    [key: string]: unknown;
+  };
+  const span = result.judged ?? {
+    // Files from before the span was recorded: snapshots were always taken then.
+    from: result.warmupMinutes * 60 + SNAPSHOT_SETTLE_SECONDS,
+    to: result.minutes * 60 - 10,
+  };
+  const { changes, flat } = judge(result.samples, span);
+  writeFileSync(
+    file,
+    `${JSON.stringify({ ...result, judged: span, changes, flat, flatPercent: FLAT_PERCENT }, null, 2)}\n`,
+  );
+  printJudgement(changes);
+  process.stdout.write(
+    `${flat ? 'flat' : 'NOT flat'} (judged ${round(span.from / 60, 1)}-${round(span.to / 60, 1)} min); written ${file}\n`,
+  );
 }
 
 const USAGE =
   'usage: npm run bench -- soak [--users 150] [--minutes 60] [--warmup-minutes 10] [--sample-seconds 5] ' +
   '[--dataset-users 3000] [--dataset-groups 100] [--dataset-messages 20000] [--seed 1] [--processes P] ' +
-  '[--snapshots on|off] [--keep-snapshots DIR] [--server-root DIR] [--store embedded|memory] [--out FILE]\n';
+  '[--snapshots on|off] [--keep-snapshots DIR] [--server-root DIR] [--store embedded|memory] [--out FILE]\n' +
+  '       npm run bench -- soak --rejudge FILE (judge a result file again with this version)\n';
 
 /** `npm run bench -- soak ...` */
 export async function run(argv: string[]): Promise<void> {
@@ -149,12 +215,14 @@ export async function run(argv: string[]): Promise<void> {
     processes: { type: 'string' },
     'keep-snapshots': { type: 'string' },
     snapshots: { type: 'string' },
+    rejudge: { type: 'string' },
     'server-root': { type: 'string' },
   });
   if (values.help) {
     process.stdout.write(USAGE);
     return;
   }
+  if (values.rejudge) return rejudge(resolve(values.rejudge));
   if (values.cluster) {
     process.stderr.write('soak: the single instance only (the cluster has no one process to follow)\n');
     process.exit(2);
@@ -280,9 +348,7 @@ export async function run(argv: string[]): Promise<void> {
         renameSync(s.file, join(values['keep-snapshots'], `soak-${Math.round(s.at / 60)}min.heapsnapshot`));
       }
     }
-    const figures: Figure[] = ['rssMiB', 'heapUsedMiB', 'externalMiB', 'arrayBuffersMiB', 'handles'];
-    const changes = Object.fromEntries(figures.map((f) => [f, memoryChange(samples, f, span)]));
-    const flat = (['rssMiB', 'heapUsedMiB'] as const).every((f) => Math.abs(changes[f]!.changePercent) <= FLAT_PERCENT);
+    const { changes, flat } = judge(samples, span);
     const growth =
       summaries.length === 2
         ? {
@@ -344,17 +410,7 @@ export async function run(argv: string[]): Promise<void> {
       samples,
     };
     writeFileSync(json, `${JSON.stringify(out, null, 2)}\n`);
-    process.stdout.write(
-      table(
-        figures.map((f) => ({
-          figure: f,
-          'warm (after warm-up)': changes[f]!.warm,
-          end: changes[f]!.end,
-          change: `${changes[f]!.changePercent}%`,
-          'slope per hour': changes[f]!.slopePerHour,
-        })),
-      ),
-    );
+    printJudgement(changes);
     if (growth) {
       process.stdout.write(
         `heap ${growth.earlyMiB} MiB at ${growth.earlyAtSeconds} s -> ${growth.lateMiB} MiB at ${growth.lateAtSeconds} s; grew most:\n`,

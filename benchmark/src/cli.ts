@@ -65,7 +65,7 @@ const BENCHMARKS: Record<string, Benchmark> = {
     description:
       "a steady load for an hour on the single instance: the server's memory over time, its change after warm-up, and what grew between heap snapshots",
     usage:
-      '[--users 150] [--minutes 60] [--warmup-minutes 10] [--sample-seconds 5] [--dataset-users 3000] [--dataset-groups 100] [--dataset-messages 20000] [--seed 1] [--processes P] [--snapshots on|off] [--keep-snapshots DIR] [--server-root DIR]',
+      '[--users 150] [--minutes 60] [--warmup-minutes 10] [--sample-seconds 5] [--dataset-users 3000] [--dataset-groups 100] [--dataset-messages 20000] [--seed 1] [--processes P] [--snapshots on|off] [--keep-snapshots DIR] [--server-env NAME=VALUE,...] [--server-root DIR] | --rejudge FILE',
     load: () => import('./capacity/soak.ts'),
   },
   compare: {

@@ -198,7 +198,7 @@ function rejudge(file: string): void {
 const USAGE =
   'usage: npm run bench -- soak [--users 150] [--minutes 60] [--warmup-minutes 10] [--sample-seconds 5] ' +
   '[--dataset-users 3000] [--dataset-groups 100] [--dataset-messages 20000] [--seed 1] [--processes P] ' +
-  '[--snapshots on|off] [--keep-snapshots DIR] [--server-root DIR] [--store embedded|memory] [--out FILE]\n' +
+  '[--snapshots on|off] [--keep-snapshots DIR] [--server-env NAME=VALUE,...] [--server-root DIR] [--store embedded|memory] [--out FILE]\n' +
   '       npm run bench -- soak --rejudge FILE (judge a result file again with this version)\n';
 
 /** `npm run bench -- soak ...` */
@@ -216,6 +216,7 @@ export async function run(argv: string[]): Promise<void> {
     'keep-snapshots': { type: 'string' },
     snapshots: { type: 'string' },
     rejudge: { type: 'string' },
+    'server-env': { type: 'string' },
     'server-root': { type: 'string' },
   });
   if (values.help) {
@@ -240,6 +241,16 @@ export async function run(argv: string[]): Promise<void> {
   if (warmupMinutes + 5 > minutes) {
     process.stderr.write(`--minutes must leave at least 5 minutes after the warm-up\n${USAGE}`);
     process.exit(2);
+  }
+  // Settings for the server, e.g. smaller cache bounds so that a run reaches them in its warm-up.
+  const serverEnv: Record<string, string> = {};
+  for (const pair of (values['server-env'] ?? '').split(',').filter(Boolean)) {
+    const eq = pair.indexOf('=');
+    if (eq < 1) {
+      process.stderr.write(`--server-env takes NAME=VALUE,... (got ${JSON.stringify(pair)})\n`);
+      process.exit(2);
+    }
+    serverEnv[pair.slice(0, eq)] = pair.slice(eq + 1);
   }
   const durationSeconds = minutes * 60;
   const warmupSeconds = warmupMinutes * 60;
@@ -294,9 +305,10 @@ export async function run(argv: string[]): Promise<void> {
       ...(mongo.process?.pid ? { databasePid: mongo.process.pid } : {}),
       ...(values.processes ? { processes: intOption('processes', values.processes, 2) } : {}),
       ...(values['server-root'] ? { serverRoot: resolve(values['server-root']) } : {}),
-      ...(withSnapshots
-        ? { serverEnv: { NODE_OPTIONS: `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${snapshotsDir}` } }
-        : {}),
+      serverEnv: {
+        ...serverEnv,
+        ...(withSnapshots ? { NODE_OPTIONS: `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${snapshotsDir}` } : {}),
+      },
       onServerStarted: ([base]) => {
         started = performance.now();
         const port = new URL(base!).port;
@@ -394,6 +406,7 @@ export async function run(argv: string[]): Promise<void> {
       warmupMinutes,
       judged: span,
       snapshots: withSnapshots,
+      serverEnv,
       flat,
       flatPercent: FLAT_PERCENT,
       changes,

@@ -22,13 +22,13 @@ import { metric, scrape } from '../lib/metrics.ts';
 import { findNodePid } from '../lib/node-pid.ts';
 import { phasedProgress } from '../lib/progress.ts';
 import { RESULTS_DIR, table } from '../lib/report.ts';
+import { mib, MiB } from '../lib/rss-sampler.ts';
 import { lineChart } from '../lib/svg-chart.ts';
 import { DEFAULT_CONFIG_PATH } from './config.ts';
 import { round } from './figures.ts';
 import { runCapacity } from './run.ts';
 import { seedDataset } from './seed.ts';
 
-const MiB = 2 ** 20;
 /** The target: after the warm-up, memory within this share of its level then. */
 const FLAT_PERCENT = 5;
 
@@ -48,15 +48,15 @@ export interface MemorySample {
 /** One reading of a gateway's /metrics as a memory sample. */
 async function readMemory(base: string, t: number): Promise<MemorySample> {
   const s = await scrape(base);
-  const mib = (name: string) => round(metric(s, name) / MiB, 1);
+  const read = (name: string) => mib(metric(s, name));
   return {
     t: round(t, 1),
-    rssMiB: mib('im_process_resident_memory_bytes'),
-    heapUsedMiB: mib('im_nodejs_heap_size_used_bytes'),
-    heapTotalMiB: mib('im_nodejs_heap_size_total_bytes'),
-    externalMiB: mib('im_nodejs_external_memory_bytes'),
+    rssMiB: read('im_process_resident_memory_bytes'),
+    heapUsedMiB: read('im_nodejs_heap_size_used_bytes'),
+    heapTotalMiB: read('im_nodejs_heap_size_total_bytes'),
+    externalMiB: read('im_nodejs_external_memory_bytes'),
     // Servers before this gauge existed report none.
-    arrayBuffersMiB: s.has('im_nodejs_array_buffers_bytes') ? mib('im_nodejs_array_buffers_bytes') : NaN,
+    arrayBuffersMiB: s.has('im_nodejs_array_buffers_bytes') ? read('im_nodejs_array_buffers_bytes') : NaN,
     handles: metric(s, 'im_nodejs_active_handles_total'),
     eventLoopP99Ms: round(metric(s, 'im_nodejs_eventloop_lag_p99_seconds') * 1000, 1),
     sockets: metric(s, 'im_gateway_sockets'),
@@ -107,7 +107,9 @@ function perMinute(samples: MemorySample[], figure: Figure, span: JudgedSpan): A
   for (const s of samples) {
     if (s.t < span.from || s.t >= span.to || !Number.isFinite(s[figure])) continue;
     const m = Math.floor((s.t - span.from) / 60);
-    minutes.set(m, [...(minutes.get(m) ?? []), s[figure]]);
+    const values = minutes.get(m) ?? [];
+    values.push(s[figure]);
+    minutes.set(m, values);
   }
   return [...minutes.entries()]
     .filter(([, values]) => values.length >= 3)

@@ -17,6 +17,7 @@ COPY services/push/package.json services/push/
 COPY services/moderation/package.json services/moderation/
 COPY services/integration/package.json services/integration/
 COPY services/mail/package.json services/mail/
+COPY services/call/package.json services/call/
 COPY gateway/package.json gateway/
 COPY server/package.json server/
 # Only the workspaces the image runs: npm ci leaves the others (the test kit,

@@ -160,6 +160,41 @@ ensure_minio() {
   say "MinIO built: $IM_CACHE/bin/minio"
 }
 
+# LiveKit (the media server for calls) has no Debian package either: built
+# from its Go module once (about 2 minutes) into the cache, as
+# livekit-server. Pinned to the 1.9 line: later releases' go.mod replaces
+# pion with LiveKit's own forks, which the module proxy refuses to build.
+# Skipped when LIVEKIT_URL names a server or VOICE=off. $1: fail (the tests
+# need it) or warn (the platform runs without calls).
+ensure_livekit() {
+  local bin="$IM_CACHE/bin/livekit-server" want="${IM_LIVEKIT_VERSION#v}" tmp
+  if [ -n "${LIVEKIT_URL:-}" ] || [ "${VOICE:-on}" = off ]; then
+    say "LiveKit: not needed (LIVEKIT_URL or VOICE=off set)"
+    return
+  fi
+  if [ -x "$bin" ] && "$bin" --version 2>/dev/null | grep -qF "version $want"; then
+    say "livekit-server $want cached"
+    return
+  fi
+  if ! command -v go >/dev/null; then
+    [ "$1" = warn ] || fail "livekit-server is built with Go, and no 'go' was found: install Go >= 1.24"
+    say "warning: no 'go' to build livekit-server with: calls (voice and video) stay off until it is built"
+    return
+  fi
+  say "building livekit-server $IM_LIVEKIT_VERSION with go install (first time only, about 2 minutes)"
+  tmp="$(mktemp -d)"
+  if ! GOBIN="$tmp" GOFLAGS=-trimpath go install "github.com/livekit/livekit-server/cmd/server@$IM_LIVEKIT_VERSION"; then
+    rm -rf "$tmp"
+    [ "$1" = warn ] || fail "could not build livekit-server with 'go install github.com/livekit/livekit-server/cmd/server@$IM_LIVEKIT_VERSION'"
+    say "warning: could not build livekit-server: calls (voice and video) stay off"
+    return
+  fi
+  mkdir -p "$IM_CACHE/bin"
+  mv "$tmp/server" "$bin"
+  rm -rf "$tmp"
+  say "livekit-server built: $bin"
+}
+
 # schemathesis (PyPI) checks the API document against the running server in
 # the test suite; it lives in a virtualenv of its own in the cache.
 ensure_schemathesis() {
@@ -187,8 +222,11 @@ ensure_node
 if [ "$profile" = test ]; then
   ensure_redis_nats
   ensure_minio
+  ensure_livekit fail
   ensure_chromium
   ensure_schemathesis
+else
+  ensure_livekit warn
 fi
 ensure_mongo_dev_server
 ensure_npm_packages

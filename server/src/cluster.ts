@@ -10,10 +10,12 @@ import {
   startNats,
   startRedis,
   waitUntil,
+  type LiveKitServerHandle,
   type MongoServerHandle,
   type NatsServerHandle,
   type RedisServerHandle,
 } from '@im/dev-servers';
+import { liveKitSettings, startLocalLiveKit } from './local-livekit.ts';
 import { LOCAL_DB_NAME, startLocalMongo } from './local-mongo.ts';
 import { loadConfigOrDie, runUntilStopped } from './process-lifecycle.ts';
 
@@ -22,7 +24,7 @@ export function clusterNodes(gateways: number): Array<{ id: string; services: st
   return [
     ...Array.from({ length: gateways }, (_, i) => ({ id: `gateway-${i + 1}`, services: 'gateway', portOffset: i })),
     { id: 'services-1', services: 'user,group,chat' },
-    { id: 'services-2', services: 'file,push,moderation,integration,mail' },
+    { id: 'services-2', services: 'file,push,moderation,integration,mail,call' },
   ];
 }
 
@@ -52,6 +54,7 @@ const logger = createLogger(config, { node: 'cluster' });
 let nats: NatsServerHandle | undefined;
 let redis: RedisServerHandle | undefined;
 let mongo: MongoServerHandle | undefined;
+let livekit: LiveKitServerHandle | undefined;
 const nodes = new Map<string, ManagedProcess>();
 const restarts = new Map<string, number[]>();
 
@@ -83,7 +86,7 @@ const shutdown = runUntilStopped(
     stopping = true;
     logger.info(`stopping the cluster (${why})`);
     await Promise.allSettled([...nodes.values()].map((n) => n.stop(config.shutdownTimeoutMs)));
-    await Promise.allSettled([nats?.stop(), redis?.stop(), mongo?.stop()]);
+    await Promise.allSettled([nats?.stop(), redis?.stop(), mongo?.stop(), livekit?.stop()]);
   },
   // Each node already gets the shutdown timeout; this bounds the whole.
   config.shutdownTimeoutMs * 2,
@@ -103,6 +106,9 @@ try {
     mongoUrl = `${mongo.url}/${LOCAL_DB_NAME}`;
   }
   process.stdout.write(`NATS ${transporter}, Redis ${redisUrl}, MongoDB ${mongoUrl}\n`);
+  // One LiveKit for the cluster (unless LIVEKIT_URL names one), its webhooks to the first gateway.
+  livekit = await startLocalLiveKit(config, `http://127.0.0.1:${config.port}/api/livekit/webhook`, logger);
+  const calls = livekit ? liveKitSettings(livekit) : {};
 
   for (const spec of CLUSTER_NODES) {
     const port = spec.portOffset === undefined ? 0 : config.port + spec.portOffset;
@@ -119,6 +125,13 @@ try {
       NAMESPACE: config.namespace,
       PORT: String(port),
       LOG_FORMAT: config.logFormat ?? (config.nodeEnv === 'development' ? 'pretty' : 'json'),
+      ...(calls.livekitUrl
+        ? {
+            LIVEKIT_URL: calls.livekitUrl,
+            LIVEKIT_API_KEY: calls.livekitApiKey,
+            LIVEKIT_API_SECRET: calls.livekitApiSecret,
+          }
+        : {}),
     };
     supervise(spec.id, env);
   }

@@ -1,5 +1,6 @@
 import { createGatewayService } from '@im/gateway';
 import type { ServiceFactory, ServiceName } from '@im/sdk';
+import { createCallService } from '@im/service-call';
 import { createChatService } from '@im/service-chat';
 import { createFileService } from '@im/service-file';
 import { createGroupService } from '@im/service-group';
@@ -20,4 +21,5 @@ export const SERVICE_FACTORIES: Record<ServiceName, ServiceFactory> = {
   moderation: createModerationService,
   integration: createIntegrationService,
   mail: createMailService,
+  call: createCallService,
 };

@@ -3,7 +3,8 @@
 // TRANSPORTER make it one node of a cluster.
 import { loadWsEngine } from '@im/gateway';
 import { createLogger, describeConfig, SERVICES_USING_MONGO, type AppConfig } from '@im/sdk';
-import type { MongoServerHandle } from '@im/dev-servers';
+import { freePort, type LiveKitServerHandle, type MongoServerHandle } from '@im/dev-servers';
+import { liveKitSettings, startLocalLiveKit } from './local-livekit.ts';
 import { LOCAL_DB_NAME, startLocalMongo } from './local-mongo.ts';
 import { startNode, type RunningNode } from './node.ts';
 import { die, loadConfigOrDie, runUntilStopped } from './process-lifecycle.ts';
@@ -17,6 +18,7 @@ logger.info(`effective configuration:\n  ${describeConfig(config).join('\n  ')}`
 if (config.services.includes('gateway')) await loadWsEngine(config.socketWsEngine).catch((err: unknown) => die(err));
 
 let localMongo: MongoServerHandle | undefined;
+let localLiveKit: LiveKitServerHandle | undefined;
 let node: RunningNode | undefined;
 
 runUntilStopped(
@@ -24,6 +26,7 @@ runUntilStopped(
     logger.info(`stopping (${why})`);
     await node?.stop().catch((err: unknown) => logger.error({ err }, 'error while stopping the node'));
     await localMongo?.stop().catch(() => undefined);
+    await localLiveKit?.stop().catch(() => undefined);
     logger.flush();
   },
   config.shutdownTimeoutMs,
@@ -35,8 +38,17 @@ try {
     localMongo = await startLocalMongo(config, logger);
     config = { ...config, mongoUrl: `${localMongo.url}/${LOCAL_DB_NAME}` };
   }
+  // A single instance with calls on and no LIVEKIT_URL starts its own LiveKit, its webhooks to this gateway.
+  if (!config.transporter && config.services.includes('call') && config.services.includes('gateway')) {
+    const gatewayHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+    // LiveKit must know where to post its webhooks before the gateway listens.
+    if (config.port === 0) config = { ...config, port: await freePort(gatewayHost) };
+    localLiveKit = await startLocalLiveKit(config, `http://${gatewayHost}:${config.port}/api/livekit/webhook`, logger);
+    if (localLiveKit) config = { ...config, ...liveKitSettings(localLiveKit) };
+  }
   node = await startNode(config, logger);
 } catch (err) {
   await localMongo?.stop().catch(() => undefined);
+  await localLiveKit?.stop().catch(() => undefined);
   die(err);
 }

@@ -1,4 +1,5 @@
 import type { Endpoint } from '@im/sdk';
+import { callEndpoints } from '@im/service-call/endpoints';
 import { chatEndpoints } from '@im/service-chat/endpoints';
 import { fileEndpoints } from '@im/service-file/endpoints';
 import { groupEndpoints } from '@im/service-group/endpoints';
@@ -21,4 +22,5 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
   ...pushEndpoints,
   ...moderationEndpoints,
   ...integrationEndpoints,
+  ...callEndpoints,
 ];

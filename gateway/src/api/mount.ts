@@ -2,7 +2,7 @@ import type { AppContext, CallerMeta, TokenClaims } from '@im/sdk';
 import { clientAddressOf } from '../http/client-address.ts';
 import type { ServiceBroker } from 'moleculer';
 import type { Authenticator } from '../auth/authenticator.ts';
-import { readJsonBody, readQuery } from '../http/body.ts';
+import { readJsonBody, readQuery, readTextBody } from '../http/body.ts';
 import { sendJson } from '../http/respond.ts';
 import type { Router } from '../http/router.ts';
 import { refuseOutsideBotScope } from '../auth/bot-scope.ts';
@@ -28,7 +28,12 @@ export function mountApiRoutes(router: Router, app: AppContext, broker: ServiceB
           ? await readJsonBody(req, app.config.bodyLimitBytes)
           : route.input === 'query'
             ? readQuery(req.url)
-            : {};
+            : route.input === 'signed'
+              ? {
+                  body: await readTextBody(req, app.config.bodyLimitBytes),
+                  authorization: req.headers.authorization ?? '',
+                }
+              : {};
       const params = { ...input, ...pathParams };
       const meta: CallerMeta = {
         ip: clientIp(req),

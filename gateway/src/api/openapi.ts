@@ -65,6 +65,25 @@ const UPLOAD_BODY = {
   },
 };
 
+/** A body checked against a signature in the Authorization header (a JWT naming the body's SHA-256). */
+const SIGNED_BODY = {
+  requestBody: {
+    required: true,
+    content: {
+      'application/webhook+json': { schema: { type: 'object' } },
+    },
+  },
+  parameters: [
+    {
+      name: 'Authorization',
+      in: 'header',
+      required: true,
+      description: "The sender's signature: a JWT signed with the shared secret, carrying the body's SHA-256",
+      schema: { type: 'string' },
+    },
+  ],
+};
+
 const DOWNLOAD_RESPONSE = {
   description:
     'The bytes, with the sniffed type, nosniff, and Content-Disposition attachment unless an image, video, audio or PDF',
@@ -112,6 +131,7 @@ export function buildOpenApi(routes: readonly Endpoint[]): JsonSchema {
       tags: [route.tag],
       ...(route.auth ? {} : { security: [] }),
       ...(route.input === 'body' ? { requestBody: jsonBody(objectSchema(route.params, inPath)) } : {}),
+      ...(route.input === 'signed' ? SIGNED_BODY : {}),
       ...(route.raw === 'upload' ? (route.uploadFields ? namedUploadBody(route.uploadFields) : UPLOAD_BODY) : {}),
       // After the upload body: its own parameters go beside the path's, not instead of them.
       ...(parameters.length > 0 || (route.raw === 'upload' && !route.uploadFields)

@@ -32,6 +32,20 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
   return value as Record<string, unknown>;
 }
 
+/** The body as text, of at most `limit` bytes (413 beyond), for checking a signature over its exact bytes. */
+export async function readTextBody(req: IncomingMessage, limit: number): Promise<string> {
+  const declared = Number(req.headers['content-length'] ?? NaN);
+  if (declared > limit) throw tooLarge(limit);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw tooLarge(limit);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
+}
+
 const tooLarge = (limit: number) => new ImError('IM_ERR_PAYLOAD_TOO_LARGE', `The body exceeds ${limit} bytes`);
 
 /** Query string as an object; a repeated key keeps its last value. */

@@ -147,6 +147,17 @@ const FANOUT: { [E in EventName]?: FanoutHandler<E> } = {
   [EVENTS.userUpdated]: (rt, { user, groupIds, converseIds }) => {
     emitTo(rt, [userRoom(user.id), ...groupIds.map(groupRoom), ...converseIds.map(converseRoom)], 'user:updated', user);
   },
+  [EVENTS.callUpdated]: (rt, { converseId, participants, memberIds }) => {
+    dmJoin(rt, converseId, memberIds);
+    emitTo(rt, converseRoom(converseId), 'call:updated', { converseId, participants });
+  },
+  // Rings every device of the callee, wherever their sockets are.
+  [EVENTS.callRinging]: ({ io }, { converseId, callerId, userIds }) => {
+    io.to(userIds.map(userRoom)).emit('call:ringing', { converseId, callerId });
+  },
+  [EVENTS.callDeclined]: ({ io }, { converseId, userId, memberIds }) => {
+    io.to(memberIds.map(userRoom)).emit('call:declined', { converseId, userId });
+  },
   [EVENTS.presence]: ({ io }, { userId, online, groupIds }) => {
     if (groupIds.length > 0) io.to(groupIds.map(groupRoom)).emit('presence', { userId, online });
   },

@@ -9,6 +9,13 @@ export { startMongo, type MongoServerHandle, type MongoKind, type StartMongoOpti
 export { startRedis, type RedisServerHandle } from './servers/redis.ts';
 export { startNats, type NatsServerHandle, type StartNatsOptions } from './servers/nats.ts';
 export { startMinio, type MinioServerHandle, type StartMinioOptions } from './servers/minio.ts';
+export {
+  startLiveKit,
+  newLiveKitKeys,
+  LIVEKIT_VERSION,
+  type LiveKitServerHandle,
+  type StartLiveKitOptions,
+} from './servers/livekit.ts';
 export { ManagedProcess, waitForProcess, type StartProcessOptions } from './managed-process.ts';
 export { freePort } from './free-port.ts';
 export { waitUntil, tcpExchange } from './probes.ts';

@@ -27,6 +27,8 @@ export async function startServerProcess(script: string, env: Record<string, str
       LOG_LEVEL: 'warn',
       LOG_FORMAT: 'json',
       RATE_LIMIT: 'off',
+      // No LiveKit server per test server: a test that makes calls turns VOICE on with its own ports.
+      VOICE: 'off',
       PORT: String(port),
       ...env,
     },

@@ -49,6 +49,7 @@ import type {
   SlashCommandWithSecret,
   WebhookDelivery,
 } from './integrations.ts';
+import type { CallJoin, CallState } from './calls.ts';
 import type { FollowedThreadPage } from './threads.ts';
 import type { OwnUser, ResetLink } from './mail.ts';
 
@@ -109,6 +110,8 @@ export interface ApiSchemas {
   CustomEmoji: CustomEmoji;
   OwnUser: OwnUser;
   ResetLink: ResetLink;
+  CallJoin: CallJoin;
+  CallState: CallState;
 }
 
 export type ApiSchemaName = keyof ApiSchemas;

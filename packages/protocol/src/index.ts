@@ -6,6 +6,7 @@
 import type { OwnEmail } from './mail.ts';
 import type { CommandAccepted, EphemeralMessage } from './integrations.ts';
 import type { PinInfo, ThreadSummary } from './threads.ts';
+import type { CallDeclined, CallRecord, CallRinging, CallState } from './calls.ts';
 
 /**
  * A document id: 24 lower-case hex digits.
@@ -107,8 +108,9 @@ export type GroupVisibility = 'private' | 'public';
 export interface Panel {
   id: Id;
   name: string;
-  type: 'text';
-  /** Messages of a text panel are sent to this converse. */
+  /** `voice`: a voice panel, whose call anyone of the group may join (its converse carries the call). */
+  type: 'text' | 'voice';
+  /** Messages of a text panel are sent to this converse; a voice panel's call is this converse's. */
   converseId: Id;
   /** `admin`: an announcement panel, where members read and only owners and admins post. */
   postingRole: 'member' | 'admin';
@@ -215,6 +217,8 @@ export interface Message {
   pinned?: PinInfo;
   /** What the first http(s) link in the content points to, fetched by the server after the send. */
   preview?: LinkPreview;
+  /** A DM call that ended, written by the server under the caller's name. */
+  call?: CallRecord;
 }
 
 /**
@@ -393,6 +397,12 @@ export interface ServerToClientEvents {
   'panel:updated': (event: { groupId: string; panel: Panel }) => void;
   'panel:deleted': (event: { groupId: string; panelId: string; converseId: string }) => void;
   'dm:opened': (converse: DmConverse) => void;
+  /** Who is in the converse's call, as it changes (an empty list: the call ended). */
+  'call:updated': (state: CallState) => void;
+  /** A call started in a DM of yours: ring until it is answered, declined or ends. */
+  'call:ringing': (event: CallRinging) => void;
+  /** A member declined a DM call: the caller's app hangs up, the decliner's other devices stop ringing. */
+  'call:declined': (event: CallDeclined) => void;
   presence: (event: { userId: string; online: boolean }) => void;
   /** Someone I share a group or a DM with changed their name or avatar. */
   'user:updated': (user: PublicUser) => void;
@@ -419,6 +429,7 @@ export interface ClientToServerEvents {
 }
 
 export * from './internal.ts';
+export * from './calls.ts';
 export * from './custom-emoji.ts';
 export * from './integrations.ts';
 export * from './mail.ts';

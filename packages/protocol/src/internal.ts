@@ -33,6 +33,8 @@ export interface ConverseMembership {
   groupId: string;
   role: GroupRole;
   postingRole: PostingRole;
+  /** Present when the converse is a voice panel's. */
+  panelType?: 'voice';
   /** Epoch ms until which the member is muted (absent: not muted; may lie in the past). */
   mutedUntil?: number;
 }

@@ -1,5 +1,6 @@
 import type {
   Bot,
+  CallRecord,
   CommandAccepted,
   ConverseAccess,
   Group,
@@ -58,6 +59,11 @@ export interface ActionMap {
   'chat.contactsAmong': { params: { userId: string; ids: string[] }; result: string[] };
   /** A user's access to a converse, or null when they are not in it. */
   'chat.access': { params: { converseId: string; userId: string }; result: ConverseAccess | null };
+  /** The message recording a DM call that ended, under the caller's name; `key` names the call (idempotent). */
+  'chat.postCallRecord': {
+    params: { converseId: string; authorId: string; outcome: CallRecord['outcome']; durationSec: number; key: string };
+    result: Message;
+  };
   /** A user's read positions in the given converses (0 where they never read), for services acting on their behalf. */
   'chat.readSeqs': { params: { userId: string; converseIds: string[] }; result: Record<string, number> };
   /** The user's role in the group of a panel's converse, or null (not a member, or not a panel). */

@@ -1,4 +1,13 @@
-import type { DmConverse, EphemeralMessage, GroupInfo, GroupRole, Message, Panel, PublicUser } from '@im/protocol';
+import type {
+  CallParticipant,
+  DmConverse,
+  EphemeralMessage,
+  GroupInfo,
+  GroupRole,
+  Message,
+  Panel,
+  PublicUser,
+} from '@im/protocol';
 import type { Context } from 'moleculer';
 import { isRoutedEvent } from './realtime/event-rooms.ts';
 import { roomRouterOf } from './realtime/room-router.ts';
@@ -45,6 +54,12 @@ export const EVENTS = {
   ephemeral: 'integration.ephemeral',
   /** A user came online (first socket anywhere) or went offline (last socket gone). */
   presence: 'gateway.presence',
+  /** Someone joined or left a converse's call, or published or stopped a track. */
+  callUpdated: 'call.updated',
+  /** A call started in a DM: the other members' apps ring. */
+  callRinging: 'call.ringing',
+  /** A DM member declined the call. */
+  callDeclined: 'call.declined',
 } as const;
 
 export type EventName = (typeof EVENTS)[keyof typeof EVENTS];
@@ -123,6 +138,11 @@ export interface EventPayloads {
   'integration.ephemeral': { userId: string; message: EphemeralMessage };
   /** groupIds: the groups small enough to be told (PRESENCE_GROUP_LIMIT). */
   'gateway.presence': { userId: string; online: boolean; groupIds: string[] };
+  'call.updated': { converseId: string; participants: CallParticipant[] } & DmAudience;
+  /** userIds: the DM's members other than the caller. */
+  'call.ringing': { converseId: string; callerId: string; userIds: string[] };
+  /** memberIds: the DM's members (the caller hangs up; the decliner's other devices stop ringing). */
+  'call.declined': { converseId: string; userId: string; memberIds: string[] };
 }
 
 /** The context a subscriber of `E` receives. */

@@ -9,6 +9,7 @@ export const SERVICE_NAMES = [
   'moderation',
   'integration',
   'mail',
+  'call',
 ] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
 

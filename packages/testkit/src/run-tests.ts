@@ -42,6 +42,8 @@ const child = spawn(process.execPath, ['--test', '--test-reporter=spec', '--test
   env: {
     ...process.env,
     NODE_ENV: 'test',
+    // Servers the tests start make no LiveKit server of their own; the call tests start theirs.
+    VOICE: 'off',
     [TESTKIT_ENV.mongo]: servers.mongo!.url,
     [TESTKIT_ENV.redis]: servers.redis!.url,
     [TESTKIT_ENV.nats]: servers.nats!.url,

@@ -1,3 +1,4 @@
+import { callRecordActions } from './call-records.ts';
 import { Histogram } from 'prom-client';
 import { AuditLog, createSetIndexStore, type AppContext, type ServiceFactory } from '@im/sdk';
 import { ConverseAccessResolver } from './access.ts';
@@ -79,6 +80,7 @@ export const createChatService: ServiceFactory = (app: AppContext) => {
       ...pinActions(deps),
       ...readReceipts(deps).actions,
       ...previewActions(deps),
+      ...callRecordActions(deps),
     },
   };
 };

@@ -18,6 +18,8 @@ export interface MessageDoc {
   username?: string;
   /** `/me`: an action, shown after the author's name. */
   emote?: boolean;
+  /** A DM call that ended (written by the call service under the caller's name). */
+  call?: { outcome: 'missed' | 'declined' | 'ended'; durationSec: number };
   /** `@all` / `@here` (see mention-many.ts): counted when read, never written per member. */
   mentionsAll?: boolean;
   mentionsHere?: boolean;
@@ -102,6 +104,7 @@ const messageSchema = new Schema<MessageDoc>(
     dedupeKey: { type: String },
     username: { type: String },
     emote: { type: Boolean },
+    call: { type: Schema.Types.Mixed, default: undefined },
     mentionsAll: { type: Boolean },
     mentionsHere: { type: Boolean },
     mentionsMany: { type: Schema.Types.ObjectId },

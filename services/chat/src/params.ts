@@ -72,6 +72,13 @@ export const chatParams = {
     limit: limitParam,
   }),
   access: strict({ converseId: idParam, userId: idParam }),
+  postCallRecord: strict({
+    converseId: idParam,
+    authorId: idParam,
+    outcome: { type: 'enum', values: ['missed', 'declined', 'ended'] },
+    durationSec: { type: 'number', integer: true, min: 0 },
+    key: { type: 'string', min: 1, max: 100 },
+  }),
   readSeqs: strict({ userId: idParam, converseIds: { type: 'array', items: idParam, max: 500 } }),
   userRooms: strict({ userId: idParam }),
   contactsAmong: strict({ userId: idParam, ids: { type: 'array', items: idParam, max: 1000 } }),

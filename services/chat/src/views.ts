@@ -21,6 +21,7 @@ export function toMessage(doc: MessageDoc, myEmojis: ReadonlySet<string> = new S
     ...(doc.clientMsgId ? { clientMsgId: doc.clientMsgId } : {}),
     ...(doc.username ? { username: doc.username } : {}),
     ...(doc.emote ? { emote: true as const } : {}),
+    ...(doc.call ? { call: { outcome: doc.call.outcome, durationSec: doc.call.durationSec } } : {}),
     ...(doc.mentionsAll && !doc.deleted ? { mentionsAll: true as const } : {}),
     ...(doc.mentionsHere && !doc.deleted ? { mentionsHere: true as const } : {}),
     ...(doc.threadId ? { threadId: doc.threadId.toHexString() } : {}),

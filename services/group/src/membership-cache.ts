@@ -10,22 +10,29 @@ export interface MemberStanding {
   mutedUntil?: number;
 }
 
-/** The group a panel's converse belongs to, and who may post in that panel. */
+/** The group a panel's converse belongs to, who may post in that panel, and whether it is a voice panel. */
 export interface PanelHome {
   groupId: string;
   postingRole: PostingRole;
+  /** Present on voice panels only (a panel's type never changes). */
+  panelType?: 'voice';
 }
 
-// Cached values are short strings: `role` or `role|mutedUntilMs`; `groupId` or `groupId|admin`.
+// Cached values are short strings: `role` or `role|mutedUntilMs`; `groupId`, then `|admin` and/or `|voice`.
 const encodeStanding = (s: MemberStanding) => (s.mutedUntil ? `${s.role}|${s.mutedUntil}` : s.role);
 const decodeStanding = (text: string): MemberStanding => {
   const [role, until] = text.split('|');
   return { role: role as GroupRole, ...(until ? { mutedUntil: Number(until) } : {}) };
 };
-const encodeHome = (h: PanelHome) => (h.postingRole === 'admin' ? `${h.groupId}|admin` : h.groupId);
+const encodeHome = (h: PanelHome) =>
+  h.groupId + (h.postingRole === 'admin' ? '|admin' : '') + (h.panelType === 'voice' ? '|voice' : '');
 const decodeHome = (text: string): PanelHome => {
-  const [groupId, postingRole] = text.split('|');
-  return { groupId: groupId!, postingRole: postingRole === 'admin' ? 'admin' : 'member' };
+  const [groupId, ...flags] = text.split('|');
+  return {
+    groupId: groupId!,
+    postingRole: flags.includes('admin') ? 'admin' : 'member',
+    ...(flags.includes('voice') ? { panelType: 'voice' as const } : {}),
+  };
 };
 
 /**
@@ -107,11 +114,18 @@ export class MembershipCache {
     const cached = await this.#cache.get(key);
     if (cached !== undefined) return cached === NONE ? null : decodeHome(cached);
     const group = await this.#models.groups
-      .findOne({ 'panels.converseId': converseId }, { 'panels.converseId': 1, 'panels.postingRole': 1 })
+      .findOne(
+        { 'panels.converseId': converseId },
+        { 'panels.converseId': 1, 'panels.postingRole': 1, 'panels.type': 1 },
+      )
       .lean();
     const panel = group?.panels.find((p) => p.converseId.toHexString() === converseId);
     const home: PanelHome | null = group
-      ? { groupId: group._id.toHexString(), postingRole: panel?.postingRole ?? 'member' }
+      ? {
+          groupId: group._id.toHexString(),
+          postingRole: panel?.postingRole ?? 'member',
+          ...(panel?.type === 'voice' ? { panelType: 'voice' as const } : {}),
+        }
       : null;
     await this.#cache.set(key, home ? encodeHome(home) : NONE, this.#ttl);
     return home;

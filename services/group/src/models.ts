@@ -5,7 +5,7 @@ import type { GroupRole, GroupVisibility, PostingRole } from '@im/protocol';
 export interface PanelDoc {
   _id: Types.ObjectId;
   name: string;
-  type: 'text';
+  type: 'text' | 'voice';
   converseId: Types.ObjectId;
   /** Absent on panels made before it existed: everyone may post. */
   postingRole?: PostingRole;
@@ -62,7 +62,7 @@ export interface BanDoc {
 
 const panelSchema = new Schema<PanelDoc>({
   name: { type: String, required: true },
-  type: { type: String, required: true, enum: ['text'] },
+  type: { type: String, required: true, enum: ['text', 'voice'] },
   converseId: { type: Schema.Types.ObjectId, required: true },
   postingRole: { type: String, enum: ['member', 'admin'] },
   webPublic: { type: Boolean },

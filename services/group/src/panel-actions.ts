@@ -46,6 +46,8 @@ export const panelActions = ({ models, membership, audit, rooms }: GroupDeps) =>
         throw new ImError('IM_ERR_VALIDATION', 'Nothing to change: give name, postingRole or webPublic');
       const old = before.panels.find((p) => p._id.toHexString() === ctx.params.panelId);
       if (!old) throw new ImError('IM_ERR_NOT_FOUND', 'Panel not found');
+      if (webPublic === true && old.type === 'voice')
+        throw new ImError('IM_ERR_CONFLICT', 'A voice panel has no messages to show on the web');
       if (webPublic === true && before.visibility !== 'public')
         throw new ImError(
           'IM_ERR_CONFLICT',

@@ -50,7 +50,7 @@ export const groupParams = {
     converseId: idParam,
     maxIds: { type: 'number', integer: true, min: 0, max: 100_000 },
   }),
-  createPanel: strict({ groupId: idParam, name: panelName, type: { type: 'enum', values: ['text'] } }),
+  createPanel: strict({ groupId: idParam, name: panelName, type: { type: 'enum', values: ['text', 'voice'] } }),
   updatePanel: strict({
     groupId: idParam,
     panelId: idParam,

@@ -18,7 +18,8 @@ export type ApiTag =
   | 'admin'
   | 'feeds'
   | 'public'
-  | 'integrations';
+  | 'integrations'
+  | 'calls';
 
 /**
  * One public HTTP endpoint, declared once beside the action that serves it
@@ -34,8 +35,12 @@ export interface Endpoint {
   action: string;
   /** The action's parameter schema (the same object the action validates with). */
   params: Record<string, unknown>;
-  /** Where the parameters that are not in the path come from. */
-  input: 'body' | 'query' | 'none';
+  /**
+   * Where the parameters that are not in the path come from. `signed`: the
+   * body as text (`body`) and the Authorization header (`authorization`),
+   * unparsed, for a sender that signs the exact bytes (LiveKit's webhooks).
+   */
+  input: 'body' | 'query' | 'none' | 'signed';
   /** false: no token needed. */
   auth: boolean;
   status: 200 | 201 | 202 | 204;

@@ -41,6 +41,7 @@ export function parseConfig(env: Env = process.env): Config {
   const config = out as Config;
   checkOidcComplete(config);
   checkMailComplete(config);
+  checkLiveKitComplete(config);
   return config;
 }
 
@@ -65,6 +66,17 @@ function checkOidcComplete(config: Config): void {
 function checkMailComplete(config: Config): void {
   if (config.smtpUrl !== undefined && config.mailFrom === undefined)
     throw new ConfigError(configSchema.mailFrom.env, 'is required when SMTP_URL is set (the sender of every e-mail)');
+}
+
+/** A LiveKit server needs its key pair: tokens are signed and webhooks checked with it. */
+function checkLiveKitComplete(config: Config): void {
+  if (config.livekitUrl === undefined) return;
+  for (const [env, value] of [
+    [configSchema.livekitApiKey.env, config.livekitApiKey],
+    [configSchema.livekitApiSecret.env, config.livekitApiSecret],
+  ] as const) {
+    if (value === undefined) throw new ConfigError(env, 'is required when LIVEKIT_URL is set');
+  }
 }
 
 /** OWASP's argon2id baseline: the least a production deployment may use. */

@@ -659,6 +659,79 @@ export const configSchema = {
       "When set, every missed-message e-mail waits this long instead of its recipient's choice (10 min, 1 h, a day): for tests and trials.",
     parse: positiveInt.optional(),
   }),
+  voice: entry({
+    env: 'VOICE',
+    type: 'on | off',
+    description:
+      'Voice and video calls (voice panels, DM calls) through LiveKit. off: joining a call answers 503 and a single instance starts no LiveKit server.',
+    default: 'on',
+    parse: z.enum(['on', 'off']),
+  }),
+  livekitUrl: entry({
+    env: 'LIVEKIT_URL',
+    type: 'ws(s):// URL',
+    description:
+      "A LiveKit server for calls, as this server's nodes reach it (its API); set with LIVEKIT_API_KEY and LIVEKIT_API_SECRET, and point its webhook at /api/livekit/webhook. Unset on a single instance: it starts livekit-server itself (built by setup) with keys kept in DATA_DIR/livekit-keys.json.",
+    parse: optionalUrl(['ws', 'wss']).refine((v) => v === undefined || URL.canParse(v), 'must be a URL'),
+  }),
+  livekitPublicUrl: entry({
+    env: 'LIVEKIT_PUBLIC_URL',
+    type: 'ws(s):// URL',
+    description:
+      "Where browsers reach the LiveKit server (a wss:// address behind TLS in production). Unset: LIVEKIT_URL, or the started server's own address.",
+    parse: optionalUrl(['ws', 'wss']).refine((v) => v === undefined || URL.canParse(v), 'must be a URL'),
+  }),
+  livekitApiKey: entry({
+    env: 'LIVEKIT_API_KEY',
+    type: 'string',
+    description: "The LiveKit server's API key (tokens and webhooks are signed with its secret).",
+    parse: z
+      .string()
+      .trim()
+      .optional()
+      .transform((v) => (v === '' ? undefined : v)),
+  }),
+  livekitApiSecret: entry({
+    env: 'LIVEKIT_API_SECRET',
+    type: 'string',
+    description: 'The secret of LIVEKIT_API_KEY (at least 32 characters).',
+    secret: true,
+    parse: z
+      .string()
+      .trim()
+      .optional()
+      .transform((v) => (v === '' ? undefined : v))
+      .refine((v) => v === undefined || v.length >= 32, 'must be at least 32 characters'),
+  }),
+  livekitBind: entry({
+    env: 'LIVEKIT_BIND',
+    type: 'IP address',
+    description:
+      "The started LiveKit server's listening address (single instance without LIVEKIT_URL). 0.0.0.0 to take calls from other machines (then set LIVEKIT_NODE_IP).",
+    default: '127.0.0.1',
+    parse: z.ipv4(),
+  }),
+  livekitNodeIp: entry({
+    env: 'LIVEKIT_NODE_IP',
+    type: 'IP address',
+    description:
+      "The address the started LiveKit server gives browsers for media (their ICE candidates): this machine's address as callers reach it. Unset: LIVEKIT_BIND (loopback by default).",
+    parse: z.ipv4().optional(),
+  }),
+  livekitPort: entry({
+    env: 'LIVEKIT_PORT',
+    type: 'port',
+    description: "The started LiveKit server's signalling and API port (TCP).",
+    default: '7880',
+    parse: port,
+  }),
+  livekitRtcPort: entry({
+    env: 'LIVEKIT_RTC_PORT',
+    type: 'port',
+    description: "The started LiveKit server's media port: ICE over UDP and over TCP, the same number for both.",
+    default: '7881',
+    parse: port,
+  }),
   requestTimeoutMs: entry({
     env: 'REQUEST_TIMEOUT_MS',
     type: 'milliseconds',

@@ -64,6 +64,13 @@ export const RATE_LIMITS = {
   upload: { points: 60, windowSeconds: 60, per: 'user', about: 'files uploaded' },
   invite: { points: 30, windowSeconds: 60, per: 'user', about: 'invites created or accepted, public groups joined' },
   report: { points: 10, windowSeconds: 600, per: 'user', about: 'messages reported' },
+  'call-join': { points: 30, windowSeconds: 60, per: 'user', about: 'call tokens (joining calls) and declined calls' },
+  'call-webhook': {
+    points: 600,
+    windowSeconds: 60,
+    per: 'ip',
+    about: "LiveKit's webhooks from one address (each signed; a call's joins, leaves and tracks)",
+  },
   hook: {
     points: 120,
     windowSeconds: 60,

@@ -35,6 +35,9 @@ export const EVENT_ROOMS = {
   'group.emoji.changed': (p) => [groupRoom(p.groupId)],
   'gateway.typing': (p) => [converseRoom(p.converseId)],
   'gateway.presence': (p) => p.groupIds.map(groupRoom),
+  'call.updated': (p) => withMembers(converseRoom(p.converseId), p.memberIds),
+  'call.ringing': (p) => p.userIds.map(userRoom),
+  'call.declined': (p) => p.memberIds.map(userRoom),
 } satisfies { [E in keyof EventPayloads]?: (payload: EventPayloads[E]) => string[] };
 
 export type RoutedEventName = keyof typeof EVENT_ROOMS;

@@ -1,0 +1,116 @@
+import type { CallParticipant } from '@im/protocol';
+import { isDuplicateKeyError } from '@im/sdk';
+import type { CallDoc, CallModel, ParticipantDoc } from './models.ts';
+
+/** The participants as clients see them, in the order they joined. */
+export const toParticipants = (doc: Pick<CallDoc, 'participants'> | null): CallParticipant[] =>
+  (doc?.participants ?? []).map((p) => ({
+    userId: p.userId,
+    joinedAt: p.joinedAt.toISOString(),
+    audio: p.audio,
+    video: p.video,
+    screen: p.screen,
+  }));
+
+/** What a join or a track change did: the call now, and whether this join started it. */
+export interface Present {
+  call: CallDoc;
+  started: boolean;
+}
+
+/**
+ * The calls going on, one document per converse, kept from LiveKit's
+ * webhooks. LiveKit sends a room's events one at a time, in order, and
+ * retries one whose answer did not arrive, so each operation is idempotent
+ * (a participant is known by LiveKit's `sid` for this connection).
+ */
+export class CallStore {
+  readonly #calls: CallModel;
+
+  constructor(calls: CallModel) {
+    this.#calls = calls;
+  }
+
+  get(converseId: string): Promise<CallDoc | null> {
+    return this.#calls.findById(converseId).lean<CallDoc>();
+  }
+
+  /**
+   * Someone is in the call (joined, or published or stopped a track): their
+   * entry is set to `p`. A first join creates the call; the same person on a
+   * new connection replaces their old one (LiveKit lets one identity in once).
+   */
+  async present(converseId: string, p: ParticipantDoc, memberIds: string[] | undefined): Promise<Present> {
+    const updated = await this.#calls
+      .findOneAndUpdate(
+        { _id: converseId, 'participants.sid': p.sid },
+        {
+          $set: { 'participants.$.audio': p.audio, 'participants.$.video': p.video, 'participants.$.screen': p.screen },
+        },
+        { new: true },
+      )
+      .lean<CallDoc>();
+    if (updated) return { call: updated, started: false };
+    await this.#calls.updateOne({ _id: converseId }, { $pull: { participants: { userId: p.userId } } });
+    try {
+      const call = await this.#calls
+        .findOneAndUpdate(
+          { _id: converseId },
+          {
+            $push: { participants: p },
+            $addToSet: { everJoined: p.userId },
+            $setOnInsert: {
+              startedAt: p.joinedAt,
+              callerId: p.userId,
+              openedBy: p.sid,
+              ...(memberIds ? { memberIds } : {}),
+            },
+          },
+          { new: true, upsert: true },
+        )
+        .lean<CallDoc>();
+      // Whether this join made the document (its connection is the one that opened the call).
+      return { call: call!, started: call!.openedBy === p.sid };
+    } catch (err) {
+      // Two nodes creating the same call at once: the other made it; join it.
+      if (!isDuplicateKeyError(err)) throw err;
+      return this.present(converseId, p, memberIds);
+    }
+  }
+
+  /**
+   * Someone left (connection `sid`). The call as it is now, and `ended` with
+   * the call as it was when this was its last participant: exactly one
+   * caller gets it, so its end is recorded once.
+   */
+  async left(converseId: string, sid: string): Promise<{ call: CallDoc | null; ended?: CallDoc }> {
+    const call = await this.#calls
+      .findOneAndUpdate({ _id: converseId }, { $pull: { participants: { sid } } }, { new: true })
+      .lean<CallDoc>();
+    if (!call || call.participants.length > 0) return { call };
+    const ended = await this.#calls.findOneAndDelete({ _id: converseId, participants: { $size: 0 } }).lean<CallDoc>();
+    return ended ? { call: null, ended } : { call: await this.get(converseId) };
+  }
+
+  /** LiveKit closed the room: the call is over whoever it still lists (their leaves were lost). */
+  finished(converseId: string): Promise<CallDoc | null> {
+    return this.#calls.findOneAndDelete({ _id: converseId }).lean<CallDoc>();
+  }
+
+  /** A DM member declined: remembered for the record of its end. False when no call is going on. */
+  async declined(converseId: string, userId: string): Promise<boolean> {
+    const { matchedCount } = await this.#calls.updateOne(
+      { _id: converseId, 'participants.0': { $exists: true } },
+      { $set: { declinedBy: userId } },
+    );
+    return matchedCount > 0;
+  }
+
+  /** The calls among `converseIds` that `userId` is in now (to take them out). */
+  async callsOf(userId: string, converseIds?: string[]): Promise<string[]> {
+    const docs = await this.#calls
+      .find({ 'participants.userId': userId, ...(converseIds ? { _id: { $in: converseIds } } : {}) }, { _id: 1 })
+      .lean<Array<Pick<CallDoc, '_id'>>>();
+    return docs.map((d) => d._id.toHexString());
+  }
+}

@@ -1,0 +1,1 @@
+export { createCallService } from './call.service.ts';

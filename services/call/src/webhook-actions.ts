@@ -1,0 +1,107 @@
+import { announce, call, EVENTS, ImError, OBJECT_ID, type Params } from '@im/sdk';
+import type { WebhookEvent } from 'livekit-server-sdk';
+import { toParticipants } from './call-store.ts';
+import type { CallDeps, Ctx } from './deps.ts';
+import { publishedSources } from './livekit.ts';
+import type { CallDoc } from './models.ts';
+import { callParams } from './params.ts';
+
+/**
+ * LiveKit's webhooks keep who is in which call: joins, leaves and tracks
+ * update the converse's call, and every change goes to its members as
+ * `call:updated`. A DM call's start rings the other member; its end is
+ * recorded in the DM (missed, declined, or how long it lasted).
+ */
+export const webhookActions = ({ app, store, livekit }: CallDeps) => {
+  /** Tells the converse's members who is in its call now. */
+  const tell = (ctx: Ctx<object>, converseId: string, doc: CallDoc | null, memberIds?: string[]) =>
+    announce(ctx, EVENTS.callUpdated, {
+      converseId,
+      participants: toParticipants(doc),
+      ...(memberIds ? { memberIds } : {}),
+    });
+
+  /** The message that records a DM call that ended (once: keyed by the call's start). */
+  const record = async (ctx: Ctx<object>, converseId: string, ended: CallDoc) => {
+    if (!ended.memberIds) return;
+    const outcome = ended.everJoined.length > 1 ? 'ended' : ended.declinedBy ? 'declined' : 'missed';
+    const durationSec = Math.max(0, Math.round((Date.now() - ended.startedAt.getTime()) / 1000));
+    await call(ctx, 'chat.postCallRecord', {
+      converseId,
+      authorId: ended.callerId,
+      outcome,
+      durationSec,
+      key: `${converseId}:${ended.startedAt.getTime()}`,
+    });
+  };
+
+  const handle = async (ctx: Ctx<object>, event: WebhookEvent) => {
+    const converseId = event.room?.name ?? '';
+    // Rooms this platform did not make (another application on the same LiveKit): not ours.
+    if (!OBJECT_ID.test(converseId)) return;
+    const participant = event.participant;
+    switch (event.event) {
+      case 'participant_joined':
+      case 'track_published':
+      case 'track_unpublished': {
+        if (!participant || !OBJECT_ID.test(participant.identity)) return;
+        const userId = participant.identity;
+        const access = await call(ctx, 'chat.access', { converseId, userId });
+        if (!access || (access.kind === 'group' && access.panelType !== 'voice')) {
+          // Their token outlived their membership: out of the call.
+          await livekit?.removeParticipant(converseId, userId);
+          return;
+        }
+        const memberIds = access.kind === 'dm' ? access.memberIds : undefined;
+        const { call: doc, started } = await store.present(
+          converseId,
+          {
+            userId,
+            sid: participant.sid,
+            joinedAt: new Date(Number(participant.joinedAtMs) || Number(participant.joinedAt) * 1000 || Date.now()),
+            ...publishedSources(participant, event.event, event.track),
+          },
+          memberIds,
+        );
+        tell(ctx, converseId, doc, memberIds);
+        if (started && memberIds)
+          announce(ctx, EVENTS.callRinging, {
+            converseId,
+            callerId: userId,
+            userIds: memberIds.filter((id) => id !== userId),
+          });
+        return;
+      }
+      case 'participant_left': {
+        if (!participant) return;
+        const { call: doc, ended } = await store.left(converseId, participant.sid);
+        if (!doc && !ended) return;
+        const memberIds = (doc ?? ended)?.memberIds;
+        tell(ctx, converseId, doc, memberIds);
+        if (ended) await record(ctx, converseId, ended);
+        return;
+      }
+      case 'room_finished': {
+        const ended = await store.finished(converseId);
+        if (!ended) return;
+        tell(ctx, converseId, null, ended.memberIds);
+        await record(ctx, converseId, ended);
+        return;
+      }
+      default:
+    }
+  };
+
+  return {
+    webhook: {
+      params: callParams.webhook,
+      rateLimit: 'call-webhook',
+      async handler(ctx: Ctx<Params<typeof callParams.webhook>>): Promise<void> {
+        if (!livekit) throw new ImError('IM_ERR_SERVICE_UNAVAILABLE', 'Voice and video are off on this server');
+        const event = await livekit.verify(ctx.params.body, ctx.params.authorization);
+        app.logger.debug({ event: event.event, room: event.room?.name }, 'LiveKit webhook');
+        await handle(ctx, event);
+      },
+    },
+  };
+};

@@ -78,23 +78,23 @@ export class CallStore {
     }
   }
 
-  /**
-   * Someone left (connection `sid`). The call as it is now, and `ended` with
-   * the call as it was when this was its last participant: exactly one
-   * caller gets it, so its end is recorded once.
-   */
-  async left(converseId: string, sid: string): Promise<{ call: CallDoc | null; ended?: CallDoc }> {
-    const call = await this.#calls
+  /** Someone left (connection `sid`): the call as it is now (no participants left: it is over, see `end`). */
+  left(converseId: string, sid: string): Promise<CallDoc | null> {
+    return this.#calls
       .findOneAndUpdate({ _id: converseId }, { $pull: { participants: { sid } } }, { new: true })
       .lean<CallDoc>();
-    if (!call || call.participants.length > 0) return { call };
-    const ended = await this.#calls.findOneAndDelete({ _id: converseId, participants: { $size: 0 } }).lean<CallDoc>();
-    return ended ? { call: null, ended } : { call: await this.get(converseId) };
   }
 
-  /** LiveKit closed the room: the call is over whoever it still lists (their leaves were lost). */
-  finished(converseId: string): Promise<CallDoc | null> {
-    return this.#calls.findOneAndDelete({ _id: converseId }).lean<CallDoc>();
+  /**
+   * Removes a call that is over: when nobody is left in it (`onlyIfEmpty`),
+   * or whoever it still lists (LiveKit closed the room; their leaves were
+   * lost). The removed call, or null when another handler removed it first
+   * or someone joined meanwhile: exactly one caller gets it.
+   */
+  end(converseId: string, onlyIfEmpty: boolean): Promise<CallDoc | null> {
+    return this.#calls
+      .findOneAndDelete({ _id: converseId, ...(onlyIfEmpty ? { participants: { $size: 0 } } : {}) })
+      .lean<CallDoc>();
   }
 
   /** A DM member declined: remembered for the record of its end. False when no call is going on. */
@@ -104,6 +104,11 @@ export class CallStore {
       { $set: { declinedBy: userId } },
     );
     return matchedCount > 0;
+  }
+
+  /** Every call this store believes is going on, with its connections. */
+  all(): Promise<Array<Pick<CallDoc, '_id' | 'participants'>>> {
+    return this.#calls.find({}, { participants: 1 }).lean<Array<Pick<CallDoc, '_id' | 'participants'>>>();
   }
 
   /** The calls among `converseIds` that `userId` is in now (to take them out). */

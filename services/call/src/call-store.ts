@@ -40,7 +40,11 @@ export class CallStore {
    * entry is set to `p`. A first join creates the call; the same person on a
    * new connection replaces their old one (LiveKit lets one identity in once).
    */
-  async present(converseId: string, p: ParticipantDoc, memberIds: string[] | undefined): Promise<Present> {
+  async present(
+    converseId: string,
+    p: ParticipantDoc,
+    home: { memberIds?: string[]; groupId?: string },
+  ): Promise<Present> {
     const updated = await this.#calls
       .findOneAndUpdate(
         { _id: converseId, 'participants.sid': p.sid },
@@ -63,7 +67,8 @@ export class CallStore {
               startedAt: p.joinedAt,
               callerId: p.userId,
               openedBy: p.sid,
-              ...(memberIds ? { memberIds } : {}),
+              ...(home.memberIds ? { memberIds: home.memberIds } : {}),
+              ...(home.groupId ? { groupId: home.groupId } : {}),
             },
           },
           { new: true, upsert: true },
@@ -74,7 +79,7 @@ export class CallStore {
     } catch (err) {
       // Two nodes creating the same call at once: the other made it; join it.
       if (!isDuplicateKeyError(err)) throw err;
-      return this.present(converseId, p, memberIds);
+      return this.present(converseId, p, home);
     }
   }
 
@@ -111,10 +116,17 @@ export class CallStore {
     return this.#calls.find({}, { participants: 1 }).lean<Array<Pick<CallDoc, '_id' | 'participants'>>>();
   }
 
-  /** The calls among `converseIds` that `userId` is in now (to take them out). */
-  async callsOf(userId: string, converseIds?: string[]): Promise<string[]> {
+  /** The calls `userId` is in now, among `converseIds` and in `groupId`'s panels when given. */
+  async callsOf(userId: string, converseIds?: string[], groupId?: string): Promise<string[]> {
     const docs = await this.#calls
-      .find({ 'participants.userId': userId, ...(converseIds ? { _id: { $in: converseIds } } : {}) }, { _id: 1 })
+      .find(
+        {
+          'participants.userId': userId,
+          ...(converseIds ? { _id: { $in: converseIds } } : {}),
+          ...(groupId ? { groupId } : {}),
+        },
+        { _id: 1 },
+      )
       .lean<Array<Pick<CallDoc, '_id'>>>();
     return docs.map((d) => d._id.toHexString());
   }

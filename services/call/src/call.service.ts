@@ -5,7 +5,7 @@ import { CallStore } from './call-store.ts';
 import type { CallDeps } from './deps.ts';
 import { LiveKit } from './livekit.ts';
 import { callModel } from './models.ts';
-import { removalEvents } from './removal-events.ts';
+import { membershipEvents } from './membership-events.ts';
 import { webhookActions } from './webhook-actions.ts';
 
 /** The LiveKit server the configuration names, or none (voice off, or no server known). */
@@ -47,6 +47,6 @@ export const createCallService: ServiceFactory = (app: AppContext) => {
       stopReconciling?.();
     },
     actions: { ...callActions(deps), ...webhookActions(deps) },
-    events: removalEvents(deps) satisfies ServiceEvents,
+    events: membershipEvents(deps) satisfies ServiceEvents,
   };
 };

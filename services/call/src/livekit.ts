@@ -68,6 +68,15 @@ export class LiveKit {
     await this.#rooms.removeParticipant(room, userId).catch(ignoreNotFound);
   }
 
+  /** Lets someone in a call speak and show video, or only listen (a mute in the group, a role change). */
+  async allowPublishing(room: string, userId: string, canPublish: boolean): Promise<void> {
+    await this.#rooms
+      .updateParticipant(room, userId, {
+        permission: { canSubscribe: true, canPublish, canPublishData: false },
+      })
+      .catch(ignoreNotFound);
+  }
+
   /** Which of `rooms` LiveKit has open now. */
   async openRooms(rooms: string[]): Promise<Set<string>> {
     if (rooms.length === 0) return new Set();

@@ -38,7 +38,7 @@ export const webhookActions = ({ app, store, livekit }: CallDeps) => {
             joinedAt: new Date(Number(participant.joinedAtMs) || Number(participant.joinedAt) * 1000 || Date.now()),
             ...publishedSources(participant, event.event, event.track),
           },
-          memberIds,
+          access.kind === 'dm' ? { memberIds: access.memberIds } : { groupId: access.groupId },
         );
         tellCall(ctx, converseId, doc, memberIds);
         if (started && memberIds)

@@ -5,7 +5,7 @@
 // the call records in the DM, and members who leave taken out of the call.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { CallJoin, CallState, DmConverse, Message, Panel } from '@im/protocol';
+import type { CallJoin, CallRinging, CallState, DmConverse, Message, Panel } from '@im/protocol';
 import { freePort, startLiveKit, type LiveKitServerHandle } from '@im/dev-servers';
 import {
   AudioSource,
@@ -230,7 +230,15 @@ describe('voice and video through LiveKit', () => {
     // Unanswered: rings, then the caller hangs up: a missed call in the DM, under the caller's name.
     let room = await joinCall(caller, dm.id, { microphone: true });
     await until('the callee rings', () => ringing.length === 1, WEBHOOK_DEADLINE_MS);
-    assert.deepEqual(ringing[0], { converseId: dm.id, callerId: caller.id });
+    const rings = ringing[0]!;
+    assert.deepEqual(
+      { ...rings, startedAt: undefined },
+      { converseId: dm.id, callerId: caller.id, startedAt: undefined },
+    );
+    assert.ok(Math.abs(Date.parse(rings.startedAt) - Date.now()) < 60_000, rings.startedAt);
+    // An app that connects now asks what rings for it: the callee is told, the caller is not.
+    assert.deepEqual(await ok<CallRinging[]>('GET', '/api/calls/ringing', callee), [rings]);
+    assert.deepEqual(await ok<CallRinging[]>('GET', '/api/calls/ringing', caller), []);
     await room.disconnect();
     await until('a missed call recorded', () => callRecords().length === 1, WEBHOOK_DEADLINE_MS);
     const missed = callRecords()[0]!;
@@ -261,6 +269,7 @@ describe('voice and video through LiveKit', () => {
     assert.equal(callRecords()[2]!.call?.outcome, 'declined');
     // Nothing rings any more: declining again is a conflict, and the history has the three records once each.
     await refused('POST', `/api/converses/${dm.id}/call/decline`, callee, 409, 'IM_ERR_CONFLICT');
+    assert.deepEqual(await ok<CallRinging[]>('GET', '/api/calls/ringing', callee), []);
     const history = await ok<Message[]>('GET', `/api/converses/${dm.id}/messages`, caller);
     assert.deepEqual(
       history.filter((m) => m.call).map((m) => m.call!.outcome),

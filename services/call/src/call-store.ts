@@ -111,6 +111,23 @@ export class CallStore {
     return matchedCount > 0;
   }
 
+  /** The DM calls going on that `userId` is a member of and has not joined or declined: they ring for them. */
+  ringingFor(userId: string): Promise<Array<Pick<CallDoc, '_id' | 'callerId' | 'startedAt'>>> {
+    return this.#calls
+      .find(
+        {
+          memberIds: userId,
+          everJoined: { $ne: userId },
+          declinedBy: { $exists: false },
+          'participants.0': { $exists: true },
+        },
+        { callerId: 1, startedAt: 1 },
+      )
+      .sort({ startedAt: 1 })
+      .limit(20)
+      .lean<Array<Pick<CallDoc, '_id' | 'callerId' | 'startedAt'>>>();
+  }
+
   /** Every call this store believes is going on, with its connections. */
   all(): Promise<Array<Pick<CallDoc, '_id' | 'participants'>>> {
     return this.#calls.find({}, { participants: 1 }).lean<Array<Pick<CallDoc, '_id' | 'participants'>>>();

@@ -61,6 +61,8 @@ const callSchema = new Schema<CallDoc>(
 );
 // The calls a user is in: a member who leaves a group or is deactivated is taken out of them.
 callSchema.index({ 'participants.userId': 1 });
+// The DM calls that ring for a user (an app connecting asks once).
+callSchema.index({ memberIds: 1 }, { sparse: true });
 
 export type CallModel = Model<CallDoc>;
 

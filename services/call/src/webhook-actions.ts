@@ -45,6 +45,7 @@ export const webhookActions = ({ app, store, livekit }: CallDeps) => {
           announce(ctx, EVENTS.callRinging, {
             converseId,
             callerId: userId,
+            startedAt: doc.startedAt.toISOString(),
             userIds: memberIds.filter((id) => id !== userId),
           });
         return;

@@ -80,8 +80,13 @@ function withPayloadHandlers(
   return merged;
 }
 
-/** Backend services the gateway forwards to: it is ready once the broker knows all of them. */
-const BACKENDS = SERVICE_NAMES.filter((name) => name !== 'gateway');
+/**
+ * Backend services the gateway forwards to: it is ready once the broker
+ * knows all of them (calls only when VOICE is on: a cluster without calls
+ * need not run the call service).
+ */
+const backendsOf = (config: AppContext['config']) =>
+  SERVICE_NAMES.filter((name) => name !== 'gateway' && (name !== 'call' || config.voice === 'on'));
 
 /**
  * The public edge: HTTP API (and, later, socket.io) on HOST:PORT. It is a
@@ -239,11 +244,12 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
     created() {
       const broker = this.broker;
       auth = new Authenticator(new TokenService(app.config.secret, app.config.tokenTtl), broker);
+      const backends = backendsOf(app.config);
       app.readiness.add('services', async () => {
         const available = new Set(
           broker.registry.getServiceList({ onlyAvailable: true, skipInternal: true }).map((s) => s.name),
         );
-        const missing = BACKENDS.filter((name) => !available.has(name));
+        const missing = backends.filter((name) => !available.has(name));
         if (missing.length > 0) throw new Error(`not reachable: ${missing.join(', ')}`);
       });
     },

@@ -255,10 +255,11 @@ describe('groups, members, panels and invites over HTTP', () => {
       (
         await api.request('POST', `/api/groups/${group.id}/panels`, {
           token: owner.token,
-          body: { name: 'voice', type: 'voice' },
+          body: { name: 'video', type: 'video' },
         })
       ).status,
       400,
+      'a panel type that does not exist',
     );
     assert.equal(
       (await api.request('DELETE', `/api/groups/${group.id}/panels/${created.body.id}`, { token: owner.token })).status,

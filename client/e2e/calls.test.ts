@@ -1,0 +1,189 @@
+// Voice and video in the web client, in headless Chromium (with its made-up
+// camera and microphone) against the single instance, which starts its own
+// livekit-server on loopback: Ann makes a voice panel; Ann and Ben join it by
+// clicking it, turn their cameras on and receive each other's sound and
+// picture; Cid, who does not join, sees who is in it in the sidebar, and sees
+// Ben leave. Then Ann calls Ben in their DM: Ben's phone and his desktop ring,
+// he accepts on the phone (the desktop stops ringing), both are in the call,
+// Ann hangs up, and the DM shows the call's record on both sides.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { afterEach, describe, it } from 'node:test';
+import { freePort } from '@im/dev-servers';
+import { type Page } from 'playwright-core';
+import { api, groupWithMembers, registerAccount, type Account } from './harness/api.ts';
+import { describePagesOnFailure } from './harness/app.ts';
+import { SHOTS } from './harness/server.ts';
+import { webAppStory } from './harness/story.ts';
+import { openWindow, type WindowOptions } from './harness/windows.ts';
+
+/** Joining goes through LiveKit's webhooks and ICE on a busy machine: generous, and only ever a deadline. */
+const CALL_DEADLINE_MS = 45_000;
+const MEDIA: WindowOptions = { permissions: ['microphone', 'camera'] };
+const PHONE: WindowOptions = { ...MEDIA, viewport: { width: 390, height: 844 } };
+
+describe('calls in the web client', () => {
+  const story = webAppStory(
+    import.meta.url,
+    async () => ({
+      VOICE: 'on',
+      LIVEKIT_PORT: String(await freePort()),
+      LIVEKIT_RTC_PORT: String(await freePort()),
+    }),
+    { fakeMedia: true },
+  );
+  const pages: Record<string, Page> = {};
+  const pageErrors: string[] = [];
+  const accounts: Record<'ann' | 'ben' | 'cid', Account> = {} as never;
+  let ann: Page;
+  let ben: Page;
+  let cid: Page;
+
+  afterEach(describePagesOnFailure(() => pages));
+
+  /**
+   * The errors the pages raised, but for livekit-client's own log line when
+   * a room it leaves closes its data channel (the call ended normally).
+   */
+  const unexpectedErrors = () => pageErrors.filter((e) => !/data channel '\w+' closed unexpectedly/.test(e));
+
+  const open = (account: Account, label: string, path: string, options: WindowOptions = MEDIA) =>
+    openWindow(story, { pages, errors: pageErrors }, label, account, path, options);
+
+  /** The names in the sidebar's list under the voice panel, as `page` shows them. */
+  const rosterNames = (page: Page) => page.getByTestId('call-roster-name').allInnerTexts();
+  const waitForRoster = async (page: Page, names: string[]) => {
+    await page.waitForFunction(
+      (expected) =>
+        JSON.stringify(
+          Array.from(document.querySelectorAll('[data-testid="call-roster-name"]'))
+            .map((el) => (el as HTMLElement).innerText.trim())
+            .sort(),
+        ) === JSON.stringify(expected),
+      [...names].sort(),
+      { timeout: CALL_DEADLINE_MS },
+    );
+  };
+
+  /** The other person's picture plays (its <video> has a size) and their voice's track is live. */
+  const receivesFrom = async (page: Page, other: Account) => {
+    await page.waitForFunction(
+      (userId) => {
+        const video = document.querySelector<HTMLVideoElement>(
+          `[data-testid="call-tile"][data-user-id="${userId}"] video[data-testid="remote-video"]`,
+        );
+        const audio = document.querySelector<HTMLAudioElement>(
+          `audio[data-testid="remote-audio"][data-user-id="${userId}"]`,
+        );
+        const track = (audio?.srcObject as MediaStream | null)?.getAudioTracks()[0];
+        return video !== null && video.videoWidth > 0 && track?.readyState === 'live';
+      },
+      other.id,
+      { timeout: CALL_DEADLINE_MS },
+    );
+  };
+
+  const phase = (page: Page) => page.getByTestId('call-phase');
+
+  it('Ann and Ben join a voice panel by clicking it and see and hear each other; Cid sees who is in it', async () => {
+    const base = story.server.base;
+    accounts.ann = await registerAccount(base, 'ann');
+    accounts.ben = await registerAccount(base, 'ben');
+    accounts.cid = await registerAccount(base, 'cid');
+    const { groupId, converseId } = await groupWithMembers(base, accounts.ann, 'Studio', [accounts.ben, accounts.cid]);
+    const general = `/g/${groupId}/${converseId}`;
+    ann = await open(accounts.ann, 'ann', general);
+    ben = await open(accounts.ben, 'ben', general);
+    cid = await open(accounts.cid, 'cid', general);
+
+    // Ann, the owner, makes a voice panel with the panel dialog's Voice choice.
+    await ann.getByRole('button', { name: 'Studio: group menu' }).click();
+    await ann.getByRole('menuitem', { name: 'Create panel' }).click();
+    const dialog = ann.getByRole('dialog', { name: 'Create a panel' });
+    await dialog.getByRole('radio', { name: /^Voice/ }).check();
+    await dialog.getByLabel('Panel name').fill('lounge');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await ann.getByTestId('voice-lobby').waitFor();
+    const loungeLink = (page: Page) => page.getByTestId('panel-link').filter({ hasText: 'lounge' });
+    for (const page of [ben, cid]) await loungeLink(page).waitFor();
+
+    // Joining is a click on the panel; the camera is off at first.
+    for (const page of [ann, ben]) {
+      await loungeLink(page).click();
+      await phase(page).filter({ hasText: 'In the call' }).waitFor({ timeout: CALL_DEADLINE_MS });
+      await page.getByRole('button', { name: 'Mute microphone' }).waitFor();
+    }
+    for (const page of [ann, ben, cid]) await waitForRoster(page, ['ann', 'ben']);
+
+    for (const page of [ann, ben]) await page.getByRole('button', { name: 'Turn camera on' }).click();
+    for (const page of [ann, ben]) await page.getByRole('button', { name: 'Turn camera off' }).waitFor();
+    await receivesFrom(ann, accounts.ben);
+    await receivesFrom(ben, accounts.ann);
+    assert.equal(await ann.getByTestId('call-tile').count(), 2);
+    assert.equal(await ben.getByTestId('call-tile').count(), 2);
+    // Cid, who did not join, has no call of his own, and sees the list live.
+    assert.equal(await cid.getByTestId('call-bar').count(), 0);
+    assert.deepEqual((await rosterNames(cid)).map((n) => n.trim()).sort(), ['ann', 'ben']);
+    await ann.screenshot({ path: join(SHOTS, 'voice-panel.png') });
+    await cid.screenshot({ path: join(SHOTS, 'voice-panel-sidebar.png') });
+
+    // Ben leaves: his call bar goes, and Ann and Cid see him gone.
+    await ben.getByRole('button', { name: 'Leave call' }).click();
+    await ben.getByTestId('call-bar').waitFor({ state: 'detached' });
+    for (const page of [ann, cid]) await waitForRoster(page, ['ann']);
+    await ann
+      .locator(`[data-testid="call-tile"][data-user-id="${accounts.ben.id}"]`)
+      .waitFor({ state: 'detached', timeout: CALL_DEADLINE_MS });
+    await ann.getByRole('button', { name: 'Leave call' }).click();
+    for (const page of [ann, ben, cid]) await waitForRoster(page, []);
+    assert.deepEqual(unexpectedErrors(), []);
+  });
+
+  it('Ann calls Ben in their DM: both his windows ring, he accepts on his phone, Ann hangs up, the DM records it', async () => {
+    const base = story.server.base;
+    const dm = await api<{ id: string }>(base, accounts.ann.token, 'POST', '/api/dms', { userId: accounts.ben.id });
+    await ann.goto(`${base}/dm/${dm.id}`);
+    await ann.getByTestId('converse-title').filter({ hasText: 'ben' }).waitFor();
+    const benPhone = await open(accounts.ben, 'ben-phone', '/', PHONE);
+
+    await ann.getByRole('button', { name: 'Start a call' }).click();
+    await phase(ann).filter({ hasText: 'Calling…' }).waitFor({ timeout: CALL_DEADLINE_MS });
+    for (const page of [ben, benPhone]) {
+      await page
+        .getByTestId('incoming-call')
+        .filter({ hasText: 'ann is calling you' })
+        .waitFor({ timeout: CALL_DEADLINE_MS });
+    }
+    await benPhone.screenshot({ path: join(SHOTS, 'incoming-call-phone.png') });
+    await benPhone.getByRole('button', { name: 'Accept' }).click();
+
+    // Answered on the phone: the desktop stops ringing; both are in the call and see each other's tile.
+    await ben.getByTestId('incoming-call').waitFor({ state: 'detached', timeout: CALL_DEADLINE_MS });
+    for (const page of [ann, benPhone]) {
+      await phase(page).filter({ hasText: 'In the call' }).waitFor({ timeout: CALL_DEADLINE_MS });
+      await page.getByTestId('dm-call').getByTestId('call-tile').nth(1).waitFor({ timeout: CALL_DEADLINE_MS });
+    }
+    await ann.getByRole('button', { name: 'Turn camera on' }).click();
+    await benPhone.waitForFunction(
+      (userId) =>
+        (document.querySelector<HTMLVideoElement>(
+          `[data-testid="call-tile"][data-user-id="${userId}"] video[data-testid="remote-video"]`,
+        )?.videoWidth ?? 0) > 0,
+      accounts.ann.id,
+      { timeout: CALL_DEADLINE_MS },
+    );
+    await benPhone.screenshot({ path: join(SHOTS, 'dm-call-phone.png') });
+    await ann.screenshot({ path: join(SHOTS, 'dm-call.png') });
+
+    // Ann hangs up: Ben's call ends too, and the DM shows one record of a call that ended, on both sides.
+    await ann.getByRole('button', { name: 'Leave call' }).click();
+    await benPhone.getByTestId('call-bar').waitFor({ state: 'detached', timeout: CALL_DEADLINE_MS });
+    for (const page of [ann, benPhone]) {
+      const record = page.getByTestId('call-record');
+      await record.waitFor({ timeout: CALL_DEADLINE_MS });
+      assert.equal(await record.getAttribute('data-outcome'), 'ended');
+      assert.match(await record.innerText(), /Call ended · \d+ (s|min)/);
+    }
+    assert.deepEqual(unexpectedErrors(), []);
+  });
+});

@@ -3,9 +3,10 @@
 // livekit-server on loopback: Ann makes a voice panel; Ann and Ben join it by
 // clicking it, turn their cameras on and receive each other's sound and
 // picture; Cid, who does not join, sees who is in it in the sidebar, and sees
-// Ben leave. Then Ann calls Ben in their DM: Ben's phone and his desktop ring,
-// he accepts on the phone (the desktop stops ringing), both are in the call,
-// Ann hangs up, and the DM shows the call's record on both sides.
+// Ben leave; muted, Cid may only listen. Then Ann calls Ben in their DM: Ben's
+// phone and his desktop ring, he accepts on the phone (the desktop stops
+// ringing), both are in the call, Ann hangs up, and the DM shows the call's
+// record on both sides; Ann calls again and Ben declines.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { afterEach, describe, it } from 'node:test';
@@ -85,7 +86,7 @@ describe('calls in the web client', () => {
 
   const phase = (page: Page) => page.getByTestId('call-phase');
 
-  it('Ann and Ben join a voice panel by clicking it and see and hear each other; Cid sees who is in it', async () => {
+  it('Ann and Ben join a voice panel by clicking it and see and hear each other; Cid sees who is in it, then listens muted', async () => {
     const base = story.server.base;
     accounts.ann = await registerAccount(base, 'ann');
     accounts.ben = await registerAccount(base, 'ben');
@@ -136,10 +137,23 @@ describe('calls in the web client', () => {
       .waitFor({ state: 'detached', timeout: CALL_DEADLINE_MS });
     await ann.getByRole('button', { name: 'Leave call' }).click();
     for (const page of [ann, ben, cid]) await waitForRoster(page, []);
+
+    // Muted in the group, Cid may join but only listen: the bar says so and offers no microphone.
+    await api(base, accounts.ann.token, 'PUT', `/api/groups/${groupId}/members/${accounts.cid.id}/mute`, {
+      seconds: 600,
+    });
+    await loungeLink(cid).click();
+    await phase(cid).filter({ hasText: 'In the call' }).waitFor({ timeout: CALL_DEADLINE_MS });
+    await cid.getByTestId('listen-only').filter({ hasText: 'Listening only' }).waitFor();
+    assert.equal(await cid.getByRole('button', { name: /microphone/ }).count(), 0);
+    await waitForRoster(ann, ['cid']);
+    await cid.screenshot({ path: join(SHOTS, 'voice-listening-only.png') });
+    await cid.getByRole('button', { name: 'Leave call' }).click();
+    for (const page of [ann, cid]) await waitForRoster(page, []);
     assert.deepEqual(unexpectedErrors(), []);
   });
 
-  it('Ann calls Ben in their DM: both his windows ring, he accepts on his phone, Ann hangs up, the DM records it', async () => {
+  it('Ann calls Ben in their DM: both his windows ring, he accepts on his phone; then he declines; the DM records both', async () => {
     const base = story.server.base;
     const dm = await api<{ id: string }>(base, accounts.ann.token, 'POST', '/api/dms', { userId: accounts.ben.id });
     await ann.goto(`${base}/dm/${dm.id}`);
@@ -184,6 +198,18 @@ describe('calls in the web client', () => {
       assert.equal(await record.getAttribute('data-outcome'), 'ended');
       assert.match(await record.innerText(), /Call ended · \d+ (s|min)/);
     }
+
+    // Ann calls again; Ben declines on his phone: Ann's app says so and hangs up, and the DM records it.
+    await ann.getByRole('button', { name: 'Start a call' }).click();
+    await benPhone.getByTestId('incoming-call').waitFor({ timeout: CALL_DEADLINE_MS });
+    await benPhone.getByRole('button', { name: 'Decline' }).click();
+    await phase(ann).filter({ hasText: 'Declined' }).waitFor({ timeout: CALL_DEADLINE_MS });
+    await ben.getByTestId('incoming-call').waitFor({ state: 'detached', timeout: CALL_DEADLINE_MS });
+    for (const page of [ann, benPhone]) {
+      await page.locator('[data-testid="call-record"][data-outcome="declined"]').waitFor({ timeout: CALL_DEADLINE_MS });
+    }
+    await ann.getByRole('button', { name: 'Close' }).click();
+    await ann.getByTestId('call-bar').waitFor({ state: 'detached' });
     assert.deepEqual(unexpectedErrors(), []);
   });
 });

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { alice, bob } from '../test/fixtures.ts';
 import { forgetAccountState } from './account-state.ts';
 import { RING_MS } from './call-logic.ts';
-import { applyCallUpdate, applyDeclined, applyRinging, useCalls } from './calls.ts';
+import { applyCallUpdate, applyDeclined, applyRinging, deviceFailure, useCalls } from './calls.ts';
 import { initialState, setState } from './store.ts';
 
 const DM = 'd'.repeat(24);
@@ -71,5 +71,15 @@ describe('who is in calls', () => {
     expect(useCalls.getState().rosters[DM]?.map((p) => p.userId)).toEqual([bob.id]);
     forgetAccountState();
     expect(useCalls.getState().rosters).toEqual({});
+  });
+});
+
+describe('a microphone or camera that cannot be used', () => {
+  it('is explained by why the browser refused it', () => {
+    expect(deviceFailure('microphone', new DOMException('no', 'NotAllowedError'))).toMatch(
+      /did not allow the microphone/,
+    );
+    expect(deviceFailure('camera', new DOMException('none', 'NotFoundError'))).toBe('No camera was found');
+    expect(deviceFailure('screen', new DOMException('no', 'NotAllowedError'))).toBe('Screen sharing was not allowed');
   });
 });

@@ -73,7 +73,8 @@ function joinFailure(err: unknown): string {
 
 /** The sentence for a microphone or camera the browser refused or could not open. */
 export function deviceFailure(what: 'microphone' | 'camera' | 'screen', err: unknown): string {
-  const name = err instanceof Error ? err.name : '';
+  // getUserMedia rejects with a DOMException, which is not an Error everywhere.
+  const name = typeof err === 'object' && err !== null && 'name' in err ? String(err.name) : '';
   if (name === 'NotAllowedError' || name === 'SecurityError')
     return what === 'screen'
       ? 'Screen sharing was not allowed'

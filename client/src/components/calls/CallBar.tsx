@@ -52,7 +52,6 @@ export function CallBar() {
         <span className="call-bar-title">{mine.name}</span>
         <span className="call-bar-phase" role="status" data-testid="call-phase">
           {PHASE_TEXT[mine.phase]}
-          {inRoom(mine.phase) && !mine.canPublish && ' · Listening only'}
         </span>
       </button>
       {mine.error && (

@@ -147,7 +147,7 @@ export function Shell() {
                 {dm && <DmCallButton converseId={dm.id} name={title} />}
                 <SearchButton />
                 <ThreadsButton />
-                <PinsButton converseId={converseId} />
+                {!voicePanel && <PinsButton converseId={converseId} />}
                 {group && (
                   <button
                     type="button"

@@ -43,10 +43,14 @@ describe('calls in the web client', () => {
   afterEach(describePagesOnFailure(() => pages));
 
   /**
-   * The errors the pages raised, but for livekit-client's own log line when
-   * a room it leaves closes its data channel (the call ended normally).
+   * The errors the pages raised, but for livekit-client's own log lines about
+   * a room closed under it on purpose: its data channel closing as the room
+   * is left, and its signal connection dropped when the server ends a
+   * declined DM call (which may come just before the app's own leaving).
    */
-  const unexpectedErrors = () => pageErrors.filter((e) => !/data channel '\w+' closed unexpectedly/.test(e));
+  const LIVEKIT_CLOSING =
+    /data channel '\w+' closed unexpectedly|error reading from signal stream .*WS closed unexpectedly/;
+  const unexpectedErrors = () => pageErrors.filter((e) => !LIVEKIT_CLOSING.test(e));
 
   const open = (account: Account, label: string, path: string, options: WindowOptions = MEDIA) =>
     openWindow(story, { pages, errors: pageErrors }, label, account, path, options);
@@ -122,10 +126,22 @@ describe('calls in the web client', () => {
     await receivesFrom(ben, accounts.ann);
     assert.equal(await ann.getByTestId('call-tile').count(), 2);
     assert.equal(await ben.getByTestId('call-tile').count(), 2);
+    const annOnBen = ben.locator(`[data-testid="call-tile"][data-user-id="${accounts.ann.id}"]`);
     // Cid, who did not join, has no call of his own, and sees the list live.
     assert.equal(await cid.getByTestId('call-bar').count(), 0);
     assert.deepEqual((await rosterNames(cid)).map((n) => n.trim()).sort(), ['ann', 'ben']);
     await ann.screenshot({ path: join(SHOTS, 'voice-panel.png') });
+
+    // The devices Chromium lists can be chosen; Ann mutes, and Ben's tile of her says so.
+    await ann.getByRole('button', { name: 'Devices' }).click();
+    const devices = ann.getByRole('dialog', { name: 'Devices' });
+    await devices.getByLabel('Microphone').waitFor();
+    await devices.getByLabel('Camera').waitFor();
+    await ann.screenshot({ path: join(SHOTS, 'call-devices.png') });
+    await ann.keyboard.press('Escape');
+    await ann.getByRole('button', { name: 'Mute microphone' }).click();
+    await ann.getByRole('button', { name: 'Unmute microphone' }).waitFor();
+    await annOnBen.getByTestId('tile-muted').waitFor({ timeout: CALL_DEADLINE_MS });
 
     // Ben leaves: his call bar goes, and Ann and Cid see him gone.
     await ben.getByRole('button', { name: 'Leave call' }).click();

@@ -94,6 +94,12 @@ const BENCHMARKS: Record<string, Benchmark> = {
     usage: '[--panels 4] [--pages 60] [--messages pages+50]',
     load: () => import('./benches/public-renders.ts'),
   },
+  calls: {
+    description:
+      "one call of N people publishing 360p video and a microphone (everyone receiving everyone, or one viewer receiving all): livekit-server's CPU, RSS and what it forwarded",
+    usage: '[--publishers 2,4,8] [--shapes mesh,viewer] [--seconds 60] [--warmup-seconds 10]',
+    load: () => import('./benches/calls.ts'),
+  },
 };
 
 const [name, ...args] = process.argv.slice(2);

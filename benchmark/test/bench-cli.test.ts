@@ -224,4 +224,35 @@ describe('benchmark CLI', () => {
       assert.equal(step.deliveries, step.acked * 10);
     }
   });
+
+  it('calls: two people in a LiveKit call receive each other, and the result says what LiveKit forwarded', async () => {
+    const file = join(out, 'calls.json');
+    const run = await bench([
+      'calls',
+      '--publishers',
+      '2',
+      '--shapes',
+      'mesh',
+      // LiveKit adds a track's bytes to its counters every 5 s: a 6 s window holds at least one.
+      '--seconds',
+      '6',
+      '--warmup-seconds',
+      '1',
+      '--out',
+      file,
+    ]);
+    assert.equal(run.code, 0, run.stderr);
+    const result = readJson(file) as {
+      samples: Array<{ shape: string; publishers: number; tracksSubscribed: number; tracksExpected: number }> &
+        Array<{ forwardedMbitPerSecond: number; receivedMbitPerSecond: number; serverRssMiB: number }>;
+    };
+    assert.equal(result.samples.length, 1);
+    const [sample] = result.samples;
+    assert.equal(sample!.shape, 'mesh');
+    assert.equal(sample!.tracksExpected, 4, "two people, each receiving the other's camera and microphone");
+    assert.equal(sample!.tracksSubscribed, 4);
+    assert.ok(sample!.receivedMbitPerSecond > 0, 'LiveKit received media');
+    assert.ok(sample!.forwardedMbitPerSecond > 0, 'LiveKit forwarded media');
+    assert.ok(sample!.serverRssMiB > 0);
+  });
 });

@@ -152,8 +152,8 @@ const FANOUT: { [E in EventName]?: FanoutHandler<E> } = {
     emitTo(rt, converseRoom(converseId), 'call:updated', { converseId, participants });
   },
   // Rings every device of the callee, wherever their sockets are.
-  [EVENTS.callRinging]: ({ io }, { converseId, callerId, userIds }) => {
-    io.to(userIds.map(userRoom)).emit('call:ringing', { converseId, callerId });
+  [EVENTS.callRinging]: ({ io }, { converseId, callerId, startedAt, userIds }) => {
+    io.to(userIds.map(userRoom)).emit('call:ringing', { converseId, callerId, startedAt });
   },
   [EVENTS.callDeclined]: ({ io }, { converseId, userId, memberIds }) => {
     io.to(memberIds.map(userRoom)).emit('call:declined', { converseId, userId });

@@ -49,7 +49,7 @@ import type {
   SlashCommandWithSecret,
   WebhookDelivery,
 } from './integrations.ts';
-import type { CallJoin, CallState } from './calls.ts';
+import type { CallJoin, CallRinging, CallState } from './calls.ts';
 import type { FollowedThreadPage } from './threads.ts';
 import type { OwnUser, ResetLink } from './mail.ts';
 
@@ -112,6 +112,7 @@ export interface ApiSchemas {
   ResetLink: ResetLink;
   CallJoin: CallJoin;
   CallState: CallState;
+  CallRinging: CallRinging;
 }
 
 export type ApiSchemaName = keyof ApiSchemas;

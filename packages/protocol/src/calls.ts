@@ -30,10 +30,16 @@ export interface CallState {
   participants: CallParticipant[];
 }
 
-/** Socket event `call:ringing`: someone started a call in a DM of yours. */
+/**
+ * Socket event `call:ringing`: someone started a call in a DM of yours; and
+ * `GET /api/calls/ringing` (the DM calls ringing for you now, for an app that
+ * connects while one rings).
+ */
 export interface CallRinging {
   converseId: Id;
   callerId: Id;
+  /** When the call started: an app rings for a while from then, not from when it heard. */
+  startedAt: Timestamp;
 }
 
 /** Socket event `call:declined`: a member declined the DM call (their other devices stop ringing too). */

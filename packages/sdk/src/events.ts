@@ -140,7 +140,7 @@ export interface EventPayloads {
   'gateway.presence': { userId: string; online: boolean; groupIds: string[] };
   'call.updated': { converseId: string; participants: CallParticipant[] } & DmAudience;
   /** userIds: the DM's members other than the caller. */
-  'call.ringing': { converseId: string; callerId: string; userIds: string[] };
+  'call.ringing': { converseId: string; callerId: string; startedAt: string; userIds: string[] };
   /** memberIds: the DM's members (the caller hangs up; the decliner's other devices stop ringing). */
   'call.declined': { converseId: string; userId: string; memberIds: string[] };
 }

@@ -5,6 +5,7 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { freePort, startLiveKit, type LiveKitServerHandle } from '@im/dev-servers';
 import { startApi, type ApiHarness } from './harness.ts';
 
 /** Where scripts/setup.sh (test profile) installs schemathesis. */
@@ -60,11 +61,24 @@ function schemathesis(base: string, token: string, args: string[]): Promise<{ co
  */
 describe('the API document against the server (schemathesis, all checks)', () => {
   let api: ApiHarness;
+  let livekit: LiveKitServerHandle;
   before(async () => {
     assert.ok(existsSync(ST), `schemathesis ${VERSION} is not installed at ${ST}: run 'bash scripts/setup.sh test'`);
-    api = await startApi(import.meta.url);
+    // Calls on, with a real LiveKit: their routes answer as they do in use, not 503.
+    const port = await freePort();
+    livekit = await startLiveKit({ webhookUrls: [`http://127.0.0.1:${port}/api/livekit/webhook`] });
+    api = await startApi(import.meta.url, {
+      PORT: String(port),
+      VOICE: 'on',
+      LIVEKIT_URL: livekit.url,
+      LIVEKIT_API_KEY: livekit.apiKey,
+      LIVEKIT_API_SECRET: livekit.apiSecret,
+    });
   });
-  after(() => api?.close());
+  after(async () => {
+    await api?.close();
+    await livekit?.stop();
+  });
 
   it('finds no disagreement on any operation', async () => {
     const { token } = await api.user('fuzz');

@@ -5,7 +5,7 @@
 // the call records in the DM, and members who leave taken out of the call.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { CallJoin, CallState, DmConverse, Message, Panel } from '@im/protocol';
+import type { CallJoin, CallRinging, CallState, DmConverse, Message, Panel } from '@im/protocol';
 import { freePort, startLiveKit, type LiveKitServerHandle } from '@im/dev-servers';
 import {
   AudioSource,
@@ -16,9 +16,9 @@ import {
   TrackSource,
   dispose,
 } from '@livekit/rtc-node';
-import { AccessToken, TokenVerifier } from 'livekit-server-sdk';
+import { AccessToken, RoomServiceClient, TokenVerifier } from 'livekit-server-sdk';
 import { createHash } from 'node:crypto';
-import { expectations, groupWithMembers, startApi, type ApiHarness } from '../api/harness.ts';
+import { eventually, expectations, groupWithMembers, startApi, type ApiHarness } from '../api/harness.ts';
 import { connectClient, record, until, type ClientSocket } from '../realtime/client.ts';
 
 type User = Awaited<ReturnType<ApiHarness['user']>>;
@@ -31,7 +31,13 @@ describe('voice and video through LiveKit', () => {
   let api: ApiHarness;
   const sockets: ClientSocket[] = [];
   const rooms: Room[] = [];
+  const grants = new Map<Room, CallJoin>();
   const { ok, refused } = expectations(() => api);
+  /** LiveKit's own view of someone in a room (its room API, with the server's keys). */
+  const inLiveKit = (room: string, identity: string) =>
+    new RoomServiceClient(livekit.url.replace('ws://', 'http://'), livekit.apiKey, livekit.apiSecret)
+      .getParticipant(room, identity)
+      .catch(() => undefined);
 
   before(async () => {
     const port = await freePort();
@@ -63,11 +69,18 @@ describe('voice and video through LiveKit', () => {
   };
 
   /** Joins the converse's call as `user` the way the app does: a token from the API, then LiveKit. */
-  const joinCall = async (user: User, converseId: string, opts: { microphone?: boolean } = {}) => {
-    const grant = await ok<CallJoin>('POST', `/api/converses/${converseId}/call/join`, user);
+  /** Connects to LiveKit with a grant, as the app does after asking for it. */
+  const connect = async (grant: CallJoin) => {
     const room = new Room();
     rooms.push(room);
     await room.connect(grant.url, grant.token, { autoSubscribe: true, dynacast: false });
+    return room;
+  };
+
+  const joinCall = async (user: User, converseId: string, opts: { microphone?: boolean } = {}) => {
+    const grant = await ok<CallJoin>('POST', `/api/converses/${converseId}/call/join`, user);
+    const room = await connect(grant);
+    grants.set(room, grant);
     if (opts.microphone) {
       const source = new AudioSource(48_000, 1);
       const track = LocalAudioTrack.createAudioTrack('microphone', source);
@@ -80,15 +93,21 @@ describe('voice and video through LiveKit', () => {
 
   const callOf = (user: User, converseId: string) => ok<CallState>('GET', `/api/converses/${converseId}/call`, user);
 
-  /** Waits for a `call:updated` of `converseId` that satisfies `check`, answering it. */
+  /**
+   * Waits for a `call:updated` of `converseId` that satisfies `check` among
+   * those that arrived after `since` of them (what came before the step
+   * under test must not answer for it), answering it.
+   */
   const updateWhere = async (
     seen: CallState[],
+    since: number,
     converseId: string,
     check: (s: CallState) => boolean,
     what: string,
   ): Promise<CallState> => {
-    await until(what, () => seen.some((s) => s.converseId === converseId && check(s)), WEBHOOK_DEADLINE_MS);
-    return seen.filter((s) => s.converseId === converseId && check(s)).at(-1)!;
+    const match = (s: CallState) => s.converseId === converseId && check(s);
+    await until(what, () => seen.slice(since).some(match), WEBHOOK_DEADLINE_MS);
+    return seen.slice(since).filter(match).at(-1)!;
   };
 
   it("answers a token for a voice panel's members (identity, room, rights); outsiders 404, text panels 400", async () => {
@@ -148,6 +167,7 @@ describe('voice and video through LiveKit', () => {
     const annRoom = await joinCall(ann, panel.converseId);
     const both = await updateWhere(
       seen,
+      0,
       panel.converseId,
       (s) => s.participants.length === 2 && s.participants.some((p) => p.userId === owner.id && p.audio),
       'both in the call, the owner with a microphone',
@@ -177,14 +197,22 @@ describe('voice and video through LiveKit', () => {
       WEBHOOK_DEADLINE_MS,
     );
 
+    const beforeLeave = seen.length;
     await annRoom.disconnect();
-    await updateWhere(seen, panel.converseId, (s) => s.participants.length === 1, 'Ann gone from the call');
+    await updateWhere(
+      seen,
+      beforeLeave,
+      panel.converseId,
+      (s) => s.participants.length === 1,
+      'Ann gone from the call',
+    );
     assert.deepEqual(
       (await callOf(watcher, panel.converseId)).participants.map((p) => p.userId),
       [owner.id],
     );
+    const beforeEnd = seen.length;
     await ownerRoom.disconnect();
-    await updateWhere(seen, panel.converseId, (s) => s.participants.length === 0, 'the call over');
+    await updateWhere(seen, beforeEnd, panel.converseId, (s) => s.participants.length === 0, 'the call over');
     assert.deepEqual((await callOf(owner, panel.converseId)).participants, []);
   });
 
@@ -202,7 +230,15 @@ describe('voice and video through LiveKit', () => {
     // Unanswered: rings, then the caller hangs up: a missed call in the DM, under the caller's name.
     let room = await joinCall(caller, dm.id, { microphone: true });
     await until('the callee rings', () => ringing.length === 1, WEBHOOK_DEADLINE_MS);
-    assert.deepEqual(ringing[0], { converseId: dm.id, callerId: caller.id });
+    const rings = ringing[0]!;
+    assert.deepEqual(
+      { ...rings, startedAt: undefined },
+      { converseId: dm.id, callerId: caller.id, startedAt: undefined },
+    );
+    assert.ok(Math.abs(Date.parse(rings.startedAt) - Date.now()) < 60_000, rings.startedAt);
+    // An app that connects now asks what rings for it: the callee is told, the caller is not.
+    assert.deepEqual(await ok<CallRinging[]>('GET', '/api/calls/ringing', callee), [rings]);
+    assert.deepEqual(await ok<CallRinging[]>('GET', '/api/calls/ringing', caller), []);
     await room.disconnect();
     await until('a missed call recorded', () => callRecords().length === 1, WEBHOOK_DEADLINE_MS);
     const missed = callRecords()[0]!;
@@ -215,7 +251,7 @@ describe('voice and video through LiveKit', () => {
     await until('it rings again', () => ringing.length === 2, WEBHOOK_DEADLINE_MS);
     const answer = await joinCall(callee, dm.id);
     const seen = record(callerSocket, 'call:updated');
-    await updateWhere(seen, dm.id, (s) => s.participants.length === 2, 'both in the DM call');
+    await updateWhere(seen, 0, dm.id, (s) => s.participants.length === 2, 'both in the DM call');
     await answer.disconnect();
     await room.disconnect();
     await until('the answered call recorded', () => callRecords().length === 2, WEBHOOK_DEADLINE_MS);
@@ -233,6 +269,7 @@ describe('voice and video through LiveKit', () => {
     assert.equal(callRecords()[2]!.call?.outcome, 'declined');
     // Nothing rings any more: declining again is a conflict, and the history has the three records once each.
     await refused('POST', `/api/converses/${dm.id}/call/decline`, callee, 409, 'IM_ERR_CONFLICT');
+    assert.deepEqual(await ok<CallRinging[]>('GET', '/api/calls/ringing', callee), []);
     const history = await ok<Message[]>('GET', `/api/converses/${dm.id}/messages`, caller);
     assert.deepEqual(
       history.filter((m) => m.call).map((m) => m.call!.outcome),
@@ -292,20 +329,48 @@ describe('voice and video through LiveKit', () => {
     const ownerRoom = await joinCall(owner, panel.converseId);
     const leaverRoom = await joinCall(leaver, panel.converseId);
     const leaverGone = new Promise<void>((resolve) => leaverRoom.once('disconnected', () => resolve()));
-    await updateWhere(seen, panel.converseId, (s) => s.participants.length === 2, 'both in the call');
+    await updateWhere(seen, 0, panel.converseId, (s) => s.participants.length === 2, 'both in the call');
 
+    const beforeLeave = seen.length;
     await ok('DELETE', `/api/groups/${groupId}/members/${leaver.id}`, leaver, undefined, 204);
     await leaverGone;
     await updateWhere(
       seen,
+      beforeLeave,
       panel.converseId,
       (s) => s.participants.length === 1 && s.participants[0]!.userId === owner.id,
       'the former member out of the call',
     );
 
+    // Their token still has most of its hour: coming back with it, they are taken out again as LiveKit reports it.
+    const beforeReturn = seen.length;
+    const returned = await connect(grants.get(leaverRoom)!);
+    const sentAway = new Promise<void>((resolve) => returned.once('disconnected', () => resolve()));
+    await sentAway;
+    assert.ok(
+      seen.slice(beforeReturn).every((s) => !s.participants.some((p) => p.userId === leaver.id)),
+      'the former member never listed again',
+    );
+
     const ownerGone = new Promise<void>((resolve) => ownerRoom.once('disconnected', () => resolve()));
     await ok('DELETE', `/api/groups/${groupId}/panels/${panel.id}`, owner, undefined, 204);
     await ownerGone;
+  });
+
+  it('lets a member muted in the group only listen in the call they are in, and speak again once unmuted', async () => {
+    const { owner, members, groupId } = await groupWithMembers(api, 1, 'Debate');
+    const [speaker] = members as [User];
+    const panel = await voicePanel(owner, groupId);
+    const seen = record(await socketOf(owner), 'call:updated');
+    await joinCall(speaker, panel.converseId, { microphone: true });
+    await updateWhere(seen, 0, panel.converseId, (s) => s.participants.some((p) => p.audio), 'the speaker in the call');
+    const mayPublish = async () => (await inLiveKit(panel.converseId, speaker.id))?.permission?.canPublish;
+    assert.equal(await mayPublish(), true);
+
+    await ok('PUT', `/api/groups/${groupId}/members/${speaker.id}/mute`, owner, { seconds: 600 }, 204);
+    assert.equal(await eventually(mayPublish, (v) => v === false, 20_000), false, 'muted: listening only');
+    await ok('PUT', `/api/groups/${groupId}/members/${speaker.id}/mute`, owner, { seconds: 0 }, 204);
+    assert.equal(await eventually(mayPublish, (v) => v === true, 20_000), true, 'unmuted: speaking again');
   });
 });
 

@@ -1,4 +1,4 @@
-import type { CallJoin, CallState, ConverseAccess } from '@im/protocol';
+import type { CallJoin, CallRinging, CallState, ConverseAccess } from '@im/protocol';
 import { announce, call, callerId, EVENTS, ImError, type Params } from '@im/sdk';
 import { toParticipants } from './call-store.ts';
 import type { CallDeps, Ctx } from './deps.ts';
@@ -51,6 +51,18 @@ export const callActions = ({ store, livekit }: CallDeps) => ({
       const { converseId } = ctx.params;
       await requireCallable(ctx, converseId, callerId(ctx));
       return { converseId, participants: toParticipants(await store.get(converseId)) };
+    },
+  },
+
+  ringing: {
+    params: callParams.ringing,
+    async handler(ctx: Ctx<Params<typeof callParams.ringing>>): Promise<CallRinging[]> {
+      const calls = await store.ringingFor(callerId(ctx));
+      return calls.map((c) => ({
+        converseId: c._id.toHexString(),
+        callerId: c.callerId,
+        startedAt: c.startedAt.toISOString(),
+      }));
     },
   },
 

@@ -40,7 +40,11 @@ export class CallStore {
    * entry is set to `p`. A first join creates the call; the same person on a
    * new connection replaces their old one (LiveKit lets one identity in once).
    */
-  async present(converseId: string, p: ParticipantDoc, memberIds: string[] | undefined): Promise<Present> {
+  async present(
+    converseId: string,
+    p: ParticipantDoc,
+    home: { memberIds?: string[]; groupId?: string },
+  ): Promise<Present> {
     const updated = await this.#calls
       .findOneAndUpdate(
         { _id: converseId, 'participants.sid': p.sid },
@@ -63,7 +67,8 @@ export class CallStore {
               startedAt: p.joinedAt,
               callerId: p.userId,
               openedBy: p.sid,
-              ...(memberIds ? { memberIds } : {}),
+              ...(home.memberIds ? { memberIds: home.memberIds } : {}),
+              ...(home.groupId ? { groupId: home.groupId } : {}),
             },
           },
           { new: true, upsert: true },
@@ -74,27 +79,27 @@ export class CallStore {
     } catch (err) {
       // Two nodes creating the same call at once: the other made it; join it.
       if (!isDuplicateKeyError(err)) throw err;
-      return this.present(converseId, p, memberIds);
+      return this.present(converseId, p, home);
     }
   }
 
-  /**
-   * Someone left (connection `sid`). The call as it is now, and `ended` with
-   * the call as it was when this was its last participant: exactly one
-   * caller gets it, so its end is recorded once.
-   */
-  async left(converseId: string, sid: string): Promise<{ call: CallDoc | null; ended?: CallDoc }> {
-    const call = await this.#calls
+  /** Someone left (connection `sid`): the call as it is now (no participants left: it is over, see `end`). */
+  left(converseId: string, sid: string): Promise<CallDoc | null> {
+    return this.#calls
       .findOneAndUpdate({ _id: converseId }, { $pull: { participants: { sid } } }, { new: true })
       .lean<CallDoc>();
-    if (!call || call.participants.length > 0) return { call };
-    const ended = await this.#calls.findOneAndDelete({ _id: converseId, participants: { $size: 0 } }).lean<CallDoc>();
-    return ended ? { call: null, ended } : { call: await this.get(converseId) };
   }
 
-  /** LiveKit closed the room: the call is over whoever it still lists (their leaves were lost). */
-  finished(converseId: string): Promise<CallDoc | null> {
-    return this.#calls.findOneAndDelete({ _id: converseId }).lean<CallDoc>();
+  /**
+   * Removes a call that is over: when nobody is left in it (`onlyIfEmpty`),
+   * or whoever it still lists (LiveKit closed the room; their leaves were
+   * lost). The removed call, or null when another handler removed it first
+   * or someone joined meanwhile: exactly one caller gets it.
+   */
+  end(converseId: string, onlyIfEmpty: boolean): Promise<CallDoc | null> {
+    return this.#calls
+      .findOneAndDelete({ _id: converseId, ...(onlyIfEmpty ? { participants: { $size: 0 } } : {}) })
+      .lean<CallDoc>();
   }
 
   /** A DM member declined: remembered for the record of its end. False when no call is going on. */
@@ -106,10 +111,39 @@ export class CallStore {
     return matchedCount > 0;
   }
 
-  /** The calls among `converseIds` that `userId` is in now (to take them out). */
-  async callsOf(userId: string, converseIds?: string[]): Promise<string[]> {
+  /** The DM calls going on that `userId` is a member of and has not joined or declined: they ring for them. */
+  ringingFor(userId: string): Promise<Array<Pick<CallDoc, '_id' | 'callerId' | 'startedAt'>>> {
+    return this.#calls
+      .find(
+        {
+          memberIds: userId,
+          everJoined: { $ne: userId },
+          declinedBy: { $exists: false },
+          'participants.0': { $exists: true },
+        },
+        { callerId: 1, startedAt: 1 },
+      )
+      .sort({ startedAt: 1 })
+      .limit(20)
+      .lean<Array<Pick<CallDoc, '_id' | 'callerId' | 'startedAt'>>>();
+  }
+
+  /** Every call this store believes is going on, with its connections. */
+  all(): Promise<Array<Pick<CallDoc, '_id' | 'participants'>>> {
+    return this.#calls.find({}, { participants: 1 }).lean<Array<Pick<CallDoc, '_id' | 'participants'>>>();
+  }
+
+  /** The calls `userId` is in now, among `converseIds` and in `groupId`'s panels when given. */
+  async callsOf(userId: string, converseIds?: string[], groupId?: string): Promise<string[]> {
     const docs = await this.#calls
-      .find({ 'participants.userId': userId, ...(converseIds ? { _id: { $in: converseIds } } : {}) }, { _id: 1 })
+      .find(
+        {
+          'participants.userId': userId,
+          ...(converseIds ? { _id: { $in: converseIds } } : {}),
+          ...(groupId ? { groupId } : {}),
+        },
+        { _id: 1 },
+      )
       .lean<Array<Pick<CallDoc, '_id'>>>();
     return docs.map((d) => d._id.toHexString());
   }

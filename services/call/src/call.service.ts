@@ -1,10 +1,11 @@
 import type { AppContext, ServiceEvents, ServiceFactory } from '@im/sdk';
 import { callActions } from './call-actions.ts';
+import { startReconciling } from './call-reconciler.ts';
 import { CallStore } from './call-store.ts';
 import type { CallDeps } from './deps.ts';
 import { LiveKit } from './livekit.ts';
 import { callModel } from './models.ts';
-import { removalEvents } from './removal-events.ts';
+import { membershipEvents } from './membership-events.ts';
 import { webhookActions } from './webhook-actions.ts';
 
 /** The LiveKit server the configuration names, or none (voice off, or no server known). */
@@ -27,16 +28,25 @@ function liveKitOf({ config }: AppContext): LiveKit | undefined {
 export const createCallService: ServiceFactory = (app: AppContext) => {
   const calls = callModel(app.mongo!);
   const deps: CallDeps = { app, store: new CallStore(calls), livekit: liveKitOf(app) };
+  let stopReconciling: (() => void) | undefined;
   return {
     name: 'call',
     async started() {
       await calls.createIndexes();
-      if (!deps.livekit && app.config.voice === 'on')
+      if (deps.livekit) {
+        const broker = this.broker;
+        stopReconciling = startReconciling(deps.store, deps.livekit, broker, app.logger, () =>
+          broker.waitForServices(['chat']).catch(() => undefined),
+        );
+      } else if (app.config.voice === 'on')
         app.logger.warn(
           'voice and video are unavailable: no LiveKit server (set LIVEKIT_URL, or run setup to build one)',
         );
     },
+    stopped() {
+      stopReconciling?.();
+    },
     actions: { ...callActions(deps), ...webhookActions(deps) },
-    events: removalEvents(deps) satisfies ServiceEvents,
+    events: membershipEvents(deps) satisfies ServiceEvents,
   };
 };

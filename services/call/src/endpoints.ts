@@ -25,6 +25,17 @@ export const callEndpoints: Endpoint[] = [
     response: 'CallState',
   }),
   endpoint({
+    method: 'GET',
+    path: '/api/calls/ringing',
+    action: 'call.ringing',
+    params: callParams.ringing,
+    input: 'none',
+    summary:
+      'The DM calls ringing for the caller now (started by the other member, not yet answered or declined by the caller): an app that connects while one rings shows it',
+    tag: 'calls',
+    response: 'CallRinging[]',
+  }),
+  endpoint({
     method: 'POST',
     path: '/api/converses/:converseId/call/decline',
     action: 'call.decline',

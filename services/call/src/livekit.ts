@@ -68,6 +68,26 @@ export class LiveKit {
     await this.#rooms.removeParticipant(room, userId).catch(ignoreNotFound);
   }
 
+  /** Lets someone in a call speak and show video, or only listen (a mute in the group, a role change). */
+  async allowPublishing(room: string, userId: string, canPublish: boolean): Promise<void> {
+    await this.#rooms
+      .updateParticipant(room, userId, {
+        permission: { canSubscribe: true, canPublish, canPublishData: false },
+      })
+      .catch(ignoreNotFound);
+  }
+
+  /** Which of `rooms` LiveKit has open now. */
+  async openRooms(rooms: string[]): Promise<Set<string>> {
+    if (rooms.length === 0) return new Set();
+    return new Set((await this.#rooms.listRooms(rooms)).map((r) => r.name));
+  }
+
+  /** The connections (sids) in a room now. */
+  async connections(room: string): Promise<Set<string>> {
+    return new Set((await this.#rooms.listParticipants(room)).map((p) => p.sid));
+  }
+
   /** Ends a call for everyone in it (a declined DM call, a deleted panel or group). */
   async endRoom(room: string): Promise<void> {
     await this.#rooms.deleteRoom(room).catch(ignoreNotFound);

@@ -25,6 +25,8 @@ export interface CallDoc {
   openedBy: string;
   /** A DM's members; absent for a voice panel's call. */
   memberIds?: string[];
+  /** A voice panel's group; absent for a DM's call. */
+  groupId?: string;
   /** Everyone who was in it at some point: a DM call with two of them was answered. */
   everJoined: string[];
   /** A DM member who declined it. */
@@ -50,6 +52,7 @@ const callSchema = new Schema<CallDoc>(
     callerId: { type: String, required: true },
     openedBy: { type: String, required: true },
     memberIds: { type: [String], default: undefined },
+    groupId: { type: String },
     everJoined: { type: [String], default: [] },
     declinedBy: { type: String },
     participants: { type: [participantSchema], default: [] },
@@ -58,6 +61,8 @@ const callSchema = new Schema<CallDoc>(
 );
 // The calls a user is in: a member who leaves a group or is deactivated is taken out of them.
 callSchema.index({ 'participants.userId': 1 });
+// The DM calls that ring for a user (an app connecting asks once).
+callSchema.index({ memberIds: 1 }, { sparse: true });
 
 export type CallModel = Model<CallDoc>;
 

@@ -8,6 +8,7 @@ export const callParams = {
   join: strict({ converseId: idParam }),
   state: strict({ converseId: idParam }),
   decline: strict({ converseId: idParam }),
+  ringing: strict({}),
   /** LiveKit's webhook, unparsed: its signature covers the exact bytes. */
   webhook: strict({
     body: { type: 'string', max: 1_048_576 },

@@ -1,9 +1,8 @@
 import { announce, call, EVENTS, ImError, OBJECT_ID, type Params } from '@im/sdk';
+import { closeCall, tellCall } from './call-news.ts';
 import type { WebhookEvent } from 'livekit-server-sdk';
-import { toParticipants } from './call-store.ts';
 import type { CallDeps, Ctx } from './deps.ts';
 import { publishedSources } from './livekit.ts';
-import type { CallDoc } from './models.ts';
 import { callParams } from './params.ts';
 
 /**
@@ -13,28 +12,6 @@ import { callParams } from './params.ts';
  * recorded in the DM (missed, declined, or how long it lasted).
  */
 export const webhookActions = ({ app, store, livekit }: CallDeps) => {
-  /** Tells the converse's members who is in its call now. */
-  const tell = (ctx: Ctx<object>, converseId: string, doc: CallDoc | null, memberIds?: string[]) =>
-    announce(ctx, EVENTS.callUpdated, {
-      converseId,
-      participants: toParticipants(doc),
-      ...(memberIds ? { memberIds } : {}),
-    });
-
-  /** The message that records a DM call that ended (once: keyed by the call's start). */
-  const record = async (ctx: Ctx<object>, converseId: string, ended: CallDoc) => {
-    if (!ended.memberIds) return;
-    const outcome = ended.everJoined.length > 1 ? 'ended' : ended.declinedBy ? 'declined' : 'missed';
-    const durationSec = Math.max(0, Math.round((Date.now() - ended.startedAt.getTime()) / 1000));
-    await call(ctx, 'chat.postCallRecord', {
-      converseId,
-      authorId: ended.callerId,
-      outcome,
-      durationSec,
-      key: `${converseId}:${ended.startedAt.getTime()}`,
-    });
-  };
-
   const handle = async (ctx: Ctx<object>, event: WebhookEvent) => {
     const converseId = event.room?.name ?? '';
     // Rooms this platform did not make (another application on the same LiveKit): not ours.
@@ -61,31 +38,29 @@ export const webhookActions = ({ app, store, livekit }: CallDeps) => {
             joinedAt: new Date(Number(participant.joinedAtMs) || Number(participant.joinedAt) * 1000 || Date.now()),
             ...publishedSources(participant, event.event, event.track),
           },
-          memberIds,
+          access.kind === 'dm' ? { memberIds: access.memberIds } : { groupId: access.groupId },
         );
-        tell(ctx, converseId, doc, memberIds);
+        tellCall(ctx, converseId, doc, memberIds);
         if (started && memberIds)
           announce(ctx, EVENTS.callRinging, {
             converseId,
             callerId: userId,
+            startedAt: doc.startedAt.toISOString(),
             userIds: memberIds.filter((id) => id !== userId),
           });
         return;
       }
       case 'participant_left': {
         if (!participant) return;
-        const { call: doc, ended } = await store.left(converseId, participant.sid);
-        if (!doc && !ended) return;
-        const memberIds = (doc ?? ended)?.memberIds;
-        tell(ctx, converseId, doc, memberIds);
-        if (ended) await record(ctx, converseId, ended);
+        const doc = await store.left(converseId, participant.sid);
+        if (!doc) return;
+        if (doc.participants.length > 0) tellCall(ctx, converseId, doc, doc.memberIds);
+        else await closeCall(ctx, store, doc, true);
         return;
       }
       case 'room_finished': {
-        const ended = await store.finished(converseId);
-        if (!ended) return;
-        tell(ctx, converseId, null, ended.memberIds);
-        await record(ctx, converseId, ended);
+        const doc = await store.get(converseId);
+        if (doc) await closeCall(ctx, store, doc, false);
         return;
       }
       default:

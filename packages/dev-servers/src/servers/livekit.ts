@@ -31,6 +31,8 @@ export interface StartLiveKitOptions {
   apiSecret?: string;
   /** Where LiveKit posts its signed webhooks (participant joined, left, track published...). */
   webhookUrls?: string[];
+  /** Serves Prometheus metrics (packets and bytes forwarded) on this port when given. */
+  prometheusPort?: number;
   /** Seconds a room with nobody left stays open (LiveKit's departure_timeout). */
   departureTimeoutSec?: number;
   onLine?: (line: string) => void;
@@ -69,6 +71,7 @@ export async function startLiveKit(options: StartLiveKitOptions = {}): Promise<L
     keys: { [apiKey]: apiSecret },
     ...(options.webhookUrls?.length ? { webhook: { api_key: apiKey, urls: options.webhookUrls } } : {}),
     room: { empty_timeout: 60, departure_timeout: options.departureTimeoutSec ?? 5 },
+    ...(options.prometheusPort ? { prometheus_port: options.prometheusPort } : {}),
     logging: { level: 'warn', json: true },
   };
   const proc = new ManagedProcess(

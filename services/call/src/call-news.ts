@@ -1,0 +1,48 @@
+import { announce, call, EVENTS, type ActionCaller } from '@im/sdk';
+import { toParticipants, type CallStore } from './call-store.ts';
+import type { CallDoc } from './models.ts';
+
+/** What can announce events and call actions: an action's context, or the service's broker. */
+export type Sender = ActionCaller & { broadcast(event: string, payload?: unknown): unknown };
+
+/** Tells the converse's members who is in its call now (a DM's members by name). */
+export function tellCall(sender: Sender, converseId: string, doc: CallDoc | null, memberIds?: string[]): void {
+  announce(sender, EVENTS.callUpdated, {
+    converseId,
+    participants: toParticipants(doc),
+    ...(memberIds ? { memberIds } : {}),
+  });
+}
+
+/**
+ * The message that records a DM call that ended: missed (only the caller was
+ * in it), declined, or answered with its length. Written once: keyed by the
+ * call's start, so a retried webhook or a second node writes nothing new.
+ */
+export async function recordCallEnd(sender: Sender, converseId: string, ended: CallDoc): Promise<void> {
+  if (!ended.memberIds) return;
+  const outcome = ended.everJoined.length > 1 ? 'ended' : ended.declinedBy ? 'declined' : 'missed';
+  const durationSec = Math.max(0, Math.round((Date.now() - ended.startedAt.getTime()) / 1000));
+  await call(sender, 'chat.postCallRecord', {
+    converseId,
+    authorId: ended.callerId,
+    outcome,
+    durationSec,
+    key: `${converseId}:${ended.startedAt.getTime()}`,
+  });
+}
+
+/**
+ * A call is over (nobody left in it, or LiveKit closed its room): a DM's
+ * record is written first (idempotent, so a failure here leaves the call in
+ * place for LiveKit's retry or the next reconciliation to finish), then the
+ * call is removed and its members told. `onlyIfEmpty`: someone who joined
+ * meanwhile keeps it going.
+ */
+export async function closeCall(sender: Sender, store: CallStore, call: CallDoc, onlyIfEmpty: boolean): Promise<void> {
+  const converseId = call._id.toHexString();
+  await recordCallEnd(sender, converseId, call);
+  const ended = await store.end(converseId, onlyIfEmpty);
+  if (ended) tellCall(sender, converseId, null, ended.memberIds);
+  else tellCall(sender, converseId, await store.get(converseId), call.memberIds);
+}

@@ -6,7 +6,7 @@
 // Ben leave; muted, Cid may only listen. Then Ann calls Ben in their DM: Ben's
 // phone and his desktop ring, he accepts on the phone (the desktop stops
 // ringing), both are in the call, Ann hangs up, and the DM shows the call's
-// record on both sides; Ann calls again and Ben declines.
+// record on both sides; Ann calls again, a window Ben opens meanwhile rings too, and Ben declines.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { afterEach, describe, it } from 'node:test';
@@ -217,9 +217,16 @@ describe('calls in the web client', () => {
     // Ann calls again; Ben declines on his phone: Ann's app says so and hangs up, and the DM records it.
     await ann.getByRole('button', { name: 'Start a call' }).click();
     await benPhone.getByTestId('incoming-call').waitFor({ timeout: CALL_DEADLINE_MS });
+    // A window Ben opens while it rings rings too: the app asks what rings for him when it connects.
+    const benLate = await open(accounts.ben, 'ben-late', '/');
+    await benLate
+      .getByTestId('incoming-call')
+      .filter({ hasText: 'ann is calling you' })
+      .waitFor({ timeout: CALL_DEADLINE_MS });
     await benPhone.getByRole('button', { name: 'Decline' }).click();
     await phase(ann).filter({ hasText: 'Declined' }).waitFor({ timeout: CALL_DEADLINE_MS });
-    await ben.getByTestId('incoming-call').waitFor({ state: 'detached', timeout: CALL_DEADLINE_MS });
+    for (const page of [ben, benLate])
+      await page.getByTestId('incoming-call').waitFor({ state: 'detached', timeout: CALL_DEADLINE_MS });
     for (const page of [ann, benPhone]) {
       await page.locator('[data-testid="call-record"][data-outcome="declined"]').waitFor({ timeout: CALL_DEADLINE_MS });
     }

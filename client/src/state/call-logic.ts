@@ -3,6 +3,13 @@ import type { CallParticipant, CallRecord, CallState } from '@im/protocol';
 /** How long an incoming DM call rings, and how long a caller waits for an answer, before giving up. */
 export const RING_MS = 45_000;
 
+/** How much longer a call that started at `startedAt` rings (0: it rang long enough). */
+export function ringTimeLeft(startedAt: string, now = Date.now()): number {
+  const started = Date.parse(startedAt);
+  if (Number.isNaN(started)) return RING_MS;
+  return Math.max(0, Math.min(RING_MS, started + RING_MS - now));
+}
+
 /** converseId → who is in its call now (a converse with nobody in a call has no entry). */
 export type CallRosters = Record<string, CallParticipant[]>;
 

@@ -7,6 +7,12 @@ import { initialState, setState } from './store.ts';
 
 const DM = 'd'.repeat(24);
 const joinedAt = '2026-03-01T10:00:00.000Z';
+/** Bob's call as `call:ringing` tells it, started `agoMs` before now. */
+const ring = (agoMs = 0) => ({
+  converseId: DM,
+  callerId: bob.id,
+  startedAt: new Date(Date.now() - agoMs).toISOString(),
+});
 const inCall = (...ids: string[]) =>
   ids.map((userId) => ({ userId, joinedAt, audio: true, video: false, screen: false }));
 
@@ -23,16 +29,26 @@ afterEach(() => {
 
 describe('an incoming DM call', () => {
   it('rings for at most 45 s, then stops on its own', () => {
-    applyRinging({ converseId: DM, callerId: bob.id });
-    expect(useCalls.getState().ringing).toEqual({ converseId: DM, callerId: bob.id });
+    const event = ring();
+    applyRinging(event);
+    expect(useCalls.getState().ringing).toEqual(event);
     vi.advanceTimersByTime(RING_MS - 1);
     expect(useCalls.getState().ringing).not.toBeNull();
     vi.advanceTimersByTime(1);
     expect(useCalls.getState().ringing).toBeNull();
   });
 
+  it('heard late (after a reconnect), rings only for what is left of its 45 s, and not at all past them', () => {
+    applyRinging(ring(40_000));
+    expect(useCalls.getState().ringing).not.toBeNull();
+    vi.advanceTimersByTime(5_000);
+    expect(useCalls.getState().ringing).toBeNull();
+    applyRinging(ring(RING_MS + 1));
+    expect(useCalls.getState().ringing).toBeNull();
+  });
+
   it('stops when the caller hangs up (the call has nobody left)', () => {
-    applyRinging({ converseId: DM, callerId: bob.id });
+    applyRinging(ring());
     applyCallUpdate({ converseId: DM, participants: inCall(bob.id) });
     expect(useCalls.getState().ringing).not.toBeNull();
     applyCallUpdate({ converseId: DM, participants: [] });
@@ -40,24 +56,24 @@ describe('an incoming DM call', () => {
   });
 
   it('stops when I answer on another device, or decline there', () => {
-    applyRinging({ converseId: DM, callerId: bob.id });
+    applyRinging(ring());
     applyCallUpdate({ converseId: DM, participants: inCall(bob.id, alice.id) });
     expect(useCalls.getState().ringing).toBeNull();
 
-    applyRinging({ converseId: DM, callerId: bob.id });
+    applyRinging(ring());
     applyDeclined({ converseId: DM, userId: alice.id });
     expect(useCalls.getState().ringing).toBeNull();
   });
 
   it('does not ring for a call I started myself', () => {
-    applyRinging({ converseId: DM, callerId: alice.id });
+    applyRinging({ ...ring(), callerId: alice.id });
     expect(useCalls.getState().ringing).toBeNull();
   });
 
   it('a ring that restarts gets its full time again, and sign-out silences it', () => {
-    applyRinging({ converseId: DM, callerId: bob.id });
+    applyRinging(ring());
     vi.advanceTimersByTime(RING_MS / 2);
-    applyRinging({ converseId: DM, callerId: bob.id });
+    applyRinging(ring());
     vi.advanceTimersByTime(RING_MS - 1);
     expect(useCalls.getState().ringing).not.toBeNull();
     forgetAccountState();

@@ -2,7 +2,15 @@ import type { CallDeclined, CallJoin, CallRinging, CallState } from '@im/protoco
 import { ApiRequestError, describeError } from '../api/errors.ts';
 import { http, path } from '../api/http.ts';
 import { accountStore, forgetOnSignOut } from './account-state.ts';
-import { applyCallState, dmPhase, RING_MS, ringStops, type CallPhase, type CallRosters } from './call-logic.ts';
+import {
+  applyCallState,
+  dmPhase,
+  RING_MS,
+  ringStops,
+  ringTimeLeft,
+  type CallPhase,
+  type CallRosters,
+} from './call-logic.ts';
 import { connectRoom, type CallRoom } from './call-room.ts';
 import { navigate } from './navigation.ts';
 import { getState } from './store.ts';
@@ -239,13 +247,29 @@ export function refreshCallStates(): void {
   for (const converseId of known) void loadCallState(converseId);
 }
 
-/** `call:ringing`: someone calls me in a DM; it rings for at most RING_MS. */
+/**
+ * `call:ringing`, or a call found ringing after a connect: someone calls me
+ * in a DM; it rings until RING_MS after the call started.
+ */
 export function applyRinging(event: CallRinging): void {
   if (event.callerId === meId() || useCalls.getState().mine?.converseId === event.converseId) return;
+  const left = ringTimeLeft(event.startedAt);
+  if (left === 0) return;
   ensureUsers([event.callerId]);
   clearTimeout(timers.ring);
   useCalls.setState({ ringing: event });
-  timers.ring = setTimeout(stopRinging, RING_MS);
+  timers.ring = setTimeout(stopRinging, left);
+}
+
+/** After a connect: a DM call that started ringing while this app was away (or not open) rings here too. */
+export async function loadRinging(): Promise<void> {
+  try {
+    const calls = await http.get<CallRinging[]>('/api/calls/ringing');
+    const first = calls.find((c) => ringTimeLeft(c.startedAt) > 0);
+    if (first && !useCalls.getState().ringing) applyRinging(first);
+  } catch {
+    // Nothing rings that we know of; `call:ringing` still arrives for new calls.
+  }
 }
 
 export function stopRinging(): void {

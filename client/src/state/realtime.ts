@@ -41,7 +41,7 @@ import { applyUserUpdated } from './users.ts';
 import { loadCustomEmoji, useCustomEmoji } from './custom-emoji.ts';
 import type { UnreadEntry } from '@im/protocol';
 import { forgetOnSignOut } from './account-state.ts';
-import { applyCallUpdate, applyDeclined, applyRinging, refreshCallStates } from './calls.ts';
+import { applyCallUpdate, applyDeclined, applyRinging, loadRinging, refreshCallStates } from './calls.ts';
 
 const SYNC_TIMEOUT_MS = 20_000;
 const TYPING_SHOWN_MS = 4000;
@@ -177,7 +177,7 @@ async function catchUp(socket: ChatSocket): Promise<void> {
   invalidateMembers();
   forgetCommandAges();
   refreshCallStates();
-  await Promise.all([loadGroups(), loadDms(), loadUnread()]).catch(() => undefined);
+  await Promise.all([loadGroups(), loadDms(), loadUnread(), loadRinging()]).catch(() => undefined);
 }
 
 function applySync(result: SyncResult): void {

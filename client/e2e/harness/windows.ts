@@ -15,6 +15,13 @@ export function watchPage(windows: Windows, label: string, page: Page): void {
   collectPageErrors(page, label, windows.errors);
 }
 
+export interface WindowOptions {
+  /** 1280x800 unless given (a phone: 390x844). */
+  viewport?: { width: number; height: number };
+  /** Browser permissions granted to the app's origin, such as `microphone` and `camera` for calls. */
+  permissions?: string[];
+}
+
 /** A window of its own (a new browser context) signed in as `account` at `path`, watched. */
 export async function openWindow(
   story: WebAppStory,
@@ -22,8 +29,12 @@ export async function openWindow(
   label: string,
   account: Account,
   path?: string,
+  options: WindowOptions = {},
 ): Promise<Page> {
-  const context = await story.browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const context = await story.browser.newContext({
+    viewport: options.viewport ?? { width: 1280, height: 800 },
+    ...(options.permissions ? { permissions: options.permissions } : {}),
+  });
   context.setDefaultTimeout(15_000);
   const page = await context.newPage();
   watchPage(windows, label, page);

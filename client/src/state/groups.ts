@@ -163,9 +163,9 @@ export async function setMemberRole(groupId: string, userId: string, role: 'admi
   if (member) changeMemberRole(groupId, userId, member.role);
 }
 
-export async function createPanel(groupId: string, name: string): Promise<Panel | null> {
+export async function createPanel(groupId: string, name: string, type: Panel['type'] = 'text'): Promise<Panel | null> {
   const panel = await attempt('Could not create the panel', () =>
-    http.post<Panel>(path`/api/groups/${groupId}/panels`, { name, type: 'text' }),
+    http.post<Panel>(path`/api/groups/${groupId}/panels`, { name, type }),
   );
   if (panel) {
     updatePanels(groupId, (panels) => (panels.some((p) => p.id === panel.id) ? panels : [...panels, panel]));

@@ -41,6 +41,7 @@ import { applyUserUpdated } from './users.ts';
 import { loadCustomEmoji, useCustomEmoji } from './custom-emoji.ts';
 import type { UnreadEntry } from '@im/protocol';
 import { forgetOnSignOut } from './account-state.ts';
+import { applyCallUpdate, applyDeclined, applyRinging, loadRinging, refreshCallStates } from './calls.ts';
 
 const SYNC_TIMEOUT_MS = 20_000;
 const TYPING_SHOWN_MS = 4000;
@@ -128,6 +129,9 @@ export function attachRealtime(socket: ChatSocket, onUnauthorized: () => void): 
   );
   socket.on('dm:opened', (dm) => putDm(dm));
   socket.on('presence', (event) => setPresence(event.userId, event.online));
+  socket.on('call:updated', (state) => applyCallUpdate(state));
+  socket.on('call:ringing', (event) => applyRinging(event));
+  socket.on('call:declined', (event) => applyDeclined(event));
 }
 
 /** Around this long (±50%) before reconnecting after the server closed the socket. */
@@ -172,7 +176,8 @@ async function catchUp(socket: ChatSocket): Promise<void> {
   retryFailedSends();
   invalidateMembers();
   forgetCommandAges();
-  await Promise.all([loadGroups(), loadDms(), loadUnread()]).catch(() => undefined);
+  refreshCallStates();
+  await Promise.all([loadGroups(), loadDms(), loadUnread(), loadRinging()]).catch(() => undefined);
 }
 
 function applySync(result: SyncResult): void {

@@ -6,14 +6,16 @@ import { FormActions } from '../common/FormActions.tsx';
 import { WebPublicSection } from './WebPublicSection.tsx';
 
 /**
- * A panel's name and who may post in it (admins only: an announcement panel),
- * saved together; and whether it is readable on the web, which applies at once.
+ * A panel's name and who may post in it (admins only: an announcement panel,
+ * or for a voice panel a stage), saved together; and whether a text panel is
+ * readable on the web, which applies at once.
  */
 export function PanelSettingsDialog(props: { groupId: string; panel: Panel; onClose: () => void }) {
   const { panel } = props;
   const [name, setName] = useState(panel.name);
   const [adminOnly, setAdminOnly] = useState(panel.postingRole === 'admin');
   const [busy, setBusy] = useState(false);
+  const voice = panel.type === 'voice';
   const postingRole: Panel['postingRole'] = adminOnly ? 'admin' : 'member';
   const patch = {
     ...(name.trim() !== panel.name ? { name: name.trim() } : {}),
@@ -38,12 +40,17 @@ export function PanelSettingsDialog(props: { groupId: string; panel: Panel; onCl
         </label>
         <label className="check">
           <input type="checkbox" checked={adminOnly} onChange={(e) => setAdminOnly(e.target.checked)} />
-          Only admins can post
+          {voice ? 'Only admins can speak (a stage)' : 'Only admins can post'}
         </label>
-        <p className="hint">Members still read an admin-only panel; only the owner and admins post in it.</p>
+        <p className="hint">
+          {voice
+            ? 'Members still join a stage and listen; only the owner and admins speak and show video.'
+            : 'Members still read an admin-only panel; only the owner and admins post in it.'}
+        </p>
         <FormActions onCancel={props.onClose} submit="Save" disabled={busy || !name.trim()} />
       </form>
-      <WebPublicSection groupId={props.groupId} panelId={panel.id} />
+      {/* A voice panel has no messages to publish on the web. */}
+      {!voice && <WebPublicSection groupId={props.groupId} panelId={panel.id} />}
     </Dialog>
   );
 }

@@ -1,4 +1,4 @@
-import type { Invite } from '@im/protocol';
+import type { Invite, Panel } from '@im/protocol';
 import { useEffect, useState, type FormEvent } from 'react';
 import { describeError } from '../../api/errors.ts';
 import { acceptInvite, createGroup, createInvite, createPanel, renameGroup } from '../../state/groups.ts';
@@ -91,18 +91,40 @@ export function RenameGroupDialog(props: { groupId: string; name: string; onClos
   );
 }
 
-/** A new panel; an existing one is changed in PanelSettingsDialog. */
+/** A new panel, for text or for voice; an existing one is changed in PanelSettingsDialog. */
 export function PanelDialog(props: { groupId: string; onClose: () => void }) {
+  const [name, setName] = useState('');
+  const [type, setType] = useState<Panel['type']>('text');
+  const [busy, setBusy] = useState(false);
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!name.trim()) return;
+    setBusy(true);
+    const panel = await createPanel(props.groupId, name.trim(), type);
+    setBusy(false);
+    if (panel) props.onClose();
+  };
   return (
-    <NameDialog
-      title="Create a panel"
-      label="Panel name"
-      action="Create"
-      onClose={props.onClose}
-      submit={async (name) => {
-        await createPanel(props.groupId, name);
-      }}
-    />
+    <Dialog title="Create a panel" onClose={props.onClose}>
+      <form onSubmit={(e) => void onSubmit(e)} className="form">
+        <fieldset className="panel-type">
+          <legend>Panel type</legend>
+          <label>
+            <input type="radio" name="panel-type" checked={type === 'text'} onChange={() => setType('text')} />
+            Text: messages, files and threads
+          </label>
+          <label>
+            <input type="radio" name="panel-type" checked={type === 'voice'} onChange={() => setType('voice')} />
+            Voice: a call anyone in the group can join, with video and screen sharing
+          </label>
+        </fieldset>
+        <label>
+          Panel name
+          <input value={name} maxLength={64} onChange={(e) => setName(e.target.value)} required />
+        </label>
+        <FormActions onCancel={props.onClose} submit="Create" disabled={busy || !name.trim()} />
+      </form>
+    </Dialog>
   );
 }
 

@@ -20,6 +20,10 @@ import { PinsButton } from '../threads/PinsButton.tsx';
 import { ThreadPane } from '../threads/ThreadPane.tsx';
 import { ThreadsButton } from '../threads/ThreadsButton.tsx';
 import { DocumentTitle } from '../catch-up/DocumentTitle.tsx';
+import { CallBar } from '../calls/CallBar.tsx';
+import { DmCallButton, DmCallStage } from '../calls/DmCall.tsx';
+import { IncomingCall } from '../calls/IncomingCall.tsx';
+import { VoicePanelView } from '../calls/VoicePanelView.tsx';
 import { SearchButton, SearchLauncher } from '../search/SearchLauncher.tsx';
 
 type Dialogs = null | 'create' | 'join' | 'settings' | 'admin';
@@ -76,131 +80,153 @@ export function Shell() {
   }, [groupId, membersLoaded]);
 
   const converseId = groupConverse?.converseId ?? dm?.id;
-  const title = groupConverse ? `#${groupConverse.name}` : dm ? displayName(dmOther, 'Direct message') : '';
+  const voicePanel = groupConverse?.type === 'voice' ? groupConverse : undefined;
+  const title = groupConverse
+    ? voicePanel
+      ? groupConverse.name
+      : `#${groupConverse.name}`
+    : dm
+      ? displayName(dmOther, 'Direct message')
+      : '';
 
   const exploring = route.name === 'explore';
   // Any navigation (a panel, a DM, Explore) shows what it opened, on a phone too.
   useEffect(() => setNavOpen(false), [converseId, route]);
 
   return (
-    <div className={`shell${navOpen || (!converseId && !exploring) ? ' nav-open' : ''}`}>
-      <div className="nav">
-        <GroupRail onCreate={() => setDialog('create')} onJoin={() => setDialog('join')} />
-        <div className="sidebar-column">
-          {group ? (
-            <GroupSidebar group={group} activeConverseId={converseId} />
-          ) : (
-            <DmSidebar activeConverseId={dm?.id} />
-          )}
-          <div className="user-bar">
-            <Avatar user={me} size={32} online />
-            <span className="user-name">{displayName(me)}</span>
-            {serverAdmin && (
-              <button
-                type="button"
-                className="icon-button"
-                aria-label="Admin console"
-                title="Admin console"
-                onClick={() => setDialog('admin')}
-              >
-                <Icon name="shield" />
-              </button>
+    <div className="shell-frame">
+      <div className={`shell${navOpen || (!converseId && !exploring) ? ' nav-open' : ''}`}>
+        <div className="nav">
+          <GroupRail onCreate={() => setDialog('create')} onJoin={() => setDialog('join')} />
+          <div className="sidebar-column">
+            {group ? (
+              <GroupSidebar group={group} activeConverseId={converseId} />
+            ) : (
+              <DmSidebar activeConverseId={dm?.id} />
             )}
-            <button type="button" className="icon-button" aria-label="Settings" onClick={() => setDialog('settings')}>
-              <Icon name="gear" />
-            </button>
-          </div>
-        </div>
-      </div>
-      <main className="main">
-        {exploring ? (
-          <ExploreView onBack={() => setNavOpen(true)} />
-        ) : converseId ? (
-          <>
-            <header className="converse-head">
-              <button
-                type="button"
-                className="icon-button back"
-                aria-label="Back to the list"
-                onClick={() => setNavOpen(true)}
-              >
-                <Icon name="back" size={24} />
-              </button>
-              <h1 data-testid="converse-title">{title}</h1>
-              <SearchButton />
-              <ThreadsButton />
-              <PinsButton converseId={converseId} />
-              {group && (
+            <div className="user-bar">
+              <Avatar user={me} size={32} online />
+              <span className="user-name">{displayName(me)}</span>
+              {serverAdmin && (
                 <button
                   type="button"
                   className="icon-button"
-                  aria-label="Members"
-                  aria-pressed={membersOpen}
-                  onClick={() => setMembersOpen(!membersOpen)}
+                  aria-label="Admin console"
+                  title="Admin console"
+                  onClick={() => setDialog('admin')}
                 >
-                  <Icon name="users" />
+                  <Icon name="shield" />
                 </button>
               )}
-            </header>
-            <div className="converse-body">
-              <ConverseView
-                key={converseId}
-                converseId={converseId}
-                groupId={group?.id}
-                title={title}
-                members={mentionable}
-                canModerate={group !== undefined && group.myRole !== 'member'}
-                canPin={group === undefined || group.myRole !== 'member'}
-                posting={
-                  group
-                    ? {
-                        myRole: group.myRole,
-                        postingRole: groupConverse?.postingRole,
-                        myMutedUntil: group.myMutedUntil,
-                      }
-                    : undefined
-                }
-              />
-              <ThreadPane converseId={converseId} />
-              {group && membersOpen && <MemberPanel group={group} />}
-            </div>
-          </>
-        ) : route.name === 'group' && !group ? (
-          groupsLoaded ? (
-            <JoinPrompt groupId={route.groupId} converseId={route.converseId} />
-          ) : (
-            <p className="welcome hint">Loading…</p>
-          )
-        ) : (
-          <div className="welcome">
-            <h1>Hello, {displayName(me)}</h1>
-            <p>Pick a conversation, create or join a group, or explore the public ones.</p>
-            <div className="form-actions">
-              <button type="button" className="primary" onClick={() => setDialog('create')}>
-                Create a group
+              <button type="button" className="icon-button" aria-label="Settings" onClick={() => setDialog('settings')}>
+                <Icon name="gear" />
               </button>
-              <button type="button" onClick={() => setDialog('join')}>
-                Join with an invite
-              </button>
-              <ExploreButton />
             </div>
           </div>
+        </div>
+        <main className="main">
+          {exploring ? (
+            <ExploreView onBack={() => setNavOpen(true)} />
+          ) : converseId ? (
+            <>
+              <header className="converse-head">
+                <button
+                  type="button"
+                  className="icon-button back"
+                  aria-label="Back to the list"
+                  onClick={() => setNavOpen(true)}
+                >
+                  <Icon name="back" size={24} />
+                </button>
+                {voicePanel && (
+                  <span className="voice-mark" title="Voice panel">
+                    <Icon name="speaker" />
+                  </span>
+                )}
+                <h1 data-testid="converse-title">{title}</h1>
+                {dm && <DmCallButton converseId={dm.id} name={title} />}
+                <SearchButton />
+                <ThreadsButton />
+                {!voicePanel && <PinsButton converseId={converseId} />}
+                {group && (
+                  <button
+                    type="button"
+                    className="icon-button"
+                    aria-label="Members"
+                    aria-pressed={membersOpen}
+                    onClick={() => setMembersOpen(!membersOpen)}
+                  >
+                    <Icon name="users" />
+                  </button>
+                )}
+              </header>
+              {dm && <DmCallStage converseId={dm.id} />}
+              <div className="converse-body">
+                {voicePanel && group ? (
+                  <VoicePanelView key={voicePanel.converseId} groupId={group.id} panel={voicePanel} />
+                ) : (
+                  <ConverseView
+                    key={converseId}
+                    converseId={converseId}
+                    groupId={group?.id}
+                    title={title}
+                    members={mentionable}
+                    canModerate={group !== undefined && group.myRole !== 'member'}
+                    canPin={group === undefined || group.myRole !== 'member'}
+                    posting={
+                      group
+                        ? {
+                            myRole: group.myRole,
+                            postingRole: groupConverse?.postingRole,
+                            myMutedUntil: group.myMutedUntil,
+                          }
+                        : undefined
+                    }
+                  />
+                )}
+                {!voicePanel && <ThreadPane converseId={converseId} />}
+                {group && membersOpen && <MemberPanel group={group} />}
+              </div>
+            </>
+          ) : route.name === 'group' && !group ? (
+            groupsLoaded ? (
+              <JoinPrompt groupId={route.groupId} converseId={route.converseId} />
+            ) : (
+              <p className="welcome hint">Loading…</p>
+            )
+          ) : (
+            <div className="welcome">
+              <h1>Hello, {displayName(me)}</h1>
+              <p>Pick a conversation, create or join a group, or explore the public ones.</p>
+              <div className="form-actions">
+                <button type="button" className="primary" onClick={() => setDialog('create')}>
+                  Create a group
+                </button>
+                <button type="button" onClick={() => setDialog('join')}>
+                  Join with an invite
+                </button>
+                <ExploreButton />
+              </div>
+            </div>
+          )}
+        </main>
+        {dialog === 'create' && <CreateGroupDialog onClose={() => setDialog(null)} />}
+        {dialog === 'join' && (
+          <JoinGroupDialog
+            initialCode={route.name === 'invite' ? route.code : undefined}
+            onClose={() => {
+              setDialog(null);
+              if (useStore.getState().route.name === 'invite') navigate({ name: 'home' }, { replace: true });
+            }}
+          />
         )}
-      </main>
-      {dialog === 'create' && <CreateGroupDialog onClose={() => setDialog(null)} />}
-      {dialog === 'join' && (
-        <JoinGroupDialog
-          initialCode={route.name === 'invite' ? route.code : undefined}
-          onClose={() => {
-            setDialog(null);
-            if (useStore.getState().route.name === 'invite') navigate({ name: 'home' }, { replace: true });
-          }}
-        />
-      )}
-      <SearchLauncher />
-      <DocumentTitle />
-      {dialog === 'settings' && <SettingsDialog onClose={() => setDialog(null)} />}
-      {dialog === 'admin' && serverAdmin && <AdminConsole onClose={() => setDialog(null)} />}
+        <SearchLauncher />
+        <DocumentTitle />
+        {dialog === 'settings' && <SettingsDialog onClose={() => setDialog(null)} />}
+        {dialog === 'admin' && serverAdmin && <AdminConsole onClose={() => setDialog(null)} />}
+      </div>
+      <CallBar />
+      <IncomingCall />
     </div>
   );
 }

@@ -1,5 +1,7 @@
 import type { Group, Panel } from '@im/protocol';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { joinCall, loadCallState, useCalls } from '../../state/calls.ts';
+import { CallRoster } from '../calls/CallRoster.tsx';
 import { deleteGroup, deletePanel, leaveGroup } from '../../state/groups.ts';
 import { navigate } from '../../state/navigation.ts';
 import { useStore } from '../../state/store.ts';
@@ -23,6 +25,15 @@ export function GroupSidebar(props: { group: Group; activeConverseId?: string })
   const [open, setOpen] = useState<Open>(null);
   const { open: menu, setOpen: setMenu, ref: menuRef } = useMenu<HTMLElement>();
   const admin = group.myRole === 'owner' || group.myRole === 'admin';
+  const rosters = useCalls((s) => s.rosters);
+  // Who is in each voice panel's call, asked once as the sidebar shows it; `call:updated` keeps it.
+  const voiceConverses = group.panels
+    .filter((p) => p.type === 'voice')
+    .map((p) => p.converseId)
+    .join(',');
+  useEffect(() => {
+    for (const converseId of voiceConverses.split(',').filter(Boolean)) void loadCallState(converseId);
+  }, [voiceConverses]);
   return (
     <nav className="sidebar" aria-label={`${group.name} panels`}>
       <header className="sidebar-head" ref={menuRef}>
@@ -83,15 +94,28 @@ export function GroupSidebar(props: { group: Group; activeConverseId?: string })
           const active = panel.converseId === props.activeConverseId;
           const counts = unread[panel.converseId] ?? { unread: 0, mentions: 0 };
           return (
-            <li key={panel.id} className={active ? 'active' : undefined}>
+            <li
+              key={panel.id}
+              className={[active && 'active', panel.type === 'voice' && 'voice'].filter(Boolean).join(' ') || undefined}
+            >
               <button
                 type="button"
                 className={counts.unread > 0 ? 'channel unread' : 'channel'}
                 aria-current={active ? 'page' : undefined}
                 data-testid="panel-link"
-                onClick={() => navigate({ name: 'group', groupId: group.id, converseId: panel.converseId })}
+                onClick={() => {
+                  navigate({ name: 'group', groupId: group.id, converseId: panel.converseId });
+                  if (panel.type === 'voice') joinVoicePanel(group.id, panel);
+                }}
               >
-                <span aria-hidden="true"># </span>
+                {panel.type === 'voice' ? (
+                  <span className="voice-mark" title="Voice panel">
+                    <Icon name="speaker" size={16} />
+                    <span className="visually-hidden">Voice: </span>
+                  </span>
+                ) : (
+                  <span aria-hidden="true"># </span>
+                )}
                 <span className="channel-name">{panel.name}</span>
                 {panel.webPublic && (
                   <span className="web-public-mark" title="Readable on the web" data-testid="web-public-mark">
@@ -124,6 +148,7 @@ export function GroupSidebar(props: { group: Group; activeConverseId?: string })
                   </button>
                 </span>
               )}
+              {panel.type === 'voice' && <CallRoster panelName={panel.name} participants={rosters[panel.converseId]} />}
             </li>
           );
         })}
@@ -137,6 +162,13 @@ export function GroupSidebar(props: { group: Group; activeConverseId?: string })
       )}
     </nav>
   );
+}
+
+/** Opening a voice panel joins its call, unless I am in it already. */
+function joinVoicePanel(groupId: string, panel: Panel): void {
+  const mine = useCalls.getState().mine;
+  if (mine?.converseId === panel.converseId && mine.phase !== 'failed') return;
+  void joinCall({ converseId: panel.converseId, kind: 'panel', groupId, name: `#${panel.name}` });
 }
 
 /** My direct conversations, newest first. */

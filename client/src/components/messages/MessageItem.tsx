@@ -5,6 +5,7 @@ import type { PendingMessage } from '../../state/messages.ts';
 import { emoteOf } from '../../state/commands.ts';
 import { displayName } from '../../state/users.ts';
 import { Avatar } from '../common/Avatar.tsx';
+import { CallRecordLine } from '../calls/CallRecordLine.tsx';
 import { Attachment } from './Attachment.tsx';
 import { AuthorName, shownName } from './AuthorName.tsx';
 import { EphemeralItem } from './EphemeralItem.tsx';
@@ -44,7 +45,16 @@ export const MessageItem = memo(function MessageItem(props: { row: Row; ctx: Ite
           <span>{formatDay(row.at)}</span>
         </div>
       )}
-      {row.kind === 'message' && <ConfirmedMessage message={row.message} author={author} first={row.first} ctx={ctx} />}
+      {row.kind === 'message' &&
+        (row.message.call && !row.message.deleted ? (
+          <CallRecordLine
+            record={row.message.call}
+            mine={row.message.authorId === ctx.me.id}
+            at={row.message.createdAt}
+          />
+        ) : (
+          <ConfirmedMessage message={row.message} author={author} first={row.first} ctx={ctx} />
+        ))}
       {row.kind === 'pending' && <PendingItem pending={row.pending} author={ctx.me} first={row.first} ctx={ctx} />}
       {row.kind === 'ephemeral' && (
         <EphemeralItem

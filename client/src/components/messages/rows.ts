@@ -54,7 +54,8 @@ export function buildRows(
   let prevDate: Date | null = null;
   const push = (row: RowInput) => {
     const at = new Date(row.at);
-    const who = row.kind === 'ephemeral' ? '' : speaker(row);
+    // An ephemeral answer and a call record stand alone: the message after either shows its header.
+    const who = row.kind === 'ephemeral' || (row.kind === 'message' && row.message.call) ? '' : speaker(row);
     const newDay = prevDate === null || !sameDay(prevDate, at);
     const first = newDay || who === '' || who !== prevSpeaker || at.getTime() - prevAt > GROUP_GAP_MS;
     rows.push({ ...row, first, newDay } as Row);

@@ -1,0 +1,35 @@
+import type { CallParticipant } from '@im/protocol';
+import { useStore } from '../../state/store.ts';
+import { displayName } from '../../state/users.ts';
+import { Avatar } from '../common/Avatar.tsx';
+import { Icon } from '../common/Icon.tsx';
+
+/** Who is in a voice panel's call, under the panel in the sidebar. */
+export function CallRoster(props: { panelName: string; participants: readonly CallParticipant[] | undefined }) {
+  const users = useStore((s) => s.users);
+  if (!props.participants?.length) return null;
+  return (
+    <ul className="call-roster" aria-label={`In ${props.panelName}`} data-testid="call-roster">
+      {props.participants.map((p) => (
+        <li key={p.userId} data-testid="call-roster-person">
+          <Avatar user={users[p.userId]} size={20} />
+          <span className="call-roster-name" data-testid="call-roster-name">
+            {displayName(users[p.userId], '…')}
+          </span>
+          {p.video && (
+            <span title="Camera on">
+              <Icon name="camera" size={14} />
+              <span className="visually-hidden"> (camera on)</span>
+            </span>
+          )}
+          {p.screen && (
+            <span title="Sharing the screen">
+              <Icon name="screen" size={14} />
+              <span className="visually-hidden"> (sharing the screen)</span>
+            </span>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}

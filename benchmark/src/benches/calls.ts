@@ -52,12 +52,17 @@ const SUBSCRIBE_DEADLINE_MS = 30_000;
 
 /** Nothing of a run may wait for ever on an overloaded machine. */
 const STEP_TIMEOUT_MS = 15_000;
+/**
+ * Joining takes longer as the call grows: the clients of everyone already in
+ * it encode and decode on the same cores (the 8th of 8 has taken over 15 s).
+ */
+const JOIN_TIMEOUT_MS = 90_000;
 
-const within = <T>(what: string, work: Promise<T>): Promise<T> =>
+const within = <T>(what: string, work: Promise<T>, timeoutMs = STEP_TIMEOUT_MS): Promise<T> =>
   Promise.race([
     work,
     new Promise<never>((_, reject) =>
-      setTimeout(() => reject(new Error(`${what}: no answer in ${STEP_TIMEOUT_MS} ms`)), STEP_TIMEOUT_MS).unref(),
+      setTimeout(() => reject(new Error(`${what}: no answer in ${timeoutMs} ms`)), timeoutMs).unref(),
     ),
   ]);
 
@@ -145,7 +150,7 @@ class Participant {
 
   /** Joins; publishes camera and microphone unless `frames` is undefined (a viewer). */
   async join(url: string, token: string, receive: boolean, frames?: VideoFrame[], tone?: AudioFrame): Promise<void> {
-    await within('joining', this.room.connect(url, token, { autoSubscribe: receive, dynacast: true }));
+    await within('joining', this.room.connect(url, token, { autoSubscribe: receive, dynacast: true }), JOIN_TIMEOUT_MS);
     if (!frames || !tone) return;
     const video = new VideoSource(WIDTH, HEIGHT);
     const audio = new AudioSource(AUDIO_RATE, 1);

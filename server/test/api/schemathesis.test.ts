@@ -5,8 +5,9 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { freePort, startLiveKit, type LiveKitServerHandle } from '@im/dev-servers';
-import { startApi, type ApiHarness } from './harness.ts';
+import type { LiveKitServerHandle } from '@im/dev-servers';
+import { startApiWithLiveKit } from '../calls/with-livekit.ts';
+import type { ApiHarness } from './harness.ts';
 
 /** Where scripts/setup.sh (test profile) installs schemathesis. */
 const VERSION = '4.32.5';
@@ -65,15 +66,7 @@ describe('the API document against the server (schemathesis, all checks)', () =>
   before(async () => {
     assert.ok(existsSync(ST), `schemathesis ${VERSION} is not installed at ${ST}: run 'bash scripts/setup.sh test'`);
     // Calls on, with a real LiveKit: their routes answer as they do in use, not 503.
-    const port = await freePort();
-    livekit = await startLiveKit({ webhookUrls: [`http://127.0.0.1:${port}/api/livekit/webhook`] });
-    api = await startApi(import.meta.url, {
-      PORT: String(port),
-      VOICE: 'on',
-      LIVEKIT_URL: livekit.url,
-      LIVEKIT_API_KEY: livekit.apiKey,
-      LIVEKIT_API_SECRET: livekit.apiSecret,
-    });
+    ({ api, livekit } = await startApiWithLiveKit(import.meta.url));
   });
   after(async () => {
     await api?.close();

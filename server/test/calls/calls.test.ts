@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { CallJoin, CallRinging, CallState, DmConverse, Message, Panel } from '@im/protocol';
-import { freePort, startLiveKit, type LiveKitServerHandle } from '@im/dev-servers';
+import type { LiveKitServerHandle } from '@im/dev-servers';
 import {
   AudioSource,
   LocalAudioTrack,
@@ -20,6 +20,7 @@ import { AccessToken, RoomServiceClient, TokenVerifier } from 'livekit-server-sd
 import { createHash } from 'node:crypto';
 import { eventually, expectations, groupWithMembers, startApi, type ApiHarness } from '../api/harness.ts';
 import { connectClient, record, until, type ClientSocket } from '../realtime/client.ts';
+import { startApiWithLiveKit } from './with-livekit.ts';
 
 type User = Awaited<ReturnType<ApiHarness['user']>>;
 
@@ -40,15 +41,7 @@ describe('voice and video through LiveKit', () => {
       .catch(() => undefined);
 
   before(async () => {
-    const port = await freePort();
-    livekit = await startLiveKit({ webhookUrls: [`http://127.0.0.1:${port}/api/livekit/webhook`] });
-    api = await startApi(import.meta.url, {
-      PORT: String(port),
-      VOICE: 'on',
-      LIVEKIT_URL: livekit.url,
-      LIVEKIT_API_KEY: livekit.apiKey,
-      LIVEKIT_API_SECRET: livekit.apiSecret,
-    });
+    ({ api, livekit } = await startApiWithLiveKit(import.meta.url));
   });
 
   after(async () => {

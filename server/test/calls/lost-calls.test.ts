@@ -8,8 +8,9 @@ import type { CallJoin, CallState, DmConverse, Message } from '@im/protocol';
 import { freePort, startLiveKit, type LiveKitServerHandle } from '@im/dev-servers';
 import { dispose, Room } from '@livekit/rtc-node';
 import type { RunningNode } from '../../src/node.ts';
-import { eventually, startApi, startSingleNode, type ApiHarness } from '../api/harness.ts';
+import { eventually, startSingleNode, type ApiHarness } from '../api/harness.ts';
 import { connectClient, record, until } from '../realtime/client.ts';
+import { startApiWithLiveKit } from './with-livekit.ts';
 
 describe('calls LiveKit lost without a word', () => {
   let api: ApiHarness;
@@ -19,15 +20,7 @@ describe('calls LiveKit lost without a word', () => {
   const rooms: Room[] = [];
 
   before(async () => {
-    const port = await freePort();
-    first = await startLiveKit({ webhookUrls: [`http://127.0.0.1:${port}/api/livekit/webhook`] });
-    api = await startApi(import.meta.url, {
-      PORT: String(port),
-      VOICE: 'on',
-      LIVEKIT_URL: first.url,
-      LIVEKIT_API_KEY: first.apiKey,
-      LIVEKIT_API_SECRET: first.apiSecret,
-    });
+    ({ api, livekit: first } = await startApiWithLiveKit(import.meta.url));
   });
 
   after(async () => {

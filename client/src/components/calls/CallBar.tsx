@@ -10,7 +10,7 @@ import {
   type MyCall,
 } from '../../state/calls.ts';
 import { navigate } from '../../state/navigation.ts';
-import { Icon } from '../common/Icon.tsx';
+import { Icon, type IconName } from '../common/Icon.tsx';
 import { useMenu } from '../common/useMenu.ts';
 import { DeviceMenu } from './DeviceMenu.tsx';
 import { TrackAudio, useSeats } from './media.tsx';
@@ -82,36 +82,27 @@ function Controls(props: { mine: MyCall }) {
     <div className="call-controls" ref={ref}>
       {mine.canPublish ? (
         <>
-          <button
-            type="button"
-            className="icon-button"
-            aria-label={mine.microphone ? 'Mute microphone' : 'Unmute microphone'}
-            aria-pressed={!mine.microphone}
+          <ToggleButton
+            label={mine.microphone ? 'Mute microphone' : 'Unmute microphone'}
             title={mine.microphone ? 'Mute' : 'Unmute'}
+            pressed={!mine.microphone}
+            icon={mine.microphone ? 'mic' : 'micOff'}
             onClick={() => void setMicrophone(!mine.microphone)}
-          >
-            <Icon name={mine.microphone ? 'mic' : 'micOff'} />
-          </button>
-          <button
-            type="button"
-            className="icon-button"
-            aria-label={mine.camera ? 'Turn camera off' : 'Turn camera on'}
-            aria-pressed={mine.camera}
+          />
+          <ToggleButton
+            label={mine.camera ? 'Turn camera off' : 'Turn camera on'}
             title={mine.camera ? 'Camera off' : 'Camera on'}
+            pressed={mine.camera}
+            icon={mine.camera ? 'camera' : 'cameraOff'}
             onClick={() => void setCamera(!mine.camera)}
-          >
-            <Icon name={mine.camera ? 'camera' : 'cameraOff'} />
-          </button>
-          <button
-            type="button"
-            className="icon-button"
-            aria-label={mine.screen ? 'Stop sharing the screen' : 'Share the screen'}
-            aria-pressed={mine.screen}
+          />
+          <ToggleButton
+            label={mine.screen ? 'Stop sharing the screen' : 'Share the screen'}
             title={mine.screen ? 'Stop sharing' : 'Share the screen'}
+            pressed={mine.screen}
+            icon="screen"
             onClick={() => void setScreenShare(!mine.screen)}
-          >
-            <Icon name="screen" />
-          </button>
+          />
         </>
       ) : (
         <span className="listen-only" data-testid="listen-only">
@@ -155,5 +146,21 @@ function RemoteAudio() {
         </button>
       )}
     </>
+  );
+}
+
+/** A call bar button that turns something on and off (its label says what a press does now). */
+function ToggleButton(props: { label: string; title: string; pressed: boolean; icon: IconName; onClick: () => void }) {
+  return (
+    <button
+      type="button"
+      className="icon-button"
+      aria-label={props.label}
+      aria-pressed={props.pressed}
+      title={props.title}
+      onClick={props.onClick}
+    >
+      <Icon name={props.icon} />
+    </button>
   );
 }

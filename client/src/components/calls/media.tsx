@@ -10,15 +10,21 @@ export function useSeats(): Seat[] {
   return currentRoom()?.seats() ?? [];
 }
 
-/** A LiveKit video track in a <video> element. */
-export function TrackVideo(props: { track: Track; local: boolean; label: string }) {
-  const ref = useRef<HTMLVideoElement>(null);
+/** A ref whose element plays `track` while it is mounted (LiveKit attaches and detaches the media). */
+function useAttached<E extends HTMLMediaElement>(track: Track) {
+  const ref = useRef<E>(null);
   useEffect(() => {
     const el = ref.current;
     if (!el) return;
-    props.track.attach(el);
-    return () => void props.track.detach(el);
-  }, [props.track]);
+    track.attach(el);
+    return () => void track.detach(el);
+  }, [track]);
+  return ref;
+}
+
+/** A LiveKit video track in a <video> element. */
+export function TrackVideo(props: { track: Track; local: boolean; label: string }) {
+  const ref = useAttached<HTMLVideoElement>(props.track);
   return (
     <video
       ref={ref}
@@ -33,12 +39,6 @@ export function TrackVideo(props: { track: Track; local: boolean; label: string 
 
 /** Another participant's voice: played, never shown. */
 export function TrackAudio(props: { track: Track; userId: string }) {
-  const ref = useRef<HTMLAudioElement>(null);
-  useEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    props.track.attach(el);
-    return () => void props.track.detach(el);
-  }, [props.track]);
+  const ref = useAttached<HTMLAudioElement>(props.track);
   return <audio ref={ref} autoPlay data-testid="remote-audio" data-user-id={props.userId} />;
 }

@@ -6,23 +6,15 @@ import { ImError } from '@im/sdk';
  * Over the limit: 413 as soon as it is known (the rest is not read).
  */
 export async function readJsonBody(req: IncomingMessage, limit: number): Promise<Record<string, unknown>> {
-  const declared = Number(req.headers['content-length'] ?? NaN);
-  if (declared > limit) throw tooLarge(limit);
   const type = req.headers['content-type'];
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw tooLarge(limit);
-    chunks.push(chunk);
-  }
-  if (size === 0) return {};
+  const body = await readBody(req, limit);
+  if (body.length === 0) return {};
   if (!type || !/^application\/json\s*(;|$)/i.test(type)) {
     throw new ImError('IM_ERR_UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json');
   }
   let value: unknown;
   try {
-    value = JSON.parse(Buffer.concat(chunks, size).toString('utf8'));
+    value = JSON.parse(body.toString('utf8'));
   } catch {
     throw new ImError('IM_ERR_BAD_JSON');
   }
@@ -34,6 +26,11 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
 
 /** The body as text, of at most `limit` bytes (413 beyond), for checking a signature over its exact bytes. */
 export async function readTextBody(req: IncomingMessage, limit: number): Promise<string> {
+  return (await readBody(req, limit)).toString('utf8');
+}
+
+/** The body's bytes, at most `limit` (413 as soon as it is known to be more: the rest is not read). */
+async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? NaN);
   if (declared > limit) throw tooLarge(limit);
   const chunks: Buffer[] = [];
@@ -43,7 +40,7 @@ export async function readTextBody(req: IncomingMessage, limit: number): Promise
     if (size > limit) throw tooLarge(limit);
     chunks.push(chunk);
   }
-  return Buffer.concat(chunks, size).toString('utf8');
+  return Buffer.concat(chunks, size);
 }
 
 const tooLarge = (limit: number) => new ImError('IM_ERR_PAYLOAD_TOO_LARGE', `The body exceeds ${limit} bytes`);

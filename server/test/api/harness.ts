@@ -136,6 +136,8 @@ export async function startSingleNode(
       LOG_FORMAT: 'json',
       RATE_LIMIT: 'off',
       MONGO_URL: env.mongoUrl,
+      // No LiveKit unless a test brings one (server/test/calls).
+      VOICE: 'off',
       ...extraEnv,
     }),
     secret: 's'.repeat(40),
@@ -178,6 +180,7 @@ export async function startExtraNode(
     MONGO_URL: api.env.mongoUrl,
     TRANSPORTER: api.env.natsUrl,
     NAMESPACE: api.env.namespace,
+    VOICE: 'off',
     ...env,
   });
   return startNode(

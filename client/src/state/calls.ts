@@ -147,25 +147,25 @@ export async function joinCall(target: { converseId: string; kind: 'panel' | 'dm
 
 const meId = () => getState().me?.id ?? '';
 
-/** Leaves my call, if any; nothing is left to show. */
-export async function leaveCall(): Promise<void> {
+/** Stops waiting for an answer and lets go of the room; `show` sets what the bar says meanwhile. */
+async function dropRoom(show: () => void): Promise<void> {
   clearTimeout(timers.answer);
   timers.answer = undefined;
   const room = live;
   live = null;
-  useCalls.setState({ mine: null });
+  show();
   await room?.disconnect();
 }
+
+/** Leaves my call, if any; nothing is left to show. */
+export const leaveCall = (): Promise<void> => dropRoom(() => useCalls.setState({ mine: null }));
 
 /** Leaves the call but keeps the bar up to say why (`declined`, `no-answer`). */
 async function endWith(converseId: string, phase: CallPhase, error?: string): Promise<void> {
   if (useCalls.getState().mine?.converseId !== converseId) return;
-  clearTimeout(timers.answer);
-  timers.answer = undefined;
-  const room = live;
-  live = null;
-  setMine({ phase, microphone: false, camera: false, screen: false, ...(error ? { error } : {}) });
-  await room?.disconnect();
+  await dropRoom(() =>
+    setMine({ phase, microphone: false, camera: false, screen: false, ...(error ? { error } : {}) }),
+  );
 }
 
 async function giveUp(converseId: string): Promise<void> {

@@ -5,11 +5,14 @@ import type { CallDeps, Ctx } from './deps.ts';
 import type { LiveKit } from './livekit.ts';
 import { callParams } from './params.ts';
 
+/** Whether a converse can hold a call: a DM, or a voice panel. */
+export const holdsCalls = (access: ConverseAccess): boolean => access.kind === 'dm' || access.panelType === 'voice';
+
 /** The caller's access to a converse that can hold a call (a voice panel or a DM); 404 when not theirs. */
 export async function requireCallable(ctx: Ctx<object>, converseId: string, userId: string): Promise<ConverseAccess> {
   const access = await call(ctx, 'chat.access', { converseId, userId });
   if (!access) throw new ImError('IM_ERR_NOT_FOUND', 'Converse not found');
-  if (access.kind === 'group' && access.panelType !== 'voice')
+  if (!holdsCalls(access))
     throw new ImError('IM_ERR_VALIDATION', 'Calls happen in voice panels and DMs; this is a text panel');
   return access;
 }

@@ -33,6 +33,17 @@ export async function recordCallEnd(sender: Sender, converseId: string, ended: C
 }
 
 /**
+ * Connection `sid` left the converse's call (a webhook, or LiveKit no longer
+ * lists it): its members are told, and a call nobody is left in is closed.
+ */
+export async function connectionLeft(sender: Sender, store: CallStore, converseId: string, sid: string): Promise<void> {
+  const doc = await store.left(converseId, sid);
+  if (!doc) return;
+  if (doc.participants.length > 0) tellCall(sender, converseId, doc, doc.memberIds);
+  else await closeCall(sender, store, doc, true);
+}
+
+/**
  * A call is over (nobody left in it, or LiveKit closed its room): a DM's
  * record is written first (idempotent, so a failure here leaves the call in
  * place for LiveKit's retry or the next reconciliation to finish), then the

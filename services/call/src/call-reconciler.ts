@@ -1,5 +1,5 @@
 import type { Logger } from '@im/sdk';
-import { closeCall, tellCall, type Sender } from './call-news.ts';
+import { closeCall, connectionLeft, type Sender } from './call-news.ts';
 import type { CallStore } from './call-store.ts';
 import type { LiveKit } from './livekit.ts';
 
@@ -29,9 +29,7 @@ export async function reconcileCalls(store: CallStore, livekit: LiveKit, sender:
     }
     const present = await livekit.connections(converseId);
     for (const gone of kept.participants.filter((p) => !present.has(p.sid))) {
-      const doc = await store.left(converseId, gone.sid);
-      if (doc && doc.participants.length > 0) tellCall(sender, converseId, doc, doc.memberIds);
-      else if (doc) await closeCall(sender, store, doc, true);
+      await connectionLeft(sender, store, converseId, gone.sid);
       changed += 1;
     }
   }

@@ -111,6 +111,13 @@ export class CallStore {
     return matchedCount > 0;
   }
 
+  /** Which of `converseIds` have a call going on. */
+  async ongoing(converseIds: string[]): Promise<string[]> {
+    if (converseIds.length === 0) return [];
+    const docs = await this.#calls.find({ _id: { $in: converseIds } }, { _id: 1 }).lean<Array<Pick<CallDoc, '_id'>>>();
+    return docs.map((d) => d._id.toHexString());
+  }
+
   /** The DM calls going on that `userId` is a member of and has not joined or declined: they ring for them. */
   ringingFor(userId: string): Promise<Array<Pick<CallDoc, '_id' | 'callerId' | 'startedAt'>>> {
     return this.#calls

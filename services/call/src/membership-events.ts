@@ -19,7 +19,7 @@ export const membershipEvents = ({ app, store, livekit }: CallDeps) => {
   };
   const end = async (converseIds: string[]) => {
     if (!livekit) return;
-    for (const converseId of converseIds) if (await store.get(converseId)) await livekit.endRoom(converseId);
+    for (const converseId of await store.ongoing(converseIds)) await livekit.endRoom(converseId);
   };
   /** The user's calls in the group get the publishing right their standing gives now. */
   const reconsider = async (ctx: EventContext<'group.member.updated'>) => {

@@ -1,8 +1,9 @@
 import { announce, call, EVENTS, ImError, OBJECT_ID, type Params } from '@im/sdk';
-import { closeCall, tellCall } from './call-news.ts';
+import { closeCall, connectionLeft, tellCall } from './call-news.ts';
 import type { WebhookEvent } from 'livekit-server-sdk';
 import type { CallDeps, Ctx } from './deps.ts';
 import { publishedSources } from './livekit.ts';
+import { holdsCalls } from './call-actions.ts';
 import { callParams } from './params.ts';
 
 /**
@@ -24,12 +25,12 @@ export const webhookActions = ({ app, store, livekit }: CallDeps) => {
         if (!participant || !OBJECT_ID.test(participant.identity)) return;
         const userId = participant.identity;
         const access = await call(ctx, 'chat.access', { converseId, userId });
-        if (!access || (access.kind === 'group' && access.panelType !== 'voice')) {
+        if (!access || !holdsCalls(access)) {
           // Their token outlived their membership: out of the call.
           await livekit?.removeParticipant(converseId, userId);
           return;
         }
-        const memberIds = access.kind === 'dm' ? access.memberIds : undefined;
+        const home = access.kind === 'dm' ? { memberIds: access.memberIds } : { groupId: access.groupId };
         const { call: doc, started } = await store.present(
           converseId,
           {
@@ -38,24 +39,20 @@ export const webhookActions = ({ app, store, livekit }: CallDeps) => {
             joinedAt: new Date(Number(participant.joinedAtMs) || Number(participant.joinedAt) * 1000 || Date.now()),
             ...publishedSources(participant, event.event, event.track),
           },
-          access.kind === 'dm' ? { memberIds: access.memberIds } : { groupId: access.groupId },
+          home,
         );
-        tellCall(ctx, converseId, doc, memberIds);
-        if (started && memberIds)
+        tellCall(ctx, converseId, doc, home.memberIds);
+        if (started && home.memberIds)
           announce(ctx, EVENTS.callRinging, {
             converseId,
             callerId: userId,
             startedAt: doc.startedAt.toISOString(),
-            userIds: memberIds.filter((id) => id !== userId),
+            userIds: home.memberIds.filter((id) => id !== userId),
           });
         return;
       }
       case 'participant_left': {
-        if (!participant) return;
-        const doc = await store.left(converseId, participant.sid);
-        if (!doc) return;
-        if (doc.participants.length > 0) tellCall(ctx, converseId, doc, doc.memberIds);
-        else await closeCall(ctx, store, doc, true);
+        if (participant) await connectionLeft(ctx, store, converseId, participant.sid);
         return;
       }
       case 'room_finished': {

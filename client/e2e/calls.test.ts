@@ -163,6 +163,30 @@ describe('calls in the web client', () => {
     assert.equal(await cid.getByRole('button', { name: /microphone/ }).count(), 0);
     await waitForRoster(ann, ['cid']);
     await cid.screenshot({ path: join(SHOTS, 'voice-listening-only.png') });
+
+    // Rights change mid-call: unmuted, Cid may speak at once; muted again, he is back to listening
+    // only; unmuted once more he may speak, and his bar says what his tile shows of his microphone.
+    const muteCid = (seconds: number) =>
+      api(base, accounts.ann.token, 'PUT', `/api/groups/${groupId}/members/${accounts.cid.id}/mute`, { seconds });
+    await muteCid(0);
+    await cid.getByRole('button', { name: 'Unmute microphone' }).click({ timeout: CALL_DEADLINE_MS });
+    await cid.getByRole('button', { name: 'Mute microphone' }).waitFor();
+    await muteCid(600);
+    await cid.getByTestId('listen-only').filter({ hasText: 'Listening only' }).waitFor({ timeout: CALL_DEADLINE_MS });
+    await muteCid(0);
+    const micButton = cid.getByRole('button', { name: /^(Mute|Unmute) microphone$/ });
+    await micButton.waitFor({ timeout: CALL_DEADLINE_MS });
+    await cid.waitForFunction(
+      (userId) => {
+        const label = document.querySelector('[aria-label$=" microphone"]')?.getAttribute('aria-label');
+        const mutedMark = document.querySelector(
+          `[data-testid="call-tile"][data-user-id="${userId}"] [data-testid="tile-muted"]`,
+        );
+        return (label === 'Unmute microphone') === (mutedMark !== null);
+      },
+      accounts.cid.id,
+      { timeout: CALL_DEADLINE_MS },
+    );
     await cid.getByRole('button', { name: 'Leave call' }).click();
     for (const page of [ann, cid]) await waitForRoster(page, []);
     assert.deepEqual(unexpectedErrors(), []);

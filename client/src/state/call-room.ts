@@ -27,6 +27,8 @@ export interface Seat {
 /** The LiveKit room of my call: the few things the app does with it. */
 export interface CallRoom {
   canPublish(): boolean;
+  /** What I publish now, as the room has it. */
+  published(): { microphone: boolean; camera: boolean; screen: boolean };
   setEnabled(kind: 'microphone' | 'camera' | 'screen', on: boolean): Promise<void>;
   seats(): Seat[];
   devices(kind: DeviceKind): Promise<MediaDeviceInfo[]>;
@@ -81,6 +83,11 @@ export async function connectRoom(grant: CallJoin, listener: RoomListener): Prom
   await room.connect(grant.url, grant.token);
   return {
     canPublish: () => room.localParticipant.permissions?.canPublish ?? false,
+    published: () => ({
+      microphone: room.localParticipant.isMicrophoneEnabled,
+      camera: room.localParticipant.isCameraEnabled,
+      screen: room.localParticipant.isScreenShareEnabled,
+    }),
     async setEnabled(kind, on) {
       const me = room.localParticipant;
       if (kind === 'microphone') await me.setMicrophoneEnabled(on);

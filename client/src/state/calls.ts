@@ -119,7 +119,12 @@ export async function joinCall(target: { converseId: string; kind: 'panel' | 'dm
   let room: CallRoom;
   try {
     room = await connectRoom(grant, {
-      changed: () => useCalls.setState((s) => ({ roomVersion: s.roomVersion + 1 })),
+      // What I publish is read from the room, which the server may change too (a mute in the group mid-call).
+      changed: () =>
+        useCalls.setState((s) => ({
+          roomVersion: s.roomVersion + 1,
+          ...(live && s.mine ? { mine: { ...s.mine, ...live.published() } } : {}),
+        })),
       permissions: (canPublish) => setMine({ canPublish }),
       ended: () => {
         if (live === room) void endedByServer();

@@ -195,6 +195,31 @@ ensure_livekit() {
   say "livekit-server built: $bin"
 }
 
+# The cluster fault tests run each part of a cluster in its own network
+# namespace (iproute2), drop packets with nftables and add latency with
+# Toxiproxy, which has no Debian package: built from its Go module once
+# (seconds) into the cache, as toxiproxy-server.
+ensure_fault_tools() {
+  local bin="$IM_CACHE/bin/toxiproxy-server" tmp
+  ensure_debian_binary ip iproute2
+  ensure_debian_binary nft nftables
+  # Its binary reports no version of its own: the cache keeps it beside.
+  if [ -x "$bin" ] && [ "$(cat "$bin.version" 2>/dev/null)" = "$IM_TOXIPROXY_VERSION" ]; then
+    say "toxiproxy-server ${IM_TOXIPROXY_VERSION#v} cached"
+    return
+  fi
+  command -v go >/dev/null || fail "Toxiproxy is built with Go, and no 'go' was found: install Go >= 1.24"
+  say "building toxiproxy-server $IM_TOXIPROXY_VERSION with go install (first time only)"
+  tmp="$(mktemp -d)"
+  GOBIN="$tmp" GOFLAGS=-trimpath go install "github.com/Shopify/toxiproxy/v2/cmd/server@$IM_TOXIPROXY_VERSION" ||
+    fail "could not build Toxiproxy with 'go install github.com/Shopify/toxiproxy/v2/cmd/server@$IM_TOXIPROXY_VERSION'"
+  mkdir -p "$IM_CACHE/bin"
+  mv "$tmp/server" "$bin"
+  echo "$IM_TOXIPROXY_VERSION" >"$bin.version"
+  rm -rf "$tmp"
+  say "toxiproxy-server built: $bin"
+}
+
 # schemathesis (PyPI) checks the API document against the running server in
 # the test suite; it lives in a virtualenv of its own in the cache.
 ensure_schemathesis() {
@@ -223,6 +248,7 @@ if [ "$profile" = test ]; then
   ensure_redis_nats
   ensure_minio
   ensure_livekit fail
+  ensure_fault_tools
   ensure_chromium
   ensure_schemathesis
 else

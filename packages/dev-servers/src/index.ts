@@ -19,5 +19,5 @@ export {
 export { ManagedProcess, waitForProcess, type StartProcessOptions } from './managed-process.ts';
 export { freePort } from './free-port.ts';
 export { waitUntil, tcpExchange } from './probes.ts';
-export { findBinary, CACHE_DIR } from './binaries.ts';
-export { startServerProcess, type ServerProcess } from './server-process.ts';
+export { findBinary, requireBinary, CACHE_DIR } from './binaries.ts';
+export { startServerProcess, type ServerProcess, type ServerProcessOptions } from './server-process.ts';

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { requireBinary } from './binaries.ts';
 import { waitUntil } from './probes.ts';
 
 const TETHER = fileURLToPath(new URL('../bin/tether.sh', import.meta.url));
@@ -20,6 +21,11 @@ export interface StartProcessOptions {
   tether?: boolean;
   /** Called for each line the process prints on stdout or stderr. */
   onLine?: (line: string) => void;
+  /**
+   * Run inside this network namespace (`ip netns exec`, which execs the
+   * command, so signals reach it directly): the cluster fault tests' hosts.
+   */
+  netns?: string;
 }
 
 /** A server process in its own process group, stopped as a whole. */
@@ -30,8 +36,11 @@ export class ManagedProcess {
   #exitCode: number | null | undefined;
   readonly name: string;
 
-  constructor(name: string, command: string, args: string[], options: StartProcessOptions = {}) {
+  constructor(name: string, program: string, programArgs: string[], options: StartProcessOptions = {}) {
     this.name = name;
+    const [command, args] = options.netns
+      ? [requireBinary('ip'), ['netns', 'exec', options.netns, program, ...programArgs]]
+      : [program, programArgs];
     const tether = options.tether ?? true;
     this.#child = spawn(tether ? 'bash' : command, tether ? [TETHER, command, ...args] : args, {
       env: options.env ?? process.env,

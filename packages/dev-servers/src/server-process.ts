@@ -15,10 +15,24 @@ export interface ServerProcess {
  * a free port (or env.PORT) and waits for /ready, so tests and benchmarks can measure it
  * from outside.
  */
-export async function startServerProcess(script: string, env: Record<string, string>): Promise<ServerProcess> {
+export interface ServerProcessOptions {
+  /** Run inside this network namespace, reached at `host` (the namespace's address). */
+  netns?: string;
+  host?: string;
+  /** Names the process in error messages. */
+  name?: string;
+}
+
+export async function startServerProcess(
+  script: string,
+  env: Record<string, string>,
+  options: ServerProcessOptions = {},
+): Promise<ServerProcess> {
   // A caller may name the port: one that another server must know in advance (an identity provider's callback).
   const port = env.PORT ? Number(env.PORT) : await freePort();
-  const proc = new ManagedProcess('server', process.execPath, [script], {
+  const host = options.host ?? '127.0.0.1';
+  const proc = new ManagedProcess(options.name ?? 'server', process.execPath, [script], {
+    ...(options.netns ? { netns: options.netns } : {}),
     env: {
       ...process.env,
       // SERVER_NODE_OPTIONS=--cpu-prof profiles the server without touching the caller.
@@ -30,10 +44,11 @@ export async function startServerProcess(script: string, env: Record<string, str
       // No LiveKit server per test server: a test that makes calls turns VOICE on with its own ports.
       VOICE: 'off',
       PORT: String(port),
+      ...(options.host ? { HOST: options.host } : {}),
       ...env,
     },
   });
-  const base = `http://127.0.0.1:${port}`;
+  const base = `http://${host}:${port}`;
   try {
     await waitUntil(
       `${base}/ready`,

@@ -34,8 +34,15 @@ describe('config', () => {
     assert.equal(config.transporter, 'nats://127.0.0.1:4222');
   });
 
+  it('takes the servers of a NATS cluster as a comma-separated TRANSPORTER', () => {
+    const config = parseConfig({ TRANSPORTER: 'nats://10.0.0.1:4222, nats://10.0.0.2:4222 ,nats://n3:4222' });
+    assert.equal(config.transporter, 'nats://10.0.0.1:4222,nats://10.0.0.2:4222,nats://n3:4222');
+  });
+
   const bad: Array<[Record<string, string>, string, RegExp]> = [
     [{ TRANSPORTER: 'amqp://localhost' }, 'TRANSPORTER', /must start with nats:\/\//],
+    [{ TRANSPORTER: 'nats://a:4222,amqp://b' }, 'TRANSPORTER', /comma-separated list, each starting with nats:\/\//],
+    [{ TRANSPORTER: 'nats://a:4222,' }, 'TRANSPORTER', /comma-separated list/],
     [{ PORT: 'eighty' }, 'PORT', /eighty/],
     [{ PORT: '70000' }, 'PORT', /70000/],
     [{ SERVICES: 'user,billing' }, 'SERVICES', /billing|Invalid/],

@@ -7,3 +7,5 @@ export {
   type TestOidcProviderOptions,
 } from './oidc/provider.ts';
 export { startSmtpSink, type ReceivedMail, type SmtpSink } from './smtp/smtp-sink.ts';
+export { openHostNetwork, hostNetworkAvailable, type Host, type HostNetwork } from './hosts/host-network.ts';
+export { startToxiproxy, type Toxiproxy } from './hosts/toxiproxy.ts';

@@ -34,6 +34,8 @@ export interface StartMongoOptions {
   dataFile?: string;
   host?: string;
   port?: number;
+  /** Run inside this network namespace (mongo-java-server only). */
+  netns?: string;
 }
 
 /**
@@ -97,6 +99,7 @@ export async function startMongo(options: StartMongoOptions = {}): Promise<Mongo
     ],
     {
       tether: false,
+      ...(options.netns ? { netns: options.netns } : {}),
       onLine: (line) => {
         const match = /^listening (\S+)$/.exec(line);
         if (match) address = match[1];

@@ -17,6 +17,17 @@ export interface StartNatsOptions {
   port?: number;
   /** Also serve the HTTP monitoring endpoint on a free loopback port (nats-server `-m`). */
   monitor?: boolean;
+  /** One server of a NATS cluster: its name, its route port and the other servers' route URLs. */
+  cluster?: {
+    name: string;
+    serverName: string;
+    port: number;
+    routes: string[];
+    /** Do not tell clients the other servers' addresses (they reach the cluster through a proxy). */
+    noAdvertise?: boolean;
+  };
+  /** Run inside this network namespace (host and ports are then the namespace's). */
+  netns?: string;
 }
 
 /** nats-server on a free loopback port. */
@@ -24,8 +35,30 @@ export async function startNats(options: StartNatsOptions = {}): Promise<NatsSer
   const host = options.host ?? '127.0.0.1';
   const port = options.port ?? (await freePort(host));
   const monitorPort = options.monitor ? await freePort(host) : undefined;
-  const args = ['-a', host, '-p', String(port), ...(monitorPort ? ['-m', String(monitorPort)] : [])];
-  const proc = new ManagedProcess('nats-server', requireBinary('nats-server'), args);
+  const { cluster } = options;
+  const args = [
+    '-a',
+    host,
+    '-p',
+    String(port),
+    ...(monitorPort ? ['-m', String(monitorPort)] : []),
+    ...(cluster
+      ? [
+          '--name',
+          cluster.serverName,
+          '--cluster_name',
+          cluster.name,
+          '--cluster',
+          `nats://${host}:${cluster.port}`,
+          '--routes',
+          cluster.routes.join(','),
+          ...(cluster.noAdvertise ? ['--no_advertise'] : []),
+        ]
+      : []),
+  ];
+  const proc = new ManagedProcess(cluster?.serverName ?? 'nats-server', requireBinary('nats-server'), args, {
+    ...(options.netns ? { netns: options.netns } : {}),
+  });
   const monitorUrl = monitorPort ? `http://${host}:${monitorPort}` : undefined;
   await waitForProcess(proc, async () => {
     // A NATS server greets every client with an INFO line.

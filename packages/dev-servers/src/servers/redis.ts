@@ -14,28 +14,35 @@ export interface RedisServerHandle {
 }
 
 /** redis-server on a free loopback port, without persistence. */
-export async function startRedis(options: { host?: string; port?: number } = {}): Promise<RedisServerHandle> {
+export async function startRedis(
+  options: { host?: string; port?: number; /** Run inside this network namespace. */ netns?: string } = {},
+): Promise<RedisServerHandle> {
   const host = options.host ?? '127.0.0.1';
   const port = options.port ?? (await freePort(host));
   const dir = mkdtempSync(join(tmpdir(), 'im-redis-'));
-  const proc = new ManagedProcess('redis-server', requireBinary('redis-server'), [
-    '--bind',
-    host,
-    '--port',
-    String(port),
-    '--save',
-    '',
-    '--appendonly',
-    'no',
-    '--dir',
-    dir,
-    '--daemonize',
-    'no',
-    '--protected-mode',
-    'no',
-    '--loglevel',
-    'warning',
-  ]);
+  const proc = new ManagedProcess(
+    'redis-server',
+    requireBinary('redis-server'),
+    [
+      '--bind',
+      host,
+      '--port',
+      String(port),
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--dir',
+      dir,
+      '--daemonize',
+      'no',
+      '--protected-mode',
+      'no',
+      '--loglevel',
+      'warning',
+    ],
+    options.netns ? { netns: options.netns } : {},
+  );
   await waitForProcess(proc, async () => {
     const answer = await tcpExchange(port, 'PING\r\n', host);
     if (!answer.startsWith('+PONG')) throw new Error(`unexpected answer ${JSON.stringify(answer)}`);

@@ -55,6 +55,22 @@ const optionalUrl = (schemes: string[]) =>
       `must start with ${schemes.map((s) => `${s}://`).join(' or ')}`,
     );
 
+/** Comma-separated URLs of one cluster (each with a scheme), normalised to `a,b,c`. */
+const optionalUrlList = (schemes: string[]) =>
+  optionalUrl(schemes)
+    .transform((v) =>
+      v
+        ?.split(',')
+        .map((part) => part.trim())
+        .join(','),
+    )
+    .refine(
+      (v) =>
+        v === undefined ||
+        v.split(',').every((part) => schemes.some((s) => part.startsWith(`${s}://`)) && URL.canParse(part)),
+      `must be one URL or a comma-separated list, each starting with ${schemes.map((s) => `${s}://`).join(' or ')}`,
+    );
+
 export const configSchema = {
   nodeEnv: entry({
     env: 'NODE_ENV',
@@ -124,9 +140,10 @@ export const configSchema = {
   }),
   transporter: entry({
     env: 'TRANSPORTER',
-    type: 'nats:// URL',
-    description: 'Broker transporter. Unset: single instance, every call is local. nats://host:port: cluster.',
-    parse: optionalUrl(['nats']),
+    type: 'nats:// URL list',
+    description:
+      'Broker transporter. Unset: single instance, every call is local. nats://host:port: cluster. Several servers of one NATS cluster: comma-separated (nats://a:4222,nats://b:4222); a node fails over between them.',
+    parse: optionalUrlList(['nats']),
   }),
   namespace: entry({
     env: 'NAMESPACE',

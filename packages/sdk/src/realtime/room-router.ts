@@ -35,7 +35,8 @@ export class RoomRouter {
   /** A connection of its own to the transporter's NATS server. */
   static async connect(url: string, namespace: string, name: string): Promise<RoomRouter> {
     const nc = await connect({
-      servers: url,
+      // TRANSPORTER may list several servers of one NATS cluster.
+      servers: url.split(','),
       name: `${name}-rooms`,
       // Keep trying during a NATS restart instead of failing the node (as the transporter does).
       maxReconnectAttempts: -1,

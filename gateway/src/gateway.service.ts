@@ -43,6 +43,7 @@ import { RoomSubscriptions } from './realtime/room-subscriptions.ts';
 import type { RoomAdmission } from './realtime/room-admission.ts';
 import type { SessionWatch } from './realtime/session-watch.ts';
 import { MemoryPresence, RedisPresence, type PresenceStore } from './realtime/presence.ts';
+import { missedEventsNotifier } from './realtime/missed-events.ts';
 import { createSocketServer, type ImServer } from './realtime/socket-server.ts';
 import { listenUws, type UwsFront } from './realtime/uws-front.ts';
 import { loadWsEngine } from './realtime/ws-engine.ts';
@@ -120,6 +121,18 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
     help: 'Room events this gateway received from the cluster: each routed delivery, repeats included (FANOUT_ROUTING=rooms), or each fan-out event (broadcast)',
     registers: [app.metrics],
   });
+  const resyncs = new Counter({
+    name: 'im_gateway_resyncs_total',
+    help: 'Times this gateway told its sockets to sync because its link to the cluster (NATS) came back',
+    registers: [app.metrics],
+  });
+  const missedEvents = missedEventsNotifier(
+    () => io,
+    () => {
+      resyncs.inc();
+      app.logger.warn('cluster link back: telling every socket to sync');
+    },
+  );
   new Gauge({
     name: 'im_gateway_room_subscriptions',
     help: 'Rooms this gateway is subscribed to (FANOUT_ROUTING=rooms, in a cluster)',
@@ -243,6 +256,11 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
     ),
     created() {
       const broker = this.broker;
+      // Both links to the cluster can lose events while away: the transporter's (broadcast events) and the rooms'.
+      broker.localBus.on('$transporter.connected', (payload: { wasReconnect?: boolean }) => {
+        if (payload.wasReconnect) missedEvents();
+      });
+      roomRouter?.onReconnect(missedEvents);
       auth = new Authenticator(new TokenService(app.config.secret, app.config.tokenTtl), broker);
       const backends = backendsOf(app.config);
       app.readiness.add('services', async () => {

@@ -58,6 +58,8 @@ export function attachRealtime(socket: ChatSocket, onUnauthorized: () => void): 
     void catchUp(socket);
   });
   socket.on('socket:closing', (event) => (closingCode = event.code));
+  // The gateway lost the cluster for a while: events may be missing, as after a reconnect of our own.
+  socket.on('sync:required', () => void catchUp(socket));
   socket.on('disconnect', (reason) => {
     // Closed because its session ended: the state it would touch is the next account's.
     if (currentSocket() !== socket) return;

@@ -419,6 +419,12 @@ export interface ServerToClientEvents {
    * your own).
    */
   'socket:closing': (event: { code: string; message: string }) => void;
+  /**
+   * This gateway lost the cluster for a while (NATS reconnected): events of
+   * the socket's rooms may have been missed, so the app syncs as after a
+   * reconnect of its own.
+   */
+  'sync:required': (event: { reason: 'cluster-reconnect' }) => void;
 }
 
 export interface ClientToServerEvents {

@@ -86,7 +86,12 @@ export async function history(base: string, token: string, converseId: string): 
   const all: Message[] = [];
   let after = 0;
   for (;;) {
-    const page = await ok<Message[]>(base, 'GET', `/api/converses/${converseId}/messages?after=${after}&limit=100`, token);
+    const page = await ok<Message[]>(
+      base,
+      'GET',
+      `/api/converses/${converseId}/messages?after=${after}&limit=100`,
+      token,
+    );
     all.push(...page);
     if (page.length < 100) return all;
     after = page.at(-1)!.seq;
@@ -100,12 +105,16 @@ export async function history(base: string, token: string, converseId: string): 
  */
 export class MemberApp {
   readonly shown = new Map<number, Message>();
-  readonly showings: number[] = [];
+  /** Seqs pushed to the app a second time as `message:new` (a sync may overlap a push: the app merges by id). */
+  readonly repeats: number[] = [];
+  readonly #pushed = new Set<number>();
   /** When each seq was first shown (ms since the epoch). */
   readonly shownAt = new Map<number, number>();
   socket!: ClientSocket;
   base!: string;
   moves = 0;
+  /** Times its gateway told it to sync (its link to the cluster came back). */
+  resyncs = 0;
   readonly #old: ClientSocket[] = [];
 
   readonly user: User;
@@ -119,17 +128,24 @@ export class MemberApp {
   async connect(base: string): Promise<void> {
     this.base = base;
     this.socket = await connectClient(base, this.user.token);
-    this.socket.on('message:new', (m) => this.show(m));
+    this.socket.on('message:new', (m) => {
+      if (m.converseId !== this.converseId) return;
+      if (this.#pushed.has(m.seq)) this.repeats.push(m.seq);
+      this.#pushed.add(m.seq);
+      this.show(m);
+    });
+    this.socket.on('sync:required', () => {
+      this.resyncs += 1;
+      void this.catchUp().catch(() => undefined);
+    });
     await this.catchUp();
   }
 
   show(m: Message): void {
     if (m.converseId !== this.converseId) return;
-    this.showings.push(m.seq);
-    if (!this.shown.has(m.seq)) {
-      this.shown.set(m.seq, m);
-      this.shownAt.set(m.seq, Date.now());
-    }
+    if (this.shown.has(m.seq)) return;
+    this.shown.set(m.seq, m);
+    this.shownAt.set(m.seq, Date.now());
   }
 
   get lastSeq(): number {
@@ -159,12 +175,19 @@ export class MemberApp {
       return 'answered';
     } catch {
       this.#old.push(this.socket);
-      this.socket.removeAllListeners('message:new');
+      this.socket.removeAllListeners();
       this.socket.disconnect();
       this.moves += 1;
       await this.connect(fallback);
       return 'moved';
     }
+  }
+
+  /** Leaves its gateway and connects to `base` (a load balancer spreading new connections). */
+  async reconnect(base: string): Promise<void> {
+    this.socket.removeAllListeners();
+    this.socket.disconnect();
+    await this.connect(base);
   }
 
   close(): void {

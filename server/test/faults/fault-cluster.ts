@@ -53,6 +53,8 @@ export interface FaultCluster {
   host(name: FaultHostName): Host;
   /** Starts NATS server `i` again (after a kill) with the same address and routes. */
   startNats(i: number): Promise<void>;
+  /** The last lines every node printed, prefixed with its host. */
+  lastLines(): string[];
   /** Starts a service node again on its host (after a kill). */
   startService(i: number): Promise<void>;
   close(): Promise<void>;
@@ -155,7 +157,7 @@ export async function openFaultCluster(tag: string): Promise<FaultCluster> {
         const h = host(name);
         const proc = await startServerProcess(
           START,
-          { ...nodeEnv, SERVICES: 'gateway', NODE_ID: name, PORT: String(GATEWAY_PORT) },
+          { ...nodeEnv, SERVICES: 'gateway', NODE_ID: name, PORT: String(GATEWAY_PORT), LOG_LEVEL: 'info' },
           { netns: h.netns, host: h.address, name },
         );
         gateways[i] = { host: h, base: proc.base, process: proc };
@@ -175,6 +177,16 @@ export async function openFaultCluster(tag: string): Promise<FaultCluster> {
     host,
     startNats: startNatsAt,
     startService: startServiceAt,
+    lastLines: () =>
+      [
+        ...gateways.map((g) => [g.host.name, g.process.process] as const),
+        ...services.map((s) => [s.host.name, s.process] as const),
+      ].flatMap(([name, proc]) =>
+        proc
+          .output()
+          .split('\n')
+          .map((line) => `[${name}] ${line}`),
+      ),
     close,
   };
 }

@@ -1,12 +1,38 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it, type TestContext } from 'node:test';
+import { after, afterEach, before, describe, it, type TestContext } from 'node:test';
 import type { Group, Invite, Message } from '@im/protocol';
+import { waitUntil } from '@im/dev-servers';
 import { hostNetworkAvailable } from '@im/testkit';
 import { until } from '../realtime/client.ts';
-import { openFaultCluster, type FaultCluster } from './fault-cluster.ts';
+import { FAULT_HOSTS, openFaultCluster, type FaultCluster } from './fault-cluster.ts';
 import { history, MemberApp, ok, sendUntilAcknowledged, type SendOutcome, type User } from './fault-client.ts';
 
 const unavailable = hostNetworkAvailable();
+
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
+
+/** Waits until a gateway answers /ready with 200 (NATS, Redis and every service back). */
+const waitReady = (base: string) =>
+  waitUntil(
+    `${base}/ready`,
+    async () => {
+      const res = await fetch(`${base}/ready`, { signal: AbortSignal.timeout(2000) });
+      if (res.status !== 200) throw new Error(`${res.status}`);
+    },
+    120_000,
+  );
+
+/** Waits until a gateway says it is not ready (it noticed a dependency gone). */
+const waitNotReady = (base: string) =>
+  waitUntil(
+    `${base}/ready not ready`,
+    async () => {
+      const res = await fetch(`${base}/ready`, { signal: AbortSignal.timeout(2000) });
+      if (res.status === 200) throw new Error('still ready');
+    },
+    60_000,
+  );
 
 /**
  * Faults in a cluster whose parts are hosts (network namespaces) on one
@@ -32,7 +58,13 @@ describe('cluster faults across hosts', { skip: unavailable ?? false }, () => {
   };
 
   /** Sends `count` messages from `senders` parallel senders, each retrying until acknowledged. */
-  const burst = async (label: string, count: number, senders: number, during?: (n: number) => void) => {
+  const burst = async (
+    label: string,
+    count: number,
+    senders: number,
+    during?: (n: number) => void,
+    gateways: string[] = gw,
+  ) => {
     const outcomes: SendOutcome[] = [];
     let next = 0;
     await Promise.all(
@@ -42,7 +74,7 @@ describe('cluster faults across hosts', { skip: unavailable ?? false }, () => {
           if (n >= count) return;
           during?.(n);
           sent += 1;
-          const order = s % 2 === 0 ? gw : [...gw].reverse();
+          const order = s % 2 === 0 ? gateways : [...gateways].reverse();
           outcomes.push(await sendUntilAcknowledged(order, owner.token, converseId, `${label} ${n}`, `${label}-${n}`));
         }
       }),
@@ -51,7 +83,7 @@ describe('cluster faults across hosts', { skip: unavailable ?? false }, () => {
   };
 
   /** Nothing acknowledged lost, nothing stored twice, seqs without gaps, every app showing each message once. */
-  const assertIntact = async (t: TestContext, acknowledged: SendOutcome[]) => {
+  const assertIntact = async (t: TestContext, acknowledged: SendOutcome[], { realtimeOnly = false } = {}) => {
     const stored = await history(gw[1]!, owner.token, converseId);
     assert.deepEqual(
       stored.map((m) => m.seq),
@@ -70,16 +102,27 @@ describe('cluster faults across hosts', { skip: unavailable ?? false }, () => {
       assert.equal(kept.id, o.message.id, `${o.message.clientMsgId} acknowledged as another message`);
     }
     const last = stored.at(-1)!.seq;
-    // Each app catches up by sync as the app does when it comes back to the foreground.
+    // Realtime first; where a fault cut an app's feed, the app's sync (as after a reconnect) fills the gap.
+    let synced = 0;
     await Promise.all(
       apps.map(async (app) => {
-        await until(`${app.user.username} shown up to ${last}`, () => app.lastSeq >= last, 60_000).catch(() =>
-          app.catchUp(),
-        );
+        try {
+          await until(`${app.user.username} shown up to ${last}`, () => app.lastSeq >= last, 30_000);
+        } catch (err) {
+          if (realtimeOnly) {
+            const missing = stored.map((m) => m.seq).filter((seq) => !app.shown.has(seq));
+            throw new Error(`${app.user.username} on ${app.base} was not shown seqs ${missing.join(',')}`, {
+              cause: err,
+            });
+          }
+          synced += 1;
+          await app.catchUp();
+        }
         assert.ok(app.lastSeq >= last, `${app.user.username} shows up to ${app.lastSeq} of ${last}`);
+        assert.deepEqual(app.repeats, [], `${app.user.username} was handed a message twice`);
       }),
     );
-    t.diagnostic(`${stored.length} messages stored, seqs 1..${last}, every app shows all`);
+    t.diagnostic(`${stored.length} messages stored, seqs 1..${last}, every app shows all (${synced} needed a sync)`);
   };
 
   before(async () => {
@@ -98,13 +141,130 @@ describe('cluster faults across hosts', { skip: unavailable ?? false }, () => {
     }
   });
 
+  let failed = false;
+  afterEach((t) => {
+    if ((t as { passed?: boolean }).passed === false) failed = true;
+  });
   after(async () => {
+    // What the nodes said last, for a failure on CI.
+    if (failed) for (const line of cluster?.lastLines() ?? []) console.log(line);
     for (const app of apps) app.close();
     await cluster?.close();
   });
 
   it('carries a message from one gateway to members on both', async (t) => {
     const outcomes = await burst('hello', 4, 2);
+    await assertIntact(t, outcomes, { realtimeOnly: true });
+  });
+
+  it('a gateway host cut off for 20 s: its members move to the other gateway and catch up with sync', async (t) => {
+    const gw1 = cluster.host('gw1');
+    const stranded = apps.filter((a) => a.base === gw[0]);
+    gw1.cut();
+    const cutAt = Date.now();
+    try {
+      // The load balancer's health check has taken the silent gateway out: sends go to the other.
+      const outcomes = await burst('cut', 20, 2, undefined, [gw[1]!]);
+      // The user acts: the app's request on the silent gateway times out and it moves.
+      const moves = await Promise.all(
+        stranded.map(async (app) => {
+          const result = await app.checkIn(gw[1]!);
+          return { result, shownAfterMs: Date.now() - cutAt };
+        }),
+      );
+      assert.ok(
+        moves.every((m) => m.result === 'moved'),
+        'a cut-off gateway answered',
+      );
+      t.diagnostic(`stranded apps moved and caught up ${moves.map((m) => m.shownAfterMs).join(', ')} ms after the cut`);
+      await assertIntact(t, outcomes);
+      // The fault lasts 20 s whatever the apps did meanwhile.
+      await new Promise((r) => setTimeout(r, Math.max(0, 20_000 - (Date.now() - cutAt))));
+    } finally {
+      gw1.restore();
+    }
+    await waitReady(gw[0]!);
+    t.diagnostic(`gateway ready again ${Date.now() - cutAt} ms after the cut`);
+    // New connections spread over both gateways again.
+    for (const app of stranded) await app.reconnect(gw[0]!);
+    const outcomes = await burst('after-cut', 6, 2);
+    await assertIntact(t, outcomes, { realtimeOnly: true });
+  });
+
+  it("a chat node's host killed mid-burst: retries with the same clientMsgId store each message once", async (t) => {
+    const svc1 = cluster.host('svc1');
+    let killedAt = 0;
+    const outcomes = await burst('kill', 60, 4, (n) => {
+      if (n !== 12) return;
+      // A power cut: the link goes first, so no connection is closed cleanly.
+      svc1.cut();
+      svc1.kill();
+      killedAt = Date.now();
+    });
+    const retried = outcomes.filter((o) => o.tries > 1);
+    t.diagnostic(
+      `${retried.length} of ${outcomes.length} sends needed retries; slowest acknowledged after ${Math.max(...outcomes.map((o) => o.ms))} ms`,
+    );
+    assert.ok(killedAt > 0);
     await assertIntact(t, outcomes);
+    svc1.restore();
+    await cluster.startService(0);
+    await Promise.all(gw.map((base) => waitReady(base)));
+    await assertIntact(t, await burst('after-kill', 6, 2), { realtimeOnly: true });
+  });
+
+  it('one NATS server of three killed mid-burst, then all three killed and started again', async (t) => {
+    const nats1 = cluster.host('nats1');
+    const first = await burst('nats-one', 40, 4, (n) => {
+      if (n === 10) nats1.kill();
+    });
+    t.diagnostic(
+      `one NATS down: ${first.filter((o) => o.tries > 1).length} of ${first.length} sends retried, slowest ${Math.max(...first.map((o) => o.ms))} ms`,
+    );
+    await assertIntact(t, first, { realtimeOnly: true });
+    await cluster.startNats(0);
+
+    const resyncsBefore = apps.map((a) => a.resyncs);
+    for (const n of ['nats1', 'nats2', 'nats3'] as const) cluster.host(n).kill();
+    const downAt = Date.now();
+    // Sends started during the outage are retried until NATS is back.
+    const during = burst('nats-all', 8, 2);
+    await Promise.all(gw.map((base) => waitNotReady(base)));
+    await Promise.all([0, 1, 2].map((i) => cluster.startNats(i)));
+    const outcomes = await during;
+    await Promise.all(gw.map((base) => waitReady(base)));
+    t.diagnostic(
+      `NATS down and back: sends acknowledged ${Math.max(...outcomes.map((o) => o.ms))} ms after the first try, cluster ready ${Date.now() - downAt} ms after the kill`,
+    );
+    await assertIntact(t, outcomes);
+    // Each gateway told its sockets that they may have missed events.
+    await until('every app told to sync', () => apps.every((a, i) => a.resyncs > resyncsBefore[i]!), 30_000);
+    // Realtime delivery resumes on the same sockets, without a sync.
+    await assertIntact(t, await burst('after-nats', 6, 2), { realtimeOnly: true });
+  });
+
+  it('50 ms of latency and 1% packet loss between hosts: every broadcast complete', async (t) => {
+    const hosts = FAULT_HOSTS.map((name) => cluster.host(name));
+    await cluster.toxi.setLatency(50);
+    for (const h of hosts) h.dropPackets(1);
+    try {
+      const sentAt = new Map<string, number>();
+      const outcomes: SendOutcome[] = [];
+      for (let n = 0; n < 40; n++) {
+        sentAt.set(`slow-${n}`, Date.now());
+        outcomes.push(await sendUntilAcknowledged(gw, owner.token, converseId, `slow ${n}`, `slow-${n}`));
+      }
+      await assertIntact(t, outcomes, { realtimeOnly: true });
+      const delays = outcomes.flatMap((o) =>
+        apps.map((app) => app.shownAt.get(o.message.seq)! - sentAt.get(o.message.clientMsgId!)!),
+      );
+      const acks = outcomes.map((o) => o.ms);
+      t.diagnostic(
+        `send to shown on every app: p50 ${percentile(delays, 0.5)} ms, p99 ${percentile(delays, 0.99)} ms; acknowledgement p50 ${percentile(acks, 0.5)} ms, p99 ${percentile(acks, 0.99)} ms`,
+      );
+    } finally {
+      await cluster.toxi.setLatency(0);
+      for (const h of hosts) h.dropPackets(0);
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { connect, type NatsConnection, type Subscription } from 'nats';
+import { connect, Events, type NatsConnection, type Subscription } from 'nats';
 import type { EventPayloads } from '../events.ts';
 import { roomsOf, type RoutedEventName } from './event-rooms.ts';
 
@@ -26,6 +26,8 @@ export class RoomRouter {
   /** Unique per process and connection: publication ids never collide between nodes. */
   readonly #idPrefix = randomBytes(6).toString('base64url');
   #published = 0;
+  readonly #reconnectListeners = new Set<() => void>();
+  #watchingStatus = false;
 
   constructor(nc: NatsConnection, namespace: string) {
     this.#nc = nc;
@@ -78,6 +80,23 @@ export class RoomRouter {
         );
       },
     });
+  }
+
+  /**
+   * Calls `listener` each time the connection comes back after it was lost
+   * (a NATS server gone, the network cut): publications on this node's rooms
+   * in between never arrived. Subscriptions are already renewed by then.
+   */
+  onReconnect(listener: () => void): void {
+    this.#reconnectListeners.add(listener);
+    if (this.#watchingStatus) return;
+    this.#watchingStatus = true;
+    void (async () => {
+      for await (const status of this.#nc.status()) {
+        if (status.type !== Events.Reconnect) continue;
+        for (const l of this.#reconnectListeners) l();
+      }
+    })();
   }
 
   /** Resolves once the server has processed everything sent before (subscriptions included). */

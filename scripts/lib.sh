@@ -9,6 +9,8 @@ IM_MONGO_JAVA_SERVER_VERSION="${IM_MONGO_JAVA_SERVER_VERSION:-1.47.0}"
 IM_SCHEMATHESIS_VERSION=4.32.5
 # Kept in step with LIVEKIT_VERSION in packages/dev-servers.
 IM_LIVEKIT_VERSION=v1.9.11
+# helm for the chart's checks in the test suite (deploy/helm).
+IM_HELM_VERSION=v3.22.0
 export IM_ROOT IM_CACHE
 
 say() { printf '\033[1m[setup]\033[0m %s\n' "$*" >&2; }

@@ -195,6 +195,28 @@ ensure_livekit() {
   say "livekit-server built: $bin"
 }
 
+# helm (the chart's lint and template checks in the test suite) is built from
+# its Go module once (about a minute and a half) into the cache. A source
+# build reports only the major and minor version, which is what is compared.
+ensure_helm() {
+  local bin="$IM_CACHE/bin/helm" want="${IM_HELM_VERSION%.*}" tmp
+  if [ -x "$bin" ] && [ "$("$bin" version --template '{{.Version}}' 2>/dev/null)" = "$want" ]; then
+    say "helm $want cached"
+    return
+  fi
+  command -v go >/dev/null || fail "helm is built with Go, and no 'go' was found: install Go >= 1.24"
+  say "building helm $IM_HELM_VERSION with go install (first time only, about 2 minutes)"
+  tmp="$(mktemp -d)"
+  if ! GOBIN="$tmp" GOFLAGS=-trimpath go install "helm.sh/helm/v3/cmd/helm@$IM_HELM_VERSION"; then
+    rm -rf "$tmp"
+    fail "could not build helm with 'go install helm.sh/helm/v3/cmd/helm@$IM_HELM_VERSION'"
+  fi
+  mkdir -p "$IM_CACHE/bin"
+  mv "$tmp/helm" "$bin"
+  rm -rf "$tmp"
+  say "helm built: $bin"
+}
+
 # schemathesis (PyPI) checks the API document against the running server in
 # the test suite; it lives in a virtualenv of its own in the cache.
 ensure_schemathesis() {
@@ -223,6 +245,7 @@ if [ "$profile" = test ]; then
   ensure_redis_nats
   ensure_minio
   ensure_livekit fail
+  ensure_helm
   ensure_chromium
   ensure_schemathesis
 else

@@ -11,6 +11,8 @@ IM_SCHEMATHESIS_VERSION=4.32.5
 IM_LIVEKIT_VERSION=v1.9.11
 # helm for the chart's checks in the test suite (deploy/helm).
 IM_HELM_VERSION=v3.22.0
+# compose-go's validator (the loader docker compose uses) for docker-compose.yml's check.
+IM_COMPOSE_GO_VERSION=v2.16.2
 export IM_ROOT IM_CACHE
 
 say() { printf '\033[1m[setup]\033[0m %s\n' "$*" >&2; }

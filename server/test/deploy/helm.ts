@@ -21,8 +21,9 @@ export function tool(name: string): string {
 
 /** helm with these arguments; rejects with helm's output when it exits non-zero. */
 export async function helm(...args: string[]): Promise<string> {
+  const binary = tool('helm');
   try {
-    const { stdout } = await run(tool('helm'), args, { maxBuffer: 16 * 1024 * 1024 });
+    const { stdout } = await run(binary, args, { maxBuffer: 16 * 1024 * 1024 });
     return stdout;
   } catch (err) {
     const { stdout = '', stderr = '' } = err as { stdout?: string; stderr?: string };

@@ -127,14 +127,19 @@ describe('Helm chart deploy/helm/im-platform', () => {
     assert.equal(container(gatewayDeployment(full)).image, `${fullValues.image.repository}:${fullValues.image.tag}`);
   });
 
-  it('checks gateways with liveness on /health and readiness on /ready, on the port they listen on', () => {
+  it('checks every node with liveness on /health and readiness on /ready, on the port it answers them on', () => {
     for (const { objects } of both()) {
-      const gateway = container(gatewayDeployment(objects));
-      const port = gateway.ports?.find((p) => p.name === 'http');
-      assert.ok(port, 'the gateway names its http port');
-      assert.equal(String(port.containerPort), envOf(gatewayDeployment(objects), 'PORT')?.value);
-      assert.deepEqual(gateway.livenessProbe?.httpGet, { path: '/health', port: 'http' });
-      assert.deepEqual(gateway.readinessProbe?.httpGet, { path: '/ready', port: 'http' });
+      for (const d of deployments(objects)) {
+        const gateway = d === gatewayDeployment(objects);
+        // Gateways answer on PORT; service nodes on HEALTH_PORT.
+        const [portName, variable] = gateway ? ['http', 'PORT'] : ['health', 'HEALTH_PORT'];
+        const port = container(d).ports?.find((p) => p.name === portName);
+        assert.ok(port, `${d.metadata.name} names its ${portName} port`);
+        assert.equal(String(port.containerPort), envOf(d, variable)?.value, `${d.metadata.name}: ${variable}`);
+        assert.deepEqual(container(d).livenessProbe?.httpGet, { path: '/health', port: portName });
+        assert.deepEqual(container(d).readinessProbe?.httpGet, { path: '/ready', port: portName });
+        assert.equal(envOf(d, 'HEALTH_PORT') === undefined, gateway);
+      }
     }
   });
 

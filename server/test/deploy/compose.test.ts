@@ -16,6 +16,7 @@ interface ComposeService {
   build?: { context: string; dockerfile: string };
   environment?: Record<string, string | null>;
   depends_on?: Record<string, { condition: string }>;
+  healthcheck?: { test: string[] };
   volumes?: Array<{ type: string; source?: string }>;
 }
 interface ComposeModel {
@@ -93,6 +94,19 @@ describe('docker-compose.yml', () => {
       'push',
       'user',
     ]);
+  });
+
+  it('checks each node on /ready where it answers it: gateways on PORT, service nodes on HEALTH_PORT', () => {
+    for (const name of NODES) {
+      const service = model.services[name]!;
+      const port = name === 'gateway' ? service.environment?.PORT : service.environment?.HEALTH_PORT;
+      assert.ok(port, `${name} sets the port it answers /ready on`);
+      assert.equal(service.healthcheck?.test[0], 'CMD');
+      assert.ok(
+        service.healthcheck.test.some((arg) => arg.includes(`http://127.0.0.1:${port}/ready`)),
+        `${name}: ${service.healthcheck.test.join(' ')}`,
+      );
+    }
   });
 
   it('names only services and volumes it declares, and asks for its secrets', () => {

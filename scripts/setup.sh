@@ -196,7 +196,7 @@ ensure_livekit() {
 }
 
 # helm (the chart's lint and template checks in the test suite) is built from
-# its Go module once (about a minute and a half) into the cache. A source
+# its Go module once (about 2 minutes) into the cache. A source
 # build's `helm version` names only the minor release: the module version
 # recorded in the binary is what is compared.
 ensure_helm() {
@@ -219,7 +219,7 @@ ensure_helm() {
 }
 
 # compose-spec: the Compose Specification's own validator (compose-go, the
-# loader docker compose is built on: schema, then consistency), built from its
+# loader docker compose is built on; it checks against the schema), built from its
 # Go module's cmd package once (seconds) into the cache. The suite checks
 # docker-compose.yml with it; no Docker engine is needed.
 ensure_compose_spec() {

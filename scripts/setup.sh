@@ -203,8 +203,8 @@ ensure_fault_tools() {
   local bin="$IM_CACHE/bin/toxiproxy-server" tmp
   ensure_debian_binary ip iproute2
   ensure_debian_binary nft nftables
-  # Its binary reports no version of its own: the cache keeps it beside.
-  if [ -x "$bin" ] && [ "$(cat "$bin.version" 2>/dev/null)" = "$IM_TOXIPROXY_VERSION" ]; then
+  # A source build reports no version of its own: the module version recorded in the binary is compared.
+  if [ -x "$bin" ] && go version -m "$bin" 2>/dev/null | grep -qE "mod\s+github.com/Shopify/toxiproxy/v2\s+$IM_TOXIPROXY_VERSION\b"; then
     say "toxiproxy-server ${IM_TOXIPROXY_VERSION#v} cached"
     return
   fi
@@ -215,9 +215,54 @@ ensure_fault_tools() {
     fail "could not build Toxiproxy with 'go install github.com/Shopify/toxiproxy/v2/cmd/server@$IM_TOXIPROXY_VERSION'"
   mkdir -p "$IM_CACHE/bin"
   mv "$tmp/server" "$bin"
-  echo "$IM_TOXIPROXY_VERSION" >"$bin.version"
   rm -rf "$tmp"
   say "toxiproxy-server built: $bin"
+}
+
+# helm (the chart's lint and template checks in the test suite) is built from
+# its Go module once (about 2 minutes) into the cache. A source
+# build's `helm version` names only the minor release: the module version
+# recorded in the binary is what is compared.
+ensure_helm() {
+  local bin="$IM_CACHE/bin/helm" tmp
+  if [ -x "$bin" ] && go version -m "$bin" 2>/dev/null | grep -qE "mod\s+helm.sh/helm/v3\s+$IM_HELM_VERSION\b"; then
+    say "helm $IM_HELM_VERSION cached"
+    return
+  fi
+  command -v go >/dev/null || fail "helm is built with Go, and no 'go' was found: install Go >= 1.24"
+  say "building helm $IM_HELM_VERSION with go install (first time only, about 2 minutes)"
+  tmp="$(mktemp -d)"
+  if ! GOBIN="$tmp" GOFLAGS=-trimpath go install "helm.sh/helm/v3/cmd/helm@$IM_HELM_VERSION"; then
+    rm -rf "$tmp"
+    fail "could not build helm with 'go install helm.sh/helm/v3/cmd/helm@$IM_HELM_VERSION'"
+  fi
+  mkdir -p "$IM_CACHE/bin"
+  mv "$tmp/helm" "$bin"
+  rm -rf "$tmp"
+  say "helm built: $bin"
+}
+
+# compose-spec: the Compose Specification's own validator (compose-go, the
+# loader docker compose is built on; it checks against the schema), built from its
+# Go module's cmd package once (seconds) into the cache. The suite checks
+# docker-compose.yml with it; no Docker engine is needed.
+ensure_compose_spec() {
+  local bin="$IM_CACHE/bin/compose-spec" tmp
+  if [ -x "$bin" ] && go version -m "$bin" 2>/dev/null | grep -qE "mod\s+github.com/compose-spec/compose-go/v2\s+$IM_COMPOSE_GO_VERSION\b"; then
+    say "compose-spec (compose-go $IM_COMPOSE_GO_VERSION) cached"
+    return
+  fi
+  command -v go >/dev/null || fail "compose-spec is built with Go, and no 'go' was found: install Go >= 1.24"
+  say "building compose-spec (compose-go $IM_COMPOSE_GO_VERSION) with go install"
+  tmp="$(mktemp -d)"
+  if ! GOBIN="$tmp" GOFLAGS=-trimpath go install "github.com/compose-spec/compose-go/v2/cmd@$IM_COMPOSE_GO_VERSION"; then
+    rm -rf "$tmp"
+    fail "could not build compose-spec with 'go install github.com/compose-spec/compose-go/v2/cmd@$IM_COMPOSE_GO_VERSION'"
+  fi
+  mkdir -p "$IM_CACHE/bin"
+  mv "$tmp/cmd" "$bin"
+  rm -rf "$tmp"
+  say "compose-spec built: $bin"
 }
 
 # schemathesis (PyPI) checks the API document against the running server in
@@ -249,6 +294,8 @@ if [ "$profile" = test ]; then
   ensure_minio
   ensure_livekit fail
   ensure_fault_tools
+  ensure_helm
+  ensure_compose_spec
   ensure_chromium
   ensure_schemathesis
 else

@@ -4,6 +4,7 @@
 import { loadWsEngine } from '@im/gateway';
 import { createLogger, describeConfig, SERVICES_USING_MONGO, type AppConfig } from '@im/sdk';
 import { freePort, type LiveKitServerHandle, type MongoServerHandle } from '@im/dev-servers';
+import { startHealthListener, type HealthListener } from './health-listener.ts';
 import { liveKitSettings, startLocalLiveKit } from './local-livekit.ts';
 import { LOCAL_DB_NAME, startLocalMongo } from './local-mongo.ts';
 import { startNode, type RunningNode } from './node.ts';
@@ -20,11 +21,14 @@ if (config.services.includes('gateway')) await loadWsEngine(config.socketWsEngin
 let localMongo: MongoServerHandle | undefined;
 let localLiveKit: LiveKitServerHandle | undefined;
 let node: RunningNode | undefined;
+let health: HealthListener | undefined;
 
 runUntilStopped(
   async (why) => {
     logger.info(`stopping (${why})`);
+    health?.drain();
     await node?.stop().catch((err: unknown) => logger.error({ err }, 'error while stopping the node'));
+    await health?.close();
     await localMongo?.stop().catch(() => undefined);
     await localLiveKit?.stop().catch(() => undefined);
     logger.flush();
@@ -47,7 +51,13 @@ try {
     if (localLiveKit) config = { ...config, ...liveKitSettings(localLiveKit) };
   }
   node = await startNode(config, logger);
+  // Gateways answer the probes on PORT; a node without one answers them on HEALTH_PORT when it is set.
+  if (config.healthPort !== undefined && !config.services.includes('gateway')) {
+    health = await startHealthListener(node.app.readiness, config.host, config.healthPort);
+    logger.info(`health and readiness on ${health.url} (/health, /ready)`);
+  }
 } catch (err) {
+  await node?.stop().catch(() => undefined);
   await localMongo?.stop().catch(() => undefined);
   await localLiveKit?.stop().catch(() => undefined);
   die(err);

@@ -47,7 +47,7 @@ describe('cluster faults across hosts', { skip: unavailable ?? false }, () => {
   let owner: User;
   let converseId: string;
   const apps: MemberApp[] = [];
-  let sent = 0;
+
 
   const register = async (name: string): Promise<User> => {
     const r = await ok<{ token: string; user: { id: string } }>(gw[0]!, 'POST', '/api/auth/register', undefined, {

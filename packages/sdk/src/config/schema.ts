@@ -94,6 +94,13 @@ export const configSchema = {
     default: '3000',
     parse: port,
   }),
+  healthPort: entry({
+    env: 'HEALTH_PORT',
+    type: 'port',
+    description:
+      'Port a node without the gateway answers /health and /ready on (probes for service nodes; 0 picks a free one). Unset: such a node serves no HTTP. Gateways answer both on PORT.',
+    parse: port.optional(),
+  }),
   secret: entry({
     env: 'SECRET',
     type: 'string (>= 32 chars)',

@@ -9,14 +9,12 @@ IM_MONGO_JAVA_SERVER_VERSION="${IM_MONGO_JAVA_SERVER_VERSION:-1.47.0}"
 IM_SCHEMATHESIS_VERSION=4.32.5
 # Kept in step with LIVEKIT_VERSION in packages/dev-servers.
 IM_LIVEKIT_VERSION=v1.9.11
-<<<<<<< HEAD
+# Toxiproxy for the cluster fault tests (latency between hosts).
 IM_TOXIPROXY_VERSION=v2.5.0
-=======
 # helm for the chart's checks in the test suite (deploy/helm).
 IM_HELM_VERSION=v3.22.0
 # compose-go's validator (the loader docker compose uses) for docker-compose.yml's check.
 IM_COMPOSE_GO_VERSION=v2.16.2
->>>>>>> wip/helm
 export IM_ROOT IM_CACHE
 
 say() { printf '\033[1m[setup]\033[0m %s\n' "$*" >&2; }

@@ -78,6 +78,10 @@ const FANOUT: { [E in EventName]?: FanoutHandler<E> } = {
     dmJoin(rt, p.message.converseId, p.memberIds);
     emitTo(rt, converseRoom(p.message.converseId), 'message:new', p.message);
   },
+  [EVENTS.messageRedelivered]: (rt, p) => {
+    dmJoin(rt, p.message.converseId, p.memberIds);
+    emitTo(rt, converseRoom(p.message.converseId), 'message:new', p.message);
+  },
   [EVENTS.messageUpdated]: (rt, p) => {
     dmJoin(rt, p.message.converseId, p.memberIds);
     emitTo(rt, converseRoom(p.message.converseId), 'message:updated', p.message);

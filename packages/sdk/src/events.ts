@@ -35,6 +35,13 @@ export const EVENTS = {
   /** A group's custom emoji were added to or removed: members' apps load the list again. */
   emojiChanged: 'group.emoji.changed',
   messageCreated: 'chat.message.created',
+  /**
+   * A send retried with the same clientMsgId found its message stored: the
+   * node that stored it may have died before it announced it, so sockets get
+   * it again (clients merge by id). Realtime only: push, mail and
+   * integrations act on `chat.message.created` alone, once.
+   */
+  messageRedelivered: 'chat.message.redelivered',
   messageUpdated: 'chat.message.updated',
   messageDeleted: 'chat.message.deleted',
   reactionUpdated: 'chat.reaction.updated',
@@ -117,6 +124,7 @@ export interface EventPayloads {
   'group.emoji.changed': { groupId: string };
   /** groupId: set for a group panel's message (integrations pick their hooks by it). */
   'chat.message.created': { message: Message; groupId?: string } & DmAudience;
+  'chat.message.redelivered': { message: Message } & DmAudience;
   'chat.message.updated': { message: Message } & DmAudience;
   'chat.message.deleted': { converseId: string; messageId: string; seq: number } & DmAudience;
   /** counts: every emoji's count after the change (the same for everyone). */

@@ -148,6 +148,16 @@ describe('conversations and messages', () => {
       ).length,
       1,
     );
+    // Retries go out again to sockets only (the node that stored it may have died before announcing it).
+    assert.equal(
+      events.filter(
+        (e) =>
+          e.name === 'chat.message.redelivered' &&
+          (e.params.message as Message).clientMsgId === 'c-1' &&
+          (e.params.message as Message).converseId === converseId,
+      ).length,
+      1,
+    );
   });
 
   it('keeps outsiders out: send, read, react, ack, search and single message all 404', async () => {

@@ -47,7 +47,8 @@ describe('cluster faults across hosts', { skip: unavailable ?? false }, () => {
   let owner: User;
   let converseId: string;
   const apps: MemberApp[] = [];
-
+  /** Seqs of sends that needed a retry: their message may reach a socket twice (the app merges by id). */
+  const retried = new Set<number>();
 
   const register = async (name: string): Promise<User> => {
     const r = await ok<{ token: string; user: { id: string } }>(gw[0]!, 'POST', '/api/auth/register', undefined, {
@@ -73,9 +74,11 @@ describe('cluster faults across hosts', { skip: unavailable ?? false }, () => {
           const n = next++;
           if (n >= count) return;
           during?.(n);
-          sent += 1;
+
           const order = s % 2 === 0 ? gateways : [...gateways].reverse();
-          outcomes.push(await sendUntilAcknowledged(order, owner.token, converseId, `${label} ${n}`, `${label}-${n}`));
+          const outcome = await sendUntilAcknowledged(order, owner.token, converseId, `${label} ${n}`, `${label}-${n}`);
+          if (outcome.tries > 1) retried.add(outcome.message.seq);
+          outcomes.push(outcome);
         }
       }),
     );
@@ -119,7 +122,11 @@ describe('cluster faults across hosts', { skip: unavailable ?? false }, () => {
           await app.catchUp();
         }
         assert.ok(app.lastSeq >= last, `${app.user.username} shows up to ${app.lastSeq} of ${last}`);
-        assert.deepEqual(app.repeats, [], `${app.user.username} was handed a message twice`);
+        assert.deepEqual(
+          app.repeats.filter((seq) => !retried.has(seq)),
+          [],
+          `${app.user.username} was pushed a message twice`,
+        );
       }),
     );
     t.diagnostic(`${stored.length} messages stored, seqs 1..${last}, every app shows all (${synced} needed a sync)`);
@@ -143,7 +150,7 @@ describe('cluster faults across hosts', { skip: unavailable ?? false }, () => {
 
   let failed = false;
   afterEach((t) => {
-    if ((t as { passed?: boolean }).passed === false) failed = true;
+    if ((t as { error?: unknown }).error) failed = true;
   });
   after(async () => {
     // What the nodes said last, for a failure on CI.
@@ -206,7 +213,8 @@ describe('cluster faults across hosts', { skip: unavailable ?? false }, () => {
       `${retried.length} of ${outcomes.length} sends needed retries; slowest acknowledged after ${Math.max(...outcomes.map((o) => o.ms))} ms`,
     );
     assert.ok(killedAt > 0);
-    await assertIntact(t, outcomes);
+    // A message the dead node stored but never announced reaches the apps with the retry that finds it.
+    await assertIntact(t, outcomes, { realtimeOnly: true });
     svc1.restore();
     await cluster.startService(0);
     await Promise.all(gw.map((base) => waitReady(base)));

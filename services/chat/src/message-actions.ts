@@ -238,6 +238,8 @@ export const messageActions = ({ models, writer, access, audit, recent, threads 
             ...audience(converse),
             ...(converse.kind === 'group' ? { groupId: converse.groupId } : {}),
           });
+        // A retry: whoever stored it may have died before telling anyone.
+        else announce(ctx, EVENTS.messageRedelivered, { message, ...audience(converse) });
         // Only the send that stored the reply counts it: a retried clientMsgId must not count twice.
         const updatedRoot = created && root ? await threads.replied(doc, root) : null;
         if (updatedRoot)

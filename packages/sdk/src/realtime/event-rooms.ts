@@ -16,6 +16,7 @@ import { converseRoom, groupRoom, userRoom } from './rooms.ts';
 export const EVENT_ROOMS = {
   // DM events name their members: their sockets may not be in the DM's room yet.
   'chat.message.created': (p) => withMembers(converseRoom(p.message.converseId), p.memberIds),
+  'chat.message.redelivered': (p) => withMembers(converseRoom(p.message.converseId), p.memberIds),
   'chat.message.updated': (p) => withMembers(converseRoom(p.message.converseId), p.memberIds),
   'chat.message.deleted': (p) => withMembers(converseRoom(p.converseId), p.memberIds),
   'chat.reaction.updated': (p) => [converseRoom(p.converseId)],

@@ -48,8 +48,6 @@ export const createChatService: ServiceFactory = (app: AppContext) => {
     threads: new ThreadReplies(models, recent, app.logger),
     dmIndex,
   };
-  /** In a cluster, how long other nodes' batches get to land before their seqs count as lost. */
-  const CLUSTER_REPAIR_DELAY_MS = 30_000;
   let repairTimer: NodeJS.Timeout | undefined;
   let stopDmRebuild = () => {};
   return {
@@ -58,15 +56,38 @@ export const createChatService: ServiceFactory = (app: AppContext) => {
       await Promise.all(Object.values(models).map((m) => m.createIndexes()));
       await backfillMentionSeqs(models, app.logger);
       stopDmRebuild = await dmIndex.rebuild();
-      const startedAt = new Date();
-      const alone = !app.config.transporter;
-      const repair = () =>
-        fillSpentSeqs(models, startedAt, app.logger, app.config.chatWriteMaxBatch, alone ? 'tail' : 'range').catch(
-          (err: unknown) => app.logger.error({ err }, 'could not check for lost sequence numbers'),
+      const { chatWriteMaxBatch: maxBatch, chatSeqRepairSec } = app.config;
+      const repair = (reservedBefore: Date, since?: Date) =>
+        fillSpentSeqs(
+          models,
+          { reservedBefore, since },
+          app.logger,
+          maxBatch,
+          app.config.transporter ? 'range' : 'tail',
         );
-      // Alone, nothing else writes: anything reserved before now belonged to a process that is gone.
-      if (alone) await repair();
-      else repairTimer = setTimeout(() => void repair(), CLUSTER_REPAIR_DELAY_MS).unref();
+      if (!app.config.transporter) {
+        // Alone, nothing else writes: anything reserved before now belonged to a process that is gone.
+        await repair(new Date()).catch((err: unknown) =>
+          app.logger.error({ err }, 'could not check for lost sequence numbers'),
+        );
+      } else {
+        // A chat node's host may die for good: the others fill what it reserved and never wrote, once
+        // CHAT_SEQ_REPAIR_SEC has passed (a live batch lands in milliseconds). Each check looks at
+        // the converses written to since the one before; the first at all recent ones.
+        const graceMs = chatSeqRepairSec * 1000;
+        let since: Date | undefined;
+        const check = async () => {
+          const cutoff = new Date(Date.now() - graceMs);
+          try {
+            await repair(cutoff, since);
+            since = new Date(cutoff.getTime() - graceMs);
+          } catch (err) {
+            app.logger.error({ err }, 'could not check for lost sequence numbers');
+          }
+          repairTimer = setTimeout(() => void check(), graceMs).unref();
+        };
+        repairTimer = setTimeout(() => void check(), graceMs).unref();
+      }
     },
     async stopped() {
       clearTimeout(repairTimer);

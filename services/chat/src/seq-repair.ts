@@ -16,10 +16,10 @@ const NOBODY = new Types.ObjectId('000000000000000000000000');
  * message: a gap in the converse that every reader would wonder about. This
  * fills such gaps with tombstones, as the writer does for a failed insert.
  *
- * Only seqs reserved before `reservedBefore` are filled (a batch of a live
- * node may still be on its way with later ones), and only in converses
- * written to in the ten minutes before the last write: a crash interrupts
- * the newest batches.
+ * Only converses whose last reservation came before `reservedBefore` are
+ * looked at (a batch of a live node may still be on its way with later
+ * ones), and only those written to `since` then, or else in the ten minutes
+ * before the last write: a crash interrupts the newest batches.
  *
  * `tail`: one writer (a single instance), so a lost batch is the end of its
  * converses; walks down from each counter with exact (converseId, seq)
@@ -30,23 +30,25 @@ const NOBODY = new Types.ObjectId('000000000000000000000000');
  */
 export async function fillSpentSeqs(
   models: ChatModels,
-  reservedBefore: Date,
+  window: { reservedBefore: Date; since?: Date | undefined },
   logger: Logger,
   maxBatch: number,
   mode: 'tail' | 'range',
 ): Promise<number> {
   const { converses, messages } = models;
-  const newest = await converses.collection.findOne(
-    { lastMessageAt: { $lt: reservedBefore } },
-    { sort: { lastMessageAt: -1 }, projection: { lastMessageAt: 1 } },
-  );
-  const newestAt = newest?.lastMessageAt as Date | undefined;
-  if (!newestAt) return 0;
+  const { reservedBefore } = window;
+  let since = window.since;
+  if (!since) {
+    const newest = await converses.collection.findOne(
+      { lastMessageAt: { $lt: reservedBefore } },
+      { sort: { lastMessageAt: -1 }, projection: { lastMessageAt: 1 } },
+    );
+    const newestAt = newest?.lastMessageAt as Date | undefined;
+    if (!newestAt) return 0;
+    since = new Date(newestAt.getTime() - RECENT_MS);
+  }
   const recent = await converses.collection
-    .find(
-      { lastMessageAt: { $gte: new Date(newestAt.getTime() - RECENT_MS), $lt: reservedBefore } },
-      { projection: { lastSeq: 1, lastMessageAt: 1 } },
-    )
+    .find({ lastMessageAt: { $gte: since, $lt: reservedBefore } }, { projection: { lastSeq: 1, lastMessageAt: 1 } })
     .toArray();
   const tail = Math.max(TAIL_SEQS, maxBatch * 2);
   let filled = 0;
@@ -88,6 +90,9 @@ async function missingAtTail(messages: Messages, converseId: Types.ObjectId, las
 /** Seqs of the last `tail` below and at `lastSeq` that have no message. */
 async function missingInRange(messages: Messages, converseId: Types.ObjectId, lastSeq: number, tail: number) {
   const from = Math.max(1, lastSeq - tail + 1);
+  // Nearly always whole: a count (answered from the unique index on MongoDB) before reading any seq.
+  const count = await messages.collection.countDocuments({ converseId, seq: { $gte: from, $lte: lastSeq } });
+  if (count === lastSeq - from + 1) return [];
   const held = await messages.collection
     .find({ converseId, seq: { $gte: from, $lte: lastSeq } }, { projection: { seq: 1 } })
     .toArray();

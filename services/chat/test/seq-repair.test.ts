@@ -43,7 +43,7 @@ describe('sequence numbers a stopped node reserved but never wrote', () => {
     const whole = await converse(3, [1, 2, 3], crash);
     const reservedNow = await converse(4, [1, 2], new Date(Date.now() + 60_000));
 
-    assert.equal(await fillSpentSeqs(chat.models, new Date(), logger, 500, 'range'), 3);
+    assert.equal(await fillSpentSeqs(chat.models, { reservedBefore: new Date() }, logger, 500, 'range'), 3);
     assert.deepEqual(await seqsOf(gappy), [
       { seq: 1, deleted: false },
       { seq: 2, deleted: false },
@@ -55,7 +55,30 @@ describe('sequence numbers a stopped node reserved but never wrote', () => {
     assert.equal((await seqsOf(whole)).length, 3);
     // Reserved after the cut-off: a live node may still be writing those.
     assert.equal((await seqsOf(reservedNow)).length, 2);
-    assert.equal(await fillSpentSeqs(chat.models, new Date(), logger, 500, 'range'), 0);
+    assert.equal(await fillSpentSeqs(chat.models, { reservedBefore: new Date() }, logger, 500, 'range'), 0);
+  });
+
+  it('range with since (the periodic check in a cluster): only converses written to since the last check', async () => {
+    const lastCheck = new Date(Date.now() - 60_000);
+    const before = await converse(3, [1], new Date(lastCheck.getTime() - 1_000));
+    const after = await converse(3, [1], new Date(Date.now() - 1_000));
+
+    assert.equal(
+      await fillSpentSeqs(chat.models, { reservedBefore: new Date(), since: lastCheck }, logger, 500, 'range'),
+      2,
+    );
+    assert.equal((await seqsOf(before)).length, 1, 'checked before: left to that check');
+    // The first check of a node (no since) looks at every recent converse.
+    assert.equal(await fillSpentSeqs(chat.models, { reservedBefore: new Date() }, logger, 500, 'range'), 2);
+    assert.equal((await seqsOf(before)).length, 3);
+    assert.deepEqual(
+      (await seqsOf(after)).map((m) => [m.seq, m.deleted]),
+      [
+        [1, false],
+        [2, true],
+        [3, true],
+      ],
+    );
   });
 
   it('tail (one writer): fills the lost last batch by exact lookups, down to the first written seq', async () => {
@@ -63,7 +86,7 @@ describe('sequence numbers a stopped node reserved but never wrote', () => {
     const lostTail = await converse(5, [1, 2, 3], crash);
     const allLost = await converse(2, [], crash);
 
-    assert.equal(await fillSpentSeqs(chat.models, new Date(), logger, 500, 'tail'), 4);
+    assert.equal(await fillSpentSeqs(chat.models, { reservedBefore: new Date() }, logger, 500, 'tail'), 4);
     assert.deepEqual(
       (await seqsOf(lostTail)).map((m) => [m.seq, m.deleted]),
       [
@@ -81,6 +104,6 @@ describe('sequence numbers a stopped node reserved but never wrote', () => {
         [2, true],
       ],
     );
-    assert.equal(await fillSpentSeqs(chat.models, new Date(), logger, 500, 'tail'), 0);
+    assert.equal(await fillSpentSeqs(chat.models, { reservedBefore: new Date() }, logger, 500, 'tail'), 0);
   });
 });

@@ -418,6 +418,14 @@ export const configSchema = {
     default: '500',
     parse: z.coerce.number().int().min(1).max(10_000),
   }),
+  chatSeqRepairSec: entry({
+    env: 'CHAT_SEQ_REPAIR_SEC',
+    type: 'seconds',
+    description:
+      'In a cluster, how long a reserved sequence number may stay without its message (its chat node died between reserving and writing) before a chat node fills it with a tombstone; each chat node checks the converses written to since its last check this often.',
+    default: '30',
+    parse: z.coerce.number().int().min(1).max(3600),
+  }),
   chatRecentMessages: entry({
     env: 'CHAT_RECENT_MESSAGES',
     type: 'count',

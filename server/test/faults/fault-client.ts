@@ -108,6 +108,7 @@ export class MemberApp {
   /** Seqs pushed to the app a second time as `message:new` (a sync may overlap a push: the app merges by id). */
   readonly repeats: number[] = [];
   readonly #pushed = new Set<number>();
+  readonly #tombstones = new Set<number>();
   /** When each seq was first shown (ms since the epoch). */
   readonly shownAt = new Map<number, number>();
   socket!: ClientSocket;
@@ -148,9 +149,10 @@ export class MemberApp {
     this.shownAt.set(m.seq, Date.now());
   }
 
+  /** The last seq up to which it holds every message or knows its tombstone: the sync cursor. */
   get lastSeq(): number {
     let seq = 0;
-    while (this.shown.has(seq + 1)) seq += 1;
+    while (this.shown.has(seq + 1) || this.#tombstones.has(seq + 1)) seq += 1;
     return seq;
   }
 
@@ -162,7 +164,11 @@ export class MemberApp {
     if (!res.ok) throw new Error(`sync refused: ${res.error.code}`);
     const missed = res.data.converses[this.converseId];
     if (missed?.tooMany) throw new Error('more than 200 missed: the test sends fewer');
-    for (const m of missed?.messages ?? []) this.show(m);
+    for (const m of missed?.messages ?? []) {
+      // A tombstone holds its seq (the cursor moves past it) but shows nothing.
+      if (m.deleted) this.#tombstones.add(m.seq);
+      else this.show(m);
+    }
   }
 
   /**

@@ -9,6 +9,7 @@ import {
   createBroker,
   pingMongo,
   RateLimits,
+  redisSentinelSettings,
   Readiness,
   RoomRouter,
   routeEventsByRoom,
@@ -67,9 +68,11 @@ export async function startNode(
       readiness.add('mongo', () => pingMongo(connection));
     }
     if (config.redisUrl) {
+      const sentinel = redisSentinelSettings(config);
       redis = await connectRedis(config.redisUrl, {
         timeoutMs: config.mongoConnectTimeoutMs,
         keyPrefix: config.redisKeyPrefix,
+        ...(sentinel ? { sentinel } : {}),
       });
       const client = redis;
       readiness.add('redis', async () => {

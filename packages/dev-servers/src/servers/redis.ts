@@ -13,8 +13,15 @@ export interface RedisServerHandle {
   stop(): Promise<void>;
 }
 
+export interface StartRedisOptions {
+  host?: string;
+  port?: number;
+  /** More redis-server options, e.g. `['--replicaof', host, port]`. */
+  args?: string[];
+}
+
 /** redis-server on a free loopback port, without persistence. */
-export async function startRedis(options: { host?: string; port?: number } = {}): Promise<RedisServerHandle> {
+export async function startRedis(options: StartRedisOptions = {}): Promise<RedisServerHandle> {
   const host = options.host ?? '127.0.0.1';
   const port = options.port ?? (await freePort(host));
   const dir = mkdtempSync(join(tmpdir(), 'im-redis-'));
@@ -35,6 +42,7 @@ export async function startRedis(options: { host?: string; port?: number } = {})
     'no',
     '--loglevel',
     'warning',
+    ...(options.args ?? []),
   ]);
   await waitForProcess(proc, async () => {
     const answer = await tcpExchange(port, 'PING\r\n', host);

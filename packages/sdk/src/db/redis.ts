@@ -62,9 +62,10 @@ export function redisClientOptions({ timeoutMs, keyPrefix, sentinel }: RedisOpti
     ...(sentinel.password ? { sentinelPassword: sentinel.password } : {}),
     sentinelRetryStrategy: backoff,
     sentinelCommandTimeout: timeoutMs,
-    // Subscribes to the sentinels' +switch-master: moves to the new master
-    // as soon as it is elected instead of at the next failed reconnect.
-    failoverDetector: true,
+    // No failoverDetector: a failover reaches every client without it (a
+    // killed master drops its connections; a demoted one has its clients
+    // killed by the sentinels, and READONLY covers the rest), and its
+    // subscriptions outlive quit() in ioredis 5.
     ...(tls ? { enableTLSForSentinelMode: true, sentinelTLS: {} } : {}),
   };
 }
@@ -78,7 +79,8 @@ export function describeRedisTarget(url: string, sentinel?: RedisSentinelSetting
 /**
  * Connects to Redis (or, through Sentinel, to its master) and waits for a
  * PONG, failing within `timeoutMs` with a clear error. Once up, the client
- * reconnects on its own after outages and follows a failover.
+ * reconnects on its own after outages and, through Sentinel, asks the
+ * sentinels for the master at each reconnect: it follows a failover.
  */
 export async function connectRedis(url: string, options: RedisOptions): Promise<Redis> {
   const redis = new Redis(url, redisClientOptions(options, url));

@@ -55,7 +55,8 @@ export async function startRedisSentinel(options: StartRedisSentinelOptions = {}
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    const master = await startRedis();
+    // Without the delay (5 s by default) a diskless full sync waits for more replicas to join.
+    const master = await startRedis({ args: ['--repl-diskless-sync-delay', '0'] });
     servers.push(master);
     const replica = await startRedis({ args: ['--replicaof', HOST, String(master.port)] });
     servers.push(replica);

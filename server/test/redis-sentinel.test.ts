@@ -12,6 +12,21 @@ import { waitReady } from './spawn-node.ts';
 
 type User = Awaited<ReturnType<ApiHarness['user']>>;
 
+/** `promise`, or a failure naming `what` once `ms` passed without it. */
+async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no ${what} within ${ms} ms`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /**
  * A gateway node and a service node over NATS, their Redis a master with a
  * replica behind three sentinels. The master is SIGKILLed while a user
@@ -161,17 +176,23 @@ describe('Redis through Sentinel: the master killed mid-conversation', () => {
         n += 1;
       }
     })();
-    await until('three more acknowledged', () => acked.length >= 8, 10_000);
-    killedAt = Date.now();
-    killedPort = await redis.killMaster();
-    const switchMaster = await switched;
-    assert.notEqual(switchMaster.to, killedPort);
-    assert.equal(switchMaster.to, await redis.masterPort());
-    await waitReady(api.base, 60_000);
-    readyAgainAt = Date.now();
-    await sending;
-    watching = false;
-    await watchReady;
+    // Reported where it is awaited; an early failure must not pass unhandled meanwhile.
+    sending.catch(() => undefined);
+    let switchMaster: { at: number; to: number };
+    try {
+      await until('three more acknowledged', () => acked.length >= 8, 10_000);
+      killedAt = Date.now();
+      killedPort = await redis.killMaster();
+      switchMaster = await within(switched, 60_000, '+switch-master');
+      assert.notEqual(switchMaster.to, killedPort);
+      assert.equal(switchMaster.to, await redis.masterPort());
+      await waitReady(api.base, 60_000);
+      readyAgainAt = Date.now();
+      await sending;
+    } finally {
+      watching = false;
+      await watchReady;
+    }
 
     // After: each message acknowledged is stored once, in order, and none was lost.
     const history = await ok<Message[]>('GET', `/api/converses/${converseId}/messages?limit=100`, owner);

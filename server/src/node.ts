@@ -3,6 +3,7 @@ import type { BrokerOptions, ServiceBroker } from 'moleculer';
 import type { Connection } from 'mongoose';
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import {
+  closeRedis,
   connectMongo,
   connectRedis,
   createStorage,
@@ -57,7 +58,7 @@ export async function startNode(
   let broker: ServiceBroker | undefined;
   let roomRouter: RoomRouter | undefined;
   const closeClients = async () => {
-    await Promise.allSettled([mongo?.close(), redis?.quit(), roomRouter?.close()]);
+    await Promise.allSettled([mongo?.close(), redis && closeRedis(redis), roomRouter?.close()]);
   };
 
   try {

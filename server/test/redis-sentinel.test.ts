@@ -119,9 +119,11 @@ describe('Redis through Sentinel: the master killed mid-conversation', () => {
     const acked: Array<Message & { firstTriedAt: number; ackedAt: number }> = [];
     const failures: string[] = [];
     let attempts = 0;
+    let giveUp = false;
     const sendUntilAcked = async (n: number) => {
       const firstTriedAt = Date.now();
       for (;;) {
+        if (giveUp) throw new Error('the test ended before this message was acknowledged');
         attempts += 1;
         assert.ok(attempts < 2_000, `gave up after ${attempts} attempts: ${failures.slice(-3).join(' | ')}`);
         try {
@@ -191,6 +193,7 @@ describe('Redis through Sentinel: the master killed mid-conversation', () => {
       await sending;
     } finally {
       watching = false;
+      giveUp = true;
       await watchReady;
     }
 

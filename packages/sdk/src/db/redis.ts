@@ -104,3 +104,16 @@ export async function connectRedis(url: string, options: RedisOptions): Promise<
     clearTimeout(timer);
   }
 }
+
+/**
+ * Closes a client whatever its state: QUIT when connected (replies already
+ * asked for still arrive), else stops its reconnecting at once (a QUIT would
+ * wait for a Redis, or sentinels, that may never come back).
+ */
+export async function closeRedis(redis: Redis): Promise<void> {
+  if (redis.status === 'ready') {
+    const quit = await redis.quit().catch(() => undefined);
+    if (quit === 'OK') return;
+  }
+  redis.disconnect();
+}

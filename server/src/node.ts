@@ -3,12 +3,14 @@ import type { BrokerOptions, ServiceBroker } from 'moleculer';
 import type { Connection } from 'mongoose';
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import {
+  closeRedis,
   connectMongo,
   connectRedis,
   createStorage,
   createBroker,
   pingMongo,
   RateLimits,
+  redisSentinelSettings,
   Readiness,
   RoomRouter,
   routeEventsByRoom,
@@ -56,7 +58,7 @@ export async function startNode(
   let broker: ServiceBroker | undefined;
   let roomRouter: RoomRouter | undefined;
   const closeClients = async () => {
-    await Promise.allSettled([mongo?.close(), redis?.quit(), roomRouter?.close()]);
+    await Promise.allSettled([mongo?.close(), redis && closeRedis(redis), roomRouter?.close()]);
   };
 
   try {
@@ -67,9 +69,11 @@ export async function startNode(
       readiness.add('mongo', () => pingMongo(connection));
     }
     if (config.redisUrl) {
+      const sentinel = redisSentinelSettings(config);
       redis = await connectRedis(config.redisUrl, {
         timeoutMs: config.mongoConnectTimeoutMs,
         keyPrefix: config.redisKeyPrefix,
+        ...(sentinel ? { sentinel } : {}),
       });
       const client = redis;
       readiness.add('redis', async () => {

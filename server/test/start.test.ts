@@ -126,6 +126,11 @@ describe('bad configuration exits non-zero with one clear line', () => {
     ],
     ['a PORT that is not a port', { PORT: 'http' }, /^im-platform: configuration error: PORT /],
     [
+      'a REDIS_SENTINELS list with a bad entry',
+      { REDIS_URL: 'redis://mymaster', REDIS_SENTINELS: '127.0.0.1:26379,127.0.0.1:port' },
+      /^im-platform: configuration error: REDIS_SENTINELS must be a comma list of host:port: '127\.0\.0\.1:port' is not host:port/,
+    ],
+    [
       // uWebSockets.js is not a dependency: it is missing, or (on glibc < 2.38) could not load if it were there.
       'SOCKET_WS_ENGINE=uws where uWebSockets.js cannot load',
       { SOCKET_WS_ENGINE: 'uws' },

@@ -6,7 +6,13 @@
  */
 export { startServers, type ServerSet, type WhichServers } from './servers/index.ts';
 export { startMongo, type MongoServerHandle, type MongoKind, type StartMongoOptions } from './servers/mongo.ts';
-export { startRedis, type RedisServerHandle } from './servers/redis.ts';
+export { startRedis, type RedisServerHandle, type StartRedisOptions } from './servers/redis.ts';
+export {
+  startRedisSentinel,
+  type RedisSentinelHandle,
+  type StartRedisSentinelOptions,
+} from './servers/redis-sentinel.ts';
+export { redisCommand, type RespValue } from './resp.ts';
 export { startNats, type NatsServerHandle, type StartNatsOptions } from './servers/nats.ts';
 export { startMinio, type MinioServerHandle, type StartMinioOptions } from './servers/minio.ts';
 export {

@@ -21,7 +21,14 @@ export { AuditLog, type AuditRecord } from './audit/audit-log.ts';
 export { createBroker, type CreateBrokerOptions } from './broker/create-broker.ts';
 export { callOnEveryNode } from './broker/every-node.ts';
 export { connectMongo, pingMongo, isDuplicateKeyError, modelOn, DependencyUnavailableError } from './db/mongo.ts';
-export { connectRedis } from './db/redis.ts';
+export {
+  closeRedis,
+  connectRedis,
+  redisClientOptions,
+  redisSentinelSettings,
+  type RedisSentinelSettings,
+} from './db/redis.ts';
+export { parseHostPortList, formatHostPort, type HostPort } from './net/host-port-list.ts';
 export { Readiness, type ReadinessCheck, type ReadinessReport } from './health/readiness.ts';
 export { SERVICE_NAMES, SERVICES_USING_MONGO, type ServiceName } from './services.ts';
 export {

@@ -62,4 +62,20 @@ describe('connection helpers', () => {
       return true;
     });
   });
+
+  it('connectRedis through sentinels that do not answer fails within its timeout naming them', async () => {
+    const port = await freePort();
+    const sentinel = { sentinels: [{ host: '127.0.0.1', port }], name: 'mymaster' };
+    await assert.rejects(connectRedis('redis://:secret@mymaster', { timeoutMs: 800, sentinel }), (err: unknown) => {
+      assert.ok(err instanceof DependencyUnavailableError);
+      assert.match(
+        err.message,
+        new RegExp(
+          `^cannot reach Redis at master 'mymaster' through the sentinels 127\\.0\\.0\\.1:${port} within 800 ms`,
+        ),
+      );
+      assert.ok(!err.message.includes('secret'));
+      return true;
+    });
+  });
 });

@@ -49,4 +49,16 @@ describe('error catalog', () => {
   it('maps an unreachable service to 503', () => {
     assert.equal(toHttpError(new Errors.ServiceNotFoundError({ action: 'user.get' })).status, 503);
   });
+
+  it('maps a Redis command given up during an outage or a failover to 503, as it arrives from another node', () => {
+    // What the broker rebuilds from the error of ioredis that crossed the transporter.
+    const remote = Object.assign(new Error('Reached the max retries per request limit (which is 3).'), {
+      name: 'MaxRetriesPerRequestError',
+    });
+    assert.deepEqual(toHttpError(remote), {
+      status: 503,
+      body: { error: { code: 'IM_ERR_SERVICE_UNAVAILABLE', message: 'Redis is unavailable, retry later' } },
+      internal: true,
+    });
+  });
 });

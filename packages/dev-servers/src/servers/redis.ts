@@ -13,10 +13,17 @@ export interface RedisServerHandle {
   stop(): Promise<void>;
 }
 
+export interface StartRedisOptions {
+  host?: string;
+  port?: number;
+  /** More redis-server options, e.g. `['--replicaof', host, port]`. */
+  args?: string[];
+  /** Run inside this network namespace. */
+  netns?: string;
+}
+
 /** redis-server on a free loopback port, without persistence. */
-export async function startRedis(
-  options: { host?: string; port?: number; /** Run inside this network namespace. */ netns?: string } = {},
-): Promise<RedisServerHandle> {
+export async function startRedis(options: StartRedisOptions = {}): Promise<RedisServerHandle> {
   const host = options.host ?? '127.0.0.1';
   const port = options.port ?? (await freePort(host));
   const dir = mkdtempSync(join(tmpdir(), 'im-redis-'));
@@ -40,6 +47,7 @@ export async function startRedis(
       'no',
       '--loglevel',
       'warning',
+      ...(options.args ?? []),
     ],
     options.netns ? { netns: options.netns } : {},
   );

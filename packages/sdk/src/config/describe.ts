@@ -1,5 +1,6 @@
 import { configSchema, type ConfigKey } from './schema.ts';
 import type { AppConfig } from './load.ts';
+import { formatHostPort, type HostPort } from '../net/host-port-list.ts';
 import type { RateLimitOverrides } from '../rate-limit/policy.ts';
 
 /** The effective configuration as `ENV=value` lines, secrets masked. */
@@ -10,6 +11,7 @@ export function describeConfig(config: AppConfig): string[] {
     let shown: string;
     if (spec.secret) shown = value ? `****** (${config.secretSource})` : '(unset)';
     else if (value === undefined) shown = '(unset)';
+    else if (key === 'redisSentinels') shown = (value as HostPort[]).map(formatHostPort).join(',');
     else if (Array.isArray(value)) shown = value.join(',');
     else if (key === 'rateLimits') shown = formatRateLimitOverrides(value as RateLimitOverrides);
     else shown = maskUrlPassword(String(value));

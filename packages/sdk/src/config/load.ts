@@ -42,6 +42,7 @@ export function parseConfig(env: Env = process.env): Config {
   checkOidcComplete(config);
   checkMailComplete(config);
   checkLiveKitComplete(config);
+  checkRedisSentinelComplete(config);
   return config;
 }
 
@@ -77,6 +78,15 @@ function checkLiveKitComplete(config: Config): void {
   ] as const) {
     if (value === undefined) throw new ConfigError(env, 'is required when LIVEKIT_URL is set');
   }
+}
+
+/** Through Sentinel, REDIS_URL still says that Redis is used and carries the master's password, database and TLS. */
+function checkRedisSentinelComplete(config: Config): void {
+  if (config.redisSentinels !== undefined && config.redisUrl === undefined)
+    throw new ConfigError(
+      configSchema.redisUrl.env,
+      `is required when REDIS_SENTINELS is set: it gives the master's password, database and TLS, its host is not used (e.g. redis://:secret@${config.redisSentinelName}/0)`,
+    );
 }
 
 /** OWASP's argon2id baseline: the least a production deployment may use. */

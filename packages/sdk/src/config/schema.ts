@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { parseHostList, parseTrustProxy } from '../net/address-lists.ts';
+import { parseHostPortList } from '../net/host-port-list.ts';
 import { parseRateLimitOverrides, RATE_LIMIT_NAMES } from '../rate-limit/policy.ts';
 import { SERVICE_NAMES, type ServiceName } from '../services.ts';
 
@@ -41,6 +42,9 @@ const parsedBy = <T>(parse: (text: string) => T) =>
       return z.NEVER;
     }
   });
+
+/** The port Redis Sentinel listens on unless told otherwise. */
+const REDIS_SENTINEL_PORT = 26379;
 
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().positive();
@@ -137,6 +141,45 @@ export const configSchema = {
     description:
       'Redis for shared state (presence, caches, rate limits). Unset: in-process state (single instance only).',
     parse: optionalUrl(['redis', 'rediss']),
+  }),
+  redisSentinels: entry({
+    env: 'REDIS_SENTINELS',
+    type: 'comma list of host:port',
+    description:
+      'Redis Sentinels to ask for the master (port 26379 when left out). Set: every Redis connection goes to the master the sentinels name and follows it through a failover; REDIS_URL then gives only the password, database and TLS (rediss://) of the master and its replicas, not the host (write the group, e.g. redis://:secret@mymaster/0). Unset: REDIS_URL names the one Redis.',
+    parse: z
+      .string()
+      .optional()
+      .transform((text, ctx) => {
+        if (text === undefined || text.trim() === '') return undefined;
+        try {
+          return parseHostPortList(text, REDIS_SENTINEL_PORT);
+        } catch (err) {
+          ctx.addIssue({ code: 'custom', message: `must be a comma list of host:port: ${(err as Error).message}` });
+          return z.NEVER;
+        }
+      }),
+  }),
+  redisSentinelName: entry({
+    env: 'REDIS_SENTINEL_NAME',
+    type: 'string',
+    description: 'The master group the sentinels watch (the name in their `sentinel monitor` line).',
+    default: 'mymaster',
+    parse: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, ., _ and - only'),
+  }),
+  redisSentinelPassword: entry({
+    env: 'REDIS_SENTINEL_PASSWORD',
+    type: 'string',
+    description:
+      "Password of the sentinels themselves (their requirepass), when they have one; the master's is in REDIS_URL.",
+    secret: true,
+    parse: z
+      .string()
+      .optional()
+      .transform((v) => (v === '' ? undefined : v)),
   }),
   redisKeyPrefix: entry({
     env: 'REDIS_KEY_PREFIX',

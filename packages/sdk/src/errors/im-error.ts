@@ -41,6 +41,10 @@ export function toHttpError(err: unknown): HttpError {
   if (e.name === 'StorageUnavailableError') {
     return { ...fromCode('IM_ERR_SERVICE_UNAVAILABLE', 'File storage is unavailable, retry later'), internal: true };
   }
+  // ioredis gave up on a command while Redis was out of reach (a failover in progress, a restart).
+  if (e.name === 'MaxRetriesPerRequestError') {
+    return { ...fromCode('IM_ERR_SERVICE_UNAVAILABLE', 'Redis is unavailable, retry later'), internal: true };
+  }
   if (e.type === 'SERVICE_NOT_FOUND' || e.type === 'SERVICE_NOT_AVAILABLE' || e.name === 'RequestTimeoutError') {
     return { ...fromCode('IM_ERR_SERVICE_UNAVAILABLE'), internal: true };
   }

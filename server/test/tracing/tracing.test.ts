@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Group, Message } from '@im/protocol';
 import { SERVICE_NAMES, serviceNameOf } from '@im/sdk';
 import { openTestEnv, type TestEnv } from '@im/testkit';
-import { connectClient, record, until, type ClientSocket } from '../realtime/client.ts';
+import { connectClient, record, sendOverSocket, until, type ClientSocket } from '../realtime/client.ts';
 import { CLUSTER, freePortRun, spawnNode, START, waitReady, type SpawnedNode } from '../spawn-node.ts';
 import { OtlpReceiver, type ReceivedSpan } from './otlp-receiver.ts';
 
@@ -165,6 +165,24 @@ describe('tracing across nodes (OTEL_EXPORTER_OTLP_ENDPOINT, OTLP/HTTP JSON)', (
     const emit = trace.find((s) => s.name === 'socket.io emit chat.message.created')!;
     assert.equal(emit.service, 'im-gateway');
     assert.ok(ancestors(emit, byId).includes(callee), 'the emit descends from the chat action');
+
+    // A send over the socket is a trace of its own, reaching the chat node the same way.
+    const overSocket = await sendOverSocket(socket, converseId, 'hello-over-socket', 'k-socket');
+    await until('the socket hears its own message', () => heard.some((m) => m.id === overSocket.id), 15_000);
+    await until(
+      'the trace of the socket send at the receiver',
+      () => {
+        const root = receiver.spans.find((s) => s.service === 'im-gateway' && s.name === 'socket.io message:send');
+        return (
+          root !== undefined &&
+          receiver.spans.some(
+            (s) =>
+              s.traceId === root.traceId && s.service === CHAT_NODE && s.kind === KIND.server && s.name === 'chat.send',
+          )
+        );
+      },
+      60_000,
+    );
 
     // What the probe sees when tracing is on (the check of the test below would see it too).
     assert.match(cluster.stdout(), new RegExp(`\\[gateway-1\\] ${OTEL_LOADED}: .*/@opentelemetry/sdk-trace/`));

@@ -102,6 +102,15 @@ export async function createOtelTracing(config: AppConfig, nodeId: string): Prom
       context.with(trace.setSpan(parent, span), handle);
     },
 
+    socketRequest(event, handle) {
+      const span = tracer.startSpan(
+        `socket.io ${event}`,
+        { kind: SpanKind.SERVER, attributes: { 'messaging.system': 'socket.io', 'im.event': event } },
+        ROOT_CONTEXT,
+      );
+      return runInSpan(span, ROOT_CONTEXT, handle);
+    },
+
     inSpan(name, attributes, work) {
       const active = context.active();
       if (!inTrace(active)) return work();

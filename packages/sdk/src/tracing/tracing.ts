@@ -20,7 +20,9 @@ export interface Tracing {
   readonly brokerMiddleware: Middleware;
   /** Runs an HTTP request's handler in a server span named after its route, ended when the response closes. */
   httpRequest(req: IncomingMessage, res: ServerResponse, method: string, route: string, handle: () => void): void;
-  /** A span around `work` in the current trace (none outside a trace). */
+  /** Runs a socket request's handler in a server span of its own: a trace starts there, as at an HTTP request. */
+  socketRequest<T>(event: string, handle: () => Promise<T>): Promise<T>;
+  /** A span around synchronous `work` in the current trace (none outside a trace). */
   inSpan<T>(name: string, attributes: Record<string, string | number>, work: () => T): T;
   /** Runs `work` in a consumer span continuing the trace `carrier` came with (plainly without one). */
   received<T>(name: string, carrier: TraceCarrier | undefined, work: () => T): T;

@@ -41,8 +41,8 @@ const attributesOf = (list: KeyValue[] = []) => Object.fromEntries(list.map((kv)
  */
 export class OtlpReceiver {
   readonly spans: ReceivedSpan[] = [];
-  /** Export requests received, whatever they held. */
-  requests = 0;
+  /** The content type of every export request received (JSON ones are decoded into `spans`). */
+  readonly contentTypes: string[] = [];
   readonly #server: Server;
 
   private constructor(server: Server) {
@@ -56,13 +56,15 @@ export class OtlpReceiver {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
-        receiver.requests += 1;
         if (req.method !== 'POST' || req.url !== '/v1/traces') {
           res.writeHead(404).end();
           return;
         }
-        if (!String(req.headers['content-type']).startsWith('application/json')) {
-          res.writeHead(415).end();
+        const type = String(req.headers['content-type']);
+        receiver.contentTypes.push(type);
+        // Protobuf exports are counted, not decoded (an empty answer is a valid one for both encodings).
+        if (!type.startsWith('application/json')) {
+          res.writeHead(200, { 'content-type': type }).end();
           return;
         }
         receiver.#keep(JSON.parse(Buffer.concat(chunks).toString('utf8')) as ExportRequest);

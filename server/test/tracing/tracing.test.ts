@@ -12,6 +12,8 @@ const OTEL_LOADED = 'opentelemetry module loaded';
 const SEND_ROUTE = 'POST /api/converses/:converseId/messages';
 /** The node of `npm run cluster` that runs chat (with user and group). */
 const CHAT_NODE = 'im-user-group-chat';
+/** The other service node of `npm run cluster`. */
+const SERVICES_NODE = 'im-file-push-moderation-integration-mail-call';
 const KIND = { server: 2, client: 3 } as const;
 
 /** Registers a user, opens a group (its owner joins it), and sends into it over HTTP. */
@@ -125,6 +127,8 @@ describe('tracing across nodes (OTEL_EXPORTER_OTLP_ENDPOINT, OTLP/HTTP JSON)', (
         (s: ReceivedSpan) => s.service === CHAT_NODE && s.attributes['db.system.name'] === 'mongodb',
         (s: ReceivedSpan) => s.service === CHAT_NODE && s.attributes['db.system.name'] === 'redis',
         (s: ReceivedSpan) => s.service === 'im-gateway' && s.name === 'socket.io emit chat.message.created',
+        // The broker event of the write, heard by the other service node (push, mail, ...).
+        (s: ReceivedSpan) => s.service === SERVICES_NODE && s.name === 'receive chat.message.created',
       ];
       return expected.every((is) => trace.some(is)) && trace.every((s) => s === http || byId.has(s.parentSpanId));
     };
@@ -160,6 +164,10 @@ describe('tracing across nodes (OTEL_EXPORTER_OTLP_ENDPOINT, OTLP/HTTP JSON)', (
     }
     const insert = trace.find((s) => s.service === CHAT_NODE && s.attributes['db.operation.name'] === 'insert');
     assert.ok(insert, 'the message insert is in the trace');
+
+    const heardElsewhere = trace.find((s) => s.service === SERVICES_NODE && s.name === 'receive chat.message.created')!;
+    assert.equal(heardElsewhere.kind, 5);
+    assert.ok(ancestors(heardElsewhere, byId).includes(callee), 'the event descends from the chat action');
 
     // The socket emit on the gateway belongs to the same tree, reached from the chat node's action.
     const emit = trace.find((s) => s.name === 'socket.io emit chat.message.created')!;
@@ -224,5 +232,42 @@ describe('tracing off (no OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
     assert.ok(started, 'node started');
     assert.ok(!started.includes('"tracing"'), started);
     assert.ok(!(node.stdout() + node.stderr()).includes(OTEL_LOADED), node.stderr());
+  });
+});
+
+describe('tracing on a single instance with the default encoding', () => {
+  let receiver: OtlpReceiver;
+  let node: SpawnedNode;
+
+  before(async () => {
+    receiver = await OtlpReceiver.start();
+  });
+  after(async () => {
+    node?.child.kill('SIGTERM');
+    await node?.exited;
+    await receiver?.close();
+  });
+
+  it('is im-platform and sends its spans as OTLP/HTTP protobuf', async () => {
+    const port = await freePortRun(1);
+    const base = `http://127.0.0.1:${port}`;
+    node = spawnNode(START, {
+      PORT: String(port),
+      MONGO_URL: env.mongoUrl,
+      VOICE: 'off',
+      OTEL_EXPORTER_OTLP_ENDPOINT: `${receiver.endpoint}/`,
+      OTEL_BSP_SCHEDULE_DELAY: '100',
+    });
+    await node.waitFor(/gateway listening/);
+    await waitReady(base);
+    const { token, converseId } = await signUpAndSend(base, 'protobuf');
+    await send(base, token, converseId, 'hello-protobuf');
+    await until('an export at the receiver', () => receiver.contentTypes.length > 0, 60_000);
+    assert.equal(receiver.contentTypes[0], 'application/x-protobuf');
+    const started = node
+      .stdout()
+      .split('\n')
+      .find((l) => l.includes('"node started"'));
+    assert.ok(started?.includes('"tracing":"im-platform"'), started);
   });
 });

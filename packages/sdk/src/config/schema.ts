@@ -383,7 +383,7 @@ export const configSchema = {
     env: 'OTEL_EXPORTER_OTLP_ENDPOINT',
     type: 'http(s):// URL',
     description:
-      'OpenTelemetry collector (OTLP over HTTP, e.g. Jaeger or Grafana Tempo on port 4318): set, every node sends its spans to ENDPOINT/v1/traces (docs/operations.md, Tracing). Unset: no tracing, nothing of OpenTelemetry is loaded.',
+      'OpenTelemetry collector (OTLP over HTTP, e.g. Jaeger or Grafana Tempo on port 4318): set, every node sends its spans to ENDPOINT/v1/traces (docs/operations.md, Tracing). Unset: no tracing, and no module of the OpenTelemetry SDK is loaded.',
     parse: optionalUrl(['http', 'https']),
   }),
   otelExporterOtlpProtocol: entry({

@@ -36,9 +36,10 @@ export class Router {
     });
   }
 
-  on(method: Method, path: string, handler: RouteHandler): void {
+  /** `traced: false` keeps a route out of traces (probes and scrapes, which would drown the requests). */
+  on(method: Method, path: string, handler: RouteHandler, { traced = true }: { traced?: boolean } = {}): void {
     const metrics = new RouteMetrics(this.#metrics, method, path);
-    const tracing = this.#tracing;
+    const tracing = traced ? this.#tracing : undefined;
     this.#router.on(
       method,
       path,

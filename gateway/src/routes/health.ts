@@ -10,32 +10,50 @@ import type { Router } from '../http/router.ts';
 export function registerHealthRoutes(router: Router, app: AppContext): void {
   const isOperator = operatorAccess(app.config.metricsToken);
 
-  router.on('GET', '/health', (_req, res) => {
-    sendJson(res, 200, { status: 'ok' });
-  });
+  // Probes and scrapes make no traces: they come every few seconds and say nothing of a request's path.
+  const untraced = { traced: false };
 
-  router.on('GET', '/ready', async (req, res) => {
-    const report = await app.readiness.run();
-    const detailed = isOperator(req);
-    if (report.ready) {
-      sendJson(res, 200, detailed ? { status: 'ready', checks: report.checks } : { status: 'ready' });
-    } else {
-      const failed = Object.entries(report.checks)
-        .filter(([, result]) => result !== 'ok')
-        .map(([name]) => name);
-      sendJson(
-        res,
-        503,
-        detailed ? { status: 'unavailable', failed, checks: report.checks } : { status: 'unavailable' },
-      );
-    }
-  });
+  router.on(
+    'GET',
+    '/health',
+    (_req, res) => {
+      sendJson(res, 200, { status: 'ok' });
+    },
+    untraced,
+  );
 
-  router.on('GET', '/metrics', async (req, res) => {
-    if (!isOperator(req)) {
-      sendError(res, errorOf('IM_ERR_FORBIDDEN', 'Metrics are for operators: send METRICS_TOKEN as a bearer token'));
-      return;
-    }
-    sendText(res, 200, await app.metrics.metrics(), app.metrics.contentType);
-  });
+  router.on(
+    'GET',
+    '/ready',
+    async (req, res) => {
+      const report = await app.readiness.run();
+      const detailed = isOperator(req);
+      if (report.ready) {
+        sendJson(res, 200, detailed ? { status: 'ready', checks: report.checks } : { status: 'ready' });
+      } else {
+        const failed = Object.entries(report.checks)
+          .filter(([, result]) => result !== 'ok')
+          .map(([name]) => name);
+        sendJson(
+          res,
+          503,
+          detailed ? { status: 'unavailable', failed, checks: report.checks } : { status: 'unavailable' },
+        );
+      }
+    },
+    untraced,
+  );
+
+  router.on(
+    'GET',
+    '/metrics',
+    async (req, res) => {
+      if (!isOperator(req)) {
+        sendError(res, errorOf('IM_ERR_FORBIDDEN', 'Metrics are for operators: send METRICS_TOKEN as a bearer token'));
+        return;
+      }
+      sendText(res, 200, await app.metrics.metrics(), app.metrics.contentType);
+    },
+    untraced,
+  );
 }

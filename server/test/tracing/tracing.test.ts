@@ -192,6 +192,13 @@ describe('tracing across nodes (OTEL_EXPORTER_OTLP_ENDPOINT, OTLP/HTTP JSON)', (
       60_000,
     );
 
+    // Traces start only at requests: no root span from timers, sweeps or start-up work, none from probes.
+    const traceRoots = receiver.spans.filter((s) => !s.parentSpanId).map((s) => `${s.kind} ${s.name}`);
+    assert.ok(traceRoots.length > 0);
+    for (const root of traceRoots) assert.match(root, /^2 ((GET|POST|PUT|PATCH|DELETE) \/api\/|socket\.io )/);
+    // (npm run cluster polled every gateway's /ready until it answered 200.)
+    assert.ok(!receiver.spans.some((s) => s.name === 'GET /ready' || s.name === 'GET /health'));
+
     // What the probe sees when tracing is on (the check of the test below would see it too).
     assert.match(cluster.stdout(), new RegExp(`\\[gateway-1\\] ${OTEL_LOADED}: .*/@opentelemetry/sdk-trace/`));
   });

@@ -67,7 +67,7 @@ export async function startNode(
 
   try {
     // OTEL_EXPORTER_OTLP_ENDPOINT unset: undefined, and no OpenTelemetry module is loaded.
-    tracing = await startTracing(config, config.nodeId ?? `${hostname()}-${process.pid}`);
+    tracing = await startTracing(config, config.nodeId ?? `${hostname()}-${process.pid}`, logger);
     if (config.services.some((name) => SERVICES_USING_MONGO.includes(name))) {
       if (!config.mongoUrl) throw new Error('MONGO_URL is not set and no local MongoDB was started');
       mongo = await connectMongo(config.mongoUrl, {

@@ -2,6 +2,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   context,
+  diag,
+  DiagLogLevel,
   defaultTextMapGetter,
   defaultTextMapSetter,
   ROOT_CONTEXT,
@@ -24,6 +26,7 @@ import {
   ATTR_URL_PATH,
 } from '@opentelemetry/semantic-conventions';
 import type { AppConfig } from '../config/load.ts';
+import type { Logger } from '../logger.ts';
 import { tracingMiddleware } from './broker-spans.ts';
 import { traceMongoCommands } from './mongo-spans.ts';
 import { traceRedisCommands } from './redis-spans.ts';
@@ -45,8 +48,13 @@ async function exporterFor(config: AppConfig): Promise<SpanExporter> {
   return new OTLPTraceExporter({ url });
 }
 
-export async function createOtelTracing(config: AppConfig, nodeId: string): Promise<Tracing> {
+export async function createOtelTracing(config: AppConfig, nodeId: string, logger: Logger): Promise<Tracing> {
   const serviceName = serviceNameOf(config.services, config.otelServiceName);
+  // The SDK's own troubles (a collector that cannot be reached, spans dropped) go to the log as warnings.
+  const warn = (message: string, ...args: unknown[]) =>
+    logger.warn(args.length > 0 ? { mod: 'tracing', args } : { mod: 'tracing' }, message);
+  const quiet = () => undefined;
+  diag.setLogger({ error: warn, warn, info: quiet, debug: quiet, verbose: quiet }, DiagLogLevel.WARN);
   const provider = new TracerProvider({
     resource: resourceFromAttributes({
       [ATTR_SERVICE_NAME]: serviceName,

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Middleware } from 'moleculer';
 import type { Connection } from 'mongoose';
 import type { AppConfig } from '../config/load.ts';
+import type { Logger } from '../logger.ts';
 import { SERVICE_NAMES } from '../services.ts';
 
 /** W3C trace context fields (`traceparent`, `tracestate`) as carried in broker meta and NATS headers. */
@@ -52,8 +53,8 @@ export function serviceNameOf(services: readonly string[], override?: string): s
  * Starts tracing when OTEL_EXPORTER_OTLP_ENDPOINT is set. The OpenTelemetry
  * modules are imported here and only here, so a node without it loads none.
  */
-export async function startTracing(config: AppConfig, nodeId: string): Promise<Tracing | undefined> {
+export async function startTracing(config: AppConfig, nodeId: string, logger: Logger): Promise<Tracing | undefined> {
   if (!config.otelExporterOtlpEndpoint) return undefined;
   const { createOtelTracing } = await import('./otel-tracing.ts');
-  return createOtelTracing(config, nodeId);
+  return createOtelTracing(config, nodeId, logger);
 }

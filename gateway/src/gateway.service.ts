@@ -20,6 +20,7 @@ import {
   type EventContext,
   type Params,
   type ServiceFactory,
+  type TraceCarrier,
 } from '@im/sdk';
 import { presenceGroupIds, sessionRoom, userRoom } from './realtime/rooms.ts';
 import type { Presence } from '@im/protocol';
@@ -147,14 +148,16 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
     labelNames: ['format'] as const,
     registers: [app.metrics],
   });
-  const runFanout = fanoutRunner(() => realtime, { presenceGroupLimit: app.config.presenceGroupLimit }, fanoutTiming);
+  const runFanout = fanoutRunner(
+    () => realtime,
+    { presenceGroupLimit: app.config.presenceGroupLimit, ...(app.tracing ? { tracing: app.tracing } : {}) },
+    fanoutTiming,
+  );
   const publicHandlers = publicInvalidations(() => publicRoutes);
   const invalidatePublic = publicHandlers as Partial<Record<string, (payload: unknown) => void>>;
   const handled = new RecentIds();
-  /** A routed event, heard on one of this gateway's rooms: once per event, whatever the rooms it came by. */
-  const onRoutedDelivery = (id: string, event: string, payload: () => unknown) => {
-    roomEventsReceived.inc();
-    if (handled.seen(id)) return;
+  /** A routed event's fan-out (and the public pages it changes). */
+  const deliver = (event: string, payload: () => unknown) => {
     try {
       const decoded = payload();
       // Kept pages go before the sockets hear of the change (as with the broadcast handlers below).
@@ -164,6 +167,13 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
       // As the broker does with a failing event handler: logged, and the next event is handled.
       app.logger.warn({ err, event }, 'could not fan out a routed event');
     }
+  };
+  /** A routed event, heard on one of this gateway's rooms: once per event, whatever the rooms it came by. */
+  const onRoutedDelivery = (id: string, event: string, payload: () => unknown, trace?: TraceCarrier) => {
+    roomEventsReceived.inc();
+    if (handled.seen(id)) return;
+    if (trace && app.tracing) app.tracing.received(`receive ${event}`, trace, () => deliver(event, payload));
+    else deliver(event, payload);
   };
   new Gauge({
     name: 'im_gateway_sockets',
@@ -274,7 +284,7 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
     async started() {
       // First: a gateway told to use uWebSockets.js that cannot load it stops here, before anything listens.
       const uws = await loadWsEngine(app.config.socketWsEngine);
-      const router = new Router(createHttpMetrics(app.metrics), app.logger);
+      const router = new Router(createHttpMetrics(app.metrics), app.logger, app.tracing);
       registerHealthRoutes(router, app);
       router.on('GET', '/api/openapi.json', (_req, res) => {
         res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(openApi);

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 import type { BrokerOptions, ServiceBroker } from 'moleculer';
 import type { Connection } from 'mongoose';
@@ -15,10 +16,12 @@ import {
   RoomRouter,
   routeEventsByRoom,
   SERVICES_USING_MONGO,
+  startTracing,
   type AppConfig,
   type AppContext,
   type Logger,
   type ObjectStorage,
+  type Tracing,
 } from '@im/sdk';
 import { SERVICE_FACTORIES } from './service-registry.ts';
 
@@ -57,14 +60,23 @@ export async function startNode(
   let redis: Redis | undefined;
   let broker: ServiceBroker | undefined;
   let roomRouter: RoomRouter | undefined;
+  let tracing: Tracing | undefined;
   const closeClients = async () => {
     await Promise.allSettled([mongo?.close(), redis && closeRedis(redis), roomRouter?.close()]);
+    // Last: the spans of the draining work go out before the node is gone.
+    await tracing?.shutdown().catch(() => undefined);
   };
 
   try {
+    // OTEL_EXPORTER_OTLP_ENDPOINT unset: undefined, and no OpenTelemetry module is loaded.
+    tracing = await startTracing(config, config.nodeId ?? `${hostname()}-${process.pid}`, logger);
     if (config.services.some((name) => SERVICES_USING_MONGO.includes(name))) {
       if (!config.mongoUrl) throw new Error('MONGO_URL is not set and no local MongoDB was started');
-      mongo = await connectMongo(config.mongoUrl, { timeoutMs: config.mongoConnectTimeoutMs });
+      mongo = await connectMongo(config.mongoUrl, {
+        timeoutMs: config.mongoConnectTimeoutMs,
+        ...(tracing ? { monitorCommands: true } : {}),
+      });
+      tracing?.traceMongo(mongo);
       const connection = mongo;
       readiness.add('mongo', () => pingMongo(connection));
     }
@@ -75,6 +87,7 @@ export async function startNode(
         keyPrefix: config.redisKeyPrefix,
         ...(sentinel ? { sentinel } : {}),
       });
+      tracing?.traceRedis(redis);
       const client = redis;
       readiness.add('redis', async () => {
         await client.ping();
@@ -94,6 +107,7 @@ export async function startNode(
         config.transporter,
         config.namespace,
         config.nodeId ?? `node-${process.pid}`,
+        tracing,
       );
 
     const rateLimits = new RateLimits({
@@ -111,8 +125,15 @@ export async function startNode(
       ...(redis ? { redis } : {}),
       ...(storage ? { storage } : {}),
       ...(roomRouter ? { roomRouter } : {}),
+      ...(tracing ? { tracing } : {}),
     };
-    broker = createBroker({ config, logger, rateLimits, ...(brokerOverrides ? { overrides: brokerOverrides } : {}) });
+    broker = createBroker({
+      config,
+      logger,
+      rateLimits,
+      ...(tracing ? { tracing } : {}),
+      ...(brokerOverrides ? { overrides: brokerOverrides } : {}),
+    });
     const running = broker;
     if (roomRouter) routeEventsByRoom(broker, roomRouter);
     if (config.transporter) {
@@ -123,7 +144,12 @@ export async function startNode(
     for (const name of config.services) broker.createService(SERVICE_FACTORIES[name](app));
     await broker.start();
     logger.info(
-      { nodeID: broker.nodeID, services: config.services, transporter: config.transporter ? 'nats' : 'local' },
+      {
+        nodeID: broker.nodeID,
+        services: config.services,
+        transporter: config.transporter ? 'nats' : 'local',
+        ...(tracing ? { tracing: tracing.serviceName } : {}),
+      },
       'node started',
     );
 

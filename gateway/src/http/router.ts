@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import findMyWay, { type HTTPVersion, type Instance } from 'find-my-way';
 import { errorOf, sendError } from './respond.ts';
 import { RouteMetrics, type HttpMetrics } from './metrics.ts';
-import type { Logger } from '@im/sdk';
+import type { Logger, Tracing } from '@im/sdk';
 
 type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -17,28 +17,38 @@ export type RouteHandler = (
 
 /**
  * A thin router over node:http: finds the route, runs the handler, maps any
- * error to the catalog, records metrics. Nothing else sits on the hot path.
+ * error to the catalog, records metrics, and with tracing on runs the
+ * handler in a span named after the route. Nothing else sits on the hot path.
  */
 export class Router {
   readonly #router: Instance<HTTPVersion.V1>;
   readonly #metrics: HttpMetrics;
   readonly #logger: Logger;
+  readonly #tracing: Tracing | undefined;
 
-  constructor(metrics: HttpMetrics, logger: Logger) {
+  constructor(metrics: HttpMetrics, logger: Logger, tracing?: Tracing) {
     this.#metrics = metrics;
     this.#logger = logger;
+    this.#tracing = tracing;
     this.#router = findMyWay({
       ignoreTrailingSlash: true,
       defaultRoute: (req, res) => this.noRoute(req, res),
     });
   }
 
-  on(method: Method, path: string, handler: RouteHandler): void {
+  /** `traced: false` keeps a route out of traces (probes and scrapes, which would drown the requests). */
+  on(method: Method, path: string, handler: RouteHandler, { traced = true }: { traced?: boolean } = {}): void {
     const metrics = new RouteMetrics(this.#metrics, method, path);
+    const tracing = traced ? this.#tracing : undefined;
     this.#router.on(
       method,
       path,
-      (req, res, params) => this.#run(method, path, metrics, handler, req, res, params),
+      tracing
+        ? (req, res, params) =>
+            tracing.httpRequest(req, res, method, path, () =>
+              this.#run(method, path, metrics, handler, req, res, params),
+            )
+        : (req, res, params) => this.#run(method, path, metrics, handler, req, res, params),
       // A catch-all route (the web client's) does not make every path "exist" for a 405.
       { catchAll: path.includes('*') },
     );

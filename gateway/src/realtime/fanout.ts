@@ -1,5 +1,5 @@
 import type { ServerToClientEvents } from '@im/protocol';
-import { EVENTS, type EventName, type EventPayloads } from '@im/sdk';
+import { EVENTS, type EventName, type EventPayloads, type Tracing } from '@im/sdk';
 import type { Context } from 'moleculer';
 import type { Counter, Histogram } from 'prom-client';
 import { converseRoom, groupRoom, userRoom } from './rooms.ts';
@@ -9,6 +9,8 @@ import type { ImServer } from './socket-server.ts';
 export interface FanoutOptions {
   /** PRESENCE_GROUP_LIMIT: groups up to this size hear their members come and go. */
   presenceGroupLimit: number;
+  /** With tracing on, an event that came inside a trace is emitted in a span of it. */
+  tracing?: Tracing;
 }
 
 /** This node's socket server and the journal its loading sockets replay from. */
@@ -188,7 +190,11 @@ export function fanoutRunner(
     const rt = realtime();
     if (!fanout || !rt) return;
     const started = timing ? performance.now() : 0;
-    fanout(rt, payload as never, opts);
+    if (opts.tracing)
+      opts.tracing.inSpan(`socket.io emit ${event}`, { 'messaging.system': 'socket.io', 'im.event': event }, () =>
+        fanout(rt, payload as never, opts),
+      );
+    else fanout(rt, payload as never, opts);
     timing?.observe({ event }, (performance.now() - started) / 1000);
   };
 }

@@ -194,10 +194,16 @@ export function createSocketServer(
   // socket as `this`): closures per socket would cost memory at 18k sockets.
   async function onSend(this: ImSocket, body: SendMessageBody, ack: (a: Ack<Message | CommandAccepted>) => void) {
     if (typeof ack !== 'function') return;
+    // With tracing on, a send over the socket starts a trace, as one over HTTP does.
+    if (app.tracing) return app.tracing.socketRequest('message:send', () => send(this, body, ack));
+    return send(this, body, ack);
+  }
+
+  async function send(socket: ImSocket, body: SendMessageBody, ack: (a: Ack<Message | CommandAccepted>) => void) {
     try {
-      await this.data.ready;
+      await socket.data.ready;
       // chat.send counts against the 'send' limit, like the HTTP route's calls.
-      const { userId, botGroupId } = this.data;
+      const { userId, botGroupId } = socket.data;
       const message = await call(broker, 'chat.send', body, {
         meta: { user: botGroupId ? { id: userId, botGroupId } : { id: userId } },
       });

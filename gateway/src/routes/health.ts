@@ -1,7 +1,7 @@
 import type { AppContext } from '@im/sdk';
 import { operatorAccess } from '../http/operator-access.ts';
 import { errorOf, sendError, sendJson, sendText } from '../http/respond.ts';
-import type { Router } from '../http/router.ts';
+import type { RouteHandler, Router } from '../http/router.ts';
 
 /**
  * /health (the process lives), /ready (its dependencies answer; which ones
@@ -9,12 +9,14 @@ import type { Router } from '../http/router.ts';
  */
 export function registerHealthRoutes(router: Router, app: AppContext): void {
   const isOperator = operatorAccess(app.config.metricsToken);
+  // Probes and scrapes make no traces: they come every few seconds and say nothing of a request's path.
+  const get = (path: string, handler: RouteHandler) => router.on('GET', path, handler, { traced: false });
 
-  router.on('GET', '/health', (_req, res) => {
+  get('/health', (_req, res) => {
     sendJson(res, 200, { status: 'ok' });
   });
 
-  router.on('GET', '/ready', async (req, res) => {
+  get('/ready', async (req, res) => {
     const report = await app.readiness.run();
     const detailed = isOperator(req);
     if (report.ready) {
@@ -31,7 +33,7 @@ export function registerHealthRoutes(router: Router, app: AppContext): void {
     }
   });
 
-  router.on('GET', '/metrics', async (req, res) => {
+  get('/metrics', async (req, res) => {
     if (!isOperator(req)) {
       sendError(res, errorOf('IM_ERR_FORBIDDEN', 'Metrics are for operators: send METRICS_TOKEN as a bearer token'));
       return;

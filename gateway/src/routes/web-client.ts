@@ -206,6 +206,7 @@ export function registerWebClientRoutes(router: Router, dir: string): void {
     if (!index) return sendNotBuilt(req, res);
     return sendFile(req, res, index, 'index.html', false);
   };
-  router.on('GET', '/*', handler);
-  router.on('HEAD', '/*', handler);
+  // Files from disk, no broker or database behind them: no traces.
+  router.on('GET', '/*', handler, { traced: false });
+  router.on('HEAD', '/*', handler, { traced: false });
 }

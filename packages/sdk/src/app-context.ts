@@ -8,6 +8,7 @@ import type { ObjectStorage } from './storage/object-storage.ts';
 import type { Logger } from './logger.ts';
 import type { RateLimits } from './rate-limit/rate-limits.ts';
 import type { RoomRouter } from './realtime/room-router.ts';
+import type { Tracing } from './tracing/tracing.ts';
 
 /**
  * What a process shares with the services it runs. Services are factories
@@ -28,6 +29,8 @@ export interface AppContext {
   rateLimits: RateLimits;
   /** Present in a cluster with FANOUT_ROUTING=rooms: realtime events travel by room over NATS. */
   roomRouter?: RoomRouter;
+  /** Present when OTEL_EXPORTER_OTLP_ENDPOINT is set. */
+  tracing?: Tracing;
 }
 
 export type ServiceFactory = (app: AppContext) => ServiceSchema;

@@ -45,6 +45,7 @@ export {
 export { userRoom, groupRoom, converseRoom, sessionRoom, isRoutedRoom } from './realtime/rooms.ts';
 export { EVENT_ROOMS, isRoutedEvent, roomsOf, type RoutedEventName } from './realtime/event-rooms.ts';
 export { RoomRouter, routeEventsByRoom, roomRouterOf } from './realtime/room-router.ts';
+export { startTracing, serviceNameOf, type Tracing, type TraceCarrier } from './tracing/tracing.ts';
 export {
   call,
   SESSION_CHECK_BATCH,

@@ -33,6 +33,7 @@ export const createChatService: ServiceFactory = (app: AppContext) => {
       windowMs: app.config.chatWriteWindowMs,
       maxBatch: app.config.chatWriteMaxBatch,
       onBatch: (written) => batchSize.observe(written),
+      ...(app.tracing ? { keepSendContext: true } : {}),
     },
     app.logger,
     recent,

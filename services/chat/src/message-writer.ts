@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { isDuplicateKeyError } from '@im/sdk';
 import type { Logger } from '@im/sdk';
 import { Types } from 'mongoose';
@@ -19,6 +20,8 @@ interface Pending {
   draft: MessageDraft;
   resolve: (result: WriteResult) => void;
   reject: (err: unknown) => void;
+  /** Runs work in the async context of the send (only with `keepSendContext`). */
+  inSendContext?: <R>(work: () => R) => R;
 }
 
 export interface WriterOptions {
@@ -27,6 +30,12 @@ export interface WriterOptions {
   maxBatch: number;
   /** Told the size of every batch written (metrics). */
   onBatch?: (written: number) => void;
+  /**
+   * A batch is written in the async context of its first send, not of
+   * whatever scheduled the flush (with tracing on: its writes show in that
+   * send's trace, not in an earlier one's).
+   */
+  keepSendContext?: boolean;
 }
 
 /**
@@ -59,7 +68,12 @@ export class MessageWriter {
 
   write(draft: MessageDraft): Promise<WriteResult> {
     return new Promise((resolve, reject) => {
-      this.#queue.push({ draft, resolve, reject });
+      this.#queue.push({
+        draft,
+        resolve,
+        reject,
+        ...(this.#options.keepSendContext ? { inSendContext: AsyncLocalStorage.snapshot() } : {}),
+      });
       this.#schedule();
     });
   }
@@ -99,7 +113,8 @@ export class MessageWriter {
 
   #flush(): Promise<void> {
     const batch = this.#queue.splice(0, this.#options.maxBatch);
-    this.#flushing = this.#writeBatch(batch)
+    const inContext = batch[0]?.inSendContext;
+    this.#flushing = (inContext ? inContext(() => this.#writeBatch(batch)) : this.#writeBatch(batch))
       .catch((err: unknown) => {
         for (const p of batch) p.reject(err);
       })

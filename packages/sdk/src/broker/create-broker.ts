@@ -5,12 +5,15 @@ import type { Logger } from '../logger.ts';
 import { rateLimitMiddleware } from '../rate-limit/middleware.ts';
 import { CodePointValidator } from '../validation/code-point-validator.ts';
 import type { RateLimits } from '../rate-limit/rate-limits.ts';
+import type { Tracing } from '../tracing/tracing.ts';
 
 export interface CreateBrokerOptions {
   config: Pick<AppConfig, 'transporter' | 'namespace' | 'nodeId' | 'requestTimeoutMs' | 'logLevel'>;
   logger: Logger;
   /** Enforced on every local action that declares `rateLimit`. */
   rateLimits?: RateLimits;
+  /** Spans for calls, actions and events (OTEL_EXPORTER_OTLP_ENDPOINT). */
+  tracing?: Tracing;
   /** Extra broker options (tests use this for middlewares). */
   overrides?: Partial<BrokerOptions>;
 }
@@ -20,7 +23,13 @@ export interface CreateBrokerOptions {
  * so every call is a local function call. nats://: cluster over NATS, and the
  * registry still prefers an instance on the calling node.
  */
-export function createBroker({ config, logger, rateLimits, overrides = {} }: CreateBrokerOptions): ServiceBroker {
+export function createBroker({
+  config,
+  logger,
+  rateLimits,
+  tracing,
+  overrides = {},
+}: CreateBrokerOptions): ServiceBroker {
   const transporter = config.transporter ? transporterFor(config.transporter) : null;
   return new ServiceBroker({
     namespace: config.namespace,
@@ -51,7 +60,12 @@ export function createBroker({ config, logger, rateLimits, overrides = {} }: Cre
     metrics: false,
     tracing: false,
     ...overrides,
-    middlewares: [...(rateLimits ? [rateLimitMiddleware(rateLimits)] : []), ...(overrides.middlewares ?? [])],
+    // Tracing last, so it wraps the others: a rate limit's Redis command is inside the action's span.
+    middlewares: [
+      ...(rateLimits ? [rateLimitMiddleware(rateLimits)] : []),
+      ...(overrides.middlewares ?? []),
+      ...(tracing ? [tracing.brokerMiddleware] : []),
+    ],
   } as BrokerOptions);
 }
 

@@ -446,6 +446,60 @@ export const configSchema = {
       .transform((v) => (v === '' ? undefined : v))
       .refine((v) => v === undefined || v.length >= 16, 'must be at least 16 characters'),
   }),
+  otelExporterOtlpEndpoint: entry({
+    env: 'OTEL_EXPORTER_OTLP_ENDPOINT',
+    type: 'http(s):// URL',
+    description:
+      'OpenTelemetry collector (OTLP over HTTP, e.g. Jaeger or Grafana Tempo on port 4318): set, every node sends its spans to ENDPOINT/v1/traces (docs/operations.md, Tracing). Unset: no tracing, and no module of the OpenTelemetry SDK is loaded.',
+    parse: optionalUrl(['http', 'https']),
+  }),
+  otelExporterOtlpProtocol: entry({
+    env: 'OTEL_EXPORTER_OTLP_PROTOCOL',
+    type: 'http/protobuf | http/json',
+    description: 'How spans are encoded for OTEL_EXPORTER_OTLP_ENDPOINT (gRPC is not offered).',
+    default: 'http/protobuf',
+    parse: z.enum(['http/protobuf', 'http/json']),
+  }),
+  otelServiceName: entry({
+    env: 'OTEL_SERVICE_NAME',
+    type: 'string',
+    description:
+      "The service.name this node's spans carry. Unset: from SERVICES (im-gateway, im-chat, im-user-group-chat for several, im-platform for all).",
+    parse: z
+      .string()
+      .trim()
+      .optional()
+      .transform((v) => (v === '' ? undefined : v)),
+  }),
+  otelTracesSampler: entry({
+    env: 'OTEL_TRACES_SAMPLER',
+    type: 'always_on | always_off | traceidratio | parentbased_always_on | parentbased_always_off | parentbased_traceidratio',
+    description:
+      'Which traces are kept (the OpenTelemetry names). The parentbased ones follow the decision of the caller that sent a traceparent header.',
+    default: 'parentbased_always_on',
+    parse: z.enum([
+      'always_on',
+      'always_off',
+      'traceidratio',
+      'parentbased_always_on',
+      'parentbased_always_off',
+      'parentbased_traceidratio',
+    ]),
+  }),
+  otelTracesSamplerArg: entry({
+    env: 'OTEL_TRACES_SAMPLER_ARG',
+    type: 'ratio 0..1',
+    description: 'The share of traces kept by the traceidratio samplers.',
+    default: '1',
+    parse: z.coerce.number().min(0).max(1),
+  }),
+  otelBspScheduleDelay: entry({
+    env: 'OTEL_BSP_SCHEDULE_DELAY',
+    type: 'milliseconds',
+    description: 'Longest time finished spans wait in memory before they are sent in one batch.',
+    default: '5000',
+    parse: z.coerce.number().int().min(0).max(600_000),
+  }),
   chatWriteWindowMs: entry({
     env: 'CHAT_WRITE_WINDOW_MS',
     type: 'milliseconds',

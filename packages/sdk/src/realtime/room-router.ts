@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { connect, Events, type NatsConnection, type Subscription } from 'nats';
+import { connect, Events, headers, type MsgHdrs, type NatsConnection, type Subscription } from 'nats';
 import type { EventPayloads } from '../events.ts';
+import type { TraceCarrier, Tracing } from '../tracing/tracing.ts';
 import { roomsOf, type RoutedEventName } from './event-rooms.ts';
 
 /** Characters a NATS subject token cannot hold (and `%`, the escape itself). */
@@ -18,7 +19,8 @@ const NEWLINE = 10;
  * sharing a NATS server stay apart; a gateway subscribes to the rooms it
  * holds sockets in. The wire form is `<id> <event>\n<JSON payload>`, encoded
  * once for all the rooms, so a gateway can count and drop a repeat without
- * decoding the payload.
+ * decoding the payload. With tracing on, a publication made inside a trace
+ * carries its context in NATS headers (`traceparent`).
  */
 export class RoomRouter {
   readonly #nc: NatsConnection;
@@ -28,14 +30,16 @@ export class RoomRouter {
   #published = 0;
   readonly #reconnectListeners = new Set<() => void>();
   #watchingStatus = false;
+  readonly #tracing: Tracing | undefined;
 
-  constructor(nc: NatsConnection, namespace: string) {
+  constructor(nc: NatsConnection, namespace: string, tracing?: Tracing) {
     this.#nc = nc;
     this.#prefix = `im.rooms.${token(namespace)}.`;
+    this.#tracing = tracing;
   }
 
   /** A connection of its own to the transporter's NATS server. */
-  static async connect(url: string, namespace: string, name: string): Promise<RoomRouter> {
+  static async connect(url: string, namespace: string, name: string, tracing?: Tracing): Promise<RoomRouter> {
     const nc = await connect({
       // TRANSPORTER may list several servers of one NATS cluster.
       servers: url.split(','),
@@ -44,7 +48,7 @@ export class RoomRouter {
       maxReconnectAttempts: -1,
       reconnectTimeWait: 500,
     });
-    return new RoomRouter(nc, namespace);
+    return new RoomRouter(nc, namespace, tracing);
   }
 
   subject(room: string): string {
@@ -59,14 +63,20 @@ export class RoomRouter {
     const data = encoder.encode(
       `${this.#idPrefix}${this.#published.toString(36)} ${event}\n${JSON.stringify(payload)}`,
     );
-    for (const room of rooms) this.#nc.publish(this.subject(room), data);
+    const carrier = this.#tracing?.carrier();
+    const options = carrier ? { headers: headersOf(carrier) } : undefined;
+    for (const room of rooms) this.#nc.publish(this.subject(room), data, options);
   }
 
   /**
    * Calls `onDelivery` for every publication on `room`: `id` and `event`
-   * come first, the payload is decoded only if `onDelivery` asks for it.
+   * come first, the payload is decoded only if `onDelivery` asks for it;
+   * `trace` is the trace context the publication came with, if any.
    */
-  subscribe(room: string, onDelivery: (id: string, event: string, payload: () => unknown) => void): Subscription {
+  subscribe(
+    room: string,
+    onDelivery: (id: string, event: string, payload: () => unknown, trace?: TraceCarrier) => void,
+  ): Subscription {
     return this.#nc.subscribe(this.subject(room), {
       callback: (err, msg) => {
         if (err) return;
@@ -75,8 +85,11 @@ export class RoomRouter {
         if (end < 0) return;
         const head = decoder.decode(data.subarray(0, end));
         const space = head.indexOf(' ');
-        onDelivery(head.slice(0, space), head.slice(space + 1), () =>
-          JSON.parse(decoder.decode(data.subarray(end + 1))),
+        onDelivery(
+          head.slice(0, space),
+          head.slice(space + 1),
+          () => JSON.parse(decoder.decode(data.subarray(end + 1))),
+          msg.headers ? carrierOf(msg.headers) : undefined,
         );
       },
     });
@@ -108,6 +121,19 @@ export class RoomRouter {
     if (this.#nc.isClosed()) return;
     await this.#nc.drain().catch(() => this.#nc.close());
   }
+}
+
+function headersOf(carrier: TraceCarrier): MsgHdrs {
+  const h = headers();
+  for (const [key, value] of Object.entries(carrier)) h.set(key, value);
+  return h;
+}
+
+function carrierOf(h: MsgHdrs): TraceCarrier | undefined {
+  const traceparent = h.get('traceparent');
+  if (!traceparent) return undefined;
+  const tracestate = h.get('tracestate');
+  return tracestate ? { traceparent, tracestate } : { traceparent };
 }
 
 const routers = new WeakMap<object, RoomRouter>();

@@ -5,12 +5,12 @@ import {
   ManagedProcess,
   startMongo,
   startNats,
-  startRedis,
   startServerProcess,
   waitUntil,
+  startRedisSentinel,
   type MongoServerHandle,
   type NatsServerHandle,
-  type RedisServerHandle,
+  type RedisSentinelHandle,
   type ServerProcess,
 } from '@im/dev-servers';
 import { SERVICE_NAMES } from '@im/sdk';
@@ -23,7 +23,16 @@ const GATEWAY_PORT = 3000;
 const NATS_HOSTS = ['nats1', 'nats2', 'nats3'] as const;
 const GATEWAY_HOSTS = ['gw1', 'gw2'] as const;
 const SERVICE_HOSTS = ['svc1', 'svc2'] as const;
-export const FAULT_HOSTS = ['mongo', 'redis', 'toxi', ...NATS_HOSTS, ...GATEWAY_HOSTS, ...SERVICE_HOSTS] as const;
+const REDIS_HOSTS = ['redis1', 'redis2'] as const;
+export const FAULT_HOSTS = [
+  'mongo',
+  ...REDIS_HOSTS,
+  'sentinel',
+  'toxi',
+  ...NATS_HOSTS,
+  ...GATEWAY_HOSTS,
+  ...SERVICE_HOSTS,
+] as const;
 export type FaultHostName = (typeof FAULT_HOSTS)[number];
 
 export interface ServiceNode {
@@ -39,10 +48,12 @@ export interface GatewayNode {
 
 /**
  * A cluster whose every part is its own host (network namespace) on one
- * bridge: MongoDB, Redis, three NATS servers routed to each other, two
- * gateways and two nodes with every other service. Nodes reach NATS, Redis
- * and MongoDB through Toxiproxy on its own host, so latency can be added
- * between hosts; the test process reaches the gateways over the bridge.
+ * bridge: MongoDB, Redis (a master and a replica with three sentinels), three
+ * NATS servers routed to each other, two gateways and two nodes with every
+ * other service. Nodes reach NATS and MongoDB through Toxiproxy on its own
+ * host, so latency can be added between hosts; Redis directly, at the
+ * address Sentinel names. The test process reaches the gateways over the
+ * bridge.
  */
 export interface FaultCluster {
   net: HostNetwork;
@@ -50,6 +61,8 @@ export interface FaultCluster {
   gateways: GatewayNode[];
   services: ServiceNode[];
   nats: Array<NatsServerHandle | undefined>;
+  /** Redis as a master and a replica watched by three sentinels, each on a host of its own. */
+  redis: RedisSentinelHandle;
   host(name: FaultHostName): Host;
   /** Starts NATS server `i` again (after a kill) with the same address and routes. */
   startNats(i: number): Promise<void>;
@@ -65,7 +78,7 @@ export async function openFaultCluster(tag: string): Promise<FaultCluster> {
   const host = (name: FaultHostName) => net.host(name);
   const dataDir = mkdtempSync(join(tmpdir(), `im-${tag}-`));
   let mongo: MongoServerHandle | undefined;
-  let redis: RedisServerHandle | undefined;
+  let redis: RedisSentinelHandle | undefined;
   let toxi: Toxiproxy | undefined;
   const nats: Array<NatsServerHandle | undefined> = [];
   const services: ServiceNode[] = [];
@@ -130,14 +143,18 @@ export async function openFaultCluster(tag: string): Promise<FaultCluster> {
   try {
     [mongo, redis, toxi] = await Promise.all([
       startMongo({ preferInMemory: true, host: host('mongo').address, port: 27017, netns: host('mongo').netns }),
-      startRedis({ host: host('redis').address, port: 6379, netns: host('redis').netns }),
+      startRedisSentinel({
+        hosts: {
+          data: [host('redis1'), host('redis2')],
+          sentinels: [host('redis1'), host('redis2'), host('sentinel')],
+        },
+      }),
       startToxiproxy(host('toxi')),
     ]);
     await Promise.all(NATS_HOSTS.map((_, i) => startNatsAt(i)));
     const natsProxies = await Promise.all(
       NATS_HOSTS.map((n, i) => toxi!.proxy(n, 14222 + i, `${host(n).address}:${NATS_PORT}`)),
     );
-    const redisProxy = await toxi.proxy('redis', 16379, `${host('redis').address}:6379`);
     const mongoProxy = await toxi.proxy('mongo', 17017, `${host('mongo').address}:27017`);
     nodeEnv = {
       NODE_ENV: 'test',
@@ -150,7 +167,10 @@ export async function openFaultCluster(tag: string): Promise<FaultCluster> {
       CHAT_SEQ_REPAIR_SEC: '3',
       DATA_DIR: dataDir,
       TRANSPORTER: natsProxies.map((a) => `nats://${a}`).join(','),
-      REDIS_URL: `redis://${redisProxy}`,
+      // Through Sentinel, which hands out the master's own address: Redis is reached directly, not through Toxiproxy.
+      REDIS_URL: `redis://${redis.name}`,
+      REDIS_SENTINELS: redis.sentinelList,
+      REDIS_SENTINEL_NAME: redis.name,
       MONGO_URL: `mongodb://${mongoProxy}/im-${tag}`,
     };
     await Promise.all(SERVICE_HOSTS.map((_, i) => startServiceAt(i)));
@@ -176,6 +196,7 @@ export async function openFaultCluster(tag: string): Promise<FaultCluster> {
     gateways,
     services,
     nats,
+    redis: redis!,
     host,
     startNats: startNatsAt,
     startService: startServiceAt,

@@ -269,6 +269,29 @@ describe('cluster faults across hosts', { skip: unavailable ?? false }, () => {
     await assertIntact(t, await burst('after-nats', 6, 2), { realtimeOnly: true });
   });
 
+  it("the Redis master's host killed mid-burst: Sentinel promotes the replica and nothing acknowledged is lost", async (t) => {
+    const master = await cluster.redis.masterAddress();
+    const name = FAULT_HOSTS.find((h) => master.startsWith(`${cluster.host(h).address}:`));
+    assert.ok(name, `no host holds the master at ${master}`);
+    const masterHost = cluster.host(name);
+    let killedAt = 0;
+    const outcomes = await burst('redis', 40, 4, (n) => {
+      if (n !== 10) return;
+      // Its sentinel goes with it: the other two still make the quorum.
+      masterHost.cut();
+      masterHost.kill();
+      killedAt = Date.now();
+    });
+    const promoted = await cluster.redis.masterAddress();
+    assert.notEqual(promoted, master, 'the sentinels still name the dead master');
+    t.diagnostic(
+      `${outcomes.filter((o) => o.tries > 1).length} of ${outcomes.length} sends retried, slowest ${Math.max(...outcomes.map((o) => o.ms))} ms; master moved to ${promoted}`,
+    );
+    assert.ok(killedAt > 0);
+    await assertIntact(t, outcomes, { realtimeOnly: true });
+    await Promise.all(gw.map((base) => waitReady(base)));
+  });
+
   it('50 ms of latency and 1% packet loss between hosts: every broadcast complete', async (t) => {
     const hosts = FAULT_HOSTS.map((name) => cluster.host(name));
     /** Sends one at a time; reports send-to-shown on every app and acknowledgement times. */

@@ -2,6 +2,9 @@ import { Redis, type RedisOptions as IoRedisOptions } from 'ioredis';
 import { maskUrlPassword } from '../config/describe.ts';
 import { formatHostPort, type HostPort } from '../net/host-port-list.ts';
 import { DependencyUnavailableError, reason } from './mongo.ts';
+import { watchRedisLiveness } from './redis-liveness.ts';
+
+const livenessWatches = new WeakMap<Redis, () => void>();
 
 /** Redis reached through Sentinel: which sentinels to ask, for which master group. */
 export interface RedisSentinelSettings {
@@ -80,7 +83,8 @@ export function describeRedisTarget(url: string, sentinel?: RedisSentinelSetting
  * Connects to Redis (or, through Sentinel, to its master) and waits for a
  * PONG, failing within `timeoutMs` with a clear error. Once up, the client
  * reconnects on its own after outages and, through Sentinel, asks the
- * sentinels for the master at each reconnect: it follows a failover.
+ * sentinels for the master at each reconnect: it follows a failover. A ping
+ * every 2 s unanswered within 3 s drops the connection (see redis-liveness).
  */
 export async function connectRedis(url: string, options: RedisOptions): Promise<Redis> {
   const redis = new Redis(url, redisClientOptions(options, url));
@@ -94,6 +98,8 @@ export async function connectRedis(url: string, options: RedisOptions): Promise<
         timer = setTimeout(() => reject(new Error('timed out')), options.timeoutMs);
       }),
     ]);
+    // A host that dies silently must not hold every command for minutes.
+    livenessWatches.set(redis, watchRedisLiveness(redis));
     return redis;
   } catch (err) {
     redis.disconnect();
@@ -111,6 +117,7 @@ export async function connectRedis(url: string, options: RedisOptions): Promise<
  * wait for a Redis, or sentinels, that may never come back).
  */
 export async function closeRedis(redis: Redis): Promise<void> {
+  livenessWatches.get(redis)?.();
   if (redis.status === 'ready') {
     const quit = await redis.quit().catch(() => undefined);
     if (quit === 'OK') return;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { answeredWithin } from '../db/redis-liveness.ts';
 import { KeyedSlots } from './keyed-slots.ts';
 
 /**
@@ -184,6 +185,8 @@ export class MemoryQueue<T> implements DeliveryQueue<T> {
 }
 
 const CLAIM_IDLE_MS = 60_000;
+/** A blocking read (BLOCK 1 s) still unanswered after this: its Redis went silent. */
+const READ_SILENCE_MS = 6_000;
 /** Jobs a stream consumer keeps parked behind others of their key, per delivery slot. */
 const PARKED_PER_SLOT = 16;
 
@@ -323,17 +326,22 @@ export class RedisStreamQueue<T> implements DeliveryQueue<T> {
       }
       let res: Array<[string, Array<[string, string[]]>]> | null;
       try {
-        res = (await this.#reader.xreadgroup(
-          'GROUP',
-          this.#group,
-          this.#consumer,
-          'COUNT',
-          room,
-          'BLOCK',
-          1000,
-          'STREAMS',
-          this.#stream,
-          '>',
+        // A read blocks for 1 s at most: no answer long after means the Redis host is gone silently.
+        res = (await answeredWithin(
+          this.#reader,
+          this.#reader.xreadgroup(
+            'GROUP',
+            this.#group,
+            this.#consumer,
+            'COUNT',
+            room,
+            'BLOCK',
+            1000,
+            'STREAMS',
+            this.#stream,
+            '>',
+          ),
+          READ_SILENCE_MS,
         )) as typeof res;
       } catch {
         await sleep(500);

@@ -65,6 +65,14 @@ function namespacesWith(prefix: string): string[] {
     .filter((name) => name.startsWith(prefix));
 }
 
+/** Every link of the test's own namespace whose name starts with `prefix`. */
+function linksWith(prefix: string): string[] {
+  return run(['ip', '-o', 'link', 'show'])
+    .split('\n')
+    .map((line) => /^\d+: ([^:@]+)/.exec(line)?.[1])
+    .filter((name): name is string => name !== undefined && name.startsWith(prefix));
+}
+
 function killNamespace(netns: string): void {
   let pids: string[] = [];
   try {
@@ -86,7 +94,9 @@ function removeAll(tag: string): void {
     killNamespace(netns);
     tryRun(['ip', 'netns', 'delete', netns]);
   }
-  // Deleting a namespace deletes the veth ends inside it and with them their peers; the bridge stays.
+  // Deleting a namespace deletes the veth ends inside it and with them their peers, unless something
+  // still holds the namespace (a process that outlived a killed run): those links go by name.
+  for (const link of linksWith(`imv-${tag}-`)) tryRun(['ip', 'link', 'delete', link]);
   tryRun(['ip', 'link', 'delete', `imbr-${tag}`]);
 }
 

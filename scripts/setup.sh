@@ -195,74 +195,48 @@ ensure_livekit() {
   say "livekit-server built: $bin"
 }
 
-# The cluster fault tests run each part of a cluster in its own network
-# namespace (iproute2), drop packets with nftables and add latency with
-# Toxiproxy, which has no Debian package: built from its Go module once
-# (seconds) into the cache, as toxiproxy-server.
-ensure_fault_tools() {
-  local bin="$IM_CACHE/bin/toxiproxy-server" tmp
-  ensure_debian_binary ip iproute2
-  ensure_debian_binary nft nftables
-  # A source build reports no version of its own: the module version recorded in the binary is compared.
-  if [ -x "$bin" ] && go version -m "$bin" 2>/dev/null | grep -qE "mod\s+github.com/Shopify/toxiproxy/v2\s+$IM_TOXIPROXY_VERSION\b"; then
-    say "toxiproxy-server ${IM_TOXIPROXY_VERSION#v} cached"
+# Builds the command at Go package PACKAGE (module MODULE, VERSION) into the
+# cache as $IM_CACHE/bin/NAME, once per version. A source build reports no
+# release of its own (or only the minor one): the module version recorded in
+# the binary is what is compared. Usage: go_tool NAME MODULE PACKAGE VERSION [about]
+go_tool() {
+  local name="$1" module="$2" package="$3" version="$4" about="${5:-seconds}" bin="$IM_CACHE/bin/$1" tmp
+  if [ -x "$bin" ] && go version -m "$bin" 2>/dev/null | grep -qE "mod\s+$module\s+$version\b"; then
+    say "$name $version cached"
     return
   fi
-  command -v go >/dev/null || fail "Toxiproxy is built with Go, and no 'go' was found: install Go >= 1.24"
-  say "building toxiproxy-server $IM_TOXIPROXY_VERSION with go install (first time only)"
+  command -v go >/dev/null || fail "$name is built with Go, and no 'go' was found: install Go >= 1.24"
+  say "building $name $version with go install (first time only, $about)"
   tmp="$(mktemp -d)"
-  GOBIN="$tmp" GOFLAGS=-trimpath go install "github.com/Shopify/toxiproxy/v2/cmd/server@$IM_TOXIPROXY_VERSION" ||
-    fail "could not build Toxiproxy with 'go install github.com/Shopify/toxiproxy/v2/cmd/server@$IM_TOXIPROXY_VERSION'"
+  if ! GOBIN="$tmp" GOFLAGS=-trimpath go install "$package@$version"; then
+    rm -rf "$tmp"
+    fail "could not build $name with 'go install $package@$version'"
+  fi
   mkdir -p "$IM_CACHE/bin"
-  mv "$tmp/server" "$bin"
+  mv "$tmp/${package##*/}" "$bin"
   rm -rf "$tmp"
-  say "toxiproxy-server built: $bin"
+  say "$name built: $bin"
 }
 
-# helm (the chart's lint and template checks in the test suite) is built from
-# its Go module once (about 2 minutes) into the cache. A source
-# build's `helm version` names only the minor release: the module version
-# recorded in the binary is what is compared.
+# The cluster fault tests run each part of a cluster in its own network
+# namespace (iproute2), drop packets with nftables and add latency with
+# Toxiproxy, which has no Debian package.
+ensure_fault_tools() {
+  ensure_debian_binary ip iproute2
+  ensure_debian_binary nft nftables
+  go_tool toxiproxy-server github.com/Shopify/toxiproxy/v2 github.com/Shopify/toxiproxy/v2/cmd/server "$IM_TOXIPROXY_VERSION"
+}
+
+# helm: the chart's lint and template checks in the test suite.
 ensure_helm() {
-  local bin="$IM_CACHE/bin/helm" tmp
-  if [ -x "$bin" ] && go version -m "$bin" 2>/dev/null | grep -qE "mod\s+helm.sh/helm/v3\s+$IM_HELM_VERSION\b"; then
-    say "helm $IM_HELM_VERSION cached"
-    return
-  fi
-  command -v go >/dev/null || fail "helm is built with Go, and no 'go' was found: install Go >= 1.24"
-  say "building helm $IM_HELM_VERSION with go install (first time only, about 2 minutes)"
-  tmp="$(mktemp -d)"
-  if ! GOBIN="$tmp" GOFLAGS=-trimpath go install "helm.sh/helm/v3/cmd/helm@$IM_HELM_VERSION"; then
-    rm -rf "$tmp"
-    fail "could not build helm with 'go install helm.sh/helm/v3/cmd/helm@$IM_HELM_VERSION'"
-  fi
-  mkdir -p "$IM_CACHE/bin"
-  mv "$tmp/helm" "$bin"
-  rm -rf "$tmp"
-  say "helm built: $bin"
+  go_tool helm helm.sh/helm/v3 helm.sh/helm/v3/cmd/helm "$IM_HELM_VERSION" "about 2 minutes"
 }
 
 # compose-spec: the Compose Specification's own validator (compose-go, the
-# loader docker compose is built on; it checks against the schema), built from its
-# Go module's cmd package once (seconds) into the cache. The suite checks
-# docker-compose.yml with it; no Docker engine is needed.
+# loader docker compose is built on; it checks against the schema). The suite
+# checks docker-compose.yml with it; no Docker engine is needed.
 ensure_compose_spec() {
-  local bin="$IM_CACHE/bin/compose-spec" tmp
-  if [ -x "$bin" ] && go version -m "$bin" 2>/dev/null | grep -qE "mod\s+github.com/compose-spec/compose-go/v2\s+$IM_COMPOSE_GO_VERSION\b"; then
-    say "compose-spec (compose-go $IM_COMPOSE_GO_VERSION) cached"
-    return
-  fi
-  command -v go >/dev/null || fail "compose-spec is built with Go, and no 'go' was found: install Go >= 1.24"
-  say "building compose-spec (compose-go $IM_COMPOSE_GO_VERSION) with go install"
-  tmp="$(mktemp -d)"
-  if ! GOBIN="$tmp" GOFLAGS=-trimpath go install "github.com/compose-spec/compose-go/v2/cmd@$IM_COMPOSE_GO_VERSION"; then
-    rm -rf "$tmp"
-    fail "could not build compose-spec with 'go install github.com/compose-spec/compose-go/v2/cmd@$IM_COMPOSE_GO_VERSION'"
-  fi
-  mkdir -p "$IM_CACHE/bin"
-  mv "$tmp/cmd" "$bin"
-  rm -rf "$tmp"
-  say "compose-spec built: $bin"
+  go_tool compose-spec github.com/compose-spec/compose-go/v2 github.com/compose-spec/compose-go/v2/cmd "$IM_COMPOSE_GO_VERSION"
 }
 
 # schemathesis (PyPI) checks the API document against the running server in

@@ -86,3 +86,33 @@ describe('reconnecting', () => {
     expect(socket.connect).not.toHaveBeenCalled();
   });
 });
+
+describe('a gateway whose cluster link came back (sync:required)', () => {
+  it('syncs from the last message held, as after a reconnect, and shows what it missed', async () => {
+    const socket = fakeSocket();
+    const asked: unknown[] = [];
+    const message = { authorId: 'u2', createdAt: '', reactions: [], mentions: [], attachments: [] };
+    const missed = { ...message, id: 'm2', converseId: 'c1', seq: 2, content: 'missed' };
+    Object.assign(socket, {
+      connected: true,
+      timeout: () => ({
+        emitWithAck: async (event: string, body: unknown) => {
+          asked.push([event, body]);
+          return { ok: true, data: { converses: { c1: { messages: [missed] } } } };
+        },
+      }),
+    });
+    setCurrentSocket(socket as unknown as ChatSocket);
+    attachRealtime(socket as unknown as ChatSocket, () => undefined);
+    const held = { ...message, id: 'm1', converseId: 'c1', seq: 1, content: 'held' };
+    setState({
+      converses: {
+        c1: { items: [held as never], pending: [], loaded: true, hasOlder: false, loadingOlder: false },
+      },
+    });
+    socket.fire('sync:required', { reason: 'cluster-reconnect' });
+    await vi.waitFor(() => expect(asked.length).toBe(1));
+    await vi.waitFor(() => expect(getState().converses.c1!.items.map((m) => m.seq)).toEqual([1, 2]));
+    expect(asked[0]).toEqual(['sync', { cursors: { c1: 1 } }]);
+  });
+});

@@ -265,6 +265,15 @@ describe('Helm chart deploy/helm/im-platform', () => {
     assert.equal(envOf(gatewayDeployment(byDefault), 'SERVICES')?.value, 'gateway');
   });
 
+  it('passes a NATS cluster and Redis Sentinel through to every node', () => {
+    for (const d of deployments(full)) {
+      assert.equal(envOf(d, 'TRANSPORTER')?.value?.split(',').length, 3);
+      assert.equal(envOf(d, 'REDIS_SENTINELS')?.value?.split(',').length, 3);
+      assert.equal(envOf(d, 'REDIS_SENTINEL_NAME')?.value, 'chat');
+    }
+    for (const d of deployments(byDefault)) assert.equal(envOf(d, 'REDIS_SENTINELS'), undefined);
+  });
+
   it('refuses to render without an address it needs', async () => {
     await assert.rejects(render('--set', 'nats.url='), /nats\.url \(or existingSecret\.keys\.natsUrl\) is required/);
     await assert.rejects(render('--set', 'existingSecret.name='), /existingSecret\.name/);

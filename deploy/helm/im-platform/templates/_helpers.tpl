@@ -106,6 +106,13 @@ app.kubernetes.io/component: {{ index . 1 }}
 {{ include "im.urlEnv" (list . "TRANSPORTER" $keys.natsUrl .Values.nats.url) }}
 {{ include "im.urlEnv" (list . "REDIS_URL" $keys.redisUrl .Values.redis.url) }}
 {{ include "im.urlEnv" (list . "MONGO_URL" $keys.mongoUrl .Values.mongo.url) }}
+{{- with .Values.redis.sentinels }}
+# Redis through Sentinel: REDIS_URL then gives only the master's password, database and TLS.
+- name: REDIS_SENTINELS
+  value: {{ join "," . | quote }}
+- name: REDIS_SENTINEL_NAME
+  value: {{ $.Values.redis.sentinelName | quote }}
+{{- end }}
 {{- if .Values.s3.endpoint }}
 {{ include "im.secretEnv" (list . "S3_ACCESS_KEY" (required "existingSecret.keys.s3AccessKey is required with s3.endpoint" $keys.s3AccessKey)) }}
 {{ include "im.secretEnv" (list . "S3_SECRET_KEY" (required "existingSecret.keys.s3SecretKey is required with s3.endpoint" $keys.s3SecretKey)) }}

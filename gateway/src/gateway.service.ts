@@ -271,6 +271,8 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
         if (payload.wasReconnect) missedEvents();
       });
       roomRouter?.onReconnect(missedEvents);
+      // Another node's link came back: events it published meanwhile may be lost too.
+      roomRouter?.onResyncRequest(missedEvents);
       auth = new Authenticator(new TokenService(app.config.secret, app.config.tokenTtl), broker);
       const backends = backendsOf(app.config);
       app.readiness.add('services', async () => {

@@ -102,13 +102,17 @@ export async function startNode(
     }
 
     // Realtime events by room (FANOUT_ROUTING=rooms): a NATS connection of the node's own beside the transporter's.
-    if (config.transporter && config.fanoutRouting === 'rooms')
+    if (config.transporter && config.fanoutRouting === 'rooms') {
       roomRouter = await RoomRouter.connect(
         config.transporter,
         config.namespace,
         config.nodeId ?? `node-${process.pid}`,
         tracing,
       );
+      // What this node published while its link was dying reached no gateway: every socket syncs.
+      const router = roomRouter;
+      router.onReconnect(() => router.requestResync());
+    }
 
     const rateLimits = new RateLimits({
       enabled: config.rateLimit === 'on',
@@ -135,7 +139,14 @@ export async function startNode(
       ...(brokerOverrides ? { overrides: brokerOverrides } : {}),
     });
     const running = broker;
-    if (roomRouter) routeEventsByRoom(broker, roomRouter);
+    if (roomRouter) {
+      routeEventsByRoom(broker, roomRouter);
+      // The broker's own link lost broadcasts the same way (presence, caches): the same request.
+      const router = roomRouter;
+      broker.localBus.on('$transporter.connected', (payload: { wasReconnect?: boolean }) => {
+        if (payload.wasReconnect) router.requestResync();
+      });
+    }
     if (config.transporter) {
       readiness.add('nats', async () => {
         if (!running.transit?.connected) throw new Error('transporter not connected');

@@ -32,9 +32,13 @@ export class RoomRouter {
   #watchingStatus = false;
   readonly #tracing: Tracing | undefined;
 
+  /** Not a room: where a node that lost its link asks every gateway to have its sockets sync. */
+  readonly #resyncSubject: string;
+
   constructor(nc: NatsConnection, namespace: string, tracing?: Tracing) {
     this.#nc = nc;
     this.#prefix = `im.rooms.${token(namespace)}.`;
+    this.#resyncSubject = `im.rooms-resync.${token(namespace)}`;
     this.#tracing = tracing;
   }
 
@@ -110,6 +114,21 @@ export class RoomRouter {
         for (const l of this.#reconnectListeners) l();
       }
     })();
+  }
+
+  /**
+   * Asks every gateway to have its sockets sync: NATS delivers at most once,
+   * and what this node published into a connection that was dying (its
+   * server gone, before the client noticed) reached no one. Sent once the
+   * connection is back.
+   */
+  requestResync(): void {
+    if (!this.#nc.isClosed()) this.#nc.publish(this.#resyncSubject);
+  }
+
+  /** Calls `listener` for every node's `requestResync` (gateways). */
+  onResyncRequest(listener: () => void): Subscription {
+    return this.#nc.subscribe(this.#resyncSubject, { callback: (err) => !err && listener() });
   }
 
   /** Resolves once the server has processed everything sent before (subscriptions included). */

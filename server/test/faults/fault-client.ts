@@ -113,10 +113,8 @@ export class MemberApp {
   readonly shownAt = new Map<number, number>();
   socket!: ClientSocket;
   base!: string;
-  moves = 0;
   /** Times its gateway told it to sync (its link to the cluster came back). */
   resyncs = 0;
-  readonly #old: ClientSocket[] = [];
 
   readonly user: User;
   readonly converseId: string;
@@ -180,10 +178,8 @@ export class MemberApp {
       await this.catchUp(timeoutMs);
       return 'answered';
     } catch {
-      this.#old.push(this.socket);
       this.socket.removeAllListeners();
       this.socket.disconnect();
-      this.moves += 1;
       await this.connect(fallback);
       return 'moved';
     }
@@ -198,6 +194,5 @@ export class MemberApp {
 
   close(): void {
     this.socket?.disconnect();
-    for (const s of this.#old) s.disconnect();
   }
 }

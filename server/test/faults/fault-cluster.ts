@@ -14,7 +14,7 @@ import {
   type ServerProcess,
 } from '@im/dev-servers';
 import { SERVICE_NAMES } from '@im/sdk';
-import { openHostNetwork, startToxiproxy, type Host, type HostNetwork, type Toxiproxy } from '@im/testkit';
+import { openHostNetwork, startToxiproxy, type Host, type Toxiproxy } from '@im/testkit';
 import { START } from '../spawn-node.ts';
 
 const NATS_PORT = 4222;
@@ -56,11 +56,8 @@ export interface GatewayNode {
  * bridge.
  */
 export interface FaultCluster {
-  net: HostNetwork;
   toxi: Toxiproxy;
   gateways: GatewayNode[];
-  services: ServiceNode[];
-  nats: Array<NatsServerHandle | undefined>;
   /** Redis as a master and a replica watched by three sentinels, each on a host of its own. */
   redis: RedisSentinelHandle;
   host(name: FaultHostName): Host;
@@ -191,11 +188,8 @@ export async function openFaultCluster(tag: string): Promise<FaultCluster> {
   }
 
   return {
-    net,
     toxi,
     gateways,
-    services,
-    nats,
     redis: redis!,
     host,
     startNats: startNatsAt,

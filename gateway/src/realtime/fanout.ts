@@ -130,15 +130,40 @@ const FANOUT: { [E in EventName]?: FanoutHandler<E> } = {
     move(rt, 'leave', userRoom(userId), [groupRoom(groupId), ...converseIds.map(converseRoom)]);
     retellPresence(rt.io, userId, (ids) => ids.filter((id) => id !== groupId));
   },
-  [EVENTS.memberUpdated]: (rt, { groupId, userId, role, mutedUntil }) => {
-    emitTo(rt, groupRoom(groupId), 'member:updated', { groupId, userId, role, ...(mutedUntil ? { mutedUntil } : {}) });
+  [EVENTS.memberUpdated]: (rt, { groupId, userId, role, roleIds, mutedUntil }) => {
+    emitTo(rt, groupRoom(groupId), 'member:updated', {
+      groupId,
+      userId,
+      role,
+      roleIds,
+      ...(mutedUntil ? { mutedUntil } : {}),
+    });
   },
+  [EVENTS.rolesUpdated]: (rt, { groupId, roles }) => {
+    emitTo(rt, groupRoom(groupId), 'roles:updated', { groupId, roles });
+  },
+  // A private panel is announced by panel.access to those who see it, never to the whole group.
   [EVENTS.panelCreated]: (rt, { groupId, panel }) => {
+    if (panel.private) return;
     move(rt, 'join', groupRoom(groupId), converseRoom(panel.converseId));
     emitTo(rt, groupRoom(groupId), 'panel:created', { groupId, panel });
   },
+  // A private panel's viewers are the sockets in its room.
   [EVENTS.panelUpdated]: (rt, { groupId, panel }) => {
-    emitTo(rt, groupRoom(groupId), 'panel:updated', { groupId, panel });
+    emitTo(rt, panel.private ? converseRoom(panel.converseId) : groupRoom(groupId), 'panel:updated', { groupId, panel });
+  },
+  // Those who lose the panel see it go and stop hearing it; those who gain it get it as new.
+  [EVENTS.panelAccess]: (rt, { groupId, panel, grantedUserIds, revokedUserIds }) => {
+    if (revokedUserIds.length > 0) {
+      const revoked = revokedUserIds.map(userRoom);
+      emitTo(rt, revoked, 'panel:deleted', { groupId, panelId: panel.id, converseId: panel.converseId });
+      move(rt, 'leave', revoked, converseRoom(panel.converseId));
+    }
+    if (grantedUserIds.length > 0) {
+      const granted = grantedUserIds.map(userRoom);
+      move(rt, 'join', granted, converseRoom(panel.converseId));
+      emitTo(rt, granted, 'panel:created', { groupId, panel });
+    }
   },
   [EVENTS.panelDeleted]: (rt, { groupId, panelId, converseId }) => {
     emitTo(rt, groupRoom(groupId), 'panel:deleted', { groupId, panelId, converseId });

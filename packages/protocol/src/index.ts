@@ -105,6 +105,38 @@ export type GroupRole = 'owner' | 'admin' | 'member';
 
 export type GroupVisibility = 'private' | 'public';
 
+/** What a role may do in its group. Owner and admins hold every permission. */
+export const PERMISSIONS = [
+  'manageGroup',
+  'manageRoles',
+  'managePanels',
+  'manageMessages',
+  'kickMembers',
+  'banMembers',
+  'muteMembers',
+  'createInvites',
+  'mentionAll',
+  'pinMessages',
+  'manageIntegrations',
+  'viewAuditLog',
+] as const;
+
+export type Permission = (typeof PERMISSIONS)[number];
+
+/**
+ * A group's custom role, or its built-in `@everyone` (whose id is the
+ * group's id, held by every member, never given or deleted). Higher
+ * `position` ranks higher; `@everyone` is 0.
+ */
+export interface Role {
+  id: Id;
+  name: string;
+  /** `#rrggbb`: how the role's holders' names are shown. */
+  color?: string;
+  permissions: Permission[];
+  position: Int;
+}
+
 export interface Panel {
   id: Id;
   name: string;
@@ -116,6 +148,16 @@ export interface Panel {
   postingRole: 'member' | 'admin';
   /** Readable by anyone on the web at /p/:id, with Atom and RSS feeds (public groups only). */
   webPublic: boolean;
+  /** What the panel is for, shown under its name (at most 250 characters). */
+  topic?: string;
+  /**
+   * Seen only by the roles and people allowed (and owner and admins): to
+   * everyone else the panel does not exist. The allow lists are shown to
+   * those who may manage panels.
+   */
+  private: boolean;
+  allowRoleIds?: Id[];
+  allowUserIds?: Id[];
 }
 
 export interface Group {
@@ -128,18 +170,30 @@ export interface Group {
   visibility: GroupVisibility;
   /** What the group is about, shown in the directory and on its web-public pages. */
   description?: string;
+  /** The id of the group's icon image, served like an avatar (`GET /api/files/:id`). */
+  icon?: string;
   /** The caller's role. */
   myRole: GroupRole;
   /** Until when the caller is muted in this group (absent: not muted). */
   myMutedUntil?: Timestamp;
+  /** The caller's custom roles here. */
+  myRoleIds: Id[];
+  /** What the caller may do here: every permission for owner and admins, else those of `@everyone` and their roles. */
+  myPermissions: Permission[];
 }
 
-/** A group as events carry it: everything but the caller's role. */
-export type GroupInfo = Omit<Group, 'myRole' | 'myMutedUntil'>;
+/**
+ * A group as events carry it: everything but the caller's standing, and
+ * only the panels everyone sees (private ones reach their members by
+ * `panel:created`, and apps keep them across `group:updated`).
+ */
+export type GroupInfo = Omit<Group, 'myRole' | 'myMutedUntil' | 'myRoleIds' | 'myPermissions'>;
 
 export interface Member {
   user: PublicUser;
   role: GroupRole;
+  /** The member's custom roles (`@everyone` is implied). */
+  roleIds: Id[];
   joinedAt: Timestamp;
   /** Until when the member may not send, react or upload here (absent: not muted). */
   mutedUntil?: Timestamp;
@@ -392,7 +446,15 @@ export interface ServerToClientEvents {
   'group:deleted': (event: { groupId: string }) => void;
   'member:joined': (event: { groupId: string; userId: string; role: GroupRole }) => void;
   'member:left': (event: { groupId: string; userId: string }) => void;
-  'member:updated': (event: { groupId: string; userId: string; role: GroupRole; mutedUntil?: Timestamp }) => void;
+  'member:updated': (event: {
+    groupId: string;
+    userId: string;
+    role: GroupRole;
+    roleIds: Id[];
+    mutedUntil?: Timestamp;
+  }) => void;
+  /** A group's roles changed (made, edited, reordered or deleted): its whole list, `@everyone` included. */
+  'roles:updated': (event: { groupId: string; roles: Role[] }) => void;
   'panel:created': (event: { groupId: string; panel: Panel }) => void;
   'panel:updated': (event: { groupId: string; panel: Panel }) => void;
   'panel:deleted': (event: { groupId: string; panelId: string; converseId: string }) => void;

@@ -3,7 +3,7 @@
  * one service answers another. Declared once here so producer and consumers
  * cannot drift apart.
  */
-import type { FileInfo, GroupRole } from './index.ts';
+import type { FileInfo, GroupRole, Permission } from './index.ts';
 
 /** What the gateway needs to serve a file's bytes (`file.access`). */
 export interface FileAccess extends FileInfo {
@@ -37,6 +37,17 @@ export interface ConverseMembership {
   panelType?: 'voice';
   /** Epoch ms until which the member is muted (absent: not muted; may lie in the past). */
   mutedUntil?: number;
+  /** What the member may do in the group (every permission for owner and admins). */
+  permissions: Permission[];
+  /** Present when the panel is private (the member is one of those allowed, or they would get null). */
+  private?: true;
+}
+
+/** A member's standing in a group (`group.memberAccess`): role, custom roles and what they may do. */
+export interface MemberAccess {
+  role: GroupRole;
+  roleIds: string[];
+  permissions: Permission[];
 }
 
 /** A caller's access to a converse (`chat.access`): a group panel or a DM. */

@@ -10,6 +10,8 @@ import type {
   FileAccess,
   FileInfo,
   GroupRole,
+  MemberAccess,
+  Permission,
   Message,
   PublicUser,
   SendMessageBody,
@@ -81,8 +83,12 @@ export interface ActionMap {
       postingRole: PostingRole;
       roles: Record<string, GroupRole>;
       mutedUntil: Record<string, number>;
+      /** What each given member may do in the group. */
+      permissions: Record<string, Permission[]>;
     } | null;
   };
+  /** A user's role, custom roles and permissions in a group, or null when not a member. Cached. */
+  'group.memberAccess': { params: { groupId: string; userId: string }; result: MemberAccess | null };
   /** A user's role in a group, or null when not a member (moderation checks group admins with it). Cached. */
   'group.memberRole': { params: { groupId: string; userId: string }; result: GroupRole | null };
   /** Whether an invite code is live (not expired, revoked or used up): its group, else null. */

@@ -7,6 +7,7 @@ import type {
   Message,
   Panel,
   PublicUser,
+  Role,
 } from '@im/protocol';
 import type { Context } from 'moleculer';
 import { isRoutedEvent } from './realtime/event-rooms.ts';
@@ -32,6 +33,10 @@ export const EVENTS = {
   panelCreated: 'group.panel.created',
   panelUpdated: 'group.panel.updated',
   panelDeleted: 'group.panel.deleted',
+  /** Who sees a private panel changed: the users who now see it, and those who no longer do. */
+  panelAccess: 'group.panel.access',
+  /** A group's roles were made, edited, reordered or deleted. */
+  rolesUpdated: 'group.roles.updated',
   /** A group's custom emoji were added to or removed: members' apps load the list again. */
   emojiChanged: 'group.emoji.changed',
   messageCreated: 'chat.message.created',
@@ -116,11 +121,20 @@ export interface EventPayloads {
     userId: string;
     role: GroupRole;
     previousRole?: GroupRole;
+    roleIds: string[];
     mutedUntil?: string;
   };
   'group.panel.created': { groupId: string; panel: Panel };
   'group.panel.updated': { groupId: string; panel: Panel };
   'group.panel.deleted': { groupId: string; panelId: string; converseId: string };
+  /**
+   * A private panel's audience changed (it became private or public, its
+   * allow lists changed, or members' roles did): granted users' sockets join
+   * its room and their apps get it as new; revoked users' sockets leave it
+   * and their apps drop it. `panel` is the view its viewers get.
+   */
+  'group.panel.access': { groupId: string; panel: Panel; grantedUserIds: string[]; revokedUserIds: string[] };
+  'group.roles.updated': { groupId: string; roles: Role[] };
   'group.emoji.changed': { groupId: string };
   /** groupId: set for a group panel's message (integrations pick their hooks by it). */
   'chat.message.created': { message: Message; groupId?: string } & DmAudience;

@@ -1,6 +1,6 @@
 import { modelOn } from '@im/sdk';
 import { Schema, type Connection, type Model, type Types } from 'mongoose';
-import type { GroupRole, GroupVisibility, PostingRole } from '@im/protocol';
+import type { GroupRole, GroupVisibility, Permission, PostingRole } from '@im/protocol';
 
 export interface PanelDoc {
   _id: Types.ObjectId;
@@ -11,6 +11,21 @@ export interface PanelDoc {
   postingRole?: PostingRole;
   /** Readable without an account at /p/:id (only while the group is public). */
   webPublic?: boolean;
+  topic?: string;
+  /** Seen only by owner, admins, holders of `allowRoleIds` and `allowUserIds`. */
+  private?: boolean;
+  allowRoleIds?: Types.ObjectId[];
+  allowUserIds?: Types.ObjectId[];
+}
+
+/** A custom role: few per group and read with it, so kept inside it like panels. */
+export interface RoleDoc {
+  _id: Types.ObjectId;
+  name: string;
+  color?: string;
+  permissions: Permission[];
+  /** 1 and up (`@everyone` is 0); unique within the group. */
+  position: number;
 }
 
 /** Panels are few per group and read with it, so they live inside it; members do not. */
@@ -23,6 +38,11 @@ export interface GroupDoc {
   /** Absent on groups made before it existed: private. */
   visibility?: GroupVisibility;
   description?: string;
+  /** The icon's file (an image the file service keeps readable by everyone signed in). */
+  icon?: Types.ObjectId;
+  roles?: RoleDoc[];
+  /** What `@everyone` may do (absent: the default, see permissions.ts). */
+  everyonePermissions?: Permission[];
   createdAt: Date;
 }
 
@@ -34,6 +54,8 @@ export interface MemberDoc {
   joinedAt: Date;
   /** Until then the member cannot send, react or edit in the group (stored, no job lifts it). */
   mutedUntil?: Date;
+  /** Custom roles held (ids of the group's roles). */
+  roleIds?: Types.ObjectId[];
 }
 
 export interface InviteDoc {
@@ -66,6 +88,17 @@ const panelSchema = new Schema<PanelDoc>({
   converseId: { type: Schema.Types.ObjectId, required: true },
   postingRole: { type: String, enum: ['member', 'admin'] },
   webPublic: { type: Boolean },
+  topic: { type: String },
+  private: { type: Boolean },
+  allowRoleIds: { type: [Schema.Types.ObjectId], default: undefined },
+  allowUserIds: { type: [Schema.Types.ObjectId], default: undefined },
+});
+
+const roleSchema = new Schema<RoleDoc>({
+  name: { type: String, required: true },
+  color: { type: String },
+  permissions: { type: [String], default: [] },
+  position: { type: Number, required: true },
 });
 
 const groupSchema = new Schema<GroupDoc>(
@@ -76,6 +109,9 @@ const groupSchema = new Schema<GroupDoc>(
     memberCount: { type: Number, required: true, default: 0 },
     visibility: { type: String, enum: ['private', 'public'] },
     description: { type: String },
+    icon: { type: Schema.Types.ObjectId },
+    roles: { type: [roleSchema], default: undefined },
+    everyonePermissions: { type: [String], default: undefined },
   },
   { timestamps: { createdAt: true, updatedAt: false }, versionKey: false },
 );
@@ -91,10 +127,13 @@ const memberSchema = new Schema<MemberDoc>(
     role: { type: String, required: true, enum: ['owner', 'admin', 'member'] },
     joinedAt: { type: Date, required: true, default: () => new Date() },
     mutedUntil: { type: Date },
+    roleIds: { type: [Schema.Types.ObjectId], default: undefined },
   },
   { versionKey: false },
 );
 memberSchema.index({ groupId: 1, userId: 1 }, { unique: true });
+// A role's holders (a private panel's audience, a role's deletion).
+memberSchema.index({ groupId: 1, roleIds: 1 }, { sparse: true });
 memberSchema.index({ userId: 1 });
 
 const inviteSchema = new Schema<InviteDoc>(

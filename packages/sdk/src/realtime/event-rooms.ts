@@ -33,6 +33,9 @@ export const EVENT_ROOMS = {
   'group.panel.created': (p) => [groupRoom(p.groupId)],
   'group.panel.updated': (p) => [groupRoom(p.groupId), converseRoom(p.panel.converseId)],
   'group.panel.deleted': (p) => [groupRoom(p.groupId), converseRoom(p.converseId)],
+  // Everyone granted or revoked is a member, so their sockets are in the group's room.
+  'group.panel.access': (p) => [groupRoom(p.groupId), converseRoom(p.panel.converseId)],
+  'group.roles.updated': (p) => [groupRoom(p.groupId)],
   'group.emoji.changed': (p) => [groupRoom(p.groupId)],
   'gateway.typing': (p) => [converseRoom(p.converseId)],
   'gateway.presence': (p) => p.groupIds.map(groupRoom),

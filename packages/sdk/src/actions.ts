@@ -85,6 +85,8 @@ export interface ActionMap {
       mutedUntil: Record<string, number>;
       /** What each given member may do in the group. */
       permissions: Record<string, Permission[]>;
+      /** Present when the panel is private (members who may not see it are left out). */
+      private?: true;
     } | null;
   };
   /** A user's role, custom roles and permissions in a group, or null when not a member. Cached. */

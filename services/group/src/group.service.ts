@@ -22,6 +22,7 @@ import { groupModels } from './models.ts';
 import { panelActions } from './panel-actions.ts';
 import { publicActions } from './public-actions.ts';
 import { rosterActions } from './roster-actions.ts';
+import { roleActions } from './role-actions.ts';
 
 /** Groups, their panels, members and invites, and their moderation (bans, mutes). */
 export const createGroupService: ServiceFactory = (app: AppContext) => {
@@ -69,6 +70,7 @@ export const createGroupService: ServiceFactory = (app: AppContext) => {
       ...botMemberActions(deps),
       ...emojiActions(deps, emoji),
       ...rosterActions(deps),
+      ...roleActions(deps),
     },
     events: {
       [EVENTS.memberJoined]: async (ctx) => {
@@ -78,10 +80,19 @@ export const createGroupService: ServiceFactory = (app: AppContext) => {
       },
       [EVENTS.memberLeft]: forgetMember,
       [EVENTS.memberUpdated]: forgetMember,
-      [EVENTS.panelCreated]: (ctx) => membership.forgetConverses([ctx.params.panel.converseId]),
-      [EVENTS.panelDeleted]: (ctx) => membership.forgetConverses([ctx.params.converseId]),
+      [EVENTS.panelCreated]: async (ctx) => {
+        await membership.forgetConverses([ctx.params.panel.converseId]);
+        if (ctx.params.panel.private) await membership.forgetRules(ctx.params.groupId);
+      },
+      [EVENTS.panelUpdated]: (ctx) => membership.forgetRules(ctx.params.groupId),
+      [EVENTS.panelDeleted]: async (ctx) => {
+        await membership.forgetConverses([ctx.params.converseId]);
+        await membership.forgetRules(ctx.params.groupId);
+      },
+      [EVENTS.rolesUpdated]: (ctx) => membership.forgetRules(ctx.params.groupId),
       [EVENTS.groupDeleted]: async (ctx) => {
         await membership.forgetConverses(ctx.params.converseIds);
+        await membership.forgetRules(ctx.params.groupId);
         // A deleted group's emoji go with it (every group node may run this: it is idempotent).
         await emoji.deleteMany({ groupId: ctx.params.groupId });
       },

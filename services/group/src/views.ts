@@ -19,6 +19,7 @@ export const toGroupInfo = (g: GroupDoc): Omit<Group, 'myRole' | 'myMutedUntil'>
   memberCount: g.memberCount,
   visibility: g.visibility ?? 'private',
   ...(g.description ? { description: g.description } : {}),
+  ...(g.icon ? { icon: g.icon.toHexString() } : {}),
 });
 
 export const toDirectoryGroup = (g: GroupDoc): DirectoryGroup => ({

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { Group, Me } from '@im/protocol';
+import { Types } from 'mongoose';
 import sharp from 'sharp';
 import { connectClient, record, until } from '../realtime/client.ts';
 import { expectations, startApi, type ApiErrorBody, type ApiHarness } from './harness.ts';
@@ -94,6 +95,22 @@ describe('group icons', () => {
     assert.equal((await read(old, member)).status, 404);
     assert.equal((await read(old, owner)).status, 200, 'still its uploader’s file until the cleanup');
     assert.equal((await read(set.body.icon!, outsider)).status, 200);
+  });
+
+  it('the cleanup of unused uploads removes a replaced icon and leaves the current one, however old', async () => {
+    const first = await putIcon(owner, await square('#123456'));
+    const second = await putIcon(owner, await square('#654321'));
+    assert.equal(second.status, 200);
+    // Both older than the grace period (a day by default), as if uploaded long ago.
+    const files = api.node.app.mongo!.collection('files');
+    const longAgo = new Date(Date.now() - 7 * 24 * 3600 * 1000);
+    await files.updateMany(
+      { _id: { $in: [first.body.icon!, second.body.icon!].map((id) => new Types.ObjectId(id)) } },
+      { $set: { createdAt: longAgo } },
+    );
+    await api.broker.call('file.cleanup', {});
+    assert.equal((await read(first.body.icon!, owner)).status, 404, 'the replaced icon is gone');
+    assert.equal((await read(second.body.icon!, outsider)).status, 200, 'the icon stays');
   });
 
   it('refuses plain members (403), non-members (404), non-images (400), large images (413), changing nothing', async () => {

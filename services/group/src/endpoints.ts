@@ -1,6 +1,7 @@
 import { CUSTOM_EMOJI_NAME_PATTERN } from '@im/protocol';
 import { endpoint, type Endpoint } from '@im/sdk';
 import { emojiParams } from './emoji-params.ts';
+import { iconParams } from './icon-params.ts';
 import { groupParams } from './params.ts';
 
 /** Groups, members, panels and invites: the group service's public HTTP endpoints (the gateway mounts them). */
@@ -55,6 +56,31 @@ export const groupEndpoints: Endpoint[] = [
     input: 'none',
     status: 204,
     summary: 'Delete a group with its panels, members and invites (owner)',
+    tag: 'groups',
+  }),
+  endpoint({
+    method: 'PUT',
+    path: '/api/groups/:groupId/icon',
+    action: 'group.setIcon',
+    operationId: 'group.uploadIcon',
+    params: iconParams.upload,
+    input: 'none',
+    raw: 'upload',
+    // Multipart only, with the image as its one part.
+    uploadFields: {},
+    summary:
+      'Set the group\'s icon (manageGroup: owner/admin): multipart/form-data with a "file" PNG, JPEG, GIF or WebP image of at most 1 MB; readable by everyone signed in, like avatars',
+    tag: 'groups',
+    response: 'Group',
+  }),
+  endpoint({
+    method: 'DELETE',
+    path: '/api/groups/:groupId/icon',
+    action: 'group.removeIcon',
+    params: iconParams.remove,
+    input: 'none',
+    status: 204,
+    summary: "Remove the group's icon (manageGroup: owner/admin)",
     tag: 'groups',
   }),
   endpoint({

@@ -13,6 +13,7 @@ import { botMemberActions } from './bot-member-actions.ts';
 import { emojiActions } from './emoji-actions.ts';
 import { emojiModel } from './emoji-models.ts';
 import { groupActions } from './group-actions.ts';
+import { iconActions } from './icon-actions.ts';
 import { inviteActions } from './invite-actions.ts';
 import { MAX_GROUPS_PER_USER, memberActions } from './member-actions.ts';
 import { moderationActions } from './moderation-actions.ts';
@@ -69,6 +70,7 @@ export const createGroupService: ServiceFactory = (app: AppContext) => {
       ...publicActions(deps),
       ...botMemberActions(deps),
       ...emojiActions(deps, emoji),
+      ...iconActions(deps),
       ...rosterActions(deps),
       ...roleActions(deps),
     },

@@ -10,6 +10,7 @@ import { displayName } from '../../state/users.ts';
 import { Avatar } from '../common/Avatar.tsx';
 import { Badge } from '../common/Badge.tsx';
 import { InviteDialog, PanelDialog, RenameGroupDialog } from '../groups/dialogs.tsx';
+import { GroupIcon } from '../groups/GroupIcon.tsx';
 import { PanelSettingsDialog } from '../groups/PanelSettingsDialog.tsx';
 import { GroupSettingsDialog } from '../groups/settings/GroupSettingsDialog.tsx';
 import { Icon } from '../common/Icon.tsx';
@@ -45,6 +46,11 @@ export function GroupSidebar(props: { group: Group; activeConverseId?: string })
           aria-expanded={menu}
           onClick={() => setMenu(!menu)}
         >
+          {group.icon && (
+            <span className="group-icon small">
+              <GroupIcon group={group} />
+            </span>
+          )}
           <span>{group.name}</span> <Icon name="chevron" size={16} />
         </button>
         {menu && (

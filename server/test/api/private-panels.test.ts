@@ -422,6 +422,18 @@ describe('private panels reach only those allowed', () => {
     assert.equal(typed.ok, false);
   });
 
+  it('deleting a private panel is told to those who saw it only', async () => {
+    const { owner, allowed, outsider, groupId, general, panel } = await privateRoom();
+    const [outsiderSocket, allowedSocket] = await Promise.all([connect(outsider), connect(allowed)]);
+    const outsiderGone = record(outsiderSocket, 'panel:deleted');
+    const outsiderMessages = record(outsiderSocket, 'message:new');
+    const allowedGone = record(allowedSocket, 'panel:deleted');
+    await ok('DELETE', `/api/groups/${groupId}/panels/${panel.id}`, owner, undefined, 204);
+    await until('the allowed member to see it go', () => allowedGone.some((e) => e.panelId === panel.id));
+    await marker(owner, general, outsiderMessages);
+    assert.deepEqual(outsiderGone, []);
+  });
+
   it('a socket that connects after the panel went private never joins its room', async () => {
     const { owner, members, groupId, converseId: general } = await groupWithMembers(api, 1);
     const [late] = members as [User];

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type {
   DmConverse,
@@ -16,6 +18,7 @@ import type {
 } from '@im/protocol';
 import { startSmtpSink, type SmtpSink } from '@im/testkit';
 import { Types } from 'mongoose';
+import sharp from 'sharp';
 import { verifiedAddress } from '../mail/mail-harness.ts';
 import { receiverPool } from '../integrations/receiver.ts';
 import { connectClient, record, sync, until, type ClientSocket } from '../realtime/client.ts';
@@ -257,6 +260,40 @@ describe('private panels reach only those allowed', () => {
       assert.equal(res.status, 404, `${path}: ${res.status}`);
     }
     await ok('GET', `/api/files/${file.id}/info`, allowed);
+  });
+
+  it('link previews: the card travels with the message, its image is a file of the panel (404 for the outsider)', async () => {
+    const { allowed, outsider, secret } = await privateRoom();
+    const image = await sharp({ create: { width: 40, height: 20, channels: 3, background: '#aa3366' } })
+      .png()
+      .toBuffer();
+    const site = createServer((req, res) => {
+      if (req.url === '/pic.png') return res.writeHead(200, { 'content-type': 'image/png' }).end(image);
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(
+          '<html><head><meta property="og:title" content="Plans"><meta property="og:image" content="/pic.png"></head></html>',
+        );
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = site.address() as AddressInfo;
+      const sent = await send(allowed, secret, `read http://127.0.0.1:${port}/plans`);
+      const seen = await eventually(
+        () => ok<Message>('GET', `/api/messages/${sent.id}`, allowed),
+        (m) => m.preview?.imageFileId !== undefined,
+      );
+      const imageFileId = seen.preview?.imageFileId;
+      assert.ok(imageFileId, 'the preview has its image');
+      await refused('GET', `/api/messages/${sent.id}`, outsider, 404, 'IM_ERR_NOT_FOUND');
+      for (const path of [`/api/files/${imageFileId}/info`, `/api/files/${imageFileId}/url`]) {
+        await refused('GET', path, outsider, 404, 'IM_ERR_NOT_FOUND');
+        await ok('GET', path, allowed);
+      }
+    } finally {
+      site.closeAllConnections();
+      await new Promise<void>((resolve) => site.close(() => resolve()));
+    }
   });
 
   it('unread summary and mentions: the outsider has no entry and is never mentioned there', async () => {

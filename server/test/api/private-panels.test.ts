@@ -421,6 +421,35 @@ describe('private panels reach only those allowed', () => {
     assert.deepEqual(bodies(outsidersRx), [shared.id]);
   });
 
+  it("incoming webhooks: a hook's bot posts into a private panel only once the panel allows it", async () => {
+    const { owner, outsider, groupId, general, panel, secret } = await privateRoom();
+    const hook = await ok<{ url: string; botId: string }>(
+      'POST',
+      `/api/groups/${groupId}/webhooks/incoming`,
+      owner,
+      { panelId: panel.id, name: 'CI' },
+      201,
+    );
+    const post = (text: string) =>
+      fetch(api.base + hook.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ text }),
+      });
+    assert.equal((await post('not allowed yet')).status, 404);
+    await ok('PATCH', `/api/groups/${groupId}/panels/${panel.id}`, owner, { allowUserIds: [hook.botId] });
+    const outsiderMessages = record(await connect(outsider), 'message:new');
+    const posted = await post('build passed');
+    assert.equal(posted.status, 200);
+    const { messageId } = (await posted.json()) as { messageId: string };
+    await ok('GET', `/api/messages/${messageId}`, owner);
+    await marker(owner, general, outsiderMessages);
+    assert.equal(
+      outsiderMessages.some((m) => m.converseId === secret),
+      false,
+    );
+  });
+
   it('calls in a private voice panel: 404 for the outsider', async () => {
     const { allowed, outsider, secret } = await privateRoom('voice');
     await refused('POST', `/api/converses/${secret}/call/join`, outsider, 404, 'IM_ERR_NOT_FOUND');

@@ -305,8 +305,8 @@ describe('private panels reach only those allowed', () => {
       outsiders.some((e) => e.converseId === secret),
       false,
     );
-    const owners = await ok<UnreadEntry[]>('GET', '/api/unread', allowed);
-    assert.ok(owners.some((e) => e.converseId === secret));
+    const allowedOnes = await ok<UnreadEntry[]>('GET', '/api/unread', allowed);
+    assert.ok(allowedOnes.some((e) => e.converseId === secret));
   });
 
   it('notifications: @all there reaches only those allowed; the inbox drops it once access goes', async () => {

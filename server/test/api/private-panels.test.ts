@@ -469,6 +469,60 @@ describe('private panels reach only those allowed', () => {
     await refused('POST', `/api/messages/${second.id}/report`, allowed, 404, 'IM_ERR_NOT_FOUND', { reason: 'spam' });
   });
 
+  it("moderation: a role holder the panel does not allow sees neither its reports nor the log's entries about it", async () => {
+    const { owner, allowed, outsider, groupId, general, panel, secret } = await privateRoom();
+    const moderators = await ok<{ id: string }>(
+      'POST',
+      `/api/groups/${groupId}/roles`,
+      owner,
+      { name: 'Moderators', permissions: ['manageMessages', 'viewAuditLog'] },
+      201,
+    );
+    await ok('PUT', `/api/groups/${groupId}/members/${outsider.id}/roles/${moderators.id}`, owner);
+    const hidden = await send(owner, secret, 'private and reported');
+    const shown = await send(owner, general, 'public and reported');
+    const privateReport = await ok<Report>(
+      'POST',
+      `/api/messages/${hidden.id}/report`,
+      allowed,
+      { reason: 'spam' },
+      201,
+    );
+    await ok<Report>('POST', `/api/messages/${shown.id}/report`, allowed, { reason: 'spam' }, 201);
+    await ok('PATCH', `/api/groups/${groupId}/panels/${panel.id}`, owner, { allowUserIds: [allowed.id] });
+
+    const queue = await ok<Report[]>('GET', `/api/groups/${groupId}/reports`, outsider);
+    assert.deepEqual(
+      queue.map((r) => r.messageId),
+      [shown.id],
+    );
+    await refused(
+      'POST',
+      `/api/groups/${groupId}/reports/${privateReport.id}/resolve`,
+      outsider,
+      404,
+      'IM_ERR_NOT_FOUND',
+      { action: 'dismiss' },
+    );
+    const log = await ok<{ items: Array<{ target: { type: string; id: string } }> }>(
+      'GET',
+      `/api/groups/${groupId}/audit`,
+      outsider,
+    );
+    assert.equal(
+      log.items.some((e) => e.target.type === 'panel' && e.target.id === panel.id),
+      false,
+    );
+    // The owner sees both reports and the panel's entry.
+    assert.equal((await ok<Report[]>('GET', `/api/groups/${groupId}/reports`, owner)).length, 2);
+    const ownersLog = await ok<{ items: Array<{ target: { type: string; id: string } }> }>(
+      'GET',
+      `/api/groups/${groupId}/audit`,
+      owner,
+    );
+    assert.ok(ownersLog.items.some((e) => e.target.type === 'panel' && e.target.id === panel.id));
+  });
+
   it('a member revoked while connected gets no further events of the panel', async () => {
     const { owner, allowed, groupId, general, panel, secret } = await privateRoom();
     const socket = await connect(allowed);

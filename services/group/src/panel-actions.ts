@@ -194,7 +194,8 @@ export const panelActions = ({ models, membership, audit, rooms }: GroupDeps) =>
         action: 'panel.delete',
         target: { type: 'panel', id: ctx.params.panelId },
         groupId: ctx.params.groupId,
-        details: { name: panel.name },
+        // Marked, so the log can leave it out for those the panel did not allow.
+        details: { name: panel.name, ...(panel.private ? { private: true } : {}) },
       });
     },
   },

@@ -44,10 +44,13 @@ export class HttpClient {
     this.onUnauthorized = handler;
   }
 
+  /** A JSON call; a `FormData` body goes as multipart (small uploads: an icon, an emoji). */
   async request<T>(method: HttpMethod, path: string, body?: unknown): Promise<T> {
     const session = this.session;
     const headers: Record<string, string> = { Accept: 'application/json' };
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    const form = body instanceof FormData;
+    // The browser sets a multipart body's type, with its boundary.
+    if (body !== undefined && !form) headers['Content-Type'] = 'application/json';
     if (session) headers.Authorization = `Bearer ${session.token}`;
     // A call made signed out belongs to no account: only a session's calls end with it.
     const ended = () => session !== null && this.session !== session;
@@ -56,7 +59,7 @@ export class HttpClient {
       res = await fetch(path, {
         method,
         headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
+        body: body === undefined ? undefined : form ? body : JSON.stringify(body),
         ...(session ? { signal: session.ended.signal } : {}),
       });
     } catch {

@@ -1,6 +1,5 @@
 import type { CustomEmoji } from '@im/protocol';
 import { useEffect } from 'react';
-import { ApiRequestError, networkError } from '../api/errors.ts';
 import { http, path } from '../api/http.ts';
 import { useStore } from './store.ts';
 import { accountStore, forgetOnSignOut } from './account-state.ts';
@@ -38,21 +37,7 @@ export async function uploadCustomEmoji(groupId: string, name: string, file: Blo
   const form = new FormData();
   form.append('name', name);
   form.append('file', file, 'emoji');
-  const token = http.getToken();
-  let res: Response;
-  try {
-    res = await fetch(path`/api/groups/${groupId}/emoji`, {
-      method: 'POST',
-      headers: token ? { Authorization: `Bearer ${token}` } : {},
-      body: form,
-      // Cancelled when the session ends: its answer must not land in the next account's list.
-      signal: http.sessionSignal() ?? null,
-    });
-  } catch {
-    throw networkError();
-  }
-  if (!res.ok) throw await ApiRequestError.fromResponse(res);
-  const emoji = (await res.json()) as CustomEmoji;
+  const emoji = await http.post<CustomEmoji>(path`/api/groups/${groupId}/emoji`, form);
   put(groupId, [...(useCustomEmoji.getState().byGroup[groupId] ?? []).filter((e) => e.name !== name), emoji]);
   return emoji;
 }

@@ -1,5 +1,4 @@
 import type { Group } from '@im/protocol';
-import { ApiRequestError, networkError } from '../api/errors.ts';
 import { http, path } from '../api/http.ts';
 import { putGroup } from './groups.ts';
 import { getState } from './store.ts';
@@ -11,21 +10,7 @@ export const mayManageGroup = (group: Group): boolean => group.myPermissions.inc
 export async function setGroupIcon(groupId: string, image: Blob): Promise<Group> {
   const form = new FormData();
   form.append('file', image, 'icon');
-  const token = http.getToken();
-  let res: Response;
-  try {
-    res = await fetch(path`/api/groups/${groupId}/icon`, {
-      method: 'PUT',
-      headers: token ? { Authorization: `Bearer ${token}` } : {},
-      body: form,
-      // Cancelled when the session ends: its answer must not land in the next account's groups.
-      signal: http.sessionSignal() ?? null,
-    });
-  } catch {
-    throw networkError();
-  }
-  if (!res.ok) throw await ApiRequestError.fromResponse(res);
-  const group = (await res.json()) as Group;
+  const group = await http.put<Group>(path`/api/groups/${groupId}/icon`, form);
   putGroup(group);
   return group;
 }

@@ -5,6 +5,7 @@ import { call, ImError, sniffMime, type AppContext } from '@im/sdk';
 import type { ServiceBroker } from 'moleculer';
 import type { Authenticator } from '../auth/authenticator.ts';
 import { sendJson } from '../http/respond.ts';
+import { openGroupImageUpload } from './group-image-upload.ts';
 import { readSmallImageForm, sha256Hex } from './small-image-form.ts';
 import { storageKey } from './upload.ts';
 
@@ -27,17 +28,11 @@ const invalid = (field: string, message: string) =>
  */
 export function createEmojiUploadHandler(app: AppContext, broker: ServiceBroker, auth: Authenticator) {
   return async (req: IncomingMessage, res: ServerResponse, params: Record<string, string | undefined>) => {
-    const userId = await auth.fromRequest(req);
-    await app.rateLimits.consume('upload', userId);
-    const storage = app.storage;
-    if (!storage) throw new ImError('IM_ERR_SERVICE_UNAVAILABLE', 'No file storage on this node');
-    const groupId = params.groupId ?? '';
-    if (!/^[0-9a-f]{24}$/.test(groupId)) throw invalid('groupId', "'groupId' must be an id");
-    // Declared far beyond the cap (multipart framing aside): refused without reading it.
-    if (Number(req.headers['content-length'] ?? 0) > EMOJI_MAX_BYTES + 16 * 1024) {
-      res.setHeader('connection', 'close');
-      throw tooLarge();
-    }
+    const { userId, storage, groupId } = await openGroupImageUpload(app, auth, req, res, params, {
+      maxBytes: EMOJI_MAX_BYTES,
+      tooLarge,
+      invalid,
+    });
     const { fields, bytes } = await readSmallImageForm(req, {
       maxBytes: EMOJI_MAX_BYTES,
       tooLarge,

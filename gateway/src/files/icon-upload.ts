@@ -5,11 +5,9 @@ import { call, ImError, sniffMime, type AppContext } from '@im/sdk';
 import type { ServiceBroker } from 'moleculer';
 import type { Authenticator } from '../auth/authenticator.ts';
 import { sendJson } from '../http/respond.ts';
+import { openGroupImageUpload } from './group-image-upload.ts';
 import { readSmallImageForm, sha256Hex } from './small-image-form.ts';
 import { storageKey } from './upload.ts';
-
-/** Multipart framing around the image is small: a body declared past the limit by more than this is refused unread. */
-const FRAMING = 16 * 1024;
 
 const tooLarge = () => new ImError('IM_ERR_PAYLOAD_TOO_LARGE', 'A group icon can be at most 1 MB');
 const invalid = (field: string, message: string) =>
@@ -23,17 +21,11 @@ const invalid = (field: string, message: string) =>
  */
 export function createIconUploadHandler(app: AppContext, broker: ServiceBroker, auth: Authenticator) {
   return async (req: IncomingMessage, res: ServerResponse, params: Record<string, string | undefined>) => {
-    const userId = await auth.fromRequest(req);
-    await app.rateLimits.consume('upload', userId);
-    const storage = app.storage;
-    if (!storage) throw new ImError('IM_ERR_SERVICE_UNAVAILABLE', 'No file storage on this node');
-    const groupId = params.groupId ?? '';
-    if (!/^[0-9a-f]{24}$/.test(groupId)) throw invalid('groupId', "'groupId' must be an id");
-    // Declared far beyond the cap: refused without reading it.
-    if (Number(req.headers['content-length'] ?? 0) > PICTURE_MAX_BYTES + FRAMING) {
-      res.setHeader('connection', 'close');
-      throw tooLarge();
-    }
+    const { userId, storage, groupId } = await openGroupImageUpload(app, auth, req, res, params, {
+      maxBytes: PICTURE_MAX_BYTES,
+      tooLarge,
+      invalid,
+    });
     const meta = { meta: { user: { id: userId } } };
     await call(broker, 'group.setIcon', { groupId }, meta);
     const { bytes } = await readSmallImageForm(req, {

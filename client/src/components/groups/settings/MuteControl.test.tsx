@@ -38,7 +38,12 @@ describe('MuteControl', () => {
 });
 
 describe('canModerateMember', () => {
-  const member = (role: Member['role'], user = bob): Member => ({ user, role, joinedAt: '2026-01-01T00:00:00.000Z' });
+  const member = (role: Member['role'], user = bob): Member => ({
+    user,
+    role,
+    roleIds: [],
+    joinedAt: '2026-01-01T00:00:00.000Z',
+  });
 
   it('lets the owner act on anyone but themself, and an admin on plain members only', () => {
     expect(canModerateMember('owner', member('admin'), alice.id)).toBe(true);

@@ -1,0 +1,56 @@
+import { PERMISSIONS, type Group, type GroupRole, type Permission, type Role } from '@im/protocol';
+
+/** What each permission lets its holders do, one line each, as the Roles tab shows it. */
+export const PERMISSION_TEXT: Record<Permission, string> = {
+  manageGroup: 'Rename the group and change its description and visibility.',
+  manageRoles: 'Create, edit, order and delete roles, and give them to members.',
+  managePanels: 'Create, edit and delete panels, and choose who sees private ones.',
+  manageMessages: "Delete other people's messages.",
+  kickMembers: 'Remove members from the group.',
+  banMembers: 'Ban people from the group and lift bans.',
+  muteMembers: 'Stop members from posting for a while.',
+  createInvites: 'Make invite links.',
+  mentionAll: 'Mention @everyone and user groups.',
+  pinMessages: 'Pin and unpin messages.',
+  manageIntegrations: 'Add bots, webhooks and slash commands.',
+  viewAuditLog: "Read the group's audit log.",
+};
+
+/** A permission's name as a person reads it ("manageRoles" → "Manage roles"). */
+export function permissionLabel(permission: Permission): string {
+  const words = permission.replace(/([A-Z])/g, ' $1').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** Whether I may do `permission` in `group`: owner and admins always may. */
+export function hasPermission(group: Group, permission: Permission): boolean {
+  return group.myRole !== 'member' || group.myPermissions.includes(permission);
+}
+
+/** The built-in role every member holds: its id is the group's. */
+export const isEveryone = (role: Role, groupId: string): boolean => role.id === groupId;
+
+/** What a member may do: every permission for owner and admins, else `@everyone`'s and their roles'. */
+export function permissionsOf(groupId: string, role: GroupRole, roleIds: string[], roles: Role[]): Permission[] {
+  if (role !== 'member') return [...PERMISSIONS];
+  const held = new Set<Permission>();
+  for (const r of roles) {
+    if (r.id === groupId || roleIds.includes(r.id)) for (const p of r.permissions) held.add(p);
+  }
+  return PERMISSIONS.filter((p) => held.has(p));
+}
+
+/** Highest first, `@everyone` last. */
+export function rankedRoles(roles: Role[]): Role[] {
+  return [...roles].sort((a, b) => b.position - a.position);
+}
+
+/** A member's roles, highest first (`@everyone` left out). */
+export function rolesOf(roleIds: string[], roles: Role[]): Role[] {
+  return rankedRoles(roles.filter((r) => roleIds.includes(r.id)));
+}
+
+/** The colour a member's name takes: that of their highest role that has one. */
+export function nameColor(roleIds: string[], roles: Role[]): string | undefined {
+  return rolesOf(roleIds, roles).find((r) => r.color)?.color;
+}

@@ -143,7 +143,14 @@ export function Shell() {
                     <Icon name="speaker" />
                   </span>
                 )}
-                <h1 data-testid="converse-title">{title}</h1>
+                <div className="converse-heading">
+                  <h1 data-testid="converse-title">{title}</h1>
+                  {groupConverse?.topic && (
+                    <p className="converse-topic" data-testid="converse-topic" title={groupConverse.topic}>
+                      {groupConverse.topic}
+                    </p>
+                  )}
+                </div>
                 {dm && <DmCallButton converseId={dm.id} name={title} />}
                 <SearchButton />
                 <ThreadsButton />

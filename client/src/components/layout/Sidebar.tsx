@@ -11,7 +11,8 @@ import { Avatar } from '../common/Avatar.tsx';
 import { Badge } from '../common/Badge.tsx';
 import { InviteDialog, PanelDialog, RenameGroupDialog } from '../groups/dialogs.tsx';
 import { PanelSettingsDialog } from '../groups/PanelSettingsDialog.tsx';
-import { GroupSettingsDialog } from '../groups/settings/GroupSettingsDialog.tsx';
+import { canOpenGroupSettings, GroupSettingsDialog } from '../groups/settings/GroupSettingsDialog.tsx';
+import { hasPermission } from '../../state/permissions.ts';
 import { Icon } from '../common/Icon.tsx';
 import { useMenu } from '../common/useMenu.ts';
 import { NewMessageDialog } from '../people/NewMessageDialog.tsx';
@@ -25,6 +26,7 @@ export function GroupSidebar(props: { group: Group; activeConverseId?: string })
   const [open, setOpen] = useState<Open>(null);
   const { open: menu, setOpen: setMenu, ref: menuRef } = useMenu<HTMLElement>();
   const admin = group.myRole === 'owner' || group.myRole === 'admin';
+  const managesPanels = hasPermission(group, 'managePanels');
   const rosters = useCalls((s) => s.rosters);
   // Who is in each voice panel's call, asked once as the sidebar shows it; `call:updated` keeps it.
   const voiceConverses = group.panels
@@ -52,12 +54,12 @@ export function GroupSidebar(props: { group: Group; activeConverseId?: string })
             <button type="button" role="menuitem" onClick={() => setOpen('invite')}>
               Invite people
             </button>
-            {admin && (
+            {canOpenGroupSettings(group) && (
               <button type="button" role="menuitem" onClick={() => setOpen('settings')}>
                 Group settings
               </button>
             )}
-            {admin && (
+            {managesPanels && (
               <button type="button" role="menuitem" onClick={() => setOpen('panel')}>
                 Create panel
               </button>
@@ -117,6 +119,12 @@ export function GroupSidebar(props: { group: Group; activeConverseId?: string })
                   <span aria-hidden="true"># </span>
                 )}
                 <span className="channel-name">{panel.name}</span>
+                {panel.private && (
+                  <span className="private-mark" title="Private panel" data-testid="private-mark">
+                    <Icon name="lock" size={14} />
+                    <span className="visually-hidden"> (private)</span>
+                  </span>
+                )}
                 {panel.webPublic && (
                   <span className="web-public-mark" title="Readable on the web" data-testid="web-public-mark">
                     <Icon name="globe" size={14} />
@@ -125,7 +133,7 @@ export function GroupSidebar(props: { group: Group; activeConverseId?: string })
                 )}
                 <Badge counts={counts} testId="badge-panel" />
               </button>
-              {admin && (
+              {managesPanels && (
                 <span className="channel-tools">
                   <button
                     type="button"

@@ -43,6 +43,8 @@ export function RolesTab(props: { group: Group }) {
   );
 }
 
+const countPermissions = (n: number) => (n === 0 ? 'No permissions' : n === 1 ? '1 permission' : `${n} permissions`);
+
 function RoleRow(props: { groupId: string; role: Role; everyone: boolean; first: boolean; last: boolean }) {
   const { groupId, role, everyone } = props;
   const [editing, setEditing] = useState(false);
@@ -53,7 +55,7 @@ function RoleRow(props: { groupId: string; role: Role; everyone: boolean; first:
         <span className="role-dot" aria-hidden="true" style={role.color ? { background: role.color } : undefined} />
         <strong style={role.color ? { color: role.color } : undefined}>{role.name}</strong>
         <span className="hint">
-          {role.permissions.length === 0 ? 'No permissions' : `${role.permissions.length} permissions`}
+          {countPermissions(role.permissions.length)}
           {everyone && ' · every member holds it'}
         </span>
       </div>

@@ -44,7 +44,7 @@ describe('roles and private panels in the web client', () => {
       registerAccount(base, 'ben'),
     ]);
     ({ groupId, converseId: generalId } = await groupWithMembers(base, olga, 'Studio', [ann, ben]));
-    await api(base, olga.token, 'POST', `/api/groups/${groupId}/panels`, { name: 'backstage' });
+    await api(base, olga.token, 'POST', `/api/groups/${groupId}/panels`, { name: 'backstage', type: 'text' });
     const path = `/g/${groupId}/${generalId}`;
     await openWindow(story, windows, 'olga', olga, path);
     await openWindow(story, windows, 'ann', ann, path);

@@ -1,10 +1,12 @@
 // Message write throughput through the public API, with the group-commit
 // batcher on (the default) and off (CHAT_WRITE_MAX_BATCH=1), same run, same
 // machine; `--threads` adds thread replies (each send names one of ten roots
-// per converse: the send plus one update of its root). The server is its own
-// process; this process is the load.
+// per converse: the send plus one update of its root); `--private` adds sends
+// into ten private panels (seen through a role every sender holds: the send
+// path's check of who sees the panel). The server is its own process; this
+// process is the load. `--server-root` runs another checkout's server (before/after).
 import { AccountPool, api, BenchGroup } from '../lib/api.ts';
-import { benchArgs, intOption } from '../lib/args.ts';
+import { benchArgs, intOption, serverRootOf } from '../lib/args.ts';
 import { LoadCpu } from '../lib/load-cpu.ts';
 import { writeResult, table } from '../lib/report.ts';
 import { percentile, round } from '../lib/stats.ts';
@@ -27,7 +29,7 @@ async function measure(
   messages: number,
   concurrency: number,
   label: string,
-  threaded = false,
+  { threaded = false, privatePanels = false }: { threaded?: boolean; privatePanels?: boolean } = {},
 ): Promise<ModeResult> {
   const pool = new AccountPool(base);
   const accounts = await pool.ensure(users);
@@ -35,8 +37,8 @@ async function measure(
   const group = await BenchGroup.create(base, accounts[0]!, 'bench');
   await group.join(accounts);
   // Ten converses, so batches span several counters as they would in real use.
-  const converses = [group.converseId];
-  for (let i = 1; i < 10; i += 1) {
+  const converses = privatePanels ? await group.privatePanels(10, accounts.slice(1)) : [group.converseId];
+  for (let i = converses.length; i < 10; i += 1) {
     converses.push(
       (
         await api<{ converseId: string }>(base, 'POST', `/api/groups/${group.id}/panels`, tokens[0], {
@@ -110,6 +112,9 @@ export async function run(argv: string[]): Promise<void> {
     concurrency: { type: 'string' },
     users: { type: 'string' },
     threads: { type: 'boolean' },
+    private: { type: 'boolean' },
+    /** Another checkout's server (a worktree of an earlier commit, with its own node_modules): before/after. */
+    'server-root': { type: 'string' },
   });
   const messages = intOption('messages', values.messages, 5000);
   const concurrency = intOption('concurrency', values.concurrency, 100);
@@ -117,17 +122,20 @@ export async function run(argv: string[]): Promise<void> {
   const load = new LoadCpu();
   const results: ModeResult[] = [];
   let mongoKind = '';
-  const modes: Array<{ label: string; env: Record<string, string>; threaded?: boolean }> = [
+  const modes: Array<{ label: string; env: Record<string, string>; threaded?: boolean; privatePanels?: boolean }> = [
     { label: 'batched (default)', env: {} },
     { label: 'unbatched (CHAT_WRITE_MAX_BATCH=1)', env: { CHAT_WRITE_MAX_BATCH: '1', CHAT_WRITE_WINDOW_MS: '0' } },
     ...(values.threads ? [{ label: 'thread replies (batched)', env: {}, threaded: true }] : []),
+    ...(values.private ? [{ label: 'private panels (batched)', env: {}, privatePanels: true }] : []),
   ];
-  for (const { label, env, threaded } of modes) {
-    const target = await startTarget({ cluster: values.cluster, env });
+  for (const { label, env, threaded, privatePanels } of modes) {
+    const target = await startTarget({ cluster: values.cluster, env, ...serverRootOf(values['server-root']) });
     mongoKind = target.mongoKind;
     try {
       process.stdout.write(`${label}: sending ${messages} messages, ${concurrency} in flight...\n`);
-      results.push(await measure(target.gateways[0]!, users, messages, concurrency, label, threaded));
+      results.push(
+        await measure(target.gateways[0]!, users, messages, concurrency, label, { threaded, privatePanels }),
+      );
     } finally {
       await target.stop();
     }
@@ -140,6 +148,7 @@ export async function run(argv: string[]): Promise<void> {
       mongo: mongoKind,
       concurrency,
       users,
+      ...(values['server-root'] ? { serverRoot: values['server-root'] } : {}),
       results,
     },
     { out: values.out, load },

@@ -41,6 +41,8 @@ interface FirstBroadcast {
 
 interface StormRow {
   members: number;
+  /** Rooms a storm socket is in on average: its user, session and group rooms, the panel's, and private panels it sees. */
+  roomsPerSocket: number;
   connected: number;
   failed: number;
   /** From the first connect to the last socket connected (authenticated; its rooms may still be loading). */
@@ -96,6 +98,8 @@ export async function run(argv: string[]): Promise<void> {
     'server-root': { type: 'string' },
     /** Restart the single instance before each storm (cold sessions and rooms): `on` (default) or `off`. */
     restart: { type: 'string', default: 'on' },
+    /** Private panels in each group, seen by half its members (a role): more rooms per socket for them. */
+    'private-panels': { type: 'string' },
   });
   if (values.restart !== 'on' && values.restart !== 'off') {
     process.stderr.write(`--restart must be on or off (got ${JSON.stringify(values.restart)})\n`);
@@ -107,6 +111,7 @@ export async function run(argv: string[]): Promise<void> {
   const concurrency = intOption('concurrency', values.concurrency, 500);
   // Loopback has ~28k ephemeral ports per source address: 127.0.0.1..K spread the sockets (1: see sourceAddress).
   const sourceAddresses = intOption('source-addresses', values['source-addresses'], 1);
+  const privatePanels = intOption('private-panels', values['private-panels'], 0);
   const load = new LoadCpu();
   const target = await startTarget({
     cluster: values.cluster,
@@ -123,6 +128,12 @@ export async function run(argv: string[]): Promise<void> {
       const accounts = await pool.ensure(n);
       const group = await BenchGroup.create(base, owner!, `join storm ${n}`);
       await group.join(accounts);
+      // Every other member sees the private panels: their sockets join K more rooms.
+      if (privatePanels > 0)
+        await group.privatePanels(
+          privatePanels,
+          accounts.filter((_, i) => i % 2 === 1),
+        );
       await seedHistory(base, owner!.token, group.converseId);
       if (restart) {
         process.stdout.write(`restarting the server: the storm meets cold sessions and rooms\n`);
@@ -165,6 +176,7 @@ export async function run(argv: string[]): Promise<void> {
         };
         rows.push({
           members: n,
+          roomsPerSocket: round(4 + privatePanels * (Math.floor(n / 2) / n), 2),
           connected: result.ok,
           failed: result.failed,
           connectedSeconds: round((connectedAt.at(-1) ?? 0) / 1000, 2),
@@ -212,6 +224,8 @@ export async function run(argv: string[]): Promise<void> {
       clientProcesses: processes,
       concurrency,
       sourceAddresses,
+      privatePanels,
+      ...(values['server-root'] ? { serverRoot: values['server-root'] } : {}),
       rows,
     },
     {

@@ -95,4 +95,30 @@ export class BenchGroup {
       await forEachLimited(todo, concurrency, `joining ${todo.length} members`, accept);
     }
   }
+
+  /**
+   * `count` private panels seen by `holders` only (and the owner): a role
+   * given to each holder, allowed in every panel. Answers the panels' converses.
+   */
+  async privatePanels(count: number, holders: readonly Account[], concurrency = 24): Promise<string[]> {
+    const token = this.owner.token;
+    const role = await api<{ id: string }>(this.base, 'POST', `/api/groups/${this.id}/roles`, token, {
+      name: 'insiders',
+      permissions: [],
+    });
+    await forEachLimited(holders, concurrency, `giving ${holders.length} members the role`, (a) =>
+      api(this.base, 'PUT', `/api/groups/${this.id}/members/${a.id}/roles/${role.id}`, token),
+    );
+    const converseIds: string[] = [];
+    for (let i = 0; i < count; i += 1) {
+      const panel = await api<{ converseId: string }>(this.base, 'POST', `/api/groups/${this.id}/panels`, token, {
+        name: `private ${i}`,
+        type: 'text',
+        private: true,
+        allowRoleIds: [role.id],
+      });
+      converseIds.push(panel.converseId);
+    }
+    return converseIds;
+  }
 }

@@ -1,12 +1,11 @@
 import { CUSTOM_EMOJI_NAME_PATTERN } from '@im/protocol';
-import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
-import busboy from 'busboy';
 import { call, ImError, sniffMime, type AppContext } from '@im/sdk';
 import type { ServiceBroker } from 'moleculer';
 import type { Authenticator } from '../auth/authenticator.ts';
 import { sendJson } from '../http/respond.ts';
+import { readSmallImageForm, sha256Hex } from './small-image-form.ts';
 import { storageKey } from './upload.ts';
 
 /** Custom emoji images are small: the whole body is read into memory, never past this. */
@@ -20,49 +19,6 @@ const EMOJI_TYPES = new Set(['image/png', 'image/gif', 'image/jpeg', 'image/webp
 const tooLarge = () => new ImError('IM_ERR_PAYLOAD_TOO_LARGE', `Emoji images are limited to ${EMOJI_MAX_BYTES} bytes`);
 const invalid = (field: string, message: string) =>
   new ImError('IM_ERR_VALIDATION', message, [{ field, type: 'emoji', message }]);
-
-/** The `name` field and the `file` part of a multipart body, the file read whole (at most EMOJI_MAX_BYTES). */
-function readEmojiForm(req: IncomingMessage): Promise<{ name?: string; bytes?: Buffer }> {
-  if (!/^multipart\/form-data/i.test(req.headers['content-type'] ?? ''))
-    return Promise.reject(
-      new ImError('IM_ERR_UNSUPPORTED_MEDIA_TYPE', 'Send multipart/form-data with a "name" field and a "file" image'),
-    );
-  return new Promise((resolve, reject) => {
-    let parser: busboy.Busboy;
-    try {
-      parser = busboy({
-        headers: req.headers,
-        limits: { files: 1, fields: 5, parts: 6, fieldSize: 256, fileSize: EMOJI_MAX_BYTES },
-      });
-    } catch {
-      reject(new ImError('IM_ERR_VALIDATION', 'Malformed multipart body'));
-      return;
-    }
-    const form: { name?: string; bytes?: Buffer } = {};
-    let failure: ImError | undefined;
-    parser.on('field', (field, value) => {
-      if (field === 'name') form.name = value;
-    });
-    parser.on('file', (field, stream) => {
-      if (field !== 'file' || form.bytes) {
-        stream.resume();
-        return;
-      }
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      // busboy stops at fileSize and says so: the image is refused, the rest of the body is drained.
-      stream.on('limit', () => {
-        failure = tooLarge();
-      });
-      stream.on('end', () => {
-        form.bytes = Buffer.concat(chunks);
-      });
-    });
-    parser.on('error', () => reject(new ImError('IM_ERR_VALIDATION', 'Malformed multipart body')));
-    parser.on('close', () => (failure ? reject(failure) : resolve(form)));
-    req.pipe(parser);
-  });
-}
 
 /**
  * POST /api/groups/:groupId/emoji: checks the form and that the caller may
@@ -82,7 +38,13 @@ export function createEmojiUploadHandler(app: AppContext, broker: ServiceBroker,
       res.setHeader('connection', 'close');
       throw tooLarge();
     }
-    const { name, bytes } = await readEmojiForm(req);
+    const { fields, bytes } = await readSmallImageForm(req, {
+      maxBytes: EMOJI_MAX_BYTES,
+      tooLarge,
+      fields: ['name'],
+      usage: 'Send multipart/form-data with a "name" field and a "file" image',
+    });
+    const name = fields.name;
     if (name === undefined || !EMOJI_NAME.test(name)) throw invalid('name', "'name' must be 2-32 of a-z, 0-9 and _");
     if (!bytes || bytes.length === 0) throw invalid('file', 'The multipart body has no "file" image');
     const mime = await sniffMime(bytes.subarray(0, 4100));
@@ -96,7 +58,7 @@ export function createEmojiUploadHandler(app: AppContext, broker: ServiceBroker,
       const file = await call(
         broker,
         'file.register',
-        { key, name: `${name}.${mime.slice(6)}`, size: bytes.length, mime, sha256: sha256(bytes), groupId },
+        { key, name: `${name}.${mime.slice(6)}`, size: bytes.length, mime, sha256: sha256Hex(bytes), groupId },
         meta,
       );
       const emoji = await call(broker, 'group.addEmoji', { groupId, name, fileId: file.id }, meta);
@@ -108,5 +70,3 @@ export function createEmojiUploadHandler(app: AppContext, broker: ServiceBroker,
     }
   };
 }
-
-const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');

@@ -150,7 +150,10 @@ const FANOUT: { [E in EventName]?: FanoutHandler<E> } = {
   },
   // A private panel's viewers are the sockets in its room.
   [EVENTS.panelUpdated]: (rt, { groupId, panel }) => {
-    emitTo(rt, panel.private ? converseRoom(panel.converseId) : groupRoom(groupId), 'panel:updated', { groupId, panel });
+    emitTo(rt, panel.private ? converseRoom(panel.converseId) : groupRoom(groupId), 'panel:updated', {
+      groupId,
+      panel,
+    });
   },
   // Those who lose the panel see it go and stop hearing it; those who gain it get it as new.
   [EVENTS.panelAccess]: (rt, { groupId, panel, grantedUserIds, revokedUserIds }) => {

@@ -26,6 +26,7 @@ import type {
   NotificationPage,
   NotificationSettings,
   Panel,
+  Role,
   Presence,
   PublicUser,
   PushDevice,
@@ -67,6 +68,7 @@ export interface ApiSchemas {
   SignedFileUrl: SignedFileUrl;
   Me: Me;
   Panel: Panel;
+  Role: Role;
   Group: Group;
   Member: Member;
   MemberPage: MemberPage;

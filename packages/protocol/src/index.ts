@@ -502,5 +502,6 @@ export * from './custom-emoji.ts';
 export * from './integrations.ts';
 export * from './mail.ts';
 export * from './moderation.ts';
+export * from './pictures.ts';
 export * from './threads.ts';
 export type { ApiSchemas, ApiSchemaName } from './api-schemas.ts';

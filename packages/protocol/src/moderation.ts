@@ -67,7 +67,7 @@ export interface AdminUserPage {
 
 /** What an audit entry is about. */
 export interface AuditTarget {
-  type: 'user' | 'group' | 'member' | 'panel' | 'invite' | 'message' | 'report' | 'settings';
+  type: 'user' | 'group' | 'member' | 'panel' | 'invite' | 'message' | 'report' | 'settings' | 'role';
   /** The object's id (an invite's code; a member's user id; `registration` for settings). */
   id: string;
 }
@@ -98,6 +98,11 @@ export type AuditAction =
   | 'panel.update'
   | 'member.kick'
   | 'member.role'
+  | 'member.roleGive'
+  | 'member.roleTake'
+  | 'role.create'
+  | 'role.update'
+  | 'role.delete'
   | 'member.ban'
   | 'member.unban'
   | 'member.mute'

@@ -85,6 +85,8 @@ export interface ActionMap {
       mutedUntil: Record<string, number>;
       /** What each given member may do in the group. */
       permissions: Record<string, Permission[]>;
+      /** Present when the panel is private (members who may not see it are left out). */
+      private?: true;
     } | null;
   };
   /** A user's role, custom roles and permissions in a group, or null when not a member. Cached. */
@@ -117,6 +119,17 @@ export interface ActionMap {
   'file.usage': { params: { userId: string }; result: StorageUsage };
   /** The user's own small image becomes their profile picture, readable by everyone signed in. */
   'file.useAsAvatar': { params: { fileId: string; userId: string }; result: void };
+  /** The user's own small image becomes the group's icon, readable by everyone signed in. */
+  'file.useAsGroupIcon': { params: { fileId: string; userId: string; groupId: string }; result: void };
+  /** An icon the group replaced or removed goes back to being an unused upload (only while it is that group's). */
+  'file.releaseGroupIcon': { params: { fileId: string; groupId: string }; result: void };
+  /** A deleted group's icon is removed (only while it is that group's); false when there was none. */
+  'file.removeGroupIcon': { params: { fileId: string; groupId: string }; result: boolean };
+  /**
+   * A group's icon, for the gateway's upload route, as the caller (owner or
+   * admin): without fileId only checks; with it the file becomes the icon.
+   */
+  'group.setIcon': { params: { groupId: string; fileId?: string }; result: Group | null };
   /** Account deletion: the user leaves every group (ownership handed to an admin, or the group deleted). */
   'group.forgetUser': { params: { userId: string }; result: void };
   /** Of these users, those who muted the converse (or everything) in their notification settings. */

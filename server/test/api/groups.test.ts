@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Group, Invite, Member, Page, Panel } from '@im/protocol';
+import { PERMISSIONS, type Group, type Invite, type Member, type Page, type Panel } from '@im/protocol';
 import { startApi, type ApiHarness } from './harness.ts';
 
 type Err = { error: { code: string; message: string } };
@@ -361,12 +361,22 @@ describe('groups, members, panels and invites over HTTP', () => {
     assert.equal(await lookup(member.id), null);
     const { code } = await invite(owner, group.id);
     await join(member, code);
-    assert.deepEqual(await lookup(member.id), { groupId: group.id, role: 'member', postingRole: 'member' });
+    assert.deepEqual(await lookup(member.id), {
+      groupId: group.id,
+      role: 'member',
+      postingRole: 'member',
+      permissions: ['createInvites'],
+    });
     await api.request('PUT', `/api/groups/${group.id}/members/${member.id}/role`, {
       token: owner.token,
       body: { role: 'admin' },
     });
-    assert.deepEqual(await lookup(member.id), { groupId: group.id, role: 'admin', postingRole: 'member' });
+    assert.deepEqual(await lookup(member.id), {
+      groupId: group.id,
+      role: 'admin',
+      postingRole: 'member',
+      permissions: [...PERMISSIONS],
+    });
     await api.request('DELETE', `/api/groups/${group.id}/members/${member.id}`, { token: owner.token });
     assert.equal(await lookup(member.id), null);
 
@@ -380,6 +390,7 @@ describe('groups, members, panels and invites over HTTP', () => {
       groupId: group.id,
       role: 'owner',
       postingRole: 'member',
+      permissions: [...PERMISSIONS],
     });
     await api.request('DELETE', `/api/groups/${group.id}/panels/${side.id}`, { token: owner.token });
     assert.equal(await lookup(owner.id, side.converseId), null);

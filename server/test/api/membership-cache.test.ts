@@ -31,6 +31,7 @@ describe('membership cache in Redis (REDIS_URL set)', () => {
         groupId: group.id,
         role: 'member',
         postingRole: 'member',
+        permissions: ['createInvites'],
       });
       const raw = `${api.env.redisPrefix}group:membership:m:${group.id}:${member.id}`;
       assert.equal(await redis.get(raw), 'member');
@@ -86,6 +87,7 @@ describe('membership caches in memory on two nodes over NATS', () => {
       groupId: group.id,
       role: 'member',
       postingRole: 'member',
+      permissions: ['createInvites'],
     });
     // The kick goes through node-a's gateway and group service.
     assert.equal(

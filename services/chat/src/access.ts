@@ -85,7 +85,9 @@ export class ConverseAccessResolver {
         groupId: found.groupId,
         role,
         postingRole: found.postingRole,
+        permissions: found.permissions[userId] ?? [],
         ...(mutedUntil ? { mutedUntil } : {}),
+        ...(found.private ? { private: true as const } : {}),
       },
       members: others.filter((id) => found.roles[id] !== undefined),
     };

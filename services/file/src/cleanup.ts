@@ -6,8 +6,8 @@ import type { Quota } from './quota.ts';
 /** How often a file node looks for files that were uploaded but never attached. */
 export const CLEANUP_EVERY_MS = 10 * 60 * 1000;
 
-/** Not attached to a message, not a group's emoji, not a profile picture. */
-const UNUSED = { converseIds: { $size: 0 }, groupIds: { $in: [null, []] }, avatarOf: null };
+/** Not attached to a message, not a group's emoji, not a profile picture, not a group's icon. */
+const UNUSED = { converseIds: { $size: 0 }, groupIds: { $in: [null, []] }, avatarOf: null, iconOf: null };
 
 /** Removes files never attached and older than FILE_UNATTACHED_GRACE_SEC (500 at a time); answers how many. */
 export async function removeUnattached(app: AppContext, files: FileModel, quota: Quota): Promise<number> {

@@ -9,6 +9,7 @@ import {
 import { CLEANUP_EVERY_MS, removeUnattached } from './cleanup.ts';
 import { avatarActions } from './avatar-actions.ts';
 import { fileActions } from './file-actions.ts';
+import { groupIconActions } from './group-icon-actions.ts';
 import { linkPreviewOnMessage } from './link-preview/link-preview.ts';
 import { fileModel, usageModel } from './models.ts';
 import { Quota } from './quota.ts';
@@ -47,6 +48,7 @@ export const createFileService: ServiceFactory = (app: AppContext) => {
     actions: {
       ...fileActions({ app, files, quota, signer: new FileUrlSigner(app.config.secret, app.config.fileUrlTtlSec) }),
       ...avatarActions({ files }),
+      ...groupIconActions({ app, files, quota }),
     },
     events: {
       [EVENTS.fileUploaded]: { handler: thumbnailOnUpload(app, files) },

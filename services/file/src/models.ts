@@ -18,6 +18,8 @@ export interface FileDoc {
   groupIds?: Types.ObjectId[];
   /** The user whose profile picture this is: anyone signed in may read it (absent on other files). */
   avatarOf?: Types.ObjectId;
+  /** The group whose icon this is: anyone signed in may read it (absent on other files). */
+  iconOf?: Types.ObjectId;
   /** The message whose link preview shows this image (the server fetched it): it goes with that preview. */
   previewOf?: Types.ObjectId;
   createdAt: Date;
@@ -35,6 +37,7 @@ const fileSchema = new Schema<FileDoc>(
     converseIds: { type: [Schema.Types.ObjectId], default: [] },
     groupIds: { type: [Schema.Types.ObjectId], default: undefined },
     avatarOf: { type: Schema.Types.ObjectId },
+    iconOf: { type: Schema.Types.ObjectId },
     previewOf: { type: Schema.Types.ObjectId },
     createdAt: { type: Date, required: true, default: () => new Date() },
   },
@@ -43,6 +46,8 @@ const fileSchema = new Schema<FileDoc>(
 // Cleanup of files never attached (by age).
 fileSchema.index({ createdAt: 1 });
 fileSchema.index({ uploaderId: 1, createdAt: -1 });
+// A group's icon, found when the group goes (few files have one).
+fileSchema.index({ iconOf: 1 }, { partialFilterExpression: { iconOf: { $exists: true } } });
 
 export type FileModel = Model<FileDoc>;
 

@@ -1,36 +1,80 @@
-import type { GroupRole } from '@im/protocol';
+import type { GroupRole, Permission } from '@im/protocol';
 import { ImError } from '@im/sdk';
 import type { GroupDoc, GroupModels, MemberDoc } from './models.ts';
+import { permissionsOf, rankOf, rulesOf, type GroupRules, type Standing } from './permissions.ts';
 
 const NOT_FOUND = 'Group not found';
 
+/** What each permission lets its holders do, for the 403's message. */
+const DOING: Record<Permission, string> = {
+  manageGroup: 'manage the group',
+  manageRoles: 'manage roles',
+  managePanels: 'manage panels',
+  manageMessages: "manage others' messages",
+  kickMembers: 'kick members',
+  banMembers: 'ban members',
+  muteMembers: 'mute members',
+  createInvites: 'create invites',
+  mentionAll: 'mention everyone',
+  pinMessages: 'pin messages',
+  manageIntegrations: 'manage integrations',
+  viewAuditLog: 'view the audit log',
+};
+
+export const OWNER = ['owner'] as const;
+
+/** A member without `permission`: 403, naming what they may not do. */
+export const lacking = (permission: Permission) =>
+  new ImError('IM_ERR_FORBIDDEN', `You need the ${permission} permission to ${DOING[permission]}`, {
+    permission,
+  });
+
 /**
  * Loads a group as seen by a user: a group the user is not in does not
- * exist for them (404), and a role outside `allowed` is a 403.
+ * exist for them (404); a member who lacks `need` (a permission, or one of
+ * the given roles) gets a 403.
  */
 export async function loadForMember(
   models: GroupModels,
   groupId: string,
   userId: string,
-  allowed?: readonly GroupRole[],
-): Promise<{ group: GroupDoc; me: MemberDoc }> {
+  need?: Permission | readonly GroupRole[],
+): Promise<{ group: GroupDoc; me: MemberDoc; permissions: Permission[] }> {
   const [group, me] = await Promise.all([
     models.groups.findById(groupId).lean<GroupDoc>(),
     models.members.findOne({ groupId, userId }).lean<MemberDoc>(),
   ]);
   if (!group || !me) throw new ImError('IM_ERR_NOT_FOUND', NOT_FOUND);
-  if (allowed && !allowed.includes(me.role))
-    throw new ImError('IM_ERR_FORBIDDEN', `Only ${allowed.join(' or ')} may do this`);
-  return { group, me };
+  const permissions = permissionsOf(standingOf(me), rulesOf(group));
+  if (typeof need === 'string' && !permissions.includes(need)) throw lacking(need);
+  if (Array.isArray(need) && !need.includes(me.role))
+    throw new ImError('IM_ERR_FORBIDDEN', `Only ${need.join(' or ')} may do this`);
+  return { group, me, permissions };
 }
 
-export const OWNER = ['owner'] as const;
-export const MANAGERS = ['owner', 'admin'] as const;
+export const standingOf = (m: Pick<MemberDoc, 'role' | 'roleIds'>): Standing => ({
+  role: m.role,
+  roleIds: (m.roleIds ?? []).map((id) => id.toHexString()),
+});
 
 /**
- * Whether someone of role `actor` may act on a user of role `target` (null:
- * not a member): the owner on anyone but the owner, an admin on plain
- * members and outsiders only.
+ * Why someone holding a moderation permission may not act on `target` (null:
+ * not a member), or null when they may: the owner acts on anyone but the
+ * owner; an admin on plain members and outsiders; a plain member on plain
+ * members whose highest role ranks below their own, and outsiders.
  */
-export const mayModerate = (actor: GroupRole, target: GroupRole | null): boolean =>
-  target !== 'owner' && (actor === 'owner' || (actor === 'admin' && (target === null || target === 'member')));
+export function refusalToModerate(
+  actor: Standing,
+  target: Standing | null,
+  rules: Pick<GroupRules, 'roles'>,
+  verb: { base: string; past: string },
+): string | null {
+  if (!target) return null;
+  if (target.role === 'owner') return `The owner cannot be ${verb.past}`;
+  if (actor.role === 'owner') return null;
+  if (target.role === 'admin') return `Only the owner may ${verb.base} an admin`;
+  if (actor.role === 'admin') return null;
+  return rankOf(actor, rules) > rankOf(target, rules)
+    ? null
+    : `Only members whose roles rank higher may act on this member`;
+}

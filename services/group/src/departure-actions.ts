@@ -24,7 +24,12 @@ export const departureActions = (deps: GroupDeps) => {
       .lean<GroupDoc>();
     const groupId = owner.groupId.toHexString();
     await membership.forgetMember(groupId, heir.userId.toHexString());
-    announce(ctx, EVENTS.memberUpdated, { groupId, userId: heir.userId.toHexString(), role: 'owner' });
+    announce(ctx, EVENTS.memberUpdated, {
+      groupId,
+      userId: heir.userId.toHexString(),
+      role: 'owner',
+      roleIds: (heir.roleIds ?? []).map((id) => id.toHexString()),
+    });
     if (group) announce(ctx, EVENTS.groupUpdated, { group: toGroupInfo(group) });
     return true;
   };

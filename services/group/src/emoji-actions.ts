@@ -1,7 +1,7 @@
 import type { CustomEmoji } from '@im/protocol';
 import { announce, callerId, EVENTS, ImError, isDuplicateKeyError, type Params } from '@im/sdk';
 import { Types } from 'mongoose';
-import { loadForMember, MANAGERS } from './access.ts';
+import { loadForMember } from './access.ts';
 import type { Ctx, GroupDeps } from './deps.ts';
 import type { EmojiDoc, EmojiModel } from './emoji-models.ts';
 import { emojiParams } from './emoji-params.ts';
@@ -29,7 +29,7 @@ export const emojiActions = ({ models }: GroupDeps, emoji: EmojiModel) => ({
     async handler(ctx: Ctx<Params<typeof emojiParams.add>>): Promise<CustomEmoji | null> {
       const userId = callerId(ctx);
       const { groupId, name, fileId } = ctx.params;
-      await loadForMember(models, groupId, userId, MANAGERS);
+      await loadForMember(models, groupId, userId, 'manageGroup');
       if (await emoji.exists({ groupId, name })) throw taken(name);
       if ((await emoji.countDocuments({ groupId })) >= MAX_EMOJI_PER_GROUP)
         throw new ImError('IM_ERR_LIMIT', `A group has at most ${MAX_EMOJI_PER_GROUP} custom emoji`);
@@ -72,7 +72,7 @@ export const emojiActions = ({ models }: GroupDeps, emoji: EmojiModel) => ({
     params: emojiParams.remove,
     async handler(ctx: Ctx<Params<typeof emojiParams.remove>>): Promise<void> {
       const { groupId, name } = ctx.params;
-      await loadForMember(models, groupId, callerId(ctx), MANAGERS);
+      await loadForMember(models, groupId, callerId(ctx), 'manageGroup');
       const { deletedCount } = await emoji.deleteOne({ groupId, name });
       if (deletedCount === 0) throw new ImError('IM_ERR_NOT_FOUND', `No emoji called :${name}:`);
       announce(ctx, EVENTS.emojiChanged, { groupId });

@@ -1,6 +1,7 @@
 import { CUSTOM_EMOJI_NAME_PATTERN } from '@im/protocol';
 import { endpoint, type Endpoint } from '@im/sdk';
 import { emojiParams } from './emoji-params.ts';
+import { iconParams } from './icon-params.ts';
 import { groupParams } from './params.ts';
 
 /** Groups, members, panels and invites: the group service's public HTTP endpoints (the gateway mounts them). */
@@ -58,6 +59,31 @@ export const groupEndpoints: Endpoint[] = [
     tag: 'groups',
   }),
   endpoint({
+    method: 'PUT',
+    path: '/api/groups/:groupId/icon',
+    action: 'group.setIcon',
+    operationId: 'group.uploadIcon',
+    params: iconParams.upload,
+    input: 'none',
+    raw: 'upload',
+    // Multipart only, with the image as its one part.
+    uploadFields: {},
+    summary:
+      'Set the group\'s icon (manageGroup: owner/admin): multipart/form-data with a "file" PNG, JPEG, GIF or WebP image of at most 1 MB; readable by everyone signed in, like avatars',
+    tag: 'groups',
+    response: 'Group',
+  }),
+  endpoint({
+    method: 'DELETE',
+    path: '/api/groups/:groupId/icon',
+    action: 'group.removeIcon',
+    params: iconParams.remove,
+    input: 'none',
+    status: 204,
+    summary: "Remove the group's icon (manageGroup: owner/admin)",
+    tag: 'groups',
+  }),
+  endpoint({
     method: 'GET',
     path: '/api/groups/:groupId/members',
     action: 'group.members',
@@ -105,7 +131,7 @@ export const groupEndpoints: Endpoint[] = [
     params: groupParams.updatePanel,
     input: 'body',
     summary:
-      "Rename a panel, set who may post in it (postingRole 'admin': members read only), or make it readable on the web without an account (webPublic; public groups only) (owner/admin)",
+      "Rename a panel, set its topic, who may post in it (postingRole 'admin': members read only), whether it is readable on the web without an account (webPublic; public groups only), or make it private to some roles and people (private, allowRoleIds, allowUserIds) (managePanels)",
     tag: 'panels',
     response: 'Panel',
   }),
@@ -116,7 +142,7 @@ export const groupEndpoints: Endpoint[] = [
     params: groupParams.deletePanel,
     input: 'none',
     status: 204,
-    summary: 'Delete a panel (owner/admin)',
+    summary: 'Delete a panel (managePanels)',
     tag: 'panels',
   }),
   endpoint({
@@ -258,5 +284,67 @@ export const groupEndpoints: Endpoint[] = [
     status: 204,
     summary: 'Remove a custom emoji (owner/admin); reactions already given keep their text',
     tag: 'groups',
+  }),
+  endpoint({
+    method: 'GET',
+    path: '/api/groups/:groupId/roles',
+    action: 'group.roles',
+    params: groupParams.roles,
+    input: 'none',
+    summary: "The group's roles, the built-in @everyone (id: the group's id) first, then by position (members)",
+    tag: 'roles',
+    response: 'Role[]',
+  }),
+  endpoint({
+    method: 'POST',
+    path: '/api/groups/:groupId/roles',
+    action: 'group.createRole',
+    params: groupParams.createRole,
+    input: 'body',
+    status: 201,
+    summary: 'Make a role, placed lowest (manageRoles; only permissions you hold)',
+    tag: 'roles',
+    response: 'Role',
+  }),
+  endpoint({
+    method: 'PATCH',
+    path: '/api/groups/:groupId/roles/:roleId',
+    action: 'group.updateRole',
+    params: groupParams.updateRole,
+    input: 'body',
+    summary:
+      'Rename, recolour, change the permissions of or move a role (manageRoles; roles below your highest only; @everyone: permissions only)',
+    tag: 'roles',
+    response: 'Role',
+  }),
+  endpoint({
+    method: 'DELETE',
+    path: '/api/groups/:groupId/roles/:roleId',
+    action: 'group.deleteRole',
+    params: groupParams.deleteRole,
+    input: 'none',
+    status: 204,
+    summary: 'Delete a role: its holders lose it, private panels stop allowing it (manageRoles)',
+    tag: 'roles',
+  }),
+  endpoint({
+    method: 'PUT',
+    path: '/api/groups/:groupId/members/:userId/roles/:roleId',
+    action: 'group.giveRole',
+    params: groupParams.giveRole,
+    input: 'none',
+    summary: 'Give a member a role (manageRoles; roles below your highest only)',
+    tag: 'roles',
+    response: 'Member',
+  }),
+  endpoint({
+    method: 'DELETE',
+    path: '/api/groups/:groupId/members/:userId/roles/:roleId',
+    action: 'group.takeRole',
+    params: groupParams.takeRole,
+    input: 'none',
+    status: 204,
+    summary: 'Take a role from a member (manageRoles; roles below your highest only)',
+    tag: 'roles',
   }),
 ];

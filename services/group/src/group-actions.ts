@@ -1,7 +1,7 @@
 import type { Group } from '@im/protocol';
 import { announce, callerId, callOnEveryNode, EVENTS, ImError, type Params } from '@im/sdk';
 import { Types } from 'mongoose';
-import { loadForMember, MANAGERS, OWNER } from './access.ts';
+import { loadForMember, OWNER } from './access.ts';
 import { groupParams } from './params.ts';
 import { type Ctx, type GroupDeps } from './deps.ts';
 import type { GroupDoc, MemberDoc } from './models.ts';
@@ -43,7 +43,7 @@ export const groupActions = ({ models, membership, audit, rooms }: GroupDeps) =>
         converseIds: converseIdsOf(doc),
         memberCount: 1,
       });
-      return toGroup(doc, { role: 'owner' });
+      return toGroup(doc, owner);
     },
   },
 
@@ -83,7 +83,7 @@ export const groupActions = ({ models, membership, audit, rooms }: GroupDeps) =>
     params: groupParams.update,
     async handler(ctx: Ctx<Params<typeof groupParams.update>>): Promise<Group> {
       const actorId = callerId(ctx);
-      const { group: before, me } = await loadForMember(models, ctx.params.groupId, actorId, MANAGERS);
+      const { group: before, me } = await loadForMember(models, ctx.params.groupId, actorId, 'manageGroup');
       const { name, visibility, description } = ctx.params;
       const set = {
         ...(name !== undefined ? { name } : {}),

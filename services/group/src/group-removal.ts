@@ -1,4 +1,4 @@
-import { announce, callOnEveryNode, EVENTS, type CallerMeta } from '@im/sdk';
+import { announce, call, callOnEveryNode, EVENTS, type CallerMeta } from '@im/sdk';
 import type { Context } from 'moleculer';
 import type { Types } from 'mongoose';
 import type { GroupDeps } from './deps.ts';
@@ -28,6 +28,9 @@ export async function removeGroup(
     models.bans.deleteMany({ groupId: group._id }),
     membership.forgetConverses(converseIds),
     ...(group.visibility === 'public' ? [callOnEveryNode(ctx, 'gateway.forgetPublic', { converseIds })] : []),
+    ...(group.icon
+      ? [call(ctx, 'file.removeGroupIcon', { fileId: group.icon.toHexString(), groupId: group._id.toHexString() })]
+      : []),
   ]);
   await rooms.deleted(group._id.toHexString());
   announce(ctx, EVENTS.groupDeleted, { groupId: group._id.toHexString(), converseIds });

@@ -13,6 +13,7 @@ import { botMemberActions } from './bot-member-actions.ts';
 import { emojiActions } from './emoji-actions.ts';
 import { emojiModel } from './emoji-models.ts';
 import { groupActions } from './group-actions.ts';
+import { iconActions } from './icon-actions.ts';
 import { inviteActions } from './invite-actions.ts';
 import { MAX_GROUPS_PER_USER, memberActions } from './member-actions.ts';
 import { moderationActions } from './moderation-actions.ts';
@@ -22,6 +23,7 @@ import { groupModels } from './models.ts';
 import { panelActions } from './panel-actions.ts';
 import { publicActions } from './public-actions.ts';
 import { rosterActions } from './roster-actions.ts';
+import { roleActions } from './role-actions.ts';
 
 /** Groups, their panels, members and invites, and their moderation (bans, mutes). */
 export const createGroupService: ServiceFactory = (app: AppContext) => {
@@ -68,7 +70,9 @@ export const createGroupService: ServiceFactory = (app: AppContext) => {
       ...publicActions(deps),
       ...botMemberActions(deps),
       ...emojiActions(deps, emoji),
+      ...iconActions(deps),
       ...rosterActions(deps),
+      ...roleActions(deps),
     },
     events: {
       [EVENTS.memberJoined]: async (ctx) => {
@@ -78,10 +82,19 @@ export const createGroupService: ServiceFactory = (app: AppContext) => {
       },
       [EVENTS.memberLeft]: forgetMember,
       [EVENTS.memberUpdated]: forgetMember,
-      [EVENTS.panelCreated]: (ctx) => membership.forgetConverses([ctx.params.panel.converseId]),
-      [EVENTS.panelDeleted]: (ctx) => membership.forgetConverses([ctx.params.converseId]),
+      [EVENTS.panelCreated]: async (ctx) => {
+        await membership.forgetConverses([ctx.params.panel.converseId]);
+        if (ctx.params.panel.private) await membership.forgetRules(ctx.params.groupId);
+      },
+      [EVENTS.panelUpdated]: (ctx) => membership.forgetRules(ctx.params.groupId),
+      [EVENTS.panelDeleted]: async (ctx) => {
+        await membership.forgetConverses([ctx.params.converseId]);
+        await membership.forgetRules(ctx.params.groupId);
+      },
+      [EVENTS.rolesUpdated]: (ctx) => membership.forgetRules(ctx.params.groupId),
       [EVENTS.groupDeleted]: async (ctx) => {
         await membership.forgetConverses(ctx.params.converseIds);
+        await membership.forgetRules(ctx.params.groupId);
         // A deleted group's emoji go with it (every group node may run this: it is idempotent).
         await emoji.deleteMany({ groupId: ctx.params.groupId });
       },

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Group, Invite } from '@im/protocol';
 import { callerId, ImError, type ActionParams, type ActionResult, type Params } from '@im/sdk';
-import { loadForMember, MANAGERS } from './access.ts';
+import { loadForMember } from './access.ts';
 import { groupParams } from './params.ts';
 import type { Ctx, GroupDeps } from './deps.ts';
 import type { GroupDoc, InviteDoc, MemberDoc } from './models.ts';
@@ -21,13 +21,13 @@ export const inviteActions = ({ models, membership, audit, rooms }: GroupDeps) =
   };
 
   return {
-    /** Any member may invite. */
+    /** Holders of createInvites (every member unless `@everyone` lost it). */
     createInvite: {
       params: groupParams.createInvite,
       rateLimit: 'invite',
       async handler(ctx: Ctx<Params<typeof groupParams.createInvite>>): Promise<Invite> {
         const userId = callerId(ctx);
-        await loadForMember(models, ctx.params.groupId, userId);
+        await loadForMember(models, ctx.params.groupId, userId, 'createInvites');
         const maxUses = ctx.params.maxUses ?? null;
         const invite = await models.invites.create({
           code: randomBytes(9).toString('base64url'),
@@ -42,11 +42,11 @@ export const inviteActions = ({ models, membership, audit, rooms }: GroupDeps) =
       },
     },
 
-    /** The group's invites that have not expired, newest first (admins). */
+    /** The group's invites that have not expired, newest first (holders of manageGroup). */
     listInvites: {
       params: groupParams.listInvites,
       async handler(ctx: Ctx<Params<typeof groupParams.listInvites>>): Promise<Invite[]> {
-        await loadForMember(models, ctx.params.groupId, callerId(ctx), MANAGERS);
+        await loadForMember(models, ctx.params.groupId, callerId(ctx), 'manageGroup');
         const docs = await models.invites
           .find({ groupId: ctx.params.groupId, expiresAt: { $gt: new Date() } })
           .sort({ _id: -1 })
@@ -62,14 +62,17 @@ export const inviteActions = ({ models, membership, audit, rooms }: GroupDeps) =
       rateLimit: 'invite',
       async handler(ctx: Ctx<Params<typeof groupParams.revokeInvite>>): Promise<void> {
         const userId = callerId(ctx);
-        const { me } = await loadForMember(models, ctx.params.groupId, userId);
+        const { permissions } = await loadForMember(models, ctx.params.groupId, userId);
         const invite = await models.invites
           .findOne({ code: ctx.params.code, groupId: ctx.params.groupId })
           .lean<InviteDoc>();
         if (!invite) throw new ImError('IM_ERR_NOT_FOUND', 'Invite not found');
         const isCreator = invite.createdBy.toHexString() === userId;
-        if (!isCreator && !MANAGERS.some((r) => r === me.role))
-          throw new ImError('IM_ERR_FORBIDDEN', 'Only an admin or whoever made the invite may revoke it');
+        if (!isCreator && !permissions.includes('manageGroup'))
+          throw new ImError(
+            'IM_ERR_FORBIDDEN',
+            'Only whoever made the invite, or a holder of manageGroup, may revoke it',
+          );
         const { deletedCount } = await models.invites.deleteOne({ _id: invite._id });
         if (deletedCount === 0) throw new ImError('IM_ERR_NOT_FOUND', 'Invite not found');
         await audit.record(userId, {

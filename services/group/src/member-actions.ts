@@ -1,4 +1,4 @@
-import type { Member, MemberPage, PublicUser, UserGroupConverses } from '@im/protocol';
+import type { Member, MemberPage, UserGroupConverses } from '@im/protocol';
 import {
   announce,
   batchLoader,
@@ -11,18 +11,17 @@ import {
   type ActionResult,
   type Params,
 } from '@im/sdk';
-import { loadForMember, OWNER } from './access.ts';
+import { lacking, loadForMember, OWNER, refusalToModerate, standingOf } from './access.ts';
+import { maySee, NOBODY, rulesOf } from './permissions.ts';
+import type { IndexedGroup } from './room-index.ts';
 import { groupParams } from './params.ts';
 import type { Ctx, GroupDeps } from './deps.ts';
 import type { GroupDoc, MemberDoc } from './models.ts';
 import { auditMemberAction } from './member-audit.ts';
 import { removeMembership } from './member-removal.ts';
 import { activeMute } from './views.ts';
-
-const toMember = (m: MemberDoc, user: PublicUser): Member => {
-  const mutedUntil = activeMute(m);
-  return { user, role: m.role, joinedAt: m.joinedAt.toISOString(), ...(mutedUntil ? { mutedUntil } : {}) };
-};
+import { toMemberView } from './member-view.ts';
+import { announceMemberAudience } from './panel-audience.ts';
 
 /** A user's rooms list at most this many groups. */
 export const MAX_GROUPS_PER_USER = 1000;
@@ -38,11 +37,25 @@ export const memberActions = ({ models, membership, audit, rooms }: GroupDeps) =
   });
   const groupRooms = batchLoader<string, Pick<GroupDoc, '_id' | 'panels' | 'memberCount'> | null>(async (ids) => {
     const docs = await models.groups
-      .find({ _id: { $in: ids } }, { 'panels.converseId': 1, memberCount: 1 })
+      .find({ _id: { $in: ids } }, { 'panels.converseId': 1, 'panels.private': 1, memberCount: 1 })
       .lean<Array<Pick<GroupDoc, '_id' | 'panels' | 'memberCount'>>>();
     const byId = new Map(docs.map((d) => [d._id.toHexString(), d]));
     return ids.map((id) => byId.get(id) ?? null);
   });
+  /** A user's groups with only the private panels they may see (a group without any costs nothing more). */
+  const withVisiblePanels = (userId: string, groups: IndexedGroup[]): Promise<UserGroupConverses[]> =>
+    Promise.all(
+      groups.map(async ({ groupId, memberCount, converseIds, privateConverseIds }) => {
+        if (privateConverseIds.length === 0) return { groupId, memberCount, converseIds };
+        const [standing, rules] = await Promise.all([membership.standing(groupId, userId), membership.rules(groupId)]);
+        const seen =
+          standing && rules
+            ? privateConverseIds.filter((id) => maySee(standing, userId, rules.privatePanels[id] ?? NOBODY))
+            : [];
+        return { groupId, memberCount, converseIds: [...converseIds, ...seen] };
+      }),
+    );
+
   return {
     /** Members by join order (cursor = last member id seen). */
     members: {
@@ -65,7 +78,7 @@ export const memberActions = ({ models, membership, audit, rooms }: GroupDeps) =
           // Members whose account was deleted are left out.
           items: page.flatMap((m) => {
             const user = users[m.userId.toHexString()];
-            return user ? [toMember(m, user)] : [];
+            return user ? [toMemberView(m, user)] : [];
           }),
           nextCursor: docs.length > limit ? page.at(-1)!._id.toHexString() : null,
         };
@@ -82,7 +95,7 @@ export const memberActions = ({ models, membership, audit, rooms }: GroupDeps) =
       params: groupParams.removeMember,
       async handler(ctx: Ctx<Params<typeof groupParams.removeMember>>): Promise<void> {
         const me = callerId(ctx);
-        const { group, me: mine } = await loadForMember(models, ctx.params.groupId, me);
+        const { group, me: mine, permissions } = await loadForMember(models, ctx.params.groupId, me);
         const target =
           ctx.params.userId === me
             ? mine
@@ -94,8 +107,13 @@ export const memberActions = ({ models, membership, audit, rooms }: GroupDeps) =
             target === mine ? 'The owner cannot leave; delete the group instead' : 'The owner cannot be removed',
           );
         }
-        if (target !== mine && !(mine.role === 'owner' || (mine.role === 'admin' && target.role === 'member'))) {
-          throw new ImError('IM_ERR_FORBIDDEN', 'Only the owner, or an admin for plain members, may remove members');
+        if (target !== mine) {
+          if (!permissions.includes('kickMembers')) throw lacking('kickMembers');
+          const refusal = refusalToModerate(standingOf(mine), standingOf(target), rulesOf(group), {
+            base: 'remove',
+            past: 'removed',
+          });
+          if (refusal) throw new ImError('IM_ERR_FORBIDDEN', refusal);
         }
         const removed = await removeMembership(
           { models, membership, rooms },
@@ -120,7 +138,7 @@ export const memberActions = ({ models, membership, audit, rooms }: GroupDeps) =
       params: groupParams.setRole,
       async handler(ctx: Ctx<Params<typeof groupParams.setRole>>): Promise<Member> {
         const actorId = callerId(ctx);
-        await loadForMember(models, ctx.params.groupId, actorId, OWNER);
+        const { group } = await loadForMember(models, ctx.params.groupId, actorId, OWNER);
         const before = await models.members
           .findOneAndUpdate(
             { groupId: ctx.params.groupId, userId: ctx.params.userId, role: { $ne: 'owner' } },
@@ -141,8 +159,11 @@ export const memberActions = ({ models, membership, audit, rooms }: GroupDeps) =
           userId: ctx.params.userId,
           role: ctx.params.role,
           ...(before.role !== ctx.params.role ? { previousRole: before.role } : {}),
+          roleIds: (before.roleIds ?? []).map((id) => id.toHexString()),
           ...(mutedUntil ? { mutedUntil } : {}),
         });
+        // Admins see every private panel: one made admin gains them, one made member again may lose them.
+        announceMemberAudience(ctx, group, ctx.params.userId, standingOf(before), standingOf(updated));
         if (before.role !== ctx.params.role)
           await auditMemberAction(audit, ctx, {
             actorId: actorId,
@@ -154,7 +175,7 @@ export const memberActions = ({ models, membership, audit, rooms }: GroupDeps) =
         const users = await call(ctx, 'user.getMany', { ids: [ctx.params.userId] });
         const user = users[ctx.params.userId];
         if (!user) throw new ImError('IM_ERR_NOT_FOUND', 'Member not found');
-        return toMember(updated, user);
+        return toMemberView(updated, user);
       },
     },
 
@@ -210,16 +231,21 @@ export const memberActions = ({ models, membership, audit, rooms }: GroupDeps) =
       visibility: 'public' as const,
       params: groupParams.userConverses,
       async handler(ctx: Ctx<Params<typeof groupParams.userConverses>>): Promise<UserGroupConverses[]> {
-        const indexed = await rooms.userConverses(ctx.params.userId);
-        if (indexed) return indexed;
-        const groupIds = await groupIdsOf(ctx.params.userId);
+        const { userId } = ctx.params;
+        const indexed = await rooms.userConverses(userId);
+        if (indexed) return withVisiblePanels(userId, indexed);
+        const groupIds = await groupIdsOf(userId);
         const groups = (await Promise.all(groupIds.map(groupRooms))).filter((g) => g !== null);
         // Groups without panels are listed too: their members still share the group's room.
-        return groups.map((g) => ({
-          groupId: g._id.toHexString(),
-          memberCount: g.memberCount,
-          converseIds: g.panels.map((p) => p.converseId.toHexString()),
-        }));
+        return withVisiblePanels(
+          userId,
+          groups.map((g) => ({
+            groupId: g._id.toHexString(),
+            memberCount: g.memberCount,
+            converseIds: g.panels.filter((p) => !p.private).map((p) => p.converseId.toHexString()),
+            privateConverseIds: g.panels.filter((p) => p.private).map((p) => p.converseId.toHexString()),
+          })),
+        );
       },
     },
   };

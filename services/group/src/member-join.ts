@@ -1,9 +1,9 @@
 import type { Group } from '@im/protocol';
 import { announce, EVENTS, ImError, isDuplicateKeyError } from '@im/sdk';
-import type { Types } from 'mongoose';
+import { Types } from 'mongoose';
 import type { Ctx, GroupDeps } from './deps.ts';
 import type { GroupDoc, MemberDoc } from './models.ts';
-import { converseIdsOf, toGroup } from './views.ts';
+import { converseIdsSeenBy, toGroup } from './views.ts';
 
 type JoinDeps = Pick<GroupDeps, 'models' | 'membership' | 'rooms'>;
 
@@ -35,7 +35,7 @@ export async function addMember(
   } catch (err) {
     await undo();
     // The same user joined twice at once: the other request joined them.
-    if (isDuplicateKeyError(err)) return toGroup(group, { role: 'member' });
+    if (isDuplicateKeyError(err)) return toGroup(group, { userId: new Types.ObjectId(userId), role: 'member' });
     throw err;
   }
   if (await isBanned({ models }, group._id, userId)) {
@@ -53,8 +53,8 @@ export async function addMember(
     groupId,
     userId,
     role: 'member',
-    converseIds: converseIdsOf(group),
+    converseIds: converseIdsSeenBy(group, member),
     memberCount: updated?.memberCount ?? group.memberCount + 1,
   });
-  return toGroup(updated ?? group, { role: 'member' });
+  return toGroup(updated ?? group, member);
 }

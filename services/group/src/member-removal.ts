@@ -21,6 +21,14 @@ export async function removeMembership(
   const groupId = group._id.toHexString();
   const userId = member.userId.toHexString();
   await models.groups.updateOne({ _id: group._id }, { $inc: { memberCount: -1 } });
+  // Someone who leaves is no longer allowed by name in private panels: coming back does not restore it.
+  const named = group.panels.filter((p) => p.allowUserIds?.some((id) => id.equals(member.userId)));
+  for (const panel of named)
+    await models.groups.updateOne(
+      { _id: group._id, 'panels._id': panel._id },
+      { $pull: { 'panels.$.allowUserIds': member.userId } },
+    );
+  if (named.length > 0) await membership.forgetRules(groupId);
   await membership.forgetMember(groupId, userId);
   await rooms.left(groupId, userId);
   announce(ctx, EVENTS.memberLeft, {

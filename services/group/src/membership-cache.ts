@@ -1,13 +1,15 @@
-import type { ConverseMembership, GroupRole, PostingRole } from '@im/protocol';
+import type { ConverseMembership, GroupRole, MemberAccess, Permission, PostingRole } from '@im/protocol';
 import { batchLoader, groupBy, type KvCache } from '@im/sdk';
-import type { GroupModels, MemberDoc } from './models.ts';
+import type { GroupDoc, GroupModels, MemberDoc } from './models.ts';
+import { maySee, permissionsOf, rulesOf, type GroupRules } from './permissions.ts';
 
 const NONE = '-';
 
-/** A member as the send path needs it: the role, and the end of a mute (epoch ms) if one was set. */
+/** A member as the send path needs it: the role, the end of a mute (epoch ms) if one was set, custom roles. */
 export interface MemberStanding {
   role: GroupRole;
   mutedUntil?: number;
+  roleIds?: string[];
 }
 
 /** The group a panel's converse belongs to, who may post in that panel, and whether it is a voice panel. */
@@ -18,12 +20,27 @@ export interface PanelHome {
   panelType?: 'voice';
 }
 
-// Cached values are short strings: `role` or `role|mutedUntilMs`; `groupId`, then `|admin` and/or `|voice`.
-const encodeStanding = (s: MemberStanding) => (s.mutedUntil ? `${s.role}|${s.mutedUntil}` : s.role);
+// Cached values are short strings: `role`, `role|mutedUntilMs` or `role|mutedUntilMs|roleId,roleId`;
+// `groupId`, then `|admin` and/or `|voice`; a group's rules as JSON.
+const encodeStanding = (s: MemberStanding) =>
+  s.roleIds?.length
+    ? `${s.role}|${s.mutedUntil ?? ''}|${s.roleIds.join(',')}`
+    : s.mutedUntil
+      ? `${s.role}|${s.mutedUntil}`
+      : s.role;
 const decodeStanding = (text: string): MemberStanding => {
-  const [role, until] = text.split('|');
-  return { role: role as GroupRole, ...(until ? { mutedUntil: Number(until) } : {}) };
+  const [role, until, roleIds] = text.split('|');
+  return {
+    role: role as GroupRole,
+    ...(until ? { mutedUntil: Number(until) } : {}),
+    ...(roleIds ? { roleIds: roleIds.split(',') } : {}),
+  };
 };
+const standingOfDoc = (d: Pick<MemberDoc, 'role' | 'mutedUntil' | 'roleIds'>): MemberStanding => ({
+  role: d.role,
+  ...(d.mutedUntil ? { mutedUntil: d.mutedUntil.getTime() } : {}),
+  ...(d.roleIds?.length ? { roleIds: d.roleIds.map((id) => id.toHexString()) } : {}),
+});
 const encodeHome = (h: PanelHome) =>
   h.groupId + (h.postingRole === 'admin' ? '|admin' : '') + (h.panelType === 'voice' ? '|voice' : '');
 const decodeHome = (text: string): PanelHome => {
@@ -61,26 +78,47 @@ export class MembershipCache {
         await Promise.all(
           [...groupBy(keys, (k) => k.groupId)].map(async ([groupId, list]) => {
             const docs = await this.#models.members
-              .find({ groupId, userId: { $in: list.map((k) => k.userId) } }, { userId: 1, role: 1, mutedUntil: 1 })
-              .lean<Array<Pick<MemberDoc, 'userId' | 'role' | 'mutedUntil'>>>();
-            for (const d of docs)
-              found.set(`${groupId}:${d.userId.toHexString()}`, {
-                role: d.role,
-                ...(d.mutedUntil ? { mutedUntil: d.mutedUntil.getTime() } : {}),
-              });
+              .find(
+                { groupId, userId: { $in: list.map((k) => k.userId) } },
+                { userId: 1, role: 1, mutedUntil: 1, roleIds: 1 },
+              )
+              .lean<Array<Pick<MemberDoc, 'userId' | 'role' | 'mutedUntil' | 'roleIds'>>>();
+            for (const d of docs) found.set(`${groupId}:${d.userId.toHexString()}`, standingOfDoc(d));
           }),
         );
         return keys.map((k) => found.get(`${k.groupId}:${k.userId}`) ?? null);
       },
       { keyOf: (k) => `${k.groupId}:${k.userId}` },
     );
+    this.#loadRules = batchLoader(async (groupIds) => {
+      const docs = await this.#models.groups
+        .find({ _id: { $in: groupIds } }, { roles: 1, everyonePermissions: 1, panels: 1 })
+        .lean<Array<Pick<GroupDoc, '_id' | 'roles' | 'everyonePermissions' | 'panels'>>>();
+      const byId = new Map(docs.map((d) => [d._id.toHexString(), rulesOf(d)]));
+      return groupIds.map((id) => byId.get(id) ?? null);
+    });
   }
 
+  readonly #loadRules: (groupId: string) => Promise<GroupRules | null>;
+
+  /**
+   * A member's place in a panel's group, or null when they are not a member
+   * or the panel is private and they are not among those allowed.
+   */
   async converseMember(converseId: string, userId: string): Promise<ConverseMembership | null> {
     const home = await this.panelHome(converseId);
     if (!home) return null;
-    const standing = await this.standing(home.groupId, userId);
-    return standing ? { ...home, ...standing } : null;
+    const [standing, rules] = await Promise.all([this.standing(home.groupId, userId), this.rules(home.groupId)]);
+    if (!standing || !rules) return null;
+    const audience = rules.privatePanels[converseId];
+    if (!maySee(standing, userId, audience)) return null;
+    const { roleIds: _roleIds, ...rest } = standing;
+    return {
+      ...home,
+      ...rest,
+      permissions: permissionsOf(standing, rules),
+      ...(audience ? { private: true as const } : {}),
+    };
   }
 
   /**
@@ -93,20 +131,36 @@ export class MembershipCache {
   async converseMembers(
     converseId: string,
     userIds: readonly string[],
-  ): Promise<(PanelHome & { roles: Record<string, GroupRole>; mutedUntil: Record<string, number> }) | null> {
+  ): Promise<
+    | (PanelHome & {
+        roles: Record<string, GroupRole>;
+        mutedUntil: Record<string, number>;
+        permissions: Record<string, Permission[]>;
+        private?: true;
+      })
+    | null
+  > {
     const home = await this.panelHome(converseId);
     if (!home) return null;
     const unique = [...new Set(userIds)];
-    const standings = await Promise.all(unique.map((userId) => this.standing(home.groupId, userId)));
+    const [rules, standings] = await Promise.all([
+      this.rules(home.groupId),
+      Promise.all(unique.map((userId) => this.standing(home.groupId, userId))),
+    ]);
+    if (!rules) return null;
+    const audience = rules.privatePanels[converseId];
     const roles: Record<string, GroupRole> = {};
     const mutedUntil: Record<string, number> = {};
+    const permissions: Record<string, Permission[]> = {};
     unique.forEach((userId, i) => {
       const s = standings[i];
-      if (!s) return;
+      // Those who may not see a private panel are not its members.
+      if (!s || !maySee(s, userId, audience)) return;
       roles[userId] = s.role;
+      permissions[userId] = permissionsOf(s, rules);
       if (s.mutedUntil) mutedUntil[userId] = s.mutedUntil;
     });
-    return { ...home, roles, mutedUntil };
+    return { ...home, roles, mutedUntil, permissions, ...(audience ? { private: true as const } : {}) };
   }
 
   async panelHome(converseId: string): Promise<PanelHome | null> {
@@ -142,6 +196,27 @@ export class MembershipCache {
 
   async role(groupId: string, userId: string): Promise<GroupRole | null> {
     return (await this.standing(groupId, userId))?.role ?? null;
+  }
+
+  /** A member's role, custom roles and permissions in a group, or null when not a member. */
+  async access(groupId: string, userId: string): Promise<MemberAccess | null> {
+    const [standing, rules] = await Promise.all([this.standing(groupId, userId), this.rules(groupId)]);
+    if (!standing || !rules) return null;
+    return { role: standing.role, roleIds: standing.roleIds ?? [], permissions: permissionsOf(standing, rules) };
+  }
+
+  /** A group's roles and private panels (null: no such group). */
+  async rules(groupId: string): Promise<GroupRules | null> {
+    const key = `gr:${groupId}`;
+    const cached = await this.#cache.get(key);
+    if (cached !== undefined) return cached === NONE ? null : (JSON.parse(cached) as GroupRules);
+    const rules = await this.#loadRules(groupId);
+    await this.#cache.set(key, rules ? JSON.stringify(rules) : NONE, this.#ttl);
+    return rules;
+  }
+
+  forgetRules(groupId: string): Promise<void> {
+    return this.#cache.del(`gr:${groupId}`);
   }
 
   forgetMember(groupId: string, userId: string): Promise<void> {

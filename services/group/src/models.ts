@@ -43,6 +43,8 @@ export interface GroupDoc {
   roles?: RoleDoc[];
   /** What `@everyone` may do (absent: the default, see permissions.ts). */
   everyonePermissions?: Permission[];
+  /** +1 on every change of `roles` or `everyonePermissions` (role edits compare and set it). */
+  rolesVersion?: number;
   createdAt: Date;
 }
 
@@ -112,6 +114,7 @@ const groupSchema = new Schema<GroupDoc>(
     icon: { type: Schema.Types.ObjectId },
     roles: { type: [roleSchema], default: undefined },
     everyonePermissions: { type: [String], default: undefined },
+    rolesVersion: { type: Number },
   },
   { timestamps: { createdAt: true, updatedAt: false }, versionKey: false },
 );
@@ -133,7 +136,7 @@ const memberSchema = new Schema<MemberDoc>(
 );
 memberSchema.index({ groupId: 1, userId: 1 }, { unique: true });
 // A role's holders (a private panel's audience, a role's deletion).
-memberSchema.index({ groupId: 1, roleIds: 1 }, { sparse: true });
+memberSchema.index({ groupId: 1, roleIds: 1 });
 memberSchema.index({ userId: 1 });
 
 const inviteSchema = new Schema<InviteDoc>(

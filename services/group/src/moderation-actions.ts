@@ -1,7 +1,8 @@
 import type { Ban } from '@im/protocol';
 import { announce, call, callerId, EVENTS, ImError, isDuplicateKeyError, type Params } from '@im/sdk';
 import { Types } from 'mongoose';
-import { loadForMember, MANAGERS, mayModerate } from './access.ts';
+import { loadForMember, refusalToModerate, standingOf } from './access.ts';
+import { rulesOf } from './permissions.ts';
 import type { Ctx, GroupDeps } from './deps.ts';
 import type { BanDoc, MemberDoc } from './models.ts';
 import { groupParams } from './params.ts';
@@ -14,18 +15,17 @@ const MAX_BANS_LISTED = 1000;
 /** Bans and timed mutes: what group admins use to keep a group usable. */
 export const moderationActions = ({ models, membership, audit, rooms }: GroupDeps) => {
   /** The caller (an owner or admin), and the member they act on (null: not a member) if they may. */
-  const loadActorAndTarget = async (ctx: Ctx<{ groupId: string; userId: string }>, verb: string) => {
+  const loadActorAndTarget = async (ctx: Ctx<{ groupId: string; userId: string }>, verb: 'ban' | 'mute') => {
     const actorId = callerId(ctx);
-    const { group, me } = await loadForMember(models, ctx.params.groupId, actorId, MANAGERS);
+    const permission = verb === 'ban' ? 'banMembers' : 'muteMembers';
+    const { group, me } = await loadForMember(models, ctx.params.groupId, actorId, permission);
     if (ctx.params.userId === actorId) throw new ImError('IM_ERR_FORBIDDEN', `You cannot ${verb} yourself`);
     const target = await models.members.findOne({ groupId: group._id, userId: ctx.params.userId }).lean<MemberDoc>();
-    if (!mayModerate(me.role, target?.role ?? null))
-      throw new ImError(
-        'IM_ERR_FORBIDDEN',
-        target?.role === 'owner'
-          ? `The owner cannot be ${verb === 'ban' ? 'banned' : 'muted'}`
-          : `Only the owner may ${verb} an admin`,
-      );
+    const refusal = refusalToModerate(standingOf(me), target && standingOf(target), rulesOf(group), {
+      base: verb,
+      past: verb === 'ban' ? 'banned' : 'muted',
+    });
+    if (refusal) throw new ImError('IM_ERR_FORBIDDEN', refusal);
     return { actorId, group, target };
   };
 
@@ -76,7 +76,7 @@ export const moderationActions = ({ models, membership, audit, rooms }: GroupDep
       rateLimit: 'moderate',
       async handler(ctx: Ctx<Params<typeof groupParams.unban>>): Promise<void> {
         const actorId = callerId(ctx);
-        await loadForMember(models, ctx.params.groupId, actorId, MANAGERS);
+        await loadForMember(models, ctx.params.groupId, actorId, 'banMembers');
         const { deletedCount } = await models.bans.deleteOne({
           groupId: ctx.params.groupId,
           userId: ctx.params.userId,
@@ -95,7 +95,7 @@ export const moderationActions = ({ models, membership, audit, rooms }: GroupDep
     bans: {
       params: groupParams.bans,
       async handler(ctx: Ctx<Params<typeof groupParams.bans>>): Promise<Ban[]> {
-        await loadForMember(models, ctx.params.groupId, callerId(ctx), MANAGERS);
+        await loadForMember(models, ctx.params.groupId, callerId(ctx), 'banMembers');
         const docs = await models.bans
           .find({ groupId: ctx.params.groupId })
           .sort({ bannedAt: -1 })
@@ -139,6 +139,7 @@ export const moderationActions = ({ models, membership, audit, rooms }: GroupDep
           groupId: ctx.params.groupId,
           userId: ctx.params.userId,
           role: before.role,
+          roleIds: (before.roleIds ?? []).map((id) => id.toHexString()),
           ...(until ? { mutedUntil: until.toISOString() } : {}),
         });
         const wasMuted = (before.mutedUntil?.getTime() ?? 0) > Date.now();

@@ -1,23 +1,54 @@
 import type { Panel } from '@im/protocol';
 import { announce, callerId, callOnEveryNode, EVENTS, ImError, type Params } from '@im/sdk';
 import { Types } from 'mongoose';
-import { loadForMember, MANAGERS } from './access.ts';
+import { loadForMember } from './access.ts';
 import { groupParams } from './params.ts';
 import { MAX_PANELS, type Ctx, type GroupDeps } from './deps.ts';
-import type { GroupDoc } from './models.ts';
+import type { GroupDoc, GroupModels } from './models.ts';
+import { announcePanelAudience } from './panel-audience.ts';
 import { toPanel } from './views.ts';
+
+/**
+ * Checks a private panel's allow lists: roles of this group (404 for one
+ * that is not) and members of it (404 for someone who is not).
+ */
+async function checkAllowLists(
+  models: GroupModels,
+  group: GroupDoc,
+  roleIds: readonly string[] | undefined,
+  userIds: readonly string[] | undefined,
+): Promise<void> {
+  const known = new Set((group.roles ?? []).map((r) => r._id.toHexString()));
+  const unknownRole = roleIds?.find((id) => !known.has(id));
+  if (unknownRole) throw new ImError('IM_ERR_NOT_FOUND', 'Role not found', { roleId: unknownRole });
+  if (!userIds?.length) return;
+  const unique = [...new Set(userIds)];
+  const found = await models.members.countDocuments({ groupId: group._id, userId: { $in: unique } });
+  if (found < unique.length) throw new ImError('IM_ERR_NOT_FOUND', 'Member not found: allowUserIds names a non-member');
+}
+
+const objectIds = (ids: readonly string[] | undefined) => [...new Set(ids ?? [])].map((id) => new Types.ObjectId(id));
 
 export const panelActions = ({ models, membership, audit, rooms }: GroupDeps) => ({
   createPanel: {
     params: groupParams.createPanel,
     rateLimit: 'panel-create',
     async handler(ctx: Ctx<Params<typeof groupParams.createPanel>>): Promise<Panel> {
-      await loadForMember(models, ctx.params.groupId, callerId(ctx), MANAGERS);
+      const { group } = await loadForMember(models, ctx.params.groupId, callerId(ctx), 'managePanels');
+      const { topic, allowRoleIds, allowUserIds } = ctx.params;
+      const isPrivate = ctx.params.private === true;
+      if (!isPrivate && (allowRoleIds || allowUserIds))
+        throw new ImError('IM_ERR_VALIDATION', 'allowRoleIds and allowUserIds are for private panels only');
+      if (isPrivate) await checkAllowLists(models, group, allowRoleIds, allowUserIds);
       const panel = {
         _id: new Types.ObjectId(),
         name: ctx.params.name,
         type: ctx.params.type,
         converseId: new Types.ObjectId(),
+        ...(topic ? { topic } : {}),
+        ...(isPrivate
+          ? { private: true, allowRoleIds: objectIds(allowRoleIds), allowUserIds: objectIds(allowUserIds) }
+          : {}),
       };
       const { modifiedCount } = await models.groups.updateOne(
         { _id: ctx.params.groupId, [`panels.${MAX_PANELS - 1}`]: { $exists: false } },
@@ -25,27 +56,41 @@ export const panelActions = ({ models, membership, audit, rooms }: GroupDeps) =>
       );
       if (modifiedCount === 0) throw new ImError('IM_ERR_CONFLICT', `A group has at most ${MAX_PANELS} panels`);
       await membership.forgetConverses([panel.converseId.toHexString()]);
-      await rooms.panelAdded(ctx.params.groupId, panel.converseId.toHexString());
+      if (isPrivate) await membership.forgetRules(ctx.params.groupId);
+      await rooms.panelAdded(ctx.params.groupId, panel.converseId.toHexString(), isPrivate);
       const view = toPanel(panel);
       announce(ctx, EVENTS.panelCreated, { groupId: ctx.params.groupId, panel: view });
+      // A private panel reaches only those who see it.
+      if (isPrivate) await announcePanelAudience(ctx, models, ctx.params.groupId, null, panel);
       return view;
     },
   },
 
   /**
-   * Renames a panel, sets who may post in it (`postingRole: 'admin'`: an
-   * announcement panel) and/or whether the web may read it (public groups only).
+   * Renames a panel, sets its topic, who may post in it (`postingRole:
+   * 'admin'`: an announcement panel), whether the web may read it (public
+   * groups only), and whether it is private and to whom.
    */
   updatePanel: {
     params: groupParams.updatePanel,
     async handler(ctx: Ctx<Params<typeof groupParams.updatePanel>>): Promise<Panel> {
       const actorId = callerId(ctx);
-      const { group: before } = await loadForMember(models, ctx.params.groupId, actorId, MANAGERS);
-      const { name, postingRole, webPublic } = ctx.params;
-      if (name === undefined && postingRole === undefined && webPublic === undefined)
-        throw new ImError('IM_ERR_VALIDATION', 'Nothing to change: give name, postingRole or webPublic');
+      const { group: before } = await loadForMember(models, ctx.params.groupId, actorId, 'managePanels');
+      const { name, postingRole, webPublic, topic, allowRoleIds, allowUserIds } = ctx.params;
+      const makePrivate = ctx.params.private;
+      if ([name, postingRole, webPublic, topic, allowRoleIds, allowUserIds, makePrivate].every((v) => v === undefined))
+        throw new ImError(
+          'IM_ERR_VALIDATION',
+          'Nothing to change: give name, topic, postingRole, webPublic, private, allowRoleIds or allowUserIds',
+        );
       const old = before.panels.find((p) => p._id.toHexString() === ctx.params.panelId);
       if (!old) throw new ImError('IM_ERR_NOT_FOUND', 'Panel not found');
+      const willBePrivate = makePrivate ?? old.private === true;
+      if (!willBePrivate && (allowRoleIds || allowUserIds))
+        throw new ImError('IM_ERR_VALIDATION', 'allowRoleIds and allowUserIds are for private panels only');
+      if (webPublic === true && willBePrivate)
+        throw new ImError('IM_ERR_CONFLICT', 'A private panel cannot be readable on the web');
+      if (willBePrivate) await checkAllowLists(models, before, allowRoleIds, allowUserIds);
       if (webPublic === true && old.type === 'voice')
         throw new ImError('IM_ERR_CONFLICT', 'A voice panel has no messages to show on the web');
       if (webPublic === true && before.visibility !== 'public')
@@ -66,6 +111,16 @@ export const panelActions = ({ models, membership, audit, rooms }: GroupDeps) =>
               ...(name !== undefined ? { 'panels.$.name': name } : {}),
               ...(postingRole !== undefined ? { 'panels.$.postingRole': postingRole } : {}),
               ...(webPublic !== undefined ? { 'panels.$.webPublic': webPublic } : {}),
+              ...(topic ? { 'panels.$.topic': topic } : {}),
+              // A panel made private leaves the web in the same write.
+              ...(makePrivate === true ? { 'panels.$.private': true, 'panels.$.webPublic': false } : {}),
+              ...(makePrivate === false ? { 'panels.$.private': false } : {}),
+              ...(willBePrivate && allowRoleIds ? { 'panels.$.allowRoleIds': objectIds(allowRoleIds) } : {}),
+              ...(willBePrivate && allowUserIds ? { 'panels.$.allowUserIds': objectIds(allowUserIds) } : {}),
+            },
+            $unset: {
+              ...(topic === '' ? { 'panels.$.topic': 1 } : {}),
+              ...(makePrivate === false ? { 'panels.$.allowRoleIds': 1, 'panels.$.allowUserIds': 1 } : {}),
             },
           },
           { new: true },
@@ -84,15 +139,29 @@ export const panelActions = ({ models, membership, audit, rooms }: GroupDeps) =>
       if (opened.from || opened.to)
         await callOnEveryNode(ctx, 'gateway.forgetPublic', { converseIds: [view.converseId] });
       const rule = { from: old.postingRole ?? 'member', to: view.postingRole };
-      // The send path caches who may post in each panel.
+      // The send path caches who may post in each panel, and who sees private ones.
       if (rule.from !== rule.to) await membership.forgetConverses([view.converseId]);
+      const audienceChanged =
+        (old.private === true) !== view.private || allowRoleIds !== undefined || allowUserIds !== undefined;
+      if (audienceChanged) {
+        await membership.forgetRules(ctx.params.groupId);
+        if ((old.private === true) !== view.private)
+          await rooms.panelPrivacy(ctx.params.groupId, view.converseId, view.private);
+        await announcePanelAudience(ctx, models, ctx.params.groupId, old, panel);
+      }
       announce(ctx, EVENTS.panelUpdated, { groupId: ctx.params.groupId, panel: view });
-      if (rule.from !== rule.to || opened.from !== opened.to)
+      if (rule.from !== rule.to || opened.from !== opened.to || audienceChanged)
         await audit.record(actorId, {
           action: 'panel.update',
           target: { type: 'panel', id: view.id },
           groupId: ctx.params.groupId,
-          details: { name: view.name, postingRole: rule.to, webPublic: opened.to },
+          details: {
+            name: view.name,
+            postingRole: rule.to,
+            webPublic: opened.to,
+            private: view.private,
+            ...(view.private ? { allowRoleIds: view.allowRoleIds, allowUserIds: view.allowUserIds } : {}),
+          },
         });
       return view;
     },
@@ -102,7 +171,7 @@ export const panelActions = ({ models, membership, audit, rooms }: GroupDeps) =>
     params: groupParams.deletePanel,
     async handler(ctx: Ctx<Params<typeof groupParams.deletePanel>>): Promise<void> {
       const actorId = callerId(ctx);
-      const { group } = await loadForMember(models, ctx.params.groupId, actorId, MANAGERS);
+      const { group } = await loadForMember(models, ctx.params.groupId, actorId, 'managePanels');
       const panel = group.panels.find((p) => p._id.toHexString() === ctx.params.panelId);
       if (!panel) throw new ImError('IM_ERR_NOT_FOUND', 'Panel not found');
       const { modifiedCount } = await models.groups.updateOne(
@@ -112,6 +181,7 @@ export const panelActions = ({ models, membership, audit, rooms }: GroupDeps) =>
       if (modifiedCount === 0) throw new ImError('IM_ERR_NOT_FOUND', 'Panel not found');
       const converseId = panel.converseId.toHexString();
       await membership.forgetConverses([converseId]);
+      if (panel.private) await membership.forgetRules(ctx.params.groupId);
       await rooms.panelRemoved(ctx.params.groupId, converseId);
       if (panel.webPublic) await callOnEveryNode(ctx, 'gateway.forgetPublic', { converseIds: [converseId] });
       announce(ctx, EVENTS.panelDeleted, { groupId: ctx.params.groupId, panelId: ctx.params.panelId, converseId });

@@ -1,3 +1,4 @@
+import { PERMISSIONS } from '@im/protocol';
 import { idParam, limitParam, notBlank, strict } from '@im/sdk';
 
 /**
@@ -17,6 +18,19 @@ const panelName = name;
 
 /** `<memberCount>.<id>` of the last group a directory page listed. */
 export const DIRECTORY_CURSOR = /^\d{1,10}\.[0-9a-f]{24}$/;
+
+/** A panel's topic: an empty one removes it. */
+const panelTopic = { type: 'string', trim: true, max: 250 } as const;
+/** A private panel's allowed roles or people. */
+const allowList = { type: 'array', items: idParam, max: 100 } as const;
+/** `#rrggbb`. */
+const roleColor = { type: 'string', pattern: /^#[0-9a-fA-F]{6}$/ } as const;
+const permissionList = {
+  type: 'array',
+  items: { type: 'enum', values: [...PERMISSIONS] },
+  max: PERMISSIONS.length,
+  unique: true,
+} as const;
 
 const inviteCode = { type: 'string', min: 1, max: 64, pattern: /^[A-Za-z0-9_-]+$/ } as const;
 
@@ -50,13 +64,25 @@ export const groupParams = {
     converseId: idParam,
     maxIds: { type: 'number', integer: true, min: 0, max: 100_000 },
   }),
-  createPanel: strict({ groupId: idParam, name: panelName, type: { type: 'enum', values: ['text', 'voice'] } }),
+  createPanel: strict({
+    groupId: idParam,
+    name: panelName,
+    type: { type: 'enum', values: ['text', 'voice'] },
+    topic: { ...panelTopic, optional: true },
+    private: { type: 'boolean', optional: true },
+    allowRoleIds: { ...allowList, optional: true },
+    allowUserIds: { ...allowList, optional: true },
+  }),
   updatePanel: strict({
     groupId: idParam,
     panelId: idParam,
     name: { ...panelName, optional: true },
     postingRole: { type: 'enum', values: ['member', 'admin'], optional: true },
     webPublic: { type: 'boolean', optional: true },
+    topic: { ...panelTopic, optional: true },
+    private: { type: 'boolean', optional: true },
+    allowRoleIds: { ...allowList, optional: true },
+    allowUserIds: { ...allowList, optional: true },
   }),
   deletePanel: strict({ groupId: idParam, panelId: idParam }),
   createInvite: strict({
@@ -77,6 +103,26 @@ export const groupParams = {
     seconds: { type: 'number', integer: true, min: 0, max: 31_536_000 },
   }),
   memberRole: strict({ groupId: idParam, userId: idParam }),
+  memberAccess: strict({ groupId: idParam, userId: idParam }),
+  roles: strict({ groupId: idParam }),
+  createRole: strict({
+    groupId: idParam,
+    name: { ...name, max: 32 },
+    color: { ...roleColor, optional: true },
+    permissions: permissionList,
+  }),
+  updateRole: strict({
+    groupId: idParam,
+    roleId: idParam,
+    name: { ...name, max: 32, optional: true },
+    /** An empty colour removes it. */
+    color: { type: 'string', pattern: /^(#[0-9a-fA-F]{6})?$/, optional: true },
+    permissions: { ...permissionList, optional: true },
+    position: { type: 'number', integer: true, min: 1, max: 250, optional: true },
+  }),
+  deleteRole: strict({ groupId: idParam, roleId: idParam }),
+  giveRole: strict({ groupId: idParam, userId: idParam, roleId: idParam }),
+  takeRole: strict({ groupId: idParam, userId: idParam, roleId: idParam }),
   forgetUser: strict({ userId: idParam }),
   botMember: strict({ groupId: idParam, userId: idParam }),
 } as const;

@@ -17,7 +17,8 @@ import type { GroupDoc, GroupModels, MemberDoc } from './models.ts';
 // The sets kept per user and per group:
 //   u:<userId>   the user's groups, by join time (as the members query lists them)
 //   m:<groupId>  the group's members: its size is the group's memberCount
-//   c:<groupId>  EXISTS first (the group document exists), then its panels' converses
+//   c:<groupId>  EXISTS first (the group document exists), then its panels' converses, a private
+//                panel's marked PRIVATE (who sees it is decided as the index is read)
 const userKey = (id: string) => `u:${id}`;
 const membersKey = (id: string) => `m:${id}`;
 const conversesKey = (id: string) => `c:${id}`;
@@ -29,6 +30,25 @@ const conversesKey = (id: string) => `c:${id}`;
 const EXISTS = '-';
 /** Converses keep the order of their ids, which is the order panels were made in. */
 const PANEL_SCORE = 0;
+/** Prefix of a private panel's converse in c:<groupId>. */
+const PRIVATE = '*';
+const panelMember = (converseId: string, isPrivate: boolean) => (isPrivate ? PRIVATE + converseId : converseId);
+
+/** A user's group as the index holds it: private panels' converses apart, for the reader to filter. */
+export interface IndexedGroup extends UserGroupConverses {
+  privateConverseIds: string[];
+}
+
+/** Splits a group's indexed converses into those everyone sees and private ones. */
+export const splitConverses = (members: readonly string[]) => {
+  const converseIds: string[] = [];
+  const privateConverseIds: string[] = [];
+  for (const m of members) {
+    if (m.startsWith(PRIVATE)) privateConverseIds.push(m.slice(PRIVATE.length));
+    else converseIds.push(m);
+  }
+  return { converseIds, privateConverseIds };
+};
 
 /**
  * The user -> groups -> converses index a socket's connect reads its rooms
@@ -45,7 +65,7 @@ export class GroupRoomIndex {
   readonly #store: SetIndexStore | undefined;
   readonly #models: GroupModels;
   readonly #logger: Logger;
-  readonly #read: (userId: string) => Promise<UserGroupConverses[] | undefined>;
+  readonly #read: (userId: string) => Promise<IndexedGroup[] | undefined>;
 
   constructor(store: SetIndexStore | undefined, models: GroupModels, logger: Logger, maxGroupsPerUser: number) {
     this.#store = store;
@@ -64,7 +84,7 @@ export class GroupRoomIndex {
       return groupsOf.map((ids) =>
         ids.flatMap((groupId) => {
           const { converses, size } = found.get(groupId)!;
-          return converses[0] === EXISTS ? [{ groupId, memberCount: size, converseIds: converses.slice(1) }] : [];
+          return converses[0] === EXISTS ? [{ groupId, memberCount: size, ...splitConverses(converses.slice(1)) }] : [];
         }),
       );
     };
@@ -78,7 +98,7 @@ export class GroupRoomIndex {
   }
 
   /** The user's groups with their converses, or undefined when the index cannot answer (not ready, or none). */
-  userConverses(userId: string): Promise<UserGroupConverses[] | undefined> {
+  userConverses(userId: string): Promise<IndexedGroup[] | undefined> {
     return this.#read(userId);
   }
 
@@ -118,16 +138,27 @@ export class GroupRoomIndex {
     );
   }
 
-  panelAdded(groupId: string, converseId: string): Promise<void> {
+  panelAdded(groupId: string, converseId: string, isPrivate = false): Promise<void> {
     return this.#apply(
-      [{ kind: 'add', key: conversesKey(groupId), members: [[converseId, PANEL_SCORE]] }],
+      [{ kind: 'add', key: conversesKey(groupId), members: [[panelMember(converseId, isPrivate), PANEL_SCORE]] }],
       [conversesKey(groupId)],
     );
   }
 
   panelRemoved(groupId: string, converseId: string): Promise<void> {
     return this.#apply(
-      [{ kind: 'remove', key: conversesKey(groupId), members: [converseId] }],
+      [{ kind: 'remove', key: conversesKey(groupId), members: [converseId, panelMember(converseId, true)] }],
+      [conversesKey(groupId)],
+    );
+  }
+
+  /** A panel was made private or public again. */
+  panelPrivacy(groupId: string, converseId: string, isPrivate: boolean): Promise<void> {
+    return this.#apply(
+      [
+        { kind: 'remove', key: conversesKey(groupId), members: [panelMember(converseId, !isPrivate)] },
+        { kind: 'add', key: conversesKey(groupId), members: [[panelMember(converseId, isPrivate), PANEL_SCORE]] },
+      ],
       [conversesKey(groupId)],
     );
   }
@@ -154,7 +185,10 @@ export class GroupRoomIndex {
     const { groups, members } = this.#models;
     return {
       scan: (load) => {
-        const groupCursor = groups.find({}, { 'panels.converseId': 1 }).lean<GroupDoc>().cursor({ batchSize: 1000 });
+        const groupCursor = groups
+          .find({}, { 'panels.converseId': 1, 'panels.private': 1 })
+          .lean<GroupDoc>()
+          .cursor({ batchSize: 1000 });
         const memberCursor = members
           .find({}, { groupId: 1, userId: 1, joinedAt: 1 })
           .lean<MemberDoc>()
@@ -177,7 +211,11 @@ export class GroupRoomIndex {
                 .find({ groupId: { $in: memberGroupIds } }, { groupId: 1, userId: 1, joinedAt: 1 })
                 .lean<MemberDoc[]>()
             : [],
-          groupIds.length ? groups.find({ _id: { $in: groupIds } }, { 'panels.converseId': 1 }).lean<GroupDoc[]>() : [],
+          groupIds.length
+            ? groups
+                .find({ _id: { $in: groupIds } }, { 'panels.converseId': 1, 'panels.private': 1 })
+                .lean<GroupDoc[]>()
+            : [],
         ]);
         // A member of a dirty group whose own key is not dirty is left out.
         return setsOf([...[...byUser, ...byGroup].flatMap(memberEntries), ...docs.flatMap(groupEntries)], keys);
@@ -198,7 +236,11 @@ const joinChanges = (groupId: string, userId: string, joinedAt: Date): SetChange
 
 const groupEntries = (g: Pick<GroupDoc, '_id' | 'panels'>): IndexEntry[] => {
   const id = g._id.toHexString();
-  return panelSet(g.panels.map((p) => p.converseId.toHexString())).map(([m, s]) => [conversesKey(id), m, s]);
+  return panelSet(g.panels.map((p) => panelMember(p.converseId.toHexString(), p.private === true))).map(([m, s]) => [
+    conversesKey(id),
+    m,
+    s,
+  ]);
 };
 
 const memberEntries = (m: Pick<MemberDoc, 'groupId' | 'userId' | 'joinedAt'>): IndexEntry[] => {

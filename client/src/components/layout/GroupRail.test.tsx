@@ -1,10 +1,13 @@
 import { fireEvent, render, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseRoute, routePath } from '../../state/route.ts';
 import { getState, initialState, setState } from '../../state/store.ts';
+import { group } from '../../test/fixtures.ts';
+import { fakeServer } from '../../test/server.ts';
 import { GroupRail } from './GroupRail.tsx';
 
 afterEach(() => {
+  vi.unstubAllGlobals();
   setState(initialState());
   window.history.replaceState(null, '', '/');
 });
@@ -25,5 +28,38 @@ describe('GroupRail: Explore', () => {
     expect(parseRoute('/explore')).toEqual({ name: 'explore' });
     expect(routePath({ name: 'explore' })).toBe('/explore');
     expect(parseRoute('/explore/else')).toEqual({ name: 'home' });
+  });
+});
+
+describe('GroupRail: icons', () => {
+  it("shows a group's icon through a signed URL, and the initials of a group without one", async () => {
+    const fileId = 'f'.repeat(24);
+    const withIcon = group({ icon: fileId });
+    const plain = group({ id: 'e'.repeat(24), name: 'Others' });
+    const seen = fakeServer((req) =>
+      req.url === `/api/files/${fileId}/url?variant=file`
+        ? { body: { url: `/files/signed/${fileId}`, expiresAt: new Date(Date.now() + 3600_000).toISOString() } }
+        : { status: 404, body: {} },
+    );
+    setState({ groups: { [withIcon.id]: withIcon, [plain.id]: plain }, groupOrder: [withIcon.id, plain.id] });
+    render(<GroupRail onCreate={() => undefined} onJoin={() => undefined} />);
+    const [first, second] = screen.getAllByTestId('rail-group');
+    await vi.waitFor(() => expect(first!.querySelector('img')?.getAttribute('src')).toBe(`/files/signed/${fileId}`));
+    expect(first!.textContent).not.toContain('Te');
+    expect(second!.querySelector('img')).toBeNull();
+    expect(second!.textContent).toBe('Ot');
+    expect(seen.map((r) => r.url)).toEqual([`/api/files/${fileId}/url?variant=file`]);
+  });
+
+  it('keeps the initials when the icon cannot be read', async () => {
+    const fileId = '1'.repeat(24);
+    const withIcon = group({ icon: fileId });
+    const seen = fakeServer(() => ({ status: 404, body: { error: { code: 'IM_ERR_NOT_FOUND', message: 'gone' } } }));
+    setState({ groups: { [withIcon.id]: withIcon }, groupOrder: [withIcon.id] });
+    render(<GroupRail onCreate={() => undefined} onJoin={() => undefined} />);
+    await vi.waitFor(() => expect(seen.length).toBe(1));
+    const item = screen.getByTestId('rail-group');
+    expect(item.querySelector('img')).toBeNull();
+    expect(item.textContent).toBe('Te');
   });
 });

@@ -3,8 +3,9 @@ import { useStore } from '../../state/store.ts';
 import { dmBadge, groupBadge } from '../../state/unread.ts';
 import { Badge } from '../common/Badge.tsx';
 import { Icon } from '../common/Icon.tsx';
+import { GroupIcon } from '../groups/GroupIcon.tsx';
 
-/** The groups I belong to, with their badges; home (DMs), create, join, and Explore (the public groups). */
+/** The groups I belong to, with their icons (else initials) and badges; home (DMs), create, join, and Explore (the public groups). */
 export function GroupRail(props: { onCreate: () => void; onJoin: () => void }) {
   const groups = useStore((s) => s.groups);
   const order = useStore((s) => s.groupOrder);
@@ -48,7 +49,7 @@ export function GroupRail(props: { onCreate: () => void; onJoin: () => void }) {
             data-testid="rail-group"
             onClick={() => navigate({ name: 'group', groupId: id, converseId: group.panels[0]?.converseId })}
           >
-            {[...group.name].slice(0, 2).join('')}
+            <GroupIcon group={group} />
             <Badge counts={groupBadge(group, unread)} testId="badge-group" />
           </button>
         );

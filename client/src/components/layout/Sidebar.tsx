@@ -10,6 +10,7 @@ import { displayName } from '../../state/users.ts';
 import { Avatar } from '../common/Avatar.tsx';
 import { Badge } from '../common/Badge.tsx';
 import { InviteDialog, PanelDialog, RenameGroupDialog } from '../groups/dialogs.tsx';
+import { GroupIcon } from '../groups/GroupIcon.tsx';
 import { PanelSettingsDialog } from '../groups/PanelSettingsDialog.tsx';
 import { canOpenGroupSettings, GroupSettingsDialog } from '../groups/settings/GroupSettingsDialog.tsx';
 import { hasPermission } from '../../state/permissions.ts';
@@ -47,6 +48,11 @@ export function GroupSidebar(props: { group: Group; activeConverseId?: string })
           aria-expanded={menu}
           onClick={() => setMenu(!menu)}
         >
+          {group.icon && (
+            <span className="group-icon small">
+              <GroupIcon group={group} />
+            </span>
+          )}
           <span>{group.name}</span> <Icon name="chevron" size={16} />
         </button>
         {menu && (

@@ -7,6 +7,7 @@ export type ApiTag =
   | 'users'
   | 'groups'
   | 'members'
+  | 'roles'
   | 'panels'
   | 'invites'
   | 'converses'

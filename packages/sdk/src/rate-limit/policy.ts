@@ -86,6 +86,7 @@ export const RATE_LIMITS = {
   },
   'group-create': { points: 20, windowSeconds: 3600, per: 'user', about: 'groups created' },
   'panel-create': { points: 60, windowSeconds: 3600, per: 'user', about: 'panels created' },
+  'role-create': { points: 60, windowSeconds: 3600, per: 'user', about: 'roles created' },
   'profile-update': {
     points: 30,
     windowSeconds: 600,

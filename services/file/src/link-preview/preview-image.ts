@@ -1,8 +1,8 @@
-import type { Types } from 'mongoose';
-import { storageOf } from '../deps.ts';
-import type { FileDoc, FileModel } from '../models.ts';
-import type { Quota } from '../quota.ts';
 import type { AppContext } from '@im/sdk';
+import type { Types } from 'mongoose';
+import type { FileModel } from '../models.ts';
+import type { Quota } from '../quota.ts';
+import { removeFileWhere } from '../removal.ts';
 
 /**
  * Removes a link preview's stored image: its record first (once gone the
@@ -17,11 +17,5 @@ export async function removePreviewImage(
   quota: Quota,
   fileId: string | Types.ObjectId,
 ): Promise<boolean> {
-  const doc = await files.findOneAndDelete({ _id: fileId, previewOf: { $exists: true } }).lean<FileDoc>();
-  if (!doc) return false;
-  await quota.release(doc.uploaderId, doc.size);
-  const storage = storageOf(app);
-  await storage.remove(doc.key).catch((err: unknown) => app.logger.warn({ err, key: doc.key }, 'preview image left'));
-  if (doc.thumbnailKey) await storage.remove(doc.thumbnailKey).catch(() => undefined);
-  return true;
+  return removeFileWhere(app, files, quota, { _id: fileId, previewOf: { $exists: true } });
 }

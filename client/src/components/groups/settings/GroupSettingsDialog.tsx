@@ -1,4 +1,5 @@
 import type { Group } from '@im/protocol';
+import { mayManageGroup } from '../../../state/group-icon.ts';
 import { groupAudit } from '../../../state/moderation.ts';
 import { Dialog } from '../../common/Dialog.tsx';
 import { Tabs } from '../../common/Tabs.tsx';
@@ -6,6 +7,7 @@ import { AuditLog } from '../../moderation/AuditLog.tsx';
 import { hasPermission } from '../../../state/permissions.ts';
 import { BansTab } from './BansTab.tsx';
 import { EmojiTab } from './EmojiTab.tsx';
+import { IconTab } from './IconTab.tsx';
 import { IntegrationsTab } from './integrations/IntegrationsTab.tsx';
 import { InvitesTab } from './InvitesTab.tsx';
 import { MembersTab } from './MembersTab.tsx';
@@ -14,7 +16,7 @@ import { RolesTab } from './RolesTab.tsx';
 import { VisibilityTab } from './VisibilityTab.tsx';
 
 export type GroupSettingsTab =
-  'members' | 'roles' | 'bans' | 'invites' | 'visibility' | 'emoji' | 'integrations' | 'reports' | 'audit';
+  'members' | 'roles' | 'bans' | 'invites' | 'visibility' | 'icon' | 'emoji' | 'integrations' | 'reports' | 'audit';
 
 /** Whether I may open a group's settings: owner and admins, and holders of `manageRoles` (for its Roles tab). */
 export function canOpenGroupSettings(group: Group): boolean {
@@ -24,8 +26,8 @@ export function canOpenGroupSettings(group: Group): boolean {
 /**
  * A group's settings, for its owner and admins: members, roles, bans, invites,
  * who can find and join it (public or private) with its description, its
- * integrations (bots, webhooks, slash commands), reports and the audit log.
- * A member who may manage roles sees the members and the roles only.
+ * icon, its integrations (bots, webhooks, slash commands), reports and the
+ * audit log. A member who may manage roles sees the members and the roles only.
  */
 export function GroupSettingsDialog(props: { group: Group; initialTab?: GroupSettingsTab; onClose: () => void }) {
   const { group } = props;
@@ -52,6 +54,7 @@ export function GroupSettingsDialog(props: { group: Group; initialTab?: GroupSet
           { id: 'bans', label: 'Bans', render: () => <BansTab groupId={group.id} /> },
           { id: 'invites', label: 'Invites', render: () => <InvitesTab groupId={group.id} /> },
           { id: 'visibility', label: 'Visibility', render: () => <VisibilityTab group={group} /> },
+          ...(mayManageGroup(group) ? [{ id: 'icon', label: 'Icon', render: () => <IconTab group={group} /> }] : []),
           { id: 'emoji', label: 'Emoji', render: () => <EmojiTab group={group} /> },
           { id: 'integrations', label: 'Integrations', render: () => <IntegrationsTab group={group} /> },
           { id: 'reports', label: 'Reports', render: () => <ReportsTab groupId={group.id} /> },

@@ -1,0 +1,61 @@
+import { createHash } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import busboy from 'busboy';
+import { ImError } from '@im/sdk';
+
+/** A multipart form's text fields and its `file` part, read whole. */
+export interface SmallImageForm {
+  fields: Record<string, string>;
+  bytes?: Buffer;
+}
+
+/**
+ * Reads a multipart body whose `file` part is a small image, into memory and
+ * never past `maxBytes` (then `tooLarge()`, once the rest is drained). Only
+ * the named text `fields` are kept; other parts are read and dropped.
+ */
+export function readSmallImageForm(
+  req: IncomingMessage,
+  options: { maxBytes: number; tooLarge: () => ImError; fields: readonly string[]; usage: string },
+): Promise<SmallImageForm> {
+  if (!/^multipart\/form-data/i.test(req.headers['content-type'] ?? ''))
+    return Promise.reject(new ImError('IM_ERR_UNSUPPORTED_MEDIA_TYPE', options.usage));
+  return new Promise((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({
+        headers: req.headers,
+        limits: { files: 1, fields: 5, parts: 6, fieldSize: 256, fileSize: options.maxBytes },
+      });
+    } catch {
+      reject(new ImError('IM_ERR_VALIDATION', 'Malformed multipart body'));
+      return;
+    }
+    const form: SmallImageForm = { fields: {} };
+    let failure: ImError | undefined;
+    parser.on('field', (field, value) => {
+      if (options.fields.includes(field)) form.fields[field] = value;
+    });
+    parser.on('file', (field, stream) => {
+      if (field !== 'file' || form.bytes) {
+        stream.resume();
+        return;
+      }
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      // busboy stops at fileSize and says so: the image is refused, the rest of the body is drained.
+      stream.on('limit', () => {
+        failure = options.tooLarge();
+      });
+      stream.on('end', () => {
+        form.bytes = Buffer.concat(chunks);
+      });
+    });
+    parser.on('error', () => reject(new ImError('IM_ERR_VALIDATION', 'Malformed multipart body')));
+    parser.on('close', () => (failure ? reject(failure) : resolve(form)));
+    req.pipe(parser);
+  });
+}
+
+/** The hex SHA-256 of an image read whole, as file.register records it. */
+export const sha256Hex = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');

@@ -1,0 +1,63 @@
+import type { Group } from '@im/protocol';
+import { announce, call, callerId, EVENTS, ImError, type Params } from '@im/sdk';
+import { Types } from 'mongoose';
+import { loadForMember, MANAGERS } from './access.ts';
+import type { Ctx, GroupDeps } from './deps.ts';
+import { iconParams } from './icon-params.ts';
+import type { GroupDoc, GroupModels } from './models.ts';
+import { toGroup, toGroupInfo } from './views.ts';
+
+/** Who may change a group's icon: members holding `manageGroup` (404 for others, 403 for members without it). */
+const loadForIconManager = (models: GroupModels, groupId: string, userId: string) =>
+  loadForMember(models, groupId, userId, MANAGERS);
+
+const gone = () => new ImError('IM_ERR_NOT_FOUND', 'Group not found');
+
+/** A group's icon: an image the file service keeps readable by everyone signed in. */
+export const iconActions = ({ models }: Pick<GroupDeps, 'models'>) => ({
+  /**
+   * For the gateway's upload route (PUT /api/groups/:groupId/icon). Without
+   * `fileId`: only checks that the caller may change the icon (so nothing is
+   * stored for a refused upload). With it: the file becomes the icon, the
+   * one it replaces goes back to an unused upload, and the members hear of it.
+   */
+  setIcon: {
+    visibility: 'public' as const,
+    params: iconParams.set,
+    async handler(ctx: Ctx<Params<typeof iconParams.set>>): Promise<Group | null> {
+      const userId = callerId(ctx);
+      const { groupId, fileId } = ctx.params;
+      const { me } = await loadForIconManager(models, groupId, userId);
+      if (!fileId) return null;
+      await call(ctx, 'file.useAsGroupIcon', { fileId, userId, groupId });
+      // The document as it was: the icon replaced is exactly the one this write took out.
+      const before = await models.groups
+        .findByIdAndUpdate(groupId, { $set: { icon: new Types.ObjectId(fileId) } })
+        .lean<GroupDoc>();
+      if (!before) {
+        await call(ctx, 'file.releaseGroupIcon', { fileId, groupId });
+        throw gone();
+      }
+      const replaced = before.icon?.toHexString();
+      if (replaced && replaced !== fileId) await call(ctx, 'file.releaseGroupIcon', { fileId: replaced, groupId });
+      const group: GroupDoc = { ...before, icon: new Types.ObjectId(fileId) };
+      announce(ctx, EVENTS.groupUpdated, { group: toGroupInfo(group) });
+      return toGroup(group, me);
+    },
+  },
+
+  /** DELETE /api/groups/:groupId/icon: the group shows its initials again; the file goes back to an unused upload. */
+  removeIcon: {
+    params: iconParams.remove,
+    async handler(ctx: Ctx<Params<typeof iconParams.remove>>): Promise<void> {
+      const { groupId } = ctx.params;
+      await loadForIconManager(models, groupId, callerId(ctx));
+      const before = await models.groups.findByIdAndUpdate(groupId, { $unset: { icon: 1 } }).lean<GroupDoc>();
+      if (!before) throw gone();
+      if (!before.icon) return;
+      await call(ctx, 'file.releaseGroupIcon', { fileId: before.icon.toHexString(), groupId });
+      const { icon: _removed, ...group } = before;
+      announce(ctx, EVENTS.groupUpdated, { group: toGroupInfo(group) });
+    },
+  },
+});

@@ -1,0 +1,79 @@
+import { PERMISSIONS, type GroupRole, type Permission } from '@im/protocol';
+import type { GroupDoc, PanelDoc } from './models.ts';
+
+/** What `@everyone` may do in a group that never changed it: what plain members could always do. */
+export const DEFAULT_EVERYONE: readonly Permission[] = ['createInvites'];
+
+/** `@everyone`'s name; its id is the group's id. */
+export const EVERYONE = '@everyone';
+
+/**
+ * What a group's roles allow and who sees its private panels: all the send
+ * path and the room lookup need, small enough to cache per group.
+ */
+export interface GroupRules {
+  everyone: Permission[];
+  /** Custom roles' permissions and positions by role id. */
+  roles: Record<string, { permissions: Permission[]; position: number }>;
+  /** Private panels by converse id: who is allowed besides owner and admins. */
+  privatePanels: Record<string, PanelAudience>;
+}
+
+export interface PanelAudience {
+  roleIds: string[];
+  userIds: string[];
+}
+
+/** A private panel allowing nobody but owner and admins (also: one the rules do not know yet). */
+export const NOBODY: PanelAudience = { roleIds: [], userIds: [] };
+
+/** Someone's place in a group as the checks need it. */
+export interface Standing {
+  role: GroupRole;
+  roleIds?: readonly string[];
+}
+
+export const rulesOf = (g: Pick<GroupDoc, 'roles' | 'everyonePermissions' | 'panels'>): GroupRules => ({
+  everyone: [...(g.everyonePermissions ?? DEFAULT_EVERYONE)],
+  roles: Object.fromEntries(
+    (g.roles ?? []).map((r) => [r._id.toHexString(), { permissions: r.permissions, position: r.position }]),
+  ),
+  privatePanels: Object.fromEntries(
+    g.panels.filter((p) => p.private).map((p) => [p.converseId.toHexString(), audienceOf(p)]),
+  ),
+});
+
+export const audienceOf = (p: Pick<PanelDoc, 'allowRoleIds' | 'allowUserIds'>): PanelAudience => ({
+  roleIds: (p.allowRoleIds ?? []).map((id) => id.toHexString()),
+  userIds: (p.allowUserIds ?? []).map((id) => id.toHexString()),
+});
+
+const isManager = (role: GroupRole) => role === 'owner' || role === 'admin';
+
+/** Every permission for owner and admins; else `@everyone`'s and those of the member's roles, in catalog order. */
+export function permissionsOf(standing: Standing, rules: Pick<GroupRules, 'everyone' | 'roles'>): Permission[] {
+  if (isManager(standing.role)) return [...PERMISSIONS];
+  const held = new Set<Permission>(rules.everyone);
+  for (const id of standing.roleIds ?? []) for (const p of rules.roles[id]?.permissions ?? []) held.add(p);
+  return PERMISSIONS.filter((p) => held.has(p));
+}
+
+/** The rank of someone's highest role (owner and admins rank above every role). */
+export function rankOf(standing: Standing, rules: Pick<GroupRules, 'roles'>): number {
+  if (isManager(standing.role)) return Number.POSITIVE_INFINITY;
+  return Math.max(0, ...(standing.roleIds ?? []).map((id) => rules.roles[id]?.position ?? 0));
+}
+
+/** Whether a member sees a panel: every panel but a private one they are not allowed in. */
+export function maySee(standing: Standing, userId: string, audience: PanelAudience | undefined): boolean {
+  if (!audience || isManager(standing.role)) return true;
+  return audience.userIds.includes(userId) || (standing.roleIds ?? []).some((id) => audience.roleIds.includes(id));
+}
+
+/** The converse ids of `converseIds` a member sees. */
+export const visibleConverses = (
+  converseIds: readonly string[],
+  standing: Standing,
+  userId: string,
+  rules: Pick<GroupRules, 'privatePanels'>,
+): string[] => converseIds.filter((id) => maySee(standing, userId, rules.privatePanels[id]));

@@ -5,7 +5,7 @@ import { putGroup } from './groups.ts';
 import { getState } from './store.ts';
 
 /** Who may change a group's icon: holders of `manageGroup` (owner and admins). */
-export const mayManageGroup = (group: Group): boolean => group.myRole !== 'member';
+export const mayManageGroup = (group: Group): boolean => group.myPermissions.includes('manageGroup');
 
 /** PUT /api/groups/:id/icon: multipart `file`; the answer is the group, with its new icon. */
 export async function setGroupIcon(groupId: string, image: Blob): Promise<Group> {

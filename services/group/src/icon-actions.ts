@@ -1,7 +1,7 @@
 import type { Group } from '@im/protocol';
 import { announce, call, callerId, EVENTS, ImError, type Params } from '@im/sdk';
 import { Types } from 'mongoose';
-import { loadForMember, MANAGERS } from './access.ts';
+import { loadForMember } from './access.ts';
 import type { Ctx, GroupDeps } from './deps.ts';
 import { iconParams } from './icon-params.ts';
 import type { GroupDoc, GroupModels } from './models.ts';
@@ -9,7 +9,7 @@ import { toGroup, toGroupInfo } from './views.ts';
 
 /** Who may change a group's icon: members holding `manageGroup` (404 for others, 403 for members without it). */
 const loadForIconManager = (models: GroupModels, groupId: string, userId: string) =>
-  loadForMember(models, groupId, userId, MANAGERS);
+  loadForMember(models, groupId, userId, 'manageGroup');
 
 const gone = () => new ImError('IM_ERR_NOT_FOUND', 'Group not found');
 

@@ -36,6 +36,10 @@ describe('auditSentence', () => {
   it('names roles, kicks, deletions and report outcomes', () => {
     expect(auditSentence(entry('member.role', { from: 'member', to: 'admin' }), names)).toBe('alice made bob an admin');
     expect(auditSentence(entry('member.role', { from: 'admin', to: 'member' }), names)).toBe('alice made bob a member');
+    expect(auditSentence(entry('member.roleGive', { role: 'Mods' }), names)).toBe('alice gave bob the role Mods');
+    expect(auditSentence(entry('member.roleTake', { role: 'Mods' }), names)).toBe('alice took the role Mods from bob');
+    expect(auditSentence(entry('role.create', { name: 'Mods' }), names)).toBe('alice made the role Mods');
+    expect(auditSentence(entry('role.delete', { name: 'Mods' }), names)).toBe('alice deleted the role Mods');
     expect(auditSentence(entry('member.kick'), names)).toBe('alice removed bob from the group');
     expect(auditSentence(entry('message.delete', { authorId: 'c' }, { type: 'message', id: 'm1' }), names)).toBe(
       'alice deleted a message by carol',

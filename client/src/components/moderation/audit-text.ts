@@ -46,6 +46,16 @@ export function auditSentence(entry: AuditEntry, names: AuditNames): string {
       return (text(d, 'to') ?? text(d, 'role')) === 'admin'
         ? `${actor} made ${target} an admin`
         : `${actor} made ${target} a member`;
+    case 'member.roleGive':
+      return `${actor} gave ${target} the role ${text(d, 'role') ?? 'a role'}`;
+    case 'member.roleTake':
+      return `${actor} took the role ${text(d, 'role') ?? 'a role'} from ${target}`;
+    case 'role.create':
+      return `${actor} made the role ${text(d, 'name') ?? ''}`.trimEnd();
+    case 'role.update':
+      return `${actor} changed the role ${text(d, 'name') ?? ''}`.trimEnd();
+    case 'role.delete':
+      return `${actor} deleted the role ${text(d, 'name') ?? ''}`.trimEnd();
     case 'member.ban':
       return `${actor} banned ${target}${because}`;
     case 'member.unban':

@@ -75,6 +75,9 @@ describe('roles and private panels in the web client', () => {
     await crew.getByRole('checkbox', { name: /Pin messages/ }).check();
     await crew.getByRole('button', { name: 'Save role' }).click();
     await crew.getByText('1 permission', { exact: true }).waitFor();
+    await crew.getByRole('button', { name: 'Edit Crew' }).click();
+    await page.screenshot({ path: join(SHOTS, 'roles-tab.png') });
+    await crew.getByRole('button', { name: 'Edit Crew' }).click();
 
     await settings.getByRole('tab', { name: 'Members' }).click();
     const annRow = settings.getByRole('listitem', { name: 'ann' });
@@ -110,7 +113,7 @@ describe('roles and private panels in the web client', () => {
     await annPage.getByTestId('converse-topic').filter({ hasText: 'Set lists and call times' }).waitFor();
     await send(annPage, SECRET);
     await annPage.getByTestId('message-content').filter({ hasText: SECRET }).waitFor();
-    await page.screenshot({ path: join(SHOTS, 'roles-private-panel.png') });
+    await annPage.screenshot({ path: join(SHOTS, 'roles-private-panel.png') });
 
     // Olga, allowed as the owner, reads it; then writes in #general, which Ben gets after it.
     await backstageLink(page).click();

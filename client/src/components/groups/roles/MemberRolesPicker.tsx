@@ -1,5 +1,5 @@
 import type { Member, Role } from '@im/protocol';
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { giveRole, takeRole } from '../../../state/roles.ts';
 import { ErrorLine } from '../../common/ErrorLine.tsx';
 import { useAction } from '../../common/useAction.ts';
@@ -9,6 +9,8 @@ export function MemberRolesPicker(props: { groupId: string; member: Member; name
   const { groupId, member } = props;
   const titleId = useId();
   const { busy, error, run } = useAction();
+  // The box shows the asked-for state while its request runs, then the member's.
+  const [asked, setAsked] = useState<{ roleId: string; on: boolean } | null>(null);
   const custom = props.roles.filter((r) => r.id !== groupId);
   return (
     <fieldset className="role-picker" aria-labelledby={titleId} disabled={busy}>
@@ -18,10 +20,11 @@ export function MemberRolesPicker(props: { groupId: string; member: Member; name
         <label key={role.id} className="check">
           <input
             type="checkbox"
-            checked={member.roleIds.includes(role.id)}
+            checked={asked?.roleId === role.id ? asked.on : member.roleIds.includes(role.id)}
             onChange={(e) => {
               const on = e.target.checked;
-              void run(() => (on ? giveRole : takeRole)(groupId, member.user.id, role.id));
+              setAsked({ roleId: role.id, on });
+              void run(() => (on ? giveRole : takeRole)(groupId, member.user.id, role.id)).then(() => setAsked(null));
             }}
           />
           {role.name}

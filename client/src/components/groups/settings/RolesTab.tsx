@@ -1,3 +1,4 @@
+import '../roles/roles.css';
 import type { Group, Role } from '@im/protocol';
 import { useEffect, useState } from 'react';
 import { describeError } from '../../../api/errors.ts';

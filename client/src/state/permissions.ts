@@ -2,17 +2,17 @@ import { PERMISSIONS, type Group, type GroupRole, type Permission, type Role } f
 
 /** What each permission lets its holders do, one line each, as the Roles tab shows it. */
 export const PERMISSION_TEXT: Record<Permission, string> = {
-  manageGroup: 'Rename the group and change its description and visibility.',
-  manageRoles: 'Create, edit, order and delete roles, and give them to members.',
-  managePanels: 'Create, edit and delete panels, and choose who sees private ones.',
+  manageGroup: 'Rename the group, change its icon and custom emoji, and list and revoke invites.',
+  manageRoles: 'Create, edit, order and delete roles below their own, and give and take them.',
+  managePanels: 'Create, rename and delete panels, set their topics, and choose who sees private ones.',
   manageMessages: "Delete other people's messages.",
-  kickMembers: 'Remove members from the group.',
-  banMembers: 'Ban people from the group and lift bans.',
-  muteMembers: 'Stop members from posting for a while.',
+  kickMembers: 'Remove members whose roles rank below theirs from the group.',
+  banMembers: 'Ban members whose roles rank below theirs.',
+  muteMembers: 'Stop members whose roles rank below theirs from posting for a while.',
   createInvites: 'Make invite links.',
-  mentionAll: 'Mention @everyone and user groups.',
+  mentionAll: 'Mention everyone at once.',
   pinMessages: 'Pin and unpin messages.',
-  manageIntegrations: 'Add bots, webhooks and slash commands.',
+  manageIntegrations: 'Add and change bots, webhooks and slash commands.',
   viewAuditLog: "Read the group's audit log.",
 };
 

@@ -76,6 +76,17 @@ describe('PanelSettingsDialog: private panels and topic', () => {
     expect(patches()).toEqual([{ private: false }]);
   });
 
+  it('keeps a private panel off the web, saying why', () => {
+    setState({ groups: { [GROUP_ID]: group({ myRole: 'owner', visibility: 'public' }) } });
+    open(panel(1, { private: true }));
+    setState((s) => ({ groups: { [GROUP_ID]: { ...s.groups[GROUP_ID]!, visibility: 'public' } } }));
+    const web = screen.getByRole('switch', { name: 'Web-public' }) as HTMLInputElement;
+    expect(web.disabled).toBe(true);
+    expect(document.getElementById(web.getAttribute('aria-describedby')!)?.textContent).toMatch(
+      /A private panel cannot be web-public/,
+    );
+  });
+
   it('saves a topic of at most 250 characters, and an emptied one clears it', async () => {
     const { onClose, patches } = open(panel(1, { topic: 'Old topic' }));
     const topic = screen.getByLabelText('Topic') as HTMLInputElement;

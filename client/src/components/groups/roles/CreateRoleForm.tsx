@@ -23,7 +23,13 @@ export function CreateRoleForm(props: { groupId: string }) {
         </label>
         <label>
           New role colour
-          <input type="color" value={color} disabled={!colored} onChange={(e) => setColor(e.target.value)} />
+          <input
+            type="color"
+            className="role-color"
+            value={color}
+            disabled={!colored}
+            onChange={(e) => setColor(e.target.value)}
+          />
         </label>
       </div>
       <label className="check">

@@ -12,6 +12,7 @@ export const MAX_ROLE_NAME = 32;
 export function RoleEditor(props: { groupId: string; role: Role; everyone: boolean; onDone: () => void }) {
   const { role } = props;
   const [name, setName] = useState(role.name);
+  const [colored, setColored] = useState(role.color !== undefined);
   const [color, setColor] = useState(role.color ?? DEFAULT_ROLE_COLOR);
   const [permissions, setPermissions] = useState<Permission[]>(role.permissions);
   const { busy, error, run } = useAction();
@@ -19,7 +20,9 @@ export function RoleEditor(props: { groupId: string; role: Role; everyone: boole
     const patch: RolePatch = { permissions };
     if (!props.everyone) {
       if (name.trim() !== role.name) patch.name = name.trim();
-      if (color !== (role.color ?? DEFAULT_ROLE_COLOR)) patch.color = color;
+      // An empty colour takes the role's away.
+      const wanted = colored ? color : '';
+      if (wanted !== (role.color ?? '')) patch.color = wanted;
     }
     if (await run(() => updateRole(props.groupId, role.id, patch))) props.onDone();
   };
@@ -39,9 +42,21 @@ export function RoleEditor(props: { groupId: string; role: Role; everyone: boole
           </label>
           <label>
             Role colour
-            <input type="color" value={color} onChange={(e) => setColor(e.target.value)} />
+            <input
+              type="color"
+              className="role-color"
+              value={color}
+              disabled={!colored}
+              onChange={(e) => setColor(e.target.value)}
+            />
           </label>
         </div>
+      )}
+      {!props.everyone && (
+        <label className="check">
+          <input type="checkbox" checked={colored} onChange={(e) => setColored(e.target.checked)} />
+          Colour its members' names
+        </label>
       )}
       <PermissionChecks value={permissions} onChange={setPermissions} />
     </InlineForm>

@@ -75,7 +75,7 @@ describe('RolesTab', () => {
     fireEvent.click(within(row).getByRole('button', { name: 'Edit Helpers' }));
     const manage = within(row).getByRole('checkbox', { name: /Manage roles/ });
     expect(document.getElementById(manage.getAttribute('aria-describedby')!)?.textContent).toMatch(
-      /give them to members/,
+      /give and take them/,
     );
     fireEvent.click(within(row).getByRole('checkbox', { name: /Kick members/ }));
     fireEvent.click(manage);
@@ -87,6 +87,18 @@ describe('RolesTab', () => {
       url: `/api/groups/${GROUP_ID}/roles/${helpers.id}`,
       body: { permissions: ['manageRoles', 'kickMembers'], name: 'Helpers team' },
     });
+  });
+
+  it("takes a role's colour away with an empty colour", async () => {
+    const requests = open((req) => ({ ...mods, ...(req.body as object) }));
+    const row = await screen.findByRole('listitem', { name: 'Mods' });
+    fireEvent.click(within(row).getByRole('button', { name: 'Edit Mods' }));
+    expect(within(row).getByLabelText('Role colour')).toHaveProperty('value', '#e91e63');
+    fireEvent.click(within(row).getByRole('checkbox', { name: "Colour its members' names" }));
+    expect(within(row).getByLabelText('Role colour')).toHaveProperty('disabled', true);
+    fireEvent.click(within(row).getByRole('button', { name: 'Save role' }));
+    await waitFor(() => expect(within(row).queryByRole('button', { name: 'Save role' })).toBeNull());
+    expect(requests.at(-1)!.body).toEqual({ permissions: ['pinMessages'], color: '' });
   });
 
   it('moves a role up to the position of the one above, then reads the new order', async () => {

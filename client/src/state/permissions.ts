@@ -1,4 +1,4 @@
-import { PERMISSIONS, type Group, type GroupRole, type Permission, type Role } from '@im/protocol';
+import { PERMISSIONS, type Group, type GroupRole, type Member, type Permission, type Role } from '@im/protocol';
 
 /** What each permission lets its holders do, one line each, as the Roles tab shows it. */
 export const PERMISSION_TEXT: Record<Permission, string> = {
@@ -53,4 +53,36 @@ export function rolesOf(roleIds: string[], roles: Role[]): Role[] {
 /** The colour a member's name takes: that of their highest role that has one. */
 export function nameColor(roleIds: string[], roles: Role[]): string | undefined {
   return rolesOf(roleIds, roles).find((r) => r.color)?.color;
+}
+
+/** How high someone ranks: their highest role's position (owner and admins above every role). */
+export function rankOf(role: GroupRole, roleIds: string[], roles: Role[]): number {
+  if (role !== 'member') return Number.POSITIVE_INFINITY;
+  return Math.max(0, ...roles.filter((r) => roleIds.includes(r.id)).map((r) => r.position));
+}
+
+/** What kicking, banning and muting each need. */
+export type ModerationPermission = 'kickMembers' | 'banMembers' | 'muteMembers';
+
+/**
+ * Whether I may remove, ban or mute `target`, as the server decides: never
+ * myself or the owner; the owner anyone else; an admin plain members; a plain
+ * member holding the permission plain members whose highest role ranks below
+ * theirs.
+ */
+export function mayModerate(
+  group: Group,
+  target: Pick<Member, 'user' | 'role' | 'roleIds'>,
+  meId: string | undefined,
+  permission: ModerationPermission,
+  roles: Role[],
+): boolean {
+  if (target.user.id === meId || target.role === 'owner') return false;
+  if (group.myRole === 'owner') return true;
+  if (target.role === 'admin') return false;
+  if (group.myRole === 'admin') return true;
+  return (
+    hasPermission(group, permission) &&
+    rankOf(group.myRole, group.myRoleIds, roles) > rankOf(target.role, target.roleIds, roles)
+  );
 }

@@ -5,7 +5,7 @@ import { displayName } from '../../state/users.ts';
 import { Avatar } from '../common/Avatar.tsx';
 import { useMenu } from '../common/useMenu.ts';
 import { BotBadge } from '../messages/BotBadge.tsx';
-import { hasPermission, nameColor, rolesOf } from '../../state/permissions.ts';
+import { hasPermission, mayModerate, nameColor, rolesOf } from '../../state/permissions.ts';
 import { giveRole, takeRole } from '../../state/roles.ts';
 import { describeError } from '../../api/errors.ts';
 import { RoleChips } from './roles/RoleChips.tsx';
@@ -54,12 +54,9 @@ function MemberRow(props: { member: Member; group: Group; meId?: string; online:
   const { member, group } = props;
   const { open, setOpen, ref } = useMenu<HTMLLIElement>();
   const self = member.user.id === props.meId;
-  const canKick =
-    !self &&
-    member.role !== 'owner' &&
-    (group.myRole === 'owner' || (group.myRole === 'admin' && member.role === 'member'));
   const canPromote = group.myRole === 'owner' && !self && member.role !== 'owner';
   const roles = useGroupRoles(group.id);
+  const canKick = mayModerate(group, member, props.meId, 'kickMembers', roles);
   const color = nameColor(member.roleIds, roles);
   const giveable = hasPermission(group, 'manageRoles') ? roles.filter((r) => r.id !== group.id) : [];
   return (

@@ -1,5 +1,4 @@
 import type { PublicUser } from '@im/protocol';
-import { hasPermission } from '../../state/permissions.ts';
 import { useEffect, useMemo, useState } from 'react';
 import { loadMembers } from '../../state/groups.ts';
 import { navigate } from '../../state/navigation.ts';
@@ -179,8 +178,8 @@ export function Shell() {
                     groupId={group?.id}
                     title={title}
                     members={mentionable}
-                    canModerate={group !== undefined && hasPermission(group, 'manageMessages')}
-                    canPin={group === undefined || hasPermission(group, 'pinMessages')}
+                    canModerate={group !== undefined && group.myRole !== 'member'}
+                    canPin={group === undefined || group.myRole !== 'member'}
                     posting={
                       group
                         ? {

@@ -20,13 +20,12 @@ import { NewMessageDialog } from '../people/NewMessageDialog.tsx';
 
 type Open = null | 'invite' | 'rename' | 'panel' | 'settings' | { panelSettings: Panel };
 
-/** A group's panels with their badges, and what admins may do with them. */
+/** A group's panels with their badges, and what those who manage the group or its panels may do with them. */
 export function GroupSidebar(props: { group: Group; activeConverseId?: string }) {
   const { group } = props;
   const unread = useStore((s) => s.unread);
   const [open, setOpen] = useState<Open>(null);
   const { open: menu, setOpen: setMenu, ref: menuRef } = useMenu<HTMLElement>();
-  const admin = group.myRole === 'owner' || group.myRole === 'admin';
   const managesPanels = hasPermission(group, 'managePanels');
   const rosters = useCalls((s) => s.rosters);
   // Who is in each voice panel's call, asked once as the sidebar shows it; `call:updated` keeps it.
@@ -70,7 +69,7 @@ export function GroupSidebar(props: { group: Group; activeConverseId?: string })
                 Create panel
               </button>
             )}
-            {admin && (
+            {hasPermission(group, 'manageGroup') && (
               <button type="button" role="menuitem" onClick={() => setOpen('rename')}>
                 Rename group
               </button>

@@ -10,18 +10,12 @@ import { BanForm } from './BanForm.tsx';
 import { MuteControl } from './MuteControl.tsx';
 import { ErrorLine } from '../../common/ErrorLine.tsx';
 import { useAction } from '../../common/useAction.ts';
-import { hasPermission, nameColor, rolesOf } from '../../../state/permissions.ts';
+import { hasPermission, mayModerate, nameColor, rolesOf } from '../../../state/permissions.ts';
 import { MemberRolesPicker } from '../roles/MemberRolesPicker.tsx';
 import { RoleChips } from '../roles/RoleChips.tsx';
 import { useGroupRoles } from '../roles/useGroupRoles.ts';
 
 const ROLE_LABEL = { owner: 'Owner', admin: 'Admin', member: 'Member' } as const;
-
-/** Whether I may kick, ban or mute this member: the owner anyone else, an admin plain members. */
-export function canModerateMember(myRole: Group['myRole'], member: Member, meId: string | undefined): boolean {
-  if (member.user.id === meId || member.role === 'owner') return false;
-  return myRole === 'owner' || (myRole === 'admin' && member.role === 'member');
-}
 
 /** Everyone in the group with their role, roles and mute, and what I may do to each. */
 export function MembersTab(props: { group: Group }) {
@@ -58,7 +52,13 @@ function MemberRow(props: { group: Group; member: Member; meId?: string }) {
   const roles = useGroupRoles(group.id);
   const color = nameColor(member.roleIds, roles);
   const canGiveRoles = hasPermission(group, 'manageRoles');
-  const canAct = canModerateMember(group.myRole, member, props.meId);
+  const may = {
+    kick: mayModerate(group, member, props.meId, 'kickMembers', roles),
+    ban: mayModerate(group, member, props.meId, 'banMembers', roles),
+    mute: mayModerate(group, member, props.meId, 'muteMembers', roles),
+  };
+  const canPromote = group.myRole === 'owner' && member.user.id !== props.meId && member.role !== 'owner';
+  const canAct = may.kick || may.ban || may.mute || canPromote;
   const muted = member.mutedUntil !== undefined && Date.parse(member.mutedUntil) > Date.now();
   return (
     <li className="mod-item" data-testid="member-row" aria-label={name}>
@@ -84,7 +84,7 @@ function MemberRow(props: { group: Group; member: Member; meId?: string }) {
           )}
           {canAct && (
             <>
-              {group.myRole === 'owner' && (
+              {canPromote && (
                 <button
                   type="button"
                   disabled={busy}
@@ -97,24 +97,30 @@ function MemberRow(props: { group: Group; member: Member; meId?: string }) {
                   {member.role === 'admin' ? 'Remove admin' : 'Make admin'}
                 </button>
               )}
-              <MuteControl
-                name={name}
-                mutedUntil={member.mutedUntil}
-                busy={busy}
-                onMute={(seconds) => void run(() => muteMember(group.id, member.user.id, seconds))}
-              />
-              <button
-                type="button"
-                disabled={busy}
-                onClick={() =>
-                  window.confirm(`Remove ${name} from ${group.name}?`) && void removeMember(group.id, member.user.id)
-                }
-              >
-                Remove
-              </button>
-              <button type="button" className="danger" aria-expanded={banning} onClick={() => setBanning(!banning)}>
-                Ban
-              </button>
+              {may.mute && (
+                <MuteControl
+                  name={name}
+                  mutedUntil={member.mutedUntil}
+                  busy={busy}
+                  onMute={(seconds) => void run(() => muteMember(group.id, member.user.id, seconds))}
+                />
+              )}
+              {may.kick && (
+                <button
+                  type="button"
+                  disabled={busy}
+                  onClick={() =>
+                    window.confirm(`Remove ${name} from ${group.name}?`) && void removeMember(group.id, member.user.id)
+                  }
+                >
+                  Remove
+                </button>
+              )}
+              {may.ban && (
+                <button type="button" className="danger" aria-expanded={banning} onClick={() => setBanning(!banning)}>
+                  Ban
+                </button>
+              )}
             </>
           )}
         </div>

@@ -91,7 +91,7 @@ export interface ActionMap {
   };
   /** A user's role, custom roles and permissions in a group, or null when not a member. Cached. */
   'group.memberAccess': { params: { groupId: string; userId: string }; result: MemberAccess | null };
-  /** A user's role in a group, or null when not a member (moderation checks group admins with it). Cached. */
+  /** A user's role in a group, or null when not a member (the file service checks membership with it). Cached. */
   'group.memberRole': { params: { groupId: string; userId: string }; result: GroupRole | null };
   /** Whether an invite code is live (not expired, revoked or used up): its group, else null. */
   'group.checkInvite': { params: { code: string }; result: { groupId: string } | null };

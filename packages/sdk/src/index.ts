@@ -17,6 +17,7 @@ export {
 export { ERROR_CATALOG, isErrorCode, type ErrorCode } from './errors/catalog.ts';
 export { ImError, toHttpError, type ErrorBody, type HttpError } from './errors/im-error.ts';
 export { createLogger, type Logger } from './logger.ts';
+export { requirePermission, lackingPermission } from './permissions.ts';
 export { AuditLog, type AuditRecord } from './audit/audit-log.ts';
 export { createBroker, type CreateBrokerOptions } from './broker/create-broker.ts';
 export { callOnEveryNode } from './broker/every-node.ts';

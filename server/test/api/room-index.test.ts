@@ -19,15 +19,31 @@ async function storedRooms(db: Connection, userId: string): Promise<UserRooms> {
     .toArray();
   const byId = new Map(groups.map((g) => [g._id.toHexString(), g]));
   const dms = await db.collection('converses').find({ type: 'dm', memberIds: id }).sort({ _id: 1 }).toArray();
+  type StoredPanel = {
+    converseId: Types.ObjectId;
+    private?: boolean;
+    allowRoleIds?: Types.ObjectId[];
+    allowUserIds?: Types.ObjectId[];
+  };
+  // A private panel: owner, admins, holders of an allowed role, allowed people; listed after the others.
+  const sees = (m: (typeof memberships)[number], p: StoredPanel) =>
+    !p.private ||
+    m.role === 'owner' ||
+    m.role === 'admin' ||
+    (p.allowUserIds ?? []).some((u) => u.equals(id)) ||
+    (p.allowRoleIds ?? []).some((r) => ((m.roleIds as Types.ObjectId[] | undefined) ?? []).some((h) => h.equals(r)));
   return {
     groups: memberships.flatMap((m) => {
       const g = byId.get((m.groupId as Types.ObjectId).toHexString());
       if (!g) return [];
+      const panels = g.panels as StoredPanel[];
       return [
         {
           groupId: g._id.toHexString(),
           memberCount: g.memberCount as number,
-          converseIds: (g.panels as Array<{ converseId: Types.ObjectId }>).map((p) => p.converseId.toHexString()),
+          converseIds: [...panels.filter((p) => !p.private), ...panels.filter((p) => p.private && sees(m, p))].map(
+            (p) => p.converseId.toHexString(),
+          ),
         },
       ];
     }),
@@ -149,6 +165,75 @@ describe('room index in memory (single instance)', () => {
   });
 });
 
+describe('room index with private panels (single instance)', () => {
+  let api: ApiHarness;
+  let restarted: RunningNode | undefined;
+  before(async () => {
+    api = await startApi(import.meta.url);
+  });
+  after(async () => {
+    await restarted?.stop();
+    if (!restarted) await api?.node.stop();
+    await api?.env.close();
+  });
+
+  it('lists a private panel only for those it allows, as they change, and after a restart', async () => {
+    const node = () => restarted ?? api.node;
+    const [owner, admin, holder, named, plain] = await users(api, ['po', 'pa', 'ph', 'pn', 'pp']);
+    const everyone = [owner, admin, holder, named, plain];
+    const group = (await ok(api, 'POST', '/api/groups', owner, { name: 'Private' })) as Group;
+    for (const u of [admin, holder, named, plain]) await inviteAndJoin(api, owner, group.id, u);
+    await ok(api, 'PUT', `/api/groups/${group.id}/members/${admin.id}/role`, owner, { role: 'admin' });
+    const role = (await ok(api, 'POST', `/api/groups/${group.id}/roles`, owner, { name: 'in', permissions: [] })) as {
+      id: string;
+    };
+    await ok(api, 'PUT', `/api/groups/${group.id}/members/${holder.id}/roles/${role.id}`, owner);
+    const secret = (await ok(api, 'POST', `/api/groups/${group.id}/panels`, owner, {
+      name: 'secret',
+      type: 'text',
+      private: true,
+      allowRoleIds: [role.id],
+      allowUserIds: [named.id],
+    })) as Panel;
+    const open = (await ok(api, 'POST', `/api/groups/${group.id}/panels`, owner, {
+      name: 'open',
+      type: 'text',
+    })) as Panel;
+    await ok(api, 'PATCH', `/api/groups/${group.id}/panels/${open.id}`, owner, { private: true });
+
+    // Who sees what, checked against MongoDB; the lookups are cached after the first (a second asks no database).
+    const check = async () => {
+      for (const u of everyone) {
+        const db = node().app.mongo!;
+        const first = await roomsAndCommands(node().broker, db, u.id);
+        assert.deepEqual(first.rooms, await storedRooms(db, u.id));
+        assert.deepEqual((await roomsAndCommands(node().broker, db, u.id)).commands, []);
+      }
+    };
+    await check();
+    const seen = async (u: User) =>
+      (await roomsAndCommands(node().broker, node().app.mongo!, u.id)).rooms.groups.find((g) => g.groupId === group.id)!
+        .converseIds;
+    assert.ok((await seen(holder)).includes(secret.converseId));
+    assert.ok(!(await seen(plain)).includes(secret.converseId));
+    assert.ok(!(await seen(holder)).includes(open.converseId));
+    assert.ok((await seen(admin)).includes(open.converseId));
+
+    await ok(api, 'DELETE', `/api/groups/${group.id}/members/${holder.id}/roles/${role.id}`, owner);
+    await ok(api, 'PATCH', `/api/groups/${group.id}/panels/${open.id}`, owner, { private: false });
+    await ok(api, 'PUT', `/api/groups/${group.id}/members/${admin.id}/role`, owner, { role: 'member' });
+    await check();
+    assert.ok(!(await seen(holder)).includes(secret.converseId));
+    assert.ok(!(await seen(admin)).includes(secret.converseId));
+    assert.ok((await seen(plain)).includes(open.converseId));
+
+    // Rebuilt from MongoDB: the same.
+    await node().stop();
+    restarted = (await startSingleNode(api.env, {})).node;
+    await check();
+  });
+});
+
 describe('room index in Redis, two group and chat nodes', () => {
   let api: ApiHarness;
   let other: RunningNode;
@@ -194,6 +279,24 @@ describe('room index in Redis, two group and chat nodes', () => {
     await other.broker.call('chat.openDm', { userId: owner.id }, { meta: { user: { id: bob.id } } });
     await expectIndexed(api.broker, dbA, [owner, alice, bob]);
     await expectIndexed(other.broker, dbB, [owner, alice, bob]);
+
+    // A private panel made on node A: node B lists it for the one it allows only.
+    const secret = (await ok(api, 'POST', `/api/groups/${group.id}/panels`, owner, {
+      name: 'secret',
+      type: 'text',
+      private: true,
+      allowUserIds: [alice.id],
+    })) as Panel;
+    for (const u of [owner, alice, bob]) {
+      const { rooms } = await roomsAndCommands(other.broker, dbB, u.id);
+      assert.deepEqual(rooms, await storedRooms(dbB, u.id));
+    }
+    const listed = async (u: User) =>
+      (await roomsAndCommands(other.broker, dbB, u.id)).rooms.groups.some((g) =>
+        g.converseIds.includes(secret.converseId),
+      );
+    assert.equal(await listed(alice), true);
+    assert.equal(await listed(owner), true);
 
     // Both nodes' rebuilds left one ready generation each, in Redis under the prefix.
     assert.ok(await redis.get('index:group-rooms:ready'));

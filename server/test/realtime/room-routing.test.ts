@@ -265,4 +265,42 @@ describe('realtime events routed by room across three gateways', () => {
     const after = await eventually(page, (text) => text.includes('second edition'));
     assert.ok(after.includes('second edition'), "C's kept feed was not replaced");
   });
+
+  it("a private panel's events reach the gateways of those it allows, live as it is given and taken", async () => {
+    const [insider, outsider] = [await api.user('rri'), await api.user('rrz')];
+    for (const u of [insider, outsider]) await join(u, gCode);
+    // The insider on B, the outsider on C: each gateway holds G's room for them.
+    const [atIn, atOut] = [await open('B', insider), await open('C', outsider)];
+    const created = record(atIn.socket, 'panel:created');
+    const outsiderCreated = record(atOut.socket, 'panel:created');
+    const panel = await ok<{ id: string; converseId: string }>('POST', `/api/groups/${g.id}/panels`, owner, {
+      name: 'inner',
+      type: 'text',
+      private: true,
+      allowUserIds: [insider.id],
+    });
+    await until('the panel at the insider on B', () => created.some((e) => e.panel.id === panel.id));
+    const inside = await sendOverSocket(atOwner.socket, panel.converseId, 'inside');
+    await until('the message at the insider on B', () => atIn.messages.some((m) => m.id === inside.id));
+    // A message in G after it: once the outsider has it, the private one would have come first.
+    const marker = await sendInG('marker for the outsider');
+    await until('the marker at the outsider on C', () => atOut.messages.some((m) => m.id === marker.id));
+    assert.equal(
+      atOut.messages.some((m) => m.id === inside.id),
+      false,
+    );
+    assert.equal(outsiderCreated.length, 0);
+
+    // Taken from the insider: the panel goes, and so do its messages.
+    const deleted = record(atIn.socket, 'panel:deleted');
+    await ok('PATCH', `/api/groups/${g.id}/panels/${panel.id}`, owner, { allowUserIds: [] });
+    await until('the panel gone at the insider', () => deleted.some((e) => e.panelId === panel.id));
+    const later = await sendOverSocket(atOwner.socket, panel.converseId, 'later');
+    const marker2 = await sendInG('marker for the insider');
+    await until('the marker at the insider on B', () => atIn.messages.some((m) => m.id === marker2.id));
+    assert.equal(
+      atIn.messages.some((m) => m.id === later.id),
+      false,
+    );
+  });
 });

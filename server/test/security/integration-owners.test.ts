@@ -9,6 +9,7 @@ import type {
   Message,
   OutgoingWebhook,
   OutgoingWebhookWithSecret,
+  Role,
   SlashCommand,
   SlashCommandWithSecret,
   WebhookDelivery,
@@ -231,5 +232,77 @@ describe('integrations of an admin who is removed', () => {
     assert.equal((await postToHook(hookOf.get(staying.id)!, 'still here')).status, 200);
     const listed = await incomingList(group.id, owner);
     assert.equal(listed.find((h) => h.id === hookOf.get(staying.id)!.id)?.suspended, undefined);
+  });
+
+  it('a member who manages integrations through a role: theirs stop when the role, its permission or the member goes', async () => {
+    const { owner, group, panelId } = await groupWithAdmins(0);
+    const { code } = await ok<{ code: string }>('POST', `/api/groups/${group.id}/invites`, owner, {}, 201);
+    const join = async () => {
+      const member = await api.user('mem');
+      await ok('POST', `/api/invites/${code}/accept`, member);
+      return member;
+    };
+    const [roleTaken, permissionDropped, roleDeleted, leaving, keeper, plain] = [
+      await join(),
+      await join(),
+      await join(),
+      await join(),
+      await join(),
+      await join(),
+    ];
+    const roleOf = async (name: string) =>
+      ok<Role>('POST', `/api/groups/${group.id}/roles`, owner, { name, permissions: ['manageIntegrations'] }, 201);
+    const give = (user: Account, role: Role) =>
+      ok('PUT', `/api/groups/${group.id}/members/${user.id}/roles/${role.id}`, owner);
+    const integrators = await roleOf('Integrators');
+    const builders = await roleOf('Builders');
+    const temporary = await roleOf('Temporary');
+    for (const user of [roleTaken, leaving, keeper]) await give(user, integrators);
+    await give(permissionDropped, builders);
+    await give(roleDeleted, temporary);
+
+    // Without the permission: 403; with it through a role, as an admin would.
+    await refused('POST', `/api/groups/${group.id}/webhooks/incoming`, plain, 403, 'IM_ERR_FORBIDDEN', {
+      panelId,
+      name: 'nope',
+    });
+    const makers = [roleTaken, permissionDropped, roleDeleted, leaving, keeper];
+    const hookOf = new Map<string, IncomingWebhookWithUrl>();
+    for (const maker of makers) hookOf.set(maker.id, await incomingOf(group.id, maker, panelId, maker.username));
+    const receiving = await receiver(() => ({ status: 200 }));
+    await ok<SlashCommandWithSecret>(
+      'POST',
+      `/api/groups/${group.id}/commands`,
+      keeper,
+      { trigger: 'deploy', url: receiving.url },
+      201,
+    );
+    // The command's url: for those who manage integrations only.
+    assert.equal((await ok<SlashCommand[]>('GET', `/api/groups/${group.id}/commands`, keeper))[0]!.url, receiving.url);
+    assert.equal((await ok<SlashCommand[]>('GET', `/api/groups/${group.id}/commands`, plain))[0]!.url, undefined);
+
+    // The keeper is made admin and demoted again: the role still lets them manage, so theirs keep working.
+    await ok('PUT', `/api/groups/${group.id}/members/${keeper.id}/role`, owner, { role: 'admin' });
+    await ok('PUT', `/api/groups/${group.id}/members/${keeper.id}/role`, owner, { role: 'member' });
+
+    await ok(
+      'DELETE',
+      `/api/groups/${group.id}/members/${roleTaken.id}/roles/${integrators.id}`,
+      owner,
+      undefined,
+      204,
+    );
+    await ok('PATCH', `/api/groups/${group.id}/roles/${builders.id}`, owner, { permissions: [] });
+    await ok('DELETE', `/api/groups/${group.id}/roles/${temporary.id}`, owner, undefined, 204);
+    await ok('DELETE', `/api/groups/${group.id}/members/${leaving.id}`, leaving, undefined, 204);
+    for (const gone of [roleTaken, permissionDropped, roleDeleted, leaving]) {
+      await suspendedHook(group.id, hookOf.get(gone.id)!.id, owner);
+      assert.equal((await postToHook(hookOf.get(gone.id)!, 'after')).status, 404, gone.username);
+    }
+    assert.equal((await postToHook(hookOf.get(keeper.id)!, 'still here')).status, 200);
+    const listed = await incomingList(group.id, owner);
+    assert.equal(listed.find((h) => h.id === hookOf.get(keeper.id)!.id)?.suspended, undefined);
+    const commands = await ok<SlashCommand[]>('GET', `/api/groups/${group.id}/commands`, owner);
+    assert.equal(commands[0]!.suspended, undefined);
   });
 });

@@ -119,7 +119,7 @@ export const chatEndpoints: Endpoint[] = [
     params: chatParams.remove,
     input: 'none',
     status: 204,
-    summary: 'Delete a message (author, or group owner/admin); a tombstone keeps its seq',
+    summary: 'Delete a message (author, or manageMessages in a group); a tombstone keeps its seq',
     tag: 'messages',
   }),
   endpoint({

@@ -19,7 +19,7 @@ import type { ConverseDoc, MessageDoc } from './models.ts';
  * many is the cheaper mistake than a document of thousands of ids.
  */
 
-/** In groups over this many members only admins and the owner may write `@all` (and `@here`). */
+/** In groups over this many members only holders of mentionAll may write `@all` (and `@here`). */
 export const ALL_OPEN_UP_TO = 100;
 /** Most online members an `@here` names; past that it counts for every member. */
 export const HERE_IDS_MAX = 1000;
@@ -69,8 +69,8 @@ export async function manyMentions(
             maxIds: here && !before?.mentionsHere ? HERE_IDS_MAX : 0,
           });
     const memberCount = roster?.memberCount ?? 0;
-    // In a large group a plain member's `@all` and `@here` stay plain text.
-    if (converse.kind === 'group' && memberCount > ALL_OPEN_UP_TO && converse.role === 'member') {
+    // In a large group `@all` and `@here` of someone without mentionAll stay plain text.
+    if (converse.kind === 'group' && memberCount > ALL_OPEN_UP_TO && !converse.permissions.includes('mentionAll')) {
       all = false;
       here = false;
     }

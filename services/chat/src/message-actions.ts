@@ -6,6 +6,7 @@ import {
   EVENTS,
   ImError,
   isDuplicateKeyError,
+  requirePermission,
   type ActionParams,
   type ActionResult,
   type Params,
@@ -350,7 +351,7 @@ export const messageActions = ({ models, writer, access, audit, recent, threads 
       },
     },
 
-    /** Author, or an owner/admin of the group: leaves a tombstone that keeps the seq. */
+    /** Author, or a holder of the group's manageMessages: leaves a tombstone that keeps the seq. */
     remove: {
       params: chatParams.remove,
       rateLimit: 'delete',
@@ -358,9 +359,11 @@ export const messageActions = ({ models, writer, access, audit, recent, threads 
         const userId = callerId(ctx);
         const { doc, converse } = await access.requireMessage(ctx, ctx.params.messageId, userId);
         const isAuthor = doc.authorId.toHexString() === userId;
-        const isManager = converse.kind === 'group' && (converse.role === 'owner' || converse.role === 'admin');
-        if (!isAuthor && !isManager)
-          throw new ImError('IM_ERR_FORBIDDEN', 'Only the author or a group admin may delete a message');
+        if (!isAuthor) {
+          if (converse.kind !== 'group')
+            throw new ImError('IM_ERR_FORBIDDEN', 'Only the author may delete a message here');
+          requirePermission(converse.permissions, 'manageMessages');
+        }
         await deleteMessage(ctx, doc, converse, userId);
       },
     },

@@ -1,5 +1,5 @@
 import type { ConverseAccess, Message } from '@im/protocol';
-import { announce, callerId, EVENTS, ImError, type Params } from '@im/sdk';
+import { announce, callerId, EVENTS, ImError, requirePermission, type Params } from '@im/sdk';
 import type { ChatDeps, Ctx } from './deps.ts';
 import { messageViews } from './message-views.ts';
 import type { ChatModels, MessageDoc } from './models.ts';
@@ -29,13 +29,12 @@ async function takePinSlot(models: ChatModels, converseId: MessageDoc['converseI
 export const releasePinSlot = (models: ChatModels, converseId: MessageDoc['converseId']) =>
   models.converses.updateOne({ _id: converseId, pinCount: { $gt: 0 } }, { $inc: { pinCount: -1 } });
 
-/** Pins: admins (and owners) in groups, either member in a DM. */
+/** Pins: holders of pinMessages in groups (owner and admins hold it), either member in a DM. */
 export const pinActions = ({ models, access, recent }: ChatDeps) => {
   /** The message and the caller's access, when the caller may pin in its converse. */
   const loadPinnable = async (ctx: Ctx<object>, messageId: string, userId: string) => {
     const { doc, converse } = await access.requireMessage(ctx, messageId, userId);
-    if (converse.kind === 'group' && converse.role !== 'owner' && converse.role !== 'admin')
-      throw new ImError('IM_ERR_FORBIDDEN', 'Only group admins may pin messages');
+    if (converse.kind === 'group') requirePermission(converse.permissions, 'pinMessages');
     return { doc, converse };
   };
 

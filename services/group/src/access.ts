@@ -1,33 +1,14 @@
 import type { GroupRole, Permission } from '@im/protocol';
-import { ImError } from '@im/sdk';
+import { ImError, lackingPermission } from '@im/sdk';
 import type { GroupDoc, GroupModels, MemberDoc } from './models.ts';
 import { permissionsOf, rankOf, rulesOf, type GroupRules, type Standing } from './permissions.ts';
 
 const NOT_FOUND = 'Group not found';
 
-/** What each permission lets its holders do, for the 403's message. */
-const DOING: Record<Permission, string> = {
-  manageGroup: 'manage the group',
-  manageRoles: 'manage roles',
-  managePanels: 'manage panels',
-  manageMessages: "manage others' messages",
-  kickMembers: 'kick members',
-  banMembers: 'ban members',
-  muteMembers: 'mute members',
-  createInvites: 'create invites',
-  mentionAll: 'mention everyone',
-  pinMessages: 'pin messages',
-  manageIntegrations: 'manage integrations',
-  viewAuditLog: 'view the audit log',
-};
-
 export const OWNER = ['owner'] as const;
 
 /** A member without `permission`: 403, naming what they may not do. */
-export const lacking = (permission: Permission) =>
-  new ImError('IM_ERR_FORBIDDEN', `You need the ${permission} permission to ${DOING[permission]}`, {
-    permission,
-  });
+export const lacking = lackingPermission;
 
 /**
  * Loads a group as seen by a user: a group the user is not in does not

@@ -44,7 +44,7 @@ export const groupEndpoints: Endpoint[] = [
     params: groupParams.update,
     input: 'body',
     summary:
-      'Rename a group, set its description, or make it public (listed in the directory, joinable without an invite) or private (owner/admin)',
+      'Rename a group, set its description, or make it public (listed in the directory, joinable without an invite) or private (manageGroup)',
     tag: 'groups',
     response: 'Group',
   }),
@@ -69,7 +69,7 @@ export const groupEndpoints: Endpoint[] = [
     // Multipart only, with the image as its one part.
     uploadFields: {},
     summary:
-      'Set the group\'s icon (manageGroup: owner/admin): multipart/form-data with a "file" PNG, JPEG, GIF or WebP image of at most 1 MB; readable by everyone signed in, like avatars',
+      'Set the group\'s icon (manageGroup): multipart/form-data with a "file" PNG, JPEG, GIF or WebP image of at most 1 MB; readable by everyone signed in, like avatars',
     tag: 'groups',
     response: 'Group',
   }),
@@ -80,7 +80,7 @@ export const groupEndpoints: Endpoint[] = [
     params: iconParams.remove,
     input: 'none',
     status: 204,
-    summary: "Remove the group's icon (manageGroup: owner/admin)",
+    summary: "Remove the group's icon (manageGroup)",
     tag: 'groups',
   }),
   endpoint({
@@ -100,7 +100,7 @@ export const groupEndpoints: Endpoint[] = [
     params: groupParams.removeMember,
     input: 'none',
     status: 204,
-    summary: 'Leave (yourself) or remove a member (owner; admin for plain members)',
+    summary: 'Leave (yourself) or remove a member (kickMembers; the same rank rules as bans)',
     tag: 'members',
   }),
   endpoint({
@@ -120,7 +120,7 @@ export const groupEndpoints: Endpoint[] = [
     params: groupParams.createPanel,
     input: 'body',
     status: 201,
-    summary: 'Create a text panel (owner/admin)',
+    summary: 'Create a text or voice panel, with a topic, private to some roles and people if asked (managePanels)',
     tag: 'panels',
     response: 'Panel',
   }),
@@ -162,7 +162,7 @@ export const groupEndpoints: Endpoint[] = [
     action: 'group.listInvites',
     params: groupParams.listInvites,
     input: 'none',
-    summary: 'Invites that have not expired, with their uses, newest first (owner/admin)',
+    summary: 'Invites that have not expired, with their uses, newest first (manageGroup)',
     tag: 'invites',
     response: 'Invite[]',
   }),
@@ -173,7 +173,7 @@ export const groupEndpoints: Endpoint[] = [
     params: groupParams.revokeInvite,
     input: 'none',
     status: 204,
-    summary: 'Revoke an invite: accepting it is 404 from now on (owner/admin, or whoever made it)',
+    summary: 'Revoke an invite: accepting it is 404 from now on (manageGroup, or whoever made it)',
     tag: 'invites',
   }),
   endpoint({
@@ -194,7 +194,7 @@ export const groupEndpoints: Endpoint[] = [
     input: 'body',
     status: 204,
     summary:
-      'Ban a user: removed from the group, their invites revoked, every later join 403 IM_ERR_BANNED (owner/admin; an admin only plain members)',
+      'Ban a user: removed from the group, their invites revoked, every later join 403 IM_ERR_BANNED (banMembers; not the owner, admins only by the owner, and plain members only ranked below you)',
     tag: 'moderation',
   }),
   endpoint({
@@ -204,7 +204,7 @@ export const groupEndpoints: Endpoint[] = [
     params: groupParams.unban,
     input: 'none',
     status: 204,
-    summary: 'Lift a ban (owner/admin)',
+    summary: 'Lift a ban (banMembers)',
     tag: 'moderation',
   }),
   endpoint({
@@ -213,7 +213,7 @@ export const groupEndpoints: Endpoint[] = [
     action: 'group.bans',
     params: groupParams.bans,
     input: 'none',
-    summary: 'Banned users with reason, who and when, newest first (owner/admin)',
+    summary: 'Banned users with reason, who and when, newest first (banMembers)',
     tag: 'moderation',
     response: 'Ban[]',
   }),
@@ -225,7 +225,7 @@ export const groupEndpoints: Endpoint[] = [
     input: 'body',
     status: 204,
     summary:
-      'Mute a member for `seconds` (0 unmutes): sends, reactions and edits are 403 IM_ERR_MUTED until then (owner/admin)',
+      'Mute a member for `seconds` (0 unmutes): sends, reactions and edits are 403 IM_ERR_MUTED until then (muteMembers; the same rank rules as bans)',
     tag: 'moderation',
   }),
   endpoint({
@@ -261,7 +261,7 @@ export const groupEndpoints: Endpoint[] = [
       name: { pattern: CUSTOM_EMOJI_NAME_PATTERN, description: "The emoji's name, as :name: carries it" },
     },
     summary:
-      'Add a custom emoji (owner/admin): multipart/form-data with a "name" field (2-32 of a-z, 0-9, _) and a "file" image of at most 256 KB',
+      'Add a custom emoji (manageGroup): multipart/form-data with a "name" field (2-32 of a-z, 0-9, _) and a "file" image of at most 256 KB',
     tag: 'groups',
     response: 'CustomEmoji',
   }),
@@ -282,7 +282,7 @@ export const groupEndpoints: Endpoint[] = [
     params: emojiParams.remove,
     input: 'none',
     status: 204,
-    summary: 'Remove a custom emoji (owner/admin); reactions already given keep their text',
+    summary: 'Remove a custom emoji (manageGroup); reactions already given keep their text',
     tag: 'groups',
   }),
   endpoint({

@@ -1,18 +1,21 @@
-import type { GroupRole } from '@im/protocol';
-import { call, callerId, ImError } from '@im/sdk';
+import type { MemberAccess } from '@im/protocol';
+import { call, callerId, ImError, requirePermission } from '@im/sdk';
 import { Types, type Model } from 'mongoose';
 import type { Ctx } from './deps.ts';
 import { newSecret } from './signing.ts';
 
-/**
- * The caller's role in the group: a group they are not in does not exist for
- * them (404); `adminOnly` makes anyone but the owner and admins a 403.
- */
-export async function requireMember(ctx: Ctx<object>, groupId: string, adminOnly = true): Promise<GroupRole> {
-  const role = await call(ctx, 'group.memberRole', { groupId, userId: callerId(ctx) });
-  if (!role) throw new ImError('IM_ERR_NOT_FOUND', 'Group not found');
-  if (adminOnly && role === 'member') throw new ImError('IM_ERR_FORBIDDEN', 'Only owners and admins may do this');
-  return role;
+/** The caller's standing in the group: a group they are not in does not exist for them (404). */
+export async function requireMember(ctx: Ctx<object>, groupId: string): Promise<MemberAccess> {
+  const access = await call(ctx, 'group.memberAccess', { groupId, userId: callerId(ctx) });
+  if (!access) throw new ImError('IM_ERR_NOT_FOUND', 'Group not found');
+  return access;
+}
+
+/** A member who may set up the group's bots, hooks and commands (manageIntegrations), else 404 or 403. */
+export async function requireIntegrationManager(ctx: Ctx<object>, groupId: string): Promise<MemberAccess> {
+  const access = await requireMember(ctx, groupId);
+  requirePermission(access.permissions, 'manageIntegrations');
+  return access;
 }
 
 /** A panel of the group, with its converse; 404 otherwise. */

@@ -1,6 +1,6 @@
 import type { Bot, BotWithToken } from '@im/protocol';
 import { call, type Params } from '@im/sdk';
-import { notFound, requireMember } from './access.ts';
+import { notFound, requireIntegrationManager } from './access.ts';
 import { changed, makeBot, removeBot } from './bots.ts';
 import type { Ctx, IntegrationDeps } from './deps.ts';
 import { integrationParams as p } from './params.ts';
@@ -11,7 +11,7 @@ export const botActions = (deps: IntegrationDeps) => ({
     params: p.createBot,
     rateLimit: 'moderate' as const,
     async handler(ctx: Ctx<Params<typeof p.createBot>>): Promise<BotWithToken> {
-      await requireMember(ctx, ctx.params.groupId);
+      await requireIntegrationManager(ctx, ctx.params.groupId);
       const { user, token } = await makeBot(deps, ctx, ctx.params.groupId, ctx.params.name);
       changed(ctx, ctx.params.groupId);
       return { bot: user, token: token! };
@@ -21,7 +21,7 @@ export const botActions = (deps: IntegrationDeps) => ({
   listBots: {
     params: p.listBots,
     async handler(ctx: Ctx<Params<typeof p.listBots>>): Promise<Bot[]> {
-      await requireMember(ctx, ctx.params.groupId);
+      await requireIntegrationManager(ctx, ctx.params.groupId);
       return call(ctx, 'user.listBots', { groupId: ctx.params.groupId });
     },
   },
@@ -30,7 +30,7 @@ export const botActions = (deps: IntegrationDeps) => ({
     params: p.botRef,
     rateLimit: 'moderate' as const,
     async handler(ctx: Ctx<Params<typeof p.botRef>>): Promise<BotWithToken> {
-      await requireMember(ctx, ctx.params.groupId);
+      await requireIntegrationManager(ctx, ctx.params.groupId);
       const issued = await call(ctx, 'user.botToken', { groupId: ctx.params.groupId, botId: ctx.params.botId });
       if (!issued) throw notFound('Bot');
       return { bot: issued.user, token: issued.token };
@@ -41,7 +41,7 @@ export const botActions = (deps: IntegrationDeps) => ({
     params: p.botRef,
     rateLimit: 'moderate' as const,
     async handler(ctx: Ctx<Params<typeof p.botRef>>): Promise<void> {
-      await requireMember(ctx, ctx.params.groupId);
+      await requireIntegrationManager(ctx, ctx.params.groupId);
       const bot = await deps.models.bots.findOne({ _id: ctx.params.botId, groupId: ctx.params.groupId }).lean();
       // A hook's or command's bot goes with it.
       if (!bot || bot.managedBy) throw notFound('Bot');

@@ -1,7 +1,7 @@
 import { BUILT_IN_COMMAND_TRIGGERS, type SlashCommand, type SlashCommandWithSecret } from '@im/protocol';
 import { callerId, ImError, isDuplicateKeyError, type Params } from '@im/sdk';
 import { Types } from 'mongoose';
-import { notFound, requireMember, withNewSecret } from './access.ts';
+import { notFound, requireIntegrationManager, requireMember, withNewSecret } from './access.ts';
 import { changed, makeBot, removeBot } from './bots.ts';
 import type { Ctx, IntegrationDeps } from './deps.ts';
 import type { CommandDoc } from './models.ts';
@@ -23,7 +23,7 @@ export const commandActions = (deps: IntegrationDeps) => {
       rateLimit: 'moderate' as const,
       async handler(ctx: Ctx<Params<typeof p.createCommand>>): Promise<SlashCommandWithSecret> {
         const { groupId, trigger, url, description } = ctx.params;
-        await requireMember(ctx, groupId);
+        await requireIntegrationManager(ctx, groupId);
         if (BUILT_IN_COMMANDS.has(trigger)) throw new ImError('IM_ERR_CONFLICT', `/${trigger} is built in`);
         await outbound.check(url, 'url');
         if ((await models.commands.countDocuments({ groupId })) >= MAX_PER_GROUP)
@@ -56,16 +56,16 @@ export const commandActions = (deps: IntegrationDeps) => {
       },
     },
 
-    /** Any member may list them (the composer suggests them); only admins see the URLs. */
+    /** Any member may list them (the composer suggests them); only holders of manageIntegrations see the URLs. */
     listCommands: {
       params: p.listCommands,
       async handler(ctx: Ctx<Params<typeof p.listCommands>>): Promise<SlashCommand[]> {
-        const role = await requireMember(ctx, ctx.params.groupId, false);
+        const { permissions } = await requireMember(ctx, ctx.params.groupId);
         const docs = await models.commands
           .find({ groupId: ctx.params.groupId })
           .sort({ trigger: 1 })
           .lean<CommandDoc[]>();
-        return docs.map((d) => toCommand(d, role !== 'member'));
+        return docs.map((d) => toCommand(d, permissions.includes('manageIntegrations')));
       },
     },
 
@@ -73,7 +73,7 @@ export const commandActions = (deps: IntegrationDeps) => {
       params: p.commandRef,
       rateLimit: 'moderate' as const,
       async handler(ctx: Ctx<Params<typeof p.commandRef>>): Promise<SlashCommandWithSecret> {
-        await requireMember(ctx, ctx.params.groupId);
+        await requireIntegrationManager(ctx, ctx.params.groupId);
         const doc = await withNewSecret(
           models.commands,
           ctx.params.groupId,
@@ -91,7 +91,7 @@ export const commandActions = (deps: IntegrationDeps) => {
       rateLimit: 'moderate' as const,
       async handler(ctx: Ctx<Params<typeof p.commandRef>>): Promise<void> {
         const { groupId, commandId } = ctx.params;
-        await requireMember(ctx, groupId);
+        await requireIntegrationManager(ctx, groupId);
         const doc = await models.commands.findOneAndDelete({ _id: commandId, groupId }).lean<CommandDoc>();
         if (!doc) throw notFound('Command');
         await removeBot(deps, ctx, groupId, doc.botId.toHexString());

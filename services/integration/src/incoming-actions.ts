@@ -1,7 +1,7 @@
 import type { HookPosted, IncomingWebhook, IncomingWebhookWithUrl } from '@im/protocol';
 import { callerId, ImError, type Params } from '@im/sdk';
 import { Types } from 'mongoose';
-import { notFound, requireMember, requirePanel, withNewSecret } from './access.ts';
+import { notFound, requireIntegrationManager, requirePanel, withNewSecret } from './access.ts';
 import { changed, makeBot, removeBot } from './bots.ts';
 import type { Ctx, IntegrationDeps } from './deps.ts';
 import type { IncomingHookDoc } from './models.ts';
@@ -31,7 +31,7 @@ export const incomingActions = (deps: IntegrationDeps) => {
       rateLimit: 'moderate' as const,
       async handler(ctx: Ctx<Params<typeof p.createIncoming>>): Promise<IncomingWebhookWithUrl> {
         const { groupId, panelId, name } = ctx.params;
-        await requireMember(ctx, groupId);
+        await requireIntegrationManager(ctx, groupId);
         const panel = await requirePanel(ctx, groupId, panelId);
         if ((await models.incoming.countDocuments({ groupId })) >= MAX_PER_GROUP)
           throw new ImError('IM_ERR_LIMIT', `A group has at most ${MAX_PER_GROUP} incoming webhooks`);
@@ -57,7 +57,7 @@ export const incomingActions = (deps: IntegrationDeps) => {
     listIncoming: {
       params: p.listIncoming,
       async handler(ctx: Ctx<Params<typeof p.listIncoming>>): Promise<IncomingWebhook[]> {
-        await requireMember(ctx, ctx.params.groupId);
+        await requireIntegrationManager(ctx, ctx.params.groupId);
         const docs = await models.incoming
           .find({ groupId: ctx.params.groupId })
           .sort({ _id: 1 })
@@ -70,7 +70,7 @@ export const incomingActions = (deps: IntegrationDeps) => {
       params: p.incomingRef,
       rateLimit: 'moderate' as const,
       async handler(ctx: Ctx<Params<typeof p.incomingRef>>): Promise<IncomingWebhookWithUrl> {
-        await requireMember(ctx, ctx.params.groupId);
+        await requireIntegrationManager(ctx, ctx.params.groupId);
         const { groupId, hookId } = ctx.params;
         return toIncomingWithUrl(await withNewSecret(models.incoming, groupId, hookId, 'Webhook', callerId(ctx)));
       },
@@ -81,7 +81,7 @@ export const incomingActions = (deps: IntegrationDeps) => {
       rateLimit: 'moderate' as const,
       async handler(ctx: Ctx<Params<typeof p.incomingRef>>): Promise<void> {
         const { groupId, hookId } = ctx.params;
-        await requireMember(ctx, groupId);
+        await requireIntegrationManager(ctx, groupId);
         const hook = await load(groupId, hookId);
         await models.incoming.deleteOne({ _id: hook._id });
         await removeBot(deps, ctx, groupId, hook.botId.toHexString());

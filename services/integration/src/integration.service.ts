@@ -15,6 +15,7 @@ import { commandRunner } from './command-runner.ts';
 import type { IntegrationDeps } from './deps.ts';
 import { IntegrationDirectory } from './directory.ts';
 import { forgetGroup } from './group-removal.ts';
+import { makersOf, suspendForLostPermission } from './maker-recheck.ts';
 import { suspendIntegrationsOf } from './maker-removal.ts';
 import { incomingActions } from './incoming-actions.ts';
 import { integrationModels, WAITING_STATUSES, type DeliveryDoc } from './models.ts';
@@ -79,16 +80,17 @@ export const createIntegrationService: ServiceFactory = (app: AppContext) => {
         if (ctx.params.resetHookId) circuits.success(ctx.params.resetHookId);
       },
       [EVENTS.groupDeleted]: (ctx) => forgetGroup(deps, ctx, ctx.params.groupId),
-      // No longer an admin of the group, whichever way: what they made there stops working for them.
-      // Only admins and owners make integrations: a plain member's departure or mute asks nothing.
-      [EVENTS.memberLeft]: (ctx) =>
-        ctx.params.role !== 'member'
-          ? suspendIntegrationsOf(deps, ctx, ctx.params.groupId, ctx.params.userId)
-          : undefined,
+      // No longer allowed to manage the group's integrations, whichever way: what they made there stops
+      // working for them. A plain member may have held manageIntegrations through a role, so every
+      // departure counts; a plain member's change (role taken, demotion, mute) is checked against what
+      // they may do now, and a change of the roles themselves against every maker in the group.
+      [EVENTS.memberLeft]: (ctx) => suspendIntegrationsOf(deps, ctx, ctx.params.groupId, ctx.params.userId),
       [EVENTS.memberUpdated]: (ctx) =>
-        ctx.params.role === 'member' && ctx.params.previousRole && ctx.params.previousRole !== 'member'
-          ? suspendIntegrationsOf(deps, ctx, ctx.params.groupId, ctx.params.userId)
+        ctx.params.role === 'member'
+          ? suspendForLostPermission(deps, ctx, ctx.params.groupId, [ctx.params.userId])
           : undefined,
+      [EVENTS.rolesUpdated]: async (ctx) =>
+        suspendForLostPermission(deps, ctx, ctx.params.groupId, await makersOf(deps, ctx, ctx.params.groupId)),
     } satisfies ServiceEvents,
   };
 };

@@ -4,20 +4,21 @@ import { changed } from './bots.ts';
 import type { IntegrationDeps } from './deps.ts';
 
 /**
- * Someone stopped being an admin of a group (left, kicked, banned, demoted,
- * account deleted): what they made there must not keep working for them.
+ * Someone may no longer manage a group's integrations (left, kicked,
+ * banned, account deleted; or demoted, or lost manageIntegrations with a
+ * role): what they made there must not keep working for them.
  * The incoming and outgoing hooks and commands whose secret they hold (made
  * by them and not renewed since, or renewed by them) are suspended (the hook URL
  * answers 404, nothing is delivered to their URLs, the command is not
- * called) until a current admin renews the secret, which only that admin
- * then knows; the tokens of the bots they made end (an admin gives a new
- * one). Nothing is deleted, so renewing keeps the group's set-up. Every node
+ * called) until a current manager renews the secret, which only that
+ * manager then knows; the tokens of the bots they made end (a manager gives
+ * a new one). Nothing is deleted, so renewing keeps the group's set-up. Every node
  * of the service hears the event; each step is harmless when done twice.
  * Incoming hooks are suspended last: once one shows it, the rest holds.
  */
 export async function suspendIntegrationsOf(
   { models, directory }: Pick<IntegrationDeps, 'models' | 'directory'>,
-  ctx: EventContext<'group.member.left'> | EventContext<'group.member.updated'>,
+  ctx: EventContext<'group.member.left'> | EventContext<'group.member.updated'> | EventContext<'group.roles.updated'>,
   groupId: string,
   userId: string,
 ): Promise<void> {

@@ -2,7 +2,7 @@ import type { OutgoingWebhook, OutgoingWebhookWithSecret, WebhookDelivery } from
 import { callerId, ImError, type Params } from '@im/sdk';
 import { Types } from 'mongoose';
 import { dropWaiting } from './backlog.ts';
-import { notFound, requireMember, requirePanel, withNewSecret } from './access.ts';
+import { notFound, requireIntegrationManager, requirePanel, withNewSecret } from './access.ts';
 import { changed, makeBot, removeBot } from './bots.ts';
 import type { Ctx, IntegrationDeps } from './deps.ts';
 import type { DeliveryDoc, OutgoingHookDoc } from './models.ts';
@@ -29,7 +29,7 @@ export const outgoingActions = (deps: IntegrationDeps) => {
       rateLimit: 'moderate' as const,
       async handler(ctx: Ctx<Params<typeof p.createOutgoing>>): Promise<OutgoingWebhookWithSecret> {
         const { groupId, url, panelId, triggerWords = [] } = ctx.params;
-        await requireMember(ctx, groupId);
+        await requireIntegrationManager(ctx, groupId);
         const panel = panelId ? await requirePanel(ctx, groupId, panelId) : undefined;
         // A destination the guard would refuse is refused now, not at every delivery.
         await outbound.check(url, 'url');
@@ -61,7 +61,7 @@ export const outgoingActions = (deps: IntegrationDeps) => {
     listOutgoing: {
       params: p.listOutgoing,
       async handler(ctx: Ctx<Params<typeof p.listOutgoing>>): Promise<OutgoingWebhook[]> {
-        await requireMember(ctx, ctx.params.groupId);
+        await requireIntegrationManager(ctx, ctx.params.groupId);
         const docs = await models.outgoing
           .find({ groupId: ctx.params.groupId })
           .sort({ _id: 1 })
@@ -74,7 +74,7 @@ export const outgoingActions = (deps: IntegrationDeps) => {
       params: p.outgoingRef,
       rateLimit: 'moderate' as const,
       async handler(ctx: Ctx<Params<typeof p.outgoingRef>>): Promise<OutgoingWebhookWithSecret> {
-        await requireMember(ctx, ctx.params.groupId);
+        await requireIntegrationManager(ctx, ctx.params.groupId);
         const doc = await withNewSecret(
           models.outgoing,
           ctx.params.groupId,
@@ -94,7 +94,7 @@ export const outgoingActions = (deps: IntegrationDeps) => {
       rateLimit: 'moderate' as const,
       async handler(ctx: Ctx<Params<typeof p.updateOutgoing>>): Promise<OutgoingWebhook> {
         const { groupId, hookId, disabled } = ctx.params;
-        await requireMember(ctx, groupId);
+        await requireIntegrationManager(ctx, groupId);
         const doc = await models.outgoing
           .findOneAndUpdate(
             { _id: hookId, groupId },
@@ -115,7 +115,7 @@ export const outgoingActions = (deps: IntegrationDeps) => {
       rateLimit: 'moderate' as const,
       async handler(ctx: Ctx<Params<typeof p.outgoingRef>>): Promise<void> {
         const { groupId, hookId } = ctx.params;
-        await requireMember(ctx, groupId);
+        await requireIntegrationManager(ctx, groupId);
         const hook = await load(groupId, hookId);
         await models.outgoing.deleteOne({ _id: hook._id });
         // Deliveries still waiting find no hook and end as failed.
@@ -127,7 +127,7 @@ export const outgoingActions = (deps: IntegrationDeps) => {
     deliveries: {
       params: p.outgoingRef,
       async handler(ctx: Ctx<Params<typeof p.outgoingRef>>): Promise<WebhookDelivery[]> {
-        await requireMember(ctx, ctx.params.groupId);
+        await requireIntegrationManager(ctx, ctx.params.groupId);
         const hook = await load(ctx.params.groupId, ctx.params.hookId);
         const docs = await models.deliveries
           .find({ hookId: hook._id }, { body: 0 })

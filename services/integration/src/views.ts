@@ -7,7 +7,7 @@ import type {
 } from '@im/protocol';
 import type { CommandDoc, DeliveryDoc, IncomingHookDoc, OutgoingHookDoc } from './models.ts';
 
-/** Set only while suspended (its maker is no longer an admin of the group). */
+/** Set only while suspended (its maker no longer may manage the group's integrations). */
 const suspension = (doc: { suspendedAt?: Date }): { suspended?: true } => (doc.suspendedAt ? { suspended: true } : {});
 
 export const toIncoming = (doc: IncomingHookDoc): IncomingWebhook => ({
@@ -42,13 +42,13 @@ export const toOutgoing = (doc: OutgoingHookDoc): OutgoingWebhook => ({
   ...(doc.failingSince ? { failingSince: doc.failingSince.toISOString() } : {}),
 });
 
-/** `url` only for admins: it may name an internal service. */
-export const toCommand = (doc: CommandDoc, admin: boolean): SlashCommand => ({
+/** `url` only for those who manage integrations: it may name an internal service. */
+export const toCommand = (doc: CommandDoc, manager: boolean): SlashCommand => ({
   id: doc._id.toHexString(),
   groupId: doc.groupId.toHexString(),
   trigger: doc.trigger,
   ...(doc.description ? { description: doc.description } : {}),
-  ...(admin ? { url: doc.url } : {}),
+  ...(manager ? { url: doc.url } : {}),
   botId: doc.botId.toHexString(),
   createdBy: doc.createdBy.toHexString(),
   createdAt: doc.createdAt.toISOString(),

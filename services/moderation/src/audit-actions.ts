@@ -1,6 +1,6 @@
 import type { AuditPage } from '@im/protocol';
 import type { Params } from '@im/sdk';
-import { requireGroupAdmin, requireServerAdmin } from './authority.ts';
+import { requireGroupPermission, requireServerAdmin } from './authority.ts';
 import type { Ctx, ModerationDeps } from './deps.ts';
 import { moderationParams } from './params.ts';
 
@@ -15,11 +15,11 @@ export const auditActions = ({ audit }: ModerationDeps) => ({
     },
   },
 
-  /** One group's entries, for its owner and admins. */
+  /** One group's entries, for holders of viewAuditLog (owner and admins hold it). */
   groupAudit: {
     params: moderationParams.groupAudit,
     async handler(ctx: Ctx<Params<typeof moderationParams.groupAudit>>): Promise<AuditPage> {
-      await requireGroupAdmin(ctx, ctx.params.groupId);
+      await requireGroupPermission(ctx, ctx.params.groupId, 'viewAuditLog');
       return audit.page({ groupId: ctx.params.groupId }, ctx.params.cursor, ctx.params.limit ?? 50);
     },
   },

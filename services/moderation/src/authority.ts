@@ -1,12 +1,17 @@
-import { call, callerId, ImError } from '@im/sdk';
+import type { Permission } from '@im/protocol';
+import { call, callerId, ImError, requirePermission } from '@im/sdk';
 import type { Ctx } from './deps.ts';
 
-/** The caller, who must be an owner or admin of the group (not a member: 404; a plain member: 403). */
-export async function requireGroupAdmin(ctx: Ctx<object>, groupId: string): Promise<string> {
+/** The caller, who must hold `permission` in the group (not a member: 404; a member without it: 403). */
+export async function requireGroupPermission(
+  ctx: Ctx<object>,
+  groupId: string,
+  permission: Permission,
+): Promise<string> {
   const userId = callerId(ctx);
-  const role = await call(ctx, 'group.memberRole', { groupId, userId });
-  if (!role) throw new ImError('IM_ERR_NOT_FOUND', 'Group not found');
-  if (role === 'member') throw new ImError('IM_ERR_FORBIDDEN', 'Only owner or admin may do this');
+  const access = await call(ctx, 'group.memberAccess', { groupId, userId });
+  if (!access) throw new ImError('IM_ERR_NOT_FOUND', 'Group not found');
+  requirePermission(access.permissions, permission);
   return userId;
 }
 

@@ -1,7 +1,7 @@
 import type { Report } from '@im/protocol';
 import { call, callerId, ImError, isDuplicateKeyError, type Params } from '@im/sdk';
 import { Types } from 'mongoose';
-import { requireGroupAdmin, requireServerAdmin } from './authority.ts';
+import { requireGroupPermission, requireServerAdmin } from './authority.ts';
 import type { Ctx, ModerationDeps } from './deps.ts';
 import type { ReportDoc } from './models.ts';
 import { moderationParams } from './params.ts';
@@ -10,7 +10,7 @@ import { toReport } from './views.ts';
 /** Most open reports one queue shows. */
 const MAX_QUEUE = 200;
 
-/** Members report messages; group admins (server admins for DMs) work through the queue. */
+/** Members report messages; holders of the group's manageMessages (server admins for DMs) work through the queue. */
 export const reportActions = ({ reports, audit }: ModerationDeps) => {
   /** Reports with their reporter and the reported message's author, for display. */
   const withUsers = async (ctx: Ctx<object>, docs: ReportDoc[]): Promise<Report[]> => {
@@ -102,11 +102,11 @@ export const reportActions = ({ reports, audit }: ModerationDeps) => {
       },
     },
 
-    /** The group's open reports, newest first (owner/admin). */
+    /** The group's open reports, newest first (holders of manageMessages). */
     groupReports: {
       params: moderationParams.groupReports,
       async handler(ctx: Ctx<Params<typeof moderationParams.groupReports>>): Promise<Report[]> {
-        await requireGroupAdmin(ctx, ctx.params.groupId);
+        await requireGroupPermission(ctx, ctx.params.groupId, 'manageMessages');
         return withUsers(ctx, await openQueue({ groupId: new Types.ObjectId(ctx.params.groupId) }));
       },
     },
@@ -115,7 +115,7 @@ export const reportActions = ({ reports, audit }: ModerationDeps) => {
       params: moderationParams.resolveGroupReport,
       rateLimit: 'moderate',
       async handler(ctx: Ctx<Params<typeof moderationParams.resolveGroupReport>>): Promise<Report> {
-        const actorId = await requireGroupAdmin(ctx, ctx.params.groupId);
+        const actorId = await requireGroupPermission(ctx, ctx.params.groupId, 'manageMessages');
         const report = await reports
           .findOne({ _id: ctx.params.reportId, groupId: ctx.params.groupId })
           .lean<ReportDoc>();

@@ -1,4 +1,5 @@
 import type { PublicUser } from '@im/protocol';
+import { hasPermission } from '../../state/permissions.ts';
 import { useEffect, useMemo, useState } from 'react';
 import { loadMembers } from '../../state/groups.ts';
 import { navigate } from '../../state/navigation.ts';
@@ -178,8 +179,8 @@ export function Shell() {
                     groupId={group?.id}
                     title={title}
                     members={mentionable}
-                    canModerate={group !== undefined && group.myRole !== 'member'}
-                    canPin={group === undefined || group.myRole !== 'member'}
+                    canModerate={group !== undefined && hasPermission(group, 'manageMessages')}
+                    canPin={group === undefined || hasPermission(group, 'pinMessages')}
                     posting={
                       group
                         ? {

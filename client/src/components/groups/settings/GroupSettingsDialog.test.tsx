@@ -36,6 +36,11 @@ describe('GroupSettingsDialog: tabs by permission', () => {
     expect(tabNames()).toEqual(['Members', 'Bans', 'Invites', 'Visibility', 'Icon', 'Emoji']);
   });
 
+  it('adds integrations, reports and the audit log for their permissions', () => {
+    open(group({ myPermissions: ['manageIntegrations', 'manageMessages', 'viewAuditLog'] }));
+    expect(tabNames()).toEqual(['Members', 'Integrations', 'Reports', 'Audit log']);
+  });
+
   it('is not offered to a member with none of its permissions, and shows everything to an admin', () => {
     expect(canOpenGroupSettings(group({ myPermissions: ['createInvites', 'pinMessages'] }))).toBe(false);
     open(group({ myRole: 'admin' }));

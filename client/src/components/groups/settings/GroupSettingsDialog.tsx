@@ -18,7 +18,16 @@ export type GroupSettingsTab =
   'members' | 'roles' | 'bans' | 'invites' | 'visibility' | 'icon' | 'emoji' | 'integrations' | 'reports' | 'audit';
 
 /** What a member (not owner or admin) may open group settings for: each gives a tab (or acts in Members). */
-const SETTINGS_PERMISSIONS: Permission[] = ['manageRoles', 'manageGroup', 'banMembers', 'kickMembers', 'muteMembers'];
+const SETTINGS_PERMISSIONS: Permission[] = [
+  'manageRoles',
+  'manageGroup',
+  'banMembers',
+  'kickMembers',
+  'muteMembers',
+  'manageIntegrations',
+  'manageMessages',
+  'viewAuditLog',
+];
 
 /** Whether I may open a group's settings: owner and admins, and members holding a permission it serves. */
 export function canOpenGroupSettings(group: Group): boolean {
@@ -29,12 +38,10 @@ export function canOpenGroupSettings(group: Group): boolean {
  * A group's settings: members, roles, bans, invites, who can find and join it
  * (public or private) with its description, its icon, its integrations (bots,
  * webhooks, slash commands), reports and the audit log. Each tab shows to the
- * holders of the permission it needs (owner and admins hold them all);
- * integrations, reports and the audit log stay with the owner and admins.
+ * holders of the permission it needs (owner and admins hold them all).
  */
 export function GroupSettingsDialog(props: { group: Group; initialTab?: GroupSettingsTab; onClose: () => void }) {
   const { group } = props;
-  const admin = group.myRole !== 'member';
   const when = (allowed: boolean, tab: Tab) => (allowed ? [tab] : []);
   return (
     <Dialog title={`${group.name} settings`} onClose={props.onClose} wide>
@@ -73,13 +80,17 @@ export function GroupSettingsDialog(props: { group: Group; initialTab?: GroupSet
             label: 'Emoji',
             render: () => <EmojiTab group={group} />,
           }),
-          ...when(admin, {
+          ...when(hasPermission(group, 'manageIntegrations'), {
             id: 'integrations',
             label: 'Integrations',
             render: () => <IntegrationsTab group={group} />,
           }),
-          ...when(admin, { id: 'reports', label: 'Reports', render: () => <ReportsTab groupId={group.id} /> }),
-          ...when(admin, {
+          ...when(hasPermission(group, 'manageMessages'), {
+            id: 'reports',
+            label: 'Reports',
+            render: () => <ReportsTab groupId={group.id} />,
+          }),
+          ...when(hasPermission(group, 'viewAuditLog'), {
             id: 'audit',
             label: 'Audit log',
             render: () => <AuditLog load={(cursor) => groupAudit(group.id, cursor)} />,

@@ -188,9 +188,20 @@ export async function setMemberRole(groupId: string, userId: string, role: 'admi
   if (member) changeMemberRole(groupId, userId, member.role);
 }
 
-export async function createPanel(groupId: string, name: string, type: Panel['type'] = 'text'): Promise<Panel | null> {
+/** The longest topic a panel may have (the server refuses more). */
+export const MAX_PANEL_TOPIC = 250;
+
+/** What a new panel may start with besides its name and type: a topic, and privacy with its allow lists. */
+export type NewPanelOptions = Partial<Pick<Panel, 'topic' | 'private' | 'allowRoleIds' | 'allowUserIds'>>;
+
+export async function createPanel(
+  groupId: string,
+  name: string,
+  type: Panel['type'] = 'text',
+  options: NewPanelOptions = {},
+): Promise<Panel | null> {
   const panel = await attempt('Could not create the panel', () =>
-    http.post<Panel>(path`/api/groups/${groupId}/panels`, { name, type }),
+    http.post<Panel>(path`/api/groups/${groupId}/panels`, { name, type, ...options }),
   );
   if (panel) {
     updatePanels(groupId, (panels) => (panels.some((p) => p.id === panel.id) ? panels : [...panels, panel]));

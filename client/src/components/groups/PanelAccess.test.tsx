@@ -5,6 +5,7 @@ import { forgetRoles } from '../../state/roles.ts';
 import { getState, initialState, setState } from '../../state/store.ts';
 import { alex, alice, bob, group, GROUP_ID, panel } from '../../test/fixtures.ts';
 import { fakeServer } from '../../test/server.ts';
+import { PanelDialog } from './dialogs.tsx';
 import { PanelSettingsDialog } from './PanelSettingsDialog.tsx';
 
 afterEach(() => {
@@ -96,5 +97,30 @@ describe('PanelSettingsDialog: private panels and topic', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(onClose).toHaveBeenCalled());
     expect(patches()).toEqual([{ topic: '' }]);
+  });
+});
+
+describe('PanelDialog: a new panel', () => {
+  it('starts private to a role, with a topic', async () => {
+    setState({
+      me: bob,
+      groups: { [GROUP_ID]: group({ myRole: 'owner' }) },
+      groupOrder: [GROUP_ID],
+      members: { [GROUP_ID]: { items: [member(bob, 'owner')], nextCursor: null, loading: false } },
+    });
+    const made = panel(2, { name: 'crew', private: true, allowRoleIds: [crew.id], allowUserIds: [] });
+    const requests = fakeServer((req) => (req.method === 'GET' ? { body: [crew, everyone] } : { body: made }));
+    const onClose = vi.fn();
+    render(<PanelDialog groupId={GROUP_ID} onClose={onClose} />);
+    fireEvent.change(screen.getByLabelText('Panel name'), { target: { value: 'crew' } });
+    fireEvent.change(screen.getByLabelText('Topic'), { target: { value: ' Call times ' } });
+    fireEvent.click(screen.getByRole('switch', { name: 'Private' }));
+    fireEvent.click(await screen.findByRole('checkbox', { name: 'Crew' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Create' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(requests.filter((r) => r.method === 'POST').map((r) => r.body)).toEqual([
+      { name: 'crew', type: 'text', topic: 'Call times', private: true, allowRoleIds: [crew.id], allowUserIds: [] },
+    ]);
+    expect(getState().groups[GROUP_ID]!.panels.map((p) => p.name)).toEqual(['general', 'crew']);
   });
 });

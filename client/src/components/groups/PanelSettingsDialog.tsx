@@ -1,13 +1,10 @@
 import type { Panel } from '@im/protocol';
 import { useState, type FormEvent } from 'react';
-import { updatePanel, type PanelPatch } from '../../state/groups.ts';
+import { MAX_PANEL_TOPIC, updatePanel, type PanelPatch } from '../../state/groups.ts';
 import { Dialog } from '../common/Dialog.tsx';
 import { FormActions } from '../common/FormActions.tsx';
 import { PanelAccessFields, type PanelAccess } from './PanelAccessFields.tsx';
 import { WebPublicSection } from './WebPublicSection.tsx';
-
-/** The longest topic a panel may have (the server refuses more). */
-export const MAX_PANEL_TOPIC = 250;
 
 const sameIds = (a: string[], b: string[]) => a.length === b.length && a.every((id) => b.includes(id));
 

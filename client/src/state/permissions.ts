@@ -86,3 +86,13 @@ export function mayModerate(
     rankOf(group.myRole, group.myRoleIds, roles) > rankOf(target.role, target.roleIds, roles)
   );
 }
+
+/**
+ * Whether I may edit, move, delete, give or take `role`, as the server
+ * decides: with `manageRoles`, owner and admins any role, a plain member only
+ * roles ranked below their own highest.
+ */
+export function mayManageRole(group: Group, role: Role, roles: Role[]): boolean {
+  if (!hasPermission(group, 'manageRoles')) return false;
+  return group.myRole !== 'member' || role.position < rankOf(group.myRole, group.myRoleIds, roles);
+}

@@ -5,7 +5,7 @@ import { displayName } from '../../state/users.ts';
 import { Avatar } from '../common/Avatar.tsx';
 import { useMenu } from '../common/useMenu.ts';
 import { BotBadge } from '../messages/BotBadge.tsx';
-import { hasPermission, mayModerate, nameColor, rolesOf } from '../../state/permissions.ts';
+import { mayManageRole, mayModerate, nameColor, rolesOf } from '../../state/permissions.ts';
 import { giveRole, takeRole } from '../../state/roles.ts';
 import { describeError } from '../../api/errors.ts';
 import { RoleChips } from './roles/RoleChips.tsx';
@@ -58,7 +58,7 @@ function MemberRow(props: { member: Member; group: Group; meId?: string; online:
   const roles = useGroupRoles(group.id);
   const canKick = mayModerate(group, member, props.meId, 'kickMembers', roles);
   const color = nameColor(member.roleIds, roles);
-  const giveable = hasPermission(group, 'manageRoles') ? roles.filter((r) => r.id !== group.id) : [];
+  const giveable = roles.filter((r) => r.id !== group.id && mayManageRole(group, r, roles));
   return (
     <li ref={ref} className="member" data-testid="member" data-online={props.online}>
       <button type="button" className="member-button" aria-expanded={open} onClick={() => setOpen(!open)}>

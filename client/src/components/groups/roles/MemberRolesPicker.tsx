@@ -1,12 +1,14 @@
-import type { Member, Role } from '@im/protocol';
+import type { Group, Member, Role } from '@im/protocol';
+import { mayManageRole } from '../../../state/permissions.ts';
 import { useId, useState } from 'react';
 import { giveRole, takeRole } from '../../../state/roles.ts';
 import { ErrorLine } from '../../common/ErrorLine.tsx';
 import { useAction } from '../../common/useAction.ts';
 
-/** A checkbox per custom role of the group: ticking gives it to the member, unticking takes it (at once). */
-export function MemberRolesPicker(props: { groupId: string; member: Member; name: string; roles: Role[] }) {
-  const { groupId, member } = props;
+/** A checkbox per custom role of the group: ticking gives it to the member, unticking takes it (at once); roles ranked at or above mine are shown but locked. */
+export function MemberRolesPicker(props: { group: Group; member: Member; name: string; roles: Role[] }) {
+  const { member } = props;
+  const groupId = props.group.id;
   const titleId = useId();
   const { busy, error, run } = useAction();
   // The box shows the asked-for state while its request runs, then the member's.
@@ -20,6 +22,7 @@ export function MemberRolesPicker(props: { groupId: string; member: Member; name
         <label key={role.id} className="check">
           <input
             type="checkbox"
+            disabled={!mayManageRole(props.group, role, props.roles)}
             checked={asked?.roleId === role.id ? asked.on : member.roleIds.includes(role.id)}
             onChange={(e) => {
               const on = e.target.checked;

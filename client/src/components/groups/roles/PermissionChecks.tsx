@@ -2,8 +2,15 @@ import { PERMISSIONS, type Permission } from '@im/protocol';
 import { useId } from 'react';
 import { PERMISSION_TEXT, permissionLabel } from '../../../state/permissions.ts';
 
-/** Every permission as a checkbox, its one-line description read with it. */
-export function PermissionChecks(props: { value: Permission[]; onChange: (value: Permission[]) => void }) {
+/**
+ * Every permission as a checkbox, its one-line description read with it.
+ * Those outside `grantable` (what I hold myself) cannot be ticked.
+ */
+export function PermissionChecks(props: {
+  value: Permission[];
+  grantable: readonly Permission[];
+  onChange: (value: Permission[]) => void;
+}) {
   const base = useId();
   return (
     <fieldset className="permission-checks">
@@ -13,6 +20,7 @@ export function PermissionChecks(props: { value: Permission[]; onChange: (value:
           <input
             type="checkbox"
             checked={props.value.includes(permission)}
+            disabled={!props.grantable.includes(permission) && !props.value.includes(permission)}
             aria-describedby={`${base}-${permission}`}
             onChange={(e) =>
               props.onChange(

@@ -9,7 +9,14 @@ export const DEFAULT_ROLE_COLOR = '#5865f2';
 export const MAX_ROLE_NAME = 32;
 
 /** A role's name, colour and permissions, saved together; of `@everyone` only its permissions. */
-export function RoleEditor(props: { groupId: string; role: Role; everyone: boolean; onDone: () => void }) {
+export function RoleEditor(props: {
+  groupId: string;
+  role: Role;
+  everyone: boolean;
+  /** The permissions I may hand out: those I hold. */
+  grantable: readonly Permission[];
+  onDone: () => void;
+}) {
   const { role } = props;
   const [name, setName] = useState(role.name);
   const [colored, setColored] = useState(role.color !== undefined);
@@ -58,7 +65,7 @@ export function RoleEditor(props: { groupId: string; role: Role; everyone: boole
           Colour its members' names
         </label>
       )}
-      <PermissionChecks value={permissions} onChange={setPermissions} />
+      <PermissionChecks value={permissions} grantable={props.grantable} onChange={setPermissions} />
     </InlineForm>
   );
 }

@@ -125,7 +125,7 @@ function MemberRow(props: { group: Group; member: Member; meId?: string }) {
           )}
         </div>
       )}
-      {pickingRoles && <MemberRolesPicker groupId={group.id} member={member} name={name} roles={roles} />}
+      {pickingRoles && <MemberRolesPicker group={group} member={member} name={name} roles={roles} />}
       {banning && (
         <BanForm
           name={name}

@@ -131,3 +131,26 @@ describe('RolesTab', () => {
     expect(rowNames()).toEqual(['Helpers', 'Moderators', '@everyone']);
   });
 });
+
+describe('RolesTab for a member who manages roles', () => {
+  it('changes only roles ranked below their own, handing out only permissions they hold', async () => {
+    const leads: Role = { ...mods, name: 'Leads', permissions: ['manageRoles', 'pinMessages'] };
+    setState({
+      groups: {
+        [GROUP_ID]: group({ myRoleIds: [leads.id], myPermissions: ['createInvites', 'manageRoles', 'pinMessages'] }),
+      },
+      groupOrder: [GROUP_ID],
+    });
+    fakeServer(() => ({ body: [everyone, helpers, leads] }));
+    render(<Live />);
+    const own = await screen.findByRole('listitem', { name: 'Leads' });
+    expect(within(own).queryByRole('button', { name: /Edit|Delete|Move/ })).toBeNull();
+    expect(within(own).getByText(/ranked at or above your own roles/)).toBeTruthy();
+
+    const below = screen.getByRole('listitem', { name: 'Helpers' });
+    expect(within(below).getByRole('button', { name: 'Move Helpers up' })).toHaveProperty('disabled', true);
+    fireEvent.click(within(below).getByRole('button', { name: 'Edit Helpers' }));
+    expect(within(below).getByRole('checkbox', { name: /Pin messages/ })).toHaveProperty('disabled', false);
+    expect(within(below).getByRole('checkbox', { name: /Kick members/ })).toHaveProperty('disabled', true);
+  });
+});

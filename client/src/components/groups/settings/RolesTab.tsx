@@ -1,7 +1,8 @@
 import '../roles/roles.css';
-import type { Group, Role } from '@im/protocol';
+import { PERMISSIONS, type Group, type Permission, type Role } from '@im/protocol';
 import { useEffect, useState } from 'react';
 import { describeError } from '../../../api/errors.ts';
+import { mayManageRole } from '../../../state/permissions.ts';
 import { deleteRole, loadRoles, moveRole, useRoles } from '../../../state/roles.ts';
 import { ErrorLine } from '../../common/ErrorLine.tsx';
 import { useAction } from '../../common/useAction.ts';
@@ -11,7 +12,9 @@ import { RoleEditor } from '../roles/RoleEditor.tsx';
 /**
  * A group's roles, highest first: what each lets its holders do, the colour
  * of their names, and their order (a higher role's colour wins). `@everyone`,
- * held by every member, comes last and has only permissions.
+ * held by every member, comes last and has only permissions. A member who
+ * manages roles (not owner or admin) changes only roles ranked below their
+ * own, and hands out only permissions they hold.
  */
 export function RolesTab(props: { group: Group }) {
   const { group } = props;
@@ -22,20 +25,24 @@ export function RolesTab(props: { group: Group }) {
   }, [group.id]);
   if (!roles) return loadError ? <ErrorLine error={loadError} /> : <p className="hint">Loading roles…</p>;
   const custom = roles.filter((r) => r.id !== group.id);
+  const grantable = group.myRole === 'member' ? group.myPermissions : PERMISSIONS;
   return (
     <>
       <CreateRoleForm groupId={group.id} />
       <ul className="mod-list" aria-label="Roles">
         {roles.map((role) => {
           const rank = custom.indexOf(role);
+          const above = rank > 0 ? custom[rank - 1] : undefined;
           return (
             <RoleRow
               key={role.id}
               groupId={group.id}
               role={role}
               everyone={rank < 0}
-              first={rank === 0}
-              last={rank === custom.length - 1}
+              manageable={mayManageRole(group, role, roles)}
+              canMoveUp={above !== undefined && mayManageRole(group, above, roles)}
+              canMoveDown={rank >= 0 && rank < custom.length - 1}
+              grantable={grantable}
             />
           );
         })}
@@ -46,8 +53,17 @@ export function RolesTab(props: { group: Group }) {
 
 const countPermissions = (n: number) => (n === 0 ? 'No permissions' : n === 1 ? '1 permission' : `${n} permissions`);
 
-function RoleRow(props: { groupId: string; role: Role; everyone: boolean; first: boolean; last: boolean }) {
-  const { groupId, role, everyone } = props;
+function RoleRow(props: {
+  groupId: string;
+  role: Role;
+  everyone: boolean;
+  /** Ranked below me (or I am owner or admin): I may edit, move and delete it. */
+  manageable: boolean;
+  canMoveUp: boolean;
+  canMoveDown: boolean;
+  grantable: readonly Permission[];
+}) {
+  const { groupId, role, everyone, manageable } = props;
   const [editing, setEditing] = useState(false);
   const { busy, error, run } = useAction();
   return (
@@ -58,52 +74,63 @@ function RoleRow(props: { groupId: string; role: Role; everyone: boolean; first:
         <span className="hint">
           {countPermissions(role.permissions.length)}
           {everyone && ' · every member holds it'}
+          {!manageable && ' · ranked at or above your own roles'}
         </span>
       </div>
-      <div className="mod-actions">
-        <button
-          type="button"
-          aria-label={`Edit ${role.name}`}
-          aria-expanded={editing}
-          onClick={() => setEditing(!editing)}
-        >
-          Edit
-        </button>
-        {!everyone && (
-          <>
-            <button
-              type="button"
-              aria-label={`Move ${role.name} up`}
-              disabled={busy || props.first}
-              onClick={() => void run(() => moveRole(groupId, role.id, 'up'))}
-            >
-              Move up
-            </button>
-            <button
-              type="button"
-              aria-label={`Move ${role.name} down`}
-              disabled={busy || props.last}
-              onClick={() => void run(() => moveRole(groupId, role.id, 'down'))}
-            >
-              Move down
-            </button>
-            <button
-              type="button"
-              className="danger"
-              aria-label={`Delete ${role.name}`}
-              disabled={busy}
-              onClick={() =>
-                window.confirm(`Delete the role ${role.name}? Its members lose it.`) &&
-                void run(() => deleteRole(groupId, role.id))
-              }
-            >
-              Delete
-            </button>
-          </>
-        )}
-      </div>
+      {manageable && (
+        <div className="mod-actions">
+          <button
+            type="button"
+            aria-label={`Edit ${role.name}`}
+            aria-expanded={editing}
+            onClick={() => setEditing(!editing)}
+          >
+            Edit
+          </button>
+          {!everyone && (
+            <>
+              <button
+                type="button"
+                aria-label={`Move ${role.name} up`}
+                disabled={busy || !props.canMoveUp}
+                onClick={() => void run(() => moveRole(groupId, role.id, 'up'))}
+              >
+                Move up
+              </button>
+              <button
+                type="button"
+                aria-label={`Move ${role.name} down`}
+                disabled={busy || !props.canMoveDown}
+                onClick={() => void run(() => moveRole(groupId, role.id, 'down'))}
+              >
+                Move down
+              </button>
+              <button
+                type="button"
+                className="danger"
+                aria-label={`Delete ${role.name}`}
+                disabled={busy}
+                onClick={() =>
+                  window.confirm(`Delete the role ${role.name}? Its members lose it.`) &&
+                  void run(() => deleteRole(groupId, role.id))
+                }
+              >
+                Delete
+              </button>
+            </>
+          )}
+        </div>
+      )}
       <ErrorLine error={error} />
-      {editing && <RoleEditor groupId={groupId} role={role} everyone={everyone} onDone={() => setEditing(false)} />}
+      {editing && manageable && (
+        <RoleEditor
+          groupId={groupId}
+          role={role}
+          everyone={everyone}
+          grantable={props.grantable}
+          onDone={() => setEditing(false)}
+        />
+      )}
     </li>
   );
 }

@@ -168,8 +168,13 @@ const FANOUT: { [E in EventName]?: FanoutHandler<E> } = {
       emitTo(rt, granted, 'panel:created', { groupId, panel });
     }
   },
-  [EVENTS.panelDeleted]: (rt, { groupId, panelId, converseId }) => {
-    emitTo(rt, groupRoom(groupId), 'panel:deleted', { groupId, panelId, converseId });
+  // A private panel's going is told to its viewers only: to the others it never existed.
+  [EVENTS.panelDeleted]: (rt, { groupId, panelId, converseId, private: isPrivate }) => {
+    emitTo(rt, isPrivate ? converseRoom(converseId) : groupRoom(groupId), 'panel:deleted', {
+      groupId,
+      panelId,
+      converseId,
+    });
     move(rt, 'leave', converseRoom(converseId), converseRoom(converseId));
   },
   [EVENTS.typing]: ({ io }, { converseId, userId }) => {

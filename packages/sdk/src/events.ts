@@ -126,7 +126,8 @@ export interface EventPayloads {
   };
   'group.panel.created': { groupId: string; panel: Panel };
   'group.panel.updated': { groupId: string; panel: Panel };
-  'group.panel.deleted': { groupId: string; panelId: string; converseId: string };
+  /** private: the panel was private, so only those who saw it are told. */
+  'group.panel.deleted': { groupId: string; panelId: string; converseId: string; private?: true };
   /**
    * A private panel's audience changed (it became private or public, its
    * allow lists changed, or members' roles did): granted users' sockets join

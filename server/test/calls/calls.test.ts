@@ -350,6 +350,41 @@ describe('voice and video through LiveKit', () => {
     await ownerGone;
   });
 
+  it('takes a member a private voice panel no longer allows out of its call; their token brings them no further', async () => {
+    const { owner, members, groupId } = await groupWithMembers(api, 1, 'Inner');
+    const [guest] = members as [User];
+    const panel = await ok<Panel>(
+      'POST',
+      `/api/groups/${groupId}/panels`,
+      owner,
+      { name: 'backroom', type: 'voice', private: true, allowUserIds: [guest.id] },
+      201,
+    );
+    const seen = record(await socketOf(owner), 'call:updated');
+    await joinCall(owner, panel.converseId);
+    const guestRoom = await joinCall(guest, panel.converseId);
+    let guestGone = false;
+    guestRoom.once('disconnected', () => (guestGone = true));
+    await updateWhere(seen, 0, panel.converseId, (s) => s.participants.length === 2, 'both in the call');
+
+    const beforeRevoke = seen.length;
+    await ok('PATCH', `/api/groups/${groupId}/panels/${panel.id}`, owner, { allowUserIds: [] });
+    await until('the guest to be sent away', () => guestGone, WEBHOOK_DEADLINE_MS);
+    await updateWhere(
+      seen,
+      beforeRevoke,
+      panel.converseId,
+      (s) => s.participants.length === 1 && s.participants[0]!.userId === owner.id,
+      'the guest out of the call',
+    );
+    await refused('POST', `/api/converses/${panel.converseId}/call/join`, guest, 404, 'IM_ERR_NOT_FOUND');
+    // The token they hold still has most of its hour: coming back with it, they are sent away again.
+    const returned = await connect(grants.get(guestRoom)!);
+    let sentAway = false;
+    returned.once('disconnected', () => (sentAway = true));
+    await until('the returning guest to be sent away', () => sentAway || !returned.isConnected, WEBHOOK_DEADLINE_MS);
+  });
+
   it('lets a member muted in the group only listen in the call they are in, and speak again once unmuted', async () => {
     const { owner, members, groupId } = await groupWithMembers(api, 1, 'Debate');
     const [speaker] = members as [User];

@@ -21,6 +21,14 @@ export const membershipEvents = ({ app, store, livekit }: CallDeps) => {
     if (!livekit) return;
     for (const converseId of await store.ongoing(converseIds)) await livekit.endRoom(converseId);
   };
+  /** Those a private panel no longer allows leave its call (one read: most panels have none going). */
+  const takeOutOfPanel = async (converseId: string, userIds: string[]) => {
+    if (!livekit || userIds.length === 0) return;
+    const revoked = new Set(userIds);
+    const present = (await store.get(converseId))?.participants ?? [];
+    for (const userId of new Set(present.map((p) => p.userId)))
+      if (revoked.has(userId)) await livekit.removeParticipant(converseId, userId);
+  };
   /** The user's calls in the group get the publishing right their standing gives now. */
   const reconsider = async (ctx: EventContext<'group.member.updated'>) => {
     if (!livekit) return;
@@ -35,6 +43,10 @@ export const membershipEvents = ({ app, store, livekit }: CallDeps) => {
       reconsider(ctx).catch(warn("change a member's right to speak in a call")),
     [EVENTS.memberLeft]: (ctx: EventContext<'group.member.left'>) =>
       takeOut(ctx.params.userId, ctx.params.converseIds).catch(warn('take a former member out of a call')),
+    [EVENTS.panelAccess]: (ctx: EventContext<'group.panel.access'>) =>
+      takeOutOfPanel(ctx.params.panel.converseId, ctx.params.revokedUserIds).catch(
+        warn('take those a private panel no longer allows out of its call'),
+      ),
     [EVENTS.userDeactivated]: (ctx: EventContext<'user.deactivated'>) =>
       takeOut(ctx.params.userId).catch(warn('take a deactivated user out of calls')),
     [EVENTS.panelDeleted]: (ctx: EventContext<'group.panel.deleted'>) =>

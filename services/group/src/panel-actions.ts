@@ -184,12 +184,18 @@ export const panelActions = ({ models, membership, audit, rooms }: GroupDeps) =>
       if (panel.private) await membership.forgetRules(ctx.params.groupId);
       await rooms.panelRemoved(ctx.params.groupId, converseId);
       if (panel.webPublic) await callOnEveryNode(ctx, 'gateway.forgetPublic', { converseIds: [converseId] });
-      announce(ctx, EVENTS.panelDeleted, { groupId: ctx.params.groupId, panelId: ctx.params.panelId, converseId });
+      announce(ctx, EVENTS.panelDeleted, {
+        groupId: ctx.params.groupId,
+        panelId: ctx.params.panelId,
+        converseId,
+        ...(panel.private ? { private: true as const } : {}),
+      });
       await audit.record(actorId, {
         action: 'panel.delete',
         target: { type: 'panel', id: ctx.params.panelId },
         groupId: ctx.params.groupId,
-        details: { name: panel.name },
+        // Marked, so the log can leave it out for those the panel did not allow.
+        details: { name: panel.name, ...(panel.private ? { private: true } : {}) },
       });
     },
   },

@@ -81,7 +81,8 @@ export const publicActions = ({ models, membership, rooms }: GroupDeps) => ({
         panelId: panel._id.toHexString(),
         panelName: panel.name,
         converseId: panel.converseId.toHexString(),
-        webPublic: panel.webPublic === true,
+        // A private panel is never on the web, whatever its flag says.
+        webPublic: panel.webPublic === true && panel.private !== true,
       };
     },
   },

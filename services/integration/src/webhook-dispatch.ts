@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Message, WebhookEventBody } from '@im/protocol';
-import { isDuplicateKeyError, type DeliveryQueue, type EventContext } from '@im/sdk';
+import { call, isDuplicateKeyError, type DeliveryQueue, type EventContext } from '@im/sdk';
 import { Types } from 'mongoose';
 import { capBacklog, trimEvery } from './backlog.ts';
 import type { IntegrationDeps } from './deps.ts';
@@ -13,6 +13,27 @@ const triggers = (hook: OutgoingHookDoc, content: string): boolean => {
   const first = content.trimStart().split(/\s/, 1)[0] ?? '';
   return hook.triggerWords.includes(first);
 };
+
+/** Who answers for a hook: whoever holds its secret (its maker until someone renews it). */
+const holderOf = (hook: OutgoingHookDoc): string => (hook.secretHolder ?? hook.createdBy).toHexString();
+
+/**
+ * The hooks whose holder may read the message's converse: a hook sends out
+ * only what the member answering for it could read, so a private panel's
+ * messages reach a group-wide hook only when that member sees the panel (one
+ * cached call for all of them; in a panel everyone sees, every holder who is
+ * still a member does).
+ */
+async function readableByMaker(
+  ctx: EventContext<'chat.message.created'>,
+  converseId: string,
+  hooks: OutgoingHookDoc[],
+): Promise<OutgoingHookDoc[]> {
+  if (hooks.length === 0) return hooks;
+  const userIds = [...new Set(hooks.map(holderOf))];
+  const found = await call(ctx, 'group.converseMembers', { converseId, userIds });
+  return found ? hooks.filter((h) => found.roles[holderOf(h)] !== undefined) : [];
+}
 
 /**
  * The same id for the same message and hook on every node: each node of the
@@ -54,12 +75,13 @@ export const webhookDispatcher = (
     if (!groupId) return;
     const group = await directory.forGroup(groupId);
     if (group.outgoing.length === 0 || group.botIds.has(message.authorId)) return;
-    const hooks = group.outgoing.filter(
+    const matching = group.outgoing.filter(
       (h) =>
         !h.disabled &&
         (!h.converseId || h.converseId.toHexString() === message.converseId) &&
         triggers(h, message.content),
     );
+    const hooks = await readableByMaker(ctx, message.converseId, matching);
     const jobs: WebhookJobData[] = [];
     for (const hook of hooks) {
       const job = await recordDelivery(models, hook, groupId, message);

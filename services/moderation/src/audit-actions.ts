@@ -1,6 +1,6 @@
-import type { AuditPage } from '@im/protocol';
-import type { Params } from '@im/sdk';
-import { requireGroupPermission, requireServerAdmin } from './authority.ts';
+import type { AuditEntry, AuditPage } from '@im/protocol';
+import { call, type Params } from '@im/sdk';
+import { groupStanding, readableConverses, requireServerAdmin } from './authority.ts';
 import type { Ctx, ModerationDeps } from './deps.ts';
 import { moderationParams } from './params.ts';
 
@@ -19,8 +19,27 @@ export const auditActions = ({ audit }: ModerationDeps) => ({
   groupAudit: {
     params: moderationParams.groupAudit,
     async handler(ctx: Ctx<Params<typeof moderationParams.groupAudit>>): Promise<AuditPage> {
-      await requireGroupPermission(ctx, ctx.params.groupId, 'viewAuditLog');
-      return audit.page({ groupId: ctx.params.groupId }, ctx.params.cursor, ctx.params.limit ?? 50);
+      const { userId, role } = await groupStanding(ctx, ctx.params.groupId, 'viewAuditLog');
+      const page = await audit.page({ groupId: ctx.params.groupId }, ctx.params.cursor, ctx.params.limit ?? 50);
+      // Owner and admins see every panel; a role holder not what private panels they are not allowed in.
+      if (role !== 'member') return page;
+      return { ...page, items: await withoutHiddenPanels(ctx, userId, page.items) };
     },
   },
 });
+
+/**
+ * Drops the entries about private panels the user may not see (a deleted
+ * one included): their names and allow lists are the panel's to keep.
+ */
+async function withoutHiddenPanels(ctx: Ctx<object>, userId: string, items: AuditEntry[]): Promise<AuditEntry[]> {
+  const privateIds = new Set(
+    items.filter((e) => e.target.type === 'panel' && e.details.private === true).map((e) => e.target.id),
+  );
+  if (privateIds.size === 0) return items;
+  const infos = await Promise.all([...privateIds].map((panelId) => call(ctx, 'group.panelInfo', { panelId })));
+  const converseOf = new Map(infos.flatMap((info) => (info ? [[info.panelId, info.converseId] as const] : [])));
+  const readable = await readableConverses(ctx, userId, converseOf.values());
+  const hidden = new Set([...privateIds].filter((id) => !readable.has(converseOf.get(id) ?? '')));
+  return items.filter((e) => !(e.target.type === 'panel' && hidden.has(e.target.id)));
+}

@@ -1,4 +1,4 @@
-import type { Permission } from '@im/protocol';
+import type { GroupRole, Permission } from '@im/protocol';
 import { call, callerId, ImError, requirePermission } from '@im/sdk';
 import type { Ctx } from './deps.ts';
 
@@ -8,11 +8,31 @@ export async function requireGroupPermission(
   groupId: string,
   permission: Permission,
 ): Promise<string> {
+  return (await groupStanding(ctx, groupId, permission)).userId;
+}
+
+/** Like requireGroupPermission, with the caller's role (owner and admins see every private panel). */
+export async function groupStanding(
+  ctx: Ctx<object>,
+  groupId: string,
+  permission: Permission,
+): Promise<{ userId: string; role: GroupRole }> {
   const userId = callerId(ctx);
   const access = await call(ctx, 'group.memberAccess', { groupId, userId });
   if (!access) throw new ImError('IM_ERR_NOT_FOUND', 'Group not found');
   requirePermission(access.permissions, permission);
-  return userId;
+  return { userId, role: access.role };
+}
+
+/**
+ * Which of `converseIds` the user may read (one call each, cached by the
+ * group service): a role holder who moderates must not see, through the
+ * queue or the log, what a private panel they are not allowed in holds.
+ */
+export async function readableConverses(ctx: Ctx<object>, userId: string, converseIds: Iterable<string>) {
+  const unique = [...new Set(converseIds)];
+  const access = await Promise.all(unique.map((converseId) => call(ctx, 'chat.access', { converseId, userId })));
+  return new Set(unique.filter((_, i) => access[i] !== null));
 }
 
 /** The caller, who must be a server admin (ADMIN_USERNAMES), else 403. */

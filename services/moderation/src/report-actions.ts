@@ -1,7 +1,7 @@
 import type { Report } from '@im/protocol';
 import { call, callerId, ImError, isDuplicateKeyError, type Params } from '@im/sdk';
 import { Types } from 'mongoose';
-import { requireGroupPermission, requireServerAdmin } from './authority.ts';
+import { readableConverses, requireGroupPermission, requireServerAdmin } from './authority.ts';
 import type { Ctx, ModerationDeps } from './deps.ts';
 import type { ReportDoc } from './models.ts';
 import { moderationParams } from './params.ts';
@@ -106,8 +106,18 @@ export const reportActions = ({ reports, audit }: ModerationDeps) => {
     groupReports: {
       params: moderationParams.groupReports,
       async handler(ctx: Ctx<Params<typeof moderationParams.groupReports>>): Promise<Report[]> {
-        await requireGroupPermission(ctx, ctx.params.groupId, 'manageMessages');
-        return withUsers(ctx, await openQueue({ groupId: new Types.ObjectId(ctx.params.groupId) }));
+        const actorId = await requireGroupPermission(ctx, ctx.params.groupId, 'manageMessages');
+        const queue = await openQueue({ groupId: new Types.ObjectId(ctx.params.groupId) });
+        // Reports of a private panel the caller is not allowed in are not theirs to see.
+        const readable = await readableConverses(
+          ctx,
+          actorId,
+          queue.map((r) => r.converseId.toHexString()),
+        );
+        return withUsers(
+          ctx,
+          queue.filter((r) => readable.has(r.converseId.toHexString())),
+        );
       },
     },
 
@@ -119,7 +129,8 @@ export const reportActions = ({ reports, audit }: ModerationDeps) => {
         const report = await reports
           .findOne({ _id: ctx.params.reportId, groupId: ctx.params.groupId })
           .lean<ReportDoc>();
-        if (!report) throw new ImError('IM_ERR_NOT_FOUND', 'Report not found');
+        if (!report || !(await readableConverses(ctx, actorId, [report.converseId.toHexString()])).size)
+          throw new ImError('IM_ERR_NOT_FOUND', 'Report not found');
         return resolve(ctx, report, actorId, ctx.params.action, 'chat.remove');
       },
     },

@@ -1,5 +1,5 @@
 import type { NotificationPage, NotificationSettings } from '@im/protocol';
-import { callerId, type ActionParams, type ActionResult, type Params } from '@im/sdk';
+import { call, callerId, type ActionParams, type ActionResult, type Params } from '@im/sdk';
 import { Types } from 'mongoose';
 import type { Ctx, PushDeps } from './deps.ts';
 import type { NotificationDoc, SettingsDoc } from './models.ts';
@@ -7,9 +7,20 @@ import { mutedAmong } from './muted.ts';
 import { pushParams } from './params.ts';
 import { toNotification, toSettings } from './views.ts';
 
+/** Of the converses of these entries, those the user may read now (one cached access check each). */
+async function readableConverses(ctx: Ctx<object>, userId: string, docs: NotificationDoc[]): Promise<Set<string>> {
+  const converseIds = [...new Set(docs.map((d) => d.converseId.toHexString()))];
+  const access = await Promise.all(converseIds.map((converseId) => call(ctx, 'chat.access', { converseId, userId })));
+  return new Set(converseIds.filter((_, i) => access[i] !== null));
+}
+
 /** The inbox of what reached a user while away, and what they muted. */
 export const inboxActions = ({ models }: PushDeps) => ({
-  /** Mentions and DMs received while offline, newest first. */
+  /**
+   * Mentions and DMs received while offline, newest first, of converses the
+   * caller can still read: one made private since (or left) keeps its
+   * entries, which show again if access comes back.
+   */
   inbox: {
     params: pushParams.inbox,
     async handler(ctx: Ctx<Params<typeof pushParams.inbox>>): Promise<NotificationPage> {
@@ -21,8 +32,9 @@ export const inboxActions = ({ models }: PushDeps) => ({
         .limit(limit + 1)
         .lean<NotificationDoc[]>();
       const page = docs.slice(0, limit);
+      const readable = await readableConverses(ctx, userId, page);
       return {
-        items: page.map(toNotification),
+        items: page.filter((d) => readable.has(d.converseId.toHexString())).map(toNotification),
         nextCursor: docs.length > limit ? page.at(-1)!._id.toHexString() : null,
       };
     },

@@ -64,15 +64,23 @@ export function digestSender(deps: MailDeps, broker: ActionCaller) {
   };
 
   /**
-   * The entries past the reader's position now: a read can overtake the
-   * recording of a message it covers (the record waits on other services),
-   * so the position is asked again just before sending.
+   * The entries past the reader's position now, in converses they may still
+   * read: a read can overtake the recording of a message it covers (the
+   * record waits on other services), so the position is asked again just
+   * before sending; and a panel made private (or a group left) since the
+   * message came is no longer theirs to be told about.
    */
   const stillUnread = async (userId: string, entries: MissedDoc[]): Promise<MissedDoc[]> => {
     if (entries.length === 0) return entries;
     const converseIds = [...new Set(entries.map((e) => e.converseId.toHexString()))];
-    const readSeqs = await call(broker, 'chat.readSeqs', { userId, converseIds });
-    return entries.filter((e) => e.seq > (readSeqs[e.converseId.toHexString()] ?? 0));
+    const [readSeqs, access] = await Promise.all([
+      call(broker, 'chat.readSeqs', { userId, converseIds }),
+      Promise.all(converseIds.map((converseId) => call(broker, 'chat.access', { converseId, userId }))),
+    ]);
+    const readable = new Set(converseIds.filter((_, i) => access[i] !== null));
+    return entries.filter(
+      (e) => readable.has(e.converseId.toHexString()) && e.seq > (readSeqs[e.converseId.toHexString()] ?? 0),
+    );
   };
 
   /** Sends one claimed digest (if anything is left unread), then schedules the next if more came. */

@@ -16,8 +16,8 @@ function start() {
     members: {
       [GROUP]: {
         items: [
-          { user: alice, role: 'member', joinedAt: UNTIL },
-          { user: bob, role: 'owner', joinedAt: UNTIL },
+          { user: alice, role: 'member', roleIds: [], joinedAt: UNTIL },
+          { user: bob, role: 'owner', roleIds: [], joinedAt: UNTIL },
         ],
         nextCursor: null,
         loading: false,
@@ -55,7 +55,7 @@ describe('member:updated', () => {
     expect(getState().members[GROUP]!.items[0]!.mutedUntil).toBe(UNTIL);
     applyMemberUpdate(GROUP, alice.id, 'admin');
     expect(getState().groups[GROUP]).toEqual({ ...group, myRole: 'admin' });
-    expect(getState().members[GROUP]!.items[0]).toEqual({ user: alice, role: 'admin', joinedAt: UNTIL });
+    expect(getState().members[GROUP]!.items[0]).toEqual({ user: alice, role: 'admin', roleIds: [], joinedAt: UNTIL });
   });
 
   it("changes someone else's entry without touching my group", () => {

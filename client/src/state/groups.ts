@@ -35,12 +35,37 @@ export function removeGroup(groupId: string): void {
   if (route.name === 'group' && route.groupId === groupId) navigate({ name: 'home' }, { replace: true });
 }
 
-/** Applies a group change from an event (which carries nothing of mine: my role and mute are kept). */
+/**
+ * Applies a group change from an event, which carries nothing of mine (my
+ * role, mute, roles and permissions are kept) and only the panels everyone
+ * sees: the private panels I was let into stay where they were.
+ */
 export function updateGroup(group: GroupInfo): void {
   const held = getState().groups[group.id];
   if (!held) return;
   const mine = held.myMutedUntil === undefined ? {} : { myMutedUntil: held.myMutedUntil };
-  putGroup({ ...group, myRole: held.myRole, ...mine });
+  putGroup({
+    ...group,
+    panels: withHeldPrivatePanels(held.panels, group.panels),
+    myRole: held.myRole,
+    myRoleIds: held.myRoleIds,
+    myPermissions: held.myPermissions,
+    ...mine,
+  });
+}
+
+/** `shared` (the panels everyone sees) with the private panels of `held` it lacks, each after the panel it followed. */
+export function withHeldPrivatePanels(held: Panel[], shared: Panel[]): Panel[] {
+  const panels = [...shared];
+  held.forEach((panel, index) => {
+    if (!panel.private || panels.some((p) => p.id === panel.id)) return;
+    const before = held
+      .slice(0, index)
+      .reverse()
+      .find((h) => panels.some((p) => p.id === h.id));
+    panels.splice(before ? panels.findIndex((p) => p.id === before.id) + 1 : 0, 0, panel);
+  });
+  return panels;
 }
 
 export function updatePanels(groupId: string, update: (panels: Panel[]) => Panel[]): void {
@@ -163,9 +188,20 @@ export async function setMemberRole(groupId: string, userId: string, role: 'admi
   if (member) changeMemberRole(groupId, userId, member.role);
 }
 
-export async function createPanel(groupId: string, name: string, type: Panel['type'] = 'text'): Promise<Panel | null> {
+/** The longest topic a panel may have (the server refuses more). */
+export const MAX_PANEL_TOPIC = 250;
+
+/** What a new panel may start with besides its name and type: a topic, and privacy with its allow lists. */
+export type NewPanelOptions = Partial<Pick<Panel, 'topic' | 'private' | 'allowRoleIds' | 'allowUserIds'>>;
+
+export async function createPanel(
+  groupId: string,
+  name: string,
+  type: Panel['type'] = 'text',
+  options: NewPanelOptions = {},
+): Promise<Panel | null> {
   const panel = await attempt('Could not create the panel', () =>
-    http.post<Panel>(path`/api/groups/${groupId}/panels`, { name, type }),
+    http.post<Panel>(path`/api/groups/${groupId}/panels`, { name, type, ...options }),
   );
   if (panel) {
     updatePanels(groupId, (panels) => (panels.some((p) => p.id === panel.id) ? panels : [...panels, panel]));
@@ -174,12 +210,13 @@ export async function createPanel(groupId: string, name: string, type: Panel['ty
   return panel;
 }
 
-/** Renames a panel or changes who may post in it; answers whether it worked. */
-export async function updatePanel(
-  groupId: string,
-  panelId: string,
-  patch: { name?: string; postingRole?: Panel['postingRole'] },
-): Promise<boolean> {
+/** What the panel settings change of a panel (an empty topic clears it). */
+export type PanelPatch = Partial<
+  Pick<Panel, 'name' | 'postingRole' | 'topic' | 'private' | 'allowRoleIds' | 'allowUserIds'>
+>;
+
+/** Changes a panel's name, topic, who may post in it or who sees it; answers whether it worked. */
+export async function updatePanel(groupId: string, panelId: string, patch: PanelPatch): Promise<boolean> {
   const panel = await attempt('Could not change the panel', () =>
     http.patch<Panel>(path`/api/groups/${groupId}/panels/${panelId}`, patch),
   );
@@ -271,11 +308,11 @@ export function addMember(groupId: string, userId: string, role: GroupRole): voi
       .get<Member['user']>(path`/api/users/${userId}`)
       .then((u) => {
         rememberUsers([u]);
-        addMemberWith(groupId, { user: u, role, joinedAt: new Date().toISOString() });
+        addMemberWith(groupId, { user: u, role, roleIds: [], joinedAt: new Date().toISOString() });
       })
       .catch(() => undefined);
   }
-  addMemberWith(groupId, { user, role, joinedAt: new Date().toISOString() });
+  addMemberWith(groupId, { user, role, roleIds: [], joinedAt: new Date().toISOString() });
 }
 
 function addMemberWith(groupId: string, member: Member): void {
@@ -298,9 +335,20 @@ export function changeMemberRole(groupId: string, userId: string, role: GroupRol
   updateMember(groupId, userId, { role });
 }
 
-/** A `member:updated` event: the role, and the mute (absent: not muted). */
-export function applyMemberUpdate(groupId: string, userId: string, role: GroupRole, mutedUntil?: string): void {
-  updateMember(groupId, userId, { role, mute: { until: mutedUntil } });
+/** A `member:updated` event: the role, the custom roles, and the mute (absent: not muted). */
+export function applyMemberUpdate(
+  groupId: string,
+  userId: string,
+  role: GroupRole,
+  mutedUntil?: string,
+  roleIds?: string[],
+): void {
+  updateMember(groupId, userId, { role, mute: { until: mutedUntil }, ...(roleIds ? { roleIds } : {}) });
+}
+
+/** Records a member's custom roles after I gave or took one, before its event arrives. */
+export function changeMemberRoles(groupId: string, userId: string, roleIds: string[]): void {
+  updateMember(groupId, userId, { roleIds });
 }
 
 /** Records a mute I just set or lifted (until absent), before its event arrives. */
@@ -311,22 +359,33 @@ export function changeMemberMute(groupId: string, userId: string, until?: string
 /** What changed of a membership; `mute` present with no `until` means the mute ended. */
 interface MemberChange {
   role?: GroupRole;
+  roleIds?: string[];
   mute?: { until?: string };
 }
 
 function changedMember(member: Member, change: MemberChange): Member {
   const { mutedUntil, ...rest } = member;
   const until = change.mute ? change.mute.until : mutedUntil;
-  return { ...rest, role: change.role ?? member.role, ...(until ? { mutedUntil: until } : {}) };
+  return {
+    ...rest,
+    role: change.role ?? member.role,
+    roleIds: change.roleIds ?? member.roleIds,
+    ...(until ? { mutedUntil: until } : {}),
+  };
 }
 
 function changedGroup(group: Group, change: MemberChange): Group {
   const { myMutedUntil, ...rest } = group;
   const until = change.mute ? change.mute.until : myMutedUntil;
-  return { ...rest, myRole: change.role ?? group.myRole, ...(until ? { myMutedUntil: until } : {}) };
+  return {
+    ...rest,
+    myRole: change.role ?? group.myRole,
+    myRoleIds: change.roleIds ?? group.myRoleIds,
+    ...(until ? { myMutedUntil: until } : {}),
+  };
 }
 
-/** Changes one member in the loaded list, and my own role and mute in the group when it is me. */
+/** Changes one member in the loaded list, and my own role, roles and mute in the group when it is me. */
 function updateMember(groupId: string, userId: string, change: MemberChange): void {
   setState((s) => {
     const list = s.members[groupId];

@@ -33,6 +33,7 @@ import {
   updatePanels,
 } from './groups.ts';
 import { receiveEphemeral } from './ephemeral.ts';
+import { applyRoles, forgetRoles, refreshMyPermissions } from './roles.ts';
 import { attachThreadEvents, followsThread } from './threads.ts';
 import { loadPresence, setPresence } from './presence.ts';
 import { getState, setState } from './store.ts';
@@ -117,7 +118,11 @@ export function attachRealtime(socket: ChatSocket, onUnauthorized: () => void): 
       updateMemberCount(event.groupId, -1);
     }
   });
-  socket.on('member:updated', (event) => applyMemberUpdate(event.groupId, event.userId, event.role, event.mutedUntil));
+  socket.on('member:updated', (event) => {
+    applyMemberUpdate(event.groupId, event.userId, event.role, event.mutedUntil, event.roleIds);
+    if (event.userId === getState().me?.id) refreshMyPermissions(event.groupId);
+  });
+  socket.on('roles:updated', (event) => applyRoles(event.groupId, event.roles));
   socket.on('panel:created', (event) =>
     updatePanels(event.groupId, (panels) =>
       panels.some((p) => p.id === event.panel.id) ? panels : [...panels, event.panel],
@@ -177,6 +182,7 @@ async function catchUp(socket: ChatSocket): Promise<void> {
   }
   retryFailedSends();
   invalidateMembers();
+  forgetRoles();
   forgetCommandAges();
   refreshCallStates();
   await Promise.all([loadGroups(), loadDms(), loadUnread(), loadRinging()]).catch(() => undefined);

@@ -15,8 +15,8 @@ describe('user:updated', () => {
       members: {
         [GROUP_ID]: {
           items: [
-            { user: alice, role: 'owner', joinedAt: JOINED },
-            { user: bob, role: 'member', joinedAt: JOINED },
+            { user: alice, role: 'owner', roleIds: [], joinedAt: JOINED },
+            { user: bob, role: 'member', roleIds: [], joinedAt: JOINED },
           ],
           nextCursor: null,
           loading: false,

@@ -48,6 +48,7 @@ export function panel(n: number, change: Partial<Panel> = {}): Panel {
     converseId: `c${String(n).padStart(23, '0')}`,
     postingRole: 'member',
     webPublic: false,
+    private: false,
     ...change,
   };
 }
@@ -62,6 +63,8 @@ export function group(change: Partial<Group> = {}): Group {
     memberCount: 2,
     visibility: 'private',
     myRole: 'member',
+    myRoleIds: [],
+    myPermissions: [],
     ...change,
   };
 }

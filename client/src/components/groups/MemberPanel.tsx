@@ -1,10 +1,15 @@
 import type { Group, Member } from '@im/protocol';
 import { loadMembers, removeMember, setMemberRole, startDm } from '../../state/groups.ts';
-import { useStore } from '../../state/store.ts';
+import { notify, useStore } from '../../state/store.ts';
 import { displayName } from '../../state/users.ts';
 import { Avatar } from '../common/Avatar.tsx';
 import { useMenu } from '../common/useMenu.ts';
 import { BotBadge } from '../messages/BotBadge.tsx';
+import { mayManageRole, mayModerate, nameColor, rolesOf } from '../../state/permissions.ts';
+import { giveRole, takeRole } from '../../state/roles.ts';
+import { describeError } from '../../api/errors.ts';
+import { RoleChips } from './roles/RoleChips.tsx';
+import { useGroupRoles } from './roles/useGroupRoles.ts';
 
 const ROLE_LABEL = { owner: 'Owner', admin: 'Admin', member: 'Member' } as const;
 
@@ -49,19 +54,22 @@ function MemberRow(props: { member: Member; group: Group; meId?: string; online:
   const { member, group } = props;
   const { open, setOpen, ref } = useMenu<HTMLLIElement>();
   const self = member.user.id === props.meId;
-  const canKick =
-    !self &&
-    member.role !== 'owner' &&
-    (group.myRole === 'owner' || (group.myRole === 'admin' && member.role === 'member'));
   const canPromote = group.myRole === 'owner' && !self && member.role !== 'owner';
+  const roles = useGroupRoles(group.id);
+  const canKick = mayModerate(group, member, props.meId, 'kickMembers', roles);
+  const color = nameColor(member.roleIds, roles);
+  const giveable = roles.filter((r) => r.id !== group.id && mayManageRole(group, r, roles));
   return (
     <li ref={ref} className="member" data-testid="member" data-online={props.online}>
       <button type="button" className="member-button" aria-expanded={open} onClick={() => setOpen(!open)}>
         <Avatar user={member.user} size={28} online={props.online} />
-        <span className="member-name">{displayName(member.user)}</span>
+        <span className="member-name" style={color ? { color } : undefined}>
+          {displayName(member.user)}
+        </span>
         {member.user.bot && <BotBadge />}
         {member.role !== 'member' && <span className="role">{ROLE_LABEL[member.role]}</span>}
       </button>
+      <RoleChips roles={rolesOf(member.roleIds, roles)} />
       {open && (
         <div className="menu" role="menu" onClick={() => setOpen(false)}>
           <div className="menu-title">@{member.user.username}</div>
@@ -79,6 +87,23 @@ function MemberRow(props: { member: Member; group: Group; meId?: string; online:
               {member.role === 'admin' ? 'Remove admin' : 'Make admin'}
             </button>
           )}
+          {giveable.map((role) => {
+            const held = member.roleIds.includes(role.id);
+            return (
+              <button
+                key={role.id}
+                type="button"
+                role="menuitem"
+                onClick={() =>
+                  void (held ? takeRole : giveRole)(group.id, member.user.id, role.id).catch((err: unknown) =>
+                    notify(`Could not change the roles: ${describeError(err)}`),
+                  )
+                }
+              >
+                {held ? `Take role ${role.name}` : `Give role ${role.name}`}
+              </button>
+            );
+          })}
           {canKick && (
             <button
               type="button"

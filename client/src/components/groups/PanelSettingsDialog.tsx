@@ -1,25 +1,46 @@
 import type { Panel } from '@im/protocol';
 import { useState, type FormEvent } from 'react';
-import { updatePanel } from '../../state/groups.ts';
+import { MAX_PANEL_TOPIC, updatePanel, type PanelPatch } from '../../state/groups.ts';
 import { Dialog } from '../common/Dialog.tsx';
 import { FormActions } from '../common/FormActions.tsx';
+import { PanelAccessFields, type PanelAccess } from './PanelAccessFields.tsx';
 import { WebPublicSection } from './WebPublicSection.tsx';
 
+const sameIds = (a: string[], b: string[]) => a.length === b.length && a.every((id) => b.includes(id));
+
 /**
- * A panel's name and who may post in it (admins only: an announcement panel,
- * or for a voice panel a stage), saved together; and whether a text panel is
- * readable on the web, which applies at once.
+ * A panel's name, topic, who may post in it (admins only: an announcement
+ * panel, or for a voice panel a stage) and who sees it (private: allowed roles
+ * and people only), saved together; and whether a text panel is readable on
+ * the web, which applies at once.
  */
 export function PanelSettingsDialog(props: { groupId: string; panel: Panel; onClose: () => void }) {
   const { panel } = props;
   const [name, setName] = useState(panel.name);
+  const [topic, setTopic] = useState(panel.topic ?? '');
   const [adminOnly, setAdminOnly] = useState(panel.postingRole === 'admin');
+  const [access, setAccess] = useState<PanelAccess>({
+    private: panel.private,
+    allowRoleIds: panel.allowRoleIds ?? [],
+    allowUserIds: panel.allowUserIds ?? [],
+  });
   const [busy, setBusy] = useState(false);
   const voice = panel.type === 'voice';
   const postingRole: Panel['postingRole'] = adminOnly ? 'admin' : 'member';
-  const patch = {
+  const accessChanged =
+    access.private !== panel.private ||
+    (access.private &&
+      (!sameIds(access.allowRoleIds, panel.allowRoleIds ?? []) ||
+        !sameIds(access.allowUserIds, panel.allowUserIds ?? [])));
+  const patch: PanelPatch = {
     ...(name.trim() !== panel.name ? { name: name.trim() } : {}),
+    ...(topic.trim() !== (panel.topic ?? '') ? { topic: topic.trim() } : {}),
     ...(postingRole !== (panel.postingRole ?? 'member') ? { postingRole } : {}),
+    ...(accessChanged
+      ? access.private
+        ? { private: true, allowRoleIds: access.allowRoleIds, allowUserIds: access.allowUserIds }
+        : { private: false }
+      : {}),
   };
   const changed = Object.keys(patch).length > 0;
   const submit = async (event: FormEvent) => {
@@ -38,6 +59,15 @@ export function PanelSettingsDialog(props: { groupId: string; panel: Panel; onCl
           Panel name
           <input value={name} maxLength={64} onChange={(e) => setName(e.target.value)} required />
         </label>
+        <label>
+          Topic
+          <input
+            value={topic}
+            maxLength={MAX_PANEL_TOPIC}
+            placeholder="What this panel is for"
+            onChange={(e) => setTopic(e.target.value)}
+          />
+        </label>
         <label className="check">
           <input type="checkbox" checked={adminOnly} onChange={(e) => setAdminOnly(e.target.checked)} />
           {voice ? 'Only admins can speak (a stage)' : 'Only admins can post'}
@@ -47,6 +77,7 @@ export function PanelSettingsDialog(props: { groupId: string; panel: Panel; onCl
             ? 'Members still join a stage and listen; only the owner and admins speak and show video.'
             : 'Members still read an admin-only panel; only the owner and admins post in it.'}
         </p>
+        <PanelAccessFields groupId={props.groupId} value={access} onChange={setAccess} />
         <FormActions onCancel={props.onClose} submit="Save" disabled={busy || !name.trim()} />
       </form>
       {/* A voice panel has no messages to publish on the web. */}

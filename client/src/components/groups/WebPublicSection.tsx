@@ -30,6 +30,8 @@ export function WebPublicSection(props: { groupId: string; panelId: string }) {
   const [asked, setAsked] = useState<boolean | null>(null);
   if (!group || !panel) return null;
   const isPublic = group.visibility === 'public';
+  // A private panel is never on the web (making it private took it off).
+  const allowed = isPublic && !panel.private;
   const links = publicPanelLinks(panel.id);
   return (
     <section className="form" aria-labelledby={`${hintId}-title`} data-testid="web-public">
@@ -39,7 +41,7 @@ export function WebPublicSection(props: { groupId: string; panelId: string }) {
           type="checkbox"
           role="switch"
           checked={busy && asked !== null ? asked : panel.webPublic}
-          disabled={busy || (!isPublic && !panel.webPublic)}
+          disabled={busy || (!allowed && !panel.webPublic)}
           aria-describedby={hintId}
           onChange={(e) => {
             const on = e.target.checked;
@@ -50,9 +52,11 @@ export function WebPublicSection(props: { groupId: string; panelId: string }) {
         Web-public
       </label>
       <p className="hint" id={hintId}>
-        {isPublic
-          ? 'Anyone can read this panel at its public link without an account, and follow it in a feed reader. This switch takes effect at once.'
-          : 'Only panels of a public group can be web-public. Make the group public in Group settings (Visibility) first.'}
+        {panel.private
+          ? 'A private panel cannot be web-public: make it visible to every member first.'
+          : isPublic
+            ? 'Anyone can read this panel at its public link without an account, and follow it in a feed reader. This switch takes effect at once.'
+            : 'Only panels of a public group can be web-public. Make the group public in Group settings (Visibility) first.'}
       </p>
       <ErrorLine error={error} />
       {panel.webPublic && (

@@ -1,7 +1,15 @@
 import type { Invite, Panel } from '@im/protocol';
+import { PanelAccessFields, type PanelAccess } from './PanelAccessFields.tsx';
 import { useEffect, useState, type FormEvent } from 'react';
 import { describeError } from '../../api/errors.ts';
-import { acceptInvite, createGroup, createInvite, createPanel, renameGroup } from '../../state/groups.ts';
+import {
+  acceptInvite,
+  createGroup,
+  createInvite,
+  createPanel,
+  MAX_PANEL_TOPIC,
+  renameGroup,
+} from '../../state/groups.ts';
 import { inviteCodeFrom } from '../../state/route.ts';
 import { Dialog } from '../common/Dialog.tsx';
 import { InviteLink } from './InviteLink.tsx';
@@ -91,16 +99,25 @@ export function RenameGroupDialog(props: { groupId: string; name: string; onClos
   );
 }
 
-/** A new panel, for text or for voice; an existing one is changed in PanelSettingsDialog. */
+/**
+ * A new panel, for text or for voice, with a topic if wanted, private from the
+ * start if wanted; an existing one is changed in PanelSettingsDialog.
+ */
 export function PanelDialog(props: { groupId: string; onClose: () => void }) {
   const [name, setName] = useState('');
   const [type, setType] = useState<Panel['type']>('text');
+  const [topic, setTopic] = useState('');
+  const [access, setAccess] = useState<PanelAccess>({ private: false, allowRoleIds: [], allowUserIds: [] });
   const [busy, setBusy] = useState(false);
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     if (!name.trim()) return;
     setBusy(true);
-    const panel = await createPanel(props.groupId, name.trim(), type);
+    const options = {
+      ...(topic.trim() ? { topic: topic.trim() } : {}),
+      ...(access.private ? access : {}),
+    };
+    const panel = await createPanel(props.groupId, name.trim(), type, options);
     setBusy(false);
     if (panel) props.onClose();
   };
@@ -122,6 +139,16 @@ export function PanelDialog(props: { groupId: string; onClose: () => void }) {
           Panel name
           <input value={name} maxLength={64} onChange={(e) => setName(e.target.value)} required />
         </label>
+        <label>
+          Topic
+          <input
+            value={topic}
+            maxLength={MAX_PANEL_TOPIC}
+            placeholder="What this panel is for"
+            onChange={(e) => setTopic(e.target.value)}
+          />
+        </label>
+        <PanelAccessFields groupId={props.groupId} value={access} onChange={setAccess} />
         <FormActions onCancel={props.onClose} submit="Create" disabled={busy || !name.trim()} />
       </form>
     </Dialog>

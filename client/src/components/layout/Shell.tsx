@@ -1,4 +1,5 @@
 import type { PublicUser } from '@im/protocol';
+import { hasPermission } from '../../state/permissions.ts';
 import { useEffect, useMemo, useState } from 'react';
 import { loadMembers } from '../../state/groups.ts';
 import { navigate } from '../../state/navigation.ts';
@@ -143,7 +144,14 @@ export function Shell() {
                     <Icon name="speaker" />
                   </span>
                 )}
-                <h1 data-testid="converse-title">{title}</h1>
+                <div className="converse-heading">
+                  <h1 data-testid="converse-title">{title}</h1>
+                  {groupConverse?.topic && (
+                    <p className="converse-topic" data-testid="converse-topic" title={groupConverse.topic}>
+                      {groupConverse.topic}
+                    </p>
+                  )}
+                </div>
                 {dm && <DmCallButton converseId={dm.id} name={title} />}
                 <SearchButton />
                 <ThreadsButton />
@@ -171,8 +179,8 @@ export function Shell() {
                     groupId={group?.id}
                     title={title}
                     members={mentionable}
-                    canModerate={group !== undefined && group.myRole !== 'member'}
-                    canPin={group === undefined || group.myRole !== 'member'}
+                    canModerate={group !== undefined && hasPermission(group, 'manageMessages')}
+                    canPin={group === undefined || hasPermission(group, 'pinMessages')}
                     posting={
                       group
                         ? {

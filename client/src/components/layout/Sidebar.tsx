@@ -12,20 +12,21 @@ import { Badge } from '../common/Badge.tsx';
 import { InviteDialog, PanelDialog, RenameGroupDialog } from '../groups/dialogs.tsx';
 import { GroupIcon } from '../groups/GroupIcon.tsx';
 import { PanelSettingsDialog } from '../groups/PanelSettingsDialog.tsx';
-import { GroupSettingsDialog } from '../groups/settings/GroupSettingsDialog.tsx';
+import { canOpenGroupSettings, GroupSettingsDialog } from '../groups/settings/GroupSettingsDialog.tsx';
+import { hasPermission } from '../../state/permissions.ts';
 import { Icon } from '../common/Icon.tsx';
 import { useMenu } from '../common/useMenu.ts';
 import { NewMessageDialog } from '../people/NewMessageDialog.tsx';
 
 type Open = null | 'invite' | 'rename' | 'panel' | 'settings' | { panelSettings: Panel };
 
-/** A group's panels with their badges, and what admins may do with them. */
+/** A group's panels with their badges, and what those who manage the group or its panels may do with them. */
 export function GroupSidebar(props: { group: Group; activeConverseId?: string }) {
   const { group } = props;
   const unread = useStore((s) => s.unread);
   const [open, setOpen] = useState<Open>(null);
   const { open: menu, setOpen: setMenu, ref: menuRef } = useMenu<HTMLElement>();
-  const admin = group.myRole === 'owner' || group.myRole === 'admin';
+  const managesPanels = hasPermission(group, 'managePanels');
   const rosters = useCalls((s) => s.rosters);
   // Who is in each voice panel's call, asked once as the sidebar shows it; `call:updated` keeps it.
   const voiceConverses = group.panels
@@ -58,17 +59,17 @@ export function GroupSidebar(props: { group: Group; activeConverseId?: string })
             <button type="button" role="menuitem" onClick={() => setOpen('invite')}>
               Invite people
             </button>
-            {admin && (
+            {canOpenGroupSettings(group) && (
               <button type="button" role="menuitem" onClick={() => setOpen('settings')}>
                 Group settings
               </button>
             )}
-            {admin && (
+            {managesPanels && (
               <button type="button" role="menuitem" onClick={() => setOpen('panel')}>
                 Create panel
               </button>
             )}
-            {admin && (
+            {hasPermission(group, 'manageGroup') && (
               <button type="button" role="menuitem" onClick={() => setOpen('rename')}>
                 Rename group
               </button>
@@ -123,6 +124,12 @@ export function GroupSidebar(props: { group: Group; activeConverseId?: string })
                   <span aria-hidden="true"># </span>
                 )}
                 <span className="channel-name">{panel.name}</span>
+                {panel.private && (
+                  <span className="private-mark" title="Private panel" data-testid="private-mark">
+                    <Icon name="lock" size={14} />
+                    <span className="visually-hidden"> (private)</span>
+                  </span>
+                )}
                 {panel.webPublic && (
                   <span className="web-public-mark" title="Readable on the web" data-testid="web-public-mark">
                     <Icon name="globe" size={14} />
@@ -131,7 +138,7 @@ export function GroupSidebar(props: { group: Group; activeConverseId?: string })
                 )}
                 <Badge counts={counts} testId="badge-panel" />
               </button>
-              {admin && (
+              {managesPanels && (
                 <span className="channel-tools">
                   <button
                     type="button"

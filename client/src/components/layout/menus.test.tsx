@@ -14,8 +14,8 @@ beforeEach(() => {
     members: {
       [GROUP_ID]: {
         items: [
-          { user: alice, role: 'admin', joinedAt: '2026-01-01T00:00:00.000Z' },
-          { user: bob, role: 'owner', joinedAt: '2026-01-01T00:00:00.000Z' },
+          { user: alice, role: 'admin', roleIds: [], joinedAt: '2026-01-01T00:00:00.000Z' },
+          { user: bob, role: 'owner', roleIds: [], joinedAt: '2026-01-01T00:00:00.000Z' },
         ],
         nextCursor: null,
         loading: false,

@@ -1,5 +1,7 @@
 import type { PublicUser } from '@im/protocol';
+import { useStore } from '../../state/store.ts';
 import { displayName } from '../../state/users.ts';
+import { useMemberRoles } from '../groups/roles/useGroupRoles.ts';
 import { useMenu } from '../common/useMenu.ts';
 import { ProfileCard } from '../people/ProfileCard.tsx';
 import { BotBadge } from './BotBadge.tsx';
@@ -39,9 +41,11 @@ export function AuthorName(props: { author?: PublicUser; username?: string }) {
   );
 }
 
-/** The author's name, opening their profile card. */
+/** The author's name (in the colour of their highest coloured role in the open group), opening their profile card. */
 function AuthorButton(props: { author: PublicUser }) {
   const { open, setOpen, ref } = useMenu<HTMLSpanElement>();
+  const groupId = useStore((s) => (s.route.name === 'group' ? s.route.groupId : undefined));
+  const { color } = useMemberRoles(groupId, props.author.id);
   return (
     <span ref={ref} className="author-anchor">
       <button
@@ -49,6 +53,7 @@ function AuthorButton(props: { author: PublicUser }) {
         className="author link-like"
         aria-haspopup="dialog"
         aria-expanded={open}
+        style={color ? { color } : undefined}
         onClick={() => setOpen(!open)}
       >
         {displayName(props.author)}

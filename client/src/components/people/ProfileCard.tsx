@@ -6,10 +6,12 @@ import { useStore } from '../../state/store.ts';
 import { displayName } from '../../state/users.ts';
 import { Avatar } from '../common/Avatar.tsx';
 import { BotBadge } from '../messages/BotBadge.tsx';
+import { RoleChips } from '../groups/roles/RoleChips.tsx';
+import { useMemberRoles } from '../groups/roles/useGroupRoles.ts';
 
 /**
  * Who someone is, on a click of their name: avatar, names, whether they are
- * online, and a way to message them. Its opener closes it (see useMenu):
+ * online, their roles in the open group, and a way to message them. Its opener closes it (see useMenu):
  * Escape, a click outside or the opener again.
  */
 export function ProfileCard(props: { user: PublicUser; onClose: () => void }) {
@@ -17,6 +19,8 @@ export function ProfileCard(props: { user: PublicUser; onClose: () => void }) {
   const box = useRef<HTMLDivElement>(null);
   const online = useStore((s) => s.presence[user.id]);
   const meId = useStore((s) => s.me?.id);
+  const groupId = useStore((s) => (s.route.name === 'group' ? s.route.groupId : undefined));
+  const { roles, color } = useMemberRoles(groupId, user.id);
   useEffect(() => {
     if (useStore.getState().presence[user.id] === undefined) void loadPresence([user.id]);
     // Asked once per opening: the presence events keep it current afterwards.
@@ -30,7 +34,9 @@ export function ProfileCard(props: { user: PublicUser; onClose: () => void }) {
     <div ref={box} className="profile-card" role="dialog" aria-label={`Profile of ${displayName(user)}`}>
       <Avatar user={user} size={64} online={online ?? false} />
       <div className="profile-names">
-        <strong className="profile-name">{displayName(user)}</strong>
+        <strong className="profile-name" style={color ? { color } : undefined}>
+          {displayName(user)}
+        </strong>
         {user.bot && (
           <>
             {' '}
@@ -41,6 +47,7 @@ export function ProfileCard(props: { user: PublicUser; onClose: () => void }) {
         <div className="profile-presence" data-testid="profile-presence">
           {online ? 'Online' : 'Offline'}
         </div>
+        <RoleChips roles={roles} />
       </div>
       {canMessage && (
         <button

@@ -1,4 +1,5 @@
 import { CUSTOM_EMOJI_NAME_PATTERN, type Group } from '@im/protocol';
+import { hasPermission } from '../../../state/permissions.ts';
 import { useState, type FormEvent } from 'react';
 import { loadCustomEmoji, removeCustomEmoji, uploadCustomEmoji, useGroupEmoji } from '../../../state/custom-emoji.ts';
 import { CustomEmojiImage } from '../../emoji/CustomEmojiContext.tsx';
@@ -8,11 +9,11 @@ const NAME = new RegExp(CUSTOM_EMOJI_NAME_PATTERN);
 /** The server's limit, checked here first to save a refused upload. */
 const MAX_BYTES = 256 * 1024;
 
-/** A group's custom emoji: everyone sees them; owners and admins add and remove them. */
+/** A group's custom emoji: everyone sees them; holders of manageGroup (owner and admins) add and remove them. */
 export function EmojiTab(props: { group: Group }) {
   const { group } = props;
   const list = useGroupEmoji(group.id);
-  const admin = group.myRole !== 'member';
+  const admin = hasPermission(group, 'manageGroup');
   const [name, setName] = useState('');
   const [file, setFile] = useState<File | null>(null);
   const [error, setError] = useState<string | null>(null);

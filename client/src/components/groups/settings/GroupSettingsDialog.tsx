@@ -1,9 +1,9 @@
-import type { Group } from '@im/protocol';
-import { mayManageGroup } from '../../../state/group-icon.ts';
+import type { Group, Permission } from '@im/protocol';
 import { groupAudit } from '../../../state/moderation.ts';
 import { Dialog } from '../../common/Dialog.tsx';
-import { Tabs } from '../../common/Tabs.tsx';
+import { Tabs, type Tab } from '../../common/Tabs.tsx';
 import { AuditLog } from '../../moderation/AuditLog.tsx';
+import { hasPermission } from '../../../state/permissions.ts';
 import { BansTab } from './BansTab.tsx';
 import { EmojiTab } from './EmojiTab.tsx';
 import { IconTab } from './IconTab.tsx';
@@ -11,18 +11,38 @@ import { IntegrationsTab } from './integrations/IntegrationsTab.tsx';
 import { InvitesTab } from './InvitesTab.tsx';
 import { MembersTab } from './MembersTab.tsx';
 import { ReportsTab } from './ReportsTab.tsx';
+import { RolesTab } from './RolesTab.tsx';
 import { VisibilityTab } from './VisibilityTab.tsx';
 
 export type GroupSettingsTab =
-  'members' | 'bans' | 'invites' | 'visibility' | 'icon' | 'emoji' | 'integrations' | 'reports' | 'audit';
+  'members' | 'roles' | 'bans' | 'invites' | 'visibility' | 'icon' | 'emoji' | 'integrations' | 'reports' | 'audit';
+
+/** What a member (not owner or admin) may open group settings for: each gives a tab (or acts in Members). */
+const SETTINGS_PERMISSIONS: Permission[] = [
+  'manageRoles',
+  'manageGroup',
+  'banMembers',
+  'kickMembers',
+  'muteMembers',
+  'manageIntegrations',
+  'manageMessages',
+  'viewAuditLog',
+];
+
+/** Whether I may open a group's settings: owner and admins, and members holding a permission it serves. */
+export function canOpenGroupSettings(group: Group): boolean {
+  return SETTINGS_PERMISSIONS.some((p) => hasPermission(group, p));
+}
 
 /**
- * A group's settings, for its owner and admins: members, bans, invites, who can
- * find and join it (public or private) with its description, its icon, its integrations
- * (bots, webhooks, slash commands), reports and the audit log.
+ * A group's settings: members, roles, bans, invites, who can find and join it
+ * (public or private) with its description, its icon, its integrations (bots,
+ * webhooks, slash commands), reports and the audit log. Each tab shows to the
+ * holders of the permission it needs (owner and admins hold them all).
  */
 export function GroupSettingsDialog(props: { group: Group; initialTab?: GroupSettingsTab; onClose: () => void }) {
   const { group } = props;
+  const when = (allowed: boolean, tab: Tab) => (allowed ? [tab] : []);
   return (
     <Dialog title={`${group.name} settings`} onClose={props.onClose} wide>
       <Tabs
@@ -30,20 +50,51 @@ export function GroupSettingsDialog(props: { group: Group; initialTab?: GroupSet
         initial={props.initialTab}
         tabs={[
           { id: 'members', label: 'Members', render: () => <MembersTab group={group} /> },
-          { id: 'bans', label: 'Bans', render: () => <BansTab groupId={group.id} /> },
-          { id: 'invites', label: 'Invites', render: () => <InvitesTab groupId={group.id} /> },
-          { id: 'visibility', label: 'Visibility', render: () => <VisibilityTab group={group} /> },
-          ...(mayManageGroup(group) ? [{ id: 'icon', label: 'Icon', render: () => <IconTab group={group} /> }] : []),
-          { id: 'emoji', label: 'Emoji', render: () => <EmojiTab group={group} /> },
-          ...(group.myRole === 'member'
-            ? []
-            : [{ id: 'integrations', label: 'Integrations', render: () => <IntegrationsTab group={group} /> }]),
-          { id: 'reports', label: 'Reports', render: () => <ReportsTab groupId={group.id} /> },
-          {
+          ...when(hasPermission(group, 'manageRoles'), {
+            id: 'roles',
+            label: 'Roles',
+            render: () => <RolesTab group={group} />,
+          }),
+          ...when(hasPermission(group, 'banMembers'), {
+            id: 'bans',
+            label: 'Bans',
+            render: () => <BansTab groupId={group.id} />,
+          }),
+          ...when(hasPermission(group, 'manageGroup'), {
+            id: 'invites',
+            label: 'Invites',
+            render: () => <InvitesTab groupId={group.id} />,
+          }),
+          ...when(hasPermission(group, 'manageGroup'), {
+            id: 'visibility',
+            label: 'Visibility',
+            render: () => <VisibilityTab group={group} />,
+          }),
+          ...when(hasPermission(group, 'manageGroup'), {
+            id: 'icon',
+            label: 'Icon',
+            render: () => <IconTab group={group} />,
+          }),
+          ...when(hasPermission(group, 'manageGroup'), {
+            id: 'emoji',
+            label: 'Emoji',
+            render: () => <EmojiTab group={group} />,
+          }),
+          ...when(hasPermission(group, 'manageIntegrations'), {
+            id: 'integrations',
+            label: 'Integrations',
+            render: () => <IntegrationsTab group={group} />,
+          }),
+          ...when(hasPermission(group, 'manageMessages'), {
+            id: 'reports',
+            label: 'Reports',
+            render: () => <ReportsTab groupId={group.id} />,
+          }),
+          ...when(hasPermission(group, 'viewAuditLog'), {
             id: 'audit',
             label: 'Audit log',
             render: () => <AuditLog load={(cursor) => groupAudit(group.id, cursor)} />,
-          },
+          }),
         ]}
       />
     </Dialog>

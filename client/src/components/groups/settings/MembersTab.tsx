@@ -10,16 +10,14 @@ import { BanForm } from './BanForm.tsx';
 import { MuteControl } from './MuteControl.tsx';
 import { ErrorLine } from '../../common/ErrorLine.tsx';
 import { useAction } from '../../common/useAction.ts';
+import { hasPermission, mayModerate, nameColor, rolesOf } from '../../../state/permissions.ts';
+import { MemberRolesPicker } from '../roles/MemberRolesPicker.tsx';
+import { RoleChips } from '../roles/RoleChips.tsx';
+import { useGroupRoles } from '../roles/useGroupRoles.ts';
 
 const ROLE_LABEL = { owner: 'Owner', admin: 'Admin', member: 'Member' } as const;
 
-/** Whether I may kick, ban or mute this member: the owner anyone else, an admin plain members. */
-export function canModerateMember(myRole: Group['myRole'], member: Member, meId: string | undefined): boolean {
-  if (member.user.id === meId || member.role === 'owner') return false;
-  return myRole === 'owner' || (myRole === 'admin' && member.role === 'member');
-}
-
-/** Everyone in the group with their role and mute, and what I may do to each. */
+/** Everyone in the group with their role, roles and mute, and what I may do to each. */
 export function MembersTab(props: { group: Group }) {
   const { group } = props;
   const list = useStore((s) => s.members[group.id]);
@@ -49,50 +47,85 @@ function MemberRow(props: { group: Group; member: Member; meId?: string }) {
   const { group, member } = props;
   const name = displayName(member.user);
   const [banning, setBanning] = useState(false);
+  const [pickingRoles, setPickingRoles] = useState(false);
   const { busy, error, run } = useAction();
-  const canAct = canModerateMember(group.myRole, member, props.meId);
+  const roles = useGroupRoles(group.id);
+  const color = nameColor(member.roleIds, roles);
+  const canGiveRoles = hasPermission(group, 'manageRoles');
+  const may = {
+    kick: mayModerate(group, member, props.meId, 'kickMembers', roles),
+    ban: mayModerate(group, member, props.meId, 'banMembers', roles),
+    mute: mayModerate(group, member, props.meId, 'muteMembers', roles),
+  };
+  const canPromote = group.myRole === 'owner' && member.user.id !== props.meId && member.role !== 'owner';
+  const canAct = may.kick || may.ban || may.mute || canPromote;
   const muted = member.mutedUntil !== undefined && Date.parse(member.mutedUntil) > Date.now();
   return (
     <li className="mod-item" data-testid="member-row" aria-label={name}>
       <div className="mod-line">
         <Avatar user={member.user} size={28} />
-        <strong>{name}</strong> <span className="hint">@{member.user.username}</span>
+        <strong style={color ? { color } : undefined}>{name}</strong>{' '}
+        <span className="hint">@{member.user.username}</span>
         <span className="role">{ROLE_LABEL[member.role]}</span>
+        <RoleChips roles={rolesOf(member.roleIds, roles)} />
         {muted && <span className="muted-badge">Muted until {formatMoment(member.mutedUntil!)}</span>}
       </div>
-      {canAct && (
+      {(canAct || canGiveRoles) && (
         <div className="mod-actions">
-          {group.myRole === 'owner' && (
+          {canGiveRoles && (
             <button
               type="button"
-              disabled={busy}
-              onClick={() =>
-                void run(() => setMemberRole(group.id, member.user.id, member.role === 'admin' ? 'member' : 'admin'))
-              }
+              aria-label={`Roles of ${name}`}
+              aria-expanded={pickingRoles}
+              onClick={() => setPickingRoles(!pickingRoles)}
             >
-              {member.role === 'admin' ? 'Remove admin' : 'Make admin'}
+              Roles
             </button>
           )}
-          <MuteControl
-            name={name}
-            mutedUntil={member.mutedUntil}
-            busy={busy}
-            onMute={(seconds) => void run(() => muteMember(group.id, member.user.id, seconds))}
-          />
-          <button
-            type="button"
-            disabled={busy}
-            onClick={() =>
-              window.confirm(`Remove ${name} from ${group.name}?`) && void removeMember(group.id, member.user.id)
-            }
-          >
-            Remove
-          </button>
-          <button type="button" className="danger" aria-expanded={banning} onClick={() => setBanning(!banning)}>
-            Ban
-          </button>
+          {canAct && (
+            <>
+              {canPromote && (
+                <button
+                  type="button"
+                  disabled={busy}
+                  onClick={() =>
+                    void run(() =>
+                      setMemberRole(group.id, member.user.id, member.role === 'admin' ? 'member' : 'admin'),
+                    )
+                  }
+                >
+                  {member.role === 'admin' ? 'Remove admin' : 'Make admin'}
+                </button>
+              )}
+              {may.mute && (
+                <MuteControl
+                  name={name}
+                  mutedUntil={member.mutedUntil}
+                  busy={busy}
+                  onMute={(seconds) => void run(() => muteMember(group.id, member.user.id, seconds))}
+                />
+              )}
+              {may.kick && (
+                <button
+                  type="button"
+                  disabled={busy}
+                  onClick={() =>
+                    window.confirm(`Remove ${name} from ${group.name}?`) && void removeMember(group.id, member.user.id)
+                  }
+                >
+                  Remove
+                </button>
+              )}
+              {may.ban && (
+                <button type="button" className="danger" aria-expanded={banning} onClick={() => setBanning(!banning)}>
+                  Ban
+                </button>
+              )}
+            </>
+          )}
         </div>
       )}
+      {pickingRoles && <MemberRolesPicker group={group} member={member} name={name} roles={roles} />}
       {banning && (
         <BanForm
           name={name}

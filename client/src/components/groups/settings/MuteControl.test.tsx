@@ -1,8 +1,8 @@
-import type { Member } from '@im/protocol';
+import type { Group, Member, Role } from '@im/protocol';
 import { fireEvent, render, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { alice, bob } from '../../../test/fixtures.ts';
-import { canModerateMember } from './MembersTab.tsx';
+import { mayModerate } from '../../../state/permissions.ts';
+import { alice, bob, group } from '../../../test/fixtures.ts';
 import { MuteControl } from './MuteControl.tsx';
 
 describe('MuteControl', () => {
@@ -37,16 +37,34 @@ describe('MuteControl', () => {
   });
 });
 
-describe('canModerateMember', () => {
-  const member = (role: Member['role'], user = bob): Member => ({ user, role, joinedAt: '2026-01-01T00:00:00.000Z' });
+describe('mayModerate', () => {
+  const crew: Role = { id: 'r'.repeat(24), name: 'Crew', permissions: [], position: 1 };
+  const leads: Role = { id: 's'.repeat(24), name: 'Leads', permissions: [], position: 2 };
+  const roles = [leads, crew];
+  const member = (role: Member['role'], user = bob, roleIds: string[] = []): Member => ({
+    user,
+    role,
+    roleIds,
+    joinedAt: '2026-01-01T00:00:00.000Z',
+  });
+  const as = (myRole: Group['myRole'], change: Partial<Group> = {}) => group({ myRole, ...change });
 
   it('lets the owner act on anyone but themself, and an admin on plain members only', () => {
-    expect(canModerateMember('owner', member('admin'), alice.id)).toBe(true);
-    expect(canModerateMember('owner', member('member'), alice.id)).toBe(true);
-    expect(canModerateMember('owner', member('owner', alice), alice.id)).toBe(false);
-    expect(canModerateMember('admin', member('member'), alice.id)).toBe(true);
-    expect(canModerateMember('admin', member('admin'), alice.id)).toBe(false);
-    expect(canModerateMember('admin', member('owner'), alice.id)).toBe(false);
-    expect(canModerateMember('member', member('member'), alice.id)).toBe(false);
+    expect(mayModerate(as('owner'), member('admin'), alice.id, 'kickMembers', roles)).toBe(true);
+    expect(mayModerate(as('owner'), member('member'), alice.id, 'banMembers', roles)).toBe(true);
+    expect(mayModerate(as('owner'), member('owner', alice), alice.id, 'kickMembers', roles)).toBe(false);
+    expect(mayModerate(as('admin'), member('member'), alice.id, 'muteMembers', roles)).toBe(true);
+    expect(mayModerate(as('admin'), member('admin'), alice.id, 'kickMembers', roles)).toBe(false);
+    expect(mayModerate(as('admin'), member('owner'), alice.id, 'kickMembers', roles)).toBe(false);
+    expect(mayModerate(as('member'), member('member'), alice.id, 'kickMembers', roles)).toBe(false);
+  });
+
+  it('lets a member holding the permission act on plain members ranked below them only', () => {
+    const lead = as('member', { myRoleIds: [leads.id], myPermissions: ['muteMembers'] });
+    expect(mayModerate(lead, member('member', bob, [crew.id]), alice.id, 'muteMembers', roles)).toBe(true);
+    expect(mayModerate(lead, member('member'), alice.id, 'muteMembers', roles)).toBe(true);
+    expect(mayModerate(lead, member('member', bob, [leads.id]), alice.id, 'muteMembers', roles)).toBe(false);
+    expect(mayModerate(lead, member('member', bob, [crew.id]), alice.id, 'kickMembers', roles)).toBe(false);
+    expect(mayModerate(lead, member('admin'), alice.id, 'muteMembers', roles)).toBe(false);
   });
 });

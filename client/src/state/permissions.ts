@@ -1,0 +1,98 @@
+import { PERMISSIONS, type Group, type GroupRole, type Member, type Permission, type Role } from '@im/protocol';
+
+/** What each permission lets its holders do, one line each, as the Roles tab shows it. */
+export const PERMISSION_TEXT: Record<Permission, string> = {
+  manageGroup: 'Rename the group, change its icon and custom emoji, and list and revoke invites.',
+  manageRoles: 'Create, edit, order and delete roles below their own, and give and take them.',
+  managePanels: 'Create, rename and delete panels, set their topics, and choose who sees private ones.',
+  manageMessages: "Delete other people's messages.",
+  kickMembers: 'Remove members whose roles rank below theirs from the group.',
+  banMembers: 'Ban members whose roles rank below theirs.',
+  muteMembers: 'Stop members whose roles rank below theirs from posting for a while.',
+  createInvites: 'Make invite links.',
+  mentionAll: 'Mention everyone at once.',
+  pinMessages: 'Pin and unpin messages.',
+  manageIntegrations: 'Add and change bots, webhooks and slash commands.',
+  viewAuditLog: "Read the group's audit log.",
+};
+
+/** A permission's name as a person reads it ("manageRoles" → "Manage roles"). */
+export function permissionLabel(permission: Permission): string {
+  const words = permission.replace(/([A-Z])/g, ' $1').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** Whether I may do `permission` in `group`: owner and admins always may. */
+export function hasPermission(group: Group, permission: Permission): boolean {
+  return group.myRole !== 'member' || group.myPermissions.includes(permission);
+}
+
+/** The built-in role every member holds: its id is the group's. */
+export const isEveryone = (role: Role, groupId: string): boolean => role.id === groupId;
+
+/** What a member may do: every permission for owner and admins, else `@everyone`'s and their roles'. */
+export function permissionsOf(groupId: string, role: GroupRole, roleIds: string[], roles: Role[]): Permission[] {
+  if (role !== 'member') return [...PERMISSIONS];
+  const held = new Set<Permission>();
+  for (const r of roles) {
+    if (r.id === groupId || roleIds.includes(r.id)) for (const p of r.permissions) held.add(p);
+  }
+  return PERMISSIONS.filter((p) => held.has(p));
+}
+
+/** Highest first, `@everyone` last. */
+export function rankedRoles(roles: Role[]): Role[] {
+  return [...roles].sort((a, b) => b.position - a.position);
+}
+
+/** A member's roles, highest first (`@everyone` left out). */
+export function rolesOf(roleIds: string[], roles: Role[]): Role[] {
+  return rankedRoles(roles.filter((r) => roleIds.includes(r.id)));
+}
+
+/** The colour a member's name takes: that of their highest role that has one. */
+export function nameColor(roleIds: string[], roles: Role[]): string | undefined {
+  return rolesOf(roleIds, roles).find((r) => r.color)?.color;
+}
+
+/** How high someone ranks: their highest role's position (owner and admins above every role). */
+export function rankOf(role: GroupRole, roleIds: string[], roles: Role[]): number {
+  if (role !== 'member') return Number.POSITIVE_INFINITY;
+  return Math.max(0, ...roles.filter((r) => roleIds.includes(r.id)).map((r) => r.position));
+}
+
+/** What kicking, banning and muting each need. */
+export type ModerationPermission = 'kickMembers' | 'banMembers' | 'muteMembers';
+
+/**
+ * Whether I may remove, ban or mute `target`, as the server decides: never
+ * myself or the owner; the owner anyone else; an admin plain members; a plain
+ * member holding the permission plain members whose highest role ranks below
+ * theirs.
+ */
+export function mayModerate(
+  group: Group,
+  target: Pick<Member, 'user' | 'role' | 'roleIds'>,
+  meId: string | undefined,
+  permission: ModerationPermission,
+  roles: Role[],
+): boolean {
+  if (target.user.id === meId || target.role === 'owner') return false;
+  if (group.myRole === 'owner') return true;
+  if (target.role === 'admin') return false;
+  if (group.myRole === 'admin') return true;
+  return (
+    hasPermission(group, permission) &&
+    rankOf(group.myRole, group.myRoleIds, roles) > rankOf(target.role, target.roleIds, roles)
+  );
+}
+
+/**
+ * Whether I may edit, move, delete, give or take `role`, as the server
+ * decides: with `manageRoles`, owner and admins any role, a plain member only
+ * roles ranked below their own highest.
+ */
+export function mayManageRole(group: Group, role: Role, roles: Role[]): boolean {
+  if (!hasPermission(group, 'manageRoles')) return false;
+  return group.myRole !== 'member' || role.position < rankOf(group.myRole, group.myRoleIds, roles);
+}

@@ -41,7 +41,9 @@ describe('membership cache in Redis (REDIS_URL set)', () => {
         body: { seconds: 60 },
       });
       assert.equal(muted.status, 204);
-      assert.equal(await redis.get(raw), null);
+      // Dropped: gone, or already read again (with the mute) by another service's handler of the change.
+      const afterMute = await redis.get(raw);
+      assert.ok(afterMute === null || afterMute.startsWith('member|'), `a stale entry: ${afterMute}`);
       const answer: { mutedUntil?: number } = await api.broker.call('group.converseMember', {
         converseId,
         userId: member.id,
@@ -52,7 +54,9 @@ describe('membership cache in Redis (REDIS_URL set)', () => {
         (await api.request('DELETE', `/api/groups/${group.id}/members/${member.id}`, { token: owner.token })).status,
         204,
       );
-      assert.equal(await redis.get(raw), null);
+      // Gone, or read again since as "not a member" ('-').
+      const afterKick = await redis.get(raw);
+      assert.ok(afterKick === null || afterKick === '-', `a stale entry: ${afterKick}`);
       assert.equal(await api.broker.call('group.converseMember', { converseId, userId: member.id }), null);
     } finally {
       redis.disconnect();

@@ -51,10 +51,15 @@ async function storedRooms(db: Connection, userId: string): Promise<UserRooms> {
   };
 }
 
+const ROOM_COLLECTIONS = new Set(['groups', 'members', 'converses']);
+
 /** `chat.userRooms` as a connect calls it, and the database commands it made (mongoose's per-connection hook). */
 async function roomsAndCommands(broker: ServiceBroker, db: Connection, userId: string) {
   const commands: string[] = [];
-  db.set('debug', (collection: string, method: string) => commands.push(`${collection}.${method}`));
+  // Only what a room lookup could read: other services' event handlers share the connection and may run meanwhile.
+  db.set('debug', (collection: string, method: string) => {
+    if (ROOM_COLLECTIONS.has(collection)) commands.push(`${collection}.${method}`);
+  });
   try {
     return { rooms: await broker.call<UserRooms, { userId: string }>('chat.userRooms', { userId }), commands };
   } finally {

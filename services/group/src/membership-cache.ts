@@ -64,6 +64,13 @@ export class MembershipCache {
   readonly #cache: KvCache;
   readonly #models: GroupModels;
   readonly #ttl: number;
+  /**
+   * Forgets seen by this node so far. A value read from MongoDB is kept only
+   * if nothing was forgotten while it was read: a lookup that read a
+   * membership just before a kick must not put it back just after the kick
+   * dropped it (the kicked member would still post until the entry expired).
+   */
+  #forgets = 0;
 
   /** Misses of one turn, one query per group: a connect storm checks thousands of members at once. */
   readonly #loadStanding: (key: { groupId: string; userId: string }) => Promise<MemberStanding | null>;
@@ -167,6 +174,7 @@ export class MembershipCache {
     const key = `cg:${converseId}`;
     const cached = await this.#cache.get(key);
     if (cached !== undefined) return cached === NONE ? null : decodeHome(cached);
+    const seen = this.#forgets;
     const group = await this.#models.groups
       .findOne(
         { 'panels.converseId': converseId },
@@ -181,7 +189,7 @@ export class MembershipCache {
           ...(panel?.type === 'voice' ? { panelType: 'voice' as const } : {}),
         }
       : null;
-    await this.#cache.set(key, home ? encodeHome(home) : NONE, this.#ttl);
+    await this.#keep(seen, key, home ? encodeHome(home) : NONE);
     return home;
   }
 
@@ -189,8 +197,9 @@ export class MembershipCache {
     const key = `m:${groupId}:${userId}`;
     const cached = await this.#cache.get(key);
     if (cached !== undefined) return cached === NONE ? null : decodeStanding(cached);
+    const seen = this.#forgets;
     const standing = await this.#loadStanding({ groupId, userId });
-    await this.#cache.set(key, standing ? encodeStanding(standing) : NONE, this.#ttl);
+    await this.#keep(seen, key, standing ? encodeStanding(standing) : NONE);
     return standing;
   }
 
@@ -210,20 +219,29 @@ export class MembershipCache {
     const key = `gr:${groupId}`;
     const cached = await this.#cache.get(key);
     if (cached !== undefined) return cached === NONE ? null : (JSON.parse(cached) as GroupRules);
+    const seen = this.#forgets;
     const rules = await this.#loadRules(groupId);
-    await this.#cache.set(key, rules ? JSON.stringify(rules) : NONE, this.#ttl);
+    await this.#keep(seen, key, rules ? JSON.stringify(rules) : NONE);
     return rules;
   }
 
   forgetRules(groupId: string): Promise<void> {
+    this.#forgets += 1;
     return this.#cache.del(`gr:${groupId}`);
   }
 
   forgetMember(groupId: string, userId: string): Promise<void> {
+    this.#forgets += 1;
     return this.#cache.del(`m:${groupId}:${userId}`);
   }
 
   forgetConverses(converseIds: string[]): Promise<void> {
+    this.#forgets += 1;
     return this.#cache.del(...converseIds.map((id) => `cg:${id}`));
+  }
+
+  /** Caches what was read, unless something was forgotten since `seen` (it may be older than the forget). */
+  async #keep(seen: number, key: string, value: string): Promise<void> {
+    if (this.#forgets === seen) await this.#cache.set(key, value, this.#ttl);
   }
 }

@@ -1,5 +1,6 @@
 import type { ConverseMembership, GroupRole, MemberAccess, Permission, PostingRole } from '@im/protocol';
 import { batchLoader, groupBy, type KvCache } from '@im/sdk';
+import { LRUCache } from 'lru-cache';
 import type { GroupDoc, GroupModels, MemberDoc } from './models.ts';
 import { maySee, permissionsOf, rulesOf, type GroupRules } from './permissions.ts';
 
@@ -71,6 +72,8 @@ export class MembershipCache {
    * dropped it (the kicked member would still post until the entry expired).
    */
   #forgets = 0;
+  /** Rules as parsed, by their cached text: every send reads them, and they rarely change. */
+  readonly #parsedRules = new LRUCache<string, GroupRules>({ max: 1000 });
 
   /** Misses of one turn, one query per group: a connect storm checks thousands of members at once. */
   readonly #loadStanding: (key: { groupId: string; userId: string }) => Promise<MemberStanding | null>;
@@ -218,7 +221,7 @@ export class MembershipCache {
   async rules(groupId: string): Promise<GroupRules | null> {
     const key = `gr:${groupId}`;
     const cached = await this.#cache.get(key);
-    if (cached !== undefined) return cached === NONE ? null : (JSON.parse(cached) as GroupRules);
+    if (cached !== undefined) return cached === NONE ? null : this.#parseRules(cached);
     const seen = this.#forgets;
     const rules = await this.#loadRules(groupId);
     await this.#keep(seen, key, rules ? JSON.stringify(rules) : NONE);
@@ -238,6 +241,15 @@ export class MembershipCache {
   forgetConverses(converseIds: string[]): Promise<void> {
     this.#forgets += 1;
     return this.#cache.del(...converseIds.map((id) => `cg:${id}`));
+  }
+
+  #parseRules(text: string): GroupRules {
+    let rules = this.#parsedRules.get(text);
+    if (!rules) {
+      rules = JSON.parse(text) as GroupRules;
+      this.#parsedRules.set(text, rules);
+    }
+    return rules;
   }
 
   /** Caches what was read, unless something was forgotten since `seen` (it may be older than the forget). */

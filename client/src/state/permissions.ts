@@ -1,4 +1,14 @@
-import { PERMISSIONS, type Group, type GroupRole, type Member, type Permission, type Role } from '@im/protocol';
+import {
+  moderationRefusal,
+  permissionsOf as sharedPermissionsOf,
+  rankOf as sharedRankOf,
+  type Group,
+  type GroupRole,
+  type Member,
+  type Permission,
+  type Role,
+  type RoleLookup,
+} from '@im/protocol';
 
 /** What each permission lets its holders do, one line each, as the Roles tab shows it. */
 export const PERMISSION_TEXT: Record<Permission, string> = {
@@ -30,14 +40,16 @@ export function hasPermission(group: Group, permission: Permission): boolean {
 /** The built-in role every member holds: its id is the group's. */
 export const isEveryone = (role: Role, groupId: string): boolean => role.id === groupId;
 
+/** A group's roles by id, as the shared rules (@im/protocol) ask for them. */
+const lookupIn =
+  (roles: Role[]): RoleLookup =>
+  (id) =>
+    roles.find((r) => r.id === id);
+
 /** What a member may do: every permission for owner and admins, else `@everyone`'s and their roles'. */
 export function permissionsOf(groupId: string, role: GroupRole, roleIds: string[], roles: Role[]): Permission[] {
-  if (role !== 'member') return [...PERMISSIONS];
-  const held = new Set<Permission>();
-  for (const r of roles) {
-    if (r.id === groupId || roleIds.includes(r.id)) for (const p of r.permissions) held.add(p);
-  }
-  return PERMISSIONS.filter((p) => held.has(p));
+  const everyone = roles.find((r) => r.id === groupId)?.permissions ?? [];
+  return sharedPermissionsOf({ role, roleIds }, everyone, lookupIn(roles));
 }
 
 /** Highest first, `@everyone` last. */
@@ -57,8 +69,7 @@ export function nameColor(roleIds: string[], roles: Role[]): string | undefined 
 
 /** How high someone ranks: their highest role's position (owner and admins above every role). */
 export function rankOf(role: GroupRole, roleIds: string[], roles: Role[]): number {
-  if (role !== 'member') return Number.POSITIVE_INFINITY;
-  return Math.max(0, ...roles.filter((r) => roleIds.includes(r.id)).map((r) => r.position));
+  return sharedRankOf({ role, roleIds }, lookupIn(roles));
 }
 
 /** What kicking, banning and muting each need. */
@@ -77,14 +88,9 @@ export function mayModerate(
   permission: ModerationPermission,
   roles: Role[],
 ): boolean {
-  if (target.user.id === meId || target.role === 'owner') return false;
-  if (group.myRole === 'owner') return true;
-  if (target.role === 'admin') return false;
-  if (group.myRole === 'admin') return true;
-  return (
-    hasPermission(group, permission) &&
-    rankOf(group.myRole, group.myRoleIds, roles) > rankOf(target.role, target.roleIds, roles)
-  );
+  if (target.user.id === meId) return false;
+  const me = { role: group.myRole, roleIds: group.myRoleIds };
+  return hasPermission(group, permission) && moderationRefusal(me, target, lookupIn(roles)) === null;
 }
 
 /**

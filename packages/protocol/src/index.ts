@@ -505,3 +505,4 @@ export * from './moderation.ts';
 export * from './pictures.ts';
 export * from './threads.ts';
 export type { ApiSchemas, ApiSchemaName } from './api-schemas.ts';
+export * from './role-rules.ts';

@@ -1,7 +1,7 @@
 import type { GroupRole, Permission } from '@im/protocol';
 import { ImError, lackingPermission } from '@im/sdk';
 import type { GroupDoc, GroupModels, MemberDoc } from './models.ts';
-import { permissionsOf, rankOf, rulesOf, type GroupRules, type Standing } from './permissions.ts';
+import { moderationRefusalIn, permissionsOf, rulesOf, type GroupRules, type Standing } from './permissions.ts';
 
 const NOT_FOUND = 'Group not found';
 
@@ -40,9 +40,7 @@ export const standingOf = (m: Pick<MemberDoc, 'role' | 'roleIds'>): Standing => 
 
 /**
  * Why someone holding a moderation permission may not act on `target` (null:
- * not a member), or null when they may: the owner acts on anyone but the
- * owner; an admin on plain members and outsiders; a plain member on plain
- * members whose highest role ranks below their own, and outsiders.
+ * not a member), or null when they may (the rule: @im/protocol's moderationRefusal).
  */
 export function refusalToModerate(
   actor: Standing,
@@ -50,12 +48,14 @@ export function refusalToModerate(
   rules: Pick<GroupRules, 'roles'>,
   verb: { base: string; past: string },
 ): string | null {
-  if (!target) return null;
-  if (target.role === 'owner') return `The owner cannot be ${verb.past}`;
-  if (actor.role === 'owner') return null;
-  if (target.role === 'admin') return `Only the owner may ${verb.base} an admin`;
-  if (actor.role === 'admin') return null;
-  return rankOf(actor, rules) > rankOf(target, rules)
-    ? null
-    : `Only members whose roles rank higher may act on this member`;
+  switch (moderationRefusalIn(actor, target, rules)) {
+    case 'owner':
+      return `The owner cannot be ${verb.past}`;
+    case 'admin':
+      return `Only the owner may ${verb.base} an admin`;
+    case 'rank':
+      return 'Only members whose roles rank higher may act on this member';
+    default:
+      return null;
+  }
 }

@@ -2,12 +2,8 @@ import { announce, EVENTS } from '@im/sdk';
 import type { Context } from 'moleculer';
 import { standingOf } from './access.ts';
 import type { GroupDoc, GroupModels, MemberDoc, PanelDoc } from './models.ts';
-import { audienceOf, maySee, NOBODY, type PanelAudience, type Standing } from './permissions.ts';
+import { audienceOf, maySee, NOBODY, panelAudience, type Standing } from './permissions.ts';
 import { toPanel } from './views.ts';
-
-/** Who sees a panel: everyone when it is public, else owner, admins and those allowed. */
-const audienceOfPanel = (p: Pick<PanelDoc, 'private' | 'allowRoleIds' | 'allowUserIds'>): PanelAudience | undefined =>
-  p.private ? audienceOf(p) : undefined;
 
 /**
  * Tells gateways who gains and who loses a panel when its audience changed
@@ -22,8 +18,8 @@ export async function announcePanelAudience(
   before: PanelDoc | null,
   after: PanelDoc,
 ): Promise<void> {
-  const was = before ? audienceOfPanel(before) : NOBODY;
-  const now = audienceOfPanel(after);
+  const was = before ? panelAudience(before) : NOBODY;
+  const now = panelAudience(after);
   if (!was && !now) return;
   const members = await models.members
     .find({ groupId }, { userId: 1, role: 1, roleIds: 1 })

@@ -1,4 +1,12 @@
-import { PERMISSIONS, type GroupRole, type Permission } from '@im/protocol';
+import {
+  moderationRefusal,
+  permissionsOf as sharedPermissionsOf,
+  rankOf as sharedRankOf,
+  type GroupRole,
+  type Permission,
+  type RoleHolder,
+  type RoleLookup,
+} from '@im/protocol';
 import type { GroupDoc, PanelDoc } from './models.ts';
 
 /** What `@everyone` may do in a group that never changed it: what plain members could always do. */
@@ -28,10 +36,12 @@ export interface PanelAudience {
 export const NOBODY: PanelAudience = { roleIds: [], userIds: [] };
 
 /** Someone's place in a group as the checks need it. */
-export interface Standing {
-  role: GroupRole;
-  roleIds?: readonly string[];
-}
+export type Standing = RoleHolder;
+
+/** Who sees a panel: undefined (everyone) when it is not private. */
+export const panelAudience = (
+  p: Pick<PanelDoc, 'private' | 'allowRoleIds' | 'allowUserIds'>,
+): PanelAudience | undefined => (p.private ? audienceOf(p) : undefined);
 
 export const rulesOf = (g: Pick<GroupDoc, 'roles' | 'everyonePermissions' | 'panels'>): GroupRules => ({
   everyone: [...(g.everyonePermissions ?? DEFAULT_EVERYONE)],
@@ -43,6 +53,7 @@ export const rulesOf = (g: Pick<GroupDoc, 'roles' | 'everyonePermissions' | 'pan
   ),
 });
 
+/** Who a private panel allows besides owner and admins. */
 export const audienceOf = (p: Pick<PanelDoc, 'allowRoleIds' | 'allowUserIds'>): PanelAudience => ({
   roleIds: (p.allowRoleIds ?? []).map((id) => id.toHexString()),
   userIds: (p.allowUserIds ?? []).map((id) => id.toHexString()),
@@ -50,30 +61,26 @@ export const audienceOf = (p: Pick<PanelDoc, 'allowRoleIds' | 'allowUserIds'>): 
 
 const isManager = (role: GroupRole) => role === 'owner' || role === 'admin';
 
-/** Every permission for owner and admins; else `@everyone`'s and those of the member's roles, in catalog order. */
-export function permissionsOf(standing: Standing, rules: Pick<GroupRules, 'everyone' | 'roles'>): Permission[] {
-  if (isManager(standing.role)) return [...PERMISSIONS];
-  const held = new Set<Permission>(rules.everyone);
-  for (const id of standing.roleIds ?? []) for (const p of rules.roles[id]?.permissions ?? []) held.add(p);
-  return PERMISSIONS.filter((p) => held.has(p));
-}
+/** A group's custom role by id, as the shared rules ask for it. */
+const lookupIn =
+  (rules: Pick<GroupRules, 'roles'>): RoleLookup =>
+  (id) =>
+    rules.roles[id];
+
+/** Every permission for owner and admins; else `@everyone`'s and those of the member's roles. */
+export const permissionsOf = (standing: Standing, rules: Pick<GroupRules, 'everyone' | 'roles'>): Permission[] =>
+  sharedPermissionsOf(standing, rules.everyone, lookupIn(rules));
 
 /** The rank of someone's highest role (owner and admins rank above every role). */
-export function rankOf(standing: Standing, rules: Pick<GroupRules, 'roles'>): number {
-  if (isManager(standing.role)) return Number.POSITIVE_INFINITY;
-  return Math.max(0, ...(standing.roleIds ?? []).map((id) => rules.roles[id]?.position ?? 0));
-}
+export const rankOf = (standing: Standing, rules: Pick<GroupRules, 'roles'>): number =>
+  sharedRankOf(standing, lookupIn(rules));
+
+/** Why someone holding a moderation permission may not act on `target` (null: not a member), or null. */
+export const moderationRefusalIn = (actor: Standing, target: Standing | null, rules: Pick<GroupRules, 'roles'>) =>
+  moderationRefusal(actor, target, lookupIn(rules));
 
 /** Whether a member sees a panel: every panel but a private one they are not allowed in. */
 export function maySee(standing: Standing, userId: string, audience: PanelAudience | undefined): boolean {
   if (!audience || isManager(standing.role)) return true;
   return audience.userIds.includes(userId) || (standing.roleIds ?? []).some((id) => audience.roleIds.includes(id));
 }
-
-/** The converse ids of `converseIds` a member sees. */
-export const visibleConverses = (
-  converseIds: readonly string[],
-  standing: Standing,
-  userId: string,
-  rules: Pick<GroupRules, 'privatePanels'>,
-): string[] => converseIds.filter((id) => maySee(standing, userId, rules.privatePanels[id]));

@@ -1,6 +1,6 @@
 import type { DirectoryGroup, Group, GroupInfo, Invite, Panel, Role } from '@im/protocol';
 import type { GroupDoc, InviteDoc, MemberDoc, PanelDoc, RoleDoc } from './models.ts';
-import { audienceOf, DEFAULT_EVERYONE, EVERYONE, maySee, permissionsOf, rulesOf } from './permissions.ts';
+import { DEFAULT_EVERYONE, panelAudience, EVERYONE, maySee, permissionsOf, rulesOf } from './permissions.ts';
 
 export const toPanel = (p: PanelDoc): Panel => ({
   id: p._id.toHexString(),
@@ -100,7 +100,5 @@ export const converseIdsSeenBy = (
 ) => {
   const standing = { role: member.role, roleIds: (member.roleIds ?? []).map((id) => id.toHexString()) };
   const userId = member.userId.toHexString();
-  return g.panels
-    .filter((p) => maySee(standing, userId, p.private ? audienceOf(p) : undefined))
-    .map((p) => p.converseId.toHexString());
+  return g.panels.filter((p) => maySee(standing, userId, panelAudience(p))).map((p) => p.converseId.toHexString());
 };

@@ -1,6 +1,7 @@
 import type { Panel } from '@im/protocol';
 import { useState, type FormEvent } from 'react';
-import { MAX_PANEL_TOPIC, updatePanel, type PanelPatch } from '../../state/groups.ts';
+import { updatePanel, type PanelPatch } from '../../state/groups.ts';
+import { PanelNameFields } from './PanelNameFields.tsx';
 import { Dialog } from '../common/Dialog.tsx';
 import { FormActions } from '../common/FormActions.tsx';
 import { PanelAccessFields, type PanelAccess } from './PanelAccessFields.tsx';
@@ -55,19 +56,7 @@ export function PanelSettingsDialog(props: { groupId: string; panel: Panel; onCl
   return (
     <Dialog title="Panel settings" onClose={props.onClose}>
       <form onSubmit={(e) => void submit(e)} className="form">
-        <label>
-          Panel name
-          <input value={name} maxLength={64} onChange={(e) => setName(e.target.value)} required />
-        </label>
-        <label>
-          Topic
-          <input
-            value={topic}
-            maxLength={MAX_PANEL_TOPIC}
-            placeholder="What this panel is for"
-            onChange={(e) => setTopic(e.target.value)}
-          />
-        </label>
+        <PanelNameFields name={name} onName={setName} topic={topic} onTopic={setTopic} />
         <label className="check">
           <input type="checkbox" checked={adminOnly} onChange={(e) => setAdminOnly(e.target.checked)} />
           {voice ? 'Only admins can speak (a stage)' : 'Only admins can post'}

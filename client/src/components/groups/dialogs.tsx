@@ -1,15 +1,9 @@
 import type { Invite, Panel } from '@im/protocol';
 import { PanelAccessFields, type PanelAccess } from './PanelAccessFields.tsx';
+import { PanelNameFields } from './PanelNameFields.tsx';
 import { useEffect, useState, type FormEvent } from 'react';
 import { describeError } from '../../api/errors.ts';
-import {
-  acceptInvite,
-  createGroup,
-  createInvite,
-  createPanel,
-  MAX_PANEL_TOPIC,
-  renameGroup,
-} from '../../state/groups.ts';
+import { acceptInvite, createGroup, createInvite, createPanel, renameGroup } from '../../state/groups.ts';
 import { inviteCodeFrom } from '../../state/route.ts';
 import { Dialog } from '../common/Dialog.tsx';
 import { InviteLink } from './InviteLink.tsx';
@@ -135,19 +129,7 @@ export function PanelDialog(props: { groupId: string; onClose: () => void }) {
             Voice: a call anyone in the group can join, with video and screen sharing
           </label>
         </fieldset>
-        <label>
-          Panel name
-          <input value={name} maxLength={64} onChange={(e) => setName(e.target.value)} required />
-        </label>
-        <label>
-          Topic
-          <input
-            value={topic}
-            maxLength={MAX_PANEL_TOPIC}
-            placeholder="What this panel is for"
-            onChange={(e) => setTopic(e.target.value)}
-          />
-        </label>
+        <PanelNameFields name={name} onName={setName} topic={topic} onTopic={setTopic} />
         <PanelAccessFields groupId={props.groupId} value={access} onChange={setAccess} />
         <FormActions onCancel={props.onClose} submit="Create" disabled={busy || !name.trim()} />
       </form>

@@ -4,6 +4,7 @@ import { updateRole, type RolePatch } from '../../../state/roles.ts';
 import { InlineForm } from '../settings/InlineForm.tsx';
 import { useAction } from '../../common/useAction.ts';
 import { PermissionChecks } from './PermissionChecks.tsx';
+import { RoleLookFields } from './RoleLookFields.tsx';
 
 export const DEFAULT_ROLE_COLOR = '#5865f2';
 export const MAX_ROLE_NAME = 32;
@@ -42,28 +43,17 @@ export function RoleEditor(props: {
       onSubmit={submit}
     >
       {!props.everyone && (
-        <div className="field-row">
-          <label>
-            Role name
-            <input value={name} maxLength={MAX_ROLE_NAME} required onChange={(e) => setName(e.target.value)} />
-          </label>
-          <label>
-            Role colour
-            <input
-              type="color"
-              className="role-color"
-              value={color}
-              disabled={!colored}
-              onChange={(e) => setColor(e.target.value)}
-            />
-          </label>
-        </div>
-      )}
-      {!props.everyone && (
-        <label className="check">
-          <input type="checkbox" checked={colored} onChange={(e) => setColored(e.target.checked)} />
-          Colour its members' names
-        </label>
+        <RoleLookFields
+          label="Role"
+          name={name}
+          onName={setName}
+          color={color}
+          onColor={setColor}
+          colored={colored}
+          onColored={setColored}
+          maxName={MAX_ROLE_NAME}
+          required
+        />
       )}
       <PermissionChecks value={permissions} grantable={props.grantable} onChange={setPermissions} />
     </InlineForm>

@@ -5,13 +5,15 @@
 // once, without a reload; Ann's keeps it (with its lock and topic), and what
 // she writes there never reaches Ben's browser. When Olga takes the role from
 // Ann, Ann's app loses the panel at once too. Setup steps go through the API;
-// the story itself through the UI.
+// the story itself through the UI. Last, Olga gives the group an icon, which
+// Ben's rail shows at once.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import { type Page } from 'playwright-core';
 import { api, groupWithMembers, openAs, registerAccount, type Account } from './harness/api.ts';
 import { describePagesOnFailure, send } from './harness/app.ts';
+import { PNG } from './harness/png.ts';
 import { SHOTS } from './harness/server.ts';
 import { webAppStory } from './harness/story.ts';
 import { openWindow, watchPage } from './harness/windows.ts';
@@ -149,6 +151,31 @@ describe('roles and private panels in the web client', () => {
       [],
       'nothing of the private panel reached Ben',
     );
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it("gives the group an icon in its settings: it replaces the initials in Ben's rail at once", async () => {
+    const page = pages.olga!;
+    await page.getByRole('button', { name: 'Studio: group menu' }).click();
+    await page.getByRole('menuitem', { name: 'Group settings' }).click();
+    const settings = page.getByRole('dialog', { name: 'Studio settings' });
+    await settings.getByRole('tab', { name: 'Icon' }).click();
+    await settings
+      .getByLabel('Group icon file')
+      .setInputFiles({ name: 'studio.png', mimeType: 'image/png', buffer: PNG });
+    await settings.getByText('Icon saved.', { exact: true }).waitFor();
+    await settings.getByTestId('group-icon-preview').getByTestId('group-icon').waitFor();
+    await page.keyboard.press('Escape');
+
+    const rail = pages.ben!.getByRole('navigation', { name: 'Groups' }).getByRole('button', { name: 'Studio' });
+    const picture = rail.getByTestId('group-icon');
+    await picture.waitFor();
+    // Loaded from this server, not broken (a broken one falls back to the initials).
+    const loaded = await picture.evaluate(async (img: HTMLImageElement) => {
+      await img.decode();
+      return img.naturalWidth > 0 && new URL(img.src).origin === location.origin;
+    });
+    assert.equal(loaded, true);
     assert.deepEqual(pageErrors, []);
   });
 });

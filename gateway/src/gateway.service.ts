@@ -239,7 +239,8 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
           const asked = [...new Set(ctx.params.userIds.split(','))];
           const visible = await call(ctx, 'chat.contactsAmong', { userId, ids: asked });
           const online = await presence!.online(visible);
-          return { online: [...online] };
+          const statuses = Object.fromEntries(visible.map((id) => [id, { online: online.has(id) }]));
+          return { online: [...online], dnd: [], away: [], statuses };
         },
       },
     },

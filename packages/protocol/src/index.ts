@@ -7,6 +7,14 @@ import type { OwnEmail } from './mail.ts';
 import type { CommandAccepted, EphemeralMessage } from './integrations.ts';
 import type { PinInfo, ThreadSummary } from './threads.ts';
 import type { CallDeclined, CallRecord, CallRinging, CallState } from './calls.ts';
+import type {
+  ConverseNotificationSetting,
+  ForwardedFrom,
+  Poll,
+  PresenceStatus,
+  UserGroup,
+  UserStatus,
+} from './attention.ts';
 
 /**
  * A document id: 24 lower-case hex digits.
@@ -76,6 +84,8 @@ export interface Me extends PublicUser, Partial<OwnEmail> {
   ssoLinked: boolean;
   /** Whether others see how far I read (read receipts); on unless turned off. */
   shareReadReceipts: boolean;
+  /** Do not disturb and my custom status. */
+  status: UserStatus;
   // The e-mail fields (OwnEmail) are always sent; optional only for clients built before them.
 }
 
@@ -273,6 +283,10 @@ export interface Message {
   preview?: LinkPreview;
   /** A DM call that ended, written by the server under the caller's name. */
   call?: CallRecord;
+  /** A poll: votes change by `PUT /api/messages/:id/poll/votes`, shown live by `message:updated`. */
+  poll?: Poll;
+  /** A copy of another message (`POST /api/messages/:id/forward`): where it came from. */
+  forwarded?: ForwardedFrom;
 }
 
 /**
@@ -343,7 +357,10 @@ export type MemberPage = Page<Member>;
 /** An inbox entry: a mention or DM received while offline (`GET /api/notifications`). */
 export interface Notification {
   id: Id;
-  kind: 'mention' | 'dm';
+  /** What put it in the inbox: a mention of me (or of a user group of mine), a DM, a reply in a thread I follow, a reminder I set. */
+  type: 'mention' | 'dm' | 'reply' | 'reminder';
+  /** The same as `type` for mentions and DMs (kept for clients built before `type`). */
+  kind: 'mention' | 'dm' | 'reply' | 'reminder';
   converseId: Id;
   messageId: Id;
   seq: Int;
@@ -385,6 +402,12 @@ export interface VapidKey {
 /** `GET /api/presence`: which of the asked users are online. */
 export interface Presence {
   online: Id[];
+  /** Of the asked users, those in do not disturb now. */
+  dnd: Id[];
+  /** Of the asked users, those online but idle. */
+  away: Id[];
+  /** Per asked user: online, away, dnd and their custom status. */
+  statuses: Record<Id, PresenceStatus>;
 }
 
 /** An answer with no fields (`201` of push registrations). */
@@ -465,7 +488,16 @@ export interface ServerToClientEvents {
   'call:ringing': (event: CallRinging) => void;
   /** A member declined a DM call: the caller's app hangs up, the decliner's other devices stop ringing. */
   'call:declined': (event: CallDeclined) => void;
-  presence: (event: { userId: string; online: boolean }) => void;
+  /** Someone's presence or status changed (`dnd`/`away` present only when true). */
+  presence: (event: { userId: string } & PresenceStatus) => void;
+  /** My notification setting of a converse changed (on another of my devices too). */
+  'converse:notifications': (event: { converseId: Id } & ConverseNotificationSetting) => void;
+  /** My own status changed (on another of my devices too). */
+  'status:updated': (status: UserStatus) => void;
+  /** A group's user groups changed: its whole list. */
+  'usergroups:updated': (event: { groupId: Id; userGroups: UserGroup[] }) => void;
+  /** My inbox changed (an entry came, or entries were read): load its count again. */
+  'inbox:updated': (event: { unread: Int }) => void;
   /** Someone I share a group or a DM with changed their name or avatar. */
   'user:updated': (user: PublicUser) => void;
   /** A group's custom emoji changed: load its list again. */
@@ -504,5 +536,6 @@ export * from './mail.ts';
 export * from './moderation.ts';
 export * from './pictures.ts';
 export * from './threads.ts';
+export * from './attention.ts';
 export type { ApiSchemas, ApiSchemaName } from './api-schemas.ts';
 export * from './role-rules.ts';

@@ -3,6 +3,7 @@ import type { NotificationDoc, SettingsDoc, SubscriptionDoc } from './models.ts'
 
 export const toNotification = (n: NotificationDoc): Notification => ({
   id: n._id.toHexString(),
+  type: n.kind,
   kind: n.kind,
   converseId: n.converseId.toHexString(),
   messageId: n.messageId.toHexString(),

@@ -126,6 +126,7 @@ export const accountActions = (deps: UserDeps) => {
           hasPassword: doc.passwordHash !== undefined,
           ssoLinked: doc.oidc !== undefined,
           shareReadReceipts: doc.hideReadReceipts !== true,
+          status: { dnd: false },
           ...toOwnEmail(doc),
         };
       },

@@ -13,6 +13,7 @@ const account = (over: Partial<Me>): Me => ({
   serverAdmin: false,
   hasPassword: true,
   ssoLinked: false,
+  status: { dnd: false },
   shareReadReceipts: true,
   ...over,
 });

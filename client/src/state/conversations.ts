@@ -187,6 +187,7 @@ forgetOnSignOut(() => {
   for (const timer of ackTimers.values()) clearTimeout(timer);
   ackTimers.clear();
   ackedSeq.clear();
+  readHeld.clear();
   typingSentAt.clear();
 });
 

@@ -105,9 +105,9 @@ export function InboxPopover(props: { onClose: () => void }) {
                     {n.type === 'reminder' ? (
                       <span className="author">{WHY.reminder}</span>
                     ) : (
-                      <>
+                      <span>
                         <span className="author">{displayName(author, '…')}</span> {WHY[n.type]}
-                      </>
+                      </span>
                     )}
                     <span className="inbox-where"> · {placeOf(n.converseId, app).label}</span>
                     <time dateTime={n.createdAt}> · {formatTime(n.createdAt)}</time>

@@ -54,6 +54,8 @@ export const EVENTS = {
   reactionUpdated: 'chat.reaction.updated',
   /** A user's read position moved (their other devices clear the badge). */
   converseRead: 'chat.converse.read',
+  /** A user read a thread up to a reply (its replies in their inbox are read). */
+  threadRead: 'chat.thread.read',
   /** A user set their read position back (mark as unread): their devices show the converse unread again. */
   converseUnread: 'chat.converse.unread',
   /** A user's notification level or mute of a converse changed: their other devices follow. */
@@ -160,6 +162,7 @@ export interface EventPayloads {
     counts: Array<{ emoji: string; count: number }>;
   } & DmAudience;
   'chat.converse.read': { converseId: string; userId: string; readSeq: number };
+  'chat.thread.read': { userId: string; converseId: string; rootId: string; readSeq: number };
   /** entry: the user's counts in the converse after the change. */
   'chat.converse.unread': { userId: string; entry: UnreadEntry };
   'push.converse.notifications': { userId: string; converseId: string } & ConverseNotificationSetting;

@@ -238,6 +238,21 @@ describe('notification levels, the inbox and mark as unread', () => {
       400,
     );
 
+    // Reading the thread clears its reply entries; reading the converse does not.
+    const reply2 = await send(owner, converseId, 'another answer', { threadId: root.id });
+    await until('the second reply counted', () => counts.at(-1)?.unread === 1);
+    const told = counts.length;
+    await api.request('POST', `/api/converses/${converseId}/ack`, { token: reader.token, body: { seq: reply2.seq } });
+    // The read mention went with the converse; the reply stays.
+    await until('the converse read', () => counts.length > told);
+    assert.equal(counts.at(-1)?.unread, 1);
+    await api.request('POST', `/api/messages/${root.id}/thread/ack`, {
+      token: reader.token,
+      body: { seq: reply2.seq },
+    });
+    await until('the thread read', () => counts.at(-1)?.unread === 0);
+    assert.ok(!(await inbox(reader)).some((n) => n.messageId === reply2.id));
+
     // A mention in a converse at level none files nothing.
     await level(reader, converseId, { level: 'none' });
     await send(owner, converseId, `@${reader.username} muted`);

@@ -37,6 +37,8 @@ export interface NotificationDoc {
   createdAt: Date;
   /** When the user read it (absent while unread). */
   readAt?: Date;
+  /** A reply entry's thread (its root message). */
+  threadId?: Types.ObjectId;
 }
 
 export interface SettingsDoc {
@@ -94,6 +96,7 @@ const notificationSchema = new Schema<NotificationDoc>(
     preview: { type: String, required: true },
     createdAt: { type: Date, required: true, default: () => new Date() },
     readAt: { type: Date },
+    threadId: { type: Schema.Types.ObjectId },
   },
   { versionKey: false },
 );

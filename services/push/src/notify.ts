@@ -50,6 +50,7 @@ export function notifier({ app, models, queue, fanOut }: PushDeps) {
           authorId,
           preview,
           createdAt,
+          ...(kind === 'reply' && message.threadId ? { threadId: new Types.ObjectId(message.threadId) } : {}),
         })),
         { ordered: false, lean: true },
       )
@@ -155,6 +156,18 @@ export function notifier({ app, models, queue, fanOut }: PushDeps) {
         converseId,
         seq: { $lte: readSeq },
         kind: { $ne: 'reply' },
+      });
+      if (deletedCount > 0) await tellInboxCounts(ctx, models, [userId]);
+    },
+
+    /** On `chat.thread.read`: reading a thread clears its reply entries up to the read position. */
+    async threadRead(ctx: EventContext<'chat.thread.read'>): Promise<void> {
+      const { userId, rootId, readSeq } = ctx.params;
+      const { deletedCount } = await models.notifications.deleteMany({
+        userId,
+        kind: 'reply',
+        threadId: rootId,
+        seq: { $lte: readSeq },
       });
       if (deletedCount > 0) await tellInboxCounts(ctx, models, [userId]);
     },

@@ -112,6 +112,7 @@ export const createPushService: ServiceFactory = (app: AppContext) => {
     events: {
       [EVENTS.messageCreated]: { handler: notify.messageCreated },
       [EVENTS.converseRead]: { handler: notify.converseRead },
+      [EVENTS.threadRead]: { handler: notify.threadRead },
       [EVENTS.memberLeft]: {
         handler: (ctx) => notify.accessLost(ctx, ctx.params.userId, ctx.params.converseIds),
       },

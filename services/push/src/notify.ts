@@ -9,6 +9,7 @@ import type { PushDeps } from './deps.ts';
 import { tellInboxCounts } from './inbox-count.ts';
 import type { DeviceDoc, NotificationKind, SubscriptionDoc } from './models.ts';
 import { recipientsOf } from './recipients.ts';
+import { RosterCache } from './roster-cache.ts';
 /** Characters of a message shown in a notification and the inbox. */
 const PREVIEW_CHARS = 140;
 
@@ -20,6 +21,19 @@ const PREVIEW_CHARS = 140;
  * mobile devices), also for every message of a converse at level `all`.
  */
 export function notifier({ app, models, queue, fanOut }: PushDeps) {
+  // Members of converses under 100 (those at level `all` by default): kept, dropped by membership events.
+  const rosters = new RosterCache(LARGE_CONVERSE_MEMBERS - 1);
+
+  /** Of these users, those with a Web Push subscription or (with a push proxy) a device. */
+  const reachable = async (userIds: string[]): Promise<string[]> => {
+    const ids = userIds.map((id) => new Types.ObjectId(id));
+    const [subs, devices] = await Promise.all([
+      models.subscriptions.distinct('userId', { userId: { $in: ids } }),
+      app.config.pushProxyUrl ? models.devices.distinct('userId', { userId: { $in: ids } }) : Promise.resolve([]),
+    ]);
+    return [...new Set([...subs, ...devices].map((id) => String(id)))];
+  };
+
   /** The users of `ids` with no socket on any gateway (all of them if no gateway answers). */
   const offline = async (broker: ServiceBroker, ids: string[]) => {
     const online = new Set(await call(broker, 'gateway.online', { userIds: ids }).catch(() => []));
@@ -107,7 +121,7 @@ export function notifier({ app, models, queue, fanOut }: PushDeps) {
   /** Inbox entries, inbox counts and push jobs for the recipients of a message. */
   const notifyRecipients = async (ctx: EventContext<'chat.message.created'>, memberIds: string[] | undefined) => {
     const { message } = ctx.params;
-    const { addressed, everyMessage } = await recipientsOf(ctx.broker, models, message, memberIds);
+    const { addressed, everyMessage } = await recipientsOf(ctx.broker, models, rosters, reachable, message, memberIds);
     if ((addressed.size === 0 && everyMessage.length === 0) || !(await claim(message.id))) return;
 
     const away = new Set(await offline(ctx.broker, [...addressed.keys(), ...everyMessage]));
@@ -172,8 +186,14 @@ export function notifier({ app, models, queue, fanOut }: PushDeps) {
       if (deletedCount > 0) await tellInboxCounts(ctx, models, [userId]);
     },
 
+    /** Who is in these converses changed: their kept rosters are stale. */
+    membershipChanged(converseIds: readonly string[]): void {
+      rosters.forget(converseIds);
+    },
+
     /** A member who left a group (or lost a private panel) has its entries there read: the bell no longer counts them. */
     async accessLost(ctx: Context, userId: string, converseIds: string[]): Promise<void> {
+      rosters.forget(converseIds);
       if (converseIds.length === 0) return;
       const { modifiedCount } = await models.notifications.updateMany(
         { userId, converseId: { $in: converseIds }, readAt: null },

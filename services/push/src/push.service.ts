@@ -113,12 +113,15 @@ export const createPushService: ServiceFactory = (app: AppContext) => {
       [EVENTS.messageCreated]: { handler: notify.messageCreated },
       [EVENTS.converseRead]: { handler: notify.converseRead },
       [EVENTS.threadRead]: { handler: notify.threadRead },
+      [EVENTS.memberJoined]: { handler: (ctx) => notify.membershipChanged(ctx.params.converseIds) },
+      [EVENTS.groupDeleted]: { handler: (ctx) => notify.membershipChanged(ctx.params.converseIds) },
       [EVENTS.memberLeft]: {
         handler: (ctx) => notify.accessLost(ctx, ctx.params.userId, ctx.params.converseIds),
       },
       [EVENTS.panelAccess]: {
         async handler(ctx) {
           const { revokedUserIds, panel } = ctx.params;
+          notify.membershipChanged([panel.converseId]);
           await Promise.all(revokedUserIds.map((id) => notify.accessLost(ctx, id, [panel.converseId])));
         },
       },

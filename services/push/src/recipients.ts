@@ -3,6 +3,7 @@ import type { Message, NotificationLevel } from '@im/protocol';
 import type { ServiceBroker } from 'moleculer';
 import { choseAll, defaultLevel, LARGE_CONVERSE_MEMBERS, levelsAmong } from './converse-levels.ts';
 import type { NotificationKind, PushModels } from './models.ts';
+import type { RosterCache } from './roster-cache.ts';
 
 /** Most members an `@all` notifies (the roster's ids stop there). */
 const ALL_TARGETS_MAX = 100_000;
@@ -52,6 +53,9 @@ async function stillMembers(broker: ServiceBroker, converseId: string, userIds: 
 export async function recipientsOf(
   broker: ServiceBroker,
   models: Pick<PushModels, 'settings' | 'levels'>,
+  rosters: RosterCache,
+  /** Of these users, those with a browser or device to push to (only they can hear a message by push alone). */
+  reachable: (userIds: string[]) => Promise<string[]>,
   message: Message,
   memberIds: string[] | undefined,
 ): Promise<Recipients> {
@@ -64,14 +68,15 @@ export async function recipientsOf(
     const kindOf = (id: string): NotificationKind => (message.mentions.includes(id) ? 'mention' : 'dm');
     return { addressed: new Map(heard.map((id) => [id, kindOf(id)])), everyMessage: [] };
   }
-  const [mentions, followers, roster, chosen] = await Promise.all([
+  const [mentions, followers, roster] = await Promise.all([
     mentioned(broker, message),
     message.threadId
       ? call(broker, 'chat.threadFollowers', { rootId: message.threadId, max: FOLLOWERS_MAX })
       : Promise.resolve([]),
-    call(broker, 'group.converseRoster', { converseId: message.converseId, maxIds: LARGE_CONVERSE_MEMBERS - 1 }),
-    choseAll(models, message.converseId, FOLLOWERS_MAX),
+    rosters.get(broker, message.converseId),
   ]);
+  // A small converse's roster holds those who chose `all` already; a large one's is not read.
+  const chosen = roster?.memberIds ? [] : await choseAll(models, message.converseId, FOLLOWERS_MAX);
   const kinds = new Map<string, NotificationKind>();
   for (const id of await stillMembers(broker, message.converseId, followers)) kinds.set(id, 'reply');
   for (const id of mentions) kinds.set(id, 'mention');
@@ -79,8 +84,10 @@ export async function recipientsOf(
   for (const id of kinds.keys()) rest.delete(id);
   kinds.delete(author);
   rest.delete(author);
+  // Their levels matter only if a push could reach them: most messages end here for most members.
+  const pushable = rest.size > 0 ? await reachable([...rest]) : [];
   const fallback: NotificationLevel = defaultLevel('group', roster?.memberCount ?? LARGE_CONVERSE_MEMBERS);
-  const levels = await levelsAmong(models, message.converseId, [...kinds.keys(), ...rest], fallback);
+  const levels = await levelsAmong(models, message.converseId, [...kinds.keys(), ...pushable], fallback);
   for (const id of kinds.keys()) if (levels.get(id) === 'none') kinds.delete(id);
-  return { addressed: kinds, everyMessage: [...rest].filter((id) => levels.get(id) === 'all') };
+  return { addressed: kinds, everyMessage: pushable.filter((id) => levels.get(id) === 'all') };
 }

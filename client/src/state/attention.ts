@@ -9,7 +9,7 @@ import type {
 } from '@im/protocol';
 import { http, path } from '../api/http.ts';
 import type { ChatSocket } from '../api/socket.ts';
-import { accountStore } from './account-state.ts';
+import { accountStore, forgetOnSignOut } from './account-state.ts';
 import { useCatchUp } from './catch-up.ts';
 import { holdRead } from './conversations.ts';
 import { setState, type AppState } from './store.ts';
@@ -29,6 +29,24 @@ interface AttentionState {
 
 /** My notification levels and inbox: kept apart from the app store, forgotten at sign-out. */
 export const useAttention = accountStore<AttentionState>(() => ({ levels: {}, inboxUnread: 0, inbox: null }));
+
+/** Longest a timer may wait (setTimeout's limit, about 24 days): a later mute end is looked at again then. */
+const TIMER_MAX_MS = 2 ** 31 - 1;
+let muteEnds: ReturnType<typeof setTimeout> | undefined;
+
+// When the soonest mute ends, the badges, title and menus are drawn again (they read the time as they draw).
+useAttention.subscribe((s, before) => {
+  if (s.levels === before.levels) return;
+  clearTimeout(muteEnds);
+  const now = Date.now();
+  const ends = Object.values(s.levels)
+    .map((l) => (l.muteUntil ? Date.parse(l.muteUntil) : NaN))
+    .filter((at) => at > now);
+  if (ends.length === 0) return;
+  const wait = Math.min(Math.min(...ends) - now + 50, TIMER_MAX_MS);
+  muteEnds = setTimeout(() => useAttention.setState((st) => ({ levels: { ...st.levels } })), wait);
+});
+forgetOnSignOut(() => clearTimeout(muteEnds));
 
 /** A converse's level nobody set: `all` in DMs and groups under 100 members, else `mentions`. */
 export function defaultLevel(converseId: string, app: Pick<AppState, 'groups' | 'dms'>): NotificationLevel {

@@ -64,6 +64,22 @@ describe('levels, mutes and badges', () => {
     expect(unreadTotal(unread, muted)).toBe(4);
   });
 
+  it('draws again when a mute ends, so the converse is no longer muted', () => {
+    vi.useFakeTimers();
+    try {
+      const until = new Date(Date.now() + 60_000).toISOString();
+      useAttention.setState({ levels: { [general.converseId]: { level: 'all', muteUntil: until } } });
+      const held = useAttention.getState().levels;
+      expect(isMuted(held[general.converseId])).toBe(true);
+      vi.advanceTimersByTime(60_100);
+      const now = useAttention.getState().levels;
+      expect(now).not.toBe(held);
+      expect(isMuted(now[general.converseId])).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('mark as unread puts the divider above the message and the counts back', () => {
     applyUnreadEntry(counts(general.converseId, 3, 1));
     expect(useStore.getState().unread[general.converseId]).toEqual(counts(general.converseId, 3, 1));

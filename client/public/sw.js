@@ -1,5 +1,6 @@
-// Service worker: shows Web Push notifications (mentions and DMs received while
-// no tab was connected) and opens the conversation when one is clicked.
+// Service worker: shows Web Push notifications (mentions, DMs, thread replies,
+// reminders, and every message of a converse at level "all", received while no
+// tab was connected) and opens the conversation when one is clicked.
 
 self.addEventListener('install', () => self.skipWaiting());
 self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
@@ -11,7 +12,14 @@ self.addEventListener('push', (event) => {
   } catch {
     payload = {};
   }
-  const title = payload.type === 'dm' ? 'New direct message' : 'You were mentioned';
+  const titles = {
+    dm: 'New direct message',
+    mention: 'You were mentioned',
+    reply: 'New reply in a thread you follow',
+    reminder: 'Reminder',
+    message: 'New message',
+  };
+  const title = titles[payload.type] || 'New message';
   const body = typeof payload.preview === 'string' ? payload.preview : '';
   event.waitUntil(
     self.registration.showNotification(title, {

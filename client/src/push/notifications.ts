@@ -93,14 +93,20 @@ export async function forgetPushOnDevice(): Promise<void> {
 }
 
 /** Why a message is worth a notification: a DM, a mention of me, a reply in a thread I follow. */
-export type NotifyReason = 'dm' | 'mention' | 'thread';
+/** message: any message of a converse at level `all`. */
+export type NotifyReason = 'dm' | 'mention' | 'thread' | 'message';
 
 /** While the tab is hidden the socket still delivers; the page shows the notification itself. */
 export async function showMessageNotification(message: Message, title: string, why: NotifyReason): Promise<void> {
   if (!supported() || Notification.permission !== 'granted') return;
   const body = plainText(message.content, 140);
   const options: NotificationOptions = {
-    body: why === 'dm' ? body : why === 'thread' ? `replied in a thread you follow: ${body}` : `mentioned you: ${body}`,
+    body:
+      why === 'dm' || why === 'message'
+        ? body
+        : why === 'thread'
+          ? `replied in a thread you follow: ${body}`
+          : `mentioned you: ${body}`,
     tag: `${message.converseId}:${message.seq}`,
     data: { converseId: message.converseId },
   };

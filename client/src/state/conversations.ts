@@ -38,8 +38,20 @@ export function patchConverse(converseId: string, update: (c: ConverseMessages) 
 const view = { converseId: null as string | null, atBottom: true };
 
 export function setViewedConverse(converseId: string | null): void {
+  if (view.converseId !== converseId) readHeld.clear();
   view.converseId = converseId;
   view.atBottom = true;
+}
+
+/** Converses marked unread while open: not read again by being shown until I open another one. */
+const readHeld = new Set<string>();
+
+/** Marked unread: the converse is not read by being shown, and its next read goes to the server again. */
+export function holdRead(converseId: string): void {
+  readHeld.add(converseId);
+  ackedSeq.delete(converseId);
+  clearTimeout(ackTimers.get(converseId));
+  ackTimers.delete(converseId);
 }
 
 /**
@@ -67,6 +79,7 @@ export function onVisibilityChange(): void {
 export function isReading(converseId: string): boolean {
   return (
     view.converseId === converseId &&
+    !readHeld.has(converseId) &&
     view.atBottom &&
     !getState().converses[converseId]?.hasNewer &&
     typeof document !== 'undefined' &&
@@ -174,6 +187,7 @@ forgetOnSignOut(() => {
   for (const timer of ackTimers.values()) clearTimeout(timer);
   ackTimers.clear();
   ackedSeq.clear();
+  readHeld.clear();
   typingSentAt.clear();
 });
 

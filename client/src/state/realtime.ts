@@ -1,6 +1,7 @@
 import type { Message, SyncResult } from '@im/protocol';
 import { mentionsMe } from './mentions-me.ts';
 import { applyReceipt } from './receipts.ts';
+import { attachAttentionEvents, isMuted, loadAttention, settingOf, useAttention } from './attention.ts';
 import { ApiRequestError } from '../api/errors.ts';
 import { http } from '../api/http.ts';
 import { jittered, refusedRetryDelayMs, type HandshakeRefusal } from '../api/reconnect.ts';
@@ -92,6 +93,7 @@ export function attachRealtime(socket: ChatSocket, onUnauthorized: () => void): 
   });
   socket.on('message:ephemeral', (message) => receiveEphemeral(message));
   attachThreadEvents(socket);
+  attachAttentionEvents(socket);
   socket.on('message:updated', (message) => applyUpdatedMessage(message));
   socket.on('message:deleted', (event) => applyDeletedMessage(event.converseId, event.messageId));
   socket.on('reaction:updated', (event) => applyReactionEvent(event));
@@ -185,7 +187,7 @@ async function catchUp(socket: ChatSocket): Promise<void> {
   forgetRoles();
   forgetCommandAges();
   refreshCallStates();
-  await Promise.all([loadGroups(), loadDms(), loadUnread(), loadRinging()]).catch(() => undefined);
+  await Promise.all([loadGroups(), loadDms(), loadUnread(), loadRinging(), loadAttention()]).catch(() => undefined);
 }
 
 function applySync(result: SyncResult): void {
@@ -232,7 +234,7 @@ function showTyping(converseId: string, userId: string): void {
   );
 }
 
-/** Mentions, DMs and replies in threads I follow raise a system notification while the tab is hidden. */
+/** Mentions, DMs, replies in threads I follow (and any message at level `all`) raise a system notification while the tab is hidden. */
 function maybeNotify(message: Message): void {
   const s = getState();
   const me = s.me;
@@ -243,9 +245,13 @@ function maybeNotify(message: Message): void {
   void showMessageNotification(message, author ? author.nickname || author.username : 'New message', why);
 }
 
+/** Why a message is worth a system notification, by my level of its converse (none while muted). */
 export function notifyReason(message: Message, meId: string): NotifyReason | undefined {
-  if (getState().dms[message.converseId]) return 'dm';
+  const app = getState();
+  const setting = settingOf(message.converseId, app, useAttention.getState().levels);
+  if (isMuted(setting)) return undefined;
+  if (app.dms[message.converseId]) return 'dm';
   if (mentionsMe(message, meId)) return 'mention';
   if (message.threadId && followsThread(message)) return 'thread';
-  return undefined;
+  return setting.level === 'all' ? 'message' : undefined;
 }

@@ -62,13 +62,18 @@ export function dmBadge(entry: UnreadEntry | undefined): Badge {
   return { unread, mentions: unread };
 }
 
-export function groupBadge(group: Group, unread: Record<string, UnreadEntry>): Badge {
+/** A group's badge: its panels' counts, but only the mentions of panels I muted. */
+export function groupBadge(
+  group: Group,
+  unread: Record<string, UnreadEntry>,
+  muted: (converseId: string) => boolean = () => false,
+): Badge {
   let total = 0;
   let mentions = 0;
   for (const panel of group.panels) {
     const entry = unread[panel.converseId];
     if (!entry) continue;
-    total += entry.unread;
+    if (!muted(panel.converseId)) total += entry.unread;
     mentions += entry.mentions;
   }
   return { unread: total, mentions };

@@ -102,6 +102,15 @@ const FANOUT: { [E in EventName]?: FanoutHandler<E> } = {
   [EVENTS.converseRead]: ({ io }, { converseId, userId, readSeq }) => {
     io.to(userRoom(userId)).emit('converse:read', { converseId, readSeq });
   },
+  [EVENTS.converseUnread]: ({ io }, { userId, entry }) => {
+    io.to(userRoom(userId)).emit('converse:unread', entry);
+  },
+  [EVENTS.converseNotifications]: ({ io }, { userId, converseId, level, muteUntil }) => {
+    io.to(userRoom(userId)).emit('converse:notifications', { converseId, level, muteUntil });
+  },
+  [EVENTS.inboxUpdated]: ({ io }, { userId, unread }) => {
+    io.to(userRoom(userId)).emit('inbox:updated', { unread });
+  },
   // A read receipt: everyone in the converse sees how far this member read.
   [EVENTS.readUpdated]: (rt, { converseId, userId, readSeq, memberIds }) => {
     dmJoin(rt, converseId, memberIds);

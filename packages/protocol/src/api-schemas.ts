@@ -53,6 +53,7 @@ import type {
 import type { CallJoin, CallRinging, CallState } from './calls.ts';
 import type { FollowedThreadPage } from './threads.ts';
 import type { OwnUser, ResetLink } from './mail.ts';
+import type { ConverseNotificationSetting, InboxUnread } from './attention.ts';
 
 /**
  * Every shape the HTTP API answers with, under the name its OpenAPI
@@ -115,6 +116,8 @@ export interface ApiSchemas {
   CallJoin: CallJoin;
   CallState: CallState;
   CallRinging: CallRinging;
+  ConverseNotificationSetting: ConverseNotificationSetting;
+  InboxUnread: InboxUnread;
 }
 
 export type ApiSchemaName = keyof ApiSchemas;

@@ -19,6 +19,21 @@ export interface ConverseNotificationSetting {
   muteUntil: Timestamp | null;
 }
 
+/** `GET /api/notifications/unread`, and `inbox:updated`: inbox entries not yet read. */
+export interface InboxUnread {
+  unread: Int;
+}
+
+/** `POST /api/notifications/read`: every entry, or those up to and including `upTo` (an entry id). */
+export interface InboxReadBody {
+  upTo?: Id;
+}
+
+/** `POST /api/converses/:id/unread`: my read position goes back to just before the message `seq`. */
+export interface MarkUnreadBody {
+  seq: Int;
+}
+
 /** Quiet hours that repeat: do not disturb from `start` to `end` (HH:MM, in `timeZone`) on `days` (0 = Sunday). */
 export interface DndSchedule {
   /** @pattern ^([01][0-9]|2[0-3]):[0-5][0-9]$ */

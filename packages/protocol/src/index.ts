@@ -354,7 +354,7 @@ export interface FileInfo {
 /** `GET /api/groups/:groupId/members`. */
 export type MemberPage = Page<Member>;
 
-/** An inbox entry: a mention or DM received while offline (`GET /api/notifications`). */
+/** An inbox entry (`GET /api/notifications`): a mention of me, a reply in a thread I follow or a reminder (whether I was online or not), or a DM received while offline. */
 export interface Notification {
   id: Id;
   /** What put it in the inbox: a mention of me (or of a user group of mine), a DM, a reply in a thread I follow, a reminder I set. */
@@ -367,13 +367,18 @@ export interface Notification {
   authorId: Id;
   preview: string;
   createdAt: Timestamp;
+  /** I read it (opened it, marked all read, or read its converse past it). */
+  read: boolean;
 }
 
 export type NotificationPage = Page<Notification>;
 
 export interface NotificationSettings {
   muteAll: boolean;
+  /** The converses whose level is `none` (set here, or by `PUT /api/converses/:id/notifications`). */
   mutedConverseIds: Id[];
+  /** Every converse whose level I set, by id (converses not listed have their default). */
+  converses: Record<Id, ConverseNotificationSetting>;
 }
 
 /** `POST /api/push/subscriptions` (201): the subscription now registered, by its endpoint. */
@@ -496,6 +501,8 @@ export interface ServerToClientEvents {
   'status:updated': (status: UserStatus) => void;
   /** A group's user groups changed: its whole list. */
   'usergroups:updated': (event: { groupId: Id; userGroups: UserGroup[] }) => void;
+  /** I set my read position in a converse back (mark as unread, on another of my devices too): its counts now. */
+  'converse:unread': (entry: UnreadEntry) => void;
   /** My inbox changed (an entry came, or entries were read): load its count again. */
   'inbox:updated': (event: { unread: Int }) => void;
   /** Someone I share a group or a DM with changed their name or avatar. */

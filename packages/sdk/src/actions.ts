@@ -67,6 +67,8 @@ export interface ActionMap {
     result: Message;
   };
   /** A user's read positions in the given converses (0 where they never read), for services acting on their behalf. */
+  /** Who follows a thread: its root's author and the followers (at most `max`). */
+  'chat.threadFollowers': { params: { rootId: string; max: number }; result: string[] };
   'chat.readSeqs': { params: { userId: string; converseIds: string[] }; result: Record<string, number> };
   /** The user's role in the group of a panel's converse, or null (not a member, or not a panel). */
   'group.converseMember': { params: { converseId: string; userId: string }; result: ConverseMembership | null };

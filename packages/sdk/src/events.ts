@@ -1,5 +1,7 @@
 import type {
   CallParticipant,
+  ConverseNotificationSetting,
+  UnreadEntry,
   DmConverse,
   EphemeralMessage,
   GroupInfo,
@@ -52,6 +54,14 @@ export const EVENTS = {
   reactionUpdated: 'chat.reaction.updated',
   /** A user's read position moved (their other devices clear the badge). */
   converseRead: 'chat.converse.read',
+  /** A user read a thread up to a reply (its replies in their inbox are read). */
+  threadRead: 'chat.thread.read',
+  /** A user set their read position back (mark as unread): their devices show the converse unread again. */
+  converseUnread: 'chat.converse.unread',
+  /** A user's notification level or mute of a converse changed: their other devices follow. */
+  converseNotifications: 'push.converse.notifications',
+  /** A user's inbox changed (an entry came, or entries were read): their devices show the new count. */
+  inboxUpdated: 'push.inbox.updated',
   /** A read receipt: a member who shares them read further in a converse of at most 50 members. */
   readUpdated: 'chat.read.updated',
   /** A DM was opened: gateways put both members' sockets in its room. */
@@ -152,6 +162,11 @@ export interface EventPayloads {
     counts: Array<{ emoji: string; count: number }>;
   } & DmAudience;
   'chat.converse.read': { converseId: string; userId: string; readSeq: number };
+  'chat.thread.read': { userId: string; converseId: string; rootId: string; readSeq: number };
+  /** entry: the user's counts in the converse after the change. */
+  'chat.converse.unread': { userId: string; entry: UnreadEntry };
+  'push.converse.notifications': { userId: string; converseId: string } & ConverseNotificationSetting;
+  'push.inbox.updated': { userId: string; unread: number };
   'chat.read.updated': { converseId: string; userId: string; readSeq: number } & DmAudience;
   'chat.dm.opened': { converse: DmConverse };
   'file.uploaded': { fileId: string };

@@ -13,6 +13,7 @@ import { chatModels } from './models.ts';
 import { RecentMessages } from './recent-messages.ts';
 import { fillSpentSeqs } from './seq-repair.ts';
 import { pinActions } from './pin-actions.ts';
+import { markUnreadActions } from './mark-unread.ts';
 import { threadActions } from './thread-actions.ts';
 import { ThreadReplies } from './thread-replies.ts';
 
@@ -99,6 +100,7 @@ export const createChatService: ServiceFactory = (app: AppContext) => {
       ...messageActions(deps),
       ...converseActions(deps),
       ...threadActions(deps),
+      ...markUnreadActions(deps),
       ...pinActions(deps),
       ...readReceipts(deps).actions,
       ...previewActions(deps),

@@ -63,6 +63,16 @@ export const chatEndpoints: Endpoint[] = [
     tag: 'converses',
   }),
   endpoint({
+    method: 'POST',
+    path: '/api/converses/:converseId/unread',
+    action: 'chat.markUnread',
+    params: chatParams.markUnread,
+    input: 'body',
+    summary: 'Mark as unread from message seq on (my read position goes back to seq - 1); answers my counts there',
+    tag: 'converses',
+    response: 'UnreadEntry',
+  }),
+  endpoint({
     method: 'GET',
     path: '/api/converses/:converseId/reads',
     action: 'chat.reads',

@@ -64,6 +64,8 @@ export const chatParams = {
   react: strict({ messageId: idParam, emoji }),
   reactors: strict({ messageId: idParam, emoji, limit: limitParam }),
   ack: strict({ converseId: idParam, seq }),
+  markUnread: strict({ converseId: idParam, seq: { ...seq, min: 1 } }),
+  threadFollowers: strict({ rootId: idParam, max: { type: 'number', integer: true, min: 1, max: 10_000 } }),
   reads: strict({ converseId: idParam }),
   unread: strict({}),
   search: strict({

@@ -1,5 +1,5 @@
 import type { FollowedThread, FollowedThreadPage, Message } from '@im/protocol';
-import { call, callerId, type Params } from '@im/sdk';
+import { announce, call, callerId, EVENTS, type Params } from '@im/sdk';
 import { Types } from 'mongoose';
 import type { ChatDeps, Ctx } from './deps.ts';
 import { messageViews } from './message-views.ts';
@@ -109,6 +109,8 @@ export const threadActions = ({ models, access }: ChatDeps) => {
         const userId = callerId(ctx);
         const { doc: root } = await access.requireMessage(ctx, ctx.params.messageId, userId);
         await models.follows.updateOne({ userId, rootId: root._id }, { $max: { readSeq: ctx.params.seq } });
+        const [converseId, rootId] = [root.converseId.toHexString(), root._id.toHexString()];
+        announce(ctx, EVENTS.threadRead, { userId, converseId, rootId, readSeq: ctx.params.seq });
       },
     },
   };

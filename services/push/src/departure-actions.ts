@@ -15,6 +15,7 @@ export const departureActions = ({ models }: PushDeps) => ({
         models.devices.deleteMany({ userId }),
         models.notifications.deleteMany({ userId }),
         models.settings.deleteMany({ userId }),
+        models.levels.deleteMany({ userId }),
       ]);
     },
   },

@@ -1,8 +1,10 @@
-import type { NotificationPage, NotificationSettings } from '@im/protocol';
-import { call, callerId, type ActionParams, type ActionResult, type Params } from '@im/sdk';
+import type { InboxUnread, NotificationPage, NotificationSettings } from '@im/protocol';
+import { announce, call, callerId, EVENTS, type ActionParams, type ActionResult, type Params } from '@im/sdk';
 import { Types } from 'mongoose';
+import { defaultOf } from './level-actions.ts';
 import type { Ctx, PushDeps } from './deps.ts';
-import type { NotificationDoc, SettingsDoc } from './models.ts';
+import { unreadCount } from './inbox-count.ts';
+import type { ConverseLevelDoc, NotificationDoc, SettingsDoc } from './models.ts';
 import { mutedAmong } from './muted.ts';
 import { pushParams } from './params.ts';
 import { toNotification, toSettings } from './views.ts';
@@ -17,9 +19,10 @@ async function readableConverses(ctx: Ctx<object>, userId: string, docs: Notific
 /** The inbox of what reached a user while away, and what they muted. */
 export const inboxActions = ({ models }: PushDeps) => ({
   /**
-   * Mentions and DMs received while offline, newest first, of converses the
-   * caller can still read: one made private since (or left) keeps its
-   * entries, which show again if access comes back.
+   * Mentions, replies in threads I follow, reminders, and DMs received while
+   * offline, newest first, of converses the caller can still read: one made
+   * private since (or left) keeps its entries (marked read when access
+   * went), which show again if access comes back.
    */
   inbox: {
     params: pushParams.inbox,
@@ -49,25 +52,97 @@ export const inboxActions = ({ models }: PushDeps) => ({
     },
   },
 
-  getSettings: {
-    params: pushParams.getSettings,
-    async handler(ctx: Ctx): Promise<NotificationSettings> {
-      return toSettings(await models.settings.findOne({ userId: callerId(ctx) }).lean<SettingsDoc>());
+  /** How many inbox entries I have not read (the bell's count). */
+  unread: {
+    params: pushParams.unread,
+    async handler(ctx: Ctx): Promise<InboxUnread> {
+      return { unread: await unreadCount(models, callerId(ctx)) };
     },
   },
 
+  /** Marks every inbox entry read, or those up to `upTo` (an entry id, newest first means "this one and older"). */
+  markRead: {
+    params: pushParams.markRead,
+    async handler(ctx: Ctx<Params<typeof pushParams.markRead>>): Promise<InboxUnread> {
+      const userId = callerId(ctx);
+      const { upTo } = ctx.params;
+      const { modifiedCount } = await models.notifications.updateMany(
+        { userId, readAt: null, ...(upTo ? { _id: { $lte: new Types.ObjectId(upTo) } } : {}) },
+        { $set: { readAt: new Date() } },
+      );
+      const unread = await unreadCount(models, userId);
+      if (modifiedCount > 0) announce(ctx, EVENTS.inboxUpdated, { userId, unread });
+      return { unread };
+    },
+  },
+
+  /** Mute-all, and every converse level I set (`mutedConverseIds`: those at `none`). */
+  getSettings: {
+    params: pushParams.getSettings,
+    async handler(ctx: Ctx): Promise<NotificationSettings> {
+      const userId = callerId(ctx);
+      const [doc, levels] = await Promise.all([
+        models.settings.findOne({ userId }).lean<SettingsDoc>(),
+        models.levels.find({ userId }).lean<ConverseLevelDoc[]>(),
+      ]);
+      return toSettings(doc, levels);
+    },
+  },
+
+  /**
+   * Mute-all, and the converses at level `none`: each listed converse gets
+   * level `none`, and a converse at `none` not listed goes back to its
+   * default (the same as `PUT /api/converses/:id/notifications`).
+   */
   updateSettings: {
     params: pushParams.updateSettings,
     async handler(ctx: Ctx<Params<typeof pushParams.updateSettings>>): Promise<NotificationSettings> {
       const userId = callerId(ctx);
-      const set: Record<string, unknown> = {};
-      if (ctx.params.muteAll !== undefined) set.muteAll = ctx.params.muteAll;
-      if (ctx.params.mutedConverseIds)
-        set.mutedConverseIds = ctx.params.mutedConverseIds.map((id) => new Types.ObjectId(id));
+      const me = new Types.ObjectId(userId);
       const doc = await models.settings
-        .findOneAndUpdate({ userId }, { $set: set }, { upsert: true, new: true })
+        .findOneAndUpdate(
+          { userId },
+          { $set: ctx.params.muteAll === undefined ? {} : { muteAll: ctx.params.muteAll } },
+          { upsert: true, new: true },
+        )
         .lean<SettingsDoc>();
-      return toSettings(doc);
+      if (ctx.params.mutedConverseIds) {
+        const listed = new Set(ctx.params.mutedConverseIds);
+        const before = await models.levels
+          .find({ userId: me, level: 'none' }, { converseId: 1 })
+          .lean<ConverseLevelDoc[]>();
+        const unmuted = before.map((l) => l.converseId).filter((id) => !listed.has(id.toHexString()));
+        const muted = [...listed].filter((id) => !before.some((l) => l.converseId.toHexString() === id));
+        await Promise.all([
+          unmuted.length ? models.levels.deleteMany({ userId: me, converseId: { $in: unmuted } }) : undefined,
+          muted.length
+            ? models.levels.bulkWrite(
+                muted.map((id) => ({
+                  updateOne: {
+                    filter: { userId: me, converseId: new Types.ObjectId(id) },
+                    update: { $set: { level: 'none' as const }, $unset: { muteUntil: 1 as const } },
+                    upsert: true,
+                  },
+                })),
+                { ordered: false },
+              )
+            : undefined,
+        ]);
+        for (const id of muted)
+          announce(ctx, EVENTS.converseNotifications, { userId, converseId: id, level: 'none', muteUntil: null });
+        for (const id of unmuted) {
+          const level = await defaultOf(ctx, id.toHexString(), userId);
+          if (level)
+            announce(ctx, EVENTS.converseNotifications, {
+              userId,
+              converseId: id.toHexString(),
+              level,
+              muteUntil: null,
+            });
+        }
+      }
+      const levels = await models.levels.find({ userId: me }).lean<ConverseLevelDoc[]>();
+      return toSettings(doc, levels);
     },
   },
 });

@@ -21,24 +21,42 @@ export interface DeviceDoc {
   createdAt?: Date;
 }
 
-/** A mention or DM received while offline: the notifications inbox. */
+export type NotificationKind = 'mention' | 'dm' | 'reply' | 'reminder';
+const notificationKinds: NotificationKind[] = ['mention', 'dm', 'reply', 'reminder'];
+
+/** An entry of the notifications inbox: a mention, a reply in a followed thread, a reminder, a DM received while offline. */
 export interface NotificationDoc {
   _id: Types.ObjectId;
   userId: Types.ObjectId;
-  kind: 'mention' | 'dm';
+  kind: NotificationKind;
   converseId: Types.ObjectId;
   messageId: Types.ObjectId;
   seq: number;
   authorId: Types.ObjectId;
   preview: string;
   createdAt: Date;
+  /** When the user read it (absent while unread). */
+  readAt?: Date;
+  /** A reply entry's thread (its root message). */
+  threadId?: Types.ObjectId;
 }
 
 export interface SettingsDoc {
   _id: Types.ObjectId;
   userId: Types.ObjectId;
   muteAll: boolean;
-  mutedConverseIds: Types.ObjectId[];
+  /** Before per-converse levels: converses muted here. Moved to level `none` at start (converse-levels.ts). */
+  mutedConverseIds?: Types.ObjectId[];
+}
+
+/** A user's notification level of one converse; absent: the converse's default. */
+export interface ConverseLevelDoc {
+  _id: Types.ObjectId;
+  userId: Types.ObjectId;
+  converseId: Types.ObjectId;
+  level: 'all' | 'mentions' | 'none';
+  /** Counts as `none` until then. */
+  muteUntil?: Date;
 }
 
 const subscriptionSchema = new Schema<SubscriptionDoc>(
@@ -70,18 +88,22 @@ deviceSchema.index({ userId: 1 });
 const notificationSchema = new Schema<NotificationDoc>(
   {
     userId: { type: Schema.Types.ObjectId, required: true },
-    kind: { type: String, required: true, enum: ['mention', 'dm'] },
+    kind: { type: String, required: true, enum: notificationKinds },
     converseId: { type: Schema.Types.ObjectId, required: true },
     messageId: { type: Schema.Types.ObjectId, required: true },
     seq: { type: Number, required: true },
     authorId: { type: Schema.Types.ObjectId, required: true },
     preview: { type: String, required: true },
     createdAt: { type: Date, required: true, default: () => new Date() },
+    readAt: { type: Date },
+    threadId: { type: Schema.Types.ObjectId },
   },
   { versionKey: false },
 );
 // The inbox, newest first; clearing a converse up to a seq.
 notificationSchema.index({ userId: 1, _id: -1 });
+// The unread count.
+notificationSchema.index({ userId: 1, readAt: 1 });
 notificationSchema.index({ userId: 1, converseId: 1, seq: 1 });
 notificationSchema.index({ messageId: 1, userId: 1 }, { unique: true });
 
@@ -89,17 +111,31 @@ const settingsSchema = new Schema<SettingsDoc>(
   {
     userId: { type: Schema.Types.ObjectId, required: true },
     muteAll: { type: Boolean, default: false },
-    mutedConverseIds: { type: [Schema.Types.ObjectId], default: [] },
+    mutedConverseIds: { type: [Schema.Types.ObjectId], default: undefined },
   },
   { versionKey: false },
 );
 settingsSchema.index({ userId: 1 }, { unique: true });
+
+const converseLevelSchema = new Schema<ConverseLevelDoc>(
+  {
+    userId: { type: Schema.Types.ObjectId, required: true },
+    converseId: { type: Schema.Types.ObjectId, required: true },
+    level: { type: String, required: true, enum: ['all', 'mentions', 'none'] },
+    muteUntil: { type: Date },
+  },
+  { versionKey: false },
+);
+// One per user and converse; a message's recipients are looked up by converse.
+converseLevelSchema.index({ converseId: 1, userId: 1 }, { unique: true });
+converseLevelSchema.index({ userId: 1 });
 
 export interface PushModels {
   subscriptions: Model<SubscriptionDoc>;
   devices: Model<DeviceDoc>;
   notifications: Model<NotificationDoc>;
   settings: Model<SettingsDoc>;
+  levels: Model<ConverseLevelDoc>;
 }
 
 export function pushModels(connection: Connection): PushModels {
@@ -109,5 +145,6 @@ export function pushModels(connection: Connection): PushModels {
     devices: get('PushDevice', deviceSchema),
     notifications: get('Notification', notificationSchema),
     settings: get('NotificationSettings', settingsSchema),
+    levels: get('ConverseNotificationLevel', converseLevelSchema),
   };
 }

@@ -1,26 +1,17 @@
-import { Types } from 'mongoose';
 import type { PushModels } from './models.ts';
+import { levelsAmong } from './converse-levels.ts';
 
 /**
- * Of `userIds`, those who muted `converseId` (or everything) in their
- * notification settings: they get no push, no inbox entry and no
- * missed-message e-mail for it. One read for all of them.
+ * Of `userIds`, those who hear nothing of `converseId`: level `none`, a
+ * running mute, or mute-all. They get no push, no inbox entry and no
+ * missed-message e-mail for it.
  */
 export async function mutedAmong(
-  models: Pick<PushModels, 'settings'>,
+  models: Pick<PushModels, 'settings' | 'levels'>,
   converseId: string,
   userIds: readonly string[],
 ): Promise<Set<string>> {
-  if (userIds.length === 0) return new Set();
-  const settings = await models.settings
-    .find(
-      { userId: { $in: userIds.map((id) => new Types.ObjectId(id)) } },
-      { userId: 1, muteAll: 1, mutedConverseIds: 1 },
-    )
-    .lean<Array<{ userId: Types.ObjectId; muteAll?: boolean; mutedConverseIds?: Types.ObjectId[] }>>();
-  return new Set(
-    settings
-      .filter((s) => s.muteAll || (s.mutedConverseIds ?? []).some((c) => c.toHexString() === converseId))
-      .map((s) => s.userId.toHexString()),
-  );
+  // The default is never `none`: which default applies does not matter here.
+  const levels = await levelsAmong(models, converseId, userIds, 'mentions');
+  return new Set([...levels].filter(([, level]) => level === 'none').map(([id]) => id));
 }

@@ -24,6 +24,14 @@ export const pushParams = {
     limit: { type: 'number', integer: true, min: 1, max: 100, convert: true, optional: true },
   }),
   getSettings: strict({}),
+  unread: strict({}),
+  markRead: strict({ upTo: { ...idParam, optional: true } }),
+  converseLevel: strict({ converseId: idParam }),
+  setConverseLevel: strict({
+    converseId: idParam,
+    level: { type: 'enum', values: ['all', 'mentions', 'none'] },
+    muteUntil: { type: 'string', max: 40, optional: true, nullable: true },
+  }),
   mutedAmong: strict({ converseId: idParam, userIds: { type: 'array', items: idParam, max: 1000 } }),
   updateSettings: strict({
     muteAll: { type: 'boolean', optional: true },

@@ -16,7 +16,9 @@ import { pushPoster } from './delivery/http-client.ts';
 import type { PushJobData } from './delivery/push-job.ts';
 import { createSender } from './delivery/sender.ts';
 import { departureActions } from './departure-actions.ts';
+import { moveMutedConverses } from './converse-levels.ts';
 import { inboxActions } from './inbox-actions.ts';
+import { levelActions } from './level-actions.ts';
 import { pushMetrics } from './metrics.ts';
 import { failingSubscriptions } from './failing-subscriptions.ts';
 import { pushModels } from './models.ts';
@@ -91,6 +93,7 @@ export const createPushService: ServiceFactory = (app: AppContext) => {
     name: 'push',
     async started() {
       await Promise.all(Object.values(models).map((m) => m.createIndexes()));
+      await moveMutedConverses(models);
       if (app.redis) {
         queue = new RedisStreamQueue<PushJobData>(app.redis, this.broker.nodeID, { name: 'push' });
       } else {
@@ -105,10 +108,23 @@ export const createPushService: ServiceFactory = (app: AppContext) => {
       await queue?.stop();
       await Promise.all([outbound.close(), encryptor.close()]);
     },
-    actions: { ...registrationActions(deps), ...inboxActions(deps), ...departureActions(deps) },
+    actions: { ...registrationActions(deps), ...inboxActions(deps), ...levelActions(deps), ...departureActions(deps) },
     events: {
       [EVENTS.messageCreated]: { handler: notify.messageCreated },
       [EVENTS.converseRead]: { handler: notify.converseRead },
+      [EVENTS.threadRead]: { handler: notify.threadRead },
+      [EVENTS.memberJoined]: { handler: (ctx) => notify.membershipChanged(ctx.params.converseIds) },
+      [EVENTS.groupDeleted]: { handler: (ctx) => notify.membershipChanged(ctx.params.converseIds) },
+      [EVENTS.memberLeft]: {
+        handler: (ctx) => notify.accessLost(ctx, ctx.params.userId, ctx.params.converseIds),
+      },
+      [EVENTS.panelAccess]: {
+        async handler(ctx) {
+          const { revokedUserIds, panel } = ctx.params;
+          notify.membershipChanged([panel.converseId]);
+          await Promise.all(revokedUserIds.map((id) => notify.accessLost(ctx, id, [panel.converseId])));
+        },
+      },
     } satisfies ServiceEvents,
   };
 };

@@ -1,5 +1,6 @@
 import type { Notification, NotificationSettings, PushSubscriptionInfo } from '@im/protocol';
-import type { NotificationDoc, SettingsDoc, SubscriptionDoc } from './models.ts';
+import { toSetting } from './converse-levels.ts';
+import type { ConverseLevelDoc, NotificationDoc, SettingsDoc, SubscriptionDoc } from './models.ts';
 
 export const toNotification = (n: NotificationDoc): Notification => ({
   id: n._id.toHexString(),
@@ -11,12 +12,14 @@ export const toNotification = (n: NotificationDoc): Notification => ({
   authorId: n.authorId.toHexString(),
   preview: n.preview,
   createdAt: n.createdAt.toISOString(),
+  read: n.readAt !== undefined && n.readAt !== null,
 });
 
-/** A user's settings; a user who never set any has the defaults. */
-export const toSettings = (doc: SettingsDoc | null | undefined): NotificationSettings => ({
+/** A user's settings with every converse level they set; a user who never set any has the defaults. */
+export const toSettings = (doc: SettingsDoc | null | undefined, levels: ConverseLevelDoc[]): NotificationSettings => ({
   muteAll: doc?.muteAll ?? false,
-  mutedConverseIds: (doc?.mutedConverseIds ?? []).map((id) => id.toHexString()),
+  mutedConverseIds: levels.filter((l) => l.level === 'none').map((l) => l.converseId.toHexString()),
+  converses: Object.fromEntries(levels.map((l) => [l.converseId.toHexString(), toSetting(l)])),
 });
 
 /** A subscription as its owner lists it; one stored before `createdAt` was recorded dates from its id. */

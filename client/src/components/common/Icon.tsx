@@ -35,6 +35,10 @@ const PATHS = {
   phone: 'M5 4h4l2 5-2.5 1.5a11 11 0 0 0 5 5L15 13l5 2v4a2 2 0 0 1-2 2A16 16 0 0 1 3 6a2 2 0 0 1 2-2z',
   hangup: 'M3 14.5c5-5 13-5 18 0l-2.5 2.5-3.5-2v-2.5a9 9 0 0 0-6 0V15l-3.5 2z',
   lock: 'M6 11h12v10H6zM8.5 11V7.5a3.5 3.5 0 0 1 7 0V11',
+  check: 'M5 12.5l4.5 4.5L19 7.5',
+  unread: 'M4 5h16v11H9l-5 4zM16 3.5a2.5 2.5 0 1 0 0 5 2.5 2.5 0 0 0 0-5z',
+  bell: 'M6 16V11a6 6 0 0 1 12 0v5l2 2H4zM10 20a2 2 0 0 0 4 0',
+  bellOff: 'M6 16V11a6 6 0 0 1 9.5-4.9M18 10.5V16l2 2H8M10 20a2 2 0 0 0 4 0M3 3l18 18',
 } as const;
 
 export type IconName = keyof typeof PATHS;

@@ -1,3 +1,4 @@
+import { heardBadge, isMuted, useAttention } from '../../state/attention.ts';
 import { navigate } from '../../state/navigation.ts';
 import { useStore } from '../../state/store.ts';
 import { dmBadge, groupBadge } from '../../state/unread.ts';
@@ -11,13 +12,15 @@ export function GroupRail(props: { onCreate: () => void; onJoin: () => void }) {
   const order = useStore((s) => s.groupOrder);
   const unread = useStore((s) => s.unread);
   const dms = useStore((s) => s.dmOrder);
+  const levels = useAttention((s) => s.levels);
+  const muted = (converseId: string) => isMuted(levels[converseId]);
   const route = useStore((s) => s.route);
   const activeGroup = route.name === 'group' ? route.groupId : null;
   const exploring = route.name === 'explore';
   const home = activeGroup === null && !exploring;
   const homeBadge = dms.reduce(
     (sum, id) => {
-      const badge = dmBadge(unread[id]);
+      const badge = heardBadge(dmBadge(unread[id]), muted(id));
       return { unread: sum.unread + badge.unread, mentions: sum.mentions + badge.mentions };
     },
     { unread: 0, mentions: 0 },
@@ -50,7 +53,7 @@ export function GroupRail(props: { onCreate: () => void; onJoin: () => void }) {
             onClick={() => navigate({ name: 'group', groupId: id, converseId: group.panels[0]?.converseId })}
           >
             <GroupIcon group={group} />
-            <Badge counts={groupBadge(group, unread)} testId="badge-group" />
+            <Badge counts={groupBadge(group, unread, muted)} testId="badge-group" />
           </button>
         );
       })}

@@ -26,6 +26,8 @@ import { DmCallButton, DmCallStage } from '../calls/DmCall.tsx';
 import { IncomingCall } from '../calls/IncomingCall.tsx';
 import { VoicePanelView } from '../calls/VoicePanelView.tsx';
 import { SearchButton, SearchLauncher } from '../search/SearchLauncher.tsx';
+import { ConverseNotificationsMenu } from '../attention/ConverseNotificationsMenu.tsx';
+import { InboxBell } from '../attention/InboxBell.tsx';
 
 type Dialogs = null | 'create' | 'join' | 'settings' | 'admin';
 
@@ -119,6 +121,7 @@ export function Shell() {
                   <Icon name="shield" />
                 </button>
               )}
+              <InboxBell />
               <button type="button" className="icon-button" aria-label="Settings" onClick={() => setDialog('settings')}>
                 <Icon name="gear" />
               </button>
@@ -156,6 +159,7 @@ export function Shell() {
                 <SearchButton />
                 <ThreadsButton />
                 {!voicePanel && <PinsButton converseId={converseId} />}
+                <ConverseNotificationsMenu converseId={converseId} />
                 {group && (
                   <button
                     type="button"

@@ -3,7 +3,9 @@ import { useEffect, useState } from 'react';
 import { joinCall, loadCallState, useCalls } from '../../state/calls.ts';
 import { CallRoster } from '../calls/CallRoster.tsx';
 import { deleteGroup, deletePanel, leaveGroup } from '../../state/groups.ts';
+import { heardBadge, isMuted, useAttention } from '../../state/attention.ts';
 import { navigate } from '../../state/navigation.ts';
+import { MarkReadButton } from '../attention/MarkReadButton.tsx';
 import { useStore } from '../../state/store.ts';
 import { dmBadge } from '../../state/unread.ts';
 import { displayName } from '../../state/users.ts';
@@ -24,6 +26,7 @@ type Open = null | 'invite' | 'rename' | 'panel' | 'settings' | { panelSettings:
 export function GroupSidebar(props: { group: Group; activeConverseId?: string }) {
   const { group } = props;
   const unread = useStore((s) => s.unread);
+  const levels = useAttention((s) => s.levels);
   const [open, setOpen] = useState<Open>(null);
   const { open: menu, setOpen: setMenu, ref: menuRef } = useMenu<HTMLElement>();
   const managesPanels = hasPermission(group, 'managePanels');
@@ -99,11 +102,15 @@ export function GroupSidebar(props: { group: Group; activeConverseId?: string })
       <ul className="channel-list">
         {group.panels.map((panel) => {
           const active = panel.converseId === props.activeConverseId;
-          const counts = unread[panel.converseId] ?? { unread: 0, mentions: 0 };
+          const muted = isMuted(levels[panel.converseId]);
+          const counts = heardBadge(unread[panel.converseId] ?? { unread: 0, mentions: 0 }, muted);
           return (
             <li
               key={panel.id}
-              className={[active && 'active', panel.type === 'voice' && 'voice'].filter(Boolean).join(' ') || undefined}
+              className={
+                [active && 'active', panel.type === 'voice' && 'voice', muted && 'muted'].filter(Boolean).join(' ') ||
+                undefined
+              }
             >
               <button
                 type="button"
@@ -138,6 +145,7 @@ export function GroupSidebar(props: { group: Group; activeConverseId?: string })
                 )}
                 <Badge counts={counts} testId="badge-panel" />
               </button>
+              <MarkReadButton converseId={panel.converseId} name={`#${panel.name}`} />
               {managesPanels && (
                 <span className="channel-tools">
                   <button
@@ -191,6 +199,7 @@ export function DmSidebar(props: { activeConverseId?: string }) {
   const users = useStore((s) => s.users);
   const presence = useStore((s) => s.presence);
   const unread = useStore((s) => s.unread);
+  const levels = useAttention((s) => s.levels);
   const meId = useStore((s) => s.me?.id);
   const [searching, setSearching] = useState(false);
   return (
@@ -210,9 +219,10 @@ export function DmSidebar(props: { activeConverseId?: string }) {
           const otherId = dm.memberIds.find((m) => m !== meId) ?? meId!;
           const other = users[otherId];
           const active = id === props.activeConverseId;
-          const counts = dmBadge(unread[id]);
+          const muted = isMuted(levels[id]);
+          const counts = heardBadge(dmBadge(unread[id]), muted);
           return (
-            <li key={id} className={active ? 'active' : undefined}>
+            <li key={id} className={[active && 'active', muted && 'muted'].filter(Boolean).join(' ') || undefined}>
               <button
                 type="button"
                 className={counts.unread > 0 ? 'channel unread' : 'channel'}
@@ -224,6 +234,7 @@ export function DmSidebar(props: { activeConverseId?: string }) {
                 {displayName(other, '…')}
                 <Badge counts={counts} />
               </button>
+              <MarkReadButton converseId={id} name={displayName(other, 'this conversation')} />
             </li>
           );
         })}

@@ -1,3 +1,4 @@
+import { MarkUnreadAction } from '../attention/MarkUnreadAction.tsx';
 import type { Message, PublicUser } from '@im/protocol';
 import { manyMentionNames, mentionsMe as mentionsMeOf } from '../../state/mentions-me.ts';
 import { memo, useState, type KeyboardEvent } from 'react';
@@ -174,6 +175,7 @@ function ConfirmedMessage(props: { message: Message; author?: PublicUser; first:
           <button type="button" aria-label="Reply" onClick={() => ctx.handlers.onReply(message)}>
             <Icon name="reply" size={18} />
           </button>
+          <MarkUnreadAction message={message} />
           {ctx.handlers.onOpenThread && !message.threadId && (
             <button type="button" aria-label="Reply in thread" onClick={() => ctx.handlers.onOpenThread!(message)}>
               <Icon name="thread" size={18} />

@@ -1,0 +1,19 @@
+/** The mute lengths the menu offers, as the end time each means from `now`. */
+export const MUTE_CHOICES = [
+  { label: 'For 1 hour', until: (now: Date) => new Date(now.getTime() + 3_600_000) },
+  { label: 'For 8 hours', until: (now: Date) => new Date(now.getTime() + 8 * 3_600_000) },
+  {
+    label: 'Until tomorrow',
+    // Tomorrow at 08:00 local time.
+    until: (now: Date) => new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1, 8, 0, 0, 0),
+  },
+] as const;
+
+/** "until 14:30" / "until Tue 08:00": when a mute ends, for the menu's status line. */
+export function muteEndLabel(until: string, now = new Date()): string {
+  const end = new Date(until);
+  const time = end.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  return end.toDateString() === now.toDateString()
+    ? `until ${time}`
+    : `until ${end.toLocaleDateString([], { weekday: 'short' })} ${time}`;
+}

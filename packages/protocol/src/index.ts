@@ -526,6 +526,8 @@ export interface ClientToServerEvents {
   'message:send': (body: SendMessageBody, ack: (result: Ack<Message | CommandAccepted>) => void) => void;
   typing: (body: { converseId: string }, ack?: (result: Ack<null>) => void) => void;
   sync: (body: SyncRequest, ack: (result: Ack<SyncResult>) => void) => void;
+  /** This tab went idle (no input for 10 minutes) or active again: away when every socket of mine is idle. */
+  'presence:idle': (body: { idle: boolean }) => void;
 }
 
 export * from './internal.ts';

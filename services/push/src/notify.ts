@@ -7,6 +7,7 @@ import type { PushJobData } from './delivery/push-job.ts';
 import type { PushDeps } from './deps.ts';
 import type { DeviceDoc, SubscriptionDoc } from './models.ts';
 import { mutedAmong } from './muted.ts';
+import { withoutDnd } from './dnd.ts';
 
 /** Most members an `@all` notifies (the roster's ids stop there). */
 const ALL_TARGETS_MAX = 100_000;
@@ -93,12 +94,13 @@ export function notifier({ app, models, queue, fanOut }: PushDeps) {
       authorId: message.authorId,
       preview,
     });
+    const pushed = await withoutDnd(ctx.broker, recipientIds);
     const [subs, devices] = await Promise.all([
       models.subscriptions
-        .find({ userId: { $in: recipientIds } }, { _id: 0, endpoint: 1, p256dh: 1, auth: 1, failingSince: 1 })
+        .find({ userId: { $in: pushed } }, { _id: 0, endpoint: 1, p256dh: 1, auth: 1, failingSince: 1 })
         .lean<SubscriptionDoc[]>(),
       app.config.pushProxyUrl
-        ? models.devices.find({ userId: { $in: recipientIds } }, { _id: 0, platform: 1, token: 1 }).lean<DeviceDoc[]>()
+        ? models.devices.find({ userId: { $in: pushed } }, { _id: 0, platform: 1, token: 1 }).lean<DeviceDoc[]>()
         : Promise.resolve([]),
     ]);
     const jobs: PushJobData[] = [

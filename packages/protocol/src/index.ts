@@ -541,3 +541,4 @@ export * from './threads.ts';
 export * from './attention.ts';
 export type { ApiSchemas, ApiSchemaName } from './api-schemas.ts';
 export * from './role-rules.ts';
+export * from './dnd-schedule.ts';

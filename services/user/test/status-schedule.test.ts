@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { inSchedule, isTimeZone, nextScheduleBoundary } from '../src/status/schedule.ts';
+import { inSchedule, isTimeZone, nextScheduleBoundary } from '@im/protocol';
 import { isDnd, nextChangeAt, ownStatus, shownStatus } from '../src/status/user-status.ts';
 
 const at = (iso: string) => Date.parse(iso);

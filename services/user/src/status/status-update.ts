@@ -1,6 +1,6 @@
 import { ImError } from '@im/sdk';
 import type { DndSchedule } from '@im/protocol';
-import { isTimeZone } from './schedule.ts';
+import { isTimeZone } from '@im/protocol';
 import type { StoredStatus } from './user-status.ts';
 
 /** The `status` of `PATCH /api/users/me`, as validated by its schema. */

@@ -1,5 +1,5 @@
 import type { DndSchedule, PresenceStatus, UserStatus } from '@im/protocol';
-import { inSchedule, nextScheduleBoundary } from './schedule.ts';
+import { inSchedule, nextScheduleBoundary } from '@im/protocol';
 
 /** A user's status as stored; parts that ran out are left in place and read as gone. */
 export interface StoredStatus {

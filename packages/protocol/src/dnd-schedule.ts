@@ -1,4 +1,5 @@
-import type { DndSchedule } from '@im/protocol';
+/** When a do not disturb schedule runs: the server announces by it, the app reads it for itself (stated once). */
+import type { DndSchedule } from './attention.ts';
 
 /** A wall-clock reading in one time zone. */
 interface WallClock {

@@ -78,7 +78,7 @@ export function DndScheduleSection() {
       <StatusLine message={message} />
       <div className="form-actions">
         <button type="submit" className="primary" disabled={busy || (on && days.length === 0)}>
-          Save schedule
+          Apply schedule
         </button>
       </div>
     </form>

@@ -3,7 +3,6 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import {
-  announce,
   call,
   callerId,
   converseRoom,
@@ -23,7 +22,7 @@ import {
   type TraceCarrier,
 } from '@im/sdk';
 import { presenceGroupIds, sessionRoom, userRoom } from './realtime/rooms.ts';
-import type { Presence } from '@im/protocol';
+import type { Presence, PresenceStatus } from '@im/protocol';
 import type { Context } from 'moleculer';
 import { mountApiRoutes } from './api/mount.ts';
 import { buildOpenApi } from './api/openapi.ts';
@@ -45,6 +44,7 @@ import { RoomSubscriptions } from './realtime/room-subscriptions.ts';
 import type { RoomAdmission } from './realtime/room-admission.ts';
 import type { SessionWatch } from './realtime/session-watch.ts';
 import { MemoryPresence, RedisPresence, type PresenceStore } from './realtime/presence.ts';
+import { presenceStatuses, publishPresence } from './realtime/presence-status.ts';
 import { missedEventsNotifier } from './realtime/missed-events.ts';
 import { createSocketServer, type ImServer } from './realtime/socket-server.ts';
 import { listenUws, type UwsFront } from './realtime/uws-front.ts';
@@ -238,9 +238,27 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
           const userId = callerId(ctx);
           const asked = [...new Set(ctx.params.userIds.split(','))];
           const visible = await call(ctx, 'chat.contactsAmong', { userId, ids: asked });
-          const online = await presence!.online(visible);
-          const statuses = Object.fromEntries(visible.map((id) => [id, { online: online.has(id) }]));
-          return { online: [...online], dnd: [], away: [], statuses };
+          const statuses = await presenceStatuses(ctx.broker, presence!, visible);
+          const having = (what: (s: PresenceStatus) => boolean | undefined) =>
+            visible.filter((id) => what(statuses.get(id)!));
+          return {
+            online: having((s) => s.online),
+            dnd: having((s) => s.dnd),
+            away: having((s) => s.away),
+            statuses: Object.fromEntries(statuses),
+          };
+        },
+      },
+      /** For the user service: who of these users is online, and who of those away (their status changed). */
+      presenceOf: {
+        visibility: 'public' as const,
+        params: gatewayParams.online,
+        async handler(ctx: Context<ActionParams<'gateway.presenceOf'>>): Promise<ActionResult<'gateway.presenceOf'>> {
+          const [online, away] = await Promise.all([
+            presence!.online(ctx.params.userIds),
+            presence!.away(ctx.params.userIds),
+          ]);
+          return { online: [...online], away: [...away] };
         },
       },
     },
@@ -351,7 +369,7 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
           for (const userId of userIds) {
             const rooms = await call(broker, 'chat.userRooms', { userId }).catch(() => ({ groups: [] }));
             const groupIds = presenceGroupIds(rooms.groups, app.config.presenceGroupLimit);
-            announce(broker, EVENTS.presence, { userId, online: false, groupIds });
+            await publishPresence(broker, presence!, userId, groupIds).catch(() => undefined);
           }
         })();
       });

@@ -15,6 +15,20 @@ describe('presence', () => {
     assert.deepEqual([...(await p.online(['u1']))], []);
   });
 
+  it('in memory: away when no socket of the user is active, back with one', async () => {
+    const p = new MemoryPresence();
+    await p.connected('u1');
+    await p.active('u1');
+    await p.connected('u1');
+    await p.active('u1');
+    assert.equal(await p.idle('u1'), false, 'one tab idle, the other active');
+    assert.deepEqual([...(await p.away(['u1']))], []);
+    assert.equal(await p.idle('u1'), true, 'both idle');
+    assert.deepEqual([...(await p.away(['u1', 'u2']))], ['u1'], 'only online users are away');
+    assert.equal(await p.active('u1'), true, 'back');
+    assert.deepEqual([...(await p.away(['u1']))], []);
+  });
+
   describe('in Redis, across nodes', () => {
     let env: TestEnv;
     const clients: Redis[] = [];
@@ -42,6 +56,21 @@ describe('presence', () => {
       assert.deepEqual([...(await y.online(['u1', 'u9']))], ['u1']);
       assert.equal(await y.disconnected('u1'), true);
       assert.deepEqual([...(await x.online(['u1']))], []);
+    });
+
+    it("is away only when the user's sockets on every node are idle", async () => {
+      const x = new RedisPresence(client(), 'node-ax');
+      const y = new RedisPresence(client(), 'node-ay');
+      await x.connected('a1');
+      assert.equal(await x.active('a1'), true);
+      await y.connected('a1');
+      assert.equal(await y.active('a1'), false);
+      assert.equal(await x.idle('a1'), false, 'the tab on the other node is active');
+      assert.deepEqual([...(await y.away(['a1']))], []);
+      assert.equal(await y.idle('a1'), true);
+      assert.deepEqual([...(await x.away(['a1', 'a9']))], ['a1']);
+      assert.equal(await x.active('a1'), true);
+      assert.deepEqual([...(await y.away(['a1']))], []);
     });
 
     it('a node that dies without cleaning up has its users swept offline by another node', async () => {

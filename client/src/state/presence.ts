@@ -1,3 +1,4 @@
+import type { Presence } from '@im/protocol';
 import { http } from '../api/http.ts';
 import { setState } from './store.ts';
 
@@ -9,19 +10,20 @@ export async function loadPresence(userIds: string[]): Promise<void> {
     const chunk = userIds.slice(i, i + CHUNK);
     if (chunk.length === 0) continue;
     try {
-      const { online } = await http.get<{ online: string[] }>(`/api/presence?userIds=${chunk.join(',')}`);
+      const { online, statuses } = await http.get<Presence>(`/api/presence?userIds=${chunk.join(',')}`);
       const on = new Set(online);
       setState((s) => {
         const presence = { ...s.presence };
-        for (const id of chunk) presence[id] = on.has(id);
-        return { presence };
+        const known = { ...s.statuses };
+        for (const id of chunk) {
+          presence[id] = on.has(id);
+          // Servers before statuses answer `online` alone.
+          known[id] = statuses?.[id] ?? { online: on.has(id) };
+        }
+        return { presence, statuses: known };
       });
     } catch {
       // Presence is a nicety: the list still works without it.
     }
   }
-}
-
-export function setPresence(userId: string, online: boolean): void {
-  setState((s) => (s.presence[userId] === online ? {} : { presence: { ...s.presence, [userId]: online } }));
 }

@@ -10,6 +10,7 @@ import { showMessageNotification, type NotifyReason } from '../push/notification
 import { commandAnswered } from './command-sends.ts';
 import { forgetCommandAges } from './commands.ts';
 import { currentSocket } from './connection.ts';
+import { attachStatusEvents, isDndNow } from './status.ts';
 import {
   applyDeletedMessage,
   applyReactionEvent,
@@ -36,7 +37,7 @@ import {
 import { receiveEphemeral } from './ephemeral.ts';
 import { applyRoles, forgetRoles, refreshMyPermissions } from './roles.ts';
 import { attachThreadEvents, followsThread } from './threads.ts';
-import { loadPresence, setPresence } from './presence.ts';
+import { loadPresence } from './presence.ts';
 import { getState, setState } from './store.ts';
 import { mergeServerUnread } from './unread.ts';
 import { applyUserUpdated } from './users.ts';
@@ -137,7 +138,7 @@ export function attachRealtime(socket: ChatSocket, onUnauthorized: () => void): 
     updatePanels(event.groupId, (panels) => panels.filter((p) => p.id !== event.panelId)),
   );
   socket.on('dm:opened', (dm) => putDm(dm));
-  socket.on('presence', (event) => setPresence(event.userId, event.online));
+  attachStatusEvents(socket);
   socket.on('call:updated', (state) => applyCallUpdate(state));
   socket.on('call:ringing', (event) => applyRinging(event));
   socket.on('call:declined', (event) => applyDeclined(event));
@@ -239,6 +240,8 @@ function maybeNotify(message: Message): void {
   const s = getState();
   const me = s.me;
   if (!me || message.authorId === me.id || typeof document === 'undefined' || !document.hidden) return;
+  // Do not disturb: no system notification until it ends.
+  if (isDndNow()) return;
   const why = notifyReason(message, me.id);
   if (!why) return;
   const author = s.users[message.authorId];

@@ -100,7 +100,7 @@ function start(token: string, me: PublicUser | Me): void {
   http.setUnauthorizedHandler(endSession);
   rememberUsers([me]);
   const serverAdmin = 'serverAdmin' in me && me.serverAdmin === true;
-  setState({ token, me, serverAdmin, connection: 'connecting' });
+  setState({ token, me, serverAdmin, connection: 'connecting', myStatus: 'status' in me ? me.status : null });
   // Login and register answer the public user, which does not say whether I am a server admin.
   if (!('serverAdmin' in me)) void loadServerAdmin(token);
   const socket = connectSocket(token);
@@ -111,7 +111,7 @@ function start(token: string, me: PublicUser | Me): void {
 async function loadServerAdmin(token: string): Promise<void> {
   try {
     const me = await http.get<Me>('/api/users/me');
-    if (http.getToken() === token) setState({ serverAdmin: me.serverAdmin === true });
+    if (http.getToken() === token) setState({ serverAdmin: me.serverAdmin === true, myStatus: me.status });
   } catch {
     // Not offered this time; a reload asks again.
   }

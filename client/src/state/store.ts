@@ -1,4 +1,14 @@
-import type { DmConverse, EphemeralMessage, Group, Member, PublicUser, SlashCommand, UnreadEntry } from '@im/protocol';
+import type {
+  DmConverse,
+  EphemeralMessage,
+  Group,
+  Member,
+  PresenceStatus,
+  PublicUser,
+  SlashCommand,
+  UnreadEntry,
+  UserStatus,
+} from '@im/protocol';
 import { create } from 'zustand';
 import { forgetOnSignOut } from './account-state.ts';
 import type { FileInfo } from '../api/upload.ts';
@@ -37,6 +47,10 @@ export interface AppState {
   users: Record<string, PublicUser>;
   members: Record<string, MemberList>;
   presence: Record<string, boolean>;
+  /** userId → what others see of their status (away, do not disturb, custom text), from GET /api/presence and events. */
+  statuses: Record<string, PresenceStatus>;
+  /** My own status (do not disturb, schedule, custom text), as the server last said. */
+  myStatus: UserStatus | null;
   converses: Record<string, ConverseMessages>;
   unread: Record<string, UnreadEntry>;
   /** converseId → userId → when the indicator expires (ms since epoch). */
@@ -70,6 +84,8 @@ export const initialState = (): AppState => ({
   users: {},
   members: {},
   presence: {},
+  statuses: {},
+  myStatus: null,
   converses: {},
   unread: {},
   typing: {},

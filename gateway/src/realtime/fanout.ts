@@ -206,8 +206,13 @@ const FANOUT: { [E in EventName]?: FanoutHandler<E> } = {
   [EVENTS.callDeclined]: ({ io }, { converseId, userId, memberIds }) => {
     io.to(memberIds.map(userRoom)).emit('call:declined', { converseId, userId });
   },
-  [EVENTS.presence]: ({ io }, { userId, online, groupIds }) => {
-    if (groupIds.length > 0) io.to(groupIds.map(groupRoom)).emit('presence', { userId, online });
+  [EVENTS.presence]: ({ io }, { groupIds, converseIds, ...status }) => {
+    const rooms = [...groupIds.map(groupRoom), ...(converseIds ?? []).map(converseRoom)];
+    if (rooms.length > 0) io.to(rooms).emit('presence', status);
+  },
+  // The user's own devices: the status menu shows the change made on another.
+  [EVENTS.statusUpdated]: ({ io }, { userId, status }) => {
+    io.to(userRoom(userId)).emit('status:updated', status);
   },
 };
 

@@ -9,33 +9,71 @@ export interface PresenceStore {
   connected(userId: string): Promise<boolean>;
   disconnected(userId: string): Promise<boolean>;
   online(userIds: string[]): Promise<Set<string>>;
+  /** A counted socket is in use (it connected, or its tab is active again): true when the user was away until now. */
+  active(userId: string): Promise<boolean>;
+  /** An active socket went idle or closed: true when the user now has no active socket anywhere. */
+  idle(userId: string): Promise<boolean>;
+  /** Of these users, the online ones with no active socket anywhere (every tab idle). */
+  away(userIds: string[]): Promise<Set<string>>;
   /** Starts heartbeats and the sweeper; `onOffline` hears of users of dead nodes going offline. */
   start(onOffline: (userIds: string[]) => void): Promise<void>;
   stop(): Promise<void>;
 }
 
-/** Single instance: sockets per user in this process. */
-export class MemoryPresence implements PresenceStore {
-  readonly #sockets = new Map<string, number>();
+/** Counts per user: the first one in and the last one out are what presence reports. */
+class Tally {
+  readonly #counts = new Map<string, number>();
 
-  async connected(userId: string): Promise<boolean> {
-    const n = (this.#sockets.get(userId) ?? 0) + 1;
-    this.#sockets.set(userId, n);
+  /** True when this is the user's first. */
+  add(userId: string): boolean {
+    const n = (this.#counts.get(userId) ?? 0) + 1;
+    this.#counts.set(userId, n);
     return n === 1;
   }
 
-  async disconnected(userId: string): Promise<boolean> {
-    const n = (this.#sockets.get(userId) ?? 0) - 1;
+  /** True when the user has none left. */
+  remove(userId: string): boolean {
+    const n = (this.#counts.get(userId) ?? 0) - 1;
     if (n > 0) {
-      this.#sockets.set(userId, n);
+      this.#counts.set(userId, n);
       return false;
     }
-    this.#sockets.delete(userId);
+    this.#counts.delete(userId);
     return true;
+  }
+
+  has(userId: string): boolean {
+    return this.#counts.has(userId);
+  }
+}
+
+/** Single instance: sockets, and active ones, per user in this process. */
+export class MemoryPresence implements PresenceStore {
+  readonly #sockets = new Tally();
+  readonly #active = new Tally();
+
+  async connected(userId: string): Promise<boolean> {
+    return this.#sockets.add(userId);
+  }
+
+  async disconnected(userId: string): Promise<boolean> {
+    return this.#sockets.remove(userId);
   }
 
   async online(userIds: string[]): Promise<Set<string>> {
     return new Set(userIds.filter((id) => this.#sockets.has(id)));
+  }
+
+  async active(userId: string): Promise<boolean> {
+    return this.#active.add(userId);
+  }
+
+  async idle(userId: string): Promise<boolean> {
+    return this.#active.remove(userId);
+  }
+
+  async away(userIds: string[]): Promise<Set<string>> {
+    return new Set(userIds.filter((id) => this.#sockets.has(id) && !this.#active.has(id)));
   }
 
   async start(): Promise<void> {}
@@ -105,6 +143,9 @@ export class RedisPresence implements PresenceStore {
 
   #nodeKey = (nodeId: string) => `presence:node:${nodeId}`;
   #userKey = (userId: string) => `presence:user:${userId}`;
+  // Active (not idle) sockets are counted the same way, under their own keys.
+  #activeNodeKey = (nodeId: string) => `presence:activenode:${nodeId}`;
+  #activeUserKey = (userId: string) => `presence:active:${userId}`;
 
   async connected(userId: string): Promise<boolean> {
     return (
@@ -130,6 +171,25 @@ export class RedisPresence implements PresenceStore {
     for (const id of userIds) pipeline.scard(this.#userKey(id));
     const counts = (await pipeline.exec()) ?? [];
     return new Set(userIds.filter((_, i) => Number(counts[i]?.[1] ?? 0) > 0));
+  }
+
+  async active(userId: string): Promise<boolean> {
+    const node = this.#activeNodeKey(this.#nodeId);
+    return (await this.#redis.presenceConnect(node, this.#activeUserKey(userId), userId, this.#nodeId)) === 1;
+  }
+
+  async idle(userId: string): Promise<boolean> {
+    const node = this.#activeNodeKey(this.#nodeId);
+    return (await this.#redis.presenceDisconnect(node, this.#activeUserKey(userId), userId, this.#nodeId)) === 1;
+  }
+
+  async away(userIds: string[]): Promise<Set<string>> {
+    if (userIds.length === 0) return new Set();
+    const pipeline = this.#redis.pipeline();
+    for (const id of userIds) pipeline.scard(this.#userKey(id)).scard(this.#activeUserKey(id));
+    const counts = (await pipeline.exec()) ?? [];
+    const count = (i: number) => Number(counts[i]?.[1] ?? 0);
+    return new Set(userIds.filter((_, i) => count(2 * i) > 0 && count(2 * i + 1) === 0));
   }
 
   async start(onOffline: (userIds: string[]) => void): Promise<void> {
@@ -168,7 +228,14 @@ export class RedisPresence implements PresenceStore {
     }
   }
 
-  #forget(nodeId: string): Promise<string[]> {
+  async #forget(nodeId: string): Promise<string[]> {
+    // Its active sockets go with its sockets (the first call also unlists the node).
+    await this.#redis.presenceForgetNode(
+      this.#activeNodeKey(nodeId),
+      'presence:nodes',
+      nodeId,
+      `${this.#prefix}active:`,
+    );
     return this.#redis.presenceForgetNode(this.#nodeKey(nodeId), 'presence:nodes', nodeId, `${this.#prefix}user:`);
   }
 }

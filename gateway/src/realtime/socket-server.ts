@@ -9,22 +9,14 @@ import type {
   SyncRequest,
   SyncResult,
 } from '@im/protocol';
-import {
-  announce,
-  call,
-  EVENTS,
-  ImError,
-  publishEvent,
-  toHttpError,
-  type AppContext,
-  type EventPayloads,
-} from '@im/sdk';
+import { announce, call, EVENTS, ImError, toHttpError, type AppContext } from '@im/sdk';
 import type { ServiceBroker } from 'moleculer';
 import pLimit from 'p-limit';
 import { Server, type Socket } from 'socket.io';
 import type { Authenticator } from '../auth/authenticator.ts';
 import type { Realtime } from './fanout.ts';
 import type { PresenceStore } from './presence.ts';
+import { publishPresence } from './presence-status.ts';
 import { RoomAdmission } from './room-admission.ts';
 import { RoomJournal, type JournalMark, type ReplayTarget } from './room-journal.ts';
 import { converseRoom, groupRoom, presenceGroupIds, sessionRoom, userRoom } from './rooms.ts';
@@ -45,6 +37,8 @@ export interface SocketData {
   counted?: boolean;
   /** Groups told of this user's presence changes, found once at connect. */
   presenceGroupIds?: string[];
+  /** The app said this tab is idle (`presence:idle`): it does not keep its user from being away. */
+  idle?: boolean;
   /** Made on first use: most sockets never type. */
   lastTyping?: Map<string, number>;
   /** When its token expires (epoch ms): the socket closes then (session-watch.ts). */
@@ -248,17 +242,33 @@ export function createSocketServer(
     }
   }
 
+  /**
+   * The app tells when its tab goes idle (no input for 10 minutes) and
+   * active again; the user is away while every socket of theirs is idle.
+   */
+  async function onIdle(this: ImSocket, body: { idle: boolean }) {
+    const idle = body?.idle === true;
+    const { userId } = this.data;
+    try {
+      await this.data.ready;
+      if (!this.data.counted || !this.connected || (this.data.idle ?? false) === idle) return;
+      this.data.idle = idle;
+      const changed = idle ? await presence.idle(userId) : await presence.active(userId);
+      if (changed) await publishPresence(broker, presence, userId, this.data.presenceGroupIds ?? []);
+    } catch (err) {
+      app.logger.debug({ err, userId }, 'could not announce away presence');
+    }
+  }
+
   function onDisconnect(this: ImSocket) {
     const { userId } = this.data;
     void this.data.ready
       .then(async () => {
-        if (!this.data.counted || !(await presence.disconnected(userId))) return;
-        const payload: EventPayloads['gateway.presence'] = {
-          userId,
-          online: false,
-          groupIds: this.data.presenceGroupIds ?? [],
-        };
-        await publishEvent(broker, EVENTS.presence, payload);
+        if (!this.data.counted) return;
+        // An active socket going leaves the user away when their other sockets are all idle.
+        const lastActive = !this.data.idle && (await presence.idle(userId));
+        if (!(await presence.disconnected(userId)) && !lastActive) return;
+        await publishPresence(broker, presence, userId, this.data.presenceGroupIds ?? []);
       })
       // While the node shuts down the services may already be gone; presence is best effort then.
       .catch((err: unknown) => app.logger.debug({ err, userId }, 'could not announce offline presence'));
@@ -285,6 +295,7 @@ export function createSocketServer(
     socket.on('message:send', onSend);
     socket.on('typing', onTyping);
     socket.on('sync', onSync);
+    socket.on('presence:idle', onIdle);
     socket.on('disconnect', onDisconnect);
   });
 
@@ -321,12 +332,14 @@ export function createSocketServer(
       if (!replayed) journal.release(mark);
     }
     socket.data.counted = true;
-    if (await presence.connected(socket.data.userId)) {
-      announce(broker, EVENTS.presence, {
-        userId: socket.data.userId,
-        online: true,
-        groupIds: socket.data.presenceGroupIds,
-      });
+    const { userId } = socket.data;
+    // Counted online, then active: a user who was away is back with a new socket.
+    const cameOnline = await presence.connected(userId);
+    const wasAway = await presence.active(userId);
+    if (cameOnline || wasAway) {
+      void publishPresence(broker, presence, userId, socket.data.presenceGroupIds).catch((err: unknown) =>
+        app.logger.debug({ err, userId }, 'could not announce online presence'),
+      );
     }
   }
 

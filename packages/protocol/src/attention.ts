@@ -55,6 +55,8 @@ export interface UserStatus {
   text?: string;
   /** One emoji shown with the text (a Unicode emoji or a `:shortcode:`). */
   emoji?: string;
+  /** When the custom text and emoji clear themselves ("clear after"); kept until changed when absent. */
+  clearAt?: Timestamp | null;
   schedule?: DndSchedule | null;
 }
 

@@ -533,6 +533,8 @@ export interface ClientToServerEvents {
   'message:send': (body: SendMessageBody, ack: (result: Ack<Message | CommandAccepted>) => void) => void;
   typing: (body: { converseId: string }, ack?: (result: Ack<null>) => void) => void;
   sync: (body: SyncRequest, ack: (result: Ack<SyncResult>) => void) => void;
+  /** This tab went idle (no input for 10 minutes) or active again: away when every socket of mine is idle. */
+  'presence:idle': (body: { idle: boolean }) => void;
 }
 
 export * from './internal.ts';
@@ -546,3 +548,4 @@ export * from './threads.ts';
 export * from './attention.ts';
 export type { ApiSchemas, ApiSchemaName } from './api-schemas.ts';
 export * from './role-rules.ts';
+export * from './dnd-schedule.ts';

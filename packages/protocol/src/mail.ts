@@ -1,4 +1,5 @@
 import type { PublicUser } from './index.ts';
+import type { UserStatus } from './attention.ts';
 
 /** When missed DMs and mentions are e-mailed: never, or this long after the first one unread. */
 export type EmailNotifications = 'off' | '10m' | '1h' | 'daily';
@@ -13,8 +14,8 @@ export interface OwnEmail {
   emailNotifications: EmailNotifications;
 }
 
-/** `PATCH /api/users/me`: the caller's profile as changed, with its e-mail fields. */
-export type OwnUser = PublicUser & OwnEmail;
+/** `PATCH /api/users/me`: the caller's profile as changed, with its e-mail fields and its status. */
+export type OwnUser = PublicUser & OwnEmail & { status: UserStatus };
 
 /** `POST /api/admin/users/:userId/reset-link`: a password-reset link (1 h, one use) to hand to the account's owner. */
 export interface ResetLink {

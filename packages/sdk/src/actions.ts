@@ -13,6 +13,7 @@ import type {
   MemberAccess,
   Permission,
   Message,
+  PresenceStatus,
   PublicUser,
   SendMessageBody,
   StorageUsage,
@@ -175,6 +176,12 @@ export interface ActionMap {
   'file.cleanup': { params: Record<string, never>; result: number };
   /** Which of these users have a socket on any gateway. */
   'gateway.online': { params: { userIds: string[] }; result: string[] };
+  /** Of these users, who has a socket on any gateway and who of those is away (every socket idle). */
+  'gateway.presenceOf': { params: { userIds: string[] }; result: { online: string[]; away: string[] } };
+  /** What others see of these users' status now (do not disturb, custom text and emoji); users with none left out. */
+  'user.statuses': { params: { ids: string[] }; result: Record<string, Omit<PresenceStatus, 'online'>> };
+  /** Of these users, those in do not disturb now (no push reaches them). */
+  'user.dndAmong': { params: { ids: string[] }; result: string[] };
   /**
    * A panel's group, its member count, and its members' ids when it has at
    * most `maxIds` members (null otherwise); null when the converse is no panel.

@@ -8,8 +8,10 @@ import type {
   GroupRole,
   Message,
   Panel,
+  PresenceStatus,
   PublicUser,
   Role,
+  UserStatus,
 } from '@im/protocol';
 import type { Context } from 'moleculer';
 import { isRoutedEvent } from './realtime/event-rooms.ts';
@@ -74,8 +76,14 @@ export const EVENTS = {
   integrationChanged: 'integration.changed',
   /** An answer only one person sees (a slash command's): every gateway tells that user's sockets. */
   ephemeral: 'integration.ephemeral',
-  /** A user came online (first socket anywhere) or went offline (last socket gone). */
+  /**
+   * A user came online (first socket anywhere) or went offline (last socket
+   * gone), went away or came back, or their status (do not disturb, custom
+   * text) changed.
+   */
   presence: 'gateway.presence',
+  /** A user's own status changed: their devices show it (`status:updated`). */
+  statusUpdated: 'user.status.updated',
   /** Someone joined or left a converse's call, or published or stopped a track. */
   callUpdated: 'call.updated',
   /** A call started in a DM: the other members' apps ring. */
@@ -174,8 +182,12 @@ export interface EventPayloads {
   /** resetHookId: an outgoing hook turned back on or given a new secret; every node closes its circuit. */
   'integration.changed': { groupId: string; resetHookId?: string };
   'integration.ephemeral': { userId: string; message: EphemeralMessage };
-  /** groupIds: the groups small enough to be told (PRESENCE_GROUP_LIMIT). */
-  'gateway.presence': { userId: string; online: boolean; groupIds: string[] };
+  /**
+   * groupIds: the groups small enough to be told (PRESENCE_GROUP_LIMIT);
+   * converseIds: DMs told too (status changes name them).
+   */
+  'gateway.presence': { userId: string; groupIds: string[]; converseIds?: string[] } & PresenceStatus;
+  'user.status.updated': { userId: string; status: UserStatus };
   'call.updated': { converseId: string; participants: CallParticipant[] } & DmAudience;
   /** userIds: the DM's members other than the caller. */
   'call.ringing': { converseId: string; callerId: string; startedAt: string; userIds: string[] };

@@ -9,6 +9,7 @@ import type { PushDeps } from './deps.ts';
 import { tellInboxCounts } from './inbox-count.ts';
 import type { DeviceDoc, NotificationKind, SubscriptionDoc } from './models.ts';
 import { recipientsOf } from './recipients.ts';
+import { withoutDnd } from './dnd.ts';
 import { RosterCache } from './roster-cache.ts';
 /** Characters of a message shown in a notification and the inbox. */
 const PREVIEW_CHARS = 140;
@@ -74,9 +75,20 @@ export function notifier({ app, models, queue, fanOut }: PushDeps) {
   };
 
   /** Push jobs to every browser and device of these users. */
-  const pushTo = async (message: Message, userIds: string[], kindOf: (id: string) => string, preview: string) => {
+  const pushTo = async (
+    broker: ServiceBroker,
+    message: Message,
+    userIds: string[],
+    kindOf: (id: string) => string,
+    preview: string,
+  ) => {
     if (userIds.length === 0) return;
-    const recipientIds = userIds.map((id) => new Types.ObjectId(id));
+    // Do not disturb holds pushes back; the inbox entries were written all the same.
+    const recipientIds = await withoutDnd(
+      broker,
+      userIds.map((id) => new Types.ObjectId(id)),
+    );
+    if (recipientIds.length === 0) return;
     const payloadOf = new Map<string, string>();
     const payload = (userId: Types.ObjectId) => {
       const type = kindOf(userId.toHexString());
@@ -132,6 +144,7 @@ export function notifier({ app, models, queue, fanOut }: PushDeps) {
     await fileEntries(message, filed, preview);
     await tellInboxCounts(ctx, models, [...filed.keys()]);
     await pushTo(
+      ctx.broker,
       message,
       [...addressed.keys(), ...everyMessage].filter((id) => away.has(id)),
       (id) => addressed.get(id) ?? 'message',

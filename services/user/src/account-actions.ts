@@ -8,6 +8,9 @@ import { endSessions } from './session-actions.ts';
 import { addressChange, sendVerification } from './email-actions.ts';
 import { isUsernameRetired, refuseTombstoneName, retireAccount } from './usernames.ts';
 import { toOwnEmail, toOwnUser, toPublicUser } from './views.ts';
+import { announceStatus } from './status/announce-status.ts';
+import { applyStatusChange } from './status/status-update.ts';
+import { nextChangeAt, ownStatus, type StoredStatus } from './status/user-status.ts';
 
 /** `avatar` naming a file of this server (`/api/files/:id`, optionally its thumbnail). */
 const OWN_FILE = /^\/api\/files\/([0-9a-f]{24})/;
@@ -126,7 +129,7 @@ export const accountActions = (deps: UserDeps) => {
           hasPassword: doc.passwordHash !== undefined,
           ssoLinked: doc.oidc !== undefined,
           shareReadReceipts: doc.hideReadReceipts !== true,
-          status: { dnd: false },
+          status: ownStatus(doc.presenceStatus, Date.now()),
           ...toOwnEmail(doc),
         };
       },
@@ -149,6 +152,17 @@ export const accountActions = (deps: UserDeps) => {
         }
         if (ctx.params.shareReadReceipts !== undefined) set.hideReadReceipts = !ctx.params.shareReadReceipts;
         if (ctx.params.emailNotifications !== undefined) set.emailNotifications = ctx.params.emailNotifications;
+        let status: StoredStatus | undefined;
+        const unsetStatus: Record<string, 1> = {};
+        if (ctx.params.status !== undefined) {
+          const current = await users.findById(id, { presenceStatus: 1 }).lean<UserDoc>();
+          const now = Date.now();
+          status = applyStatusChange(current?.presenceStatus, ctx.params.status, now);
+          set.presenceStatus = status;
+          const checkAt = nextChangeAt(status, now);
+          if (checkAt) set.statusCheckAt = checkAt;
+          else unsetStatus.statusCheckAt = 1;
+        }
         if (ctx.params.email !== undefined) {
           const current = await users.findById(id, { emailLower: 1, verifiedEmail: 1 }).lean<UserDoc>();
           address = addressChange(ctx.params.email, current);
@@ -156,7 +170,7 @@ export const accountActions = (deps: UserDeps) => {
           if (address.sendsLink) await limits.consume('email-verify', id);
           Object.assign(set, address.set);
         }
-        const unset = address?.unset ?? {};
+        const unset = { ...address?.unset, ...unsetStatus };
         const doc = await users
           .findOneAndUpdate(
             { _id: id, status: 'active' },
@@ -166,6 +180,7 @@ export const accountActions = (deps: UserDeps) => {
           .lean<UserDoc>();
         if (!doc) throw new ImError('IM_ERR_UNAUTHORIZED');
         if (address?.sendsLink) await sendVerification(deps, ctx.broker, doc);
+        if (status) await announceStatus(app, ctx.broker, id, doc.presenceStatus, Date.now());
         const user = toPublicUser(doc);
         // The change is saved whatever happens next: without the rooms, only the user's own devices hear of it.
         const rooms = await call(ctx, 'chat.userRooms', { userId: id }).catch(() => ({ groups: [], dmIds: [] }));

@@ -1,6 +1,7 @@
 import type { EmailNotifications } from '@im/protocol';
 import { modelOn } from '@im/sdk';
 import { Schema, type Connection, type Model, type Types } from 'mongoose';
+import type { StoredStatus } from './status/user-status.ts';
 
 export interface UserDoc {
   _id: Types.ObjectId;
@@ -38,6 +39,10 @@ export interface UserDoc {
   verifiedEmail?: string;
   /** Missed-message e-mails (absent: after 10 minutes). */
   emailNotifications?: EmailNotifications;
+  /** Do not disturb and the custom status (`status` is the account's state). */
+  presenceStatus?: StoredStatus;
+  /** When what others see of the status changes by itself next: the stored deadline any node acts on. */
+  statusCheckAt?: Date;
   createdAt: Date;
 }
 
@@ -59,6 +64,8 @@ const userSchema = new Schema<UserDoc>(
     emailLower: { type: String },
     verifiedEmail: { type: String },
     emailNotifications: { type: String, enum: ['off', '10m', '1h', 'daily'] },
+    presenceStatus: { type: Schema.Types.Mixed },
+    statusCheckAt: { type: Date },
   },
   { timestamps: { createdAt: true, updatedAt: false }, versionKey: false },
 );
@@ -72,6 +79,8 @@ userSchema.index({ 'bot.groupId': 1 }, { sparse: true });
 // An address belongs to one verified account; unverified ones may repeat (whoever verifies first has it).
 userSchema.index({ verifiedEmail: 1 }, { unique: true, sparse: true });
 userSchema.index({ emailLower: 1 }, { sparse: true });
+// Only users with a status change due carry it: the deadline sweep reads this small index.
+userSchema.index({ statusCheckAt: 1 }, { sparse: true });
 // One local account per provider account; accounts without a link are left out of the index.
 userSchema.index({ 'oidc.issuer': 1, 'oidc.sub': 1 }, { unique: true, sparse: true });
 

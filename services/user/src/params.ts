@@ -24,6 +24,53 @@ const email = {
   pattern: /^(|[^\s@<>()",;:\\]+@[^\s@<>()",;:\\.][^\s@<>()",;:\\]*)$/,
   messages: { stringPattern: "'{field}' must be an e-mail address (name@example.org), or empty to remove it" },
 } as const;
+/** An ISO 8601 time (checked to be a real, future time by the handler). */
+const isoTime = {
+  type: 'string',
+  max: 40,
+  pattern: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/,
+  messages: { stringPattern: "'{field}' must be an ISO 8601 time such as 2030-01-31T18:00:00Z" },
+} as const;
+const hhmm = {
+  type: 'string',
+  pattern: /^([01][0-9]|2[0-3]):[0-5][0-9]$/,
+  messages: { stringPattern: "'{field}' must be a time of day as HH:MM (00:00-23:59)" },
+} as const;
+/**
+ * `PATCH /api/users/me {status}`: what is given changes, what is absent
+ * stays; `null` (or an empty text or emoji) clears a part.
+ */
+const statusBody = {
+  type: 'object',
+  strict: true,
+  props: {
+    dnd: { type: 'boolean', optional: true },
+    until: { ...isoTime, optional: true, nullable: true },
+    text: { type: 'string', trim: true, max: 100, optional: true, nullable: true },
+    emoji: { type: 'string', max: 64, optional: true, nullable: true },
+    clearAt: { ...isoTime, optional: true, nullable: true },
+    schedule: {
+      type: 'object',
+      strict: true,
+      optional: true,
+      nullable: true,
+      props: {
+        start: hhmm,
+        end: hhmm,
+        timeZone: { type: 'string', min: 1, max: 64 },
+        days: {
+          type: 'array',
+          optional: true,
+          min: 1,
+          max: 7,
+          unique: true,
+          items: { type: 'number', integer: true, min: 0, max: 6 },
+        },
+      },
+    },
+  },
+} as const;
+
 /** A link token as the server signs them (a JWT: three base64url parts). */
 const linkToken = {
   type: 'string',
@@ -74,6 +121,7 @@ export const userParams = {
   }),
   me: strict({}),
   updateMe: strict({
+    status: { ...statusBody, optional: true },
     nickname: { ...nickname, optional: true },
     avatar: { ...avatar, optional: true },
     shareReadReceipts: { type: 'boolean', optional: true },
@@ -109,6 +157,8 @@ export const userParams = {
     includeInactive: { type: 'boolean', optional: true },
   }),
   receiptsHidden: strict({ ids: { type: 'array', items: idParam, max: 1000 } }),
+  statuses: strict({ ids: { type: 'array', items: idParam, max: 1000 } }),
+  dndAmong: strict({ ids: { type: 'array', items: idParam, max: 100_000 } }),
   idsByUsernames: strict({ usernames: { type: 'array', items: { type: 'string', max: 64 }, max: 100 } }),
   authOptions: strict({}),
   createBot: strict({

@@ -24,6 +24,8 @@ import { RegistrationPolicy } from './registration.ts';
 import { syncServerAdmins } from './server-admins.ts';
 import { sessionActions } from './session-actions.ts';
 import { Sessions } from './sessions.ts';
+import { statusActions } from './status-actions.ts';
+import { StatusDeadlines } from './status/status-deadlines.ts';
 import { createPasswordHasher } from './password.ts';
 
 /** Single sign-on's parts when OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are set (config checks all three). */
@@ -61,6 +63,7 @@ export const createUserService: ServiceFactory = (app: AppContext) => {
   };
   const oidc = createOidc(app, users);
   let stopSeen: (() => Promise<void>) | undefined;
+  let deadlines: StatusDeadlines | undefined;
   return {
     name: 'user',
     async started() {
@@ -72,8 +75,11 @@ export const createUserService: ServiceFactory = (app: AppContext) => {
         app.logger.debug(`loaded ${loaded} live sessions into the session cache`);
       }
       stopSeen = deps.sessions.keepSeen((err) => app.logger.warn({ err }, 'could not record when sessions were seen'));
+      deadlines = new StatusDeadlines(app, users, this.broker);
+      deadlines.start();
     },
     async stopped() {
+      await deadlines?.stop();
       await stopSeen?.();
       await oidc?.client.close();
     },
@@ -89,6 +95,7 @@ export const createUserService: ServiceFactory = (app: AppContext) => {
       ...feedTokenActions(deps),
       ...emailActions(deps),
       ...botActions(deps),
+      ...statusActions(deps),
       ...oidcActions(deps, oidc),
     },
   };

@@ -1,5 +1,6 @@
 import type { OwnEmail, OwnUser, PublicUser } from '@im/protocol';
 import type { UserDoc } from './models.ts';
+import { ownStatus } from './status/user-status.ts';
 
 export function toPublicUser(
   doc: Pick<UserDoc, '_id' | 'username' | 'nickname' | 'avatar' | 'createdAt'> & Partial<Pick<UserDoc, 'bot'>>,
@@ -21,5 +22,9 @@ export const toOwnEmail = (doc: Pick<UserDoc, 'email' | 'verifiedEmail' | 'email
   emailNotifications: doc.emailNotifications ?? '10m',
 });
 
-/** The caller's own profile: the public one and its e-mail fields. */
-export const toOwnUser = (doc: UserDoc): OwnUser => ({ ...toPublicUser(doc), ...toOwnEmail(doc) });
+/** The caller's own profile: the public one, its e-mail fields and its status. */
+export const toOwnUser = (doc: UserDoc): OwnUser => ({
+  ...toPublicUser(doc),
+  ...toOwnEmail(doc),
+  status: ownStatus(doc.presenceStatus, Date.now()),
+});

@@ -1,4 +1,4 @@
-import type { PublicUser } from '@im/protocol';
+import type { PresenceStatus, PublicUser } from '@im/protocol';
 import { useState } from 'react';
 import { useFileUrl } from '../../state/file-urls.ts';
 import { displayName } from '../../state/users.ts';
@@ -14,8 +14,24 @@ function colorOf(key: string): string {
 /** `/api/files/:id` or `/api/files/:id/thumbnail`: a file of this server, read through a signed URL. */
 const OWN_FILE = /^\/api\/files\/([0-9a-f]{24})(\/thumbnail)?$/;
 
-/** The user's picture when they have one, else initials on a colour of their own; the presence dot when `online` is given. */
-export function Avatar(props: { user?: PublicUser; name?: string; size?: number; online?: boolean }) {
+/** The dot's look: do not disturb (red) over away (yellow moon) over online (green); grey when offline. */
+function dotClass(online: boolean, status: PresenceStatus | undefined): string {
+  if (status?.dnd) return 'presence dnd';
+  if (!online) return 'presence';
+  return status?.away ? 'presence away' : 'presence online';
+}
+
+/**
+ * The user's picture when they have one, else initials on a colour of their
+ * own; the presence dot when `online` is given (`status` adds away and do not disturb).
+ */
+export function Avatar(props: {
+  user?: PublicUser;
+  name?: string;
+  size?: number;
+  online?: boolean;
+  status?: PresenceStatus | undefined;
+}) {
   const name = props.name ?? displayName(props.user, '?');
   const size = props.size ?? 36;
   const initials = [...name.trim()].slice(0, 2).join('').toUpperCase() || '?';
@@ -29,7 +45,9 @@ export function Avatar(props: { user?: PublicUser; name?: string; size?: number;
       data-testid="avatar"
     >
       {picture ? <Picture avatar={picture} fallback={initials} /> : initials}
-      {props.online !== undefined && <span className={props.online ? 'presence online' : 'presence'} />}
+      {props.online !== undefined && (
+        <span className={dotClass(props.online, props.status)} data-testid="presence-dot" />
+      )}
     </span>
   );
 }

@@ -3,6 +3,8 @@ import { loadMembers, removeMember, setMemberRole, startDm } from '../../state/g
 import { notify, useStore } from '../../state/store.ts';
 import { displayName } from '../../state/users.ts';
 import { Avatar } from '../common/Avatar.tsx';
+import { CustomStatus } from '../status/CustomStatus.tsx';
+import { presenceLabel } from '../../state/status.ts';
 import { useMenu } from '../common/useMenu.ts';
 import { BotBadge } from '../messages/BotBadge.tsx';
 import { mayManageRole, mayModerate, nameColor, rolesOf } from '../../state/permissions.ts';
@@ -52,6 +54,7 @@ function MemberSection(props: { title: string; members: Member[]; group: Group; 
 
 function MemberRow(props: { member: Member; group: Group; meId?: string; online: boolean }) {
   const { member, group } = props;
+  const status = useStore((s) => s.statuses[member.user.id]);
   const { open, setOpen, ref } = useMenu<HTMLLIElement>();
   const self = member.user.id === props.meId;
   const canPromote = group.myRole === 'owner' && !self && member.role !== 'owner';
@@ -60,11 +63,18 @@ function MemberRow(props: { member: Member; group: Group; meId?: string; online:
   const color = nameColor(member.roleIds, roles);
   const giveable = roles.filter((r) => r.id !== group.id && mayManageRole(group, r, roles));
   return (
-    <li ref={ref} className="member" data-testid="member" data-online={props.online}>
+    <li
+      ref={ref}
+      className="member"
+      data-testid="member"
+      data-online={props.online}
+      data-presence={presenceLabel(status, props.online)}
+    >
       <button type="button" className="member-button" aria-expanded={open} onClick={() => setOpen(!open)}>
-        <Avatar user={member.user} size={28} online={props.online} />
+        <Avatar user={member.user} size={28} online={props.online} status={status} />
         <span className="member-name" style={color ? { color } : undefined}>
           {displayName(member.user)}
+          <CustomStatus status={status} />
         </span>
         {member.user.bot && <BotBadge />}
         {member.role !== 'member' && <span className="role">{ROLE_LABEL[member.role]}</span>}

@@ -9,6 +9,7 @@ import { applyUserUpdated } from '../../state/users.ts';
 import { Dialog } from '../common/Dialog.tsx';
 import { AvatarSection } from '../people/AvatarSection.tsx';
 import { EmailSection } from './EmailSection.tsx';
+import { DndScheduleSection } from '../status/DndScheduleSection.tsx';
 import { FeedsSection } from './FeedsSection.tsx';
 import { PasswordSection } from './PasswordSection.tsx';
 import { PushSubscriptionsSection } from './PushSubscriptionsSection.tsx';
@@ -77,6 +78,7 @@ export function SettingsDialog(props: { onClose: () => void }) {
         )}
         <PushSubscriptionsSection refresh={push} onThisBrowserRemoved={() => void pushState().then(setPush)} />
       </div>
+      <DndScheduleSection />
       <EmailSection account={account} />
       <ReceiptsSetting account={account} />
       <FeedsSection />

@@ -7,7 +7,6 @@ import { ExploreButton } from '../explore/ExploreButton.tsx';
 import { useStore } from '../../state/store.ts';
 import { displayName } from '../../state/users.ts';
 import { AdminConsole } from '../admin/AdminConsole.tsx';
-import { Avatar } from '../common/Avatar.tsx';
 import { CreateGroupDialog, JoinGroupDialog } from '../groups/dialogs.tsx';
 import { MemberPanel } from '../groups/MemberPanel.tsx';
 import { ConverseView } from '../messages/ConverseView.tsx';
@@ -15,6 +14,7 @@ import { ExploreView } from '../explore/ExploreView.tsx';
 import { JoinPrompt } from '../explore/JoinPrompt.tsx';
 import { GroupRail } from './GroupRail.tsx';
 import { SettingsDialog } from './SettingsDialog.tsx';
+import { StatusMenu } from '../status/StatusMenu.tsx';
 import { DmSidebar, GroupSidebar } from './Sidebar.tsx';
 import { Icon } from '../common/Icon.tsx';
 import { PinsButton } from '../threads/PinsButton.tsx';
@@ -108,8 +108,7 @@ export function Shell() {
               <DmSidebar activeConverseId={dm?.id} />
             )}
             <div className="user-bar">
-              <Avatar user={me} size={32} online />
-              <span className="user-name">{displayName(me)}</span>
+              <StatusMenu />
               {serverAdmin && (
                 <button
                   type="button"

@@ -198,6 +198,7 @@ export function DmSidebar(props: { activeConverseId?: string }) {
   const order = useStore((s) => s.dmOrder);
   const users = useStore((s) => s.users);
   const presence = useStore((s) => s.presence);
+  const statuses = useStore((s) => s.statuses);
   const unread = useStore((s) => s.unread);
   const levels = useAttention((s) => s.levels);
   const meId = useStore((s) => s.me?.id);
@@ -230,7 +231,7 @@ export function DmSidebar(props: { activeConverseId?: string }) {
                 data-testid="dm-link"
                 onClick={() => navigate({ name: 'dm', converseId: id })}
               >
-                <Avatar user={other} size={24} online={presence[otherId]} />
+                <Avatar user={other} size={24} online={presence[otherId]} status={statuses[otherId]} />
                 {displayName(other, '…')}
                 <Badge counts={counts} />
               </button>

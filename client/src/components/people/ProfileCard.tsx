@@ -5,6 +5,8 @@ import { loadPresence } from '../../state/presence.ts';
 import { useStore } from '../../state/store.ts';
 import { displayName } from '../../state/users.ts';
 import { Avatar } from '../common/Avatar.tsx';
+import { CustomStatus } from '../status/CustomStatus.tsx';
+import { presenceLabel } from '../../state/status.ts';
 import { BotBadge } from '../messages/BotBadge.tsx';
 import { RoleChips } from '../groups/roles/RoleChips.tsx';
 import { useMemberRoles } from '../groups/roles/useGroupRoles.ts';
@@ -18,6 +20,7 @@ export function ProfileCard(props: { user: PublicUser; onClose: () => void }) {
   const { user } = props;
   const box = useRef<HTMLDivElement>(null);
   const online = useStore((s) => s.presence[user.id]);
+  const status = useStore((s) => s.statuses[user.id]);
   const meId = useStore((s) => s.me?.id);
   const groupId = useStore((s) => (s.route.name === 'group' ? s.route.groupId : undefined));
   const { roles, color } = useMemberRoles(groupId, user.id);
@@ -32,7 +35,7 @@ export function ProfileCard(props: { user: PublicUser; onClose: () => void }) {
   const canMessage = user.id !== meId && !user.bot;
   return (
     <div ref={box} className="profile-card" role="dialog" aria-label={`Profile of ${displayName(user)}`}>
-      <Avatar user={user} size={64} online={online ?? false} />
+      <Avatar user={user} size={64} online={online ?? false} status={status} />
       <div className="profile-names">
         <strong className="profile-name" style={color ? { color } : undefined}>
           {displayName(user)}
@@ -45,8 +48,9 @@ export function ProfileCard(props: { user: PublicUser; onClose: () => void }) {
         )}
         <div className="hint">@{user.username}</div>
         <div className="profile-presence" data-testid="profile-presence">
-          {online ? 'Online' : 'Offline'}
+          {presenceLabel(status, online)}
         </div>
+        <CustomStatus status={status} />
         <RoleChips roles={roles} />
       </div>
       {canMessage && (

@@ -28,7 +28,10 @@ type Field<K> = K extends `$$${string}` ? never : K;
 type OptionalKeys<S> = { [K in keyof S]: S[K] extends { optional: true } ? Field<K> : never }[keyof S];
 type RequiredKeys<S> = { [K in keyof S]: S[K] extends { optional: true } ? never : Field<K> }[keyof S];
 
+/** A rule's type, with `null` when the rule says `nullable: true`. */
+type FieldType<R> = RuleType<R> | (R extends { nullable: true } ? null : never);
+
 /** The validated parameters of an action whose `params` is `S`. */
 export type Params<S> = Simplify<
-  { [K in RequiredKeys<S>]: RuleType<S[K]> } & { [K in OptionalKeys<S>]?: RuleType<S[K]> }
+  { [K in RequiredKeys<S>]: FieldType<S[K]> } & { [K in OptionalKeys<S>]?: FieldType<S[K]> }
 >;

@@ -1,0 +1,69 @@
+import { useState, type FormEvent } from 'react';
+import { useStore } from '../../state/store.ts';
+import { changeMyStatus } from '../../state/status.ts';
+import { Dialog } from '../common/Dialog.tsx';
+import { ErrorLine } from '../common/ErrorLine.tsx';
+import { FormActions } from '../common/FormActions.tsx';
+import { useAction } from '../common/useAction.ts';
+import { CLEAR_CHOICES, QUICK_EMOJI } from './status-choices.ts';
+
+/** What others see beside my name: an emoji and up to 100 characters, cleared after a while if I like. */
+export function CustomStatusDialog(props: { onClose: () => void }) {
+  const current = useStore((s) => s.myStatus);
+  const [emoji, setEmoji] = useState(current?.emoji ?? '');
+  const [text, setText] = useState(current?.text ?? '');
+  const [clear, setClear] = useState('never');
+  const { busy, error, run } = useAction();
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    const at = CLEAR_CHOICES.find((c) => c.value === clear)?.at(new Date()) ?? null;
+    const ok = await run(() =>
+      changeMyStatus({ text: text.trim(), emoji: emoji.trim(), clearAt: at ? at.toISOString() : null }),
+    );
+    if (ok) props.onClose();
+  };
+  return (
+    <Dialog title="Set a custom status" onClose={props.onClose}>
+      <form className="form" onSubmit={(e) => void save(e)}>
+        <div className="quick-emoji" role="group" aria-label="Pick an emoji">
+          {QUICK_EMOJI.map((e) => (
+            <button
+              key={e}
+              type="button"
+              className={e === emoji ? 'icon-button selected' : 'icon-button'}
+              aria-pressed={e === emoji}
+              onClick={() => setEmoji(e === emoji ? '' : e)}
+            >
+              {e}
+            </button>
+          ))}
+        </div>
+        <label>
+          Emoji
+          <input
+            value={emoji}
+            maxLength={64}
+            placeholder="🙂 or :shortcode:"
+            onChange={(e) => setEmoji(e.target.value)}
+          />
+        </label>
+        <label>
+          What's happening?
+          <input value={text} maxLength={100} placeholder="In a meeting" onChange={(e) => setText(e.target.value)} />
+        </label>
+        <label>
+          Clear after
+          <select value={clear} onChange={(e) => setClear(e.target.value)}>
+            {CLEAR_CHOICES.map((c) => (
+              <option key={c.value} value={c.value}>
+                {c.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <ErrorLine error={error} />
+        <FormActions onCancel={props.onClose} submit="Save status" disabled={busy} />
+      </form>
+    </Dialog>
+  );
+}

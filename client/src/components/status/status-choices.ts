@@ -1,0 +1,43 @@
+/** The ends the status menu offers for do not disturb (null: until I turn it off). */
+export const DND_CHOICES: ReadonlyArray<{ label: string; until: (now: Date) => Date | null }> = [
+  { label: 'For 30 minutes', until: (now) => new Date(now.getTime() + 30 * 60_000) },
+  { label: 'For 1 hour', until: (now) => new Date(now.getTime() + 60 * 60_000) },
+  { label: 'For 8 hours', until: (now) => new Date(now.getTime() + 8 * 60 * 60_000) },
+  { label: 'Until tomorrow', until: tomorrowMorning },
+  { label: 'Until I turn it off', until: () => null },
+];
+
+/** 09:00 tomorrow, on this device's clock. */
+function tomorrowMorning(now: Date): Date {
+  const next = new Date(now);
+  next.setDate(next.getDate() + 1);
+  next.setHours(9, 0, 0, 0);
+  return next;
+}
+
+/** When a custom status clears itself ("clear after"); null: never. */
+export const CLEAR_CHOICES: ReadonlyArray<{ value: string; label: string; at: (now: Date) => Date | null }> = [
+  { value: 'never', label: "Don't clear", at: () => null },
+  { value: '30m', label: '30 minutes', at: (now) => new Date(now.getTime() + 30 * 60_000) },
+  { value: '1h', label: '1 hour', at: (now) => new Date(now.getTime() + 60 * 60_000) },
+  { value: '4h', label: '4 hours', at: (now) => new Date(now.getTime() + 4 * 60 * 60_000) },
+  { value: 'today', label: 'Today', at: endOfDay },
+];
+
+function endOfDay(now: Date): Date {
+  const end = new Date(now);
+  end.setHours(23, 59, 0, 0);
+  return end.getTime() > now.getTime() ? end : new Date(now.getTime() + 60_000);
+}
+
+/** A few emoji to pick with one click; any other can be typed. */
+export const QUICK_EMOJI = ['📅', '🍜', '🏠', '🤒', '🌴', '🎧', '🚗', '💬'];
+
+/** "until 14:30" / "until Tue 09:00": when do not disturb ends, said briefly. */
+export function untilLabel(iso: string, now = new Date()): string {
+  const at = new Date(iso);
+  const time = at.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  return at.toDateString() === now.toDateString()
+    ? `until ${time}`
+    : `until ${at.toLocaleDateString([], { weekday: 'short' })} ${time}`;
+}

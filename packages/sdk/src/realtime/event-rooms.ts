@@ -37,6 +37,7 @@ export const EVENT_ROOMS = {
   'group.panel.access': (p) => [groupRoom(p.groupId), converseRoom(p.panel.converseId)],
   'group.roles.updated': (p) => [groupRoom(p.groupId)],
   'group.emoji.changed': (p) => [groupRoom(p.groupId)],
+  'group.usergroups.updated': (p) => [groupRoom(p.groupId)],
   'gateway.typing': (p) => [converseRoom(p.converseId)],
   'gateway.presence': (p) => p.groupIds.map(groupRoom),
   'call.updated': (p) => withMembers(converseRoom(p.converseId), p.memberIds),

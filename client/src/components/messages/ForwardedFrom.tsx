@@ -5,7 +5,8 @@ import { fetchMessage } from '../../state/conversations.ts';
 import { navigate } from '../../state/navigation.ts';
 import { placeOf } from '../../state/search.ts';
 import { useStore } from '../../state/store.ts';
-import { displayName } from '../../state/users.ts';
+import { displayName, ensureUsers } from '../../state/users.ts';
+import { useEffect } from 'react';
 import { formatMoment } from './format.ts';
 
 /**
@@ -19,6 +20,8 @@ export function ForwardedFrom(props: { origin: Origin }) {
   const dms = useStore((s) => s.dms);
   const users = useStore((s) => s.users);
   const me = useStore((s) => s.me);
+  // The original's author may share nothing else with me: their name is asked for once.
+  useEffect(() => ensureUsers([origin.authorId]), [origin.authorId]);
   const place = placeOf(origin.converseId, { groups, dms, users, me });
   const readable = place.route.name !== 'converse';
   const author = displayName(users[origin.authorId]);

@@ -21,6 +21,7 @@ const NOT_ACCOUNT_STATE: Record<string, string> = {
   'components/emoji/CustomEmojiContext.tsx#VERBATIM': 'a pattern',
   'components/emoji/EmojiPicker.tsx#data': "the Unicode emoji data set, the app's own",
   'components/groups/settings/EmojiTab.tsx#NAME': 'a pattern',
+  'components/groups/settings/UserGroupsTab.tsx#HANDLE': 'a pattern',
   'components/messages/Composer.tsx#nextLocalId': 'a counter that keeps ids unique in the page',
   'components/messages/format.ts#time': 'a date format',
   'components/messages/format.ts#day': 'a date format',

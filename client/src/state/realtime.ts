@@ -36,6 +36,7 @@ import {
 } from './groups.ts';
 import { receiveEphemeral } from './ephemeral.ts';
 import { applyRoles, forgetRoles, refreshMyPermissions } from './roles.ts';
+import { applyUserGroups, forgetUserGroups } from './user-groups.ts';
 import { attachThreadEvents, followsThread } from './threads.ts';
 import { loadPresence } from './presence.ts';
 import { getState, setState } from './store.ts';
@@ -126,6 +127,7 @@ export function attachRealtime(socket: ChatSocket, onUnauthorized: () => void): 
     if (event.userId === getState().me?.id) refreshMyPermissions(event.groupId);
   });
   socket.on('roles:updated', (event) => applyRoles(event.groupId, event.roles));
+  socket.on('usergroups:updated', (event) => applyUserGroups(event.groupId, event.userGroups));
   socket.on('panel:created', (event) =>
     updatePanels(event.groupId, (panels) =>
       panels.some((p) => p.id === event.panel.id) ? panels : [...panels, event.panel],
@@ -186,6 +188,7 @@ async function catchUp(socket: ChatSocket): Promise<void> {
   retryFailedSends();
   invalidateMembers();
   forgetRoles();
+  forgetUserGroups();
   forgetCommandAges();
   refreshCallStates();
   await Promise.all([loadGroups(), loadDms(), loadUnread(), loadRinging(), loadAttention()]).catch(() => undefined);

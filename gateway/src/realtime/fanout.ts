@@ -151,6 +151,9 @@ const FANOUT: { [E in EventName]?: FanoutHandler<E> } = {
   [EVENTS.rolesUpdated]: (rt, { groupId, roles }) => {
     emitTo(rt, groupRoom(groupId), 'roles:updated', { groupId, roles });
   },
+  [EVENTS.userGroupsUpdated]: (rt, { groupId, userGroups }) => {
+    emitTo(rt, groupRoom(groupId), 'usergroups:updated', { groupId, userGroups });
+  },
   // A private panel is announced by panel.access to those who see it, never to the whole group.
   [EVENTS.panelCreated]: (rt, { groupId, panel }) => {
     if (panel.private) return;

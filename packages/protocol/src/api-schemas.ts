@@ -1,3 +1,4 @@
+import type { UserGroup } from './attention.ts';
 import type {
   AdminUserPage,
   AuditPage,
@@ -70,6 +71,7 @@ export interface ApiSchemas {
   Me: Me;
   Panel: Panel;
   Role: Role;
+  UserGroup: UserGroup;
   Group: Group;
   Member: Member;
   MemberPage: MemberPage;

@@ -71,11 +71,20 @@ export interface PresenceStatus {
   emoji?: string;
 }
 
+/**
+ * A user group's handle: 3 to 32 of a-z, 0-9, `_` and `-`, starting with a
+ * letter or digit and not ending in `-` (the bounds of an `@name` mention,
+ * which drops a trailing `-` or `.`).
+ */
+export const USER_GROUP_HANDLE_PATTERN = '^[a-z0-9][a-z0-9_-]{1,30}[a-z0-9_]$';
+/** Handles that mean something else in a message. */
+export const RESERVED_HANDLES: readonly string[] = ['all', 'here', 'everyone', 'channel'];
+
 /** A named set of a group's members, mentioned together as `@handle`. */
 export interface UserGroup {
   id: Id;
   groupId: Id;
-  /** @pattern ^[a-z0-9][a-z0-9_-]{0,31}$ */
+  /** @pattern ^[a-z0-9][a-z0-9_-]{1,30}[a-z0-9_]$ */
   handle: string;
   name: string;
   memberIds: Id[];

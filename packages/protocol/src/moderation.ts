@@ -67,7 +67,7 @@ export interface AdminUserPage {
 
 /** What an audit entry is about. */
 export interface AuditTarget {
-  type: 'user' | 'group' | 'member' | 'panel' | 'invite' | 'message' | 'report' | 'settings' | 'role';
+  type: 'user' | 'group' | 'member' | 'panel' | 'invite' | 'message' | 'report' | 'settings' | 'role' | 'usergroup';
   /** The object's id (an invite's code; a member's user id; `registration` for settings). */
   id: string;
 }
@@ -103,6 +103,9 @@ export type AuditAction =
   | 'role.create'
   | 'role.update'
   | 'role.delete'
+  | 'usergroup.create'
+  | 'usergroup.update'
+  | 'usergroup.delete'
   | 'member.ban'
   | 'member.unban'
   | 'member.mute'

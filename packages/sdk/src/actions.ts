@@ -80,7 +80,8 @@ export interface ActionMap {
    * out), with the mute of those muted (epoch ms, possibly past).
    */
   'group.converseMembers': {
-    params: { converseId: string; userIds: string[] };
+    /** handles: `@word`s of a message, expanded to the members of the group's user groups of that handle. */
+    params: { converseId: string; userIds: string[]; handles?: string[] };
     result: {
       groupId: string;
       postingRole: PostingRole;
@@ -90,6 +91,8 @@ export interface ActionMap {
       permissions: Record<string, Permission[]>;
       /** Present when the panel is private (members who may not see it are left out). */
       private?: true;
+      /** Present when handles were given: the members of those user groups who may read the panel. */
+      handleMemberIds?: string[];
     } | null;
   };
   /** A user's role, custom roles and permissions in a group, or null when not a member. Cached. */
@@ -170,6 +173,12 @@ export interface ActionMap {
    * converse's members read them, in one call; refuses all if one is not theirs.
    */
   'file.attach': { params: { fileIds: string[]; userId: string; converseId: string }; result: FileInfo[] };
+  /**
+   * A forward's files: each must already be attached in `fromConverseId`
+   * (the message being forwarded is there); then the members of
+   * `toConverseId` may read them too. 404 and nothing shared otherwise.
+   */
+  'file.share': { params: { fileIds: string[]; fromConverseId: string; toConverseId: string }; result: FileInfo[] };
   /** Removes a link preview's image (record, quota, object) once its preview or message is gone; false if none. */
   'file.removePreviewImage': { params: { fileId: string }; result: boolean };
   /** Removes files never attached and older than the grace period; answers how many. */

@@ -12,6 +12,7 @@ import type {
   PublicUser,
   Role,
   UserStatus,
+  UserGroup,
 } from '@im/protocol';
 import type { Context } from 'moleculer';
 import { isRoutedEvent } from './realtime/event-rooms.ts';
@@ -41,6 +42,8 @@ export const EVENTS = {
   panelAccess: 'group.panel.access',
   /** A group's roles were made, edited, reordered or deleted. */
   rolesUpdated: 'group.roles.updated',
+  /** A group's user groups (`@handle` mentions) were made, edited or deleted, or lost a member who left. */
+  userGroupsUpdated: 'group.usergroups.updated',
   /** A group's custom emoji were added to or removed: members' apps load the list again. */
   emojiChanged: 'group.emoji.changed',
   messageCreated: 'chat.message.created',
@@ -155,6 +158,8 @@ export interface EventPayloads {
   'group.panel.access': { groupId: string; panel: Panel; grantedUserIds: string[]; revokedUserIds: string[] };
   'group.roles.updated': { groupId: string; roles: Role[] };
   'group.emoji.changed': { groupId: string };
+  /** userGroups: all of the group's user groups after the change. */
+  'group.usergroups.updated': { groupId: string; userGroups: UserGroup[] };
   /** groupId: set for a group panel's message (integrations pick their hooks by it). */
   'chat.message.created': { message: Message; groupId?: string } & DmAudience;
   'chat.message.redelivered': { message: Message } & DmAudience;

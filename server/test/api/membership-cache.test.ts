@@ -105,4 +105,29 @@ describe('membership caches in memory on two nodes over NATS', () => {
     }
     assert.equal(answer, null, 'node-b still believes the kicked user is a member');
   });
+
+  it("a user group made on one node reaches the other node's cached handle table", async () => {
+    const { owner, member, group, converseId } = await groupWithMember(api);
+    const expand = async () =>
+      (
+        (await other.broker.call('group.converseMembers', {
+          converseId,
+          userIds: [owner.id],
+          handles: ['devs'],
+        })) as { handleMemberIds?: string[] } | null
+      )?.handleMemberIds;
+    // node-b reads the (empty) table and keeps it.
+    assert.deepEqual(await expand(), []);
+    const made = await api.request('POST', `/api/groups/${group.id}/user-groups`, {
+      token: owner.token,
+      body: { handle: 'devs', name: 'Developers', memberIds: [member.id] },
+    });
+    assert.equal(made.status, 201);
+    let ids: string[] | undefined = [];
+    for (let i = 0; i < 50 && ids?.length === 0; i += 1) {
+      ids = await expand();
+      if (ids?.length === 0) await new Promise((r) => setTimeout(r, 20));
+    }
+    assert.deepEqual(ids, [member.id], 'node-b still reads the table from before the user group');
+  });
 });

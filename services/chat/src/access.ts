@@ -66,11 +66,16 @@ export class ConverseAccessResolver {
     converseId: string,
     userId: string,
     others: readonly string[],
+    handles: readonly string[] = [],
   ): Promise<{ access: ConverseAccess; members: string[] }> {
     const askedAt = Date.now();
     const dmMembers = await this.#dmMembers(converseId);
     if (dmMembers) return this.#inDm(converseId, dmMembers, userId, others);
-    const found = await call(ctx, 'group.converseMembers', { converseId, userIds: [userId, ...others] });
+    const found = await call(ctx, 'group.converseMembers', {
+      converseId,
+      userIds: [userId, ...others],
+      ...(handles.length > 0 ? { handles: [...handles] } : {}),
+    });
     const role = found?.roles[userId];
     if (!found || !role) {
       const fresh = await this.#recheck(converseId, askedAt);
@@ -89,7 +94,11 @@ export class ConverseAccessResolver {
         ...(mutedUntil ? { mutedUntil } : {}),
         ...(found.private ? { private: true as const } : {}),
       },
-      members: others.filter((id) => found.roles[id] !== undefined),
+      members: withHandleMembers(
+        others.filter((id) => found.roles[id] !== undefined),
+        found.handleMemberIds,
+        userId,
+      ),
     };
   }
 
@@ -101,12 +110,31 @@ export class ConverseAccessResolver {
     };
   }
 
-  /** Which of `userIds` are members of a converse the caller already has access to (one call at most). */
-  async membersAmong(ctx: Context, access: ConverseAccess, userIds: readonly string[]): Promise<string[]> {
-    if (userIds.length === 0) return [];
+  /**
+   * Which of `userIds` are members of a converse the caller already has
+   * access to, with the members of the user groups `handles` names who may
+   * read it, `authorId` left out of those (one call at most).
+   */
+  async membersAmong(
+    ctx: Context,
+    access: ConverseAccess,
+    userIds: readonly string[],
+    handles: readonly string[] = [],
+    authorId?: string,
+  ): Promise<string[]> {
     if (access.kind === 'dm') return userIds.filter((id) => access.memberIds.includes(id));
-    const found = await call(ctx, 'group.converseMembers', { converseId: access.converseId, userIds: [...userIds] });
-    return found ? userIds.filter((id) => found.roles[id] !== undefined) : [];
+    if (userIds.length === 0 && handles.length === 0) return [];
+    const found = await call(ctx, 'group.converseMembers', {
+      converseId: access.converseId,
+      userIds: [...userIds],
+      ...(handles.length > 0 ? { handles: [...handles] } : {}),
+    });
+    if (!found) return [];
+    return withHandleMembers(
+      userIds.filter((id) => found.roles[id] !== undefined),
+      found.handleMemberIds,
+      authorId,
+    );
   }
 
   /** A DM's members; false when the id is a converse that is not a DM, or (for a while) no converse yet. */
@@ -138,6 +166,18 @@ export class ConverseAccessResolver {
 }
 
 const notFound = () => new ImError('IM_ERR_NOT_FOUND', 'Converse not found');
+
+/**
+ * Those mentioned by name, then the members of mentioned user groups (a
+ * mention through `@handle` is a mention like any other), each once; the
+ * author is not mentioned by a user group they are in.
+ */
+function withHandleMembers(named: string[], handleMemberIds: string[] | undefined, authorId?: string): string[] {
+  if (!handleMemberIds || handleMemberIds.length === 0) return named;
+  const all = new Set(named);
+  for (const id of handleMemberIds) if (id !== authorId) all.add(id);
+  return [...all];
+}
 
 /** A muted member may not send, react or edit in the group until the mute's end (403 IM_ERR_MUTED). */
 export function refuseMuted(access: ConverseAccess, now = Date.now()): void {

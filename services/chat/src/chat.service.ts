@@ -4,6 +4,7 @@ import { AuditLog, createSetIndexStore, type AppContext, type ServiceFactory } f
 import { ConverseAccessResolver } from './access.ts';
 import { converseActions } from './converse-actions.ts';
 import { DmIndex } from './dm-index.ts';
+import { forwardActions } from './forward-actions.ts';
 import { messageActions } from './message-actions.ts';
 import { readReceipts } from './read-receipts.ts';
 import { previewActions } from './preview-actions.ts';
@@ -98,6 +99,7 @@ export const createChatService: ServiceFactory = (app: AppContext) => {
     },
     actions: {
       ...messageActions(deps),
+      ...forwardActions(deps),
       ...converseActions(deps),
       ...threadActions(deps),
       ...markUnreadActions(deps),

@@ -133,6 +133,18 @@ export const chatEndpoints: Endpoint[] = [
     tag: 'messages',
   }),
   endpoint({
+    method: 'POST',
+    path: '/api/messages/:messageId/forward',
+    action: 'chat.forward',
+    params: chatParams.forward,
+    input: 'body',
+    status: 201,
+    summary:
+      'Forward a message I can read into a converse I can write in: a copy naming its origin (forwarded), mentioning nobody, its files readable there',
+    tag: 'messages',
+    response: 'Message',
+  }),
+  endpoint({
     method: 'PUT',
     path: '/api/messages/:messageId/reactions/:emoji',
     action: 'chat.react',

@@ -16,7 +16,7 @@ import type { ChatDeps, Ctx } from './deps.ts';
 import { refuseMuted, refuseUnableToPost } from './access.ts';
 import { refuseUnknownCustomEmoji } from './custom-emoji.ts';
 import { pageAround, refuseMixedAround } from './around.ts';
-import { mentionedUserIds } from './mentions.ts';
+import { mentioned } from './mentions.ts';
 import { manyMentions, noteManySeq } from './mention-many.ts';
 import { mentionsOf, rerecordMentions, unrecordMentions } from './mention-seqs.ts';
 import { messageViews } from './message-views.ts';
@@ -197,12 +197,13 @@ export const messageActions = ({ models, writer, access, audit, recent, threads 
           if (accepted) return accepted;
         }
         const content = slash?.kind === 'builtin' ? slash.content : ctx.params.content;
-        const mentionedIds = await mentionedUserIds(ctx, content);
+        const written = await mentioned(ctx, content);
         const { access: converse, members: mentions } = await access.requireWithMembers(
           ctx,
           converseId,
           userId,
-          mentionedIds,
+          written.userIds,
+          written.handles,
         );
         refuseUnableToPost(converse);
         const many = await manyMentions(ctx, converse, userId, content);
@@ -320,7 +321,8 @@ export const messageActions = ({ models, writer, access, audit, recent, threads 
           throw new ImError('IM_ERR_FORBIDDEN', 'Only the author may edit a message');
         if (doc.deleted) throw new ImError('IM_ERR_NOT_FOUND', 'Message not found');
         refuseMuted(converse);
-        const mentions = await access.membersAmong(ctx, converse, await mentionedUserIds(ctx, ctx.params.content));
+        const written = await mentioned(ctx, ctx.params.content);
+        const mentions = await access.membersAmong(ctx, converse, written.userIds, written.handles, userId);
         const many = await manyMentions(ctx, converse, userId, ctx.params.content, doc);
         // An edit that drops (or changes) the link takes its preview off.
         const left = await previewLeftByEdit(models, doc, ctx.params.content);

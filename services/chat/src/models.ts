@@ -46,6 +46,8 @@ export interface MessageDoc {
   previewUrl?: string;
   /** The first link's card (see link-preview in the file service); absent until fetched, or removed. */
   preview?: { url: string; title: string; description?: string; siteName?: string; imageFileId?: Types.ObjectId };
+  /** A forward: the first message it copies (a forward of a forward keeps the first origin). */
+  forwarded?: { messageId: Types.ObjectId; converseId: Types.ObjectId; authorId: Types.ObjectId; createdAt: Date };
 }
 
 /**
@@ -117,6 +119,7 @@ const messageSchema = new Schema<MessageDoc>(
     v: { type: Number },
     previewUrl: { type: String },
     preview: { type: Schema.Types.Mixed, default: undefined },
+    forwarded: { type: Schema.Types.Mixed, default: undefined },
     threadId: { type: Schema.Types.ObjectId },
     thread: {
       type: new Schema(

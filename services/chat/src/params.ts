@@ -32,6 +32,7 @@ const emoji = {
 } as const;
 
 export const chatParams = {
+  forward: strict({ messageId: idParam, converseId: idParam }),
   openDm: strict({ userId: idParam }),
   listDms: strict({}),
   send: strict({

@@ -28,8 +28,16 @@ export function toMessage(doc: MessageDoc, myEmojis: ReadonlySet<string> = new S
     ...(doc.thread ? { thread: threadView(doc.thread) } : {}),
     ...(doc.preview && !doc.deleted ? { preview: previewView(doc.preview) } : {}),
     ...(doc.pinned ? { pinned: { by: doc.pinned.by.toHexString(), at: doc.pinned.at.toISOString() } } : {}),
+    ...(doc.forwarded ? { forwarded: forwardedView(doc.forwarded) } : {}),
   };
 }
+
+const forwardedView = (f: NonNullable<MessageDoc['forwarded']>) => ({
+  messageId: f.messageId.toHexString(),
+  converseId: f.converseId.toHexString(),
+  authorId: f.authorId.toHexString(),
+  createdAt: f.createdAt.toISOString(),
+});
 
 const threadView = (t: NonNullable<MessageDoc['thread']>) => ({
   replyCount: t.replyCount,

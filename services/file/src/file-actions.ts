@@ -118,6 +118,27 @@ export const fileActions = ({ app, files, quota, signer }: FileDeps) => ({
     },
   },
 
+  /**
+   * A forwarded message's files: readable in the converse it is forwarded
+   * to, as if attached there (the chat service checked that the forwarder
+   * reads the original). Only files attached where the original is.
+   */
+  share: {
+    visibility: 'public' as const,
+    params: fileParams.share,
+    async handler(ctx: Ctx<ActionParams<'file.share'>>): Promise<ActionResult<'file.share'>> {
+      const ids = [...new Set(ctx.params.fileIds)];
+      const from = new Types.ObjectId(ctx.params.fromConverseId);
+      const docs = await files.find({ _id: { $in: ids }, converseIds: from }).lean<FileDoc[]>();
+      if (docs.length !== ids.length) throw new ImError('IM_ERR_NOT_FOUND', 'File not found');
+      await files.updateMany(
+        { _id: { $in: ids } },
+        { $addToSet: { converseIds: new Types.ObjectId(ctx.params.toConverseId) } },
+      );
+      return docs.map(toFileInfo);
+    },
+  },
+
   /** A link preview's image, once its preview or message is gone (chat calls it); other files are left alone. */
   removePreviewImage: {
     visibility: 'public' as const,

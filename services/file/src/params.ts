@@ -21,6 +21,11 @@ export const fileParams = {
   locate: strict({ fileId: idParam }),
   removePreviewImage: strict({ fileId: idParam }),
   attach: strict({ fileIds: { type: 'array', items: idParam, max: 10 }, userId: idParam, converseId: idParam }),
+  share: strict({
+    fileIds: { type: 'array', items: idParam, max: 10 },
+    fromConverseId: idParam,
+    toConverseId: idParam,
+  }),
   // Only for the OpenAPI document: the gateway serves these routes itself.
   download: strict({ fileId: idParam }),
 } as const;

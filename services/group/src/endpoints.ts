@@ -3,6 +3,7 @@ import { endpoint, type Endpoint } from '@im/sdk';
 import { emojiParams } from './emoji-params.ts';
 import { iconParams } from './icon-params.ts';
 import { groupParams } from './params.ts';
+import { userGroupParams } from './usergroup-params.ts';
 
 /** Groups, members, panels and invites: the group service's public HTTP endpoints (the gateway mounts them). */
 export const groupEndpoints: Endpoint[] = [
@@ -325,6 +326,48 @@ export const groupEndpoints: Endpoint[] = [
     input: 'none',
     status: 204,
     summary: 'Delete a role: its holders lose it, private panels stop allowing it (manageRoles)',
+    tag: 'roles',
+  }),
+  endpoint({
+    method: 'GET',
+    path: '/api/groups/:groupId/user-groups',
+    action: 'group.userGroups',
+    params: userGroupParams.list,
+    input: 'none',
+    summary: "The group's user groups (@handle mentions), by handle (members)",
+    tag: 'roles',
+    response: 'UserGroup[]',
+  }),
+  endpoint({
+    method: 'POST',
+    path: '/api/groups/:groupId/user-groups',
+    action: 'group.createUserGroup',
+    params: userGroupParams.create,
+    input: 'body',
+    status: 201,
+    summary:
+      'Make a user group: @handle in a message mentions each of its members (mentionAll or admin; members of the group only; 409 when the handle is taken)',
+    tag: 'roles',
+    response: 'UserGroup',
+  }),
+  endpoint({
+    method: 'PATCH',
+    path: '/api/groups/:groupId/user-groups/:userGroupId',
+    action: 'group.updateUserGroup',
+    params: userGroupParams.update,
+    input: 'body',
+    summary: "Change a user group's handle, name or members (the whole list) (mentionAll or admin)",
+    tag: 'roles',
+    response: 'UserGroup',
+  }),
+  endpoint({
+    method: 'DELETE',
+    path: '/api/groups/:groupId/user-groups/:userGroupId',
+    action: 'group.removeUserGroup',
+    params: userGroupParams.remove,
+    input: 'none',
+    status: 204,
+    summary: 'Delete a user group (mentionAll or admin)',
     tag: 'roles',
   }),
   endpoint({

@@ -26,6 +26,8 @@ export async function removeGroup(
     models.members.deleteMany({ groupId: group._id }),
     models.invites.deleteMany({ groupId: group._id }),
     models.bans.deleteMany({ groupId: group._id }),
+    models.userGroups.deleteMany({ groupId: group._id }),
+    membership.forgetUserGroups(group._id.toHexString()),
     membership.forgetConverses(converseIds),
     ...(group.visibility === 'public' ? [callOnEveryNode(ctx, 'gateway.forgetPublic', { converseIds })] : []),
     ...(group.icon

@@ -24,6 +24,7 @@ import { panelActions } from './panel-actions.ts';
 import { publicActions } from './public-actions.ts';
 import { rosterActions } from './roster-actions.ts';
 import { roleActions } from './role-actions.ts';
+import { userGroupActions } from './usergroup-actions.ts';
 
 /** Groups, their panels, members and invites, and their moderation (bans, mutes). */
 export const createGroupService: ServiceFactory = (app: AppContext) => {
@@ -49,6 +50,7 @@ export const createGroupService: ServiceFactory = (app: AppContext) => {
       await Promise.all([
         models.groups.createIndexes(),
         models.members.createIndexes(),
+        models.userGroups.createIndexes(),
         models.invites.createIndexes(),
         models.bans.createIndexes(),
         audit.createIndexes(),
@@ -73,6 +75,7 @@ export const createGroupService: ServiceFactory = (app: AppContext) => {
       ...iconActions(deps),
       ...rosterActions(deps),
       ...roleActions(deps),
+      ...userGroupActions(deps),
     },
     events: {
       [EVENTS.memberJoined]: async (ctx) => {
@@ -92,6 +95,7 @@ export const createGroupService: ServiceFactory = (app: AppContext) => {
         await membership.forgetRules(ctx.params.groupId);
       },
       [EVENTS.rolesUpdated]: (ctx) => membership.forgetRules(ctx.params.groupId),
+      [EVENTS.userGroupsUpdated]: (ctx) => membership.forgetUserGroups(ctx.params.groupId),
       [EVENTS.groupDeleted]: async (ctx) => {
         await membership.forgetConverses(ctx.params.converseIds);
         await membership.forgetRules(ctx.params.groupId);

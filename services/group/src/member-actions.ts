@@ -193,7 +193,7 @@ export const memberActions = ({ models, membership, audit, rooms }: GroupDeps) =
       visibility: 'public' as const,
       params: groupParams.converseMembers,
       handler(ctx: Ctx<ActionParams<'group.converseMembers'>>): Promise<ActionResult<'group.converseMembers'>> {
-        return membership.converseMembers(ctx.params.converseId, ctx.params.userIds);
+        return membership.converseMembers(ctx.params.converseId, ctx.params.userIds, ctx.params.handles);
       },
     },
 

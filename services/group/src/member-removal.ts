@@ -2,6 +2,7 @@ import { announce, EVENTS, type CallerMeta } from '@im/sdk';
 import type { Context } from 'moleculer';
 import type { GroupDeps } from './deps.ts';
 import type { GroupDoc, MemberDoc } from './models.ts';
+import { leaveUserGroups } from './usergroup-actions.ts';
 import { converseIdsOf } from './views.ts';
 
 /**
@@ -30,6 +31,7 @@ export async function removeMembership(
     );
   if (named.length > 0) await membership.forgetRules(groupId);
   await membership.forgetMember(groupId, userId);
+  await leaveUserGroups({ models, membership }, ctx, groupId, userId);
   await rooms.left(groupId, userId);
   announce(ctx, EVENTS.memberLeft, {
     groupId,

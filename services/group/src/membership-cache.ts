@@ -1,10 +1,13 @@
 import type { ConverseMembership, GroupRole, MemberAccess, Permission, PostingRole } from '@im/protocol';
 import { batchLoader, groupBy, type KvCache } from '@im/sdk';
 import { LRUCache } from 'lru-cache';
-import type { GroupDoc, GroupModels, MemberDoc } from './models.ts';
+import type { GroupDoc, GroupModels, MemberDoc, UserGroupDoc } from './models.ts';
 import { maySee, permissionsOf, rulesOf, type GroupRules } from './permissions.ts';
 
 const NONE = '-';
+
+/** A group's user groups: handle -> member ids. */
+export type UserGroupTable = Record<string, string[]>;
 
 /** A member as the send path needs it: the role, the end of a mute (epoch ms) if one was set, custom roles. */
 export interface MemberStanding {
@@ -74,6 +77,8 @@ export class MembershipCache {
   #forgets = 0;
   /** Rules as parsed, by their cached text: every send reads them, and they rarely change. */
   readonly #parsedRules = new LRUCache<string, GroupRules>({ max: 1000 });
+  /** User group tables as parsed, by their cached text (the same reason). */
+  readonly #parsedTables = new LRUCache<string, UserGroupTable>({ max: 1000 });
 
   /** Misses of one turn, one query per group: a connect storm checks thousands of members at once. */
   readonly #loadStanding: (key: { groupId: string; userId: string }) => Promise<MemberStanding | null>;
@@ -141,24 +146,32 @@ export class MembershipCache {
   async converseMembers(
     converseId: string,
     userIds: readonly string[],
+    handles: readonly string[] = [],
   ): Promise<
     | (PanelHome & {
         roles: Record<string, GroupRole>;
         mutedUntil: Record<string, number>;
         permissions: Record<string, Permission[]>;
         private?: true;
+        handleMemberIds?: string[];
       })
     | null
   > {
     const home = await this.panelHome(converseId);
     if (!home) return null;
     const unique = [...new Set(userIds)];
-    const [rules, standings] = await Promise.all([
+    const [rules, standings, handleMembers] = await Promise.all([
       this.rules(home.groupId),
       Promise.all(unique.map((userId) => this.standing(home.groupId, userId))),
+      handles.length > 0 ? this.#handleMembers(home.groupId, handles) : undefined,
     ]);
     if (!rules) return null;
     const audience = rules.privatePanels[converseId];
+    // `@handle`: its members who may read this panel (those who left were taken off; the standing says so anyway).
+    const handleMemberIds = handleMembers?.ids.filter((id, i) => {
+      const s = handleMembers.standings[i];
+      return s !== null && s !== undefined && maySee(s, id, audience);
+    });
     const roles: Record<string, GroupRole> = {};
     const mutedUntil: Record<string, number> = {};
     const permissions: Record<string, Permission[]> = {};
@@ -170,7 +183,64 @@ export class MembershipCache {
       permissions[userId] = permissionsOf(s, rules);
       if (s.mutedUntil) mutedUntil[userId] = s.mutedUntil;
     });
-    return { ...home, roles, mutedUntil, permissions, ...(audience ? { private: true as const } : {}) };
+    return {
+      ...home,
+      roles,
+      mutedUntil,
+      permissions,
+      ...(audience ? { private: true as const } : {}),
+      ...(handleMemberIds ? { handleMemberIds } : {}),
+    };
+  }
+
+  /**
+   * A group's user groups as the send path reads them: handle -> member ids,
+   * one cached value per group (a message that writes `@word` costs this one
+   * lookup, whatever the word is). Dropped by every change to them.
+   */
+  async userGroupTable(groupId: string): Promise<UserGroupTable> {
+    const key = `ug:${groupId}`;
+    const cached = await this.#cache.get(key);
+    if (cached !== undefined) return this.#parseTable(cached);
+    const seen = this.#forgets;
+    const docs = await this.#models.userGroups
+      .find({ groupId }, { handle: 1, memberIds: 1 })
+      .lean<Array<Pick<UserGroupDoc, 'handle' | 'memberIds'>>>();
+    const table: UserGroupTable = Object.fromEntries(
+      docs.map((d) => [d.handle, d.memberIds.map((id) => id.toHexString())]),
+    );
+    await this.#keep(seen, key, JSON.stringify(table));
+    return table;
+  }
+
+  forgetUserGroups(groupId: string): Promise<void> {
+    this.#forgets += 1;
+    return this.#cache.del(`ug:${groupId}`);
+  }
+
+  /** The members of the written handles that exist, with their standings (cached ones in one round trip). */
+  async #handleMembers(groupId: string, handles: readonly string[]) {
+    const table = await this.userGroupTable(groupId);
+    const ids = [...new Set(handles.flatMap((h) => (Object.hasOwn(table, h) ? table[h]! : [])))];
+    if (ids.length === 0) return { ids, standings: [] };
+    const cached = await this.#cache.getMany(ids.map((id) => `m:${groupId}:${id}`));
+    const standings = await Promise.all(
+      ids.map((id, i) => {
+        const text = cached[i];
+        if (text === undefined) return this.standing(groupId, id);
+        return text === NONE ? null : decodeStanding(text);
+      }),
+    );
+    return { ids, standings };
+  }
+
+  #parseTable(text: string): UserGroupTable {
+    let table = this.#parsedTables.get(text);
+    if (!table) {
+      table = JSON.parse(text) as UserGroupTable;
+      this.#parsedTables.set(text, table);
+    }
+    return table;
   }
 
   async panelHome(converseId: string): Promise<PanelHome | null> {

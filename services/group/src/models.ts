@@ -167,8 +167,32 @@ const banSchema = new Schema<BanDoc>(
 );
 banSchema.index({ groupId: 1, userId: 1 }, { unique: true });
 
+/** A named set of a group's members, mentioned together as `@handle` (many per group, so kept apart). */
+export interface UserGroupDoc {
+  _id: Types.ObjectId;
+  groupId: Types.ObjectId;
+  handle: string;
+  name: string;
+  memberIds: Types.ObjectId[];
+}
+
+const userGroupSchema = new Schema<UserGroupDoc>(
+  {
+    groupId: { type: Schema.Types.ObjectId, required: true },
+    handle: { type: String, required: true },
+    name: { type: String, required: true },
+    memberIds: { type: [Schema.Types.ObjectId], default: [] },
+  },
+  { versionKey: false },
+);
+// One handle per group (a duplicate is a 409 decided by this index, not by a read first).
+userGroupSchema.index({ groupId: 1, handle: 1 }, { unique: true });
+// Someone leaving is taken off every user group of the group.
+userGroupSchema.index({ groupId: 1, memberIds: 1 });
+
 export interface GroupModels {
   groups: Model<GroupDoc>;
+  userGroups: Model<UserGroupDoc>;
   members: Model<MemberDoc>;
   invites: Model<InviteDoc>;
   bans: Model<BanDoc>;
@@ -178,6 +202,7 @@ export function groupModels(connection: Connection): GroupModels {
   const get = <T>(name: string, schema: Schema<T>) => modelOn(connection, name, schema);
   return {
     groups: get('Group', groupSchema),
+    userGroups: get('UserGroup', userGroupSchema),
     members: get('Member', memberSchema),
     invites: get('Invite', inviteSchema),
     bans: get('Ban', banSchema),

@@ -57,7 +57,12 @@ export const groupParams = {
   removeMember: strict({ groupId: idParam, userId: idParam }),
   setRole: strict({ groupId: idParam, userId: idParam, role: { type: 'enum', values: ['admin', 'member'] } }),
   converseMember: strict({ converseId: idParam, userId: idParam }),
-  converseMembers: strict({ converseId: idParam, userIds: { type: 'array', items: idParam, min: 1, max: 100 } }),
+  converseMembers: strict({
+    converseId: idParam,
+    userIds: { type: 'array', items: idParam, max: 100 },
+    /** Words written as `@word` that may be user groups' handles. */
+    handles: { type: 'array', items: { type: 'string', max: 32 }, max: 50, optional: true },
+  }),
   userConverses: strict({ userId: idParam }),
   coMembersAmong: strict({ userId: idParam, ids: { type: 'array', items: idParam, max: 1000 } }),
   converseRoster: strict({

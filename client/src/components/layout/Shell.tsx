@@ -25,6 +25,8 @@ import { CallBar } from '../calls/CallBar.tsx';
 import { DmCallButton, DmCallStage } from '../calls/DmCall.tsx';
 import { IncomingCall } from '../calls/IncomingCall.tsx';
 import { VoicePanelView } from '../calls/VoicePanelView.tsx';
+import { useGroupUserGroups } from '../groups/useGroupUserGroups.ts';
+import { userGroupMentions } from '../messages/mentions.ts';
 import { SearchButton, SearchLauncher } from '../search/SearchLauncher.tsx';
 import { ConverseNotificationsMenu } from '../attention/ConverseNotificationsMenu.tsx';
 import { InboxBell } from '../attention/InboxBell.tsx';
@@ -69,11 +71,12 @@ export function Shell() {
   const dm = route.name === 'dm' ? dms[route.converseId] : undefined;
   const dmOther = dm ? users[dm.memberIds.find((id) => id !== me.id) ?? me.id] : undefined;
 
+  const userGroups = useGroupUserGroups(group?.id);
   const mentionable = useMemo<PublicUser[]>(() => {
-    if (group) return (memberLists[group.id]?.items ?? []).map((m) => m.user);
+    if (group) return [...(memberLists[group.id]?.items ?? []).map((m) => m.user), ...userGroupMentions(userGroups)];
     if (dm) return dm.memberIds.map((id) => users[id]).filter((u): u is PublicUser => u !== undefined);
     return [];
-  }, [group, dm, memberLists, users]);
+  }, [group, dm, memberLists, users, userGroups]);
 
   // The open group's members: the member list shows them and @mention offers them (list shown or not).
   const groupId = group?.id;

@@ -22,6 +22,9 @@ import type { Row } from './rows.ts';
 import { Icon } from '../common/Icon.tsx';
 import { useMenu } from '../common/useMenu.ts';
 import { ThreadSummaryLink } from '../threads/ThreadSummaryLink.tsx';
+import { ForwardButton } from './ForwardButton.tsx';
+import { ForwardedFrom } from './ForwardedFrom.tsx';
+import { useMentionHandles } from './useMentionHandles.ts';
 
 export interface ItemContext {
   me: PublicUser;
@@ -86,6 +89,7 @@ function ConfirmedMessage(props: { message: Message; author?: PublicUser; first:
   const mentionNames = new Set([
     ...message.mentions.map((id) => ctx.users[id]?.username).filter((n): n is string => n !== undefined),
     ...manyMentionNames(message),
+    ...useMentionHandles(message),
   ]);
   const mentionsMe = mentionsMeOf(message, ctx.me.id);
   const name = shownName(props.author, message.username);
@@ -109,6 +113,7 @@ function ConfirmedMessage(props: { message: Message; author?: PublicUser; first:
         {message.replyTo && (
           <ReplyQuote converseId={message.converseId} messageId={message.replyTo} users={ctx.users} />
         )}
+        {message.forwarded && !message.deleted && <ForwardedFrom origin={message.forwarded} />}
         {message.pinned && !message.deleted && (
           <div className="pin-marker" data-testid="pin-marker">
             <Icon name="pin" size={14} /> Pinned
@@ -181,6 +186,7 @@ function ConfirmedMessage(props: { message: Message; author?: PublicUser; first:
               <Icon name="thread" size={18} />
             </button>
           )}
+          <ForwardButton message={message} />
           {ctx.handlers.onTogglePin && (
             <button
               type="button"

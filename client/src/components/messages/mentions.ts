@@ -1,4 +1,4 @@
-import type { PublicUser } from '@im/protocol';
+import type { PublicUser, UserGroup } from '@im/protocol';
 
 /** The `@query` the caret is in, if any: at the start or after whitespace, up to the caret. */
 export function mentionQueryAt(text: string, caret: number): { start: number; query: string } | null {
@@ -17,6 +17,15 @@ export const MANY_MENTIONS: readonly PublicUser[] = [
   { id: '@all', username: 'all', nickname: 'Everyone', createdAt: '' },
   { id: '@here', username: 'here', nickname: 'Everyone online', createdAt: '' },
 ];
+
+/** A group's user groups, offered beside its members (`@handle` mentions each of their members). */
+export const userGroupMentions = (userGroups: readonly UserGroup[]): PublicUser[] =>
+  userGroups.map((ug) => ({
+    id: `@group:${ug.id}`,
+    username: ug.handle,
+    nickname: `${ug.name} (group)`,
+    createdAt: '',
+  }));
 
 /**
  * Members whose username or nickname starts with the query (usernames first),

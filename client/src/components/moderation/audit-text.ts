@@ -56,6 +56,12 @@ export function auditSentence(entry: AuditEntry, names: AuditNames): string {
       return `${actor} changed the role ${text(d, 'name') ?? ''}`.trimEnd();
     case 'role.delete':
       return `${actor} deleted the role ${text(d, 'name') ?? ''}`.trimEnd();
+    case 'usergroup.create':
+      return `${actor} made the user group @${text(d, 'handle') ?? ''}`;
+    case 'usergroup.update':
+      return `${actor} changed the user group @${text(d, 'handle') ?? ''}`;
+    case 'usergroup.delete':
+      return `${actor} deleted the user group @${text(d, 'handle') ?? ''}`;
     case 'member.ban':
       return `${actor} banned ${target}${because}`;
     case 'member.unban':

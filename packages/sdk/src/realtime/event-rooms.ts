@@ -40,6 +40,7 @@ export const EVENT_ROOMS = {
   'group.panel.access': (p) => [groupRoom(p.groupId), converseRoom(p.panel.converseId)],
   'group.roles.updated': (p) => [groupRoom(p.groupId)],
   'group.emoji.changed': (p) => [groupRoom(p.groupId)],
+  'group.usergroups.updated': (p) => [groupRoom(p.groupId)],
   'gateway.typing': (p) => [converseRoom(p.converseId)],
   'gateway.presence': (p) => [...p.groupIds.map(groupRoom), ...(p.converseIds ?? []).map(converseRoom)],
   'user.status.updated': (p) => [userRoom(p.userId)],

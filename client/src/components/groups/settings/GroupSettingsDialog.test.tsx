@@ -41,12 +41,19 @@ describe('GroupSettingsDialog: tabs by permission', () => {
     expect(tabNames()).toEqual(['Members', 'Integrations', 'Reports', 'Audit log']);
   });
 
+  it('offers User groups to a member allowed to mention everyone', () => {
+    expect(canOpenGroupSettings(group({ myPermissions: ['mentionAll'] }))).toBe(true);
+    open(group({ myPermissions: ['mentionAll'] }));
+    expect(tabNames()).toEqual(['Members', 'User groups']);
+  });
+
   it('is not offered to a member with none of its permissions, and shows everything to an admin', () => {
     expect(canOpenGroupSettings(group({ myPermissions: ['createInvites', 'pinMessages'] }))).toBe(false);
     open(group({ myRole: 'admin' }));
     expect(tabNames()).toEqual([
       'Members',
       'Roles',
+      'User groups',
       'Bans',
       'Invites',
       'Visibility',

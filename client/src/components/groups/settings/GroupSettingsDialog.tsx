@@ -12,10 +12,21 @@ import { InvitesTab } from './InvitesTab.tsx';
 import { MembersTab } from './MembersTab.tsx';
 import { ReportsTab } from './ReportsTab.tsx';
 import { RolesTab } from './RolesTab.tsx';
+import { UserGroupsTab } from './UserGroupsTab.tsx';
 import { VisibilityTab } from './VisibilityTab.tsx';
 
 export type GroupSettingsTab =
-  'members' | 'roles' | 'bans' | 'invites' | 'visibility' | 'icon' | 'emoji' | 'integrations' | 'reports' | 'audit';
+  | 'members'
+  | 'roles'
+  | 'user-groups'
+  | 'bans'
+  | 'invites'
+  | 'visibility'
+  | 'icon'
+  | 'emoji'
+  | 'integrations'
+  | 'reports'
+  | 'audit';
 
 /** What a member (not owner or admin) may open group settings for: each gives a tab (or acts in Members). */
 const SETTINGS_PERMISSIONS: Permission[] = [
@@ -27,6 +38,7 @@ const SETTINGS_PERMISSIONS: Permission[] = [
   'manageIntegrations',
   'manageMessages',
   'viewAuditLog',
+  'mentionAll',
 ];
 
 /** Whether I may open a group's settings: owner and admins, and members holding a permission it serves. */
@@ -54,6 +66,11 @@ export function GroupSettingsDialog(props: { group: Group; initialTab?: GroupSet
             id: 'roles',
             label: 'Roles',
             render: () => <RolesTab group={group} />,
+          }),
+          ...when(hasPermission(group, 'mentionAll'), {
+            id: 'user-groups',
+            label: 'User groups',
+            render: () => <UserGroupsTab group={group} />,
           }),
           ...when(hasPermission(group, 'banMembers'), {
             id: 'bans',

@@ -1,0 +1,67 @@
+import './forwarding.css';
+import type { Message } from '@im/protocol';
+import { useState } from 'react';
+import { http, path } from '../../api/http.ts';
+import { useStore } from '../../state/store.ts';
+import { Dialog } from '../common/Dialog.tsx';
+import { ErrorLine } from '../common/ErrorLine.tsx';
+import { Icon } from '../common/Icon.tsx';
+import { useAction } from '../common/useAction.ts';
+import { forwardTargets } from './forward-targets.ts';
+
+/** "Forward" in a message's actions: picks a converse I can write in and sends a copy there. */
+export function ForwardButton(props: { message: Message }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" aria-label="Forward" onClick={() => setOpen(true)}>
+        <Icon name="forward" size={18} />
+      </button>
+      {open && <ForwardDialog message={props.message} onClose={() => setOpen(false)} />}
+    </>
+  );
+}
+
+function ForwardDialog(props: { message: Message; onClose: () => void }) {
+  const [query, setQuery] = useState('');
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const { busy, error, run } = useAction();
+  const groups = useStore((s) => s.groups);
+  const dms = useStore((s) => s.dms);
+  const users = useStore((s) => s.users);
+  const meId = useStore((s) => s.me?.id ?? '');
+  const targets = forwardTargets({ groups, dms, users }, meId, query);
+  const forward = (converseId: string, label: string) =>
+    void run(async () => {
+      await http.post<Message>(path`/api/messages/${props.message.id}/forward`, { converseId });
+      setSentTo(label);
+    });
+  return (
+    <Dialog title="Forward message" onClose={props.onClose}>
+      <blockquote className="forward-preview">{props.message.content}</blockquote>
+      <input
+        type="search"
+        aria-label="Find a conversation"
+        placeholder="Find a panel or a person"
+        value={query}
+        onChange={(e) => setQuery(e.target.value)}
+      />
+      <ul className="forward-targets" aria-label="Conversations">
+        {targets.map((t) => (
+          <li key={t.converseId}>
+            <button type="button" disabled={busy} onClick={() => forward(t.converseId, t.label)}>
+              {t.label}
+            </button>
+          </li>
+        ))}
+        {targets.length === 0 && <li className="hint">No conversation you can write in matches.</li>}
+      </ul>
+      <ErrorLine error={error} />
+      {sentTo && (
+        <p role="status" data-testid="forwarded-status">
+          Forwarded to {sentTo}
+        </p>
+      )}
+    </Dialog>
+  );
+}

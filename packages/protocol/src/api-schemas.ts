@@ -1,4 +1,8 @@
 import type {
+  ScheduledEntry,
+  SendAccepted,
+  ReminderEntry,
+  Reminder,
   AdminUserPage,
   AuditPage,
   AuthOptions,
@@ -115,6 +119,10 @@ export interface ApiSchemas {
   CallJoin: CallJoin;
   CallState: CallState;
   CallRinging: CallRinging;
+  SendAccepted: SendAccepted;
+  ScheduledEntry: ScheduledEntry;
+  Reminder: Reminder;
+  ReminderEntry: ReminderEntry;
 }
 
 export type ApiSchemaName = keyof ApiSchemas;

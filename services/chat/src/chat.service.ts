@@ -14,6 +14,10 @@ import { RecentMessages } from './recent-messages.ts';
 import { fillSpentSeqs } from './seq-repair.ts';
 import { pinActions } from './pin-actions.ts';
 import { threadActions } from './thread-actions.ts';
+import { DueTimer } from './due-timer.ts';
+import { dueWork, type DueBroker } from './due-work.ts';
+import { scheduleActions } from './schedule-actions.ts';
+import { scheduleModels } from './schedule-models.ts';
 import { ThreadReplies } from './thread-replies.ts';
 
 /** Converses (group panels and DMs) and their messages, reactions and read positions. */
@@ -39,6 +43,10 @@ export const createChatService: ServiceFactory = (app: AppContext) => {
     recent,
   );
   const dmIndex = new DmIndex(createSetIndexStore(app, 'dms'), models, app.logger);
+  const schedule = scheduleModels(app.mongo!);
+  let broker: DueBroker | undefined;
+  const work = dueWork(models, schedule, () => broker!, app.logger, app.config.schedulePollMs);
+  const timer = new DueTimer(app.config.schedulePollMs, () => work.runDue(), app.logger);
   const deps = {
     app,
     models,
@@ -48,15 +56,19 @@ export const createChatService: ServiceFactory = (app: AppContext) => {
     recent,
     threads: new ThreadReplies(models, recent, app.logger),
     dmIndex,
+    scheduling: { models: schedule, work, timer },
   };
   let repairTimer: NodeJS.Timeout | undefined;
   let stopDmRebuild = () => {};
   return {
     name: 'chat',
     async started() {
-      await Promise.all(Object.values(models).map((m) => m.createIndexes()));
+      await Promise.all([...Object.values(models), ...Object.values(schedule)].map((m) => m.createIndexes()));
       await backfillMentionSeqs(models, app.logger);
       stopDmRebuild = await dmIndex.rebuild();
+      // Due scheduled messages and reminders, kept across restarts: sent by whichever chat node claims each.
+      broker = this.broker;
+      timer.start();
       const { chatWriteMaxBatch: maxBatch, chatSeqRepairSec } = app.config;
       const repair = (reservedBefore: Date, since?: Date) =>
         fillSpentSeqs(
@@ -92,6 +104,7 @@ export const createChatService: ServiceFactory = (app: AppContext) => {
     },
     async stopped() {
       clearTimeout(repairTimer);
+      timer.stop();
       stopDmRebuild();
       await writer.drain();
     },
@@ -103,6 +116,7 @@ export const createChatService: ServiceFactory = (app: AppContext) => {
       ...readReceipts(deps).actions,
       ...previewActions(deps),
       ...callRecordActions(deps),
+      ...scheduleActions(deps),
     },
   };
 };

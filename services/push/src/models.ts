@@ -25,7 +25,7 @@ export interface DeviceDoc {
 export interface NotificationDoc {
   _id: Types.ObjectId;
   userId: Types.ObjectId;
-  kind: 'mention' | 'dm';
+  kind: 'mention' | 'dm' | 'reminder';
   converseId: Types.ObjectId;
   messageId: Types.ObjectId;
   seq: number;
@@ -70,7 +70,7 @@ deviceSchema.index({ userId: 1 });
 const notificationSchema = new Schema<NotificationDoc>(
   {
     userId: { type: Schema.Types.ObjectId, required: true },
-    kind: { type: String, required: true, enum: ['mention', 'dm'] },
+    kind: { type: String, required: true, enum: ['mention', 'dm', 'reminder'] },
     converseId: { type: Schema.Types.ObjectId, required: true },
     messageId: { type: Schema.Types.ObjectId, required: true },
     seq: { type: Number, required: true },

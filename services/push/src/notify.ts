@@ -136,6 +136,8 @@ export function notifier({ app, models, queue, fanOut }: PushDeps) {
         userId: ctx.params.userId,
         converseId: ctx.params.converseId,
         seq: { $lte: ctx.params.readSeq },
+        // A reminder stays until it is seen in the inbox: it is about an old message on purpose.
+        kind: { $ne: 'reminder' },
       });
     },
   };

@@ -25,6 +25,7 @@ import { CallBar } from '../calls/CallBar.tsx';
 import { DmCallButton, DmCallStage } from '../calls/DmCall.tsx';
 import { IncomingCall } from '../calls/IncomingCall.tsx';
 import { VoicePanelView } from '../calls/VoicePanelView.tsx';
+import { ScheduledButton, ScheduledDialogHost } from '../scheduled/ScheduledDialog.tsx';
 import { SearchButton, SearchLauncher } from '../search/SearchLauncher.tsx';
 
 type Dialogs = null | 'create' | 'join' | 'settings' | 'admin';
@@ -119,6 +120,7 @@ export function Shell() {
                   <Icon name="shield" />
                 </button>
               )}
+              <ScheduledButton />
               <button type="button" className="icon-button" aria-label="Settings" onClick={() => setDialog('settings')}>
                 <Icon name="gear" />
               </button>
@@ -229,6 +231,7 @@ export function Shell() {
           />
         )}
         <SearchLauncher />
+        <ScheduledDialogHost />
         <DocumentTitle />
         {dialog === 'settings' && <SettingsDialog onClose={() => setDialog(null)} />}
         {dialog === 'admin' && serverAdmin && <AdminConsole onClose={() => setDialog(null)} />}

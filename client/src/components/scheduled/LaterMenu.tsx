@@ -57,6 +57,8 @@ export function LaterMenu(props: {
             <input
               type="datetime-local"
               aria-label="Date and time"
+              // To the second: "in a few seconds" is a time too.
+              step={1}
               value={custom}
               min={toLocalInput(new Date())}
               onChange={(e) => setCustom(e.target.value)}

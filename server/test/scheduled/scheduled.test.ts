@@ -9,7 +9,8 @@ import type {
   ScheduledEntry,
   ScheduledUpdatedEvent,
 } from '@im/protocol';
-import { apiWithSockets, expectations, groupWithMembers } from '../api/harness.ts';
+import { Types } from 'mongoose';
+import { apiWithSockets, eventually, expectations, groupWithMembers } from '../api/harness.ts';
 import { connectClient, record, until } from '../realtime/client.ts';
 
 const inSeconds = (s: number) => new Date(Date.now() + s * 1000).toISOString();
@@ -233,6 +234,25 @@ describe('scheduled messages and reminders on a single instance', () => {
     await refused('DELETE', `/api/reminders/${reminder.id}`, members[0]!, 404, 'IM_ERR_NOT_FOUND');
     await ok('DELETE', `/api/reminders/${reminder.id}`, owner, undefined, 204);
     assert.deepEqual(await ok<ReminderEntry[]>('GET', '/api/reminders', owner), []);
+  });
+
+  it('drops what a deleted account scheduled, and its reminders', async () => {
+    const { owner, members, converseId } = await groupWithMembers(api, 1);
+    const leaving = members[0]!;
+    await ok('POST', `/api/converses/${converseId}/messages`, leaving, { content: 'bye', sendAt: inSeconds(600) }, 202);
+    const message = await ok<Message>('POST', `/api/converses/${converseId}/messages`, owner, { content: 'x' }, 201);
+    await ok('POST', `/api/messages/${message.id}/reminder`, leaving, { at: inSeconds(600) }, 201);
+    const db = api.node.app.mongo!;
+    const mine = { userId: new Types.ObjectId(leaving.id) };
+    assert.equal(await db.collection('scheduledmessages').countDocuments(mine), 1);
+    await ok('DELETE', '/api/users/me', leaving, undefined, 204);
+    const left = await eventually(
+      async () =>
+        (await db.collection('scheduledmessages').countDocuments(mine)) +
+        (await db.collection('reminders').countDocuments(mine)),
+      (n) => n === 0,
+    );
+    assert.equal(left, 0);
   });
 
   it('refuses sendAt over the socket (an HTTP send answers 202 with what was scheduled)', async () => {

@@ -1,6 +1,13 @@
 import { callRecordActions } from './call-records.ts';
 import { Histogram } from 'prom-client';
-import { AuditLog, createSetIndexStore, type AppContext, type ServiceFactory } from '@im/sdk';
+import {
+  AuditLog,
+  createSetIndexStore,
+  EVENTS,
+  type AppContext,
+  type ServiceEvents,
+  type ServiceFactory,
+} from '@im/sdk';
 import { ConverseAccessResolver } from './access.ts';
 import { converseActions } from './converse-actions.ts';
 import { DmIndex } from './dm-index.ts';
@@ -118,5 +125,14 @@ export const createChatService: ServiceFactory = (app: AppContext) => {
       ...callRecordActions(deps),
       ...scheduleActions(deps),
     },
+    events: {
+      // A deleted or deactivated account sends nothing later and is reminded of nothing.
+      [EVENTS.userDeactivated]: async (ctx) => {
+        await Promise.all([
+          schedule.scheduled.deleteMany({ userId: ctx.params.userId }),
+          schedule.reminders.deleteMany({ userId: ctx.params.userId }),
+        ]);
+      },
+    } satisfies ServiceEvents,
   };
 };

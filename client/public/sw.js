@@ -11,7 +11,8 @@ self.addEventListener('push', (event) => {
   } catch {
     payload = {};
   }
-  const title = payload.type === 'dm' ? 'New direct message' : 'You were mentioned';
+  const title =
+    payload.type === 'dm' ? 'New direct message' : payload.type === 'reminder' ? 'Reminder' : 'You were mentioned';
   const body = typeof payload.preview === 'string' ? payload.preview : '';
   event.waitUntil(
     self.registration.showNotification(title, {

@@ -180,6 +180,54 @@ describe('scheduled messages and reminders on a single instance', () => {
     assert.equal(again.failure, undefined);
   });
 
+  it('does not send for a muted author: it fails with the mute as its reason', async () => {
+    const { owner, members, groupId, converseId } = await groupWithMembers(api, 1);
+    const muted = members[0]!;
+    const { scheduled } = await ok<ScheduledAccepted>(
+      'POST',
+      `/api/converses/${converseId}/messages`,
+      muted,
+      { content: 'shh', sendAt: inSeconds(600) },
+      202,
+    );
+    await ok('PUT', `/api/groups/${groupId}/members/${muted.id}/mute`, owner, { seconds: 600 }, 204);
+    const body = await refused('POST', `/api/scheduled/${scheduled.id}/send`, muted, 409, 'IM_ERR_CONFLICT');
+    assert.match(body.error.message, /muted/);
+    const [failed] = await ok<ScheduledEntry[]>('GET', '/api/scheduled', muted);
+    assert.equal(failed?.status, 'failed');
+    assert.match(failed?.failure ?? '', /muted/);
+  });
+
+  it('takes over an item whose node died after sending it (lease run out) without sending it twice', async () => {
+    const { owner, converseId } = await groupWithMembers(api, 0);
+    const { scheduled } = await ok<ScheduledAccepted>(
+      'POST',
+      `/api/converses/${converseId}/messages`,
+      owner,
+      { content: 'once only', sendAt: inSeconds(600) },
+      202,
+    );
+    // What a node that died mid-send leaves: the message stored (with the item's clientMsgId), the item
+    // still pending, its lease run out.
+    await api.broker.call(
+      'chat.send',
+      { converseId, content: 'once only', clientMsgId: `scheduled-${scheduled.id}` },
+      { meta: { user: { id: owner.id } } },
+    );
+    const past = new Date(Date.now() - 1000);
+    await api.node.app
+      .mongo!.collection('scheduledmessages')
+      .updateOne({ _id: new Types.ObjectId(scheduled.id) }, { $set: { sendAt: past, leaseUntil: past } });
+    const left = await eventually(
+      () => ok<ScheduledEntry[]>('GET', '/api/scheduled', owner),
+      (list) => list.length === 0,
+      15_000,
+    );
+    assert.deepEqual(left, []);
+    const history = await ok<Message[]>('GET', `/api/converses/${converseId}/messages`, owner);
+    assert.equal(history.filter((m) => m.content === 'once only').length, 1);
+  });
+
   it('delivers a reminder at its time: an inbox entry of type reminder and a notification on my sockets', async () => {
     const { owner, members, converseId } = await groupWithMembers(api, 1);
     const me = members[0]!;

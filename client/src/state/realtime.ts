@@ -38,6 +38,7 @@ import { receiveEphemeral } from './ephemeral.ts';
 import { applyRoles, forgetRoles, refreshMyPermissions } from './roles.ts';
 import { applyUserGroups, forgetUserGroups } from './user-groups.ts';
 import { attachThreadEvents, followsThread } from './threads.ts';
+import { attachScheduleEvents } from './scheduled.ts';
 import { loadPresence } from './presence.ts';
 import { getState, setState } from './store.ts';
 import { mergeServerUnread } from './unread.ts';
@@ -96,6 +97,7 @@ export function attachRealtime(socket: ChatSocket, onUnauthorized: () => void): 
   socket.on('message:ephemeral', (message) => receiveEphemeral(message));
   attachThreadEvents(socket);
   attachAttentionEvents(socket);
+  attachScheduleEvents(socket);
   socket.on('message:updated', (message) => applyUpdatedMessage(message));
   socket.on('message:deleted', (event) => applyDeletedMessage(event.converseId, event.messageId));
   socket.on('reaction:updated', (event) => applyReactionEvent(event));

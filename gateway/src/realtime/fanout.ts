@@ -99,6 +99,12 @@ const FANOUT: { [E in EventName]?: FanoutHandler<E> } = {
   [EVENTS.ephemeral]: ({ io }, { userId, message }) => {
     io.to(userRoom(userId)).emit('message:ephemeral', message);
   },
+  [EVENTS.scheduledUpdated]: ({ io }, { userId, ...event }) => {
+    io.to(userRoom(userId)).emit('scheduled:updated', event);
+  },
+  [EVENTS.reminderDue]: ({ io }, { userId, notification }) => {
+    io.to(userRoom(userId)).emit('notification', { type: 'reminder', notification });
+  },
   [EVENTS.converseRead]: ({ io }, { converseId, userId, readSeq }) => {
     io.to(userRoom(userId)).emit('converse:read', { converseId, readSeq });
   },

@@ -26,6 +26,11 @@ import { leanSockets } from './lean-sockets.ts';
 import { SessionWatch } from './session-watch.ts';
 import { closeOldestPastLimit } from './socket-limit.ts';
 
+const laterOverHttp = () =>
+  new ImError('IM_ERR_VALIDATION', "'sendAt' is for POST /api/converses/:id/messages", [
+    { field: 'sendAt', type: 'forbidden', message: "'sendAt' is for POST /api/converses/:id/messages" },
+  ]);
+
 export interface SocketData {
   userId: string;
   sessionId: string;
@@ -198,9 +203,12 @@ export function createSocketServer(
       await socket.data.ready;
       // chat.send counts against the 'send' limit, like the HTTP route's calls.
       const { userId, botGroupId } = socket.data;
+      // Sending later is an HTTP send's (it answers 202 {scheduled}, not a message).
+      if (body && typeof body === 'object' && 'sendAt' in body) throw laterOverHttp();
       const message = await call(broker, 'chat.send', body, {
         meta: { user: botGroupId ? { id: userId, botGroupId } : { id: userId } },
       });
+      if ('scheduled' in message) throw laterOverHttp();
       ack({ ok: true, data: message });
     } catch (err) {
       ack(failure(err));

@@ -1,5 +1,8 @@
-import type { UserGroup } from './attention.ts';
 import type {
+  ScheduledEntry,
+  SendAccepted,
+  ReminderEntry,
+  Reminder,
   AdminUserPage,
   AuditPage,
   AuthOptions,
@@ -54,7 +57,6 @@ import type {
 import type { CallJoin, CallRinging, CallState } from './calls.ts';
 import type { FollowedThreadPage } from './threads.ts';
 import type { OwnUser, ResetLink } from './mail.ts';
-import type { ConverseNotificationSetting, InboxUnread } from './attention.ts';
 
 /**
  * Every shape the HTTP API answers with, under the name its OpenAPI
@@ -71,7 +73,6 @@ export interface ApiSchemas {
   Me: Me;
   Panel: Panel;
   Role: Role;
-  UserGroup: UserGroup;
   Group: Group;
   Member: Member;
   MemberPage: MemberPage;
@@ -118,8 +119,10 @@ export interface ApiSchemas {
   CallJoin: CallJoin;
   CallState: CallState;
   CallRinging: CallRinging;
-  ConverseNotificationSetting: ConverseNotificationSetting;
-  InboxUnread: InboxUnread;
+  SendAccepted: SendAccepted;
+  ScheduledEntry: ScheduledEntry;
+  Reminder: Reminder;
+  ReminderEntry: ReminderEntry;
 }
 
 export type ApiSchemaName = keyof ApiSchemas;

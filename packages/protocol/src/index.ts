@@ -6,6 +6,7 @@
 import type { OwnEmail } from './mail.ts';
 import type { CommandAccepted, EphemeralMessage } from './integrations.ts';
 import type { PinInfo, ThreadSummary } from './threads.ts';
+import type { ScheduledUpdatedEvent } from './scheduling.ts';
 import type { CallDeclined, CallRecord, CallRinging, CallState } from './calls.ts';
 import type {
   ConverseNotificationSetting,
@@ -440,6 +441,8 @@ export interface SendMessageBody {
   username?: string;
   /** Reply in the thread of this top-level message of the same converse. */
   threadId?: Id;
+  /** Over HTTP, for people: send it at this time instead (202 `{scheduled}`); at most a year ahead. */
+  sendAt?: Timestamp;
 }
 
 export interface SyncRequest {
@@ -511,6 +514,8 @@ export interface ServerToClientEvents {
   'emoji:changed': (event: { groupId: string }) => void;
   typing: (event: { converseId: string; userId: string }) => void;
   notification: (event: Record<string, unknown>) => void;
+  /** One of my scheduled messages was made, changed, sent, failed or cancelled (on each of my devices). */
+  'scheduled:updated': (event: ScheduledUpdatedEvent) => void;
   'message:ephemeral': (message: EphemeralMessage) => void;
   /**
    * Sent just before the server closes this socket on purpose, with why:
@@ -546,6 +551,7 @@ export * from './moderation.ts';
 export * from './pictures.ts';
 export * from './threads.ts';
 export * from './attention.ts';
+export * from './scheduling.ts';
 export type { ApiSchemas, ApiSchemaName } from './api-schemas.ts';
 export * from './role-rules.ts';
 export * from './dnd-schedule.ts';

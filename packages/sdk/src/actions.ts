@@ -1,4 +1,6 @@
 import type {
+  ReminderDue,
+  ScheduledAccepted,
   Bot,
   CallRecord,
   CommandAccepted,
@@ -53,8 +55,8 @@ export interface MailRecipient {
  * with the same types (`ActionParams` / `ActionResult`).
  */
 export interface ActionMap {
-  /** A slash command is answered CommandAccepted (not stored) instead of a message. */
-  'chat.send': { params: SendMessageBody; result: Message | CommandAccepted };
+  /** A slash command is answered CommandAccepted (not stored) instead of a message; a send with sendAt ScheduledAccepted. */
+  'chat.send': { params: SendMessageBody; result: Message | CommandAccepted | ScheduledAccepted };
   'chat.sync': { params: SyncRequest; result: SyncResult };
   /** The rooms a user's sockets join at connect. */
   'chat.userRooms': { params: { userId: string }; result: UserRooms };
@@ -139,6 +141,8 @@ export interface ActionMap {
   /** Account deletion: the user leaves every group (ownership handed to an admin, or the group deleted). */
   'group.forgetUser': { params: { userId: string }; result: void };
   /** Of these users, those who muted the converse (or everything) in their notification settings. */
+  /** A due reminder: its inbox entry, the owner's sockets told, a push when they have none. */
+  'push.remind': { params: ReminderDue; result: void };
   'push.mutedAmong': { params: { converseId: string; userIds: string[] }; result: string[] };
   /** Account deletion: the user's Web Push subscriptions, devices and notifications go. */
   'push.forgetUser': { params: { userId: string }; result: void };

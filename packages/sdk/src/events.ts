@@ -7,8 +7,10 @@ import type {
   GroupInfo,
   GroupRole,
   Message,
+  Notification,
   Panel,
   PresenceStatus,
+  ScheduledUpdatedEvent,
   PublicUser,
   Role,
   UserStatus,
@@ -93,6 +95,10 @@ export const EVENTS = {
   callRinging: 'call.ringing',
   /** A DM member declined the call. */
   callDeclined: 'call.declined',
+  /** One of a user's scheduled messages changed: their sockets are told. */
+  scheduledUpdated: 'chat.scheduled.updated',
+  /** A reminder fell due and is in its owner's inbox: their sockets are told. */
+  reminderDue: 'push.reminder.due',
 } as const;
 
 export type EventName = (typeof EVENTS)[keyof typeof EVENTS];
@@ -198,6 +204,8 @@ export interface EventPayloads {
   'call.ringing': { converseId: string; callerId: string; startedAt: string; userIds: string[] };
   /** memberIds: the DM's members (the caller hangs up; the decliner's other devices stop ringing). */
   'call.declined': { converseId: string; userId: string; memberIds: string[] };
+  'chat.scheduled.updated': { userId: string } & ScheduledUpdatedEvent;
+  'push.reminder.due': { userId: string; notification: Notification };
 }
 
 /** The context a subscriber of `E` receives. */

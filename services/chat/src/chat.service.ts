@@ -1,6 +1,13 @@
 import { callRecordActions } from './call-records.ts';
 import { Histogram } from 'prom-client';
-import { AuditLog, createSetIndexStore, type AppContext, type ServiceFactory } from '@im/sdk';
+import {
+  AuditLog,
+  createSetIndexStore,
+  EVENTS,
+  type AppContext,
+  type ServiceEvents,
+  type ServiceFactory,
+} from '@im/sdk';
 import { ConverseAccessResolver } from './access.ts';
 import { converseActions } from './converse-actions.ts';
 import { DmIndex } from './dm-index.ts';
@@ -16,6 +23,10 @@ import { fillSpentSeqs } from './seq-repair.ts';
 import { pinActions } from './pin-actions.ts';
 import { markUnreadActions } from './mark-unread.ts';
 import { threadActions } from './thread-actions.ts';
+import { DueTimer } from './due-timer.ts';
+import { dueWork, type DueBroker } from './due-work.ts';
+import { scheduleActions } from './schedule-actions.ts';
+import { scheduleModels } from './schedule-models.ts';
 import { ThreadReplies } from './thread-replies.ts';
 
 /** Converses (group panels and DMs) and their messages, reactions and read positions. */
@@ -41,6 +52,10 @@ export const createChatService: ServiceFactory = (app: AppContext) => {
     recent,
   );
   const dmIndex = new DmIndex(createSetIndexStore(app, 'dms'), models, app.logger);
+  const schedule = scheduleModels(app.mongo!);
+  let broker: DueBroker | undefined;
+  const work = dueWork(models, schedule, () => broker!, app.logger, app.config.schedulePollMs);
+  const timer = new DueTimer(app.config.schedulePollMs, () => work.runDue(), app.logger);
   const deps = {
     app,
     models,
@@ -50,15 +65,19 @@ export const createChatService: ServiceFactory = (app: AppContext) => {
     recent,
     threads: new ThreadReplies(models, recent, app.logger),
     dmIndex,
+    scheduling: { models: schedule, work, timer },
   };
   let repairTimer: NodeJS.Timeout | undefined;
   let stopDmRebuild = () => {};
   return {
     name: 'chat',
     async started() {
-      await Promise.all(Object.values(models).map((m) => m.createIndexes()));
+      await Promise.all([...Object.values(models), ...Object.values(schedule)].map((m) => m.createIndexes()));
       await backfillMentionSeqs(models, app.logger);
       stopDmRebuild = await dmIndex.rebuild();
+      // Due scheduled messages and reminders, kept across restarts: sent by whichever chat node claims each.
+      broker = this.broker;
+      timer.start();
       const { chatWriteMaxBatch: maxBatch, chatSeqRepairSec } = app.config;
       const repair = (reservedBefore: Date, since?: Date) =>
         fillSpentSeqs(
@@ -94,6 +113,7 @@ export const createChatService: ServiceFactory = (app: AppContext) => {
     },
     async stopped() {
       clearTimeout(repairTimer);
+      timer.stop();
       stopDmRebuild();
       await writer.drain();
     },
@@ -107,6 +127,16 @@ export const createChatService: ServiceFactory = (app: AppContext) => {
       ...readReceipts(deps).actions,
       ...previewActions(deps),
       ...callRecordActions(deps),
+      ...scheduleActions(deps),
     },
+    events: {
+      // A deleted or deactivated account sends nothing later and is reminded of nothing.
+      [EVENTS.userDeactivated]: async (ctx) => {
+        await Promise.all([
+          schedule.scheduled.deleteMany({ userId: ctx.params.userId }),
+          schedule.reminders.deleteMany({ userId: ctx.params.userId }),
+        ]);
+      },
+    } satisfies ServiceEvents,
   };
 };

@@ -5,6 +5,7 @@ import type { DmIndex } from './dm-index.ts';
 import type { MessageWriter } from './message-writer.ts';
 import type { ChatModels } from './models.ts';
 import type { RecentMessages } from './recent-messages.ts';
+import type { Scheduling } from './schedule-actions.ts';
 import type { ThreadReplies } from './thread-replies.ts';
 
 export interface ChatDeps {
@@ -17,6 +18,8 @@ export interface ChatDeps {
   threads: ThreadReplies;
   /** Each user's DM ids, for the rooms of a connect. */
   dmIndex: DmIndex;
+  /** Scheduled messages and reminders: the stored schedule and what sends it. */
+  scheduling: Scheduling;
 }
 
 export type Ctx<P = Record<string, never>> = Context<P, CallerMeta>;

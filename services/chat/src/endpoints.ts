@@ -2,6 +2,7 @@ import { endpoint, type Endpoint } from '@im/sdk';
 import { chatParams } from './params.ts';
 import { previewParams } from './preview-params.ts';
 import { threadEndpoints } from './thread-endpoints.ts';
+import { scheduleEndpoints } from './schedule-endpoints.ts';
 
 /** Converses and messages: the chat service's public HTTP endpoints (the gateway mounts them). */
 export const chatEndpoints: Endpoint[] = [
@@ -47,9 +48,10 @@ export const chatEndpoints: Endpoint[] = [
     tag: 'messages',
     response: 'Message',
     accepted: {
-      response: 'CommandAccepted',
-      description: 'A slash command ran (nothing stored): answered, still working, or failed',
-      when: (result) => typeof result === 'object' && result !== null && 'command' in result,
+      response: 'SendAccepted',
+      description:
+        'A slash command ran (nothing stored): answered, still working, or failed; or, with sendAt, the message was scheduled',
+      when: (result) => typeof result === 'object' && result !== null && ('command' in result || 'scheduled' in result),
     },
   }),
   endpoint({
@@ -175,6 +177,7 @@ export const chatEndpoints: Endpoint[] = [
     response: 'Reaction[]',
   }),
   ...threadEndpoints,
+  ...scheduleEndpoints,
   endpoint({
     method: 'DELETE',
     path: '/api/messages/:messageId/preview',

@@ -26,6 +26,7 @@ import { parseSlash, type Slash } from './slash.ts';
 import { emptied } from './tombstone.ts';
 import type { MessageDoc, ReactionDoc } from './models.ts';
 import { chatParams } from './params.ts';
+import { scheduleLater } from './schedule-actions.ts';
 import { audience, toMessage } from './views.ts';
 
 const onlyBots = () =>
@@ -41,7 +42,8 @@ const reusedClientMsgId = () =>
 /** Different emoji one message may carry (the contract's limit). */
 const MAX_REACTION_KINDS = 20;
 
-export const messageActions = ({ models, writer, access, audit, recent, threads }: ChatDeps) => {
+export const messageActions = (deps: ChatDeps) => {
+  const { models, writer, access, audit, recent, threads } = deps;
   /** Messages as the caller sees them (their own reactions marked). */
   const views = (docs: MessageDoc[], userId: string) => messageViews(models, docs, userId);
 
@@ -189,6 +191,7 @@ export const messageActions = ({ models, writer, access, audit, recent, threads 
         const userId = callerId(ctx);
         const { converseId, clientMsgId, replyTo, threadId, attachments = [], username } = ctx.params;
         const bot = ctx.meta.user?.botGroupId !== undefined;
+        if (ctx.params.sendAt !== undefined) return scheduleLater(deps, ctx);
         if (username !== undefined && !bot) throw onlyBots();
         // Bots' text is never a command: a bot answering a command cannot call another.
         const slash = bot ? undefined : parseSlash(ctx.params.content);

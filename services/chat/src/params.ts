@@ -1,5 +1,6 @@
 import { CUSTOM_EMOJI_NAME } from '@im/protocol';
 import { idParam, limitParam, notBlank, searchText, strict } from '@im/sdk';
+import { timestampParam } from './schedule-params.ts';
 
 /**
  * The chat service's action parameters (fastest-validator). The gateway's
@@ -45,6 +46,8 @@ export const chatParams = {
     attachments: { type: 'array', items: idParam, max: 10, optional: true },
     // Bots only (a person's send with it is refused).
     username: { type: 'string', trim: true, min: 1, max: 64, pattern: /\S/, optional: true },
+    // Send it later (people over HTTP): 202 {scheduled}.
+    sendAt: { ...timestampParam, optional: true },
   }),
   history: strict({
     converseId: idParam,

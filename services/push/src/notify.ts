@@ -182,7 +182,8 @@ export function notifier({ app, models, queue, fanOut }: PushDeps) {
         userId,
         converseId,
         seq: { $lte: readSeq },
-        kind: { $ne: 'reply' },
+        // Replies are read in their thread's view; a reminder is about an old message on purpose.
+        kind: { $nin: ['reply', 'reminder'] },
       });
       if (deletedCount > 0) await tellInboxCounts(ctx, models, [userId]);
     },

@@ -24,6 +24,7 @@ import { failingSubscriptions } from './failing-subscriptions.ts';
 import { pushModels } from './models.ts';
 import { notifier } from './notify.ts';
 import { registrationActions } from './registration-actions.ts';
+import { reminderActions } from './reminder-actions.ts';
 import { resolveVapidKeys } from './vapid.ts';
 
 /**
@@ -108,7 +109,13 @@ export const createPushService: ServiceFactory = (app: AppContext) => {
       await queue?.stop();
       await Promise.all([outbound.close(), encryptor.close()]);
     },
-    actions: { ...registrationActions(deps), ...inboxActions(deps), ...levelActions(deps), ...departureActions(deps) },
+    actions: {
+      ...registrationActions(deps),
+      ...inboxActions(deps),
+      ...levelActions(deps),
+      ...departureActions(deps),
+      ...reminderActions(deps),
+    },
     events: {
       [EVENTS.messageCreated]: { handler: notify.messageCreated },
       [EVENTS.converseRead]: { handler: notify.converseRead },

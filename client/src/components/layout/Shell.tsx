@@ -27,6 +27,7 @@ import { IncomingCall } from '../calls/IncomingCall.tsx';
 import { VoicePanelView } from '../calls/VoicePanelView.tsx';
 import { useGroupUserGroups } from '../groups/useGroupUserGroups.ts';
 import { userGroupMentions } from '../messages/mentions.ts';
+import { ScheduledButton, ScheduledDialogHost } from '../scheduled/ScheduledDialog.tsx';
 import { SearchButton, SearchLauncher } from '../search/SearchLauncher.tsx';
 import { ConverseNotificationsMenu } from '../attention/ConverseNotificationsMenu.tsx';
 import { InboxBell } from '../attention/InboxBell.tsx';
@@ -124,6 +125,7 @@ export function Shell() {
                 </button>
               )}
               <InboxBell />
+              <ScheduledButton />
               <button type="button" className="icon-button" aria-label="Settings" onClick={() => setDialog('settings')}>
                 <Icon name="gear" />
               </button>
@@ -235,6 +237,7 @@ export function Shell() {
           />
         )}
         <SearchLauncher />
+        <ScheduledDialogHost />
         <DocumentTitle />
         {dialog === 'settings' && <SettingsDialog onClose={() => setDialog(null)} />}
         {dialog === 'admin' && serverAdmin && <AdminConsole onClose={() => setDialog(null)} />}

@@ -22,6 +22,7 @@ import { Icon } from '../common/Icon.tsx';
 import { insertMention, mentionCandidates, mentionQueryAt } from './mentions.ts';
 import { commandCandidates, commandQueryAt, insertCommand } from './commands/command-query.ts';
 import { CommandMenu } from './commands/CommandMenu.tsx';
+import { SendLaterButton } from '../scheduled/SendLaterButton.tsx';
 
 export const MAX_CONTENT = 4000;
 const MAX_ATTACHMENTS = 10;
@@ -54,6 +55,8 @@ export interface ComposerProps {
   onDraftChange?: (draft: string) => void;
   onCancelReply: () => void;
   onSend: (content: string, extra: { attachments: string[]; replyTo?: string }) => void;
+  /** "Send later": the same message, sent at `at` (offered when given). */
+  onSendLater?: (content: string, extra: { attachments: string[]; replyTo?: string }, at: Date) => void;
   onTyping: () => void;
   upload: Uploader;
 }
@@ -144,11 +147,13 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
 
   useImperativeHandle(ref, () => ({ addFiles, focus: () => input.current?.focus() }));
 
-  const send = () => {
+  const send = (later?: Date) => {
     if (!canSend) return;
     const attachments = ready.map((u) => u.info!.id);
     const content = text.trim().length > 0 ? text : ready.map((u) => u.info!.name).join(', ');
-    props.onSend(content, { attachments, ...(props.replyTo ? { replyTo: props.replyTo.id } : {}) });
+    const extra = { attachments, ...(props.replyTo ? { replyTo: props.replyTo.id } : {}) };
+    if (later) props.onSendLater?.(content, extra, later);
+    else props.onSend(content, extra);
     change('');
     setUploads((list) => list.filter((u) => u.status === 'uploading'));
     setMention(null);
@@ -372,7 +377,8 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
           }}
         />
         <ComposerEmojiButton disabled={props.disabled} onInsert={insertEmoji} />
-        <button type="button" className="send" onClick={send} disabled={!canSend} aria-label="Send">
+        {props.onSendLater && <SendLaterButton disabled={!canSend} onPick={send} />}
+        <button type="button" className="send" onClick={() => send()} disabled={!canSend} aria-label="Send">
           <Icon name="send" />
         </button>
       </div>

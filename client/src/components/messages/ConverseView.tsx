@@ -34,6 +34,8 @@ import { usePosting, type PostingInput } from './posting.ts';
 import { ReportDialog } from './ReportDialog.tsx';
 import { TypingIndicator } from './TypingIndicator.tsx';
 import { SeenBy } from '../receipts/SeenBy.tsx';
+import { scheduleMessage } from '../../state/scheduled.ts';
+import { ScheduledHint } from '../scheduled/ScheduledHint.tsx';
 import { forgetOnSignOut } from '../../state/account-state.ts';
 
 const drafts = new Map<string, string>();
@@ -163,6 +165,7 @@ export function ConverseView(props: {
           <JumpToPresent onJump={() => void jumpToPresent(converseId)} />
         )}
         <TypingIndicator converseId={converseId} />
+        <ScheduledHint converseId={converseId} />
         <CommandNotes notes={notes} onDismiss={(note) => dropCommandNote(converseId, note.id)} />
         {posting.mode === 'read-only' ? (
           <p className="composer-locked" role="status" data-testid="composer-locked">
@@ -188,6 +191,7 @@ export function ConverseView(props: {
               if (command) sendCommand(converseId, content, command);
               else sendMessage(converseId, content, extra);
             }}
+            onSendLater={(content, extra, at) => void scheduleMessage(converseId, content, extra, at)}
             onTyping={() => notifyTyping(converseId)}
             upload={upload}
           />

@@ -21,6 +21,7 @@ import { RichText } from './RichText.tsx';
 import type { Row } from './rows.ts';
 import { Icon } from '../common/Icon.tsx';
 import { useMenu } from '../common/useMenu.ts';
+import { RemindMeButton } from '../scheduled/RemindMeButton.tsx';
 import { ThreadSummaryLink } from '../threads/ThreadSummaryLink.tsx';
 import { ForwardButton } from './ForwardButton.tsx';
 import { ForwardedFrom } from './ForwardedFrom.tsx';
@@ -177,6 +178,7 @@ function ConfirmedMessage(props: { message: Message; author?: PublicUser; first:
           <button type="button" aria-label="Add reaction" aria-expanded={picking} onClick={() => setPicking(!picking)}>
             <Icon name="smile" size={18} />
           </button>
+          <RemindMeButton message={message} />
           <button type="button" aria-label="Reply" onClick={() => ctx.handlers.onReply(message)}>
             <Icon name="reply" size={18} />
           </button>

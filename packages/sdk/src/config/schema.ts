@@ -523,6 +523,14 @@ export const configSchema = {
     default: '30',
     parse: z.coerce.number().int().min(1).max(3600),
   }),
+  schedulePollMs: entry({
+    env: 'SCHEDULE_POLL_MS',
+    type: 'milliseconds',
+    description:
+      "How often each chat node looks for due scheduled messages and reminders that it was not told of (another node's, or kept across a restart); between looks it wakes at the nearest due time it knows.",
+    default: '5000',
+    parse: z.coerce.number().int().min(100).max(60_000),
+  }),
   chatRecentMessages: entry({
     env: 'CHAT_RECENT_MESSAGES',
     type: 'count',

@@ -47,6 +47,8 @@ export const EVENT_ROOMS = {
   'call.updated': (p) => withMembers(converseRoom(p.converseId), p.memberIds),
   'call.ringing': (p) => p.userIds.map(userRoom),
   'call.declined': (p) => p.memberIds.map(userRoom),
+  'chat.scheduled.updated': (p) => [userRoom(p.userId)],
+  'push.reminder.due': (p) => [userRoom(p.userId)],
 } satisfies { [E in keyof EventPayloads]?: (payload: EventPayloads[E]) => string[] };
 
 export type RoutedEventName = keyof typeof EVENT_ROOMS;

@@ -1,0 +1,17 @@
+import { sendLaterChoices } from '../messages/later-times.ts';
+import { LaterMenu } from './LaterMenu.tsx';
+
+/** "Send later" beside Send: in an hour, tomorrow or Monday at 9:00, or a date and time. */
+export function SendLaterButton(props: { disabled: boolean; onPick: (at: Date) => void }) {
+  return (
+    <LaterMenu
+      label="Send later"
+      icon="clock"
+      className="send-later"
+      disabled={props.disabled}
+      choices={() => sendLaterChoices(new Date())}
+      confirm="Schedule"
+      onPick={props.onPick}
+    />
+  );
+}

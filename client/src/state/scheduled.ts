@@ -1,0 +1,146 @@
+import type {
+  Message,
+  Reminder,
+  ReminderNotification,
+  ScheduledAccepted,
+  ScheduledEntry,
+  ScheduledUpdatedEvent,
+} from '@im/protocol';
+import { describeError } from '../api/errors.ts';
+import { http, path } from '../api/http.ts';
+import type { ChatSocket } from '../api/socket.ts';
+import { accountStore } from './account-state.ts';
+import { receiveMessages } from './conversations.ts';
+import { notify } from './store.ts';
+
+/** My scheduled messages (pending and failed), as the "Scheduled" list and the converse hint show them. */
+export interface ScheduledState {
+  items: ScheduledEntry[];
+  loaded: boolean;
+  /** The list is open. */
+  open: boolean;
+}
+
+export const useScheduled = accountStore<ScheduledState>(() => ({ items: [], loaded: false, open: false }));
+
+const bySendAt = (a: ScheduledEntry, b: ScheduledEntry) => a.sendAt.localeCompare(b.sendAt);
+
+/** Puts in (or takes out) one entry; a sent one leaves the list. */
+export function applyScheduled({ scheduled, removed }: ScheduledUpdatedEvent): void {
+  useScheduled.setState((s) => {
+    const rest = s.items.filter((i) => i.id !== scheduled.id);
+    if (removed || scheduled.status === 'sent') return { items: rest };
+    return { items: [...rest, scheduled].sort(bySendAt) };
+  });
+}
+
+export async function loadScheduled(): Promise<void> {
+  try {
+    const items = await http.get<ScheduledEntry[]>('/api/scheduled');
+    useScheduled.setState({ items, loaded: true });
+  } catch {
+    // The list shows what events bring; the next open loads again.
+  }
+}
+
+export function openScheduled(open = true): void {
+  useScheduled.setState({ open });
+  if (open) void loadScheduled();
+}
+
+/** Sends later; answers whether the server took it. */
+export async function scheduleMessage(
+  converseId: string,
+  content: string,
+  extra: { attachments: string[]; replyTo?: string },
+  sendAt: Date,
+): Promise<boolean> {
+  try {
+    const { scheduled } = await http.post<ScheduledAccepted>(path`/api/converses/${converseId}/messages`, {
+      content,
+      ...(extra.attachments.length > 0 ? { attachments: extra.attachments } : {}),
+      ...(extra.replyTo ? { replyTo: extra.replyTo } : {}),
+      sendAt: sendAt.toISOString(),
+    });
+    applyScheduled({ scheduled: { ...scheduled, status: 'pending' } });
+    notify(`Scheduled for ${formatWhen(sendAt)}`, 'info');
+    return true;
+  } catch (err) {
+    notify(`Could not schedule: ${describeError(err)}`);
+    return false;
+  }
+}
+
+export async function updateScheduled(id: string, change: { content?: string; sendAt?: Date }): Promise<boolean> {
+  try {
+    const updated = await http.patch<ScheduledEntry>(path`/api/scheduled/${id}`, {
+      ...(change.content !== undefined ? { content: change.content } : {}),
+      ...(change.sendAt ? { sendAt: change.sendAt.toISOString() } : {}),
+    });
+    applyScheduled({ scheduled: updated });
+    return true;
+  } catch (err) {
+    notify(`Could not change it: ${describeError(err)}`);
+    return false;
+  }
+}
+
+export async function cancelScheduled(entry: ScheduledEntry): Promise<void> {
+  try {
+    await http.delete(path`/api/scheduled/${entry.id}`);
+    applyScheduled({ scheduled: entry, removed: true });
+  } catch (err) {
+    notify(`Could not cancel it: ${describeError(err)}`);
+  }
+}
+
+export async function sendScheduledNow(entry: ScheduledEntry): Promise<void> {
+  try {
+    const message = await http.post<Message>(path`/api/scheduled/${entry.id}/send`);
+    applyScheduled({ scheduled: { ...entry, status: 'sent', messageId: message.id } });
+    receiveMessages(message.converseId, [message]);
+  } catch (err) {
+    notify(describeError(err));
+    void loadScheduled();
+  }
+}
+
+/** Sets a reminder of a message, with a confirmation saying when. */
+export async function remindMe(message: Message, at: Date): Promise<void> {
+  try {
+    await http.post<Reminder>(path`/api/messages/${message.id}/reminder`, { at: at.toISOString() });
+    notify(`I will remind you ${formatWhen(at)}`, 'info');
+  } catch (err) {
+    notify(`Could not set the reminder: ${describeError(err)}`);
+  }
+}
+
+/** "today 14:05", "tomorrow 09:00", or a date and time. */
+export function formatWhen(at: Date, now = new Date()): string {
+  const time = at.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  const day = (d: Date) => new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime();
+  const days = Math.round((day(at) - day(now)) / 86_400_000);
+  if (days === 0) return `today ${time}`;
+  if (days === 1) return `tomorrow ${time}`;
+  return `${at.toLocaleDateString([], { weekday: 'short', day: 'numeric', month: 'short' })} ${time}`;
+}
+
+/** A due reminder: a toast, and a system notification when allowed and the tab is hidden. */
+function reminded(event: ReminderNotification): void {
+  const text = `Reminder: ${event.notification.preview}`;
+  notify(text, 'info');
+  if (typeof Notification !== 'undefined' && Notification.permission === 'granted' && document.hidden)
+    new Notification('Reminder', { body: event.notification.preview, tag: `reminder:${event.notification.id}` });
+}
+
+/** Wires my schedule's events into the store (once per socket). */
+export function attachScheduleEvents(socket: ChatSocket): void {
+  socket.on('scheduled:updated', (event) => {
+    applyScheduled(event);
+    if (event.scheduled.status === 'failed') notify(`A scheduled message was not sent: ${event.scheduled.failure}`);
+  });
+  socket.on('notification', (event) => {
+    if (event.type === 'reminder') reminded(event as unknown as ReminderNotification);
+  });
+  socket.on('connect', () => void loadScheduled());
+}

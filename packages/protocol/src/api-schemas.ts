@@ -52,6 +52,8 @@ import type {
 } from './integrations.ts';
 import type { CallJoin, CallRinging, CallState } from './calls.ts';
 import type { FollowedThreadPage } from './threads.ts';
+import type { SavedPage } from './attention.ts';
+import type { Submessage } from './submessages.ts';
 import type { OwnUser, ResetLink } from './mail.ts';
 
 /**
@@ -115,6 +117,8 @@ export interface ApiSchemas {
   CallJoin: CallJoin;
   CallState: CallState;
   CallRinging: CallRinging;
+  Submessage: Submessage;
+  SavedPage: SavedPage;
 }
 
 export type ApiSchemaName = keyof ApiSchemas;

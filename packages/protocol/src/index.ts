@@ -7,8 +7,10 @@ import type { OwnEmail } from './mail.ts';
 import type { CommandAccepted, EphemeralMessage } from './integrations.ts';
 import type { PinInfo, ThreadSummary } from './threads.ts';
 import type { CallDeclined, CallRecord, CallRinging, CallState } from './calls.ts';
+import type { Submessage } from './submessages.ts';
 import type {
   ConverseNotificationSetting,
+  PollBody,
   ForwardedFrom,
   Poll,
   PresenceStatus,
@@ -427,7 +429,8 @@ export type Ack<T> = { ok: true; data: T } | { ok: false; error: { code: string;
 
 export interface SendMessageBody {
   converseId: Id;
-  content: string;
+  /** Required, but with `poll`: the stored text is then the poll's question. */
+  content?: string;
   clientMsgId?: string;
   replyTo?: Id;
   attachments?: Id[];
@@ -435,6 +438,8 @@ export interface SendMessageBody {
   username?: string;
   /** Reply in the thread of this top-level message of the same converse. */
   threadId?: Id;
+  /** Send a poll: the message's text is its question. */
+  poll?: PollBody;
 }
 
 export interface SyncRequest {
@@ -498,6 +503,8 @@ export interface ServerToClientEvents {
   'usergroups:updated': (event: { groupId: Id; userGroups: UserGroup[] }) => void;
   /** My inbox changed (an entry came, or entries were read): load its count again. */
   'inbox:updated': (event: { unread: Int }) => void;
+  /** A submessage on a message of the converse (a widget's event, see submessages.ts). */
+  'message:submessage': (submessage: Submessage) => void;
   /** Someone I share a group or a DM with changed their name or avatar. */
   'user:updated': (user: PublicUser) => void;
   /** A group's custom emoji changed: load its list again. */
@@ -537,5 +544,6 @@ export * from './moderation.ts';
 export * from './pictures.ts';
 export * from './threads.ts';
 export * from './attention.ts';
+export * from './submessages.ts';
 export type { ApiSchemas, ApiSchemaName } from './api-schemas.ts';
 export * from './role-rules.ts';

@@ -8,6 +8,7 @@ import type {
   Panel,
   PublicUser,
   Role,
+  Submessage,
 } from '@im/protocol';
 import type { Context } from 'moleculer';
 import { isRoutedEvent } from './realtime/event-rooms.ts';
@@ -50,6 +51,8 @@ export const EVENTS = {
   messageUpdated: 'chat.message.updated',
   messageDeleted: 'chat.message.deleted',
   reactionUpdated: 'chat.reaction.updated',
+  /** A widget's event on a message (a submessage): the converse's apps reduce it into the widget. */
+  submessage: 'chat.message.submessage',
   /** A user's read position moved (their other devices clear the badge). */
   converseRead: 'chat.converse.read',
   /** A read receipt: a member who shares them read further in a converse of at most 50 members. */
@@ -151,6 +154,7 @@ export interface EventPayloads {
     added: boolean;
     counts: Array<{ emoji: string; count: number }>;
   } & DmAudience;
+  'chat.message.submessage': { submessage: Submessage } & DmAudience;
   'chat.converse.read': { converseId: string; userId: string; readSeq: number };
   'chat.read.updated': { converseId: string; userId: string; readSeq: number } & DmAudience;
   'chat.dm.opened': { converse: DmConverse };

@@ -13,6 +13,10 @@ import { chatModels } from './models.ts';
 import { RecentMessages } from './recent-messages.ts';
 import { fillSpentSeqs } from './seq-repair.ts';
 import { pinActions } from './pin-actions.ts';
+import { PollVoters } from './poll-voters.ts';
+import { pollActions } from './poll-actions.ts';
+import { savedActions } from './saved-actions.ts';
+import { submessageActions } from './submessage-actions.ts';
 import { threadActions } from './thread-actions.ts';
 import { ThreadReplies } from './thread-replies.ts';
 
@@ -48,6 +52,7 @@ export const createChatService: ServiceFactory = (app: AppContext) => {
     recent,
     threads: new ThreadReplies(models, recent, app.logger),
     dmIndex,
+    voters: new PollVoters(app.config.secret, models.pollVotes),
   };
   let repairTimer: NodeJS.Timeout | undefined;
   let stopDmRebuild = () => {};
@@ -103,6 +108,9 @@ export const createChatService: ServiceFactory = (app: AppContext) => {
       ...readReceipts(deps).actions,
       ...previewActions(deps),
       ...callRecordActions(deps),
+      ...pollActions(deps),
+      ...submessageActions(deps),
+      ...savedActions(deps),
     },
   };
 };

@@ -6,6 +6,7 @@ import type { MessageWriter } from './message-writer.ts';
 import type { ChatModels } from './models.ts';
 import type { RecentMessages } from './recent-messages.ts';
 import type { ThreadReplies } from './thread-replies.ts';
+import type { PollVoters } from './poll-voters.ts';
 
 export interface ChatDeps {
   app: AppContext;
@@ -17,6 +18,8 @@ export interface ChatDeps {
   threads: ThreadReplies;
   /** Each user's DM ids, for the rooms of a connect. */
   dmIndex: DmIndex;
+  /** Whose vote is whose in polls (keyed hashes for anonymous ones). */
+  voters: PollVoters;
 }
 
 export type Ctx<P = Record<string, never>> = Context<P, CallerMeta>;

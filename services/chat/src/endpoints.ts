@@ -2,6 +2,7 @@ import { endpoint, type Endpoint } from '@im/sdk';
 import { chatParams } from './params.ts';
 import { previewParams } from './preview-params.ts';
 import { threadEndpoints } from './thread-endpoints.ts';
+import { personalEndpoints } from './personal-endpoints.ts';
 
 /** Converses and messages: the chat service's public HTTP endpoints (the gateway mounts them). */
 export const chatEndpoints: Endpoint[] = [
@@ -153,6 +154,7 @@ export const chatEndpoints: Endpoint[] = [
     response: 'Reaction[]',
   }),
   ...threadEndpoints,
+  ...personalEndpoints,
   endpoint({
     method: 'DELETE',
     path: '/api/messages/:messageId/preview',

@@ -23,6 +23,7 @@ import { messageViews } from './message-views.ts';
 import { releasePinSlot } from './pin-actions.ts';
 import { dropPreviewImage, previewLeftByEdit } from './preview-image.ts';
 import { parseSlash, type Slash } from './slash.ts';
+import { newPoll } from './poll-body.ts';
 import { emptied } from './tombstone.ts';
 import type { MessageDoc, ReactionDoc } from './models.ts';
 import { chatParams } from './params.ts';
@@ -35,15 +36,20 @@ const onlyBots = () =>
 
 type SlashCommandCall = Extract<Slash, { kind: 'command' }>;
 
+const contentRequired = () =>
+  new ImError('IM_ERR_VALIDATION', "'content' is required (but with a poll)", [
+    { field: 'content', type: 'required', message: "'content' is required (but with a poll)" },
+  ]);
+
 const reusedClientMsgId = () =>
   new ImError('IM_ERR_CONFLICT', 'This clientMsgId was already used for another converse');
 
 /** Different emoji one message may carry (the contract's limit). */
 const MAX_REACTION_KINDS = 20;
 
-export const messageActions = ({ models, writer, access, audit, recent, threads }: ChatDeps) => {
+export const messageActions = ({ models, writer, access, audit, recent, threads, voters }: ChatDeps) => {
   /** Messages as the caller sees them (their own reactions marked). */
-  const views = (docs: MessageDoc[], userId: string) => messageViews(models, docs, userId);
+  const views = (docs: MessageDoc[], userId: string) => messageViews(models, docs, userId, voters);
 
   /** The message's reactions as the caller sees them, after a change. */
   const reactionsOf = async (current: MessageDoc | null, userId: string): Promise<Reaction[]> => {
@@ -112,7 +118,7 @@ export const messageActions = ({ models, writer, access, audit, recent, threads 
         {
           $set: { ...emptied(), reactionKinds: 0 },
           // Its @all / @here go with it: no unread summary counts it any more.
-          $unset: { mentionsAll: '', mentionsHere: '', mentionsMany: '', hereIds: '', pinned: '' },
+          $unset: { mentionsAll: '', mentionsHere: '', mentionsMany: '', hereIds: '', pinned: '', poll: '' },
           $inc: { v: 1 },
         },
         { new: false },
@@ -122,6 +128,9 @@ export const messageActions = ({ models, writer, access, audit, recent, threads 
     // Deleting a pinned message unpins it: its slot goes back to the converse.
     if (before.pinned) await releasePinSlot(models, doc.converseId);
     await models.reactions.deleteMany({ messageId: doc._id });
+    // A poll's votes and a widget's events go with it.
+    if (before.poll) await models.pollVotes.deleteMany({ messageId: doc._id });
+    await models.submessages.deleteMany({ messageId: doc._id });
     await unrecordMentions(models.reads, mentionsOf(before));
     // Its link preview's image goes with it (the file service gives the author's quota back).
     await dropPreviewImage(ctx, before.preview);
@@ -190,13 +199,17 @@ export const messageActions = ({ models, writer, access, audit, recent, threads 
         const { converseId, clientMsgId, replyTo, threadId, attachments = [], username } = ctx.params;
         const bot = ctx.meta.user?.botGroupId !== undefined;
         if (username !== undefined && !bot) throw onlyBots();
-        // Bots' text is never a command: a bot answering a command cannot call another.
-        const slash = bot ? undefined : parseSlash(ctx.params.content);
+        // A poll's text is its question (what search, feeds, previews and notifications show).
+        const poll = ctx.params.poll ? newPoll(ctx.params.poll) : undefined;
+        const text = poll ? poll.question : ctx.params.content;
+        if (text === undefined) throw contentRequired();
+        // Bots' text is never a command: a bot answering a command cannot call another; a poll is never one.
+        const slash = bot || poll ? undefined : parseSlash(text);
         if (slash?.kind === 'command') {
           const accepted = await runCommand(ctx, converseId, userId, slash);
           if (accepted) return accepted;
         }
-        const content = slash?.kind === 'builtin' ? slash.content : ctx.params.content;
+        const content = slash?.kind === 'builtin' ? slash.content : text;
         const mentionedIds = await mentionedUserIds(ctx, content);
         const { access: converse, members: mentions } = await access.requireWithMembers(
           ctx,
@@ -229,6 +242,7 @@ export const messageActions = ({ models, writer, access, audit, recent, threads 
           ...(username ? { username } : {}),
           ...(slash?.kind === 'builtin' && slash.emote ? { emote: true } : {}),
           ...many.set,
+          ...(poll ? { poll } : {}),
         });
         if (doc.converseId.toHexString() !== converseId) throw reusedClientMsgId();
         const message = toMessage(doc);

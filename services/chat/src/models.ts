@@ -1,6 +1,14 @@
 import { modelOn } from '@im/sdk';
 import { Schema, type Connection, type Model, type Types } from 'mongoose';
 import { threadFollowSchema, type ThreadFollowDoc } from './thread-follows.ts';
+import {
+  pollVoteSchema,
+  savedSchema,
+  submessageSchema,
+  type PollVoteDoc,
+  type SavedDoc,
+  type SubmessageDoc,
+} from './personal-models.ts';
 
 export interface MessageDoc {
   _id: Types.ObjectId;
@@ -46,6 +54,19 @@ export interface MessageDoc {
   previewUrl?: string;
   /** The first link's card (see link-preview in the file service); absent until fetched, or removed. */
   preview?: { url: string; title: string; description?: string; siteName?: string; imageFileId?: Types.ObjectId };
+  /** A poll (see poll-actions.ts): its tallies, kept by one update per vote; who voted lives in `pollvotes`. */
+  poll?: PollDoc;
+}
+
+export interface PollDoc {
+  question: string;
+  /** `voterIds` only in a poll that shows its voters. */
+  options: Array<{ text: string; votes: number; voterIds?: Types.ObjectId[] }>;
+  multiple: boolean;
+  anonymous: boolean;
+  closesAt?: Date;
+  /** Closed early by its author. */
+  closedAt?: Date;
 }
 
 /**
@@ -129,6 +150,7 @@ const messageSchema = new Schema<MessageDoc>(
       ),
       default: undefined,
     },
+    poll: { type: Schema.Types.Mixed, default: undefined },
     pinned: {
       type: new Schema(
         {
@@ -213,6 +235,9 @@ export interface ChatModels {
   reactions: Model<ReactionDoc>;
   migrations: Model<MigrationDoc>;
   follows: Model<ThreadFollowDoc>;
+  pollVotes: Model<PollVoteDoc>;
+  submessages: Model<SubmessageDoc>;
+  saved: Model<SavedDoc>;
 }
 
 export function chatModels(connection: Connection): ChatModels {
@@ -224,5 +249,8 @@ export function chatModels(connection: Connection): ChatModels {
     reactions: get('Reaction', reactionSchema),
     migrations: get('ChatMigration', migrationSchema),
     follows: get('ThreadFollow', threadFollowSchema),
+    pollVotes: get('PollVote', pollVoteSchema),
+    submessages: get('Submessage', submessageSchema),
+    saved: get('SavedMessage', savedSchema),
   };
 }

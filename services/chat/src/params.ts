@@ -1,5 +1,6 @@
 import { CUSTOM_EMOJI_NAME } from '@im/protocol';
 import { idParam, limitParam, notBlank, searchText, strict } from '@im/sdk';
+import { pollBody } from './personal-params.ts';
 
 /**
  * The chat service's action parameters (fastest-validator). The gateway's
@@ -36,7 +37,8 @@ export const chatParams = {
   listDms: strict({}),
   send: strict({
     converseId: idParam,
-    content,
+    // Required, but with a poll (its question is then the text).
+    content: { ...content, optional: true },
     clientMsgId: { type: 'string', min: 1, max: 64, pattern: /^[A-Za-z0-9_.:-]+$/, optional: true },
     replyTo: { ...idParam, optional: true },
     // A thread reply: the root, a top-level message of the same converse.
@@ -44,6 +46,7 @@ export const chatParams = {
     attachments: { type: 'array', items: idParam, max: 10, optional: true },
     // Bots only (a person's send with it is refused).
     username: { type: 'string', trim: true, min: 1, max: 64, pattern: /\S/, optional: true },
+    poll: pollBody,
   }),
   history: strict({
     converseId: idParam,

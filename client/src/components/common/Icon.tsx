@@ -35,6 +35,8 @@ const PATHS = {
   phone: 'M5 4h4l2 5-2.5 1.5a11 11 0 0 0 5 5L15 13l5 2v4a2 2 0 0 1-2 2A16 16 0 0 1 3 6a2 2 0 0 1 2-2z',
   hangup: 'M3 14.5c5-5 13-5 18 0l-2.5 2.5-3.5-2v-2.5a9 9 0 0 0-6 0V15l-3.5 2z',
   lock: 'M6 11h12v10H6zM8.5 11V7.5a3.5 3.5 0 0 1 7 0V11',
+  bookmark: 'M6 3h12v18l-6-4.5L6 21z',
+  poll: 'M5 20V10M12 20V4M19 20v-7',
 } as const;
 
 export type IconName = keyof typeof PATHS;

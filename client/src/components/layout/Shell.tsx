@@ -15,6 +15,7 @@ import { ExploreView } from '../explore/ExploreView.tsx';
 import { JoinPrompt } from '../explore/JoinPrompt.tsx';
 import { GroupRail } from './GroupRail.tsx';
 import { SettingsDialog } from './SettingsDialog.tsx';
+import { SavedEntry } from './SavedEntry.tsx';
 import { DmSidebar, GroupSidebar } from './Sidebar.tsx';
 import { Icon } from '../common/Icon.tsx';
 import { PinsButton } from '../threads/PinsButton.tsx';
@@ -105,6 +106,7 @@ export function Shell() {
             ) : (
               <DmSidebar activeConverseId={dm?.id} />
             )}
+            <SavedEntry />
             <div className="user-bar">
               <Avatar user={me} size={32} online />
               <span className="user-name">{displayName(me)}</span>

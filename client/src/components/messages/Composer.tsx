@@ -56,6 +56,8 @@ export interface ComposerProps {
   onSend: (content: string, extra: { attachments: string[]; replyTo?: string }) => void;
   onTyping: () => void;
   upload: Uploader;
+  /** "Poll": opens the poll form (absent: not offered). */
+  onPoll?: () => void;
 }
 
 export interface ComposerHandle {
@@ -371,6 +373,18 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
             setCommand(null);
           }}
         />
+        {props.onPoll && (
+          <button
+            type="button"
+            className="icon-button"
+            aria-label="Poll"
+            title="Poll"
+            disabled={props.disabled}
+            onClick={props.onPoll}
+          >
+            <Icon name="poll" />
+          </button>
+        )}
         <ComposerEmojiButton disabled={props.disabled} onInsert={insertEmoji} />
         <button type="button" className="send" onClick={send} disabled={!canSend} aria-label="Send">
           <Icon name="send" />

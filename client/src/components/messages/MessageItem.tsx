@@ -21,6 +21,8 @@ import type { Row } from './rows.ts';
 import { Icon } from '../common/Icon.tsx';
 import { useMenu } from '../common/useMenu.ts';
 import { ThreadSummaryLink } from '../threads/ThreadSummaryLink.tsx';
+import { PollCard } from './PollCard.tsx';
+import { SaveButton } from './SaveButton.tsx';
 
 export interface ItemContext {
   me: PublicUser;
@@ -137,6 +139,7 @@ function ConfirmedMessage(props: { message: Message; author?: PublicUser; first:
             {message.editedAt && <span className="edited"> (edited)</span>}
           </div>
         )}
+        {message.poll && <PollCard message={message} me={ctx.me} users={ctx.users} />}
         {!message.deleted && message.attachments.length > 0 && (
           <div className="attachments">
             {message.attachments.map((id) => (
@@ -188,6 +191,7 @@ function ConfirmedMessage(props: { message: Message; author?: PublicUser; first:
               <Icon name="pin" size={18} />
             </button>
           )}
+          <SaveButton message={message} />
           {mine && (
             <button type="button" aria-label="Edit" onClick={() => setEditing(true)}>
               <Icon name="edit" size={18} />

@@ -50,6 +50,7 @@ export function PollView(props: {
                 type={poll.multiple ? 'checkbox' : 'radio'}
                 name={name}
                 checked={chosen}
+                disabled={poll.closed}
                 onChange={() => props.onVote(nextChoice(poll.myVotes, index, poll.multiple))}
               />
               <span className="poll-option-text">{option.text}</span>

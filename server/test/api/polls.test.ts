@@ -67,6 +67,8 @@ describe('polls', () => {
       201,
     );
     assert.equal(withContent.content, 'Tea?');
+    // Its text is its question: not edited under the votes.
+    await refused('PATCH', `/api/messages/${m.id}`, owner, 409, 'IM_ERR_CONFLICT', { content: 'Dinner?' });
     // Search finds the question.
     const found = await ok<Message[]>('GET', `/api/search?q=${encodeURIComponent('lunch')}`, owner);
     assert.deepEqual(

@@ -333,6 +333,8 @@ export const messageActions = ({ models, writer, access, audit, recent, threads,
         if (doc.authorId.toHexString() !== userId)
           throw new ImError('IM_ERR_FORBIDDEN', 'Only the author may edit a message');
         if (doc.deleted) throw new ImError('IM_ERR_NOT_FOUND', 'Message not found');
+        // A poll's text is its question: changing it under the votes would change what they answered.
+        if (doc.poll) throw new ImError('IM_ERR_CONFLICT', 'A poll cannot be edited');
         refuseMuted(converse);
         const mentions = await access.membersAmong(ctx, converse, await mentionedUserIds(ctx, ctx.params.content));
         const many = await manyMentions(ctx, converse, userId, ctx.params.content, doc);

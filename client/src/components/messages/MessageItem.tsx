@@ -192,7 +192,7 @@ function ConfirmedMessage(props: { message: Message; author?: PublicUser; first:
             </button>
           )}
           <SaveButton message={message} />
-          {mine && (
+          {mine && !message.poll && (
             <button type="button" aria-label="Edit" onClick={() => setEditing(true)}>
               <Icon name="edit" size={18} />
             </button>

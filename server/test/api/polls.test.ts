@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { AuditPage, Message, Submessage } from '@im/protocol';
+import mongoose, { Types } from 'mongoose';
 import { connectClient, pause, record, sync, until } from '../realtime/client.ts';
 import { expectations, groupWithMembers, startApi, type ApiHarness } from './harness.ts';
 
@@ -203,6 +204,22 @@ describe('polls', () => {
     for (const text of seen) {
       assert.ok(!text.includes('voterIds'), text);
       assert.ok(!text.includes(bob.id) && !text.includes(carol.id), text);
+    }
+    // Nor does the database: two votes, keyed so that neither names its voter.
+    const db = await mongoose.createConnection(api.env.mongoUrl).asPromise();
+    try {
+      const votes = await db
+        .collection('pollvotes')
+        .find({ messageId: new Types.ObjectId(m.id) })
+        .toArray();
+      assert.equal(votes.length, 2);
+      const stored = JSON.stringify([
+        votes,
+        await db.collection('messages').findOne({ _id: new Types.ObjectId(m.id) }),
+      ]);
+      assert.ok(!stored.includes(bob.id) && !stored.includes(carol.id), stored);
+    } finally {
+      await db.close();
     }
   });
 

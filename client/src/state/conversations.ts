@@ -1,4 +1,5 @@
 import type { Ack, CommandAccepted, Message, Reaction, ServerToClientEvents, SlashCommand } from '@im/protocol';
+import { keepMyVotes } from './poll-votes.ts';
 import { describeError, sentenceFor } from '../api/errors.ts';
 import { http, path } from '../api/http.ts';
 import {
@@ -341,7 +342,9 @@ export async function deleteMessage(message: Message): Promise<void> {
 }
 
 export function applyUpdatedMessage(message: Message): void {
-  patchConverse(message.converseId, (c) => ({ items: mergeMessages(c.items, withinWindow(c, [message])) }));
+  patchConverse(message.converseId, (c) => ({
+    items: mergeMessages(c.items, withinWindow(c, [keepMyVotes(c.items, message)])),
+  }));
 }
 
 export function applyDeletedMessage(converseId: string, messageId: string): void {

@@ -35,6 +35,7 @@ import {
   updatePanels,
 } from './groups.ts';
 import { receiveEphemeral } from './ephemeral.ts';
+import { applySubmessage } from './submessages.ts';
 import { applyRoles, forgetRoles, refreshMyPermissions } from './roles.ts';
 import { applyUserGroups, forgetUserGroups } from './user-groups.ts';
 import { attachThreadEvents, followsThread } from './threads.ts';
@@ -101,6 +102,7 @@ export function attachRealtime(socket: ChatSocket, onUnauthorized: () => void): 
   socket.on('message:updated', (message) => applyUpdatedMessage(message));
   socket.on('message:deleted', (event) => applyDeletedMessage(event.converseId, event.messageId));
   socket.on('reaction:updated', (event) => applyReactionEvent(event));
+  socket.on('message:submessage', (submessage) => applySubmessage(submessage));
   socket.on('converse:read', (event) => applyReadPosition(event.converseId, event.readSeq));
   socket.on('read:updated', (event) => applyReceipt(event));
   socket.on('typing', (event) => showTyping(event.converseId, event.userId));

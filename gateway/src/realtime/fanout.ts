@@ -95,6 +95,10 @@ const FANOUT: { [E in EventName]?: FanoutHandler<E> } = {
   [EVENTS.reactionUpdated]: (rt, { converseId, messageId, emoji, userId, added, counts }) => {
     emitTo(rt, converseRoom(converseId), 'reaction:updated', { converseId, messageId, emoji, userId, added, counts });
   },
+  [EVENTS.submessage]: (rt, { submessage, memberIds }) => {
+    dmJoin(rt, submessage.converseId, memberIds);
+    emitTo(rt, converseRoom(submessage.converseId), 'message:submessage', submessage);
+  },
   // Only the person who ran the command, on each of their devices in that converse.
   [EVENTS.ephemeral]: ({ io }, { userId, message }) => {
     io.to(userRoom(userId)).emit('message:ephemeral', message);

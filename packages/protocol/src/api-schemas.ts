@@ -56,6 +56,8 @@ import type {
 } from './integrations.ts';
 import type { CallJoin, CallRinging, CallState } from './calls.ts';
 import type { FollowedThreadPage } from './threads.ts';
+import type { ConverseNotificationSetting, InboxUnread, SavedPage, UserGroup } from './attention.ts';
+import type { Submessage } from './submessages.ts';
 import type { OwnUser, ResetLink } from './mail.ts';
 
 /**
@@ -119,6 +121,11 @@ export interface ApiSchemas {
   CallJoin: CallJoin;
   CallState: CallState;
   CallRinging: CallRinging;
+  Submessage: Submessage;
+  SavedPage: SavedPage;
+  ConverseNotificationSetting: ConverseNotificationSetting;
+  InboxUnread: InboxUnread;
+  UserGroup: UserGroup;
   SendAccepted: SendAccepted;
   ScheduledEntry: ScheduledEntry;
   Reminder: Reminder;

@@ -8,8 +8,10 @@ import type { CommandAccepted, EphemeralMessage } from './integrations.ts';
 import type { PinInfo, ThreadSummary } from './threads.ts';
 import type { ScheduledUpdatedEvent } from './scheduling.ts';
 import type { CallDeclined, CallRecord, CallRinging, CallState } from './calls.ts';
+import type { Submessage } from './submessages.ts';
 import type {
   ConverseNotificationSetting,
+  PollBody,
   ForwardedFrom,
   Poll,
   PresenceStatus,
@@ -433,7 +435,8 @@ export type Ack<T> = { ok: true; data: T } | { ok: false; error: { code: string;
 
 export interface SendMessageBody {
   converseId: Id;
-  content: string;
+  /** Required, but with `poll`: the stored text is then the poll's question. */
+  content?: string;
   clientMsgId?: string;
   replyTo?: Id;
   attachments?: Id[];
@@ -443,6 +446,8 @@ export interface SendMessageBody {
   threadId?: Id;
   /** Over HTTP, for people: send it at this time instead (202 `{scheduled}`); at most a year ahead. */
   sendAt?: Timestamp;
+  /** Send a poll: the message's text is its question. */
+  poll?: PollBody;
 }
 
 export interface SyncRequest {
@@ -508,6 +513,8 @@ export interface ServerToClientEvents {
   'converse:unread': (entry: UnreadEntry) => void;
   /** My inbox changed (an entry came, or entries were read): load its count again. */
   'inbox:updated': (event: { unread: Int }) => void;
+  /** A submessage on a message of the converse (a widget's event, see submessages.ts). */
+  'message:submessage': (submessage: Submessage) => void;
   /** Someone I share a group or a DM with changed their name or avatar. */
   'user:updated': (user: PublicUser) => void;
   /** A group's custom emoji changed: load its list again. */
@@ -552,6 +559,7 @@ export * from './pictures.ts';
 export * from './threads.ts';
 export * from './attention.ts';
 export * from './scheduling.ts';
+export * from './submessages.ts';
 export type { ApiSchemas, ApiSchemaName } from './api-schemas.ts';
 export * from './role-rules.ts';
 export * from './dnd-schedule.ts';

@@ -15,6 +15,7 @@ import type {
   Role,
   UserStatus,
   UserGroup,
+  Submessage,
 } from '@im/protocol';
 import type { Context } from 'moleculer';
 import { isRoutedEvent } from './realtime/event-rooms.ts';
@@ -59,6 +60,8 @@ export const EVENTS = {
   messageUpdated: 'chat.message.updated',
   messageDeleted: 'chat.message.deleted',
   reactionUpdated: 'chat.reaction.updated',
+  /** A widget's event on a message (a submessage): the converse's apps reduce it into the widget. */
+  submessage: 'chat.message.submessage',
   /** A user's read position moved (their other devices clear the badge). */
   converseRead: 'chat.converse.read',
   /** A user read a thread up to a reply (its replies in their inbox are read). */
@@ -180,6 +183,7 @@ export interface EventPayloads {
     added: boolean;
     counts: Array<{ emoji: string; count: number }>;
   } & DmAudience;
+  'chat.message.submessage': { submessage: Submessage } & DmAudience;
   'chat.converse.read': { converseId: string; userId: string; readSeq: number };
   'chat.thread.read': { userId: string; converseId: string; rootId: string; readSeq: number };
   /** entry: the user's counts in the converse after the change. */

@@ -22,6 +22,10 @@ import { RecentMessages } from './recent-messages.ts';
 import { fillSpentSeqs } from './seq-repair.ts';
 import { pinActions } from './pin-actions.ts';
 import { markUnreadActions } from './mark-unread.ts';
+import { PollVoters } from './poll-voters.ts';
+import { pollActions } from './poll-actions.ts';
+import { savedActions } from './saved-actions.ts';
+import { submessageActions } from './submessage-actions.ts';
 import { threadActions } from './thread-actions.ts';
 import { DueTimer } from './due-timer.ts';
 import { dueWork, type DueBroker } from './due-work.ts';
@@ -66,6 +70,7 @@ export const createChatService: ServiceFactory = (app: AppContext) => {
     threads: new ThreadReplies(models, recent, app.logger),
     dmIndex,
     scheduling: { models: schedule, work, timer },
+    voters: new PollVoters(app.config.secret, models.pollVotes),
   };
   let repairTimer: NodeJS.Timeout | undefined;
   let stopDmRebuild = () => {};
@@ -128,6 +133,9 @@ export const createChatService: ServiceFactory = (app: AppContext) => {
       ...previewActions(deps),
       ...callRecordActions(deps),
       ...scheduleActions(deps),
+      ...pollActions(deps),
+      ...submessageActions(deps),
+      ...savedActions(deps),
     },
     events: {
       // A deleted or deactivated account sends nothing later and is reminded of nothing.

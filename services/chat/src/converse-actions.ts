@@ -38,7 +38,7 @@ const toDm = (doc: ConverseDoc): DmConverse => ({
 const activeAt = (doc: ConverseDoc) => (doc.lastMessageAt ?? doc.createdAt ?? doc._id.getTimestamp()).getTime();
 
 export const converseActions = (deps: ChatDeps) => {
-  const { models, access, recent, dmIndex } = deps;
+  const { models, access, recent, dmIndex, voters } = deps;
   const receipts = readReceipts(deps);
   /** The DMs of each user, for every user asking in this turn in one query (connect storms). */
   const dmsOf = batchLoader<string, ConverseDoc[]>(async (userIds) => {
@@ -250,7 +250,10 @@ export const converseActions = (deps: ChatDeps) => {
           .limit(ctx.params.limit ?? 50)
           .maxTimeMS(5000)
           .lean<MessageDoc[]>();
-        return docs.map((d) => toMessage(d));
+        return voters.fill(
+          docs.map((d) => toMessage(d)),
+          userId,
+        );
       },
     },
 
@@ -331,7 +334,9 @@ export const converseActions = (deps: ChatDeps) => {
         await Promise.all(
           entries.map(async ([converseId, lastSeq]) => {
             if (!(await access.resolve(ctx, converseId, userId))) return;
-            out[converseId] = await missedSince(converseId, lastSeq);
+            const missed = await missedSince(converseId, lastSeq);
+            // Polls with the reader's own votes (one query, none without polls).
+            out[converseId] = missed.tooMany ? missed : { messages: await voters.fill(missed.messages, userId) };
           }),
         );
         return { converses: out };

@@ -7,6 +7,7 @@ import type { ChatModels } from './models.ts';
 import type { RecentMessages } from './recent-messages.ts';
 import type { Scheduling } from './schedule-actions.ts';
 import type { ThreadReplies } from './thread-replies.ts';
+import type { PollVoters } from './poll-voters.ts';
 
 export interface ChatDeps {
   app: AppContext;
@@ -20,6 +21,8 @@ export interface ChatDeps {
   dmIndex: DmIndex;
   /** Scheduled messages and reminders: the stored schedule and what sends it. */
   scheduling: Scheduling;
+  /** Whose vote is whose in polls (keyed hashes for anonymous ones). */
+  voters: PollVoters;
 }
 
 export type Ctx<P = Record<string, never>> = Context<P, CallerMeta>;

@@ -3,6 +3,7 @@ import { chatParams } from './params.ts';
 import { previewParams } from './preview-params.ts';
 import { threadEndpoints } from './thread-endpoints.ts';
 import { scheduleEndpoints } from './schedule-endpoints.ts';
+import { personalEndpoints } from './personal-endpoints.ts';
 
 /** Converses and messages: the chat service's public HTTP endpoints (the gateway mounts them). */
 export const chatEndpoints: Endpoint[] = [
@@ -178,6 +179,7 @@ export const chatEndpoints: Endpoint[] = [
   }),
   ...threadEndpoints,
   ...scheduleEndpoints,
+  ...personalEndpoints,
   endpoint({
     method: 'DELETE',
     path: '/api/messages/:messageId/preview',

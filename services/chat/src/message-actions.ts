@@ -23,6 +23,7 @@ import { messageViews } from './message-views.ts';
 import { releasePinSlot } from './pin-actions.ts';
 import { dropPreviewImage, previewLeftByEdit } from './preview-image.ts';
 import { parseSlash, type Slash } from './slash.ts';
+import { newPoll } from './poll-body.ts';
 import { emptied } from './tombstone.ts';
 import type { MessageDoc, ReactionDoc } from './models.ts';
 import { chatParams } from './params.ts';
@@ -36,6 +37,11 @@ const onlyBots = () =>
 
 type SlashCommandCall = Extract<Slash, { kind: 'command' }>;
 
+const contentRequired = () =>
+  new ImError('IM_ERR_VALIDATION', "'content' is required (but with a poll)", [
+    { field: 'content', type: 'required', message: "'content' is required (but with a poll)" },
+  ]);
+
 const reusedClientMsgId = () =>
   new ImError('IM_ERR_CONFLICT', 'This clientMsgId was already used for another converse');
 
@@ -43,9 +49,9 @@ const reusedClientMsgId = () =>
 const MAX_REACTION_KINDS = 20;
 
 export const messageActions = (deps: ChatDeps) => {
-  const { models, writer, access, audit, recent, threads } = deps;
+  const { models, writer, access, audit, recent, threads, voters } = deps;
   /** Messages as the caller sees them (their own reactions marked). */
-  const views = (docs: MessageDoc[], userId: string) => messageViews(models, docs, userId);
+  const views = (docs: MessageDoc[], userId: string) => messageViews(models, docs, userId, voters);
 
   /** The message's reactions as the caller sees them, after a change. */
   const reactionsOf = async (current: MessageDoc | null, userId: string): Promise<Reaction[]> => {
@@ -114,7 +120,7 @@ export const messageActions = (deps: ChatDeps) => {
         {
           $set: { ...emptied(), reactionKinds: 0 },
           // Its @all / @here go with it: no unread summary counts it any more.
-          $unset: { mentionsAll: '', mentionsHere: '', mentionsMany: '', hereIds: '', pinned: '' },
+          $unset: { mentionsAll: '', mentionsHere: '', mentionsMany: '', hereIds: '', pinned: '', poll: '' },
           $inc: { v: 1 },
         },
         { new: false },
@@ -124,6 +130,9 @@ export const messageActions = (deps: ChatDeps) => {
     // Deleting a pinned message unpins it: its slot goes back to the converse.
     if (before.pinned) await releasePinSlot(models, doc.converseId);
     await models.reactions.deleteMany({ messageId: doc._id });
+    // A poll's votes and a widget's events go with it.
+    if (before.poll) await models.pollVotes.deleteMany({ messageId: doc._id });
+    await models.submessages.deleteMany({ messageId: doc._id });
     await unrecordMentions(models.reads, mentionsOf(before));
     // Its link preview's image goes with it (the file service gives the author's quota back).
     await dropPreviewImage(ctx, before.preview);
@@ -193,13 +202,17 @@ export const messageActions = (deps: ChatDeps) => {
         const bot = ctx.meta.user?.botGroupId !== undefined;
         if (ctx.params.sendAt !== undefined) return scheduleLater(deps, ctx);
         if (username !== undefined && !bot) throw onlyBots();
-        // Bots' text is never a command: a bot answering a command cannot call another.
-        const slash = bot ? undefined : parseSlash(ctx.params.content);
+        // A poll's text is its question (what search, feeds, previews and notifications show).
+        const poll = ctx.params.poll ? newPoll(ctx.params.poll) : undefined;
+        const text = poll ? poll.question : ctx.params.content;
+        if (text === undefined) throw contentRequired();
+        // Bots' text is never a command: a bot answering a command cannot call another; a poll is never one.
+        const slash = bot || poll ? undefined : parseSlash(text);
         if (slash?.kind === 'command') {
           const accepted = await runCommand(ctx, converseId, userId, slash);
           if (accepted) return accepted;
         }
-        const content = slash?.kind === 'builtin' ? slash.content : ctx.params.content;
+        const content = slash?.kind === 'builtin' ? slash.content : text;
         const written = await mentioned(ctx, content);
         const { access: converse, members: mentions } = await access.requireWithMembers(
           ctx,
@@ -233,6 +246,7 @@ export const messageActions = (deps: ChatDeps) => {
           ...(username ? { username } : {}),
           ...(slash?.kind === 'builtin' && slash.emote ? { emote: true } : {}),
           ...many.set,
+          ...(poll ? { poll } : {}),
         });
         if (doc.converseId.toHexString() !== converseId) throw reusedClientMsgId();
         const message = toMessage(doc);
@@ -323,6 +337,8 @@ export const messageActions = (deps: ChatDeps) => {
         if (doc.authorId.toHexString() !== userId)
           throw new ImError('IM_ERR_FORBIDDEN', 'Only the author may edit a message');
         if (doc.deleted) throw new ImError('IM_ERR_NOT_FOUND', 'Message not found');
+        // A poll's text is its question: changing it under the votes would change what they answered.
+        if (doc.poll) throw new ImError('IM_ERR_CONFLICT', 'A poll cannot be edited');
         refuseMuted(converse);
         const written = await mentioned(ctx, ctx.params.content);
         const mentions = await access.membersAmong(ctx, converse, written.userIds, written.handles, userId);

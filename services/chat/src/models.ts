@@ -1,6 +1,14 @@
 import { modelOn } from '@im/sdk';
 import { Schema, type Connection, type Model, type Types } from 'mongoose';
 import { threadFollowSchema, type ThreadFollowDoc } from './thread-follows.ts';
+import {
+  pollVoteSchema,
+  savedSchema,
+  submessageSchema,
+  type PollVoteDoc,
+  type SavedDoc,
+  type SubmessageDoc,
+} from './personal-models.ts';
 
 export interface MessageDoc {
   _id: Types.ObjectId;
@@ -48,6 +56,19 @@ export interface MessageDoc {
   preview?: { url: string; title: string; description?: string; siteName?: string; imageFileId?: Types.ObjectId };
   /** A forward: the first message it copies (a forward of a forward keeps the first origin). */
   forwarded?: { messageId: Types.ObjectId; converseId: Types.ObjectId; authorId: Types.ObjectId; createdAt: Date };
+  /** A poll (see poll-actions.ts): its tallies, kept by one update per vote; who voted lives in `pollvotes`. */
+  poll?: PollDoc;
+}
+
+export interface PollDoc {
+  question: string;
+  /** `voterIds` only in a poll that shows its voters. */
+  options: Array<{ text: string; votes: number; voterIds?: Types.ObjectId[] }>;
+  multiple: boolean;
+  anonymous: boolean;
+  closesAt?: Date;
+  /** Closed early by its author. */
+  closedAt?: Date;
 }
 
 /**
@@ -132,6 +153,7 @@ const messageSchema = new Schema<MessageDoc>(
       ),
       default: undefined,
     },
+    poll: { type: Schema.Types.Mixed, default: undefined },
     pinned: {
       type: new Schema(
         {
@@ -216,6 +238,9 @@ export interface ChatModels {
   reactions: Model<ReactionDoc>;
   migrations: Model<MigrationDoc>;
   follows: Model<ThreadFollowDoc>;
+  pollVotes: Model<PollVoteDoc>;
+  submessages: Model<SubmessageDoc>;
+  saved: Model<SavedDoc>;
 }
 
 export function chatModels(connection: Connection): ChatModels {
@@ -227,5 +252,8 @@ export function chatModels(connection: Connection): ChatModels {
     reactions: get('Reaction', reactionSchema),
     migrations: get('ChatMigration', migrationSchema),
     follows: get('ThreadFollow', threadFollowSchema),
+    pollVotes: get('PollVote', pollVoteSchema),
+    submessages: get('Submessage', submessageSchema),
+    saved: get('SavedMessage', savedSchema),
   };
 }

@@ -1,6 +1,7 @@
 import { CUSTOM_EMOJI_NAME } from '@im/protocol';
 import { idParam, limitParam, notBlank, searchText, strict } from '@im/sdk';
 import { timestampParam } from './schedule-params.ts';
+import { pollBody } from './personal-params.ts';
 
 /**
  * The chat service's action parameters (fastest-validator). The gateway's
@@ -38,7 +39,8 @@ export const chatParams = {
   listDms: strict({}),
   send: strict({
     converseId: idParam,
-    content,
+    // Required, but with a poll (its question is then the text).
+    content: { ...content, optional: true },
     clientMsgId: { type: 'string', min: 1, max: 64, pattern: /^[A-Za-z0-9_.:-]+$/, optional: true },
     replyTo: { ...idParam, optional: true },
     // A thread reply: the root, a top-level message of the same converse.
@@ -48,6 +50,7 @@ export const chatParams = {
     username: { type: 'string', trim: true, min: 1, max: 64, pattern: /\S/, optional: true },
     // Send it later (people over HTTP): 202 {scheduled}.
     sendAt: { ...timestampParam, optional: true },
+    poll: pollBody,
   }),
   history: strict({
     converseId: idParam,

@@ -30,7 +30,7 @@ export const releasePinSlot = (models: ChatModels, converseId: MessageDoc['conve
   models.converses.updateOne({ _id: converseId, pinCount: { $gt: 0 } }, { $inc: { pinCount: -1 } });
 
 /** Pins: holders of pinMessages in groups (owner and admins hold it), either member in a DM. */
-export const pinActions = ({ models, access, recent }: ChatDeps) => {
+export const pinActions = ({ models, access, recent, voters }: ChatDeps) => {
   /** The message and the caller's access, when the caller may pin in its converse. */
   const loadPinnable = async (ctx: Ctx<object>, messageId: string, userId: string) => {
     const { doc, converse } = await access.requireMessage(ctx, messageId, userId);
@@ -39,7 +39,7 @@ export const pinActions = ({ models, access, recent }: ChatDeps) => {
   };
 
   /** One message as the caller sees it (reactions' `me`). */
-  const viewOf = async (doc: MessageDoc, userId: string) => (await messageViews(models, [doc], userId))[0]!;
+  const viewOf = async (doc: MessageDoc, userId: string) => (await messageViews(models, [doc], userId, voters))[0]!;
 
   /** Stored, then told to the converse; the caller gets their own view (reactions' `me`). */
   const changed = async (ctx: Ctx<object>, doc: MessageDoc, converse: ConverseAccess, userId: string) => {
@@ -103,7 +103,7 @@ export const pinActions = ({ models, access, recent }: ChatDeps) => {
           .sort({ 'pinned.at': -1 })
           .limit(MAX_PINS)
           .lean<MessageDoc[]>();
-        return messageViews(models, docs, userId);
+        return messageViews(models, docs, userId, voters);
       },
     },
   };

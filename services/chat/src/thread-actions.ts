@@ -1,23 +1,15 @@
 import type { FollowedThread, FollowedThreadPage, Message } from '@im/protocol';
-import { announce, call, callerId, EVENTS, type Params } from '@im/sdk';
+import { announce, callerId, EVENTS, type Params } from '@im/sdk';
 import { Types } from 'mongoose';
 import type { ChatDeps, Ctx } from './deps.ts';
 import { messageViews } from './message-views.ts';
 import type { MessageDoc } from './models.ts';
 import type { ThreadFollowDoc } from './thread-follows.ts';
 import { threadParams } from './thread-params.ts';
+import { visibleConverseIds } from './visible-converses.ts';
 
 /** Threads: a root's replies, the threads I follow, and my read position in one. */
-export const threadActions = ({ models, access }: ChatDeps) => {
-  /** Every converse the user is in now: group panels (the group service's answer) and DMs. */
-  const visibleConverseIds = async (ctx: Ctx<object>, userId: string): Promise<Types.ObjectId[]> => {
-    const [groups, dms] = await Promise.all([
-      call(ctx, 'group.userConverses', { userId }),
-      models.converses.find({ memberIds: userId, type: 'dm' }, { _id: 1 }).lean<Array<{ _id: Types.ObjectId }>>(),
-    ]);
-    return [...groups.flatMap((g) => g.converseIds.map((id) => new Types.ObjectId(id))), ...dms.map((d) => d._id)];
-  };
-
+export const threadActions = ({ models, access, voters }: ChatDeps) => {
   /** Replies above each follow's read position, for a whole page in one aggregation. */
   const unreadCounts = async (follows: ThreadFollowDoc[]): Promise<Map<string, number>> => {
     if (follows.length === 0) return new Map();
@@ -46,7 +38,7 @@ export const threadActions = ({ models, access }: ChatDeps) => {
           .sort({ seq: 1 })
           .limit(limit)
           .lean<MessageDoc[]>();
-        return messageViews(models, docs, userId);
+        return messageViews(models, docs, userId, voters);
       },
     },
 
@@ -56,7 +48,7 @@ export const threadActions = ({ models, access }: ChatDeps) => {
       async handler(ctx: Ctx<Params<typeof threadParams.threads>>): Promise<FollowedThreadPage> {
         const userId = callerId(ctx);
         const { cursor, limit = 20 } = ctx.params;
-        const converseIds = await visibleConverseIds(ctx, userId);
+        const converseIds = await visibleConverseIds(ctx, models, userId);
         const [at, id] = cursor ? cursor.split('_') : [];
         const follows = await models.follows
           .find({
@@ -80,7 +72,7 @@ export const threadActions = ({ models, access }: ChatDeps) => {
           models.messages.find({ _id: { $in: page.map((f) => f.rootId) } }).lean<MessageDoc[]>(),
           unreadCounts(page),
         ]);
-        const views = new Map((await messageViews(models, roots, userId)).map((m) => [m.id, m]));
+        const views = new Map((await messageViews(models, roots, userId, voters)).map((m) => [m.id, m]));
         const items = page.flatMap((f): FollowedThread[] => {
           const root = views.get(f.rootId.toHexString());
           if (!root) return [];

@@ -1,8 +1,9 @@
 import type { ConverseAccess, Message } from '@im/protocol';
 import type { MessageDoc } from './models.ts';
+import { pollView } from './poll-views.ts';
 
-/** The public message; `myEmojis` are the caller's own reactions on it. */
-export function toMessage(doc: MessageDoc, myEmojis: ReadonlySet<string> = new Set()): Message {
+/** The public message; `myEmojis` are the caller's own reactions on it, `myVotes` their votes in its poll. */
+export function toMessage(doc: MessageDoc, myEmojis: ReadonlySet<string> = new Set(), myVotes: number[] = []): Message {
   return {
     id: doc._id.toHexString(),
     converseId: doc.converseId.toHexString(),
@@ -27,6 +28,7 @@ export function toMessage(doc: MessageDoc, myEmojis: ReadonlySet<string> = new S
     ...(doc.threadId ? { threadId: doc.threadId.toHexString() } : {}),
     ...(doc.thread ? { thread: threadView(doc.thread) } : {}),
     ...(doc.preview && !doc.deleted ? { preview: previewView(doc.preview) } : {}),
+    ...(doc.poll && !doc.deleted ? { poll: pollView(doc.poll, myVotes) } : {}),
     ...(doc.pinned ? { pinned: { by: doc.pinned.by.toHexString(), at: doc.pinned.at.toISOString() } } : {}),
     ...(doc.forwarded ? { forwarded: forwardedView(doc.forwarded) } : {}),
   };

@@ -41,6 +41,8 @@ const PATHS = {
   bell: 'M6 16V11a6 6 0 0 1 12 0v5l2 2H4zM10 20a2 2 0 0 0 4 0',
   bellOff: 'M6 16V11a6 6 0 0 1 9.5-4.9M18 10.5V16l2 2H8M10 20a2 2 0 0 0 4 0M3 3l18 18',
   clock: 'M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18zM12 7v5l3 2',
+  bookmark: 'M6 3h12v18l-6-4.5L6 21z',
+  poll: 'M5 20V10M12 20V4M19 20v-7',
 } as const;
 
 export type IconName = keyof typeof PATHS;

@@ -15,6 +15,7 @@ import { JoinPrompt } from '../explore/JoinPrompt.tsx';
 import { GroupRail } from './GroupRail.tsx';
 import { SettingsDialog } from './SettingsDialog.tsx';
 import { StatusMenu } from '../status/StatusMenu.tsx';
+import { SavedEntry } from './SavedEntry.tsx';
 import { DmSidebar, GroupSidebar } from './Sidebar.tsx';
 import { Icon } from '../common/Icon.tsx';
 import { PinsButton } from '../threads/PinsButton.tsx';
@@ -111,6 +112,7 @@ export function Shell() {
             ) : (
               <DmSidebar activeConverseId={dm?.id} />
             )}
+            <SavedEntry />
             <div className="user-bar">
               <StatusMenu />
               {serverAdmin && (

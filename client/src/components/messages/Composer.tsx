@@ -59,6 +59,8 @@ export interface ComposerProps {
   onSendLater?: (content: string, extra: { attachments: string[]; replyTo?: string }, at: Date) => void;
   onTyping: () => void;
   upload: Uploader;
+  /** "Poll": opens the poll form (absent: not offered). */
+  onPoll?: () => void;
 }
 
 export interface ComposerHandle {
@@ -376,6 +378,18 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
             setCommand(null);
           }}
         />
+        {props.onPoll && (
+          <button
+            type="button"
+            className="icon-button"
+            aria-label="Poll"
+            title="Poll"
+            disabled={props.disabled}
+            onClick={props.onPoll}
+          >
+            <Icon name="poll" />
+          </button>
+        )}
         <ComposerEmojiButton disabled={props.disabled} onInsert={insertEmoji} />
         {props.onSendLater && <SendLaterButton disabled={!canSend} onPick={send} />}
         <button type="button" className="send" onClick={() => send()} disabled={!canSend} aria-label="Send">

@@ -27,6 +27,7 @@ import { useStore } from '../../state/store.ts';
 import { openThread, togglePin } from '../../state/threads.ts';
 import { CommandNotes } from './commands/CommandNotes.tsx';
 import { Composer, type ComposerHandle, type Uploader } from './Composer.tsx';
+import { PollComposer } from './PollComposer.tsx';
 import type { MessageHandlers } from './handlers.ts';
 import { ImageViewer } from './ImageViewer.tsx';
 import { MessageList } from './MessageList.tsx';
@@ -77,6 +78,7 @@ export function ConverseView(props: {
   const [replyTo, setReplyTo] = useState<Message | null>(null);
   const [viewing, setViewing] = useState<string | null>(null);
   const [reporting, setReporting] = useState<Message | null>(null);
+  const [polling, setPolling] = useState(false);
   const posting = usePosting(props.posting ?? {});
   const composer = useRef<ComposerHandle>(null);
 
@@ -194,11 +196,13 @@ export function ConverseView(props: {
             onSendLater={(content, extra, at) => void scheduleMessage(converseId, content, extra, at)}
             onTyping={() => notifyTyping(converseId)}
             upload={upload}
+            onPoll={() => setPolling(true)}
           />
         )}
         {reporting && (
           <ReportDialog message={reporting} author={users[reporting.authorId]} onClose={() => setReporting(null)} />
         )}
+        {polling && <PollComposer converseId={converseId} onClose={() => setPolling(false)} />}
         {viewing && <ImageViewer fileId={viewing} onClose={() => setViewing(null)} />}
       </section>
     </CustomEmojiScope>

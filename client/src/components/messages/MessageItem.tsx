@@ -26,6 +26,8 @@ import { ThreadSummaryLink } from '../threads/ThreadSummaryLink.tsx';
 import { ForwardButton } from './ForwardButton.tsx';
 import { ForwardedFrom } from './ForwardedFrom.tsx';
 import { useMentionHandles } from './useMentionHandles.ts';
+import { PollCard } from './PollCard.tsx';
+import { SaveButton } from './SaveButton.tsx';
 
 export interface ItemContext {
   me: PublicUser;
@@ -144,6 +146,7 @@ function ConfirmedMessage(props: { message: Message; author?: PublicUser; first:
             {message.editedAt && <span className="edited"> (edited)</span>}
           </div>
         )}
+        {message.poll && <PollCard message={message} me={ctx.me} users={ctx.users} />}
         {!message.deleted && message.attachments.length > 0 && (
           <div className="attachments">
             {message.attachments.map((id) => (
@@ -198,7 +201,8 @@ function ConfirmedMessage(props: { message: Message; author?: PublicUser; first:
               <Icon name="pin" size={18} />
             </button>
           )}
-          {mine && (
+          <SaveButton message={message} />
+          {mine && !message.poll && (
             <button type="button" aria-label="Edit" onClick={() => setEditing(true)}>
               <Icon name="edit" size={18} />
             </button>

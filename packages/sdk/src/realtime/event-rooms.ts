@@ -20,6 +20,7 @@ export const EVENT_ROOMS = {
   'chat.message.updated': (p) => withMembers(converseRoom(p.message.converseId), p.memberIds),
   'chat.message.deleted': (p) => withMembers(converseRoom(p.converseId), p.memberIds),
   'chat.reaction.updated': (p) => [converseRoom(p.converseId)],
+  'chat.message.submessage': (p) => withMembers(converseRoom(p.submessage.converseId), p.memberIds),
   'chat.converse.read': (p) => [userRoom(p.userId)],
   'chat.converse.unread': (p) => [userRoom(p.userId)],
   'push.converse.notifications': (p) => [userRoom(p.userId)],

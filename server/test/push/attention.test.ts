@@ -165,8 +165,11 @@ describe('notification levels, the inbox and mark as unread', () => {
       got(mentionsOnly).map((p) => [p.type, p.messageId]),
       [['mention', named.id]],
     );
+    // Two messages' pushes may arrive in either order (the queue sends them concurrently).
     assert.deepEqual(
-      got(everything).map((p) => [p.type, p.messageId]),
+      got(everything)
+        .map((p) => [p.type, p.messageId])
+        .sort((x, y) => String(x[1]).localeCompare(String(y[1]))),
       [
         ['message', plain.id],
         ['mention', named.id],

@@ -3,6 +3,8 @@ import { announce, call, EVENTS, type ActionParams, type ActionResult } from '@i
 import { Types } from 'mongoose';
 import type { PushJobData } from './delivery/push-job.ts';
 import type { Ctx, PushDeps } from './deps.ts';
+import { withoutDnd } from './dnd.ts';
+import { tellInboxCounts } from './inbox-count.ts';
 import type { NotificationDoc, SubscriptionDoc } from './models.ts';
 import { toNotification } from './views.ts';
 
@@ -41,8 +43,11 @@ export const reminderActions = ({ models, queue }: PushDeps) => ({
       await models.notifications.deleteMany({ userId: entry.userId, messageId: entry.messageId });
       await models.notifications.insertMany([entry], { lean: true });
       announce(ctx, EVENTS.reminderDue, { userId, notification: toNotification(entry) });
+      await tellInboxCounts(ctx, models, [userId]);
       const online: string[] = await call(ctx, 'gateway.online', { userIds: [userId] }).catch(() => []);
       if (online.includes(userId)) return;
+      // Do not disturb holds the push back; the inbox entry stays.
+      if ((await withoutDnd(ctx.broker, [entry.userId])).length === 0) return;
       const payload = JSON.stringify({ type: 'reminder', converseId, messageId, seq, authorId, preview });
       const subs = await models.subscriptions
         .find({ userId: entry.userId }, { _id: 0, endpoint: 1, p256dh: 1, auth: 1, failingSince: 1 })

@@ -9,7 +9,7 @@ import type { PushDeps } from './deps.ts';
 import { tellInboxCounts } from './inbox-count.ts';
 import type { DeviceDoc, NotificationKind, SubscriptionDoc } from './models.ts';
 import { recipientsOf } from './recipients.ts';
-import { withoutDnd } from './dnd.ts';
+import { dndAmong } from './dnd.ts';
 import { RosterCache } from './roster-cache.ts';
 /** Characters of a message shown in a notification and the inbox. */
 const PREVIEW_CHARS = 140;
@@ -83,12 +83,7 @@ export function notifier({ app, models, queue, fanOut }: PushDeps) {
     preview: string,
   ) => {
     if (userIds.length === 0) return;
-    // Do not disturb holds pushes back; the inbox entries were written all the same.
-    const recipientIds = await withoutDnd(
-      broker,
-      userIds.map((id) => new Types.ObjectId(id)),
-    );
-    if (recipientIds.length === 0) return;
+    const recipientIds = userIds.map((id) => new Types.ObjectId(id));
     const payloadOf = new Map<string, string>();
     const payload = (userId: Types.ObjectId) => {
       const type = kindOf(userId.toHexString());
@@ -113,21 +108,32 @@ export function notifier({ app, models, queue, fanOut }: PushDeps) {
             .lean<DeviceDoc[]>()
         : Promise.resolve([]),
     ]);
+    if (subs.length === 0 && devices.length === 0) return;
+    // Do not disturb holds pushes back (the inbox entries were written all the same); asked only
+    // about those with somewhere to push to.
+    const held = await dndAmong(
+      broker,
+      [...subs, ...devices].map((t) => t.userId),
+    );
     const jobs: PushJobData[] = [
-      ...subs.map((s) => ({
-        channel: 'webpush' as const,
-        target: s.failingSince
-          ? { endpoint: s.endpoint, p256dh: s.p256dh, auth: s.auth, failing: true as const }
-          : { endpoint: s.endpoint, p256dh: s.p256dh, auth: s.auth },
-        payload: payload(s.userId),
-      })),
-      ...devices.map((d) => ({
-        channel: 'proxy' as const,
-        target: { platform: d.platform, token: d.token },
-        payload: payload(d.userId),
-      })),
+      ...subs
+        .filter((s) => !held.has(s.userId.toHexString()))
+        .map((s) => ({
+          channel: 'webpush' as const,
+          target: s.failingSince
+            ? { endpoint: s.endpoint, p256dh: s.p256dh, auth: s.auth, failing: true as const }
+            : { endpoint: s.endpoint, p256dh: s.p256dh, auth: s.auth },
+          payload: payload(s.userId),
+        })),
+      ...devices
+        .filter((d) => !held.has(d.userId.toHexString()))
+        .map((d) => ({
+          channel: 'proxy' as const,
+          target: { platform: d.platform, token: d.token },
+          payload: payload(d.userId),
+        })),
     ];
-    await queue()?.enqueue(jobs);
+    if (jobs.length > 0) await queue()?.enqueue(jobs);
   };
 
   /** Inbox entries, inbox counts and push jobs for the recipients of a message. */
@@ -142,7 +148,12 @@ export function notifier({ app, models, queue, fanOut }: PushDeps) {
     // A DM is in the inbox only if it came while its reader was away: the app shows it as it comes.
     const filed = new Map([...addressed].filter(([id, kind]) => kind !== 'dm' || away.has(id)));
     await fileEntries(message, filed, preview);
-    await tellInboxCounts(ctx, models, [...filed.keys()]);
+    // Only devices connected now hear a count: the others read it when they next load the inbox.
+    await tellInboxCounts(
+      ctx,
+      models,
+      [...filed.keys()].filter((id) => !away.has(id)),
+    );
     await pushTo(
       ctx.broker,
       message,

@@ -16,6 +16,8 @@ export interface PushDeps {
   fanOut: () => FanOutGate | undefined;
   /** The guarded client for every push destination. */
   outbound: OutboundGuard;
+  /** A browser or device was registered or removed: whatever is kept about who can be pushed to is stale. */
+  targetsChanged: () => void;
 }
 
 export type Ctx<P = Record<string, never>> = Context<P, CallerMeta>;

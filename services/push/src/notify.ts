@@ -211,6 +211,11 @@ export function notifier({ app, models, queue, fanOut }: PushDeps) {
       if (deletedCount > 0) await tellInboxCounts(ctx, models, [userId]);
     },
 
+    /** A browser or device was registered or removed. */
+    targetsChanged(): void {
+      rosters.forgetPushable();
+    },
+
     /** Who is in these converses changed: their kept rosters are stale. */
     membershipChanged(converseIds: readonly string[]): void {
       rosters.forget(converseIds);

@@ -72,7 +72,15 @@ export const createPushService: ServiceFactory = (app: AppContext) => {
   const outbound = outboundGuardFor(app, 'push', {
     timeoutMs: Math.min(app.config.pushTimeoutMs, app.config.outboundTimeoutMs),
   });
-  const deps = { app, models, vapid: resolveVapidKeys(app.config), queue: () => queue, fanOut: () => gate, outbound };
+  const deps = {
+    app,
+    models,
+    vapid: resolveVapidKeys(app.config),
+    queue: () => queue,
+    fanOut: () => gate,
+    outbound,
+    targetsChanged: () => notify.targetsChanged(),
+  };
   const encryptor = createEncryptor(app.config.pushEncryptWorkers);
   const failing = failingSubscriptions(models.subscriptions);
   const send = createSender(

@@ -85,7 +85,14 @@ export async function recipientsOf(
   kinds.delete(author);
   rest.delete(author);
   // Their levels matter only if a push could reach them: most messages end here for most members.
-  const pushable = rest.size > 0 ? await reachable([...rest]) : [];
+  const pushable =
+    rest.size === 0
+      ? []
+      : roster?.memberIds
+        ? await rosters
+            .pushable(message.converseId, roster.memberIds, reachable)
+            .then((have) => [...rest].filter((id) => have.has(id)))
+        : await reachable([...rest]);
   const fallback: NotificationLevel = defaultLevel('group', roster?.memberCount ?? LARGE_CONVERSE_MEMBERS);
   const levels = await levelsAmong(models, message.converseId, [...kinds.keys(), ...pushable], fallback);
   for (const id of kinds.keys()) if (levels.get(id) === 'none') kinds.delete(id);

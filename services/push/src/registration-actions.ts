@@ -7,7 +7,7 @@ import { register, REGISTRATIONS_PER_USER } from './registrations.ts';
 import { toSubscriptionInfo } from './views.ts';
 
 /** Where a user's notifications go: Web Push subscriptions and mobile devices. */
-export const registrationActions = ({ models, vapid, outbound }: PushDeps) => ({
+export const registrationActions = ({ models, vapid, outbound, targetsChanged }: PushDeps) => ({
   vapidPublicKey: {
     params: pushParams.vapidPublicKey,
     handler: (): VapidKey => ({ key: vapid.publicKey }),
@@ -22,6 +22,7 @@ export const registrationActions = ({ models, vapid, outbound }: PushDeps) => ({
       // Only destinations the outbound guard would send to (delivery checks again every time).
       await outbound.check(endpoint, 'endpoint');
       await register(models.subscriptions, userId, { endpoint }, { p256dh: keys.p256dh, auth: keys.auth });
+      targetsChanged();
       return { endpoint };
     },
   },
@@ -52,6 +53,7 @@ export const registrationActions = ({ models, vapid, outbound }: PushDeps) => ({
     async handler(ctx: Ctx<Params<typeof pushParams.registerDevice>>): Promise<PushDevice> {
       const { platform, token } = ctx.params;
       await register(models.devices, callerId(ctx), { token }, { platform });
+      targetsChanged();
       return { platform, token };
     },
   },

@@ -15,7 +15,7 @@ const KEPT_MAX = 10_000;
  * converse's roster on every push node at once.
  */
 export class RosterCache {
-  readonly #kept = new Map<string, { at: number; roster: Promise<Roster> }>();
+  readonly #kept = new Map<string, { at: number; roster: Promise<Roster>; pushable?: Promise<Set<string>> }>();
 
   readonly #maxIds: number;
 
@@ -33,6 +33,33 @@ export class RosterCache {
     this.#kept.set(converseId, { at: Date.now(), roster });
     if (this.#kept.size > KEPT_MAX) this.#kept.delete(this.#kept.keys().next().value!);
     return roster;
+  }
+
+  /**
+   * Of a kept roster's members, those with a browser or device to push to
+   * (`find` asks the database): kept with the roster, so a busy converse's
+   * plain messages do not ask each time. A registration on this node drops
+   * every kept answer at once; one made through another push node counts
+   * once the roster is read again (at most KEPT_MS).
+   */
+  pushable(converseId: string, memberIds: string[], find: (ids: string[]) => Promise<string[]>): Promise<Set<string>> {
+    const held = this.#kept.get(converseId);
+    const ask = () => find(memberIds).then((ids) => new Set(ids));
+    if (!held || Date.now() - held.at >= KEPT_MS) return ask();
+    if (!held.pushable) {
+      const asked = ask();
+      held.pushable = asked;
+      // A failed read is not kept.
+      asked.catch(() => {
+        if (held.pushable === asked) held.pushable = undefined;
+      });
+    }
+    return held.pushable;
+  }
+
+  /** Someone registered (or removed) a browser or device: the kept answers of `pushable` are stale. */
+  forgetPushable(): void {
+    for (const held of this.#kept.values()) held.pushable = undefined;
   }
 
   forget(converseIds: readonly string[]): void {

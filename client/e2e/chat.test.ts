@@ -87,7 +87,7 @@ describe('two people chatting in the web client', () => {
   it("shows Alice's uploaded image to Bob as a thumbnail", async () => {
     await alice.getByTestId('file-input').setInputFiles({ name: 'diagram.png', mimeType: 'image/png', buffer: PNG });
     await alice.getByTestId('upload').filter({ hasText: 'diagram.png' }).waitFor();
-    const sendButton = alice.getByRole('button', { name: 'Send' });
+    const sendButton = alice.getByRole('button', { name: 'Send', exact: true });
     await alice.waitForFunction(() => !document.querySelector('.upload.uploading'));
     await alice.getByRole('textbox', { name: 'Message' }).fill('The diagram');
     await sendButton.click();

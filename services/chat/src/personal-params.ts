@@ -1,4 +1,5 @@
 import { idParam, limitParam, notBlank, strict } from '@im/sdk';
+import { timeCursorParam } from './time-cursor.ts';
 
 /** Options one poll may offer (the contract's limits). */
 export const POLL_MIN_OPTIONS = 2;
@@ -32,12 +33,7 @@ export const pollBody = {
 } as const;
 
 /** `GET /api/saved` cursor: `<savedAt ms>_<saved id>`, as the previous page handed it out. */
-const cursor = {
-  type: 'string',
-  pattern: /^\d{1,15}_[0-9a-f]{24}$/,
-  optional: true,
-  messages: { stringPattern: "'{field}' must be a cursor from a previous page" },
-} as const;
+const cursor = timeCursorParam;
 
 /** Parameters of polls, submessages and saved messages (fastest-validator; the API document is generated from them). */
 export const personalParams = {

@@ -1,12 +1,12 @@
 import type { SavedMessage, SavedPage } from '@im/protocol';
 import { callerId, ImError, type Params } from '@im/sdk';
-import { Types } from 'mongoose';
 import type { ChatDeps, Ctx } from './deps.ts';
 import { messageViews } from './message-views.ts';
 import type { MessageDoc } from './models.ts';
 import type { SavedDoc } from './personal-models.ts';
 import { personalParams } from './personal-params.ts';
 import { visibleConverseIds } from './visible-converses.ts';
+import { olderThanCursor, timeCursorOf } from './time-cursor.ts';
 
 /**
  * Saved messages: one document per user and message. The listing keeps
@@ -47,20 +47,8 @@ export const savedActions = ({ models, access, voters }: ChatDeps) => ({
       const userId = callerId(ctx);
       const { cursor, limit = 50 } = ctx.params;
       const converseIds = await visibleConverseIds(ctx, models, userId);
-      const [at, id] = cursor ? cursor.split('_') : [];
       const rows = await models.saved
-        .find({
-          userId,
-          converseId: { $in: converseIds },
-          ...(at && id
-            ? {
-                $or: [
-                  { savedAt: { $lt: new Date(Number(at)) } },
-                  { savedAt: new Date(Number(at)), _id: { $lt: new Types.ObjectId(id) } },
-                ],
-              }
-            : {}),
-        })
+        .find({ userId, converseId: { $in: converseIds }, ...olderThanCursor('savedAt', cursor) })
         .sort({ savedAt: -1, _id: -1 })
         .limit(limit + 1)
         .lean<SavedDoc[]>();
@@ -75,7 +63,7 @@ export const savedActions = ({ models, access, voters }: ChatDeps) => ({
         return message ? [{ ...message, savedAt: r.savedAt.toISOString() }] : [];
       });
       const last = page.at(-1);
-      return { items, nextCursor: more && last ? `${last.savedAt.getTime()}_${last._id.toHexString()}` : null };
+      return { items, nextCursor: more && last ? timeCursorOf(last.savedAt, last._id) : null };
     },
   },
 });

@@ -1,12 +1,13 @@
 import type { FollowedThread, FollowedThreadPage, Message } from '@im/protocol';
 import { announce, callerId, EVENTS, type Params } from '@im/sdk';
-import { Types } from 'mongoose';
+import type { Types } from 'mongoose';
 import type { ChatDeps, Ctx } from './deps.ts';
 import { messageViews } from './message-views.ts';
 import type { MessageDoc } from './models.ts';
 import type { ThreadFollowDoc } from './thread-follows.ts';
 import { threadParams } from './thread-params.ts';
 import { visibleConverseIds } from './visible-converses.ts';
+import { olderThanCursor, timeCursorOf } from './time-cursor.ts';
 
 /** Threads: a root's replies, the threads I follow, and my read position in one. */
 export const threadActions = ({ models, access, voters }: ChatDeps) => {
@@ -49,20 +50,8 @@ export const threadActions = ({ models, access, voters }: ChatDeps) => {
         const userId = callerId(ctx);
         const { cursor, limit = 20 } = ctx.params;
         const converseIds = await visibleConverseIds(ctx, models, userId);
-        const [at, id] = cursor ? cursor.split('_') : [];
         const follows = await models.follows
-          .find({
-            userId,
-            converseId: { $in: converseIds },
-            ...(at && id
-              ? {
-                  $or: [
-                    { lastReplyAt: { $lt: new Date(Number(at)) } },
-                    { lastReplyAt: new Date(Number(at)), _id: { $lt: new Types.ObjectId(id) } },
-                  ],
-                }
-              : {}),
-          })
+          .find({ userId, converseId: { $in: converseIds }, ...olderThanCursor('lastReplyAt', cursor) })
           .sort({ lastReplyAt: -1, _id: -1 })
           .limit(limit + 1)
           .lean<ThreadFollowDoc[]>();
@@ -89,7 +78,7 @@ export const threadActions = ({ models, access, voters }: ChatDeps) => {
         const last = page.at(-1);
         return {
           items,
-          nextCursor: more && last ? `${last.lastReplyAt.getTime()}_${last._id.toHexString()}` : null,
+          nextCursor: more && last ? timeCursorOf(last.lastReplyAt, last._id) : null,
         };
       },
     },

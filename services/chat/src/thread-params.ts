@@ -1,13 +1,9 @@
 import { idParam, limitParam, strict } from '@im/sdk';
 import { seq } from './params.ts';
+import { timeCursorParam } from './time-cursor.ts';
 
 /** `GET /api/threads` cursor: `<lastReplyAt ms>_<follow id>`, as the previous page handed it out. */
-const cursor = {
-  type: 'string',
-  pattern: /^\d{1,15}_[0-9a-f]{24}$/,
-  optional: true,
-  messages: { stringPattern: "'{field}' must be a cursor from a previous page" },
-} as const;
+const cursor = timeCursorParam;
 
 /** Parameters of the thread and pin actions (fastest-validator; the API document is generated from them). */
 export const threadParams = {

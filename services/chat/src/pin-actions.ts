@@ -1,10 +1,10 @@
-import type { ConverseAccess, Message } from '@im/protocol';
-import { announce, callerId, EVENTS, ImError, requirePermission, type Params } from '@im/sdk';
+import type { Message } from '@im/protocol';
+import { callerId, ImError, requirePermission, type Params } from '@im/sdk';
 import type { ChatDeps, Ctx } from './deps.ts';
+import { messageChange } from './message-change.ts';
 import { messageViews } from './message-views.ts';
 import type { ChatModels, MessageDoc } from './models.ts';
 import { threadParams } from './thread-params.ts';
-import { audience, toMessage } from './views.ts';
 
 /** Pinned messages one converse may hold (the contract's limit). */
 export const MAX_PINS = 50;
@@ -38,15 +38,7 @@ export const pinActions = ({ models, access, recent, voters }: ChatDeps) => {
     return { doc, converse };
   };
 
-  /** One message as the caller sees it (reactions' `me`). */
-  const viewOf = async (doc: MessageDoc, userId: string) => (await messageViews(models, [doc], userId, voters))[0]!;
-
-  /** Stored, then told to the converse; the caller gets their own view (reactions' `me`). */
-  const changed = async (ctx: Ctx<object>, doc: MessageDoc, converse: ConverseAccess, userId: string) => {
-    await recent.changed(doc);
-    announce(ctx, EVENTS.messageUpdated, { message: toMessage(doc), ...audience(converse) });
-    return viewOf(doc, userId);
-  };
+  const { viewOf, changed } = messageChange({ models, recent, voters });
 
   return {
     pin: {

@@ -1,15 +1,14 @@
-import type { ConverseAccess, Message } from '@im/protocol';
-import { announce, callerId, EVENTS, ImError, isDuplicateKeyError, type Params } from '@im/sdk';
+import type { Message } from '@im/protocol';
+import { callerId, ImError, isDuplicateKeyError, type Params } from '@im/sdk';
 import { Types } from 'mongoose';
 import { refuseMuted } from './access.ts';
 import type { ChatDeps, Ctx } from './deps.ts';
-import { messageViews } from './message-views.ts';
+import { messageChange } from './message-change.ts';
 import type { MessageDoc } from './models.ts';
 import type { PollVoteDoc } from './personal-models.ts';
 import { personalParams } from './personal-params.ts';
 import { checkedChoice } from './poll-body.ts';
 import { pollClosed } from './poll-views.ts';
-import { audience, toMessage } from './views.ts';
 
 const notFound = () => new ImError('IM_ERR_NOT_FOUND', 'Message not found');
 const closed = () => new ImError('IM_ERR_CONFLICT', 'This poll is closed');
@@ -75,15 +74,7 @@ export const pollActions = ({ models, access, recent, voters }: ChatDeps) => {
     return updated ?? doc;
   };
 
-  /** The message as the caller sees it (their reactions' `me`, their votes). */
-  const viewOf = async (doc: MessageDoc, userId: string) => (await messageViews(models, [doc], userId, voters))[0]!;
-
-  /** Stored, then told to the converse with no one's votes; the caller gets theirs. */
-  const changed = async (ctx: Ctx<object>, doc: MessageDoc, converse: ConverseAccess, userId: string) => {
-    await recent.changed(doc);
-    announce(ctx, EVENTS.messageUpdated, { message: toMessage(doc), ...audience(converse) });
-    return viewOf(doc, userId);
-  };
+  const { viewOf, changed } = messageChange({ models, recent, voters });
 
   return {
     /** My vote replaces my earlier one; an empty list withdraws it. A closed poll refuses it (409). */

@@ -68,6 +68,8 @@ export interface PublicUser {
   createdAt: Timestamp;
   /** A bot of one group (made by its admins, or for a webhook or command). */
   bot?: true;
+  /** Made by an import and not yet handed over (no password: a server admin's claim link gives it one). */
+  imported?: true;
 }
 
 /** Bytes a user's uploads take, and how many they may (FILE_QUOTA_BYTES). */
@@ -563,3 +565,4 @@ export * from './submessages.ts';
 export type { ApiSchemas, ApiSchemaName } from './api-schemas.ts';
 export * from './role-rules.ts';
 export * from './dnd-schedule.ts';
+export * from './imports.ts';

@@ -1,0 +1,1 @@
+export type { ImportSource } from './source/types.ts';

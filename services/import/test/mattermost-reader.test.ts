@@ -294,11 +294,12 @@ describe('the Mattermost bulk export reader', () => {
     }
   });
 
-  it('reads the same from a .zip (at its root or in a folder) and from the folder holding the .jsonl', async () => {
+  it('reads the same from a zip (at its root or in a folder; known by its first bytes) and from the folder holding the .jsonl', async () => {
     const expected = await expectedExport();
     for (const path of [
       await zipOf(await fixtureEntries(), 'export.zip'),
       await zipOf(await fixtureEntries('mattermost_export/'), 'nested.zip'),
+      await zipOf(await fixtureEntries(), 'uploaded-without-extension'),
       FIXTURE,
     ]) {
       const source = await openMattermostExport(path);

@@ -1,7 +1,6 @@
 import { createReadStream } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
-import { posix } from 'node:path';
+import { open, readdir, stat } from 'node:fs/promises';
+import { basename, dirname, join, posix } from 'node:path';
 import type { Readable } from 'node:stream';
 import { openExportFiles } from '../../source/export-files.ts';
 
@@ -24,8 +23,19 @@ export interface MattermostFiles {
 /** A `.jsonl` (its files in `data/` beside it), a `.zip` holding one, or a folder holding one. */
 export async function openMattermostFiles(path: string): Promise<MattermostFiles> {
   if ((await stat(path)).isDirectory()) return openBeside(join(path, await jsonlInFolder(path)));
-  if (path.toLowerCase().endsWith('.zip')) return openZip(path);
-  return openBeside(path);
+  return (await startsLikeZip(path)) ? openZip(path) : openBeside(path);
+}
+
+/** A zip by its first bytes (a local file header), whatever the file is called. */
+async function startsLikeZip(path: string): Promise<boolean> {
+  const handle = await open(path);
+  try {
+    const head = Buffer.alloc(4);
+    const { bytesRead } = await handle.read(head, 0, 4, 0);
+    return bytesRead === 4 && head.readUInt32LE(0) === 0x04034b50;
+  } finally {
+    await handle.close();
+  }
 }
 
 async function jsonlInFolder(folder: string): Promise<string> {

@@ -64,7 +64,7 @@ export async function scanExport(
           groups.set(key, {
             key,
             name: text(r.display_name) ?? key,
-            ...optional('description', text(r.purpose) ?? text(r.description)),
+            ...optional('description', text(r.description)),
           });
         break;
       }

@@ -24,7 +24,14 @@ describe('Mattermost mentions', () => {
   });
 
   it('leaves addresses, unknown names and code alone', () => {
-    for (const text of ['mail alice@example.com', '@nobody', 'say `@alice`', '```\n@alice\n```', '@channels']) {
+    for (const text of [
+      'mail alice@example.com',
+      'https://example.com/@alice',
+      '@nobody',
+      'say `@alice`',
+      '```\n@alice\n```',
+      '@channels',
+    ]) {
       assert.equal(convert(text), text);
     }
     assert.equal(convert('`@alice` but @alice'), `\`@alice\` but ${m('alice')}`);

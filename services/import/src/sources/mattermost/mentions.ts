@@ -1,10 +1,11 @@
 import { mentionToken } from '../../source/mention-token.ts';
 
 /**
- * `@word` where a Mattermost mention can start: not inside a word or an
- * e-mail address. Usernames are letters, digits, `.`, `-` and `_`.
+ * `@word` where a Mattermost mention can start: not inside a word, an
+ * e-mail address or a link's path (`https://host/@name`). Usernames are
+ * letters, digits, `.`, `-` and `_`.
  */
-const MENTION = /(?<![\p{L}\p{N}_.@-])@([\p{L}\p{N}._-]+)/gu;
+const MENTION = /(?<![\p{L}\p{N}_.@/-])@([\p{L}\p{N}._-]+)/gu;
 /** Code spans and fenced blocks: Markdown shows what is in them as it is, so no mention is read there. */
 const CODE = /(```[\s\S]*?(?:```|$)|~~~[\s\S]*?(?:~~~|$)|`[^`\n]+`)/;
 

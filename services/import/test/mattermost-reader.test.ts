@@ -324,6 +324,31 @@ describe('the Mattermost bulk export reader', () => {
     }
   });
 
+  it('reads a file saved with a byte order mark and Windows line ends', async () => {
+    const dir = await mkdtemp(join(scratch, 'crlf-'));
+    const lines = [
+      { type: 'team', team: { name: 't', display_name: 'T' } },
+      { type: 'channel', channel: { team: 't', name: 'c', type: 'O' } },
+      { type: 'user', user: { username: 'u' } },
+      { type: 'post', post: { team: 't', channel: 'c', user: 'u', message: 'one', create_at: 1 } },
+    ];
+    await writeFile(join(dir, 'export.jsonl'), '\uFEFF' + lines.map((l) => JSON.stringify(l)).join('\r\n') + '\r\n');
+    const source = await openMattermostExport(join(dir, 'export.jsonl'));
+    try {
+      assert.deepEqual(
+        (await all(source.groups())).map((g) => g.key),
+        ['t'],
+      );
+      assert.deepEqual(
+        (await all(source.messages())).map((msg) => msg.text),
+        ['one'],
+      );
+      assert.deepEqual(source.skipped.toJSON(), {});
+    } finally {
+      await source.close();
+    }
+  });
+
   it('never reads a file outside the export, whatever a line names', async () => {
     const dir = await mkdtemp(join(scratch, 'escape-'));
     await writeFile(join(scratch, 'secret.txt'), 'not part of the export');

@@ -16,10 +16,14 @@ export interface UnreadableLine {
 export async function* readExportLines(files: MattermostFiles): AsyncGenerator<ExportLine | UnreadableLine> {
   const input = await files.openJsonl();
   const lines = createInterface({ input, crlfDelay: Infinity });
+  let first = true;
   try {
     for await (const raw of lines) {
-      if (raw.trim() === '') continue;
-      yield parseLine(raw);
+      // A byte order mark some editors write is no part of the first line's JSON.
+      const line = first ? raw.replace(/^\uFEFF/, '') : raw;
+      first = false;
+      if (line.trim() === '') continue;
+      yield parseLine(line);
     }
   } finally {
     lines.close();

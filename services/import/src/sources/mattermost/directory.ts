@@ -1,9 +1,10 @@
 import type { SkipCounter } from '../../source/skip-counter.ts';
 import type { SourceChannel, SourceGroup, SourceUser } from '../../source/types.ts';
 import { directChannelKey, directMembers, teamChannelKey } from './channel-keys.ts';
-import type { ExportLine } from './records.ts';
-import { millis, records, SETTINGS_LINE_TYPES, text, texts, usernameKey, type MattermostRecord } from './records.ts';
 import type { UnreadableLine } from './export-lines.ts';
+import { channelMemberships, readPerson } from './people.ts';
+import type { ExportLine } from './records.ts';
+import { optional, records, SETTINGS_LINE_TYPES, text, texts, type MattermostRecord } from './records.ts';
 
 /** A custom emoji as its line gives it: the image is a path inside the export. */
 export interface EmojiEntry {
@@ -77,7 +78,7 @@ export async function scanExport(
       }
       case 'user':
       case 'bot': {
-        const user = readUser(r, line.type === 'bot');
+        const user = readPerson(r, line.type === 'bot');
         if (!user) {
           skipped.add('person without a username');
           break;
@@ -110,6 +111,18 @@ export async function scanExport(
     }
   }
 
+  const channels = teamChannels(pending, groups, memberships, skipped);
+  for (const [key, dm] of directs) channels.set(key, dm);
+  return { groups: [...groups.values()], users: [...users.values()], channels, emoji: [...emoji.values()] };
+}
+
+/** The `channel` lines that can be placed in a listed team, with the people whose user lines list them. */
+function teamChannels(
+  pending: ReadonlyMap<string, PendingChannel>,
+  groups: ReadonlyMap<string, SourceGroup>,
+  memberships: ReadonlyMap<string, string[]>,
+  skipped: SkipCounter,
+): Map<string, SourceChannel> {
   const channels = new Map<string, SourceChannel>();
   for (const [key, { team, name, record }] of pending) {
     const kind = record.type === 'O' ? 'public' : record.type === 'P' ? 'private' : undefined;
@@ -130,40 +143,5 @@ export async function scanExport(
   for (const [userKey, channelKeys] of memberships) {
     for (const key of channelKeys) channels.get(key)?.memberKeys.push(userKey);
   }
-  for (const [key, dm] of directs) channels.set(key, dm);
-  return { groups: [...groups.values()], users: [...users.values()], channels, emoji: [...emoji.values()] };
-}
-
-function readUser(r: MattermostRecord, bot: boolean): SourceUser | undefined {
-  const key = usernameKey(r.username);
-  if (!key) return undefined;
-  const fullName = [text(r.first_name), text(r.last_name)].filter(Boolean).join(' ').trim();
-  const displayName = (bot ? text(r.display_name) : undefined) ?? (fullName || undefined) ?? text(r.nickname);
-  return {
-    key,
-    username: key,
-    ...optional('displayName', displayName?.trim()),
-    ...optional('email', text(r.email)?.trim()),
-    ...(millis(r.delete_at) ? { deleted: true } : {}),
-    ...(bot ? { bot: true } : {}),
-  };
-}
-
-/** The team channels a user line lists the person in (`teams[].channels[].name`). */
-function channelMemberships(r: MattermostRecord): string[] {
-  const keys: string[] = [];
-  for (const team of records(r.teams)) {
-    const teamName = text(team.name)?.trim();
-    if (!teamName) continue;
-    for (const channel of records(team.channels)) {
-      const name = text(channel.name)?.trim();
-      if (name) keys.push(teamChannelKey(teamName, name));
-    }
-  }
-  return [...new Set(keys)];
-}
-
-/** `{name: value}` when there is a value, `{}` otherwise (optional properties stay absent, never `undefined`). */
-function optional<K extends string>(name: K, value: string | undefined): Partial<Record<K, string>> {
-  return value === undefined ? {} : ({ [name]: value } as Record<K, string>);
+  return channels;
 }

@@ -36,3 +36,8 @@ export const texts = (value: unknown): string[] =>
 
 /** Usernames are lower case in Mattermost; references to them (authors, members, mentions) are compared that way. */
 export const usernameKey = (value: unknown): string | undefined => text(value)?.trim().toLowerCase();
+
+/** `{name: value}` when there is a value, `{}` otherwise (optional properties stay absent, never `undefined`). */
+export function optional<K extends string>(name: K, value: string | undefined): Partial<Record<K, string>> {
+  return value === undefined ? {} : ({ [name]: value } as Record<K, string>);
+}

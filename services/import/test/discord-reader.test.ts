@@ -24,6 +24,7 @@ const GUILD = '900000000000000001';
 const GENERAL = '700000000000000001';
 const PLANS = '700000000000000002';
 const DM = '300000000000000001';
+const GROUP_DM = '300000000000000002';
 
 async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
@@ -77,8 +78,10 @@ describe('the Discord reader on a test export of a small server', () => {
     assert.deepEqual(await all(source.groups()), [{ key: GUILD, name: 'Garden Club' }]);
   });
 
-  it('makes public panels of text channels and a DM of the direct conversation; the thread is no panel', async () => {
+  it('makes public panels of text channels and DMs of direct conversations; the thread is no panel', async () => {
     assert.deepEqual(await all(source.channels()), [
+      // Only alice wrote there: the others are known by the names the conversation is named after.
+      { key: GROUP_DM, kind: 'dm', name: 'Bobby, carol', memberKeys: [ALICE, BOB, CAROL] },
       { key: DM, kind: 'dm', name: 'bob', memberKeys: [ALICE, BOB] },
       {
         key: GENERAL,
@@ -105,6 +108,15 @@ describe('the Discord reader on a test export of a small server', () => {
   it('yields the written messages with their times, edits, pins, replies, mentions, reactions and files', async () => {
     const messages = await all(source.messages());
     assert.deepEqual(messages.map(plain), [
+      {
+        key: '800000000000000401',
+        channelKey: GROUP_DM,
+        authorKey: ALICE,
+        createdAt: new Date('2024-03-04T18:30:00Z'),
+        text: 'Seed swap on Saturday?',
+        reactions: [],
+        files: [],
+      },
       {
         key: '800000000000000301',
         channelKey: DM,

@@ -149,6 +149,8 @@ export async function scanExport(source: DiscordExportFiles, skipped: SkipCounte
     else thread.rootIsFirst = thread.rootKey !== undefined;
   }
 
+  for (const channel of channels.values()) if (channel.kind === 'dm') addNamedRecipients(channel, people);
+
   const realGuilds = [...groups.keys()].sort();
   return {
     origin: realGuilds.length > 0 ? realGuilds.join('+') : 'direct-messages',
@@ -159,6 +161,23 @@ export async function scanExport(source: DiscordExportFiles, skipped: SkipCounte
     emoji,
     context,
   };
+}
+
+/**
+ * The exporter names a direct conversation after its other people's shown
+ * names (`bob`, `Ann, Bob Lee`): those found among the export's people are
+ * members too, so a conversation where only one side wrote still has both.
+ */
+function addNamedRecipients(channel: ChannelDraft, people: ReadonlyMap<string, DceUser>): void {
+  const byShownName = new Map<string, string | null>();
+  for (const [key, user] of people) {
+    for (const shown of new Set([user.nickname, user.name]))
+      if (shown) byShownName.set(shown, byShownName.has(shown) ? null : key);
+  }
+  for (const part of channel.name.split(', ')) {
+    const key = byShownName.get(part);
+    if (key) channel.members.add(key);
+  }
 }
 
 function definedFields(user: DceUser): DceUser {

@@ -1,9 +1,8 @@
 import { pipeline } from 'node:stream';
 import StreamJson from 'stream-json';
 import Ignore from 'stream-json/filters/Ignore.js';
-import Pick from 'stream-json/filters/Pick.js';
-import StreamArray from 'stream-json/streamers/StreamArray.js';
 import StreamObject from 'stream-json/streamers/StreamObject.js';
+import { topLevelArrayItems } from './array-items.ts';
 import type { ExportFiles } from '../../source/export-files.ts';
 import type { DceChannel, DceGuild, DceMessage } from './format.ts';
 
@@ -24,7 +23,7 @@ export async function readHeader(files: ExportFiles, name: string): Promise<DceH
   if (!source) return undefined;
   const fields = pipeline(
     source,
-    StreamJson.parser(),
+    StreamJson.parser({ streamValues: false }),
     Ignore.ignore({ filter: 'messages' }),
     StreamObject.streamObject(),
     done,
@@ -57,19 +56,12 @@ export async function* readMessages(
 ): AsyncGenerator<DceMessage> {
   const source = await files.open(name);
   if (!source) return;
-  const items = pipeline(
-    source,
-    StreamJson.parser(),
-    Pick.pick({ filter: 'messages', once: true }),
-    StreamArray.streamArray(),
-    done,
-  );
   try {
-    for await (const { value } of items as AsyncIterable<{ value: unknown }>) if (isObject(value)) yield value;
+    for await (const value of topLevelArrayItems(source, 'messages')) if (isObject(value)) yield value as DceMessage;
   } catch {
     onBroken();
   } finally {
-    items.destroy();
+    source.destroy();
   }
 }
 

@@ -101,8 +101,16 @@ export async function scanExport(source: DiscordExportFiles, skipped: SkipCounte
   const people = new Map<string, DceUser>();
   const emoji = new Map<string, string>();
   const emojiChecked = new Set<string>();
+  // A person's details as last seen (the files are read in order, each oldest first).
   const meet = (user: DceUser | undefined): void => {
-    if (user?.id) people.set(user.id, { ...people.get(user.id), ...definedFields(user) });
+    if (!user?.id) return;
+    const known = people.get(user.id);
+    if (!known) people.set(user.id, { name: user.name, nickname: user.nickname, isBot: user.isBot });
+    else {
+      if (user.name) known.name = user.name;
+      if (user.nickname) known.nickname = user.nickname;
+      if (user.isBot !== undefined) known.isBot = user.isBot;
+    }
   };
   const noteEmoji = async (file: ChannelFile, e: DceEmoji | undefined): Promise<void> => {
     if (!e?.id || !e.name || emojiChecked.has(e.id)) return;
@@ -178,10 +186,6 @@ function addNamedRecipients(channel: ChannelDraft, people: ReadonlyMap<string, D
     const key = byShownName.get(part);
     if (key) channel.members.add(key);
   }
-}
-
-function definedFields(user: DceUser): DceUser {
-  return Object.fromEntries(Object.entries(user).filter(([, v]) => v !== undefined && v !== null && v !== ''));
 }
 
 function sourceUser(key: string, user: DceUser): SourceUser {

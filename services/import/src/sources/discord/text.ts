@@ -17,18 +17,22 @@ const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\
  * `mentions`.
  */
 export function convertText(content: string, mentions: readonly DceUser[], context: TextContext): string {
-  let text = content
-    .replace(/<@!?(\d+)>/g, (_m, id: string) => mentionToken(id))
-    .replace(/<@&\d+>/g, '@role')
-    .replace(/<#(\d+)>/g, (_m, id: string) => `#${context.channelName(id) ?? 'deleted-channel'}`)
-    .replace(/<a?:([\w~-]+):\d+>/g, ':$1:')
-    .replace(/<t:(-?\d+)(?::[tTdDfFR])?>/g, (_m, seconds: string) => timestampText(Number(seconds)))
-    .replace(/@everyone\b/g, '@all');
+  let text = content;
+  // Most messages hold no token at all: the replacements are skipped for them.
+  if (text.includes('<'))
+    text = text
+      .replace(/<@!?(\d+)>/g, (_m, id: string) => mentionToken(id))
+      .replace(/<@&\d+>/g, '@role')
+      .replace(/<#(\d+)>/g, (_m, id: string) => `#${context.channelName(id) ?? 'deleted-channel'}`)
+      .replace(/<a?:([\w~-]+):\d+>/g, ':$1:')
+      .replace(/<t:(-?\d+)(?::[tTdDfFR])?>/g, (_m, seconds: string) => timestampText(Number(seconds)));
+  if (text.includes('@everyone')) text = text.replace(/@everyone\b/g, '@all');
+  if (mentions.length === 0 || !text.includes('@')) return text;
   // Shown names: the longest first, so `@Ann Lee` is not taken for `@Ann`.
   const shown: Array<[string, string]> = [];
   for (const user of mentions) {
     if (!user.id) continue;
-    for (const name of [user.nickname, user.name]) if (name) shown.push([name, user.id]);
+    for (const name of [user.nickname, user.name]) if (name && text.includes(`@${name}`)) shown.push([name, user.id]);
   }
   shown.sort((a, b) => b[0].length - a[0].length);
   for (const [name, id] of shown) {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createWriteStream } from 'node:fs';
-import { cp, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -335,6 +335,31 @@ describe('the Discord reader on messy and partial exports', () => {
           ['4212', '4200', '4211'],
           ['4223', '4200', undefined],
         ],
+      );
+    } finally {
+      await source.close();
+    }
+  });
+
+  it('tells apart people who share a pre-2023 username by their discriminator', async () => {
+    const folder = join(dir, 'legacy');
+    await mkdir(folder);
+    const by = (id: string, name: string, discriminator: string): object => ({
+      author: { id, name, discriminator, nickname: null, isBot: false },
+    });
+    await writeFile(
+      join(folder, 'old [4400].json'),
+      exportFile({ id: '44', name: 'Old server' }, { id: '4400', type: 'GuildTextChat', name: 'old' }, [
+        message('4401', '1', 'hi', by('1', 'ann', '1234')),
+        message('4402', '2', 'hello', by('2', 'ann', '5678')),
+        message('4403', '3', 'hey', by('3', 'bea', '0000')),
+      ]),
+    );
+    const source = await openDiscordExport(folder);
+    try {
+      assert.deepEqual(
+        (await all(source.users())).map((u) => u.username),
+        ['ann1234', 'ann5678', 'bea'],
       );
     } finally {
       await source.close();

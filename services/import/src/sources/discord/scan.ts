@@ -105,9 +105,16 @@ export async function scanExport(source: DiscordExportFiles, skipped: SkipCounte
   const meet = (user: DceUser | undefined): void => {
     if (!user?.id) return;
     const known = people.get(user.id);
-    if (!known) people.set(user.id, { name: user.name, nickname: user.nickname, isBot: user.isBot });
+    if (!known)
+      people.set(user.id, {
+        name: user.name,
+        discriminator: user.discriminator,
+        nickname: user.nickname,
+        isBot: user.isBot,
+      });
     else {
       if (user.name) known.name = user.name;
+      if (user.discriminator) known.discriminator = user.discriminator;
       if (user.nickname) known.nickname = user.nickname;
       if (user.isBot !== undefined) known.isBot = user.isBot;
     }
@@ -165,7 +172,7 @@ export async function scanExport(source: DiscordExportFiles, skipped: SkipCounte
     files,
     groups: [...groups.values()],
     channels: [...channels.values()].map(({ members, ...channel }) => ({ ...channel, memberKeys: [...members] })),
-    users: [...people.entries()].map(([key, user]) => sourceUser(key, user)),
+    users: sourceUsers(people),
     emoji,
     context,
   };
@@ -188,8 +195,23 @@ function addNamedRecipients(channel: ChannelDraft, people: ReadonlyMap<string, D
   }
 }
 
-function sourceUser(key: string, user: DceUser): SourceUser {
-  const username = user.name || key;
+/**
+ * Before 2023 a Discord username was unique only with its four-digit
+ * discriminator (`ann#1234`, `ann#5678`): when several people of the export
+ * share a name, those with a discriminator are told apart by it (`ann1234`),
+ * so they are never taken for one person, nor for an account named `ann`.
+ */
+function sourceUsers(people: ReadonlyMap<string, DceUser>): SourceUser[] {
+  const holders = new Map<string, number>();
+  for (const user of people.values()) if (user.name) holders.set(user.name, (holders.get(user.name) ?? 0) + 1);
+  return [...people].map(([key, user]) => {
+    const legacy = user.discriminator && /^\d{4}$/.test(user.discriminator) && user.discriminator !== '0000';
+    const shared = !!user.name && (holders.get(user.name) ?? 0) > 1;
+    return sourceUser(key, user, shared && legacy ? `${user.name}${user.discriminator}` : user.name || key);
+  });
+}
+
+function sourceUser(key: string, user: DceUser, username: string): SourceUser {
   return {
     key,
     username,

@@ -141,10 +141,10 @@ describe('the Discord reader on a test export of a small server', () => {
         authorKey: ALICE,
         createdAt: new Date('2024-03-01T09:00:00.123Z'),
         editedAt: new Date('2024-03-01T09:05:00Z'),
-        text: `Hello ${mentionToken(BOB)} and @all, plans are in #plans :party:`,
+        text: `Hello ${mentionToken(BOB)} and @all, plans are in #plans :seedparty:`,
         reactions: [
           { emoji: '👍', userKeys: [BOB, CAROL] },
-          { emoji: 'party', userKeys: [ALICE] },
+          { emoji: 'seedparty', userKeys: [ALICE] },
           { emoji: 'ghost_dance', userKeys: [BOB] },
         ],
         pinned: true,
@@ -222,7 +222,7 @@ describe('the Discord reader on a test export of a small server', () => {
     const emoji = await all(source.emoji());
     assert.deepEqual(
       emoji.map((e) => e.name),
-      ['party'],
+      ['seedparty'],
     );
     const png = await bytes(await emoji[0]!.open());
     assert.deepEqual([...png.subarray(1, 4)], [...Buffer.from('PNG')]);
@@ -272,7 +272,7 @@ describe('the Discord reader on messy and partial exports', () => {
       assert.equal((await bytes(await messages[1]!.files[0]!.open())).length > 0, true);
       assert.deepEqual(
         (await all(source.emoji())).map((e) => e.name),
-        ['party'],
+        ['seedparty'],
       );
     } finally {
       await source.close();

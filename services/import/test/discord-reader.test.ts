@@ -366,6 +366,32 @@ describe('the Discord reader on messy and partial exports', () => {
     }
   });
 
+  it('reads two overlapping exports of one channel, each message once', async () => {
+    const folder = join(dir, 'overlap');
+    await mkdir(folder);
+    const guild = { id: '45', name: 'Twice' };
+    const channel = { id: '4500', type: 'GuildTextChat', name: 'chat' };
+    const ids = (list: string[]) => list.map((id) => message(id, '7', `m${id}`));
+    await writeFile(join(folder, 'chat until March.json'), exportFile(guild, channel, ids(['4501', '4502', '4503'])));
+    await writeFile(
+      join(folder, 'chat since February.json'),
+      exportFile(guild, channel, ids(['4502', '4503', '4504'])),
+    );
+    const source = await openDiscordExport(folder);
+    try {
+      const keys = (await all(source.messages())).map((m) => m.key);
+      // Files are read in name order: "since February" first.
+      assert.deepEqual(keys, ['4502', '4503', '4504', '4501']);
+      assert.deepEqual(
+        (await all(source.messages())).map((m) => m.key),
+        keys,
+      );
+      assert.deepEqual(source.skipped.toJSON(), { 'message in two files of one channel (overlapping exports)': 2 });
+    } finally {
+      await source.close();
+    }
+  });
+
   it('passes over files that are not exports, reads a cut-short file up to the damage, and skips incomplete messages', async () => {
     const folder = join(dir, 'messy');
     await cp(FIXTURE, folder, { recursive: true, filter: (src) => !src.endsWith('.json') });

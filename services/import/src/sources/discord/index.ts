@@ -19,9 +19,10 @@ export async function openDiscordExport(path: string): Promise<ImportSource> {
     throw err;
   });
 
-  async function* fileMessages(file: ChannelFile): AsyncGenerator<SourceMessage> {
+  async function* fileMessages(file: ChannelFile, index: number): AsyncGenerator<SourceMessage> {
     const context = model.context(file);
     for await (const message of readMessages(source.files, file.jsonName)) {
+      if (message.id && model.spans.heldBefore(file.header.channel.id!, index, message.id)) continue;
       const { kept } = await translateMessage(message, context);
       if (!kept) continue;
       const thread = file.thread;
@@ -44,7 +45,7 @@ export async function openDiscordExport(path: string): Promise<ImportSource> {
       yield* model.channels;
     },
     messages: async function* () {
-      for (const file of model.files) yield* fileMessages(file);
+      for (const [index, file] of model.files.entries()) yield* fileMessages(file, index);
     },
     emoji: async function* () {
       for (const [name, file] of model.emoji) yield { name, open: () => source.files.open(file) };

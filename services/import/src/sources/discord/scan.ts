@@ -4,7 +4,8 @@ import { assetName } from './asset-path.ts';
 import type { DiscordExportFiles } from './export-root.ts';
 import { type DceEmoji, type DceUser, isDirectChannel, isThreadChannel } from './format.ts';
 import { type DceHeader, readHeader, readMessages } from './read-json.ts';
-import { type MessageContext, translateMessage } from './translate.ts';
+import { ChannelSpans } from './overlap.ts';
+import { type MessageContext, SKIP, translateMessage } from './translate.ts';
 
 /** One JSON file of the export: a channel, a direct conversation, or a thread. */
 export interface ChannelFile {
@@ -42,6 +43,8 @@ export interface DiscordExportModel {
   /** Custom emoji whose image the export holds: name → file. */
   emoji: Map<string, string>;
   context(file: ChannelFile): MessageContext;
+  /** Which messages an earlier file of the same channel held (left out). */
+  spans: ChannelSpans;
 }
 
 const NOT_AN_EXPORT = 'file that is not a DiscordChatExporter export';
@@ -136,10 +139,17 @@ export async function scanExport(source: DiscordExportFiles, skipped: SkipCounte
   });
 
   // Then every message once: people, members, emoji, thread roots and what is skipped.
-  for (const file of files) {
+  const spans = new ChannelSpans();
+  for (const [index, file] of files.entries()) {
     const panel = channels.get(file.channelKey)!;
     const ctx = context(file);
+    spans.begin(file.header.channel.id!, index);
     for await (const message of readMessages(source.files, file.jsonName, () => skipped.add(BROKEN_FILE))) {
+      spans.note(message.id);
+      if (message.id && spans.heldBefore(file.header.channel.id!, index, message.id)) {
+        skipped.add(SKIP.twice);
+        continue;
+      }
       const result = await translateMessage(message, ctx);
       if (!result.kept) {
         skipped.add(result.skipped);
@@ -158,6 +168,7 @@ export async function scanExport(source: DiscordExportFiles, skipped: SkipCounte
         file.thread.rootKey ??= result.kept.key;
       } else if (threadsById.get(result.kept.key)) rootsFound.add(result.kept.key);
     }
+    spans.end();
   }
   for (const thread of threadsById.values()) {
     if (rootsFound.has(thread.id)) thread.rootKey = thread.id;
@@ -175,6 +186,7 @@ export async function scanExport(source: DiscordExportFiles, skipped: SkipCounte
     users: sourceUsers(people),
     emoji,
     context,
+    spans,
   };
 }
 

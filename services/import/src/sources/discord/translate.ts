@@ -11,6 +11,7 @@ export const SKIP = {
   linkedFile: 'file only linked, its media not exported',
   missingFile: 'file missing from the export',
   anonymousReaction: 'reaction without the people who reacted',
+  twice: 'message in two files of one channel (overlapping exports)',
 } as const;
 
 /** What translating one message needs to know of the export around it. */

@@ -323,19 +323,29 @@ describe('the Discord reader on messy and partial exports', () => {
       join(folder, 'help-forum - Second post [4202].json'),
       exportFile(guild, post('4202', 'Second post'), [message('4223', '8', 'When to sow?')]),
     );
+    // The first post exported again later, overlapping: read first (name order), yet its oldest message stays the root.
+    await writeFile(
+      join(folder, 'help-forum - First post (later) [4201].json'),
+      exportFile(guild, post('4201', 'First post'), [
+        message('4212', '8', 'Like this'),
+        message('4213', '7', 'Thanks'),
+      ]),
+    );
     const source = await openDiscordExport(folder);
     try {
       assert.deepEqual(await all(source.channels()), [
-        { key: '4200', groupKey: '42', kind: 'public', name: 'help-forum', memberKeys: ['7', '8'] },
+        { key: '4200', groupKey: '42', kind: 'public', name: 'help-forum', memberKeys: ['8', '7'] },
       ]);
       assert.deepEqual(
         (await all(source.messages())).map((m) => [m.key, m.channelKey, m.threadRootKey]),
         [
-          ['4211', '4200', undefined],
           ['4212', '4200', '4211'],
+          ['4213', '4200', '4211'],
+          ['4211', '4200', undefined],
           ['4223', '4200', undefined],
         ],
       );
+      assert.deepEqual(source.skipped.toJSON(), { 'message in two files of one channel (overlapping exports)': 1 });
     } finally {
       await source.close();
     }

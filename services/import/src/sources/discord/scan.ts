@@ -55,6 +55,7 @@ export async function scanExport(source: DiscordExportFiles, skipped: SkipCounte
   const channels = new Map<string, ChannelDraft>();
   const channelNames = new Map<string, string>();
   const files: ChannelFile[] = [];
+  const threads = new Map<string, ThreadInfo>();
 
   // First the headers: which files are channels and which threads, of which parent.
   for (const jsonName of source.jsonNames) {
@@ -71,7 +72,10 @@ export async function scanExport(source: DiscordExportFiles, skipped: SkipCounte
     channelNames.set(id, channel.name || id);
     if (isThreadChannel(channel) && channel.categoryId) {
       channelNames.set(channel.categoryId, channel.category || channel.categoryId);
-      files.push({ jsonName, header, channelKey: channel.categoryId, thread: { id, rootIsFirst: false } });
+      // One thread in two files (overlapping exports) is still one thread.
+      const thread = threads.get(id) ?? { id, rootIsFirst: false };
+      threads.set(id, thread);
+      files.push({ jsonName, header, channelKey: channel.categoryId, thread });
       continue;
     }
     files.push({ jsonName, header, channelKey: id });
@@ -128,8 +132,8 @@ export async function scanExport(source: DiscordExportFiles, skipped: SkipCounte
     const name = assetName(file.jsonName, e.imageUrl);
     if (name && !emoji.has(e.name) && (await source.exists(name))) emoji.set(e.name, name);
   };
-  const threadsById = new Map(files.flatMap((f) => (f.thread ? [[f.thread.id, f.thread] as const] : [])));
   const rootsFound = new Set<string>();
+  const firstAt = new Map<string, number>();
   const context = (file: ChannelFile): MessageContext => ({
     jsonName: file.jsonName,
     channelKey: file.channelKey,
@@ -165,12 +169,17 @@ export async function scanExport(source: DiscordExportFiles, skipped: SkipCounte
       }
       for (const e of message.inlineEmojis ?? []) await noteEmoji(file, e);
       if (file.thread) {
-        file.thread.rootKey ??= result.kept.key;
-      } else if (threadsById.get(result.kept.key)) rootsFound.add(result.kept.key);
+        // Until its starter message is found, the thread's oldest message stands in as its root.
+        const at = result.kept.createdAt.getTime();
+        if (file.thread.rootKey === undefined || at < (firstAt.get(file.thread.id) ?? Infinity)) {
+          file.thread.rootKey = result.kept.key;
+          firstAt.set(file.thread.id, at);
+        }
+      } else if (threads.has(result.kept.key)) rootsFound.add(result.kept.key);
     }
     spans.end();
   }
-  for (const thread of threadsById.values()) {
+  for (const thread of threads.values()) {
     if (rootsFound.has(thread.id)) thread.rootKey = thread.id;
     else thread.rootIsFirst = thread.rootKey !== undefined;
   }

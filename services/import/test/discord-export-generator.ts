@@ -13,7 +13,7 @@ import { once } from 'node:events';
 export async function writeDiscordExport(
   dir: string,
   options: { messages: number; channels?: number; people?: number },
-): Promise<{ files: number }> {
+): Promise<{ files: number; messages: number; replies: number; channels: number; users: number; bytes: number }> {
   const channels = options.channels ?? 4;
   const people = options.people ?? 200;
   await mkdir(dir, { recursive: true });
@@ -28,9 +28,12 @@ export async function writeDiscordExport(
   let next = 0;
   const start = Date.UTC(2023, 0, 1);
   let files = 0;
+  let replies = 0;
+  let bytes = 0;
   for (let c = 0; c < channels; c++) {
     const count = Math.floor(options.messages / channels) + (c < options.messages % channels ? 1 : 0);
     const threadCount = Math.floor(count / 100);
+    replies += threadCount;
     const channelId = String(7000 + c);
     const threadId = String(8_000_000 + c); // a message of the channel's: the thread was started from it
     const main = fileWriter(join(dir, `Generated server - c${c} [${channelId}].json`), guild, {
@@ -68,16 +71,17 @@ export async function writeDiscordExport(
       };
       await (inThread ? thread : main).write(message);
     }
-    await main.end();
-    await thread.end();
+    bytes += (await main.end()) + (await thread.end());
   }
-  return { files };
+  return { files, messages: options.messages, replies, channels, users: people, bytes };
 }
 
 function fileWriter(path: string, guild: object, channel: object) {
   const out = createWriteStream(path);
   let first = true;
+  let written = 0;
   const put = async (text: string): Promise<void> => {
+    written += Buffer.byteLength(text);
     if (!out.write(text)) await once(out, 'drain');
   };
   const header = `{"guild":${JSON.stringify(guild)},"channel":${JSON.stringify(channel)},"messages":[`;
@@ -88,10 +92,13 @@ function fileWriter(path: string, guild: object, channel: object) {
       first = false;
       count++;
     },
-    async end(): Promise<void> {
+    /** Closes the file; its size in bytes. */
+    async end(): Promise<number> {
       if (first) await put(header);
-      out.end(`],"messageCount":${count}}`);
+      const tail = `],"messageCount":${count}}`;
+      out.end(tail);
       await once(out, 'finish');
+      return written + Buffer.byteLength(tail);
     },
   };
 }

@@ -68,12 +68,12 @@ const SHORTCODE = /:([a-z0-9_+'-]{1,64}(?:::skin-tone-[2-6])?):/gi;
  * kept where `keep` says (the group's custom emoji, drawn by the app), else
  * the text as it was. Code spans and blocks are left alone.
  */
-export function unicodeShortcodes(text: string): string {
+export function unicodeShortcodes(text: string, keep: ReadonlySet<string> = new Set()): string {
   if (!text.includes(':')) return text;
+  const replace = (whole: string, name: string) =>
+    keep.has(name.toLowerCase()) ? whole : (unicodeForName(name) ?? whole);
   return text
     .split(/(```[\s\S]*?```|`[^`\n]*`)/)
-    .map((part, i) =>
-      i % 2 === 1 ? part : part.replace(SHORTCODE, (whole, name: string) => unicodeForName(name) ?? whole),
-    )
+    .map((part, i) => (i % 2 === 1 ? part : part.replace(SHORTCODE, replace)))
     .join('');
 }

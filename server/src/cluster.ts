@@ -24,7 +24,7 @@ export function clusterNodes(gateways: number): Array<{ id: string; services: st
   return [
     ...Array.from({ length: gateways }, (_, i) => ({ id: `gateway-${i + 1}`, services: 'gateway', portOffset: i })),
     { id: 'services-1', services: 'user,group,chat' },
-    { id: 'services-2', services: 'file,push,moderation,integration,mail,call' },
+    { id: 'services-2', services: 'file,push,moderation,integration,mail,call,import' },
   ];
 }
 

@@ -95,7 +95,7 @@ export async function startNode(
     }
 
     let storage: ObjectStorage | undefined;
-    if (config.services.includes('gateway') || config.services.includes('file')) {
+    if (config.services.some((name) => name === 'gateway' || name === 'file' || name === 'import')) {
       storage = await createStorage(config);
       const store = storage;
       readiness.add('storage', () => store.ping());

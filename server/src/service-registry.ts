@@ -4,6 +4,7 @@ import { createCallService } from '@im/service-call';
 import { createChatService } from '@im/service-chat';
 import { createFileService } from '@im/service-file';
 import { createGroupService } from '@im/service-group';
+import { createImportService } from '@im/service-import';
 import { createIntegrationService } from '@im/service-integration';
 import { createMailService } from '@im/service-mail';
 import { createModerationService } from '@im/service-moderation';
@@ -22,4 +23,5 @@ export const SERVICE_FACTORIES: Record<ServiceName, ServiceFactory> = {
   integration: createIntegrationService,
   mail: createMailService,
   call: createCallService,
+  import: createImportService,
 };

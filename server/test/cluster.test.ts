@@ -54,7 +54,7 @@ describe('npm run cluster -- --gateways 3: three gateways and two service nodes 
       ['gateway-1', '"gateway"'],
       ['gateway-3', '"gateway"'],
       ['services-1', '"user","group","chat"'],
-      ['services-2', '"file","push","moderation","integration","mail","call"'],
+      ['services-2', '"file","push","moderation","integration","mail","call","import"'],
     ] as const) {
       const line = out.split('\n').find((l) => l.startsWith(`[${node}]`) && l.includes('"node started"'));
       assert.ok(line, `${node} did not start`);

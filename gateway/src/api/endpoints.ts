@@ -3,6 +3,7 @@ import { callEndpoints } from '@im/service-call/endpoints';
 import { chatEndpoints } from '@im/service-chat/endpoints';
 import { fileEndpoints } from '@im/service-file/endpoints';
 import { groupEndpoints } from '@im/service-group/endpoints';
+import { importServiceEndpoints } from '@im/service-import/endpoints';
 import { integrationEndpoints } from '@im/service-integration/endpoints';
 import { moderationEndpoints } from '@im/service-moderation/endpoints';
 import { pushEndpoints } from '@im/service-push/endpoints';
@@ -23,4 +24,5 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
   ...moderationEndpoints,
   ...integrationEndpoints,
   ...callEndpoints,
+  ...importServiceEndpoints,
 ];

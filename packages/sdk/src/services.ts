@@ -10,6 +10,7 @@ export const SERVICE_NAMES = [
   'integration',
   'mail',
   'call',
+  'import',
 ] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
 

@@ -88,6 +88,7 @@ describe('docker-compose.yml', () => {
       'file',
       'gateway',
       'group',
+      'import',
       'integration',
       'mail',
       'moderation',

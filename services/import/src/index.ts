@@ -1,1 +1,2 @@
+export { createImportService } from './import.service.ts';
 export type { ImportSource } from './source/types.ts';

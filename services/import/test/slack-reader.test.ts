@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -303,6 +303,52 @@ describe('the Slack export reader', () => {
       });
     });
   }
+
+  it('takes fields of the wrong type as missing, and never throws on them', async () => {
+    const messy = join(dir, 'messy');
+    await mkdir(join(messy, 'general'), { recursive: true });
+    await writeFile(join(messy, 'users.json'), JSON.stringify([{ id: 'U1', name: 7, profile: 'x' }, 'nobody', null]));
+    await writeFile(
+      join(messy, 'channels.json'),
+      JSON.stringify([{ id: 'C1', name: 'general', members: 'U1', topic: 3 }]),
+    );
+    await writeFile(join(messy, 'groups.json'), '{"not": "a list"}');
+    await writeFile(
+      join(messy, 'general', '2024-03-01.json'),
+      JSON.stringify([
+        { ts: '1709280000.000100', user: 'U1', text: 42, reactions: 'x', files: {}, pinned_to: 5, edited: 'never' },
+        { ts: 1709280001, user: 'U1', text: 'a number for a ts' },
+        { ts: '1709280002.000100', user: 'U1', text: 'ok', reactions: [{ name: 'eyes', users: ['U1', 2] }, 'x'] },
+        17,
+      ]),
+    );
+    const source = await openSlackExport(messy);
+    try {
+      assert.equal(source.origin, 'messy');
+      assert.deepEqual(await collect(source.users()), [{ key: 'U1', username: 'U1' }]);
+      assert.deepEqual(await collect(source.channels()), [
+        { key: 'C1', groupKey: 'messy', kind: 'public', name: 'general', memberKeys: [] },
+      ]);
+      assert.deepEqual(plain(await collect(source.messages())), [
+        {
+          key: 'C1:1709280002.000100',
+          channelKey: 'C1',
+          authorKey: 'U1',
+          createdAt: new Date('2024-03-01T08:00:02.000Z'),
+          text: 'ok',
+          reactions: [{ emoji: 'eyes', userKeys: ['U1'] }],
+          files: [],
+        },
+      ]);
+      assert.deepEqual(source.skipped.toJSON(), {
+        'unreadable groups.json': 1,
+        'empty message': 1,
+        'message without a valid ts': 1,
+      });
+    } finally {
+      await source.close();
+    }
+  });
 
   it('refuses a folder that is no Slack export', async () => {
     await assert.rejects(openSlackExport(join(FIXTURE, 'emojis')), /not a Slack export/);

@@ -2,6 +2,7 @@ import { type ExportFiles, readJson } from '../../source/export-files.ts';
 import type { SkipCounter } from '../../source/skip-counter.ts';
 import type { SlackMessage } from './export-shapes.ts';
 import { slackTsToDate } from './slack-time.ts';
+import { cleanMessage } from './clean-shapes.ts';
 
 /**
  * The messages of one conversation folder, a day file at a time (only one
@@ -31,7 +32,7 @@ async function readDay(files: ExportFiles, name: string): Promise<SlackMessage[]
     return undefined;
   }
   if (!Array.isArray(parsed)) return undefined;
-  const messages = parsed.filter((m): m is SlackMessage => typeof m === 'object' && m !== null && !Array.isArray(m));
+  const messages = parsed.map(cleanMessage).filter((m) => m !== undefined);
   // Slack writes a day in time order; sorted anyway (stable), so a thread's
   // root always comes before its replies.
   return messages

@@ -4,7 +4,7 @@ import type { ImportSource, SourceMessage, SourceUser } from '../../source/types
 import { CHANNEL_LISTS, type ListedChannel, toListedChannel } from './channels.ts';
 import { readDays } from './day-files.ts';
 import { type ExportLayout, exportLayout } from './export-layout.ts';
-import type { SlackChannel, SlackUser } from './export-shapes.ts';
+import { cleanChannel, cleanUser } from './clean-shapes.ts';
 import type { MrkdwnContext } from './mrkdwn.ts';
 import { isPeoplesMessage, translateChannel } from './messages.ts';
 import { authorKey, toSourceUser, userFromMessage } from './users.ts';
@@ -28,13 +28,10 @@ export async function openSlackExport(path: string): Promise<ImportSource> {
 async function readExport(path: string, files: ExportFiles): Promise<ImportSource> {
   const skipped = new SkipCounter();
   const layout = exportLayout(files.names);
-  const slackUsers = await readList<SlackUser>(
-    files,
-    files.has('users.json') ? 'users.json' : 'org_users.json',
-    skipped,
-  );
+  const usersFile = files.has('users.json') ? 'users.json' : 'org_users.json';
+  const slackUsers = await readList(files, usersFile, cleanUser, skipped);
   const lists = await Promise.all(
-    CHANNEL_LISTS.map(async (list) => ({ ...list, entries: await readList<SlackChannel>(files, list.file, skipped) })),
+    CHANNEL_LISTS.map(async (list) => ({ ...list, entries: await readList(files, list.file, cleanChannel, skipped) })),
   );
   if (slackUsers.length === 0 && lists.every((l) => l.entries.length === 0) && layout.dayFiles.size === 0) {
     throw new Error(`${path} is not a Slack export: it has no users.json, channels.json or day files`);
@@ -103,11 +100,16 @@ async function readExport(path: string, files: ExportFiles): Promise<ImportSourc
 }
 
 /** A list file; missing is empty (exports hold only some), unreadable is counted and empty. */
-async function readList<T>(files: ExportFiles, name: string, skipped: SkipCounter): Promise<T[]> {
+async function readList<T>(
+  files: ExportFiles,
+  name: string,
+  clean: (raw: unknown) => T | undefined,
+  skipped: SkipCounter,
+): Promise<T[]> {
   if (!files.has(name)) return [];
   try {
     const list = await readJson<unknown>(files, name);
-    if (Array.isArray(list)) return list.filter((e): e is T => typeof e === 'object' && e !== null);
+    if (Array.isArray(list)) return list.map(clean).filter((e) => e !== undefined);
   } catch {
     // counted below
   }

@@ -193,7 +193,7 @@ const EXPECTED_MESSAGES = [
 
 const EXPECTED_SKIPPED = {
   'system message': 2,
-  'message in a conversation not listed in the export': 2,
+  'message in a channel the export does not list': 2,
   'file missing from the export': 1,
   'file deleted at the source': 1,
   'unreadable day file': 1,

@@ -154,7 +154,7 @@ async function countUnlisted(
 ): Promise<void> {
   for (const folder of folders) {
     for await (const _message of readDays(files, layout.dayFiles.get(folder) ?? [], skipped)) {
-      skipped.add('message in a conversation not listed in the export');
+      skipped.add('message in a channel the export does not list');
     }
   }
 }

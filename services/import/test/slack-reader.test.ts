@@ -264,7 +264,7 @@ describe('the Slack export reader', () => {
             kind: 'private',
             name: 'secret-plans',
             topic: 'Just us',
-            memberKeys: ['U01ALICE', 'U02BOB'],
+            memberKeys: ['U01ALICE', 'U03CAROL'],
           },
           {
             key: 'G02MPIM',

@@ -31,11 +31,11 @@ async function bytes(stream: Readable | undefined): Promise<Buffer | undefined> 
 
 const text = async (stream: Readable | undefined) => (await bytes(stream))?.toString('utf8');
 
-/** The fixture folder zipped, the way Slack hands an export over. */
-async function zipFolder(folder: string, zipPath: string): Promise<void> {
+/** The fixture folder zipped, the way Slack hands an export over (or inside a folder, as people zip it again). */
+async function zipFolder(folder: string, zipPath: string, inside = ''): Promise<void> {
   const files = await openExportFiles(folder);
   const zip = new yazl.ZipFile();
-  for (const name of files.names) zip.addReadStream((await files.open(name))!, name);
+  for (const name of files.names) zip.addReadStream((await files.open(name))!, inside + name);
   zip.end();
   await pipeline(zip.outputStream, createWriteStream(zipPath));
 }
@@ -204,17 +204,21 @@ const EXPECTED_SKIPPED = {
 describe('the Slack export reader', () => {
   let dir: string;
   let zipPath: string;
+  let rezipped: string;
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'slack-reader-'));
     zipPath = join(dir, 'Acme Slack export Mar 1 2024 - Mar 3 2024.zip');
     await zipFolder(FIXTURE, zipPath);
+    rezipped = join(dir, 'Acme-slack-export.zip');
+    await zipFolder(FIXTURE, rezipped, 'Acme Slack export Mar 1 2024 - Mar 3 2024/');
   });
   after(async () => rm(dir, { recursive: true, force: true }));
 
   for (const [shape, path] of [
     ['folder', () => FIXTURE],
     ['zip', () => zipPath],
+    ['zip made again around its folder', () => rezipped],
   ] as const) {
     describe(`read from its ${shape}`, () => {
       let source: ImportSource;

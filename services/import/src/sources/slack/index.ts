@@ -4,6 +4,7 @@ import type { ImportSource, SourceMessage, SourceUser } from '../../source/types
 import { CHANNEL_LISTS, type ListedChannel, toListedChannel } from './channels.ts';
 import { readDays } from './day-files.ts';
 import { type ExportLayout, exportLayout } from './export-layout.ts';
+import { exportRoot } from './export-root.ts';
 import { cleanChannel, cleanUser } from './clean-shapes.ts';
 import type { MrkdwnContext } from './mrkdwn.ts';
 import { isPeoplesMessage, translateChannel } from './messages.ts';
@@ -18,7 +19,7 @@ import { workspaceOf } from './workspace.ts';
 export async function openSlackExport(path: string): Promise<ImportSource> {
   const files = await openExportFiles(path);
   try {
-    return await readExport(path, files);
+    return await readExport(path, exportRoot(files));
   } catch (err) {
     await files.close();
     throw err;

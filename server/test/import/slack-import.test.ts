@@ -42,8 +42,8 @@ describe('Slack import', () => {
       groups: 1,
       panels: 3,
       users: 6, // alice, carol, deploybot, the CI Bot webhook, ghost (from his messages) and the unknown U08NOBODY
-      messages: 15,
-      replies: 3,
+      messages: 17,
+      replies: 4,
       reactions: 5,
       files: 3, // plan.txt, notes.md and the party_parrot image
       skipped: first.summary.skipped,
@@ -132,6 +132,19 @@ describe('Slack import', () => {
     assert.equal(download.status, 200);
     assert.equal(await download.text(), 'the plan\n');
 
+    // A reply whose root carries no thread_ts of its own still lands in its thread.
+    const random = (
+      await api.request<Message[]>('GET', `/api/converses/${panel('random').converseId}/messages?limit=50`, {
+        token: owner.token,
+      })
+    ).body.sort((a, b) => a.seq - b.seq);
+    assert.deepEqual(
+      random.map((m) => m.content),
+      ['notes attached', 'a question, from an export that marks no roots', 'an answer'],
+    );
+    assert.equal(random[2]!.threadId, random[1]!.id);
+    assert.equal(random[1]!.thread?.replyCount, 1);
+
     // The private channel: bob is in the group but not in it.
     const secret = panel('secret-plans').converseId;
     assert.equal((await api.request('GET', `/api/converses/${secret}/messages`, { token: bob.token })).status, 404);
@@ -170,7 +183,7 @@ describe('Slack import', () => {
       { ...second.summary, skipped: 0 },
       { groups: 0, panels: 0, users: 0, messages: 0, replies: 0, reactions: 0, files: 0, skipped: 0 },
     );
-    assert.equal(second.skippedReasons['already imported'], 15);
+    assert.equal(second.skippedReasons['already imported'], 17);
     const again = await api.request<Message[]>(
       'GET',
       `/api/converses/${panel('general').converseId}/messages?limit=50`,

@@ -29,28 +29,18 @@ export interface ChannelReading {
   skipped: SkipCounter | undefined;
 }
 
-/**
- * The messages of one conversation, in order, translated. `thread_ts` names
- * a thread's root by its `ts`; a reply whose root is not in the export (cut
- * by the export's dates, or a notice passed over) becomes a message of the
- * channel, so no reply ever points at nothing.
- */
+/** The messages of one conversation, in order, translated. */
 export async function* translateChannel(
   reading: ChannelReading,
   messages: AsyncIterable<SlackMessage>,
 ): AsyncIterable<SourceMessage> {
-  const roots = new Set<string>();
   for await (const message of messages) {
-    const translated = translateMessage(reading, message, roots);
+    const translated = translateMessage(reading, message);
     if (translated) yield translated;
   }
 }
 
-function translateMessage(
-  reading: ChannelReading,
-  message: SlackMessage,
-  roots: Set<string>,
-): SourceMessage | undefined {
+function translateMessage(reading: ChannelReading, message: SlackMessage): SourceMessage | undefined {
   const skip = (reason: string): undefined => void reading.skipped?.add(reason);
   if (!isPeoplesMessage(message)) {
     return skip(message.subtype === 'tombstone' ? 'deleted message' : 'system message');
@@ -66,9 +56,12 @@ function translateMessage(
   if (!text.trim()) text = fallbackText(reading, message);
   if (!text.trim() && files.length === 0) return skip('empty message');
 
+  // `thread_ts` names the thread's root by its `ts` (on the root itself it
+  // is its own). Whether that root is in the export (it may be older than
+  // the export's dates, or a notice passed over) is the writer's to see: a
+  // reply without its root becomes a message of the channel.
   const replyTo = message.thread_ts;
-  const isReply = replyTo !== undefined && replyTo !== ts && roots.has(replyTo);
-  if (replyTo === ts) roots.add(ts);
+  const isReply = isSlackTs(replyTo) && replyTo !== ts;
   const editedAt = slackTsToDate(message.edited?.ts);
   return {
     key: `${reading.channelKey}:${ts}`,

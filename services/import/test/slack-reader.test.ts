@@ -348,10 +348,10 @@ describe('the Slack export reader', () => {
     );
     const source = await openSlackExport(messy);
     try {
-      assert.equal(source.origin, 'messy');
+      assert.equal(source.origin, 'channel:C1', 'no team id: known by its default channel');
       assert.deepEqual(await collect(source.users()), [{ key: 'U1', username: 'U1' }]);
       assert.deepEqual(await collect(source.channels()), [
-        { key: 'C1', groupKey: 'messy', kind: 'public', name: 'general', memberKeys: [] },
+        { key: 'C1', groupKey: 'channel:C1', kind: 'public', name: 'general', memberKeys: [] },
       ]);
       assert.deepEqual(plain(await collect(source.messages())), [
         {

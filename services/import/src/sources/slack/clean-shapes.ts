@@ -57,6 +57,8 @@ export function cleanChannel(raw: unknown): SlackChannel | undefined {
     topic: value(raw.topic),
     purpose: value(raw.purpose),
     context_team_id: str(raw.context_team_id),
+    created: typeof raw.created === 'number' ? raw.created : undefined,
+    is_general: raw.is_general === true ? true : undefined,
   });
 }
 

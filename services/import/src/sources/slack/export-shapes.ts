@@ -30,6 +30,10 @@ export interface SlackChannel {
   topic?: { value?: string };
   purpose?: { value?: string };
   context_team_id?: string;
+  /** Seconds since the epoch. */
+  created?: number;
+  /** The workspace's default channel (`#general`, whatever it is called now). */
+  is_general?: boolean;
 }
 
 export interface SlackFile {

@@ -37,11 +37,8 @@ async function readExport(path: string, files: ExportFiles): Promise<ImportSourc
   if (slackUsers.length === 0 && lists.every((l) => l.entries.length === 0) && layout.dayFiles.size === 0) {
     throw new Error(`${path} is not a Slack export: it has no users.json, channels.json or day files`);
   }
-  const workspace = workspaceOf(
-    path,
-    slackUsers,
-    lists.flatMap((l) => l.entries),
-  );
+  const publicChannels = lists.find((l) => l.kind === 'public')?.entries ?? [];
+  const workspace = workspaceOf(path, slackUsers, publicChannels);
 
   const folders = new Set(layout.dayFiles.keys());
   const listed = new Map<string, ListedChannel>();

@@ -16,8 +16,6 @@ const SKIN_TONES: Record<string, string> = {
   'skin-tone-6': '\u{1F3FF}',
 };
 
-const fromHexcode = (hex: string) => String.fromCodePoint(...hex.split('-').map((h) => parseInt(h, 16)));
-
 /**
  * Names to Unicode, from the shortcode sets the exporting apps use: iamcal's
  * (Slack's and Mattermost's), GitHub's (Discord's are mostly these), and
@@ -25,6 +23,12 @@ const fromHexcode = (hex: string) => String.fromCodePoint(...hex.split('-').map(
  */
 function table(): Map<string, string> {
   if (byName) return byName;
+  // The emoji as written (with its presentation selector: `❤️`, not a text `❤`), by hexcode.
+  const written = new Map<string, string>();
+  const compact = require('emojibase-data/en/compact.json') as Array<{ hexcode: string; unicode: string }>;
+  for (const e of compact) written.set(e.hexcode, normalizeEmoji(e.unicode));
+  const fromHexcode = (hex: string) =>
+    written.get(hex) ?? String.fromCodePoint(...hex.split('-').map((h) => parseInt(h, 16)));
   const map = new Map<string, string>();
   for (const set of ['cldr', 'emojibase', 'github', 'iamcal']) {
     const codes = require(`emojibase-data/en/shortcodes/${set}.json`) as ShortcodeTable;
@@ -44,6 +48,14 @@ export function unicodeForName(name: string): string | undefined {
   const modifier = tone ? SKIN_TONES[tone] : undefined;
   return modifier ? emoji.replace(/\uFE0F$/, '') + modifier : emoji;
 }
+
+/**
+ * An emoji in the form the app's picker sends it: without the presentation
+ * selector after a character that is drawn as an emoji anyway (`👍`, not
+ * `👍` + U+FE0F), so an imported reaction and one made in the app are the same.
+ */
+export const normalizeEmoji = (emoji: string): string =>
+  /^\p{Emoji_Presentation}\uFE0F$/u.test(emoji) ? emoji.slice(0, -1) : emoji;
 
 /** One emoji as reactions take it (with modifiers and joiners). */
 export const UNICODE_EMOJI =

@@ -6,7 +6,7 @@ import type { SkipCounter } from '../source/skip-counter.ts';
 import type { SourceFile, SourceMessage } from '../source/types.ts';
 import type { Person } from './accounts.ts';
 import { insertNew, type ImportCollections } from './collections.ts';
-import { UNICODE_EMOJI, unicodeForName, unicodeShortcodes } from './emoji-names.ts';
+import { normalizeEmoji, UNICODE_EMOJI, unicodeForName, unicodeShortcodes } from './emoji-names.ts';
 import type { DerivedIds } from './ids.ts';
 import type { Numbering } from './numbering.ts';
 import type { Destination } from './plan.ts';
@@ -194,7 +194,7 @@ export class MessageWriter {
 
   /** A reaction's emoji as stored: Unicode, or `:name:` of the group's custom emoji. */
   #emoji(given: string, dest: Destination): string | undefined {
-    if (UNICODE_EMOJI.test(given)) return given;
+    if (UNICODE_EMOJI.test(given)) return normalizeEmoji(given);
     const name = given.replace(/^:|:$/g, '');
     const unicode = unicodeForName(name);
     if (unicode) return unicode;

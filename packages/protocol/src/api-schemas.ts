@@ -59,6 +59,7 @@ import type { FollowedThreadPage } from './threads.ts';
 import type { ConverseNotificationSetting, InboxUnread, SavedPage, UserGroup } from './attention.ts';
 import type { Submessage } from './submessages.ts';
 import type { OwnUser, ResetLink } from './mail.ts';
+import type { ClaimLink } from './imports.ts';
 
 /**
  * Every shape the HTTP API answers with, under the name its OpenAPI
@@ -118,6 +119,7 @@ export interface ApiSchemas {
   CustomEmoji: CustomEmoji;
   OwnUser: OwnUser;
   ResetLink: ResetLink;
+  ClaimLink: ClaimLink;
   CallJoin: CallJoin;
   CallState: CallState;
   CallRinging: CallRinging;

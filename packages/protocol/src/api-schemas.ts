@@ -58,6 +58,7 @@ import type { CallJoin, CallRinging, CallState } from './calls.ts';
 import type { FollowedThreadPage } from './threads.ts';
 import type { ConverseNotificationSetting, InboxUnread, SavedPage, UserGroup } from './attention.ts';
 import type { Submessage } from './submessages.ts';
+import type { ClaimLink, ExportJob, ImportJob } from './imports.ts';
 import type { OwnUser, ResetLink } from './mail.ts';
 import type { ClaimLink } from './imports.ts';
 
@@ -132,6 +133,9 @@ export interface ApiSchemas {
   ScheduledEntry: ScheduledEntry;
   Reminder: Reminder;
   ReminderEntry: ReminderEntry;
+  ImportJob: ImportJob;
+  ExportJob: ExportJob;
+  ClaimLink: ClaimLink;
 }
 
 export type ApiSchemaName = keyof ApiSchemas;

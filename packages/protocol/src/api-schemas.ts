@@ -60,7 +60,6 @@ import type { ConverseNotificationSetting, InboxUnread, SavedPage, UserGroup } f
 import type { Submessage } from './submessages.ts';
 import type { ClaimLink, ExportJob, ImportJob } from './imports.ts';
 import type { OwnUser, ResetLink } from './mail.ts';
-import type { ClaimLink } from './imports.ts';
 
 /**
  * Every shape the HTTP API answers with, under the name its OpenAPI
@@ -135,7 +134,6 @@ export interface ApiSchemas {
   ReminderEntry: ReminderEntry;
   ImportJob: ImportJob;
   ExportJob: ExportJob;
-  ClaimLink: ClaimLink;
 }
 
 export type ApiSchemaName = keyof ApiSchemas;

@@ -5,7 +5,7 @@ import { LinkTokens } from '@im/sdk';
 import { Types } from 'mongoose';
 import { startApi, startSingleNode, type ApiHarness } from './harness.ts';
 
-type Err = { error: { code: string } };
+type Err = { error: { code: string; message: string } };
 type User = { token: string; id: string; username: string };
 
 const PASSWORD = 'correct horse battery';
@@ -77,7 +77,9 @@ describe('claim links for imported accounts', () => {
 
   it('hands an account over: the link sets the password once, signs in, and the account is no longer imported', async () => {
     const person = await importedUser();
-    assert.equal((await login(person.username, CLAIMED_PASSWORD)).body.error.code, 'IM_ERR_NO_PASSWORD');
+    const before = await login(person.username, CLAIMED_PASSWORD);
+    assert.deepEqual([before.status, before.body.error.code], [403, 'IM_ERR_NO_PASSWORD']);
+    assert.match(before.body.error.message, /claim link/);
 
     const made = await claimLink(person.id);
     assert.equal(made.status, 200);

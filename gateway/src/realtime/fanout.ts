@@ -121,6 +121,9 @@ const FANOUT: { [E in EventName]?: FanoutHandler<E> } = {
   [EVENTS.inboxUpdated]: ({ io }, { userId, unread }) => {
     io.to(userRoom(userId)).emit('inbox:updated', { unread });
   },
+  [EVENTS.importProgress]: ({ io }, { userId, job }) => {
+    io.to(userRoom(userId)).emit('import:progress', job);
+  },
   // A read receipt: everyone in the converse sees how far this member read.
   [EVENTS.readUpdated]: (rt, { converseId, userId, readSeq, memberIds }) => {
     dmJoin(rt, converseId, memberIds);

@@ -1,4 +1,5 @@
 import type {
+  ImportJob,
   CallParticipant,
   ConverseNotificationSetting,
   UnreadEntry,
@@ -72,6 +73,7 @@ export const EVENTS = {
   converseNotifications: 'push.converse.notifications',
   /** A user's inbox changed (an entry came, or entries were read): their devices show the new count. */
   inboxUpdated: 'push.inbox.updated',
+  importProgress: 'import.progress',
   /** A read receipt: a member who shares them read further in a converse of at most 50 members. */
   readUpdated: 'chat.read.updated',
   /** A DM was opened: gateways put both members' sockets in its room. */
@@ -190,6 +192,8 @@ export interface EventPayloads {
   'chat.converse.unread': { userId: string; entry: UnreadEntry };
   'push.converse.notifications': { userId: string; converseId: string } & ConverseNotificationSetting;
   'push.inbox.updated': { userId: string; unread: number };
+  /** An import started from the app moved on: to the admin who started it. */
+  'import.progress': { userId: string; job: ImportJob };
   'chat.read.updated': { converseId: string; userId: string; readSeq: number } & DmAudience;
   'chat.dm.opened': { converse: DmConverse };
   'file.uploaded': { fileId: string };

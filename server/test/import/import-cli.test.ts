@@ -94,6 +94,9 @@ describe('npm run import, and imports from the app', () => {
 
   it('imports an upload from the Import page: server admins only, checked before it is stored, progress to the summary', async () => {
     const me = await admin();
+    const adminSocket = await connectClient(api.base, me.token);
+    sockets.push(adminSocket);
+    const told = record(adminSocket, 'import:progress');
     const someone = await api.user('notadmin');
     // The same export under other team names: another origin, so not the groups the command line made.
     const body = Buffer.from(
@@ -123,6 +126,9 @@ describe('npm run import, and imports from the app', () => {
       60_000,
     );
     assert.equal(done.status, 'done', JSON.stringify(done.error));
+    // The admin's open app is told of every step, up to the summary.
+    await until('the Import page hears the job finish', () => told.some((j) => j.id === job.id && j.status === 'done'));
+    assert.ok(told.some((j) => j.id === job.id && j.status === 'running'));
     assert.equal(done.summary?.groups, 2);
     assert.ok(done.skippedReasons && Object.keys(done.skippedReasons).length > 0);
     assert.equal(done.groupIds.length, 2);

@@ -1,10 +1,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ActionCaller, Logger, ObjectStorage } from '@im/sdk';
+import { announce, EVENTS, type Logger, type ObjectStorage } from '@im/sdk';
+import type { ServiceBroker } from 'moleculer';
 import type mongoose from 'mongoose';
 import { announceImport } from './announce/announce-import.ts';
 import { jobProgress } from './job-progress.ts';
+import { toImportJob } from './job-view.ts';
 import type { ImportJobDoc, ImportModels } from './models.ts';
 import { openSource } from './sources/open-source.ts';
 import { materializeUpload } from './upload-files.ts';
@@ -14,8 +16,8 @@ export interface ImportRunnerDeps {
   models: ImportModels;
   db: () => mongoose.mongo.Db;
   storage: ObjectStorage;
-  /** The broker, once started: it tells the platform's services. */
-  caller: () => ActionCaller;
+  /** The broker, once started: it tells the platform's services, and the admin's open apps of progress. */
+  caller: () => ServiceBroker;
   logger: Logger;
 }
 
@@ -47,8 +49,19 @@ export class ImportRunner {
 
   async #run(job: ImportJobDoc): Promise<void> {
     const { models, storage, logger } = this.#deps;
-    const set = (fields: Partial<ImportJobDoc>) =>
-      models.imports.updateOne({ _id: job._id }, { $set: { ...fields, updatedAt: new Date() } });
+    // Every change of the job reaches the open apps of whoever started it (the Import page), then the poll.
+    const tell = async () => {
+      const now = await models.imports.findById(job._id).lean<ImportJobDoc>();
+      if (now && job.startedBy)
+        announce(this.#deps.caller(), EVENTS.importProgress, {
+          userId: job.startedBy.toHexString(),
+          job: toImportJob(now),
+        });
+    };
+    const set = async (fields: Partial<ImportJobDoc>) => {
+      await models.imports.updateOne({ _id: job._id }, { $set: { ...fields, updatedAt: new Date() } });
+      await tell();
+    };
     const dir = await mkdtemp(join(tmpdir(), 'im-import-'));
     const heartbeat = setInterval(() => void set({}).catch(() => undefined), HEARTBEAT_MS);
     try {
@@ -63,7 +76,7 @@ export class ImportRunner {
         if (!owner) throw new UnknownOwnerError('the owner account is gone');
         const outcome = await runImport(this.#deps.db(), storage, source, {
           owner: String(owner.username),
-          progress: jobProgress(models, job._id),
+          progress: jobProgress(models, job._id, undefined, () => void tell().catch(() => undefined)),
         });
         await set({
           groupIds: outcome.groupIds,

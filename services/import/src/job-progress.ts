@@ -6,7 +6,12 @@ import type { ImportProgress } from './write/run-import.ts';
 const EVERY_MS = 1000;
 
 /** Writes a job's progress at most once a second (and every phase change at once). */
-export function jobProgress(models: ImportModels, jobId: Types.ObjectId, also?: (p: ImportProgress) => void) {
+export function jobProgress(
+  models: ImportModels,
+  jobId: Types.ObjectId,
+  also?: (p: ImportProgress) => void,
+  written?: () => void,
+) {
   let last = 0;
   let phase = '';
   return (p: ImportProgress): void => {
@@ -27,6 +32,9 @@ export function jobProgress(models: ImportModels, jobId: Types.ObjectId, also?: 
           },
         },
       )
-      .catch(() => undefined);
+      .then(
+        () => written?.(),
+        () => undefined,
+      );
   };
 }

@@ -25,6 +25,7 @@ export const EVENT_ROOMS = {
   'chat.converse.unread': (p) => [userRoom(p.userId)],
   'push.converse.notifications': (p) => [userRoom(p.userId)],
   'push.inbox.updated': (p) => [userRoom(p.userId)],
+  'import.progress': (p) => [userRoom(p.userId)],
   'chat.read.updated': (p) => withMembers(converseRoom(p.converseId), p.memberIds),
   'chat.dm.opened': (p) => withMembers(converseRoom(p.converse.id), p.converse.memberIds),
   'integration.ephemeral': (p) => [userRoom(p.userId)],

@@ -59,6 +59,7 @@ import type { FollowedThreadPage } from './threads.ts';
 import type { ConverseNotificationSetting, InboxUnread, SavedPage, UserGroup } from './attention.ts';
 import type { Submessage } from './submessages.ts';
 import type { OwnUser, ResetLink } from './mail.ts';
+import type { ExportAccepted, ExportJob } from './imports.ts';
 
 /**
  * Every shape the HTTP API answers with, under the name its OpenAPI
@@ -130,6 +131,8 @@ export interface ApiSchemas {
   ScheduledEntry: ScheduledEntry;
   Reminder: Reminder;
   ReminderEntry: ReminderEntry;
+  ExportJob: ExportJob;
+  ExportAccepted: ExportAccepted;
 }
 
 export type ApiSchemaName = keyof ApiSchemas;

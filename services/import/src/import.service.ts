@@ -2,6 +2,7 @@ import type { AppContext, ServiceFactory } from '@im/sdk';
 import type { ImportDeps } from './deps.ts';
 import { exportActions } from './export-actions.ts';
 import { exportModels } from './export-models.ts';
+import { failInterruptedExports } from './export/export-runner.ts';
 import { importActions } from './import-actions.ts';
 import { importModels } from './models.ts';
 
@@ -19,6 +20,7 @@ export const createImportService: ServiceFactory = (app: AppContext) => {
       await Promise.all(
         (Object.values(models) as Array<{ createIndexes(): Promise<unknown> }>).map((m) => m.createIndexes()),
       );
+      await failInterruptedExports(models, this.broker.nodeID);
     },
     actions: { ...importActions(deps), ...exportActions(deps) },
   };

@@ -1,0 +1,111 @@
+import { createReadStream } from 'node:fs';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Logger, ObjectStorage } from '@im/sdk';
+import type { Connection, mongo } from 'mongoose';
+import type { ArchiveManifest } from '../archive/format.ts';
+import type { ExportJobDoc, ExportModels } from '../export-models.ts';
+import { serverName } from './archive-parts.ts';
+import { ArchiveZip } from './archive-zip.ts';
+import { writeGroupArchive } from './group-archive.ts';
+import { writePersonalArchive } from './personal-archive.ts';
+
+/** Storage keys are plain (letters, digits, `/`): the archive is `exports/<id>`, its zip-ness is in the download's headers. */
+export const exportStorageKey = (exportId: string) => `exports/${exportId}`;
+
+export interface ExportRunnerDeps {
+  connection: Connection;
+  storage: ObjectStorage;
+  models: ExportModels;
+  logger: Logger;
+  publicUrl: string | undefined;
+}
+
+/**
+ * Runs export jobs in the background, one at a time on this node (an export
+ * reads a whole group: two at once would only compete for the database). The
+ * zip is written to a temporary file, then streamed into storage under
+ * `exports/<id>.zip`; the job says done or failed.
+ */
+export class ExportRunner {
+  readonly #deps: ExportRunnerDeps;
+  #queue: Promise<void> = Promise.resolve();
+
+  constructor(deps: ExportRunnerDeps) {
+    this.#deps = deps;
+  }
+
+  /** Queues the job; answers at once. */
+  start(job: ExportJobDoc): void {
+    this.#queue = this.#queue.then(() => this.#run(job));
+  }
+
+  /** Waits for the queued jobs (a stopping service lets them end). */
+  idle(): Promise<void> {
+    return this.#queue;
+  }
+
+  async #run(job: ExportJobDoc): Promise<void> {
+    const { connection, storage, models, logger } = this.#deps;
+    const id = job._id.toHexString();
+    const scratch = await mkdtemp(join(tmpdir(), 'im-export-'));
+    const file = join(scratch, 'archive.zip');
+    try {
+      const zip = new ArchiveZip(file);
+      const db = connection.db as mongo.Db;
+      const server = serverName(this.#deps.publicUrl, hostname());
+      let manifest: ArchiveManifest | null;
+      try {
+        manifest =
+          job.kind === 'group'
+            ? await writeGroupArchive(db, storage, zip, job.groupId!, server)
+            : await writePersonalArchive(db, storage, zip, job.requestedBy, server);
+      } finally {
+        await zip.finish();
+      }
+      if (!manifest) {
+        await this.#fail(job, 'IM_ERR_NOT_FOUND', 'The group was deleted before its export was written');
+        return;
+      }
+      const { size } = await stat(file);
+      const key = exportStorageKey(id);
+      await storage.put(key, createReadStream(file), 'application/zip');
+      await models.exports.updateOne(
+        { _id: job._id },
+        { $set: { status: 'done', storageKey: key, size, finishedAt: new Date() } },
+      );
+      logger.info({ exportId: id, kind: job.kind, size, messages: manifest.counts.messages }, 'export written');
+    } catch (err) {
+      logger.error({ err, exportId: id }, 'export failed');
+      await this.#fail(job, 'IM_ERR_INTERNAL', 'The export could not be written').catch(() => undefined);
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
+    }
+  }
+
+  async #fail(job: ExportJobDoc, code: string, message: string): Promise<void> {
+    await this.#deps.models.exports.updateOne(
+      { _id: job._id },
+      { $set: { status: 'failed', error: { code, message }, finishedAt: new Date() } },
+    );
+  }
+}
+
+/** Jobs this node left running when it stopped: they will not finish, so they say failed (ask again). */
+export async function failInterruptedExports(models: ExportModels, nodeId: string): Promise<number> {
+  const { modifiedCount } = await models.exports.updateMany(
+    { status: 'running', nodeId },
+    {
+      $set: {
+        status: 'failed',
+        error: {
+          code: 'IM_ERR_SERVICE_UNAVAILABLE',
+          message: 'The server restarted while writing the export; ask again',
+        },
+        finishedAt: new Date(),
+      },
+    },
+  );
+  return modifiedCount;
+}

@@ -76,15 +76,15 @@ class ImArchiveSource implements ImportSource {
   readonly origin: string;
   readonly skipped = new SkipCounter();
   readonly #files: ExportFiles;
-  readonly #manifest: ArchiveManifest;
   readonly #group: ArchiveGroup;
   readonly #usernames: Map<string, string>;
   /** The panels read back (voice panels are not: an import makes text panels). */
   readonly #channels: SourceChannel[];
+  /** The converse files of those panels that the archive holds. */
+  readonly #converses: ArchiveManifest['converses'];
 
   constructor(files: ExportFiles, manifest: ArchiveManifest, group: ArchiveGroup, usernames: Map<string, string>) {
     this.#files = files;
-    this.#manifest = manifest;
     this.#group = group;
     this.#usernames = usernames;
     this.origin = `${manifest.server}/${group.id}`;
@@ -111,6 +111,13 @@ class ImArchiveSource implements ImportSource {
         memberKeys,
       });
     }
+    // Counted once here: messages() runs more than once.
+    const kept = new Set(this.#channels.map((c) => c.key));
+    this.#converses = manifest.converses.filter((c) => kept.has(c.id) && files.has(c.path));
+    for (const converse of manifest.converses) {
+      if (kept.has(converse.id) && !files.has(converse.path))
+        this.skipped.add('converse file missing from the archive', converse.messages);
+    }
   }
 
   async *groups(): AsyncIterable<SourceGroup> {
@@ -136,13 +143,7 @@ class ImArchiveSource implements ImportSource {
   }
 
   async *messages(): AsyncIterable<SourceMessage> {
-    const kept = new Set(this.#channels.map((c) => c.key));
-    for (const converse of this.#manifest.converses) {
-      if (!kept.has(converse.id)) continue;
-      if (!this.#files.has(converse.path)) {
-        this.skipped.add('converse file missing from the archive', converse.messages);
-        continue;
-      }
+    for (const converse of this.#converses) {
       for await (const m of streamArray<ArchiveMessage>(this.#files, converse.path))
         yield this.#message(converse.id, m);
     }
@@ -180,7 +181,8 @@ class ImArchiveSource implements ImportSource {
     for (const id of mentions) {
       const username = this.#usernames.get(id);
       if (!username) continue;
-      out = out.replace(new RegExp(`@${escapeRegExp(username)}(?![\\w.-])`, 'gi'), mentionToken(id));
+      // A name goes on while letters, digits, `_`, `-` or a `.` before one of those follow (a full stop ends it).
+      out = out.replace(new RegExp(`@${escapeRegExp(username)}(?![\\w-]|\\.[\\w-])`, 'gi'), mentionToken(id));
     }
     return out;
   }

@@ -33,6 +33,7 @@ import { createDownloadHandler } from './files/download.ts';
 import { createExportDownloadHandler } from './files/export-download.ts';
 import { createUploadHandler } from './files/upload.ts';
 import { createEmojiUploadHandler } from './files/emoji-upload.ts';
+import { createImportUploadHandler } from './files/import-upload.ts';
 import { createIconUploadHandler } from './files/icon-upload.ts';
 import { clientAddressOf } from './http/client-address.ts';
 import { createHttpMetrics } from './http/metrics.ts';
@@ -340,6 +341,7 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
       publicRoutes.register(router);
       router.on('POST', '/api/files', createUploadHandler(app, broker, auth!));
       router.on('POST', '/api/groups/:groupId/emoji', createEmojiUploadHandler(app, broker, auth!));
+      router.on('POST', '/api/admin/imports', createImportUploadHandler(app, broker, auth!));
       router.on('PUT', '/api/groups/:groupId/icon', createIconUploadHandler(app, broker, auth!));
       router.on('GET', '/api/files/:fileId', createDownloadHandler(app, broker, auth!, 'file'));
       router.on('GET', '/api/files/:fileId/thumbnail', createDownloadHandler(app, broker, auth!, 'thumbnail'));

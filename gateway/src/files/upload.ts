@@ -44,7 +44,7 @@ function release(chunk: Buffer): void {
     memory.transfer(0);
 }
 
-interface UploadSource {
+export interface UploadSource {
   stream: Readable;
   name: string;
   /** Settles once the whole body is read: rejects when a multipart body has a part besides `file`. */
@@ -57,7 +57,7 @@ const onlyFile = () =>
   ]);
 
 /** The `file` part of a multipart body (its only part), or the raw body itself, with its claimed name. */
-function uploadSource(req: IncomingMessage): Promise<UploadSource> {
+export function uploadSource(req: IncomingMessage): Promise<UploadSource> {
   const type = req.headers['content-type'] ?? '';
   const name = readQuery(req.url).name || 'file';
   // As the API document declares it; a browser's multipart file name is cut to fit instead.

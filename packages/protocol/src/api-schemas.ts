@@ -58,8 +58,8 @@ import type { CallJoin, CallRinging, CallState } from './calls.ts';
 import type { FollowedThreadPage } from './threads.ts';
 import type { ConverseNotificationSetting, InboxUnread, SavedPage, UserGroup } from './attention.ts';
 import type { Submessage } from './submessages.ts';
+import type { ClaimLink, ExportAccepted, ExportJob, ImportJob } from './imports.ts';
 import type { OwnUser, ResetLink } from './mail.ts';
-import type { ExportAccepted, ExportJob } from './imports.ts';
 
 /**
  * Every shape the HTTP API answers with, under the name its OpenAPI
@@ -131,7 +131,9 @@ export interface ApiSchemas {
   ScheduledEntry: ScheduledEntry;
   Reminder: Reminder;
   ReminderEntry: ReminderEntry;
+  ImportJob: ImportJob;
   ExportJob: ExportJob;
+  ClaimLink: ClaimLink;
   ExportAccepted: ExportAccepted;
 }
 

@@ -1,5 +1,7 @@
 import type {
   ReminderDue,
+  ImportJob,
+  ImportKind,
   ScheduledAccepted,
   Bot,
   CallRecord,
@@ -98,6 +100,17 @@ export interface ActionMap {
     } | null;
   };
   /** A user's role, custom roles and permissions in a group, or null when not a member. Cached. */
+  /** A group an import wrote: into the room index, caches dropped, members told (internal). */
+  'group.adoptImported': { params: { groupId: string }; result: boolean };
+  /** DMs an import wrote: into their people's DM index, announced (internal). */
+  'chat.adoptImportedDms': { params: { converseIds: string[] }; result: number };
+  /** Checks an admin's import upload before it is stored: answers whose group it makes. */
+  'import.prepare': { params: { kind: string; owner?: string }; result: { ownerId: string } };
+  /** Queues an uploaded export's import. */
+  'import.start': {
+    params: { kind: ImportKind; ownerId: string; storageKey: string; fileName: string };
+    result: ImportJob;
+  };
   'group.memberAccess': { params: { groupId: string; userId: string }; result: MemberAccess | null };
   /** A user's role in a group, or null when not a member (the file service checks membership with it). Cached. */
   'group.memberRole': { params: { groupId: string; userId: string }; result: GroupRole | null };

@@ -12,6 +12,7 @@ import { ConverseAccessResolver } from './access.ts';
 import { converseActions } from './converse-actions.ts';
 import { DmIndex } from './dm-index.ts';
 import { forwardActions } from './forward-actions.ts';
+import { importAdoptionActions } from './import-adoption.ts';
 import { messageActions } from './message-actions.ts';
 import { readReceipts } from './read-receipts.ts';
 import { previewActions } from './preview-actions.ts';
@@ -127,6 +128,7 @@ export const createChatService: ServiceFactory = (app: AppContext) => {
       ...forwardActions(deps),
       ...converseActions(deps),
       ...threadActions(deps),
+      ...importAdoptionActions(deps),
       ...markUnreadActions(deps),
       ...pinActions(deps),
       ...readReceipts(deps).actions,

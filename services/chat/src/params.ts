@@ -36,6 +36,8 @@ const emoji = {
 export const chatParams = {
   forward: strict({ messageId: idParam, converseId: idParam }),
   openDm: strict({ userId: idParam }),
+  /** DMs an import wrote (internal: the import service). */
+  adoptImportedDms: strict({ converseIds: { type: 'array', items: idParam, max: 100_000 } }),
   listDms: strict({}),
   send: strict({
     converseId: idParam,

@@ -14,6 +14,7 @@ import { emojiActions } from './emoji-actions.ts';
 import { emojiModel } from './emoji-models.ts';
 import { groupActions } from './group-actions.ts';
 import { iconActions } from './icon-actions.ts';
+import { importAdoptionActions } from './import-adoption.ts';
 import { inviteActions } from './invite-actions.ts';
 import { MAX_GROUPS_PER_USER, memberActions } from './member-actions.ts';
 import { moderationActions } from './moderation-actions.ts';
@@ -76,6 +77,7 @@ export const createGroupService: ServiceFactory = (app: AppContext) => {
       ...rosterActions(deps),
       ...roleActions(deps),
       ...userGroupActions(deps),
+      ...importAdoptionActions(deps),
     },
     events: {
       [EVENTS.memberJoined]: async (ctx) => {

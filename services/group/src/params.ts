@@ -36,6 +36,8 @@ const inviteCode = { type: 'string', min: 1, max: 64, pattern: /^[A-Za-z0-9_-]+$
 
 export const groupParams = {
   create: strict({ name: groupName }),
+  /** A group an import wrote (internal: the import service). */
+  adoptImported: strict({ groupId: idParam }),
   list: strict({}),
   get: strict({ groupId: idParam }),
   update: strict({

@@ -531,6 +531,14 @@ export const configSchema = {
     default: '5000',
     parse: z.coerce.number().int().min(100).max(60_000),
   }),
+  importAnnouncePollMs: entry({
+    env: 'IMPORT_ANNOUNCE_POLL_MS',
+    type: 'milliseconds',
+    description:
+      'How often an import node looks for finished command-line imports (`npm run import`) that the running platform has not taken in yet: their groups and DMs go into the room index and caches, and open apps show them.',
+    default: '1000',
+    parse: z.coerce.number().int().min(100).max(60_000),
+  }),
   chatRecentMessages: entry({
     env: 'CHAT_RECENT_MESSAGES',
     type: 'count',

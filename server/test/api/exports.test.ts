@@ -3,8 +3,16 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { ExportAccepted, ExportJob, Group, Message, Panel } from '@im/protocol';
-import { ImArchiveError, openExportFiles, openImArchive, readJson, type ExportFiles } from '@im/service-import';
+import type { CustomEmoji, ExportAccepted, ExportJob, Group, Message, Panel, ThreadSummary } from '@im/protocol';
+import {
+  announceImport,
+  ImArchiveError,
+  openExportFiles,
+  openImArchive,
+  readJson,
+  runImport,
+  type ExportFiles,
+} from '@im/service-import';
 import sharp from 'sharp';
 import { eventually, expectations, startApi, uploadAs, type ApiHarness } from './harness.ts';
 
@@ -288,5 +296,82 @@ describe('group and personal exports', () => {
     } finally {
       await files.close();
     }
+  });
+
+  it('round-trips a group: its archive imported (kind im) reads back the same through the API, and again adds nothing', async () => {
+    const { job } = await exportAndDownload(owner, `/api/groups/${group.id}/export`);
+    const archive = join(scratch, `${job.id}.zip`);
+    const db = api.node.app.mongo!.db!;
+    const storage = api.node.app.storage!;
+    const importOnce = async () => {
+      const source = await openImArchive(archive);
+      try {
+        return await runImport(db, storage, source, { owner: owner.username });
+      } finally {
+        await source.close();
+      }
+    };
+    const first = await importOnce();
+    assert.equal(first.groupIds.length, 1);
+    assert.deepEqual(
+      { ...first.summary, skipped: 0 },
+      { groups: 1, panels: 2, users: 0, messages: 4, replies: 1, reactions: 1, files: 2, skipped: 0 },
+    );
+    await announceImport(api.broker, first);
+
+    const copyId = first.groupIds[0]!.toHexString();
+    assert.notEqual(copyId, group.id);
+    const copy = await ok<Group>('GET', `/api/groups/${copyId}`, owner);
+    assert.equal(copy.name, 'Archive club');
+    assert.equal(copy.description, 'We keep it all');
+    const original = await ok<Group>('GET', `/api/groups/${group.id}`, owner);
+    assert.deepEqual(
+      copy.panels.map((p) => [p.name, p.private ?? false]).sort(),
+      original.panels.map((p) => [p.name, p.private ?? false]).sort(),
+    );
+    const copyGeneral = copy.panels.find((p) => p.name === original.panels[0]!.name)!;
+    const copyStaff = copy.panels.find((p) => p.name === 'staff')!;
+
+    const history = (
+      await ok<Message[]>('GET', `/api/converses/${copyGeneral.converseId}/messages?limit=50`, owner)
+    ).sort((a, b) => a.seq - b.seq);
+    assert.deepEqual(
+      history.map((m) => [m.content, m.authorId, m.createdAt]),
+      [sent.hello!, sent.reply!, sent.withFile!].map((m) => [m.content, m.authorId, m.createdAt]),
+      'same texts, authors (matched to their accounts) and times, in the same order',
+    );
+    const [hello, reply, withFile] = history;
+    assert.deepEqual(hello!.mentions, [member.id]);
+    assert.ok(hello!.pinned, 'the pin came back');
+    assert.deepEqual(
+      hello!.reactions.map((r) => [r.emoji, r.count]),
+      [['👍', 1]],
+    );
+    assert.equal((hello!.thread as ThreadSummary).replyCount, 1);
+    assert.equal(reply!.threadId, hello!.id);
+    assert.equal(withFile!.attachments.length, 1);
+    const bytes = await fetch(`${api.base}/api/files/${withFile!.attachments[0]}`, {
+      headers: { authorization: `Bearer ${member.token}` },
+    });
+    assert.equal(bytes.status, 200);
+    assert.deepEqual(Buffer.from(await bytes.arrayBuffer()), note);
+
+    // The private panel: the member allowed reads it (the owner too); custom emoji came along.
+    const secret = await ok<Message[]>('GET', `/api/converses/${copyStaff.converseId}/messages`, member);
+    assert.deepEqual(
+      secret.map((m) => [m.content, m.authorId]),
+      [['staff only', member.id]],
+    );
+    const emoji = await ok<CustomEmoji[]>('GET', `/api/groups/${copyId}/emoji`, owner);
+    assert.deepEqual(
+      emoji.map((e) => e.name),
+      ['party_parrot'],
+    );
+
+    const second = await importOnce();
+    assert.deepEqual(
+      { ...second.summary, skipped: 0 },
+      { groups: 0, panels: 0, users: 0, messages: 0, replies: 0, reactions: 0, files: 0, skipped: 0 },
+    );
   });
 });

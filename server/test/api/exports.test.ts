@@ -1,11 +1,15 @@
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { Types } from 'mongoose';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { CustomEmoji, ExportAccepted, ExportJob, Group, Message, Panel, ThreadSummary } from '@im/protocol';
 import {
   announceImport,
+  EXPORT_STALE_MS,
+  exportModels,
+  failStaleExports,
   ImArchiveError,
   openExportFiles,
   openImArchive,
@@ -373,5 +377,29 @@ describe('group and personal exports', () => {
       { ...second.summary, skipped: 0 },
       { groups: 0, panels: 0, users: 0, messages: 0, replies: 0, reactions: 0, files: 0, skipped: 0 },
     );
+  });
+
+  it('fails a job whose node stopped touching it (a restart under another id), and leaves a live one running', async () => {
+    const models = exportModels(api.node.app.mongo!);
+    const now = Date.now();
+    const job = (updatedAt: number) => ({
+      _id: new Types.ObjectId(),
+      kind: 'personal' as const,
+      requestedBy: new Types.ObjectId(owner.id),
+      status: 'running' as const,
+      nodeId: 'a-node-that-stopped',
+      createdAt: new Date(now - EXPORT_STALE_MS * 2),
+      updatedAt: new Date(updatedAt),
+    });
+    const [lost, live] = [job(now - EXPORT_STALE_MS - 1000), job(now)];
+    await models.exports.create([lost, live]);
+    assert.equal(await failStaleExports(models, now), 1);
+    const seen = await ok<ExportJob>('GET', `/api/exports/${lost._id.toHexString()}`, owner);
+    assert.equal(seen.status, 'failed');
+    assert.equal(seen.error?.code, 'IM_ERR_SERVICE_UNAVAILABLE');
+    assert.equal(seen.url, undefined);
+    const still = await ok<ExportJob>('GET', `/api/exports/${live._id.toHexString()}`, owner);
+    assert.equal(still.status, 'running');
+    await models.exports.deleteOne({ _id: live._id });
   });
 });

@@ -21,13 +21,18 @@ export const exportActions = (deps: ImportDeps): NonNullable<ServiceSchema['acti
   });
   const signer = new ExportUrlSigner(app.config.secret, app.config.fileUrlTtlSec);
 
-  const begin = async (ctx: Ctx<object>, job: Omit<ExportJobDoc, '_id' | 'status' | 'nodeId' | 'createdAt'>) => {
+  const begin = async (
+    ctx: Ctx<object>,
+    job: Omit<ExportJobDoc, '_id' | 'status' | 'nodeId' | 'createdAt' | 'updatedAt'>,
+  ) => {
+    const now = new Date();
     const doc: ExportJobDoc = {
       _id: new Types.ObjectId(),
       ...job,
       status: 'running',
       nodeId: ctx.broker.nodeID,
-      createdAt: new Date(),
+      createdAt: now,
+      updatedAt: now,
     };
     await models.exports.create(doc);
     runner.start(doc);

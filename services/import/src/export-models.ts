@@ -3,9 +3,11 @@ import { Schema, type Connection, type Model, type Types } from 'mongoose';
 
 /**
  * One export: a group's (asked by its owner or a server admin) or a
- * person's own. Runs in the background on the node that took the request;
- * `nodeId` says which, so that node, started again, marks what it left
- * running as failed (an export is cheap to ask for again; it is not resumed).
+ * person's own. Runs in the background on the node that took the request,
+ * which touches `updatedAt` while the job waits or runs: a job whose node
+ * stopped goes stale and is marked failed (an export is cheap to ask for
+ * again; it is not resumed). `nodeId` lets a node started again under the
+ * same NODE_ID fail its own at once.
  */
 export interface ExportJobDoc {
   _id: Types.ObjectId;
@@ -21,6 +23,8 @@ export interface ExportJobDoc {
   size?: number;
   error?: { code: string; message: string };
   createdAt: Date;
+  /** Touched while queued or running on its node. */
+  updatedAt: Date;
   finishedAt?: Date;
 }
 
@@ -35,12 +39,14 @@ const exportJobSchema = new Schema<ExportJobDoc>(
     size: { type: Number },
     error: { type: Schema.Types.Mixed, default: undefined },
     createdAt: { type: Date, required: true },
+    updatedAt: { type: Date, required: true },
     finishedAt: { type: Date },
   },
   { versionKey: false, collection: 'exports' },
 );
-// A node starting again finds what it left running.
+// A node starting again finds what it left running; the sweep finds stale jobs.
 exportJobSchema.index({ status: 1, nodeId: 1 });
+exportJobSchema.index({ status: 1, updatedAt: 1 });
 
 /** The export jobs' models (group and personal exports). */
 export interface ExportModels {

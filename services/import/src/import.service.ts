@@ -3,7 +3,7 @@ import { AnnouncePoller } from './announce/announce-poller.ts';
 import type { ImportDeps } from './deps.ts';
 import { exportActions } from './export-actions.ts';
 import { exportModels } from './export-models.ts';
-import { failInterruptedExports } from './export/export-runner.ts';
+import { failInterruptedExports, failStaleExports } from './export/export-runner.ts';
 import { importActions } from './import-actions.ts';
 import { failStaleJobs, ImportRunner } from './import-runner.ts';
 import { importModels } from './models.ts';
@@ -35,7 +35,11 @@ export const createImportService: ServiceFactory = (app: AppContext) => {
         logger: app.logger,
       });
       await failStaleJobs(models);
-      staleTimer = setInterval(() => void failStaleJobs(models).catch(() => undefined), 60_000);
+      await failStaleExports(models);
+      staleTimer = setInterval(() => {
+        void failStaleJobs(models).catch(() => undefined);
+        void failStaleExports(models).catch(() => undefined);
+      }, 60_000);
       staleTimer.unref();
       poller = new AnnouncePoller(models, this.broker, app.logger, app.config.importAnnouncePollMs);
       poller.start();

@@ -12,6 +12,11 @@ import { writeGroupArchive } from './group-archive.ts';
 import { writePersonalArchive } from './personal-archive.ts';
 
 /** Storage keys are plain (letters, digits, `/`): the archive is `exports/<id>`, its zip-ness is in the download's headers. */
+/** How often a node touches the jobs it holds. */
+const HEARTBEAT_MS = 20_000;
+/** A job untouched this long has lost its node. */
+export const EXPORT_STALE_MS = 120_000;
+
 export const exportStorageKey = (exportId: string) => `exports/${exportId}`;
 
 export interface ExportRunnerDeps {
@@ -31,6 +36,9 @@ export interface ExportRunnerDeps {
 export class ExportRunner {
   readonly #deps: ExportRunnerDeps;
   #queue: Promise<void> = Promise.resolve();
+  /** Jobs queued or running here: kept fresh so no sweep takes them for lost. */
+  readonly #held = new Set<string>();
+  #heartbeat: NodeJS.Timeout | undefined;
 
   constructor(deps: ExportRunnerDeps) {
     this.#deps = deps;
@@ -38,7 +46,27 @@ export class ExportRunner {
 
   /** Queues the job; answers at once. */
   start(job: ExportJobDoc): void {
-    this.#queue = this.#queue.then(() => this.#run(job));
+    this.#hold(job._id.toHexString());
+    this.#queue = this.#queue.then(() => this.#run(job)).finally(() => this.#release(job._id.toHexString()));
+  }
+
+  #hold(id: string): void {
+    this.#held.add(id);
+    this.#heartbeat ??= setInterval(() => {
+      const ids = [...this.#held];
+      void this.#deps.models.exports
+        .updateMany({ _id: { $in: ids }, status: 'running' }, { $set: { updatedAt: new Date() } })
+        .catch(() => undefined);
+    }, HEARTBEAT_MS);
+    this.#heartbeat.unref();
+  }
+
+  #release(id: string): void {
+    this.#held.delete(id);
+    if (this.#held.size === 0 && this.#heartbeat) {
+      clearInterval(this.#heartbeat);
+      this.#heartbeat = undefined;
+    }
   }
 
   /** Waits for the queued jobs (a stopping service lets them end). */
@@ -73,7 +101,7 @@ export class ExportRunner {
       await storage.put(key, createReadStream(file), 'application/zip');
       await models.exports.updateOne(
         { _id: job._id },
-        { $set: { status: 'done', storageKey: key, size, finishedAt: new Date() } },
+        { $set: { status: 'done', storageKey: key, size, finishedAt: new Date(), updatedAt: new Date() } },
       );
       logger.info({ exportId: id, kind: job.kind, size, messages: manifest.counts.messages }, 'export written');
     } catch (err) {
@@ -87,25 +115,28 @@ export class ExportRunner {
   async #fail(job: ExportJobDoc, code: string, message: string): Promise<void> {
     await this.#deps.models.exports.updateOne(
       { _id: job._id },
-      { $set: { status: 'failed', error: { code, message }, finishedAt: new Date() } },
+      { $set: { status: 'failed', error: { code, message }, finishedAt: new Date(), updatedAt: new Date() } },
     );
   }
 }
 
-/** Jobs this node left running when it stopped: they will not finish, so they say failed (ask again). */
+const interrupted = () => ({
+  status: 'failed' as const,
+  error: { code: 'IM_ERR_SERVICE_UNAVAILABLE', message: 'The server stopped while writing the export; ask again' },
+  finishedAt: new Date(),
+});
+
+/** Jobs this node (the same NODE_ID) left running when it stopped: they will not finish, so they say failed. */
 export async function failInterruptedExports(models: ExportModels, nodeId: string): Promise<number> {
+  const { modifiedCount } = await models.exports.updateMany({ status: 'running', nodeId }, { $set: interrupted() });
+  return modifiedCount;
+}
+
+/** Jobs whose node stopped touching them (it stopped, under whatever id): failed, so their askers can ask again. */
+export async function failStaleExports(models: ExportModels, now = Date.now()): Promise<number> {
   const { modifiedCount } = await models.exports.updateMany(
-    { status: 'running', nodeId },
-    {
-      $set: {
-        status: 'failed',
-        error: {
-          code: 'IM_ERR_SERVICE_UNAVAILABLE',
-          message: 'The server restarted while writing the export; ask again',
-        },
-        finishedAt: new Date(),
-      },
-    },
+    { status: 'running', updatedAt: { $lt: new Date(now - EXPORT_STALE_MS) } },
+    { $set: interrupted() },
   );
   return modifiedCount;
 }

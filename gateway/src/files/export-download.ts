@@ -18,6 +18,9 @@ export function createExportDownloadHandler(app: AppContext, broker: ServiceBrok
   ): Promise<void> => {
     const exportId = params.exportId ?? '';
     const { exp, sig } = readQuery(req.url);
+    // No signature at all is a malformed request; a wrong or expired one, a credential refused.
+    if (exp === undefined || sig === undefined)
+      throw new ImError('IM_ERR_VALIDATION', 'exp and sig are required: GET /api/exports/:id gives the link');
     if (!OBJECT_ID.test(exportId) || !signer.verify(exportId, exp, sig))
       throw new ImError('IM_ERR_UNAUTHORIZED', 'This download link is invalid or has expired; ask for a new one');
     const storage = app.storage;

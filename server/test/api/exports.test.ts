@@ -141,7 +141,7 @@ describe('group and personal exports', () => {
     await refused('GET', `/api/exports/${mine.id}`, member, 404, 'IM_ERR_NOT_FOUND');
     await refused('GET', `/api/exports/${mine.id}`, outsider, 404, 'IM_ERR_NOT_FOUND');
     // The archive's address without its signature, or with a wrong one, gives nothing.
-    assert.equal((await fetch(`${api.base}/api/exports/${mine.id}/archive`)).status, 401);
+    assert.equal((await fetch(`${api.base}/api/exports/${mine.id}/archive`)).status, 400);
     const forged = await fetch(`${api.base}/api/exports/${mine.id}/archive?exp=9999999999&sig=${'A'.repeat(43)}`);
     assert.equal(forged.status, 401);
   });

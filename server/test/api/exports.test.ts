@@ -120,6 +120,8 @@ describe('group and personal exports', () => {
     const form = new FormData();
     form.append('name', 'party_parrot');
     form.append('file', new Blob([new Uint8Array(emojiImage)], { type: 'image/png' }), 'parrot.png');
+    const picture = await uploadAs(api, owner.token, emojiImage, 'me.png');
+    await ok('PATCH', '/api/users/me', owner, { avatar: `/api/files/${picture.id}` });
     const emoji = await fetch(`${api.base}/api/groups/${group.id}/emoji`, {
       method: 'POST',
       headers: { authorization: `Bearer ${owner.token}` },
@@ -210,8 +212,15 @@ describe('group and personal exports', () => {
         ['staff only'],
       );
 
-      const users = await readJson<Array<{ id: string; username: string; email?: string }>>(files, 'users.json');
+      const users = await readJson<Array<{ id: string; username: string; email?: string; avatar?: string }>>(
+        files,
+        'users.json',
+      );
       assert.deepEqual(users?.map((u) => u.id).sort(), [owner.id, member.id].sort());
+      const ownerEntry = users.find((u) => u.id === owner.id);
+      assert.equal(ownerEntry?.avatar, `avatars/${owner.id}.png`);
+      assert.deepEqual(await bytesOf(files, ownerEntry.avatar), emojiImage);
+      assert.equal(users.find((u) => u.id === member.id)?.avatar, undefined);
       assert.ok(
         users.every((u) => u.email === undefined),
         'a group export carries no e-mail addresses',

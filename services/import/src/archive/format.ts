@@ -9,6 +9,7 @@
  *   converses/<converseId>.json  ArchiveMessage[] in seq order
  *   files/<fileId>/<name>      attached files
  *   emoji/<name>.<ext>         the group's custom emoji
+ *   avatars/<userId>.<ext>     profile pictures stored on this server
  */
 export const ARCHIVE_FORMAT = 'im-export';
 export const ARCHIVE_VERSION = 1;
@@ -18,9 +19,10 @@ export const GROUP_PATH = 'group.json';
 export const USERS_PATH = 'users.json';
 export const converseFilePath = (converseId: string) => `converses/${converseId}.json`;
 export const attachmentPath = (fileId: string, name: string) => `files/${fileId}/${safeName(name)}`;
-export const emojiPath = (name: string, mime: string) => `emoji/${name}.${EMOJI_EXTENSIONS[mime] ?? 'bin'}`;
+export const emojiPath = (name: string, mime: string) => `emoji/${name}.${IMAGE_EXTENSIONS[mime] ?? 'bin'}`;
+export const avatarPath = (userId: string, mime: string) => `avatars/${userId}.${IMAGE_EXTENSIONS[mime] ?? 'bin'}`;
 
-const EMOJI_EXTENSIONS: Record<string, string> = {
+const IMAGE_EXTENSIONS: Record<string, string> = {
   'image/png': 'png',
   'image/gif': 'gif',
   'image/webp': 'webp',
@@ -121,6 +123,8 @@ export interface ArchiveUser {
   nickname: string;
   /** Only in a personal export, and only the person's own. */
   email?: string;
+  /** Their profile picture in the archive, when it is stored on this server. */
+  avatar?: string;
   deleted?: true;
   bot?: true;
 }

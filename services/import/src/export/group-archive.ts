@@ -136,7 +136,7 @@ export async function writeGroupArchive(
     emoji,
   };
   zip.addJson(GROUP_PATH, archived);
-  const users = await addUsers(db, zip, refs.userIds);
+  const users = await addUsers(db, storage, zip, refs.userIds);
   const files = await addFiles(zip, storage, refs);
   const manifest: ArchiveManifest = {
     format: ARCHIVE_FORMAT,

@@ -86,7 +86,7 @@ export async function writePersonalArchive(
     refs.files.set(id, { key: file.key, size: file.size, path: attachmentPath(id, file.name) });
   }
 
-  const users = await addUsers(db, zip, refs.userIds, me);
+  const users = await addUsers(db, storage, zip, refs.userIds, me);
   const files = await addFiles(zip, storage, refs);
   const manifest: ArchiveManifest = {
     format: ARCHIVE_FORMAT,

@@ -50,6 +50,12 @@ const BENCHMARKS: Record<string, Benchmark> = {
     usage: '[--sizes 100k,1m,10m,100m,1g] [--backends local,minio] [--reps N|list] [--body multipart|raw]',
     load: () => import('./benches/storage.ts'),
   },
+  import: {
+    description:
+      'npm run import of a generated Slack export into the running single instance: messages/s, importer RSS',
+    usage: '[--messages 1000000] [--channels 50] [--users 500] [--keep]',
+    load: () => import('./benches/import.ts'),
+  },
   seed: {
     description: 'fill a database with a capacity dataset (users, groups, DMs, messages) through bulk writes',
     usage: '[--users 10000] [--groups 200] [--messages 1000000] [--seed 1] [--mongo-url URL]',

@@ -237,4 +237,51 @@ describe('import writer', () => {
     ).body;
     assert.equal(again.length, history.length);
   });
+
+  it('a finished command-line import is taken in by the running platform: room index, caches and open apps', async () => {
+    const owner = await api.user('cli');
+    const socket = await connectClient(api.base, owner.token);
+    sockets.push(socket);
+    const joined = record(socket, 'member:joined');
+    const db = api.node.app.mongo!.db!;
+    const source = arraySource(
+      {
+        groups: [{ key: 'T9', name: 'From the command line' }],
+        users: [{ key: 'U1', username: 'someone.else' }],
+        channels: [{ key: 'C9', groupKey: 'T9', kind: 'public', name: 'general', memberKeys: ['U1'] }],
+        messages: [message({ key: 'C9:1', channelKey: 'C9', authorKey: 'U1', text: 'hi', at: '2024-02-01T00:00:00Z' })],
+      },
+      'cli-origin',
+    );
+    const outcome = await runImport(db, api.node.app.storage!, source, { owner: owner.username });
+    // What `npm run import` leaves when it is done, in another process.
+    const now = new Date();
+    const job = await db.collection('imports').insertOne({
+      kind: 'slack',
+      fileName: 'export.zip',
+      ownerId: outcome.groupIds[0], // any id: only the announcement is read here
+      status: 'done',
+      phase: 'done',
+      messages: 1,
+      groupIds: outcome.groupIds,
+      dmConverseIds: [],
+      announce: 'pending',
+      startedAt: now,
+      updatedAt: now,
+    });
+    await until('the owner is told of the new group', () => joined.some((j) => j.userId === owner.id), 10_000);
+    const groups = (await api.request<Group[]>('GET', '/api/groups', { token: owner.token })).body;
+    const imported = groups.find((g) => g.name === 'From the command line')!;
+    // The socket is in the new panel's room at once: a message sent there now reaches it.
+    const arrivals = record(socket, 'message:new');
+    const sent = await api.request<Message>('POST', `/api/converses/${imported.panels[0]!.converseId}/messages`, {
+      token: owner.token,
+      body: { content: 'after the import' },
+    });
+    assert.equal(sent.status, 201);
+    assert.equal(sent.body.seq, 2, 'numbering goes on after the imported history');
+    await until('the new message arrives on the open socket', () => arrivals.some((m) => m.id === sent.body.id));
+    const stored = await db.collection('imports').findOne({ _id: job.insertedId });
+    assert.equal(stored?.announce, 'done');
+  });
 });

@@ -20,6 +20,8 @@ const MAX_REACTION_KINDS = 20;
 const MAX_PINS = 50;
 const BATCH = 1000;
 const FILES_AT_ONCE = 4;
+/** Batches being written at once. */
+const WRITES_AT_ONCE = 3;
 const MANY = /(^|[^\w@])@(all|everyone|channel)\b/i;
 const HERE = /(^|[^\w@])@here\b/i;
 
@@ -55,7 +57,9 @@ export class MessageWriter {
   readonly counts: WrittenCounts = { messages: 0, replies: 0, reactions: 0, files: 0 };
   readonly converses = new Map<string, ConverseTally>();
   readonly threads = new Map<string, ThreadTally>();
-  #batch: Array<{ doc: Doc; reactions: Doc[]; files: PendingFile[] }> = [];
+  #batch: PendingBatch = [];
+  readonly #inFlight = new Set<Promise<void>>();
+  #failed: Error | undefined;
 
   readonly c: ImportCollections;
   readonly storage: ObjectStorage;
@@ -151,7 +155,7 @@ export class MessageWriter {
       reactions,
       files: files.map((f) => ({ ...f, uploaderId: author.id, at: m.createdAt, converseId: dest.converseId })),
     });
-    if (this.#batch.length >= BATCH) await this.flush();
+    if (this.#batch.length >= BATCH) await this.#send();
   }
 
   #reactions(m: SourceMessage, messageId: Types.ObjectId, dest: Destination, doc: Doc): Doc[] {
@@ -198,10 +202,40 @@ export class MessageWriter {
     return dest.group?.customEmoji.has(custom) ? `:${custom}:` : undefined;
   }
 
-  async flush(): Promise<void> {
+  /**
+   * Hands the batch to a write, waiting first for a slot: batches are
+   * independent (every number was given in the first pass), so a few are
+   * written at once while the next one is read.
+   */
+  async #send(): Promise<void> {
     const batch = this.#batch;
     this.#batch = [];
     if (batch.length === 0) return;
+    while (this.#inFlight.size >= WRITES_AT_ONCE) await Promise.race(this.#inFlight);
+    const write = this.#write(batch).finally(() => this.#inFlight.delete(write));
+    this.#inFlight.add(write);
+    // A failed write fails the import at the next send or at flush().
+    write.catch(() => undefined);
+    if (this.#failed) throw this.#failed;
+  }
+
+  /** Writes what is left and waits for every write. */
+  async flush(): Promise<void> {
+    await this.#send();
+    await Promise.all(this.#inFlight);
+    if (this.#failed) throw this.#failed;
+  }
+
+  async #write(batch: PendingBatch): Promise<void> {
+    try {
+      await this.#writeBatch(batch);
+    } catch (err) {
+      this.#failed ??= err as Error;
+      throw err;
+    }
+  }
+
+  async #writeBatch(batch: PendingBatch): Promise<void> {
     const available = await this.#storeFiles(batch.flatMap((b) => b.files));
     for (const b of batch) {
       if (b.files.length === 0) continue;
@@ -306,6 +340,8 @@ export interface MessageWriterDeps {
   /** Told the messages written so far after each batch. */
   progress: (messages: number) => void;
 }
+
+type PendingBatch = Array<{ doc: Doc; reactions: Doc[]; files: PendingFile[] }>;
 
 interface PendingFile {
   file: SourceFile;

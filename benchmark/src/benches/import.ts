@@ -1,0 +1,113 @@
+// `npm run import` of a generated Slack export into the single instance as a
+// user runs it (the embedded store, a fresh DATA_DIR), with the platform
+// running: messages per second, and the importer's resident memory sampled
+// every 200 ms. The export is written first (not timed); the importer is its
+// own process, as an operator starts it.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServerProcess } from '@im/dev-servers';
+import type { Group, ImportSummary, Message } from '@im/protocol';
+import { api } from '../lib/api.ts';
+import { benchArgs, intOption } from '../lib/args.ts';
+import { LoadCpu } from '../lib/load-cpu.ts';
+import { writeResult } from '../lib/report.ts';
+import { mib, procRss, RssSampler } from '../lib/rss-sampler.ts';
+import { BENCH_ENV, runnerEntry, THIS_ROOT } from '../lib/target.ts';
+import { generateSlackExport } from './import-generate.ts';
+
+export async function run(argv: string[]): Promise<void> {
+  const args = benchArgs(argv, {
+    messages: { type: 'string' },
+    channels: { type: 'string' },
+    users: { type: 'string' },
+    keep: { type: 'boolean', default: false },
+  });
+  const messages = intOption('messages', args.messages, 1_000_000);
+  const channels = intOption('channels', args.channels, 50);
+  const users = intOption('users', args.users, 500);
+  const load = new LoadCpu();
+  const work = mkdtempSync(join(tmpdir(), 'im-bench-import-'));
+  try {
+    process.stdout.write(`writing a Slack export of ${messages} messages in ${channels} channels by ${users} people\n`);
+    const generated = generateSlackExport(join(work, 'export'), messages, channels, users);
+    process.stdout.write(`  ${mib(generated.bytes)} MiB of JSON, ${generated.replies} thread replies\n`);
+    const env = {
+      ...BENCH_ENV,
+      DATA_DIR: join(work, 'data'),
+      DEV_DATABASE: 'file',
+      SECRET: randomBytes(32).toString('base64url'),
+    };
+    const server = await startServerProcess(runnerEntry(THIS_ROOT, 'start.ts'), env);
+    try {
+      const owner = await api<{ token: string; user: { id: string } }>(
+        server.base,
+        'POST',
+        '/api/auth/register',
+        undefined,
+        {
+          username: 'importowner',
+          password: 'correct horse battery',
+        },
+      );
+      const cli = join(THIS_ROOT, 'server', 'src', 'data', 'import-cli.ts');
+      const child = spawn(process.execPath, [cli, 'slack', generated.dir, '--owner', 'importowner'], {
+        env: { ...process.env, ...env, NODE_OPTIONS: process.env.SERVER_NODE_OPTIONS ?? '' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => process.stderr.write(chunk));
+      const sampler = new RssSampler(procRss(child.pid!));
+      const started = performance.now();
+      await sampler.start();
+      const code = await new Promise<number>((resolve) => child.on('exit', (c) => resolve(c ?? 1)));
+      const seconds = (performance.now() - started) / 1000;
+      const rss = await sampler.stop();
+      if (code !== 0) throw new Error(`the import exited with ${code}`);
+      const summary = JSON.parse(out.trim().split('\n').at(-1)!) as ImportSummary;
+      // What the running platform shows: the group, and a panel's newest page.
+      const groups = await api<Group[]>(server.base, 'GET', '/api/groups', owner.token);
+      const group = groups.find((g) => g.panels.length === channels);
+      const newest = group
+        ? await api<Message[]>(
+            server.base,
+            'GET',
+            `/api/converses/${group.panels[0]!.converseId}/messages?limit=5`,
+            owner.token,
+          )
+        : [];
+      const result = {
+        benchmark: 'import',
+        store: 'embedded (H2 file), platform running',
+        export: { format: 'slack', ...generated, dir: undefined, mib: mib(generated.bytes) },
+        summary,
+        seconds: Math.round(seconds * 10) / 10,
+        messagesPerSecond: Math.round(summary.messages / seconds),
+        importerRssMiB: { start: mib(rss.startBytes), peak: mib(rss.peakBytes), end: mib(rss.endBytes) },
+        platformSeesGroup: Boolean(group),
+        newestSeq: newest.at(-1)?.seq ?? 0,
+      };
+      process.stdout.write(
+        `${summary.messages} messages in ${result.seconds} s: ${result.messagesPerSecond} messages/s; importer RSS peak ${result.importerRssMiB.peak} MiB\n`,
+      );
+      writeResult(result, {
+        out: args.out,
+        load,
+        chart: {
+          title: `npm run import: importer RSS (${messages} messages)`,
+          xLabel: 'seconds',
+          yLabel: 'MiB',
+          series: [{ name: 'importer RSS', points: rss.samples.map(([ms, b]) => [ms / 1000, mib(b)]) }],
+          reference: { y: 300, label: 'target: 300 MiB' },
+        },
+      });
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    if (!args.keep) rmSync(work, { recursive: true, force: true });
+  }
+}

@@ -20,9 +20,18 @@ export class ArchiveZip {
   readonly #zip = new yazl.ZipFile();
   readonly #written: Promise<void>;
   readonly #mtime = new Date();
+  /** Arrays still being written: an abort ends them, or the zip would wait for them for ever. */
+  readonly #open = new Set<PassThrough>();
 
   constructor(path: string) {
-    this.#written = pipeline(this.#zip.outputStream as unknown as Readable, createWriteStream(path));
+    // yazl reports a lazy entry's failure on the zip itself, and then never ends its output.
+    const failed = once(this.#zip, 'error').then(([err]: unknown[]) => Promise.reject(err as Error));
+    // Only the first failure matters; later ones (of a zip being given up) are expected.
+    this.#zip.on('error', () => undefined);
+    this.#written = Promise.race([
+      pipeline(this.#zip.outputStream as unknown as Readable, createWriteStream(path)),
+      failed,
+    ]);
     // Until finish() waits on it, a failure is kept for it rather than left unhandled.
     this.#written.catch(() => undefined);
   }
@@ -33,6 +42,7 @@ export class ArchiveZip {
 
   jsonArray(name: string): JsonArrayEntry {
     const out = new PassThrough();
+    this.#open.add(out);
     this.#zip.addReadStream(out, name, { mtime: this.#mtime });
     let count = 0;
     const put = async (text: string) => {
@@ -44,6 +54,7 @@ export class ArchiveZip {
         count += 1;
       },
       end: async () => {
+        this.#open.delete(out);
         out.end(count === 0 ? '[]\n' : '\n]\n');
         return count;
       },
@@ -63,5 +74,16 @@ export class ArchiveZip {
   async finish(): Promise<void> {
     this.#zip.end();
     await this.#written;
+  }
+
+  /** Gives up on a half-written archive (the caller removes the file): nothing is left waiting. */
+  async abort(): Promise<void> {
+    for (const out of this.#open) {
+      out.on('error', () => undefined);
+      out.destroy();
+    }
+    this.#open.clear();
+    (this.#zip.outputStream as unknown as Readable).destroy();
+    await this.#written.catch(() => undefined);
   }
 }

@@ -89,9 +89,11 @@ export class ExportRunner {
           job.kind === 'group'
             ? await writeGroupArchive(db, storage, zip, job.groupId!, server)
             : await writePersonalArchive(db, storage, zip, job.requestedBy, server);
-      } finally {
-        await zip.finish();
+      } catch (err) {
+        await zip.abort();
+        throw err;
       }
+      await zip.finish();
       if (!manifest) {
         await this.#fail(job, 'IM_ERR_NOT_FOUND', 'The group was deleted before its export was written');
         return;

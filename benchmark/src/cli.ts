@@ -53,7 +53,7 @@ const BENCHMARKS: Record<string, Benchmark> = {
   import: {
     description:
       'npm run import of a generated Slack export into the running single instance: messages/s, importer RSS',
-    usage: '[--messages 1000000] [--channels 50] [--users 500] [--keep]',
+    usage: '[--messages 1000000] [--channels 50] [--users 500] [--format slack|discord] [--keep]',
     load: () => import('./benches/import.ts'),
   },
   export: {

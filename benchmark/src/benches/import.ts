@@ -1,6 +1,6 @@
-// `npm run import` of a generated Slack export into the single instance as a
-// user runs it (the embedded store, a fresh DATA_DIR), with the platform
-// running: messages per second, and the importer's resident memory sampled
+// `npm run import` of a generated Slack (or, with `--format discord`, Discord)
+// export into the single instance as a user runs it (the embedded store, a
+// fresh DATA_DIR), with the platform running: messages per second, and the importer's resident memory sampled
 // every 200 ms. The export is written first (not timed); the importer is its
 // own process, as an operator starts it.
 import { spawn } from 'node:child_process';
@@ -16,7 +16,8 @@ import { LoadCpu } from '../lib/load-cpu.ts';
 import { writeResult } from '../lib/report.ts';
 import { mib, procRss, RssSampler } from '../lib/rss-sampler.ts';
 import { BENCH_ENV, runnerEntry, THIS_ROOT } from '../lib/target.ts';
-import { generateSlackExport } from './import-generate.ts';
+import { writeDiscordExport } from '../../../services/import/test/discord-export-generator.ts';
+import { generateSlackExport, type GeneratedExport } from './import-generate.ts';
 
 export async function run(argv: string[]): Promise<void> {
   const args = benchArgs(argv, {
@@ -24,15 +25,24 @@ export async function run(argv: string[]): Promise<void> {
     channels: { type: 'string' },
     users: { type: 'string' },
     keep: { type: 'boolean', default: false },
+    format: { type: 'string', default: 'slack' },
   });
+  const format = args.format;
+  if (format !== 'slack' && format !== 'discord') throw new Error('--format is slack or discord');
   const messages = intOption('messages', args.messages, 1_000_000);
   const channels = intOption('channels', args.channels, 50);
   const users = intOption('users', args.users, 500);
   const load = new LoadCpu();
   const work = mkdtempSync(join(tmpdir(), 'im-bench-import-'));
   try {
-    process.stdout.write(`writing a Slack export of ${messages} messages in ${channels} channels by ${users} people\n`);
-    const generated = generateSlackExport(join(work, 'export'), messages, channels, users);
+    process.stdout.write(
+      `writing a ${format} export of ${messages} messages in ${channels} channels by ${users} people\n`,
+    );
+    const dir = join(work, 'export');
+    const generated: GeneratedExport =
+      format === 'slack'
+        ? generateSlackExport(dir, messages, channels, users)
+        : { dir, ...(await writeDiscordExport(dir, { messages, channels, people: users })) };
     process.stdout.write(`  ${mib(generated.bytes)} MiB of JSON, ${generated.replies} thread replies\n`);
     const env = {
       ...BENCH_ENV,
@@ -53,7 +63,7 @@ export async function run(argv: string[]): Promise<void> {
         },
       );
       const cli = join(THIS_ROOT, 'server', 'src', 'data', 'import-cli.ts');
-      const child = spawn(process.execPath, [cli, 'slack', generated.dir, '--owner', 'importowner'], {
+      const child = spawn(process.execPath, [cli, format, generated.dir, '--owner', 'importowner'], {
         env: { ...process.env, ...env, NODE_OPTIONS: process.env.SERVER_NODE_OPTIONS ?? '' },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
@@ -82,7 +92,7 @@ export async function run(argv: string[]): Promise<void> {
       const result = {
         benchmark: 'import',
         store: 'embedded (H2 file), platform running',
-        export: { format: 'slack', ...generated, dir: undefined, mib: mib(generated.bytes) },
+        export: { format, ...generated, dir: undefined, mib: mib(generated.bytes) },
         summary,
         seconds: Math.round(seconds * 10) / 10,
         messagesPerSecond: Math.round(summary.messages / seconds),

@@ -16,8 +16,6 @@ const SKIN_TONES: Record<string, string> = {
   'skin-tone-6': '\u{1F3FF}',
 };
 
-const fromHexcode = (hex: string) => String.fromCodePoint(...hex.split('-').map((h) => parseInt(h, 16)));
-
 /**
  * Names to Unicode, from the shortcode sets the exporting apps use: iamcal's
  * (Slack's and Mattermost's), GitHub's (Discord's are mostly these), and
@@ -25,6 +23,12 @@ const fromHexcode = (hex: string) => String.fromCodePoint(...hex.split('-').map(
  */
 function table(): Map<string, string> {
   if (byName) return byName;
+  // The emoji as written (with its presentation selector: `❤️`, not a text `❤`), by hexcode.
+  const written = new Map<string, string>();
+  const compact = require('emojibase-data/en/compact.json') as Array<{ hexcode: string; unicode: string }>;
+  for (const e of compact) written.set(e.hexcode, normalizeEmoji(e.unicode));
+  const fromHexcode = (hex: string) =>
+    written.get(hex) ?? String.fromCodePoint(...hex.split('-').map((h) => parseInt(h, 16)));
   const map = new Map<string, string>();
   for (const set of ['cldr', 'emojibase', 'github', 'iamcal']) {
     const codes = require(`emojibase-data/en/shortcodes/${set}.json`) as ShortcodeTable;
@@ -45,6 +49,14 @@ export function unicodeForName(name: string): string | undefined {
   return modifier ? emoji.replace(/\uFE0F$/, '') + modifier : emoji;
 }
 
+/**
+ * An emoji in the form the app's picker sends it: without the presentation
+ * selector after a character that is drawn as an emoji anyway (`👍`, not
+ * `👍` + U+FE0F), so an imported reaction and one made in the app are the same.
+ */
+export const normalizeEmoji = (emoji: string): string =>
+  /^\p{Emoji_Presentation}\uFE0F$/u.test(emoji) ? emoji.slice(0, -1) : emoji;
+
 /** One emoji as reactions take it (with modifiers and joiners). */
 export const UNICODE_EMOJI =
   /^(?=.*(?:\p{Extended_Pictographic}|\p{Regional_Indicator}))(?:\p{Extended_Pictographic}|\p{Emoji_Component}|\u200d|\ufe0f){1,16}$/u;
@@ -56,12 +68,12 @@ const SHORTCODE = /:([a-z0-9_+'-]{1,64}(?:::skin-tone-[2-6])?):/gi;
  * kept where `keep` says (the group's custom emoji, drawn by the app), else
  * the text as it was. Code spans and blocks are left alone.
  */
-export function unicodeShortcodes(text: string): string {
+export function unicodeShortcodes(text: string, keep: ReadonlySet<string> = new Set()): string {
   if (!text.includes(':')) return text;
+  const replace = (whole: string, name: string) =>
+    keep.has(name.toLowerCase()) ? whole : (unicodeForName(name) ?? whole);
   return text
     .split(/(```[\s\S]*?```|`[^`\n]*`)/)
-    .map((part, i) =>
-      i % 2 === 1 ? part : part.replace(SHORTCODE, (whole, name: string) => unicodeForName(name) ?? whole),
-    )
+    .map((part, i) => (i % 2 === 1 ? part : part.replace(SHORTCODE, replace)))
     .join('');
 }

@@ -6,7 +6,7 @@ import type { SkipCounter } from '../source/skip-counter.ts';
 import type { SourceFile, SourceMessage } from '../source/types.ts';
 import type { Person } from './accounts.ts';
 import { insertNew, type ImportCollections } from './collections.ts';
-import { UNICODE_EMOJI, unicodeForName, unicodeShortcodes } from './emoji-names.ts';
+import { normalizeEmoji, UNICODE_EMOJI, unicodeForName, unicodeShortcodes } from './emoji-names.ts';
 import type { DerivedIds } from './ids.ts';
 import type { Numbering } from './numbering.ts';
 import type { Destination } from './plan.ts';
@@ -98,7 +98,10 @@ export class MessageWriter {
     tally.lastSeq = Math.max(tally.lastSeq, seq);
     tally.lastMessageAt = Math.max(tally.lastMessageAt, at);
 
-    let text = unicodeShortcodes(replaceMentionTokens(m.text, (key) => `@${this.person(key).username}`));
+    let text = unicodeShortcodes(
+      replaceMentionTokens(m.text, (key) => `@${this.person(key).username}`),
+      dest.group?.customEmoji,
+    );
     if ([...text].length > MAX_CONTENT) {
       text = `${[...text].slice(0, MAX_CONTENT - 1).join('')}…`;
       this.skipped.add('message text shortened to 4,000 characters (kept, not skipped)');
@@ -194,12 +197,12 @@ export class MessageWriter {
 
   /** A reaction's emoji as stored: Unicode, or `:name:` of the group's custom emoji. */
   #emoji(given: string, dest: Destination): string | undefined {
-    if (UNICODE_EMOJI.test(given)) return given;
+    if (UNICODE_EMOJI.test(given)) return normalizeEmoji(given);
     const name = given.replace(/^:|:$/g, '');
-    const unicode = unicodeForName(name);
-    if (unicode) return unicode;
+    // The group's own emoji of that name first (Discord lets a server name one like a standard one).
     const custom = name.toLowerCase();
-    return dest.group?.customEmoji.has(custom) ? `:${custom}:` : undefined;
+    if (dest.group?.customEmoji.has(custom)) return `:${custom}:`;
+    return unicodeForName(name);
   }
 
   /**

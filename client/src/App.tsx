@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { AuthScreen } from './components/auth/AuthScreen.tsx';
+import { ClaimAccountPage } from './components/auth/ClaimAccountPage.tsx';
 import { ResetPasswordPage } from './components/auth/ResetPasswordPage.tsx';
 import { UnsubscribePage } from './components/auth/UnsubscribePage.tsx';
 import { VerifyEmailPage } from './components/auth/VerifyEmailPage.tsx';
@@ -70,6 +71,7 @@ export function App() {
   if (route.name === 'reset-password') return <ResetPasswordPage token={route.token} />;
   if (route.name === 'verify-email') return <VerifyEmailPage token={route.token} />;
   if (route.name === 'unsubscribe') return <UnsubscribePage token={route.token} />;
+  if (route.name === 'claim') return <ClaimAccountPage token={route.token} />;
   return (
     <>
       {me ? <Shell /> : <AuthScreen ssoError={ssoError} />}

@@ -5,7 +5,7 @@
 // own process, as an operator starts it.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServerProcess } from '@im/dev-servers';
@@ -62,11 +62,19 @@ export async function run(argv: string[]): Promise<void> {
           password: 'correct horse battery',
         },
       );
-      const cli = join(THIS_ROOT, 'server', 'src', 'data', 'import-cli.ts');
-      const child = spawn(process.execPath, [cli, format, generated.dir, '--owner', 'importowner'], {
-        env: { ...process.env, ...env, NODE_OPTIONS: process.env.SERVER_NODE_OPTIONS ?? '' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      // Exactly `npm run import` (its node flags included); each step execs the next, so the pid is node's.
+      const script = (
+        JSON.parse(readFileSync(join(THIS_ROOT, 'package.json'), 'utf8')) as { scripts: { import: string } }
+      ).scripts.import;
+      const child = spawn(
+        'bash',
+        ['-c', `exec ${script} "$@"`, 'import', format, generated.dir, '--owner', 'importowner'],
+        {
+          cwd: THIS_ROOT,
+          env: { ...process.env, ...env, NODE_OPTIONS: process.env.SERVER_NODE_OPTIONS ?? '' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
       let out = '';
       child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
       child.stderr.on('data', (chunk: Buffer) => process.stderr.write(chunk));

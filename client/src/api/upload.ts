@@ -14,18 +14,32 @@ export interface UploadHandle {
  * so this uses XMLHttpRequest; `onProgress` gets a fraction in [0, 1].
  */
 export function uploadFile(file: File, token: string | null, onProgress: (fraction: number) => void): UploadHandle {
+  return postFile<FileInfo>('/api/files', 201, file, token, onProgress);
+}
+
+/**
+ * Posts one file as the `file` part of a multipart/form-data body to `url`
+ * (its answer `okStatus` with a JSON body), with upload progress.
+ */
+export function postFile<T>(
+  url: string,
+  okStatus: number,
+  file: File,
+  token: string | null,
+  onProgress: (fraction: number) => void,
+): { promise: Promise<T>; abort(): void } {
   const xhr = new XMLHttpRequest();
-  const promise = new Promise<FileInfo>((resolve, reject) => {
-    xhr.open('POST', '/api/files');
+  const promise = new Promise<T>((resolve, reject) => {
+    xhr.open('POST', url);
     if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
     xhr.responseType = 'json';
     xhr.upload.onprogress = (event) => {
       if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total);
     };
     xhr.onload = () => {
-      if (xhr.status === 201) {
+      if (xhr.status === okStatus) {
         onProgress(1);
-        resolve(xhr.response as FileInfo);
+        resolve(xhr.response as T);
         return;
       }
       const body = xhr.response as { error?: { code?: string; message?: string } } | null;

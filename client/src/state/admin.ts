@@ -1,5 +1,6 @@
 import type {
   AdminUserPage,
+  ClaimLink,
   AuditPage,
   RegistrationMode,
   Report,
@@ -20,6 +21,10 @@ export function listUsers(q: string, cursor: string | null): Promise<AdminUserPa
 
 export const setUserActive = (userId: string, active: boolean): Promise<void> =>
   http.post(active ? path`/api/admin/users/${userId}/activate` : path`/api/admin/users/${userId}/deactivate`);
+
+/** A new claim link for an imported account (the one made before stops working). */
+export const makeClaimLink = (userId: string): Promise<ClaimLink> =>
+  http.post<ClaimLink>(path`/api/admin/users/${userId}/claim-link`);
 
 export const getSettings = (): Promise<ServerSettings> => http.get<ServerSettings>('/api/admin/settings');
 

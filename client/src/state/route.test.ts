@@ -8,6 +8,9 @@ describe('the pages of e-mailed links', () => {
     expect(parseRoute(...(routePath(reset).split('?') as [string, string]))).toEqual(reset);
     expect(parseRoute('/verify-email', '?token=xyz')).toEqual({ name: 'verify-email', token: 'xyz' });
     expect(parseRoute('/unsubscribe', '?token=u1')).toEqual({ name: 'unsubscribe', token: 'u1' });
+    const claim = parseRoute('/claim', '?token=c.l-a_im');
+    expect(claim).toEqual({ name: 'claim', token: 'c.l-a_im' });
+    expect(routePath(claim)).toBe('/claim?token=c.l-a_im');
     expect(parseRoute('/verify-email')).toEqual({ name: 'verify-email', token: '' });
     expect(parseRoute('/reset-password/else', '?token=x')).toEqual({ name: 'home' });
   });

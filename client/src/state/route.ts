@@ -1,7 +1,8 @@
 /**
  * The screen the URL names. Deep links: /g/:groupId/:converseId, /dm/:converseId,
  * /invite/:code, /c/:converseId, /explore; and the pages of e-mailed links,
- * /reset-password?token=, /verify-email?token= and /unsubscribe?token=.
+ * /reset-password?token=, /verify-email?token= and /unsubscribe?token=; an
+ * imported account's claim link, /claim?token=.
  */
 export type Route =
   | { name: 'home' }
@@ -17,7 +18,9 @@ export type Route =
   /** An address verification link's page. */
   | { name: 'verify-email'; token: string }
   /** A missed-message e-mail's link that turns those e-mails off. */
-  | { name: 'unsubscribe'; token: string };
+  | { name: 'unsubscribe'; token: string }
+  /** A claim link's page: the password (and perhaps a new name) of an account an import made. */
+  | { name: 'claim'; token: string };
 
 export function parseRoute(pathname: string, search = ''): Route {
   const parts = pathname.split('/').filter(Boolean).map(decodeURIComponent);
@@ -27,7 +30,10 @@ export function parseRoute(pathname: string, search = ''): Route {
   if (parts[0] === 'c' && parts[1]) return { name: 'converse', converseId: parts[1] };
   if (parts[0] === 'explore' && parts.length === 1) return { name: 'explore' };
   if (
-    (parts[0] === 'reset-password' || parts[0] === 'verify-email' || parts[0] === 'unsubscribe') &&
+    (parts[0] === 'reset-password' ||
+      parts[0] === 'verify-email' ||
+      parts[0] === 'unsubscribe' ||
+      parts[0] === 'claim') &&
     parts.length === 1
   ) {
     return { name: parts[0], token: new URLSearchParams(search).get('token') ?? '' };
@@ -52,6 +58,7 @@ export function routePath(route: Route): string {
     case 'reset-password':
     case 'verify-email':
     case 'unsubscribe':
+    case 'claim':
       return `/${route.name}?${new URLSearchParams({ token: route.token }).toString()}`;
   }
 }

@@ -32,6 +32,12 @@ export async function login(username: string, password: string): Promise<void> {
   start(result.token, result.user);
 }
 
+/** Claims an imported account with a claim link's token: its password (and perhaps a new name) set, signed in as it. */
+export async function claimAccount(token: string, password: string, username?: string): Promise<void> {
+  const result = await http.post<AuthResult>('/api/auth/claim', { token, password, ...(username ? { username } : {}) });
+  start(result.token, result.user);
+}
+
 /** Redeems the one-time code single sign-on brought back (once, within a minute) for a session. */
 export async function loginWithSso(code: string): Promise<void> {
   const result = await http.post<AuthResult>('/api/auth/oidc/exchange', { code });

@@ -119,6 +119,7 @@ export interface ApiSchemas {
   CustomEmoji: CustomEmoji;
   OwnUser: OwnUser;
   ResetLink: ResetLink;
+  ClaimLink: ClaimLink;
   CallJoin: CallJoin;
   CallState: CallState;
   CallRinging: CallRinging;
@@ -133,7 +134,6 @@ export interface ApiSchemas {
   ReminderEntry: ReminderEntry;
   ImportJob: ImportJob;
   ExportJob: ExportJob;
-  ClaimLink: ClaimLink;
   ExportAccepted: ExportAccepted;
 }
 

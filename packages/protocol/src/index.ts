@@ -9,6 +9,7 @@ import type { PinInfo, ThreadSummary } from './threads.ts';
 import type { ScheduledUpdatedEvent } from './scheduling.ts';
 import type { CallDeclined, CallRecord, CallRinging, CallState } from './calls.ts';
 import type { Submessage } from './submessages.ts';
+import type { ImportJob } from './imports.ts';
 import type {
   ConverseNotificationSetting,
   PollBody,
@@ -540,6 +541,8 @@ export interface ServerToClientEvents {
    * reconnect of its own.
    */
   'sync:required': (event: { reason: 'cluster-reconnect' }) => void;
+  /** An import a server admin follows moved on (phase, messages so far) or ended: the job as `GET /api/admin/imports/:id` answers it. */
+  'import:progress': (job: ImportJob) => void;
 }
 
 export interface ClientToServerEvents {

@@ -113,7 +113,9 @@ export type AuditAction =
   | 'invite.revoke'
   | 'message.delete'
   | 'report.resolve'
-  | 'user.resetLink';
+  | 'user.resetLink'
+  | 'user.claimLink'
+  | 'user.claim';
 
 export interface AuditPage {
   items: AuditEntry[];

@@ -123,6 +123,7 @@ describe('Slack import', () => {
     assert.equal(await nameOf(ciBot!.authorId), authors[2]);
     assert.equal(budget!.content, '*budget.xlsx* (file not in the export)');
     assert.equal(waves!.content, 'waves');
+    assert.equal(waves!.emote, true, '/me is kept as an action');
     assert.equal(deploy!.content, 'Deployed:\n```\nline1\n<b> *x*\n```\ndone');
 
     assert.equal(planFile!.attachments.length, 1);

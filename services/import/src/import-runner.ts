@@ -53,7 +53,7 @@ export class ImportRunner {
     const heartbeat = setInterval(() => void set({}).catch(() => undefined), HEARTBEAT_MS);
     try {
       await set({ status: 'running', phase: 'reading' });
-      const path = await materializeUpload(storage, job.storageKey!, job.kind, dir);
+      const path = await materializeUpload(storage, job.storageKey!, job.kind, dir, job.fileName);
       const source = await openSource(job.kind, path);
       try {
         const owner = await this.#deps

@@ -18,9 +18,17 @@ export async function materializeUpload(
   key: string,
   kind: ImportKind,
   dir: string,
+  fileName: string,
 ): Promise<string> {
   await mkdir(dir, { recursive: true });
-  const raw = join(dir, 'upload');
+  // Named as uploaded (readers take a group's name from it: "Acme Slack export ....zip"), never a path.
+  const base =
+    [...fileName.replace(/\.(zip|jsonl|json)$/i, '')]
+      .map((ch) => (ch === '/' || ch === '\\' || ch.charCodeAt(0) < 0x20 ? '_' : ch))
+      .join('')
+      .replace(/^\.+/, '_')
+      .slice(0, 200) || 'upload';
+  const raw = join(dir, base);
   await pipeline(await storage.get(key), createWriteStream(raw));
   const head = Buffer.alloc(4);
   const handle = await open(raw);

@@ -114,6 +114,7 @@ const EXPECTED_MESSAGES = [
     createdAt: new Date('2024-03-01T08:08:00.000Z'),
     text: 'waves',
     reactions: [],
+    emote: true,
     files: [],
   },
   {

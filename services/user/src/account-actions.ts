@@ -104,8 +104,14 @@ export const accountActions = (deps: UserDeps) => {
         await limits.check('login-failures', pairKey);
         await limits.check('login-failures-ip', ipKey);
         const doc = await users.findOne({ username: ctx.params.username }).lean<UserDoc>();
-        // Made by single sign-on: no password can be right, and saying so beats "wrong password".
-        if (doc && doc.status !== 'deleted' && doc.passwordHash === undefined) throw new ImError('IM_ERR_NO_PASSWORD');
+        // Made by single sign-on or by an import: no password can be right, and saying so beats "wrong password".
+        if (doc && doc.status !== 'deleted' && doc.passwordHash === undefined)
+          throw doc.imported === true
+            ? new ImError(
+                'IM_ERR_NO_PASSWORD',
+                'This account was imported and has no password yet: ask a server administrator for a claim link',
+              )
+            : new ImError('IM_ERR_NO_PASSWORD');
         const ok = await passwords.verify(doc?.passwordHash ?? (await passwords.dummyHash()), ctx.params.password);
         if (!doc || !ok || doc.status === 'deleted') {
           await Promise.all([limits.fail('login-failures', pairKey), limits.fail('login-failures-ip', ipKey)]);

@@ -1,16 +1,8 @@
 import type { AdminUser, AdminUserPage, AuthOptions, ResetLink, ServerSettings } from '@im/protocol';
-import {
-  announce,
-  callerId,
-  escapeRegex,
-  EVENTS,
-  ImError,
-  type ActionParams,
-  type ActionResult,
-  type Params,
-} from '@im/sdk';
+import { announce, escapeRegex, EVENTS, ImError, type ActionParams, type ActionResult, type Params } from '@im/sdk';
 import type { Ctx, UserDeps } from './deps.ts';
 import type { UserDoc } from './models.ts';
+import { loadAdminTarget, requireServerAdmin as requireAdminCaller } from './admin-guard.ts';
 import { userParams } from './params.ts';
 import { resetUrlFor } from './email-links.ts';
 import { endSessions } from './session-actions.ts';
@@ -27,22 +19,8 @@ export const adminActions = (deps: UserDeps) => {
     lastSeenAt: lastSeen.get(d._id.toHexString())?.toISOString() ?? null,
   });
 
-  /** The caller, who must be an active server admin (else 403). */
-  const requireServerAdmin = async (ctx: Ctx<object>): Promise<string> => {
-    const id = callerId(ctx);
-    const me = await users.findById(id, { serverAdmin: 1, status: 1 }).lean<UserDoc>();
-    if (!me || me.status !== 'active' || me.serverAdmin !== true)
-      throw new ImError('IM_ERR_FORBIDDEN', 'Only server administrators may do this');
-    return id;
-  };
-
-  /** The account a server admin acts on: any that is not deleted, and not their own. */
-  const loadTarget = async (ctx: Ctx<{ userId: string }>, actorId: string): Promise<UserDoc> => {
-    if (ctx.params.userId === actorId) throw new ImError('IM_ERR_FORBIDDEN', 'You cannot change your own account here');
-    const doc = await users.findById(ctx.params.userId).lean<UserDoc>();
-    if (!doc || doc.status === 'deleted') throw new ImError('IM_ERR_NOT_FOUND', 'User not found');
-    return doc;
-  };
+  const requireServerAdmin = (ctx: Ctx<object>) => requireAdminCaller(users, ctx);
+  const loadTarget = (ctx: Ctx<{ userId: string }>, actorId: string) => loadAdminTarget(users, ctx, actorId);
 
   /**
    * Moves an account between active and deactivated; false when it already

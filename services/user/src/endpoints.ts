@@ -234,6 +234,29 @@ export const userEndpoints: Endpoint[] = [
     response: 'ResetLink',
   }),
   endpoint({
+    method: 'POST',
+    path: '/api/admin/users/:userId/claim-link',
+    action: 'user.adminClaimLink',
+    params: userParams.adminClaimLink,
+    input: 'none',
+    summary:
+      'A claim link (7 days, one use) for an account an import made, to hand to its person, who sets its password there; a newer link voids the older; 409 when the account is not an imported one (server admins)',
+    tag: 'admin',
+    response: 'ClaimLink',
+  }),
+  endpoint({
+    method: 'POST',
+    path: '/api/auth/claim',
+    action: 'user.claim',
+    params: userParams.claim,
+    input: 'body',
+    auth: false,
+    summary:
+      "Claim an imported account with a claim link's token: set its password (and perhaps a new username), and get a session; 410 when the link was used or replaced by a newer one, or expired",
+    tag: 'auth',
+    response: 'AuthResult',
+  }),
+  endpoint({
     method: 'GET',
     path: '/api/admin/users',
     action: 'user.adminUsers',

@@ -43,6 +43,10 @@ export interface UserDoc {
   presenceStatus?: StoredStatus;
   /** When what others see of the status changes by itself next: the stored deadline any node acts on. */
   statusCheckAt?: Date;
+  /** Made by an import (no password yet): set until its person claims it with a claim link. */
+  imported?: boolean;
+  /** What the newest claim link of an imported account is bound to: a new link or the claim replaces it. */
+  claimNonce?: string;
   createdAt: Date;
 }
 
@@ -66,6 +70,8 @@ const userSchema = new Schema<UserDoc>(
     emailNotifications: { type: String, enum: ['off', '10m', '1h', 'daily'] },
     presenceStatus: { type: Schema.Types.Mixed },
     statusCheckAt: { type: Date },
+    imported: { type: Boolean },
+    claimNonce: { type: String },
   },
   { timestamps: { createdAt: true, updatedAt: false }, versionKey: false },
 );

@@ -136,6 +136,8 @@ export const userParams = {
   mailUnsubscribe: strict({ token: linkToken }),
   mailRecipients: strict({ ids: { type: 'array', items: idParam, max: 1000 } }),
   adminResetLink: strict({ userId: idParam }),
+  adminClaimLink: strict({ userId: idParam }),
+  claim: strict({ token: linkToken, password, username: { ...username, optional: true } }),
   deleteMe: strict({}),
   logout: strict({}),
   logoutEverywhere: strict({}),

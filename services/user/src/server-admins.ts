@@ -10,7 +10,14 @@ import type { UserModel } from './models.ts';
 export async function syncServerAdmins(users: UserModel, adminUsernames: readonly string[]): Promise<void> {
   const names = [...adminUsernames];
   await users.updateMany(
-    { username: { $in: names }, status: { $ne: 'deleted' }, bot: { $exists: false }, serverAdmin: { $ne: true } },
+    {
+      username: { $in: names },
+      status: { $ne: 'deleted' },
+      bot: { $exists: false },
+      // An import's account of that name belongs to whoever it is handed to: not an admin by its name alone.
+      imported: { $ne: true },
+      serverAdmin: { $ne: true },
+    },
     { $set: { serverAdmin: true } },
   );
   await users.updateMany({ serverAdmin: true, username: { $nin: names } }, { $unset: { serverAdmin: 1 } });

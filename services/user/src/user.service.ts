@@ -11,6 +11,7 @@ import {
 } from '@im/sdk';
 import { adminActions } from './admin-actions.ts';
 import { botActions } from './bot-actions.ts';
+import { claimActions } from './claim-actions.ts';
 import { accountActions } from './account-actions.ts';
 import { directoryActions } from './directory-actions.ts';
 import { emailActions } from './email-actions.ts';
@@ -94,6 +95,7 @@ export const createUserService: ServiceFactory = (app: AppContext) => {
       ...adminActions(deps),
       ...feedTokenActions(deps),
       ...emailActions(deps),
+      ...claimActions(deps),
       ...botActions(deps),
       ...statusActions(deps),
       ...oidcActions(deps, oidc),

@@ -3,7 +3,8 @@ import type { UserDoc } from './models.ts';
 import { ownStatus } from './status/user-status.ts';
 
 export function toPublicUser(
-  doc: Pick<UserDoc, '_id' | 'username' | 'nickname' | 'avatar' | 'createdAt'> & Partial<Pick<UserDoc, 'bot'>>,
+  doc: Pick<UserDoc, '_id' | 'username' | 'nickname' | 'avatar' | 'createdAt'> &
+    Partial<Pick<UserDoc, 'bot' | 'imported'>>,
 ): PublicUser {
   return {
     id: doc._id.toHexString(),
@@ -12,6 +13,7 @@ export function toPublicUser(
     ...(doc.avatar ? { avatar: doc.avatar } : {}),
     createdAt: doc.createdAt.toISOString(),
     ...(doc.bot ? { bot: true as const } : {}),
+    ...(doc.imported === true ? { imported: true as const } : {}),
   };
 }
 

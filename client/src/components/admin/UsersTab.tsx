@@ -5,6 +5,7 @@ import { listUsers, setUserActive } from '../../state/admin.ts';
 import { useStore } from '../../state/store.ts';
 import { formatMoment } from '../messages/format.ts';
 import { ErrorLine } from '../common/ErrorLine.tsx';
+import { ClaimLink } from './ClaimLink.tsx';
 import { ResetLink } from './ResetLink.tsx';
 import { useAction } from '../common/useAction.ts';
 
@@ -33,7 +34,8 @@ const failed =
 
 /**
  * Every account, searchable and paged, with its state; any but mine can be
- * deactivated or activated, or given a password reset link.
+ * deactivated or activated, or given a password reset link (an imported one
+ * that nobody claimed yet: a claim link).
  */
 export function UsersTab() {
   const meId = useStore((s) => s.me?.id);
@@ -106,11 +108,21 @@ function UserRow(props: { user: AdminUser; self: boolean; onChanged: (user: Admi
       props.onChanged({ ...user, active });
     });
   };
+  const toggleButton = (
+    <button type="button" className={user.active ? 'danger' : undefined} disabled={busy} onClick={() => void toggle()}>
+      {user.active ? 'Deactivate' : 'Activate'}
+    </button>
+  );
   return (
     <li className="mod-item" data-testid="admin-user" aria-label={`@${user.username}`}>
       <p className="mod-line">
         <strong>{user.nickname || user.username}</strong> <span className="hint">@{user.username}</span>
         {user.serverAdmin && <span className="role">Server admin</span>}
+        {user.imported && (
+          <span className="role" title="Made by an import: nobody has claimed it yet" data-testid="user-imported">
+            Imported
+          </span>
+        )}
         <span className={user.active ? 'state-tag ok' : 'state-tag off'} data-testid="user-state">
           {user.active ? 'Active' : 'Deactivated'}
         </span>
@@ -120,18 +132,13 @@ function UserRow(props: { user: AdminUser; self: boolean; onChanged: (user: Admi
         {user.lastSeenAt ? `last seen ${formatMoment(user.lastSeenAt)}` : 'no sign-in on record'}
       </p>
       <ErrorLine error={error} />
-      <ResetLink user={user} self={props.self}>
-        {!props.self && (
-          <button
-            type="button"
-            className={user.active ? 'danger' : undefined}
-            disabled={busy}
-            onClick={() => void toggle()}
-          >
-            {user.active ? 'Deactivate' : 'Activate'}
-          </button>
-        )}
-      </ResetLink>
+      {user.imported && !props.self ? (
+        <ClaimLink user={user}>{toggleButton}</ClaimLink>
+      ) : (
+        <ResetLink user={user} self={props.self}>
+          {!props.self && toggleButton}
+        </ResetLink>
+      )}
     </li>
   );
 }

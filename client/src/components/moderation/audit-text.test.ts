@@ -72,6 +72,15 @@ describe('auditSentence', () => {
     expect(auditSentence(entry('user.resetLink', { username: 'carol' }, user), names)).toBe(
       'alice made a password reset link for carol',
     );
+    expect(auditSentence(entry('user.claimLink', { username: 'carol' }, user), names)).toBe(
+      'alice made a claim link for the imported account carol',
+    );
+    expect(auditSentence(entry('user.claim', { username: 'carol', importedAs: 'cj' }, user), names)).toBe(
+      'alice claimed the imported account @cj',
+    );
+    expect(auditSentence(entry('user.claim', { username: 'carol' }, user), names)).toBe(
+      'alice claimed an imported account',
+    );
     expect(
       auditSentence(
         entry('settings.update', { registration: 'invite' }, { type: 'settings', id: 'registration' }),

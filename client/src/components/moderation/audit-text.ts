@@ -26,6 +26,14 @@ export function auditSentence(entry: AuditEntry, names: AuditNames): string {
       return `${actor} reactivated ${target}'s account`;
     case 'user.resetLink':
       return `${actor} made a password reset link for ${target}`;
+    case 'user.claimLink':
+      return `${actor} made a claim link for the imported account ${target}`;
+    case 'user.claim': {
+      const importedAs = text(d, 'importedAs');
+      return importedAs
+        ? `${actor} claimed the imported account @${importedAs}`
+        : `${actor} claimed an imported account`;
+    }
     case 'settings.update': {
       const mode = text(d, 'to') ?? text(d, 'registration');
       return mode

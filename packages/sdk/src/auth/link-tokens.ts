@@ -3,19 +3,24 @@ import { errors, jwtVerify, SignJWT } from 'jose';
 import { ImError } from '../errors/im-error.ts';
 
 /** What a link's token is for; a token made for one purpose is refused for every other. */
-export type LinkPurpose = 'verify-email' | 'password-reset' | 'unsubscribe';
+export type LinkPurpose = 'verify-email' | 'password-reset' | 'unsubscribe' | 'claim-account';
 
 /** How long each kind of link lives. Unsubscribe links stay good as long as the e-mails that carry them. */
 export const LINK_TTL_SECONDS: Record<LinkPurpose, number> = {
   'verify-email': 24 * 3600,
   'password-reset': 3600,
   unsubscribe: 365 * 86400,
+  // Handed over by an admin, by whatever way they reach the person: a week to get round to it.
+  'claim-account': 7 * 86400,
 };
 
 /** A link token's claims: the account, and what the purpose binds it to (an address, a password's fingerprint). */
 export interface LinkClaims {
   userId: string;
-  /** verify-email: the address (lower-case) the link verifies; password-reset: the fingerprint of the password it replaces. */
+  /**
+   * verify-email: the address (lower-case) the link verifies; password-reset: the fingerprint of the password it
+   * replaces; claim-account: the imported account's claim nonce (a claim or a newer link changes it).
+   */
   bound?: string;
 }
 

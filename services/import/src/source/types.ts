@@ -101,6 +101,8 @@ export interface SourceMessage {
   replyToKey?: string;
   reactions: SourceReaction[];
   pinned?: boolean;
+  /** `/me`: an action, shown after the author's name. */
+  emote?: boolean;
   files: SourceFile[];
 }
 

@@ -121,6 +121,7 @@ export class MessageWriter {
       createdAt: m.createdAt,
     };
     if (m.editedAt && !Number.isNaN(m.editedAt.getTime())) doc.editedAt = m.editedAt;
+    if (m.emote) doc.emote = true;
     if (MANY.test(text) || HERE.test(text)) {
       if (MANY.test(text)) doc.mentionsAll = true;
       if (HERE.test(text)) doc.mentionsHere = true;

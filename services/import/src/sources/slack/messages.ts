@@ -73,6 +73,7 @@ function translateMessage(reading: ChannelReading, message: SlackMessage): Sourc
     ...(isReply ? { threadRootKey: `${reading.channelKey}:${replyTo}` } : {}),
     reactions: reactions(message.reactions),
     ...(message.pinned_to?.includes(reading.channelKey) ? { pinned: true } : {}),
+    ...(message.subtype === 'me_message' ? { emote: true } : {}),
     files,
   };
 }

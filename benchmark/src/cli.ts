@@ -56,6 +56,12 @@ const BENCHMARKS: Record<string, Benchmark> = {
     usage: '[--messages 1000000] [--channels 50] [--users 500] [--format slack|discord] [--keep]',
     load: () => import('./benches/import.ts'),
   },
+  export: {
+    description:
+      "a group's export (POST /api/groups/:id/export) of an imported group on the single instance: messages/s, archive size, server RSS",
+    usage: '[--messages 200000] [--channels 20] [--users 200] [--keep]',
+    load: () => import('./benches/export.ts'),
+  },
   seed: {
     description: 'fill a database with a capacity dataset (users, groups, DMs, messages) through bulk writes',
     usage: '[--users 10000] [--groups 200] [--messages 1000000] [--seed 1] [--mongo-url URL]',

@@ -30,6 +30,7 @@ import { API_ENDPOINTS } from './api/endpoints.ts';
 import { gatewayParams } from './params.ts';
 import { Authenticator } from './auth/authenticator.ts';
 import { createDownloadHandler } from './files/download.ts';
+import { createExportDownloadHandler } from './files/export-download.ts';
 import { createUploadHandler } from './files/upload.ts';
 import { createEmojiUploadHandler } from './files/emoji-upload.ts';
 import { createImportUploadHandler } from './files/import-upload.ts';
@@ -344,6 +345,7 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
       router.on('PUT', '/api/groups/:groupId/icon', createIconUploadHandler(app, broker, auth!));
       router.on('GET', '/api/files/:fileId', createDownloadHandler(app, broker, auth!, 'file'));
       router.on('GET', '/api/files/:fileId/thumbnail', createDownloadHandler(app, broker, auth!, 'thumbnail'));
+      router.on('GET', '/api/exports/:exportId/archive', createExportDownloadHandler(app, broker));
       const webClientDir = app.config.webClientDir;
       if (webClientDir) {
         registerWebClientRoutes(router, webClientDir);

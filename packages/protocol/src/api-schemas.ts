@@ -58,7 +58,7 @@ import type { CallJoin, CallRinging, CallState } from './calls.ts';
 import type { FollowedThreadPage } from './threads.ts';
 import type { ConverseNotificationSetting, InboxUnread, SavedPage, UserGroup } from './attention.ts';
 import type { Submessage } from './submessages.ts';
-import type { ClaimLink, ExportJob, ImportJob } from './imports.ts';
+import type { ClaimLink, ExportAccepted, ExportJob, ImportJob } from './imports.ts';
 import type { OwnUser, ResetLink } from './mail.ts';
 
 /**
@@ -134,6 +134,7 @@ export interface ApiSchemas {
   ReminderEntry: ReminderEntry;
   ImportJob: ImportJob;
   ExportJob: ExportJob;
+  ExportAccepted: ExportAccepted;
 }
 
 export type ApiSchemaName = keyof ApiSchemas;

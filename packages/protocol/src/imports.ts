@@ -41,6 +41,11 @@ export interface ImportJob {
   finishedAt?: Timestamp;
 }
 
+/** `POST /api/groups/:id/export`, `POST /api/users/me/export` → 202: the export job's id (then `GET /api/exports/:id`). */
+export interface ExportAccepted {
+  id: Id;
+}
+
 /** `POST /api/groups/:id/export`, `POST /api/users/me/export` → 202 `{id}`; `GET /api/exports/:id`. */
 export interface ExportJob {
   id: Id;
@@ -48,8 +53,13 @@ export interface ExportJob {
   status: 'running' | 'done' | 'failed';
   /** Where to download the archive, once done (signed, for the one who asked). */
   url?: string;
+  /** When `url` stops working (ask `GET /api/exports/:id` again for a new one). */
+  urlExpiresAt?: Timestamp;
+  /** The archive's size in bytes, once done. */
+  size?: Int;
   error?: { code: string; message: string };
   createdAt: Timestamp;
+  finishedAt?: Timestamp;
 }
 
 /** `POST /api/admin/users/:id/claim-link`: the page where an imported account's person sets a password (one use, 7 days). */

@@ -126,6 +126,11 @@ export interface ActionMap {
   'chat.moderatorRemove': { params: { messageId: string }; result: void };
   /** Whether the user is a server admin (the account's stored flag, and active). */
   'user.isServerAdmin': { params: { userId: string }; result: boolean };
+  /** Where an export's archive is, for a request whose signed URL the gateway checked (404 until it is done). */
+  'import.exportLocate': {
+    params: { exportId: string };
+    result: { storageKey: string; size: number; fileName: string };
+  };
 
   'group.userConverses': { params: { userId: string }; result: UserGroupConverses[] };
   /** Which of `ids` are members of at least one group the user is a member of. */

@@ -65,6 +65,7 @@ export { batchLoader, groupBy, type BatchLoaderOptions } from './batch/batch-loa
 export type { AppContext, ServiceFactory } from './app-context.ts';
 export { TokenService, type TokenClaims, type SignOptions } from './auth/tokens.ts';
 export { FileUrlSigner, type FileVariant } from './auth/file-urls.ts';
+export { ExportUrlSigner } from './auth/export-urls.ts';
 export { LinkTokens, LINK_TTL_SECONDS, type LinkClaims, type LinkPurpose } from './auth/link-tokens.ts';
 export { parseTrustProxy, parseHostList, type TrustProxy } from './net/address-lists.ts';
 export { createCache, MemoryCache, RedisCache, type KvCache } from './cache/kv-cache.ts';

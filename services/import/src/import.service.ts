@@ -3,6 +3,7 @@ import { AnnouncePoller } from './announce/announce-poller.ts';
 import type { ImportDeps } from './deps.ts';
 import { exportActions } from './export-actions.ts';
 import { exportModels } from './export-models.ts';
+import { failInterruptedExports, failStaleExports } from './export/export-runner.ts';
 import { importActions } from './import-actions.ts';
 import { failStaleJobs, ImportRunner } from './import-runner.ts';
 import { importModels } from './models.ts';
@@ -25,6 +26,7 @@ export const createImportService: ServiceFactory = (app: AppContext) => {
       await Promise.all(
         (Object.values(models) as Array<{ createIndexes(): Promise<unknown> }>).map((m) => m.createIndexes()),
       );
+      await failInterruptedExports(models, this.broker.nodeID);
       runner = new ImportRunner({
         models,
         db: () => app.mongo!.db!,
@@ -33,7 +35,11 @@ export const createImportService: ServiceFactory = (app: AppContext) => {
         logger: app.logger,
       });
       await failStaleJobs(models);
-      staleTimer = setInterval(() => void failStaleJobs(models).catch(() => undefined), 60_000);
+      await failStaleExports(models);
+      staleTimer = setInterval(() => {
+        void failStaleJobs(models).catch(() => undefined);
+        void failStaleExports(models).catch(() => undefined);
+      }, 60_000);
       staleTimer.unref();
       poller = new AnnouncePoller(models, this.broker, app.logger, app.config.importAnnouncePollMs);
       poller.start();

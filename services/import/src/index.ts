@@ -16,3 +16,7 @@ export type {
   SourceReaction,
   SourceUser,
 } from './source/types.ts';
+export { openImArchive, ImArchiveError } from './archive/index.ts';
+export { openExportFiles, readJson, type ExportFiles } from './source/export-files.ts';
+export { exportModels } from './export-models.ts';
+export { failStaleExports, EXPORT_STALE_MS } from './export/export-runner.ts';

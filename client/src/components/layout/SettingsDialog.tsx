@@ -7,6 +7,7 @@ import { logout } from '../../state/session.ts';
 import { useStore } from '../../state/store.ts';
 import { applyUserUpdated } from '../../state/users.ts';
 import { Dialog } from '../common/Dialog.tsx';
+import { ExportSection } from '../exports/ExportSection.tsx';
 import { AvatarSection } from '../people/AvatarSection.tsx';
 import { EmailSection } from './EmailSection.tsx';
 import { DndScheduleSection } from '../status/DndScheduleSection.tsx';
@@ -85,6 +86,12 @@ export function SettingsDialog(props: { onClose: () => void }) {
       <SsoSection account={account} />
       {account?.hasPassword !== false && <PasswordSection />}
       <SessionsSection />
+      <ExportSection
+        title="Your data"
+        hint="A zip of your profile, your direct messages, your own messages in your groups and the files you uploaded."
+        button="Export my data"
+        start="/api/users/me/export"
+      />
       <StatusLine message={message} />
       <div className="form-actions">
         <button type="button" className="danger" onClick={() => void logout()}>

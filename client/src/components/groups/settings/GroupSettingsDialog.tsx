@@ -6,6 +6,7 @@ import { AuditLog } from '../../moderation/AuditLog.tsx';
 import { hasPermission } from '../../../state/permissions.ts';
 import { BansTab } from './BansTab.tsx';
 import { EmojiTab } from './EmojiTab.tsx';
+import { ExportTab } from './ExportTab.tsx';
 import { IconTab } from './IconTab.tsx';
 import { IntegrationsTab } from './integrations/IntegrationsTab.tsx';
 import { InvitesTab } from './InvitesTab.tsx';
@@ -26,7 +27,8 @@ export type GroupSettingsTab =
   | 'emoji'
   | 'integrations'
   | 'reports'
-  | 'audit';
+  | 'audit'
+  | 'export';
 
 /** What a member (not owner or admin) may open group settings for: each gives a tab (or acts in Members). */
 const SETTINGS_PERMISSIONS: Permission[] = [
@@ -106,6 +108,11 @@ export function GroupSettingsDialog(props: { group: Group; initialTab?: GroupSet
             id: 'reports',
             label: 'Reports',
             render: () => <ReportsTab groupId={group.id} />,
+          }),
+          ...when(group.myRole === 'owner', {
+            id: 'export',
+            label: 'Export',
+            render: () => <ExportTab group={group} />,
           }),
           ...when(hasPermission(group, 'viewAuditLog'), {
             id: 'audit',

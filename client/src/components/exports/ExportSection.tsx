@@ -1,0 +1,70 @@
+import type { ExportAccepted, ExportJob } from '@im/protocol';
+import { useEffect, useId, useState } from 'react';
+import { http, path } from '../../api/http.ts';
+import { ErrorLine } from '../common/ErrorLine.tsx';
+import { useAction } from '../common/useAction.ts';
+
+/** How often a running export is asked about: an export takes seconds to minutes, progress is not finer than that. */
+const POLL_MS = 1500;
+
+/**
+ * Asks for an export (a group's, or my own data) and follows it: a line while
+ * the server writes the archive, then its download link (signed, good for a
+ * while; asking again gives a fresh one), or why it failed.
+ */
+export function ExportSection(props: { title: string; hint: string; button: string; start: string }) {
+  const titleId = useId();
+  const [job, setJob] = useState<ExportJob | null>(null);
+  const { busy, error, run } = useAction();
+  const running = job?.status === 'running';
+
+  useEffect(() => {
+    if (!running || !job) return undefined;
+    let stopped = false;
+    const timer = setInterval(() => {
+      void http.get<ExportJob>(path`/api/exports/${job.id}`).then(
+        (next) => {
+          if (!stopped) setJob(next);
+        },
+        () => undefined,
+      );
+    }, POLL_MS);
+    return () => {
+      stopped = true;
+      clearInterval(timer);
+    };
+  }, [running, job]);
+
+  const begin = () =>
+    run(async () => {
+      const { id } = await http.post<ExportAccepted>(props.start);
+      setJob(await http.get<ExportJob>(path`/api/exports/${id}`));
+    });
+
+  return (
+    <section className="form" aria-labelledby={titleId} data-testid="export">
+      <h3 id={titleId}>{props.title}</h3>
+      <p className="hint">{props.hint}</p>
+      <ErrorLine error={error} />
+      <div className="form-actions">
+        <button type="button" disabled={busy || running} onClick={() => void begin()}>
+          {props.button}
+        </button>
+      </div>
+      {running && (
+        <p role="status" className="hint">
+          Preparing the archive…
+        </p>
+      )}
+      {job?.status === 'done' && job.url && (
+        <p role="status">
+          <a href={job.url} download>
+            Download the archive
+          </a>
+          {job.size !== undefined && <span className="hint"> ({Math.max(1, Math.round(job.size / 1024))} KB)</span>}
+        </p>
+      )}
+      {job?.status === 'failed' && <ErrorLine error={job.error?.message ?? 'The export failed.'} />}
+    </section>
+  );
+}

@@ -37,6 +37,8 @@ async function main(): Promise<void> {
     await models.imports.createIndexes();
     const owner = await db.connection.db!.collection('users').findOne({ username: args.owner.toLowerCase() });
     if (!owner) throw new Error(`no account is named ${args.owner}`);
+    // An export its reader refuses stops here, before a job is recorded.
+    const source = await openSource(args.kind, args.path);
     const jobId = new Types.ObjectId();
     const now = new Date();
     await models.imports.create({
@@ -53,7 +55,6 @@ async function main(): Promise<void> {
       updatedAt: now,
     });
     say(`importing ${args.path} (${args.kind}) into ${db.describe} for ${args.owner}`);
-    const source = await openSource(args.kind, args.path);
     const started = Date.now();
     let lastLine = 0;
     const report = (p: ImportProgress) => {

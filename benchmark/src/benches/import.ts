@@ -89,14 +89,21 @@ export async function run(argv: string[]): Promise<void> {
       // What the running platform shows: the group, and a panel's newest page.
       const groups = await api<Group[]>(server.base, 'GET', '/api/groups', owner.token);
       const group = groups.find((g) => g.panels.length === channels);
-      const newest = group
-        ? await api<Message[]>(
-            server.base,
-            'GET',
-            `/api/converses/${group.panels[0]!.converseId}/messages?limit=5`,
-            owner.token,
-          )
-        : [];
+      let newest: Message[] = [];
+      let readError: string | undefined;
+      try {
+        newest = group
+          ? await api<Message[]>(
+              server.base,
+              'GET',
+              `/api/converses/${group.panels[0]!.converseId}/messages?limit=5`,
+              owner.token,
+            )
+          : [];
+      } catch (err) {
+        readError = (err as Error).message;
+        process.stderr.write(`${readError}\n${server.process.output().slice(-4000)}\n`);
+      }
       const result = {
         benchmark: 'import',
         store: 'embedded (H2 file), platform running',
@@ -107,6 +114,7 @@ export async function run(argv: string[]): Promise<void> {
         importerRssMiB: { start: mib(rss.startBytes), peak: mib(rss.peakBytes), end: mib(rss.endBytes) },
         platformSeesGroup: Boolean(group),
         newestSeq: newest.at(-1)?.seq ?? 0,
+        ...(readError ? { readError } : {}),
       };
       process.stdout.write(
         `${summary.messages} messages in ${result.seconds} s: ${result.messagesPerSecond} messages/s; importer RSS peak ${result.importerRssMiB.peak} MiB\n`,

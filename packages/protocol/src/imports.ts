@@ -29,7 +29,7 @@ export interface ImportJob {
   /** The uploaded file's or the command line's path's last part. */
   fileName: string;
   status: ImportStatus;
-  /** Where it is: a phase (`reading`, `users`, `messages`, `files`, `finishing`) and the messages written so far. */
+  /** Where it is: a phase (`queued`, `reading`, `people`, `groups`, `messages`, `finishing`, `done`) and the messages written so far. */
   progress: { phase: string; messages: Int; total?: Int };
   summary?: ImportSummary;
   /** Why things were skipped, with counts (`already imported`, `system message`, `file missing from the export`...). */

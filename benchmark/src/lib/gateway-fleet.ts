@@ -18,7 +18,7 @@ import { BENCH_ENV, runnerEntry, THIS_ROOT } from './target.ts';
 /** The service nodes of the local cluster (server/src/cluster.ts): backends split over two processes. */
 const SERVICE_NODES = [
   { id: 'services-1', services: 'user,group,chat' },
-  { id: 'services-2', services: 'file,push,moderation,integration,mail,call' },
+  { id: 'services-2', services: 'file,push,moderation,integration,mail,call,import' },
 ] as const;
 
 /** Gateways started at once while growing: each loads the whole server, and this machine has few cores. */

@@ -9,7 +9,7 @@ import type { RunningNode } from '../../src/node.ts';
 import { eventually, overNats, startApi, startExtraNode, type ApiHarness } from '../api/harness.ts';
 
 /** Every service but the call service. */
-const WITHOUT_CALLS = 'gateway,user,group,chat,file,push,moderation,integration,mail';
+const WITHOUT_CALLS = 'gateway,user,group,chat,file,push,moderation,integration,mail,import';
 
 const readiness = async (base: string) => {
   const res = await fetch(`${base}/ready`);

@@ -18,6 +18,7 @@ COPY services/moderation/package.json services/moderation/
 COPY services/integration/package.json services/integration/
 COPY services/mail/package.json services/mail/
 COPY services/call/package.json services/call/
+COPY services/import/package.json services/import/
 COPY gateway/package.json gateway/
 COPY server/package.json server/
 # Only the workspaces the image runs: npm ci leaves the others (the test kit,

@@ -13,7 +13,7 @@ const SEND_ROUTE = 'POST /api/converses/:converseId/messages';
 /** The node of `npm run cluster` that runs chat (with user and group). */
 const CHAT_NODE = 'im-user-group-chat';
 /** The other service node of `npm run cluster`. */
-const SERVICES_NODE = 'im-file-push-moderation-integration-mail-call';
+const SERVICES_NODE = 'im-file-push-moderation-integration-mail-call-import';
 const KIND = { server: 2, client: 3 } as const;
 
 /** Registers a user, opens a group (its owner joins it), and sends into it over HTTP. */

@@ -4,19 +4,16 @@
 // the group's export over the API and the run follows the job until done:
 // messages per second written into the archive, the archive's size, and the
 // server's resident memory sampled every 200 ms while it writes.
-import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServerProcess } from '@im/dev-servers';
 import type { ExportAccepted, ExportJob, Group } from '@im/protocol';
 import { api } from '../lib/api.ts';
 import { benchArgs, intOption } from '../lib/args.ts';
+import { spawnImport, startEmbeddedWithOwner } from '../lib/import-run.ts';
 import { LoadCpu } from '../lib/load-cpu.ts';
 import { writeResult } from '../lib/report.ts';
 import { mib, RssSampler } from '../lib/rss-sampler.ts';
-import { BENCH_ENV, runnerEntry, THIS_ROOT } from '../lib/target.ts';
 import { generateImArchive } from './export-generate.ts';
 
 /** How often the job is asked about: fine enough next to exports of seconds to minutes. */
@@ -37,23 +34,9 @@ export async function run(argv: string[]): Promise<void> {
   try {
     process.stdout.write(`importing a group of ${messages} messages in ${channels} panels (not timed)\n`);
     const generated = await generateImArchive(join(work, 'archive'), messages, channels, users);
-    const env = {
-      ...BENCH_ENV,
-      DATA_DIR: join(work, 'data'),
-      DEV_DATABASE: 'file',
-      SECRET: randomBytes(32).toString('base64url'),
-    };
-    const server = await startServerProcess(runnerEntry(THIS_ROOT, 'start.ts'), env);
+    const { server, env, owner } = await startEmbeddedWithOwner(join(work, 'data'), 'exportowner');
     try {
-      const owner = await api<{ token: string }>(server.base, 'POST', '/api/auth/register', undefined, {
-        username: 'exportowner',
-        password: 'correct horse battery',
-      });
-      const cli = join(THIS_ROOT, 'server', 'src', 'data', 'import-cli.ts');
-      const child = spawn(process.execPath, [cli, 'im', generated.dir, '--owner', 'exportowner'], {
-        env: { ...process.env, ...env },
-        stdio: ['ignore', 'ignore', 'inherit'],
-      });
+      const child = spawnImport(env, 'im', generated.dir, owner.username, ['ignore', 'ignore', 'inherit']);
       const code = await new Promise<number>((resolve) => child.on('exit', (c) => resolve(c ?? 1)));
       if (code !== 0) throw new Error(`the import exited with ${code}`);
       const groups = await api<Group[]>(server.base, 'GET', '/api/groups', owner.token);

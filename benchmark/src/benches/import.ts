@@ -3,19 +3,16 @@
 // fresh DATA_DIR), with the platform running: messages per second, and the importer's resident memory sampled
 // every 200 ms. The export is written first (not timed); the importer is its
 // own process, as an operator starts it.
-import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServerProcess } from '@im/dev-servers';
 import type { Group, ImportSummary, Message } from '@im/protocol';
 import { api } from '../lib/api.ts';
 import { benchArgs, intOption } from '../lib/args.ts';
+import { spawnImport, startEmbeddedWithOwner } from '../lib/import-run.ts';
 import { LoadCpu } from '../lib/load-cpu.ts';
 import { writeResult } from '../lib/report.ts';
 import { mib, procRss, RssSampler } from '../lib/rss-sampler.ts';
-import { BENCH_ENV, runnerEntry, THIS_ROOT } from '../lib/target.ts';
 import { writeDiscordExport } from '../../../services/import/test/discord-export-generator.ts';
 import { generateSlackExport, type GeneratedExport } from './import-generate.ts';
 
@@ -44,40 +41,12 @@ export async function run(argv: string[]): Promise<void> {
         ? generateSlackExport(dir, messages, channels, users)
         : { dir, ...(await writeDiscordExport(dir, { messages, channels, people: users })) };
     process.stdout.write(`  ${mib(generated.bytes)} MiB of JSON, ${generated.replies} thread replies\n`);
-    const env = {
-      ...BENCH_ENV,
-      DATA_DIR: join(work, 'data'),
-      DEV_DATABASE: 'file',
-      SECRET: randomBytes(32).toString('base64url'),
-    };
-    const server = await startServerProcess(runnerEntry(THIS_ROOT, 'start.ts'), env);
+    const { server, env, owner } = await startEmbeddedWithOwner(join(work, 'data'), 'importowner');
     try {
-      const owner = await api<{ token: string; user: { id: string } }>(
-        server.base,
-        'POST',
-        '/api/auth/register',
-        undefined,
-        {
-          username: 'importowner',
-          password: 'correct horse battery',
-        },
-      );
-      // Exactly `npm run import` (its node flags included); each step execs the next, so the pid is node's.
-      const script = (
-        JSON.parse(readFileSync(join(THIS_ROOT, 'package.json'), 'utf8')) as { scripts: { import: string } }
-      ).scripts.import;
-      const child = spawn(
-        'bash',
-        ['-c', `exec ${script} "$@"`, 'import', format, generated.dir, '--owner', 'importowner'],
-        {
-          cwd: THIS_ROOT,
-          env: { ...process.env, ...env, NODE_OPTIONS: process.env.SERVER_NODE_OPTIONS ?? '' },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
-      );
+      const child = spawnImport(env, format, generated.dir, owner.username, ['ignore', 'pipe', 'pipe']);
       let out = '';
-      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => process.stderr.write(chunk));
+      child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      child.stderr!.on('data', (chunk: Buffer) => process.stderr.write(chunk));
       const sampler = new RssSampler(procRss(child.pid!));
       const started = performance.now();
       await sampler.start();

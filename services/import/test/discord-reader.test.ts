@@ -11,6 +11,7 @@ import yazl from 'yazl';
 import { mentionToken } from '../src/source/mention-token.ts';
 import type { ImportSource, SourceMessage } from '../src/source/types.ts';
 import { openDiscordExport } from '../src/sources/discord/index.ts';
+import { all } from './collect.ts';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/discord/', import.meta.url));
 const GENERAL_JSON = 'Garden Club - Text Channels - general [700000000000000001].json';
@@ -25,12 +26,6 @@ const GENERAL = '700000000000000001';
 const PLANS = '700000000000000002';
 const DM = '300000000000000001';
 const GROUP_DM = '300000000000000002';
-
-async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of items) out.push(item);
-  return out;
-}
 
 async function bytes(stream: Readable | undefined): Promise<Buffer> {
   assert.ok(stream, 'the export holds the file');

@@ -15,6 +15,7 @@ import {
 } from '../src/archive/format.ts';
 import { ArchiveZip } from '../src/export/archive-zip.ts';
 import type { SourceMessage } from '../src/source/types.ts';
+import { all } from './collect.ts';
 
 const id = (n: number) => n.toString(16).padStart(24, '0');
 const [OWNER, ADMIN, MEMBER, HELPER] = [id(1), id(2), id(3), id(4)];
@@ -121,12 +122,6 @@ async function writeArchive(file: string, options: ArchiveOptions = {}): Promise
   };
   zip.addJson('manifest.json', manifest);
   await zip.finish();
-}
-
-async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of items) out.push(item);
-  return out;
 }
 
 async function text(open: () => Promise<Readable | undefined>): Promise<string | undefined> {

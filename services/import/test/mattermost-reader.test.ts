@@ -3,13 +3,13 @@ import { createWriteStream } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import yazl from 'yazl';
 import { mentionToken as m } from '../src/source/mention-token.ts';
 import type { ImportSource, SourceMessage } from '../src/source/types.ts';
 import { openMattermostExport } from '../src/sources/mattermost/index.ts';
+import { all, bytes } from './collect.ts';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/mattermost/', import.meta.url));
 const JSONL = join(FIXTURE, 'export.jsonl');
@@ -18,19 +18,6 @@ const DATA_FILES = [
   'data/20231114/teams/acme/rules.png',
   'data/emoji/parrot/image',
 ];
-
-async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of items) out.push(item);
-  return out;
-}
-
-async function bytes(stream: Readable | undefined): Promise<Buffer | undefined> {
-  if (!stream) return undefined;
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
 
 /** A message as plain data: its files as key, name and bytes. */
 async function plain(message: SourceMessage) {

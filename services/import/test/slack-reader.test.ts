@@ -12,22 +12,10 @@ import { openExportFiles } from '../src/source/export-files.ts';
 import { mentionToken } from '../src/source/mention-token.ts';
 import type { ImportSource, SourceMessage } from '../src/source/types.ts';
 import { openSlackExport } from '../src/sources/slack/index.ts';
+import { all, bytes } from './collect.ts';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/slack/Acme Slack export Mar 1 2024 - Mar 3 2024', import.meta.url));
 const ROOT = 'C01GENERAL:1709280060.000200';
-
-async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of items) out.push(item);
-  return out;
-}
-
-async function bytes(stream: Readable | undefined): Promise<Buffer | undefined> {
-  if (!stream) return undefined;
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
 
 const text = async (stream: Readable | undefined) => (await bytes(stream))?.toString('utf8');
 
@@ -251,11 +239,11 @@ describe('the Slack export reader', () => {
       it('names the workspace by its team id and the export file name', async () => {
         assert.equal(source.kind, 'slack');
         assert.equal(source.origin, 'T0ACME');
-        assert.deepEqual(await collect(source.groups()), [{ key: 'T0ACME', name: 'Acme' }]);
+        assert.deepEqual(await all(source.groups()), [{ key: 'T0ACME', name: 'Acme' }]);
       });
 
       it('yields the listed people, then the authors the list lacks', async () => {
-        assert.deepEqual(await collect(source.users()), [
+        assert.deepEqual(await all(source.users()), [
           { key: 'U01ALICE', username: 'alice', displayName: 'Ali', email: 'alice@acme.test' },
           { key: 'U02BOB', username: 'bob', displayName: 'Bob Baker', email: 'bob@acme.test' },
           { key: 'U03CAROL', username: 'carol', displayName: 'Carol Clark', deleted: true },
@@ -266,7 +254,7 @@ describe('the Slack export reader', () => {
       });
 
       it('yields public and private channels in the group, group DMs and DMs outside it', async () => {
-        assert.deepEqual(await collect(source.channels()), [
+        assert.deepEqual(await all(source.channels()), [
           {
             key: 'C01GENERAL',
             groupKey: 'T0ACME',
@@ -303,22 +291,22 @@ describe('the Slack export reader', () => {
       });
 
       it('yields every message once, translated, and counts what it passed over once', async () => {
-        const first = await collect(source.messages());
+        const first = await all(source.messages());
         assert.deepEqual(plain(first), EXPECTED_MESSAGES);
         assert.deepEqual(source.skipped.toJSON(), EXPECTED_SKIPPED);
 
-        const second = await collect(source.messages());
+        const second = await all(source.messages());
         assert.deepEqual(plain(second), EXPECTED_MESSAGES, 'the same messages in the same order on every pass');
         assert.deepEqual(source.skipped.toJSON(), EXPECTED_SKIPPED, 'a second pass counts nothing again');
       });
 
       it('opens the files the export holds, in either layout', async () => {
-        const files = (await collect(source.messages())).flatMap((m) => m.files);
+        const files = (await all(source.messages())).flatMap((m) => m.files);
         assert.deepEqual(await Promise.all(files.map(async (f) => text(await f.open()))), ['the plan\n', '# Notes\n']);
       });
 
       it('offers the custom emoji whose images the export holds', async () => {
-        const emoji = await collect(source.emoji());
+        const emoji = await all(source.emoji());
         assert.deepEqual(
           emoji.map((e) => e.name),
           ['party_parrot'],
@@ -350,11 +338,11 @@ describe('the Slack export reader', () => {
     const source = await openSlackExport(messy);
     try {
       assert.equal(source.origin, 'channel:C1', 'no team id: known by its default channel');
-      assert.deepEqual(await collect(source.users()), [{ key: 'U1', username: 'U1' }]);
-      assert.deepEqual(await collect(source.channels()), [
+      assert.deepEqual(await all(source.users()), [{ key: 'U1', username: 'U1' }]);
+      assert.deepEqual(await all(source.channels()), [
         { key: 'C1', groupKey: 'channel:C1', kind: 'public', name: 'general', memberKeys: [] },
       ]);
-      assert.deepEqual(plain(await collect(source.messages())), [
+      assert.deepEqual(plain(await all(source.messages())), [
         {
           key: 'C1:1709280002.000100',
           channelKey: 'C1',

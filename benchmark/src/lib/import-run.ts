@@ -27,7 +27,8 @@ export async function startEmbeddedWithOwner(dataDir: string, username: string):
   try {
     const { token } = await api<{ token: string }>(server.base, 'POST', '/api/auth/register', undefined, {
       username,
-      password: 'correct horse battery',
+      // A fresh one per run: the account lives only as long as the run's DATA_DIR.
+      password: randomBytes(18).toString('base64url'),
     });
     return { server, env, owner: { username, token } };
   } catch (err) {

@@ -42,11 +42,6 @@ export class ImportRunner {
     this.#queue = this.#queue.then(() => this.#run(job)).catch(() => undefined);
   }
 
-  /** Settles once every job queued so far is over. */
-  idle(): Promise<void> {
-    return this.#queue;
-  }
-
   async #run(job: ImportJobDoc): Promise<void> {
     const { models, storage, logger } = this.#deps;
     // Every change of the job reaches the open apps of whoever started it (the Import page), then the poll.

@@ -19,10 +19,6 @@ export class Growable<T extends Uint32Array | Float64Array> {
     this.#data[this.length++] = value;
   }
 
-  get(i: number): number {
-    return this.#data[i]!;
-  }
-
   /** The filled part (a view, not a copy). */
   view(): T {
     return this.#data.subarray(0, this.length) as T;

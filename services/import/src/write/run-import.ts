@@ -2,7 +2,7 @@ import type { ImportSummary } from '@im/protocol';
 import type { ObjectStorage } from '@im/sdk';
 import type mongoose from 'mongoose';
 import type { Types } from 'mongoose';
-import type { ImportSource, SourceChannel, SourceUser } from '../source/types.ts';
+import type { ImportSource, SourceUser } from '../source/types.ts';
 import { settleAccounts, type Person } from './accounts.ts';
 import { importCollections } from './collections.ts';
 import { importCustomEmoji } from './custom-emoji.ts';
@@ -159,5 +159,3 @@ async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   for await (const item of items) all.push(item);
   return all;
 }
-
-export type { SourceChannel };

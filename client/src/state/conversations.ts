@@ -23,7 +23,7 @@ import {
 import { getState, notify, setState } from './store.ts';
 import { countMessage, markReadUpTo } from './unread.ts';
 import { ensureUsers } from './users.ts';
-import { forgetOnSignOut } from './account-state.ts';
+import { accountMap, accountSet, forgetOnSignOut } from './account-state.ts';
 
 export const PAGE_SIZE = 50;
 const SEND_TIMEOUT_MS = 15_000;
@@ -45,7 +45,7 @@ export function setViewedConverse(converseId: string | null): void {
 }
 
 /** Converses marked unread while open: not read again by being shown until I open another one. */
-const readHeld = new Set<string>();
+const readHeld = accountSet<string>('converses held unread');
 
 /** Marked unread: the converse is not read by being shown, and its next read goes to the server again. */
 export function holdRead(converseId: string): void {
@@ -179,17 +179,14 @@ export function resetConverse(converseId: string): void {
 }
 
 const ackTimers = new Map<string, ReturnType<typeof setTimeout>>();
-const ackedSeq = new Map<string, number>();
+const ackedSeq = accountMap<string, number>('read positions sent');
 
 // A read position waiting to be sent is the account's: it must not go out under the next one's token.
-forgetOnSignOut(() => {
+forgetOnSignOut('converse view and read timers', () => {
   view.converseId = null;
   view.atBottom = true;
   for (const timer of ackTimers.values()) clearTimeout(timer);
   ackTimers.clear();
-  ackedSeq.clear();
-  readHeld.clear();
-  typingSentAt.clear();
 });
 
 /** Marks everything held of a converse read, locally at once and on the server shortly after. */
@@ -383,7 +380,7 @@ export function applyReactionEvent(event: Parameters<ServerToClientEvents['react
   }));
 }
 
-const typingSentAt = new Map<string, number>();
+const typingSentAt = accountMap<string, number>('typing sent at');
 /** Tells the others we are typing, at most once per 2 s per converse (the server passes on no more). */
 export function notifyTyping(converseId: string): void {
   const now = Date.now();

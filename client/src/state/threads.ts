@@ -21,7 +21,7 @@ export interface ThreadsState {
   followed: FollowedThread[] | null;
 }
 
-export const useThreads = accountStore<ThreadsState>(() => ({ open: null, replies: {}, followed: null }));
+export const useThreads = accountStore<ThreadsState>('threads', () => ({ open: null, replies: {}, followed: null }));
 
 const byId = (list: Message[], message: Message) =>
   [...list.filter((m) => m.id !== message.id), message].sort((a, b) => a.seq - b.seq);

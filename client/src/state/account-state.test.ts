@@ -61,7 +61,7 @@ describe('state kept by the web app across calls', () => {
       'state/store.ts#useStore',
       'state/file-urls.ts#cache',
       'state/users.ts#scheduled',
-      'state/threads.ts#useThreads',
+      'state/thread-store.ts#useThreads',
       'state/conversations.ts#view',
     ]) {
       expect(ids).toContain(id);

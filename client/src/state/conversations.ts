@@ -21,6 +21,7 @@ import {
   type PendingMessage,
 } from './messages.ts';
 import { getState, notify, setState } from './store.ts';
+import { patchThreadReply } from './thread-store.ts';
 import { countMessage, markReadUpTo } from './unread.ts';
 import { ensureUsers } from './users.ts';
 import { accountMap, accountSet, forgetOnSignOut } from './account-state.ts';
@@ -342,19 +343,20 @@ export function applyUpdatedMessage(message: Message): void {
   patchConverse(message.converseId, (c) => ({
     items: mergeMessages(c.items, withinWindow(c, [keepMyVotes(c.items, message)])),
   }));
+  if (message.threadId) patchThreadReply(message.id, () => message, message.threadId);
 }
 
 export function applyDeletedMessage(converseId: string, messageId: string): void {
-  patchConverse(converseId, (c) => ({
-    items: updateMessage(c.items, messageId, (m) => ({
-      ...m,
-      deleted: true,
-      content: '',
-      mentions: [],
-      attachments: [],
-      reactions: [],
-    })),
-  }));
+  const tombstone = (m: Message): Message => ({
+    ...m,
+    deleted: true,
+    content: '',
+    mentions: [],
+    attachments: [],
+    reactions: [],
+  });
+  patchConverse(converseId, (c) => ({ items: updateMessage(c.items, messageId, tombstone) }));
+  patchThreadReply(messageId, tombstone);
 }
 
 export async function toggleReaction(message: Message, emoji: string): Promise<void> {
@@ -365,6 +367,7 @@ export async function toggleReaction(message: Message, emoji: string): Promise<v
     patchConverse(message.converseId, (c) => ({
       items: updateMessage(c.items, message.id, (m) => ({ ...m, reactions })),
     }));
+    patchThreadReply(message.id, (m) => ({ ...m, reactions }), message.threadId);
   } catch (err) {
     notify(`Could not react: ${describeError(err)}`);
   }
@@ -372,12 +375,12 @@ export async function toggleReaction(message: Message, emoji: string): Promise<v
 
 export function applyReactionEvent(event: Parameters<ServerToClientEvents['reaction:updated']>[0]): void {
   const byMe = event.userId === getState().me?.id;
-  patchConverse(event.converseId, (c) => ({
-    items: updateMessage(c.items, event.messageId, (m) => ({
-      ...m,
-      reactions: applyReactionCounts(m.reactions, event.counts, { emoji: event.emoji, byMe, added: event.added }),
-    })),
-  }));
+  const counted = (m: Message): Message => ({
+    ...m,
+    reactions: applyReactionCounts(m.reactions, event.counts, { emoji: event.emoji, byMe, added: event.added }),
+  });
+  patchConverse(event.converseId, (c) => ({ items: updateMessage(c.items, event.messageId, counted) }));
+  patchThreadReply(event.messageId, counted);
 }
 
 const typingSentAt = accountMap<string, number>('typing sent at');

@@ -1,13 +1,13 @@
 import type { AppContext, AuditLog, CallerMeta } from '@im/sdk';
 import type { Context } from 'moleculer';
-import type { ConverseAccessResolver } from './access.ts';
-import type { DmIndex } from './dm-index.ts';
-import type { MessageWriter } from './message-writer.ts';
+import type { ConverseAccessResolver } from './converses/access.ts';
+import type { DmIndex } from './converses/dm-index.ts';
+import type { MessageWriter } from './store/message-writer.ts';
 import type { ChatModels } from './models.ts';
-import type { RecentMessages } from './recent-messages.ts';
-import type { Scheduling } from './schedule-actions.ts';
-import type { ThreadReplies } from './thread-replies.ts';
-import type { PollVoters } from './poll-voters.ts';
+import type { RecentMessages } from './store/recent-messages.ts';
+import type { Scheduling } from './schedule/schedule-actions.ts';
+import type { ThreadReplies } from './threads/thread-replies.ts';
+import type { PollVoters } from './polls/poll-voters.ts';
 
 export interface ChatDeps {
   app: AppContext;

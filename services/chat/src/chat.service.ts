@@ -20,6 +20,8 @@ import { MessageWriter } from './store/message-writer.ts';
 import { backfillMentionSeqs } from './store/mention-seqs.ts';
 import { chatModels } from './models.ts';
 import { RecentMessages } from './store/recent-messages.ts';
+import { MessageStore } from './store/message-store.ts';
+import { dmSource } from './store/dm-records.ts';
 import { fillSpentSeqs } from './store/seq-repair.ts';
 import { pinActions } from './pins/pin-actions.ts';
 import { markUnreadActions } from './converses/mark-unread.ts';
@@ -56,19 +58,19 @@ export const createChatService: ServiceFactory = (app: AppContext) => {
     app.logger,
     recent,
   );
-  const dmIndex = new DmIndex(createSetIndexStore(app, 'dms'), models, app.logger);
+  const dmIndex = new DmIndex(createSetIndexStore(app, 'dms'), dmSource(models), app.logger);
+  const store = new MessageStore(models, recent, writer, dmIndex);
   const schedule = scheduleModels(app.mongo!);
   let broker: DueBroker | undefined;
-  const work = dueWork(models, schedule, () => broker!, app.logger, app.config.schedulePollMs);
+  const work = dueWork(store.read, schedule, () => broker!, app.logger, app.config.schedulePollMs);
   const timer = new DueTimer(app.config.schedulePollMs, () => work.runDue(), app.logger);
   const deps = {
     app,
     models,
-    writer,
-    access: new ConverseAccessResolver(models),
+    store,
+    access: new ConverseAccessResolver(store),
     audit: new AuditLog(app.mongo!),
-    recent,
-    threads: new ThreadReplies(models, recent, app.logger),
+    threads: new ThreadReplies(models, store, app.logger),
     dmIndex,
     scheduling: { models: schedule, work, timer },
     voters: new PollVoters(app.config.secret, models.pollVotes),

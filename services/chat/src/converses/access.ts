@@ -1,8 +1,10 @@
 import type { ConverseAccess } from '@im/protocol';
-import { call, ImError, sweepStale } from '@im/sdk';
+import { call, forbidden, ImError, notFound, sweepStale } from '@im/sdk';
 import { LRUCache } from 'lru-cache';
 import type { Context } from 'moleculer';
-import type { ChatModels, ConverseDoc, MessageDoc } from '../models.ts';
+import type { MessageDoc } from '../models.ts';
+import { memberIdsOf } from '../store/dm-records.ts';
+import type { MessageStore } from '../store/message-store.ts';
 
 /** How long an id with no converse document is remembered as such (a fresh panel's, before its first message). */
 const UNUSED_TTL_MS = 30_000;
@@ -16,13 +18,13 @@ const UNUSED_TTL_MS = 30_000;
  * DM's id before it is made; before answering 404 such an id is read again.
  */
 export class ConverseAccessResolver {
-  readonly #models: ChatModels;
+  readonly #store: MessageStore;
   readonly #dms = new LRUCache<string, string[] | false>({ max: 100_000 });
   /** Ids with no converse document when last read, with when that was (epoch ms). */
   readonly #unused = sweepStale(new LRUCache<string, number>({ max: 100_000, ttl: UNUSED_TTL_MS }));
 
-  constructor(models: ChatModels) {
-    this.#models = models;
+  constructor(store: MessageStore) {
+    this.#store = store;
   }
 
   /** The caller's access to a converse, or null if they are not in it (or it does not exist). */
@@ -39,7 +41,7 @@ export class ConverseAccessResolver {
   /** Like resolve, but a converse the caller is not in does not exist for them. */
   async require(ctx: Context, converseId: string, userId: string): Promise<ConverseAccess> {
     const access = await this.resolve(ctx, converseId, userId);
-    if (!access) throw notFound();
+    if (!access) throw notFound('converse');
     return access;
   }
 
@@ -49,9 +51,9 @@ export class ConverseAccessResolver {
     messageId: string,
     userId: string,
   ): Promise<{ doc: MessageDoc; converse: ConverseAccess }> {
-    const doc = await this.#models.messages.findById(messageId).lean<MessageDoc>();
+    const doc = await this.#store.read.byId(messageId);
     const converse = doc ? await this.resolve(ctx, doc.converseId.toHexString(), userId) : null;
-    if (!doc || !converse) throw new ImError('IM_ERR_NOT_FOUND', 'Message not found');
+    if (!doc || !converse) throw notFound('message');
     return { doc, converse };
   }
 
@@ -80,7 +82,7 @@ export class ConverseAccessResolver {
     if (!found || !role) {
       const fresh = await this.#recheck(converseId, askedAt);
       if (fresh) return this.#inDm(converseId, fresh, userId, others);
-      throw notFound();
+      throw notFound('converse');
     }
     const mutedUntil = found.mutedUntil[userId];
     return {
@@ -103,7 +105,7 @@ export class ConverseAccessResolver {
   }
 
   #inDm(converseId: string, dmMembers: string[], userId: string, others: readonly string[]) {
-    if (!dmMembers.includes(userId)) throw notFound();
+    if (!dmMembers.includes(userId)) throw notFound('converse');
     return {
       access: { kind: 'dm' as const, converseId, memberIds: dmMembers },
       members: others.filter((id) => dmMembers.includes(id)),
@@ -152,20 +154,18 @@ export class ConverseAccessResolver {
   }
 
   async #read(converseId: string): Promise<string[] | false> {
-    const doc = await this.#models.converses.findById(converseId, { type: 1, memberIds: 1 }).lean<ConverseDoc>();
+    const doc = await this.#store.dms.kindOf(converseId);
     if (!doc) {
       this.#unused.set(converseId, Date.now());
       return false;
     }
     this.#unused.delete(converseId);
     // A converse's kind never changes: kept for good.
-    const members = doc.type === 'dm' ? (doc.memberIds ?? []).map((id) => id.toHexString()) : false;
+    const members = doc.type === 'dm' ? memberIdsOf(doc) : false;
     this.#dms.set(converseId, members);
     return members;
   }
 }
-
-const notFound = () => new ImError('IM_ERR_NOT_FOUND', 'Converse not found');
 
 /**
  * Those mentioned by name, then the members of mentioned user groups (a
@@ -195,5 +195,5 @@ export function refuseMuted(access: ConverseAccess, now = Date.now()): void {
 export function refuseUnableToPost(access: ConverseAccess): void {
   refuseMuted(access);
   if (access.kind === 'group' && access.postingRole === 'admin' && access.role === 'member')
-    throw new ImError('IM_ERR_FORBIDDEN', 'Only admins can post in this panel');
+    throw forbidden('Only admins can post in this panel');
 }

@@ -6,18 +6,20 @@ import {
   callerId,
   escapeRegex,
   EVENTS,
-  ImError,
-  isDuplicateKeyError,
+  forbidden,
+  invalid,
+  notFound,
   type ActionParams,
   type ActionResult,
+  type Ctx,
   type Params,
 } from '@im/sdk';
-import { Types } from 'mongoose';
-import type { ChatDeps, Ctx } from '../deps.ts';
-import type { ConverseDoc, MessageDoc, ReadDoc } from '../models.ts';
+import type { ChatDeps } from '../deps.ts';
+import type { ReadDoc } from '../models.ts';
+import type { DmRecord } from '../store/dm-records.ts';
+import { toDm } from './dm-view.ts';
 import { chatParams } from '../params.ts';
 import { unreadMentions } from '../store/mention-seqs.ts';
-import { unreadManySeqs } from '../messages/mention-many.ts';
 import { readReceipts } from './read-receipts.ts';
 import { toMessage } from '../messages/views.ts';
 
@@ -28,60 +30,28 @@ const MAX_SYNC_CONVERSES = 500;
 /** Most DMs `GET /api/dms` lists: the most recently active ones. */
 const MAX_DMS_LISTED = 1000;
 
-const toDm = (doc: ConverseDoc): DmConverse => ({
-  id: doc._id.toHexString(),
-  type: 'dm',
-  memberIds: (doc.memberIds ?? []).map((id) => id.toHexString()),
-});
-
 /** When a DM was last active: its latest message, else its opening (the id's second for DMs older than createdAt). */
-const activeAt = (doc: ConverseDoc) => (doc.lastMessageAt ?? doc.createdAt ?? doc._id.getTimestamp()).getTime();
+const activeAt = (doc: DmRecord) => (doc.lastMessageAt ?? doc.createdAt ?? doc._id.getTimestamp()).getTime();
 
 export const converseActions = (deps: ChatDeps) => {
-  const { models, access, recent, dmIndex, voters } = deps;
+  const { models, store, access, dmIndex, voters } = deps;
   const receipts = readReceipts(deps);
   /** The DMs of each user, for every user asking in this turn in one query (connect storms). */
-  const dmsOf = batchLoader<string, ConverseDoc[]>(async (userIds) => {
-    const docs = await models.converses
-      .find(
-        { memberIds: { $in: userIds }, type: 'dm' },
-        { lastSeq: 1, memberIds: 1, createdAt: 1, lastMessageAt: 1, lastManySeq: 1 },
-      )
-      .lean<ConverseDoc[]>();
-    const byMember = new Map<string, ConverseDoc[]>(userIds.map((id) => [id, []]));
+  const dmsOf = batchLoader<string, DmRecord[]>(async (userIds) => {
+    const docs = await store.dms.ofMembers(userIds);
+    const byMember = new Map<string, DmRecord[]>(userIds.map((id) => [id, []]));
     for (const doc of docs) for (const m of doc.memberIds ?? []) byMember.get(m.toHexString())?.push(doc);
     return userIds.map((id) => byMember.get(id)!);
   });
-
-  /**
-   * The messages of one converse above a cursor, read from the database
-   * (the kept tail did not reach down to it), shared by every caller asking
-   * the same in this turn (a reconnect storm asks it thousands of times).
-   */
-  const storedSince = batchLoader<{ converseId: string; lastSeq: number }, MessageDoc[]>(
-    (keys) =>
-      Promise.all(
-        keys.map(({ converseId, lastSeq }) =>
-          models.messages
-            .find({ converseId, seq: { $gt: lastSeq } })
-            .sort({ seq: 1 })
-            .limit(SYNC_LIMIT)
-            .lean<MessageDoc[]>(),
-        ),
-      ),
-    { keyOf: (k) => `${k.converseId}:${k.lastSeq}` },
-  );
 
   /**
    * What `sync` answers for one converse and cursor. The converse's counter
    * decides first: nothing new, or too much to send, needs no message read.
    */
   const missedSince = async (converseId: string, lastSeq: number): Promise<SyncResult['converses'][string]> => {
-    const stamp = await recent.stampOf(converseId);
+    const stamp = await store.read.stampOf(converseId);
     if (stamp.lastSeq - lastSeq > SYNC_LIMIT) return { messages: [], tooMany: true, lastSeq: stamp.lastSeq };
-    const docs =
-      (await recent.read(converseId, { after: lastSeq, limit: SYNC_LIMIT }, stamp)) ??
-      (await storedSince({ converseId, lastSeq }));
+    const docs = await store.read.since(converseId, lastSeq, SYNC_LIMIT, stamp);
     return { messages: docs.map((d) => toMessage(d)) };
   };
 
@@ -100,37 +70,11 @@ export const converseActions = (deps: ChatDeps) => {
         const me = callerId(ctx);
         const other = ctx.params.userId;
         // A valid id, but not one this caller may open a DM with: refused, not malformed.
-        if (other === me) throw new ImError('IM_ERR_FORBIDDEN', 'A DM needs another user');
+        if (other === me) throw forbidden('A DM needs another user');
         // Bots act within their group only: they take no DMs.
         const found = (await call(ctx, 'user.getMany', { ids: [other] }))[other];
-        if (!found || found.bot) throw new ImError('IM_ERR_NOT_FOUND', 'User not found');
-        const members = [me, other].sort();
-        const dmKey = members.join(':');
-        const upsert = () =>
-          models.converses
-            .findOneAndUpdate(
-              { dmKey },
-              {
-                $setOnInsert: {
-                  dmKey,
-                  type: 'dm',
-                  memberIds: members.map((id) => new Types.ObjectId(id)),
-                  lastSeq: 0,
-                  createdAt: new Date(),
-                },
-              },
-              { upsert: true, new: true },
-            )
-            .lean<ConverseDoc>();
-        let dm: DmConverse;
-        try {
-          dm = toDm((await upsert())!);
-        } catch (err) {
-          // Both sides opened it at once: the unique dmKey kept one; read it.
-          if (!isDuplicateKeyError(err)) throw err;
-          dm = toDm((await models.converses.findOne({ dmKey }).lean<ConverseDoc>())!);
-        }
-        await dmIndex.opened(dm.id, dm.memberIds);
+        if (!found || found.bot) throw notFound('user');
+        const dm = toDm(await store.dms.open([me, other]));
         announce(ctx, EVENTS.dmOpened, { converse: dm });
         return dm;
       },
@@ -160,8 +104,7 @@ export const converseActions = (deps: ChatDeps) => {
         const userId = callerId(ctx);
         const { converseId } = ctx.params;
         const converse = await access.require(ctx, converseId, userId);
-        const counter = await models.converses.findById(converseId, { lastSeq: 1 }).lean<ConverseDoc>();
-        const seq = Math.min(ctx.params.seq, counter?.lastSeq ?? 0);
+        const seq = Math.min(ctx.params.seq, (await store.counters.of(converseId)).lastSeq);
         if (seq <= 0) return;
         // $max never moves the position back; the previous value tells whether it moved.
         const previous = await models.reads
@@ -188,11 +131,7 @@ export const converseActions = (deps: ChatDeps) => {
       async handler(ctx: Ctx): Promise<UnreadEntry[]> {
         const userId = callerId(ctx);
         const { groupIds, dms } = await myConverses(ctx, userId);
-        const counters = groupIds.length
-          ? await models.converses
-              .find({ _id: { $in: groupIds } }, { lastSeq: 1, lastManySeq: 1 })
-              .lean<ConverseDoc[]>()
-          : [];
+        const counters = await store.counters.ofMany(groupIds);
         const lastSeq = new Map<string, number>([...counters, ...dms].map((c) => [c._id.toHexString(), c.lastSeq]));
         const lastMany = new Map([...counters, ...dms].map((c) => [c._id.toHexString(), c.lastManySeq ?? 0]));
         const ids = [...groupIds, ...dms.map((d) => d._id.toHexString())];
@@ -202,8 +141,7 @@ export const converseActions = (deps: ChatDeps) => {
           .lean<ReadDoc[]>();
         const readOf = new Map(reads.map((r) => [r.converseId.toHexString(), r]));
         // Only converses with an @all / @here above the reader's position are looked into.
-        const many = await unreadManySeqs(
-          models.messages,
+        const many = await store.read.unreadManySeqs(
           userId,
           ids.flatMap((converseId) => {
             const readSeq = readOf.get(converseId)?.readSeq ?? 0;
@@ -240,16 +178,7 @@ export const converseActions = (deps: ChatDeps) => {
           scope = [...groupIds, ...dms.map((d) => d._id.toHexString())];
         }
         if (scope.length === 0) return [];
-        const docs = await models.messages
-          .find({
-            converseId: { $in: scope },
-            deleted: { $ne: true },
-            content: new RegExp(escapeRegex(ctx.params.q), 'i'),
-          })
-          .sort({ _id: -1 })
-          .limit(ctx.params.limit ?? 50)
-          .maxTimeMS(5000)
-          .lean<MessageDoc[]>();
+        const docs = await store.read.search(scope, new RegExp(escapeRegex(ctx.params.q), 'i'), ctx.params.limit ?? 50);
         return voters.fill(
           docs.map((d) => toMessage(d)),
           userId,
@@ -328,8 +257,7 @@ export const converseActions = (deps: ChatDeps) => {
       async handler(ctx: Ctx<ActionParams<'chat.sync'>>): Promise<ActionResult<'chat.sync'>> {
         const userId = callerId(ctx);
         const entries = Object.entries(ctx.params.cursors);
-        if (entries.length > MAX_SYNC_CONVERSES)
-          throw new ImError('IM_ERR_VALIDATION', `At most ${MAX_SYNC_CONVERSES} converses per sync`);
+        if (entries.length > MAX_SYNC_CONVERSES) throw invalid(`At most ${MAX_SYNC_CONVERSES} converses per sync`);
         const out: SyncResult['converses'] = {};
         await Promise.all(
           entries.map(async ([converseId, lastSeq]) => {

@@ -8,7 +8,8 @@ import {
   type Logger,
   type SetIndexStore,
 } from '@im/sdk';
-import type { ChatModels, ConverseDoc } from '../models.ts';
+import type { ConverseDoc } from '../models.ts';
+import type { DmSource } from '../store/dm-records.ts';
 
 /** `d:<userId>`: the user's DMs. Listed in id order, which is the order they were opened in. */
 const dmsKey = (userId: string) => `d:${userId}`;
@@ -18,19 +19,19 @@ const entriesOf = (doc: Pick<ConverseDoc, '_id' | 'memberIds'>): IndexEntry[] =>
 
 /**
  * Each user's DM ids, the chat service's half of the rooms a connect joins
- * (the group service keeps the other half). Written by `openDm` after its
- * upsert (DMs are never deleted), rebuilt from the `converses` collection
+ * (the group service keeps the other half). Written by the DM records when
+ * one is opened (DMs are never deleted), rebuilt from the `converses` collection
  * at start; the same store and rebuild as the group service's index.
  */
 export class DmIndex {
   readonly #store: SetIndexStore | undefined;
-  readonly #models: ChatModels;
+  readonly #source: DmSource;
   readonly #logger: Logger;
   readonly #read: (userId: string) => Promise<string[] | undefined>;
 
-  constructor(store: SetIndexStore | undefined, models: ChatModels, logger: Logger) {
+  constructor(store: SetIndexStore | undefined, source: DmSource, logger: Logger) {
     this.#store = store;
-    this.#models = models;
+    this.#source = source;
     this.#logger = logger;
     // Every connect of one event-loop turn in one store read.
     this.#read = batchLoader(async (userIds) => {
@@ -66,24 +67,14 @@ export class DmIndex {
 
   /** Builds a generation from MongoDB (one node of a cluster at a time; rebuild.ts). Returns what stops its retries. */
   rebuild(): Promise<() => void> {
-    const { converses } = this.#models;
-    const projection = { memberIds: 1 };
+    const source = this.#source;
     return rebuildAtStart(
       this.#store,
       {
-        scan: (load) =>
-          loadInChunks(
-            entriesFrom(
-              converses.find({ type: 'dm' }, projection).lean<ConverseDoc>().cursor({ batchSize: 1000 }),
-              entriesOf,
-            ),
-            load,
-          ),
+        scan: (load) => loadInChunks(entriesFrom(source.all(), entriesOf), load),
         reread: async (keys) => {
           const userIds = keys.map((k) => k.slice('d:'.length));
-          const docs = await converses
-            .find({ memberIds: { $in: userIds }, type: 'dm' }, projection)
-            .lean<ConverseDoc[]>();
+          const docs = await source.ofMembers(userIds);
           return setsOf(docs.flatMap(entriesOf), keys);
         },
       },

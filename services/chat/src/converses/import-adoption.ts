@@ -1,10 +1,8 @@
-import { announce, EVENTS } from '@im/sdk';
-import type { DmConverse } from '@im/protocol';
-import { Types } from 'mongoose';
+import { announce, EVENTS, type Ctx } from '@im/sdk';
 import type { ServiceSchema } from 'moleculer';
-import type { ChatDeps, Ctx } from '../deps.ts';
-import type { ConverseDoc } from '../models.ts';
+import type { ChatDeps } from '../deps.ts';
 import { chatParams } from '../params.ts';
+import { toDm } from './dm-view.ts';
 
 /**
  * DMs an import wrote straight into the database become known to the
@@ -12,26 +10,13 @@ import { chatParams } from '../params.ts';
  * index, and announced (`chat.dm.opened`) so their open apps list them.
  * Safe to repeat. Answers how many it found.
  */
-export const importAdoptionActions = ({
-  models,
-  dmIndex,
-}: Pick<ChatDeps, 'models' | 'dmIndex'>): ServiceSchema['actions'] => ({
+export const importAdoptionActions = ({ store }: Pick<ChatDeps, 'store'>): ServiceSchema['actions'] => ({
   adoptImportedDms: {
     visibility: 'public' as const,
     params: chatParams.adoptImportedDms,
     async handler(ctx: Ctx<{ converseIds: string[] }>): Promise<number> {
-      const docs = await models.converses
-        .find({ _id: { $in: ctx.params.converseIds.map((id) => new Types.ObjectId(id)) }, type: 'dm' })
-        .lean<ConverseDoc[]>();
-      for (const doc of docs) {
-        const dm: DmConverse = {
-          id: doc._id.toHexString(),
-          type: 'dm',
-          memberIds: (doc.memberIds ?? []).map((id) => id.toHexString()),
-        };
-        await dmIndex.opened(dm.id, dm.memberIds);
-        announce(ctx, EVENTS.dmOpened, { converse: dm });
-      }
+      const docs = await store.dms.adopt(ctx.params.converseIds);
+      for (const doc of docs) announce(ctx, EVENTS.dmOpened, { converse: toDm(doc) });
       return docs.length;
     },
   },

@@ -1,14 +1,22 @@
 import type { UnreadEntry } from '@im/protocol';
-import { announce, callerId, EVENTS, ImError, type ActionParams, type ActionResult, type Params } from '@im/sdk';
-import { Types } from 'mongoose';
-import type { ChatDeps, Ctx } from '../deps.ts';
-import { unreadManySeqs } from '../messages/mention-many.ts';
+import {
+  announce,
+  callerId,
+  EVENTS,
+  invalid,
+  type ActionParams,
+  type ActionResult,
+  type Ctx,
+  type Params,
+} from '@im/sdk';
+import type { Types } from 'mongoose';
+import type { ChatDeps } from '../deps.ts';
 import { MAX_KEPT_MENTIONS, unreadMentions } from '../store/mention-seqs.ts';
-import type { ConverseDoc, MessageDoc, ReadDoc } from '../models.ts';
+import type { ReadDoc } from '../models.ts';
 import { chatParams } from '../params.ts';
 
 /** Mark as unread, and who follows a thread (for the inbox's reply entries). */
-export const markUnreadActions = ({ models, access }: ChatDeps) => ({
+export const markUnreadActions = ({ models, store, access }: ChatDeps) => ({
   /**
    * Sets the caller's read position back to just before message `seq`: the
    * converse shows unread from there, with the mentions of me above it
@@ -21,31 +29,18 @@ export const markUnreadActions = ({ models, access }: ChatDeps) => ({
       const userId = callerId(ctx);
       const { converseId, seq } = ctx.params;
       await access.require(ctx, converseId, userId);
-      const counter = await models.converses
-        .findById(converseId, { lastSeq: 1, lastManySeq: 1 })
-        .lean<Pick<ConverseDoc, 'lastSeq' | 'lastManySeq'>>();
-      const lastSeq = counter?.lastSeq ?? 0;
+      const { lastSeq, lastManySeq } = await store.counters.of(converseId);
       if (seq > lastSeq)
-        throw new ImError('IM_ERR_VALIDATION', "'seq' is past the converse's last message", [
+        throw invalid("'seq' is past the converse's last message", [
           { field: 'seq', type: 'max', message: `at most ${lastSeq}` },
         ]);
       const readSeq = seq - 1;
-      const me = new Types.ObjectId(userId);
       // The mentions above the new position were dropped when they were read: find them again.
-      const mentioned = await models.messages
-        .find(
-          { converseId, seq: { $gt: readSeq }, mentions: me, deleted: { $ne: true }, authorId: { $ne: me } },
-          { seq: 1 },
-        )
-        .sort({ seq: -1 })
-        .limit(MAX_KEPT_MENTIONS)
-        .maxTimeMS(5000)
-        .lean<Array<Pick<MessageDoc, 'seq'>>>();
-      const mentionSeqs = mentioned.map((m) => m.seq).reverse();
+      const mentionSeqs = await store.read.mentioningAbove(converseId, userId, readSeq, MAX_KEPT_MENTIONS);
       await models.reads.updateOne({ userId, converseId }, { $set: { readSeq, mentionSeqs } }, { upsert: true });
       const many =
-        (counter?.lastManySeq ?? 0) > readSeq
-          ? ((await unreadManySeqs(models.messages, userId, [{ converseId, readSeq }])).get(converseId) ?? [])
+        lastManySeq > readSeq
+          ? ((await store.read.unreadManySeqs(userId, [{ converseId, readSeq }])).get(converseId) ?? [])
           : [];
       const entry: UnreadEntry = {
         converseId,
@@ -66,7 +61,7 @@ export const markUnreadActions = ({ models, access }: ChatDeps) => ({
     async handler(ctx: Ctx<ActionParams<'chat.threadFollowers'>>): Promise<ActionResult<'chat.threadFollowers'>> {
       const { rootId, max } = ctx.params;
       const [root, follows] = await Promise.all([
-        models.messages.findById(rootId, { authorId: 1 }).lean<Pick<MessageDoc, 'authorId'>>(),
+        store.read.byId(rootId, { authorId: 1 }),
         models.follows.find({ rootId }, { userId: 1 }).limit(max).lean<Array<{ userId: Types.ObjectId }>>(),
       ]);
       const ids = new Set(follows.map((f) => f.userId.toHexString()));

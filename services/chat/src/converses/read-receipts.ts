@@ -1,8 +1,8 @@
 import type { ConverseAccess, ReadReceipt } from '@im/protocol';
-import { announce, call, callerId, EVENTS, sweepStale, type Params } from '@im/sdk';
+import { announce, call, callerId, EVENTS, sweepStale, type Ctx, type Params } from '@im/sdk';
 import { LRUCache } from 'lru-cache';
 import type { Context } from 'moleculer';
-import type { ChatDeps, Ctx } from '../deps.ts';
+import type { ChatDeps } from '../deps.ts';
 import type { ReadDoc } from '../models.ts';
 import { chatParams } from '../params.ts';
 import { audience } from '../messages/views.ts';

@@ -1,17 +1,9 @@
-import { call } from '@im/sdk';
+import { call, type Ctx } from '@im/sdk';
 import { Types } from 'mongoose';
-import type { Ctx } from '../deps.ts';
-import type { ChatModels } from '../models.ts';
+import type { DmRecords } from '../store/dm-records.ts';
 
 /** Every converse the user is in now: group panels they see (the group service's answer) and DMs. */
-export async function visibleConverseIds(
-  ctx: Ctx<object>,
-  models: ChatModels,
-  userId: string,
-): Promise<Types.ObjectId[]> {
-  const [groups, dms] = await Promise.all([
-    call(ctx, 'group.userConverses', { userId }),
-    models.converses.find({ memberIds: userId, type: 'dm' }, { _id: 1 }).lean<Array<{ _id: Types.ObjectId }>>(),
-  ]);
-  return [...groups.flatMap((g) => g.converseIds.map((id) => new Types.ObjectId(id))), ...dms.map((d) => d._id)];
+export async function visibleConverseIds(ctx: Ctx<object>, dms: DmRecords, userId: string): Promise<Types.ObjectId[]> {
+  const [groups, dmIds] = await Promise.all([call(ctx, 'group.userConverses', { userId }), dms.idsOf(userId)]);
+  return [...groups.flatMap((g) => g.converseIds.map((id) => new Types.ObjectId(id))), ...dmIds];
 }

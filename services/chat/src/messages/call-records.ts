@@ -1,8 +1,8 @@
-import { announce, EVENTS, ImError, type ActionParams, type ActionResult } from '@im/sdk';
+import { announce, EVENTS, notFound, type ActionParams, type ActionResult, type Ctx } from '@im/sdk';
 import { Types } from 'mongoose';
-import type { ChatDeps, Ctx } from '../deps.ts';
+import type { ChatDeps } from '../deps.ts';
 import { chatParams } from '../params.ts';
-import { audience, toMessage } from './views.ts';
+import { createdAudience, toMessage } from './views.ts';
 
 /** The text a call record carries for readers that do not draw its card (search, push, feeds). */
 export function callRecordText(outcome: 'missed' | 'declined' | 'ended', durationSec: number): string {
@@ -19,15 +19,15 @@ export function callRecordText(outcome: 'missed' | 'declined' | 'ended', duratio
  * seq, the newest-messages cache, the created event). `key` makes it
  * idempotent: LiveKit retries a webhook whose answer did not arrive.
  */
-export const callRecordActions = ({ writer, access }: ChatDeps) => ({
+export const callRecordActions = ({ store, access }: ChatDeps) => ({
   postCallRecord: {
     visibility: 'public' as const,
     params: chatParams.postCallRecord,
     async handler(ctx: Ctx<ActionParams<'chat.postCallRecord'>>): Promise<ActionResult<'chat.postCallRecord'>> {
       const { converseId, authorId, outcome, durationSec, key } = ctx.params;
       const converse = await access.resolve(ctx, converseId, authorId);
-      if (converse?.kind !== 'dm') throw new ImError('IM_ERR_NOT_FOUND', 'DM not found');
-      const { doc, created } = await writer.write({
+      if (converse?.kind !== 'dm') throw notFound('DM');
+      const { doc, created } = await store.append({
         converseId: new Types.ObjectId(converseId),
         authorId: new Types.ObjectId(authorId),
         content: callRecordText(outcome, durationSec),
@@ -37,7 +37,7 @@ export const callRecordActions = ({ writer, access }: ChatDeps) => ({
         call: { outcome, durationSec },
       });
       const message = toMessage(doc);
-      if (created) announce(ctx, EVENTS.messageCreated, { message, ...audience(converse) });
+      if (created) announce(ctx, EVENTS.messageCreated, { message, ...createdAudience(converse) });
       return message;
     },
   },

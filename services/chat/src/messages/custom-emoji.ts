@@ -1,5 +1,5 @@
 import type { ConverseAccess } from '@im/protocol';
-import { call, ImError } from '@im/sdk';
+import { call, invalid } from '@im/sdk';
 import type { Context } from 'moleculer';
 import { CUSTOM_EMOJI } from '../params.ts';
 
@@ -13,7 +13,7 @@ export async function refuseUnknownCustomEmoji(ctx: Context, converse: ConverseA
   const known =
     converse.kind === 'group' && (await call(ctx, 'group.emojiExists', { groupId: converse.groupId, name }));
   if (!known)
-    throw new ImError('IM_ERR_VALIDATION', `:${name}: is not an emoji of this group`, [
+    throw invalid(`:${name}: is not an emoji of this group`, [
       { field: 'emoji', type: 'customEmoji', message: `:${name}: is not an emoji of this group` },
     ]);
 }

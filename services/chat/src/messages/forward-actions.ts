@@ -1,11 +1,11 @@
 import type { Message } from '@im/protocol';
-import { announce, call, callerId, EVENTS, ImError, type Params } from '@im/sdk';
+import { announce, call, callerId, EVENTS, invalid, notFound, type Ctx, type Params } from '@im/sdk';
 import { Types } from 'mongoose';
 import { refuseUnableToPost } from '../converses/access.ts';
-import type { ChatDeps, Ctx } from '../deps.ts';
+import type { ChatDeps } from '../deps.ts';
 import type { MessageDoc } from '../models.ts';
 import { chatParams } from '../params.ts';
-import { audience, toMessage } from './views.ts';
+import { createdAudience, toMessage } from './views.ts';
 
 /**
  * Forwarding: a copy of a message the caller can read, sent by them into a
@@ -15,7 +15,7 @@ import { audience, toMessage } from './views.ts';
  * it names: its mentions were written by someone else for another
  * audience. Its files become readable in the target, as if attached there.
  */
-export const forwardActions = ({ writer, access }: ChatDeps) => ({
+export const forwardActions = ({ store, access }: ChatDeps) => ({
   forward: {
     params: chatParams.forward,
     rateLimit: 'send',
@@ -23,8 +23,8 @@ export const forwardActions = ({ writer, access }: ChatDeps) => ({
       const userId = callerId(ctx);
       const { messageId, converseId } = ctx.params;
       const { doc: original } = await access.requireMessage(ctx, messageId, userId);
-      if (original.deleted) throw new ImError('IM_ERR_NOT_FOUND', 'Message not found');
-      if (original.call) throw new ImError('IM_ERR_VALIDATION', 'A call record cannot be forwarded');
+      if (original.deleted) throw notFound('message');
+      if (original.call) throw invalid('A call record cannot be forwarded');
       const { access: target } = await access.requireWithMembers(ctx, converseId, userId, []);
       refuseUnableToPost(target);
       const fileIds = original.attachments.map((id) => id.toHexString());
@@ -34,7 +34,7 @@ export const forwardActions = ({ writer, access }: ChatDeps) => ({
           fromConverseId: original.converseId.toHexString(),
           toConverseId: converseId,
         });
-      const { doc } = await writer.write({
+      const { doc } = await store.append({
         converseId: new Types.ObjectId(converseId),
         authorId: new Types.ObjectId(userId),
         content: original.content,
@@ -43,11 +43,7 @@ export const forwardActions = ({ writer, access }: ChatDeps) => ({
         forwarded: original.forwarded ?? originOf(original),
       });
       const message = toMessage(doc);
-      announce(ctx, EVENTS.messageCreated, {
-        message,
-        ...audience(target),
-        ...(target.kind === 'group' ? { groupId: target.groupId } : {}),
-      });
+      announce(ctx, EVENTS.messageCreated, { message, ...createdAudience(target) });
       return message;
     },
   },

@@ -1,8 +1,8 @@
 import type { ConverseAccess } from '@im/protocol';
 import { call } from '@im/sdk';
 import type { Context } from 'moleculer';
-import { Types, type Model } from 'mongoose';
-import type { ConverseDoc, MessageDoc } from '../models.ts';
+import { Types } from 'mongoose';
+import type { MessageDoc } from '../models.ts';
 
 /**
  * `@all` and `@here`: mentions of many members. A large group would need a
@@ -89,57 +89,4 @@ export async function manyMentions(
   };
   const unset = (['mentionsAll', 'mentionsHere', 'mentionsMany', 'hereIds'] as const).filter((k) => !(k in set));
   return { set, unset };
-}
-
-/** A reader's read position in one converse. */
-export interface Position {
-  converseId: string;
-  readSeq: number;
-}
-
-/** Most flagged messages one unread summary reads (a badge past it says enough). */
-const COUNT_MAX = 5000;
-
-/**
- * Notes on the converse that it holds a message mentioning many (one small
- * write, only for such messages), so a reader whose position is past it
- * costs the unread summary no message read at all.
- */
-export async function noteManySeq(converses: Model<ConverseDoc>, doc: MessageDoc): Promise<void> {
-  if (doc.mentionsMany) await converses.updateOne({ _id: doc.converseId }, { $max: { lastManySeq: doc.seq } });
-}
-
-/**
- * The seqs of unread messages that mention the reader as one of many, per
- * converse: one query over the sparse index, whatever the number of
- * converses. The reader's own messages do not mention them.
- */
-export async function unreadManySeqs(
-  messages: Model<MessageDoc>,
-  userId: string,
-  positions: readonly Position[],
-): Promise<Map<string, number[]>> {
-  const out = new Map<string, number[]>();
-  if (positions.length === 0) return out;
-  const me = new Types.ObjectId(userId);
-  const docs = await messages
-    .find(
-      {
-        $or: positions.map((p) => ({
-          mentionsMany: new Types.ObjectId(p.converseId),
-          seq: { $gt: p.readSeq },
-        })),
-        $and: [{ $or: [{ mentionsAll: true }, { mentionsHere: true, hereIds: { $exists: false } }, { hereIds: me }] }],
-        deleted: { $ne: true },
-        authorId: { $ne: me },
-      },
-      { converseId: 1, seq: 1 },
-    )
-    .limit(COUNT_MAX)
-    .lean<Array<Pick<MessageDoc, 'converseId' | 'seq'>>>();
-  for (const d of docs) {
-    const key = d.converseId.toHexString();
-    (out.get(key) ?? out.set(key, []).get(key)!).push(d.seq);
-  }
-  return out;
 }

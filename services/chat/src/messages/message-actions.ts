@@ -3,108 +3,60 @@ import {
   announce,
   call,
   callerId,
+  conflict,
   EVENTS,
-  ImError,
+  forbidden,
+  invalid,
   isDuplicateKeyError,
+  limitReached,
+  notFound,
   requirePermission,
   type ActionParams,
   type ActionResult,
+  type Ctx,
   type Params,
 } from '@im/sdk';
 import { Types } from 'mongoose';
-import type { ChatDeps, Ctx } from '../deps.ts';
+import type { ChatDeps } from '../deps.ts';
 import { refuseMuted, refuseUnableToPost } from '../converses/access.ts';
 import { refuseUnknownCustomEmoji } from './custom-emoji.ts';
-import { pageAround, refuseMixedAround } from '../store/around.ts';
+import { refuseMixedAround } from '../store/around.ts';
 import { mentioned } from '../mentions.ts';
-import { manyMentions, noteManySeq } from './mention-many.ts';
-import { mentionsOf, rerecordMentions, unrecordMentions } from '../store/mention-seqs.ts';
+import { manyMentions } from './mention-many.ts';
 import { messageViews } from './message-views.ts';
-import { releasePinSlot } from '../pins/pin-actions.ts';
-import { dropPreviewImage, previewLeftByEdit } from '../previews/preview-image.ts';
+import { dropPreviewImage } from '../previews/preview-image.ts';
 import { parseSlash, type Slash } from './slash.ts';
 import { newPoll } from '../polls/poll-body.ts';
-import { emptied } from '../store/tombstone.ts';
+import { MAX_REACTION_KINDS } from '../store/message-changes.ts';
 import type { MessageDoc, ReactionDoc } from '../models.ts';
 import { chatParams } from '../params.ts';
 import { scheduleLater } from '../schedule/schedule-actions.ts';
-import { audience, toMessage } from './views.ts';
+import { audience, createdAudience, toMessage } from './views.ts';
 
 const onlyBots = () =>
-  new ImError('IM_ERR_VALIDATION', "'username' is for bots only", [
+  invalid("'username' is for bots only", [
     { field: 'username', type: 'forbidden', message: "'username' is for bots only" },
   ]);
 
 type SlashCommandCall = Extract<Slash, { kind: 'command' }>;
 
 const contentRequired = () =>
-  new ImError('IM_ERR_VALIDATION', "'content' is required (but with a poll)", [
+  invalid("'content' is required (but with a poll)", [
     { field: 'content', type: 'required', message: "'content' is required (but with a poll)" },
   ]);
 
-const reusedClientMsgId = () =>
-  new ImError('IM_ERR_CONFLICT', 'This clientMsgId was already used for another converse');
-
-/** Different emoji one message may carry (the contract's limit). */
-const MAX_REACTION_KINDS = 20;
+const reusedClientMsgId = () => conflict('This clientMsgId was already used for another converse');
 
 export const messageActions = (deps: ChatDeps) => {
-  const { models, writer, access, audit, recent, threads, voters } = deps;
+  const { models, store, access, audit, threads, voters } = deps;
   /** Messages as the caller sees them (their own reactions marked). */
   const views = (docs: MessageDoc[], userId: string) => messageViews(models, docs, userId, voters);
 
   /** The message's reactions as the caller sees them, after a change. */
   const reactionsOf = async (current: MessageDoc | null, userId: string): Promise<Reaction[]> => {
-    if (!current) throw new ImError('IM_ERR_NOT_FOUND', 'Message not found');
+    if (!current) throw notFound('message');
     const [view] = await views([current], userId);
     return view!.reactions;
-  };
-
-  const bump = (id: Types.ObjectId, path: string) =>
-    models.messages
-      .findOneAndUpdate({ _id: id, [path]: { $gt: 0 } }, { $inc: { [path]: 1, v: 1 } }, { new: true })
-      .lean<MessageDoc>();
-
-  /**
-   * Counts one more `emoji` on a message. An emoji already there just counts;
-   * a new one only while the message has fewer than MAX_REACTION_KINDS, which
-   * the update's own filter decides, so racing reactions cannot pass it.
-   * Null: the message is full.
-   */
-  const countReaction = async (id: Types.ObjectId, emoji: string): Promise<MessageDoc | null> => {
-    const path = `reactionCounts.${emoji}`;
-    const counted = await bump(id, path);
-    if (counted) return counted;
-    const added = await models.messages
-      .findOneAndUpdate(
-        {
-          _id: id,
-          [path]: { $not: { $gt: 0 } },
-          $or: [{ reactionKinds: { $exists: false } }, { reactionKinds: { $lt: MAX_REACTION_KINDS } }],
-        },
-        { $set: { [path]: 1 }, $inc: { reactionKinds: 1, v: 1 } },
-        { new: true },
-      )
-      .lean<MessageDoc>();
-    // Not added: either someone added the same emoji meanwhile (count on it) or the message is full.
-    return added ?? bump(id, path);
-  };
-
-  /** Counts one `emoji` fewer; the last one takes the emoji off, freeing its place. */
-  const uncountReaction = async (id: Types.ObjectId, emoji: string): Promise<MessageDoc | null> => {
-    const path = `reactionCounts.${emoji}`;
-    const fewer = await models.messages
-      .findOneAndUpdate({ _id: id, [path]: { $gt: 1 } }, { $inc: { [path]: -1, v: 1 } }, { new: true })
-      .lean<MessageDoc>();
-    if (fewer) return fewer;
-    const gone = await models.messages
-      .findOneAndUpdate(
-        { _id: id, [path]: 1 },
-        { $unset: { [path]: '' }, $inc: { reactionKinds: -1, v: 1 } },
-        { new: true },
-      )
-      .lean<MessageDoc>();
-    return gone ?? models.messages.findById(id).lean<MessageDoc>();
   };
 
   /**
@@ -113,32 +65,11 @@ export const messageActions = (deps: ChatDeps) => {
    */
   const deleteMessage = async (ctx: Ctx<object>, doc: MessageDoc, converse: ConverseAccess, actorId: string) => {
     if (doc.deleted) return;
-    // The message as this update found it: whether it was pinned (or mentioned someone) then, not when read above.
-    const before = await models.messages
-      .findOneAndUpdate(
-        { _id: doc._id, deleted: { $ne: true } },
-        {
-          $set: { ...emptied(), reactionKinds: 0 },
-          // Its @all / @here go with it: no unread summary counts it any more.
-          $unset: { mentionsAll: '', mentionsHere: '', mentionsMany: '', hereIds: '', pinned: '', poll: '' },
-          $inc: { v: 1 },
-        },
-        { new: false },
-      )
-      .lean<MessageDoc>();
-    if (!before) return;
-    // Deleting a pinned message unpins it: its slot goes back to the converse.
-    if (before.pinned) await releasePinSlot(models, doc.converseId);
-    await models.reactions.deleteMany({ messageId: doc._id });
-    // A poll's votes and a widget's events go with it.
-    if (before.poll) await models.pollVotes.deleteMany({ messageId: doc._id });
-    await models.submessages.deleteMany({ messageId: doc._id });
-    await unrecordMentions(models.reads, mentionsOf(before));
+    const gone = await store.change.tombstone(doc);
+    if (!gone) return;
     // Its link preview's image goes with it (the file service gives the author's quota back).
-    await dropPreviewImage(ctx, before.preview);
-    const emptiedDoc = await models.messages.findById(doc._id).lean<MessageDoc>();
-    if (emptiedDoc) await recent.changed(emptiedDoc);
-    const root = await threads.unreplied(doc);
+    await dropPreviewImage(ctx, gone.before.preview);
+    const { root } = gone;
     const messageId = doc._id.toHexString();
     announce(ctx, EVENTS.messageDeleted, {
       converseId: doc.converseId.toHexString(),
@@ -182,8 +113,8 @@ export const messageActions = (deps: ChatDeps) => {
 
   /** A clientMsgId already used for another converse is a 409 before anything is attached. */
   const refuseReusedClientMsgId = async (dedupeKey: string, converseId: string) => {
-    const earlier = await models.messages.findOne({ dedupeKey }, { converseId: 1 }).lean<MessageDoc>();
-    if (earlier && earlier.converseId.toHexString() !== converseId) throw reusedClientMsgId();
+    const earlier = await store.read.converseOfDedupeKey(dedupeKey);
+    if (earlier !== undefined && earlier !== converseId) throw reusedClientMsgId();
   };
 
   return {
@@ -223,9 +154,8 @@ export const messageActions = (deps: ChatDeps) => {
         );
         refuseUnableToPost(converse);
         const many = await manyMentions(ctx, converse, userId, content);
-        if (replyTo && !(await models.messages.exists({ _id: replyTo, converseId }))) {
-          throw new ImError('IM_ERR_NOT_FOUND', 'replyTo: no such message in this converse');
-        }
+        if (replyTo && !(await store.read.existsIn(converseId, replyTo)))
+          throw notFound('message', "'replyTo' names no message of this converse");
         const root = threadId ? await threads.requireRoot(converseId, threadId) : undefined;
         // The sender shares these files with the converse: attached before the write, so a
         // stored message never names a file its readers cannot open (a retry attaches again).
@@ -234,7 +164,7 @@ export const messageActions = (deps: ChatDeps) => {
           if (clientMsgId) await refuseReusedClientMsgId(`${userId}:${clientMsgId}`, converseId);
           await call(ctx, 'file.attach', { fileIds, userId, converseId });
         }
-        const { doc, created } = await writer.write({
+        const { doc, created } = await store.append({
           converseId: new Types.ObjectId(converseId),
           authorId: new Types.ObjectId(userId),
           content,
@@ -250,13 +180,7 @@ export const messageActions = (deps: ChatDeps) => {
         });
         if (doc.converseId.toHexString() !== converseId) throw reusedClientMsgId();
         const message = toMessage(doc);
-        if (created) await noteManySeq(models.converses, doc);
-        if (created)
-          announce(ctx, EVENTS.messageCreated, {
-            message,
-            ...audience(converse),
-            ...(converse.kind === 'group' ? { groupId: converse.groupId } : {}),
-          });
+        if (created) announce(ctx, EVENTS.messageCreated, { message, ...createdAudience(converse) });
         // A retry: whoever stored it may have died before telling anyone.
         else announce(ctx, EVENTS.messageRedelivered, { message, ...audience(converse) });
         // Only the send that stored the reply counts it: a retried clientMsgId must not count twice.
@@ -280,21 +204,10 @@ export const messageActions = (deps: ChatDeps) => {
         const { converseId, before, after, around, limit = 50 } = ctx.params;
         refuseMixedAround(ctx.params);
         await access.require(ctx, converseId, userId);
-        // A page in the middle is rarely in the recent tail: read it directly.
-        if (around !== undefined) return views(await pageAround(models, converseId, around, limit), userId);
-        const kept = await recent.read(converseId, { before, after, limit });
-        if (kept) return views(kept, userId);
-        const ascending = after !== undefined;
-        const seq = {
-          ...(before !== undefined ? { $lt: before } : {}),
-          ...(after !== undefined ? { $gt: after } : {}),
-        };
-        const docs = await models.messages
-          .find({ converseId, ...(before !== undefined || ascending ? { seq } : {}) })
-          .sort({ seq: ascending ? 1 : -1 })
-          .limit(limit)
-          .lean<MessageDoc[]>();
-        if (!ascending) docs.reverse();
+        const docs =
+          around !== undefined
+            ? await store.read.around(converseId, around, limit)
+            : await store.read.page(converseId, { before, after, limit });
         return views(docs, userId);
       },
     },
@@ -309,12 +222,7 @@ export const messageActions = (deps: ChatDeps) => {
       params: chatParams.feedMessages,
       async handler(ctx: Ctx<ActionParams<'chat.feedMessages'>>): Promise<ActionResult<'chat.feedMessages'>> {
         const { converseId, before, limit } = ctx.params;
-        const docs = await models.messages
-          .find({ converseId, deleted: { $ne: true }, ...(before !== undefined ? { seq: { $lt: before } } : {}) })
-          .sort({ seq: -1 })
-          .limit(limit)
-          .lean<MessageDoc[]>();
-        return docs.reverse().map((d) => toMessage(d));
+        return (await store.read.livePage(converseId, before, limit)).map((d) => toMessage(d));
       },
     },
 
@@ -334,38 +242,18 @@ export const messageActions = (deps: ChatDeps) => {
       async handler(ctx: Ctx<Params<typeof chatParams.edit>>): Promise<Message> {
         const userId = callerId(ctx);
         const { doc, converse } = await access.requireMessage(ctx, ctx.params.messageId, userId);
-        if (doc.authorId.toHexString() !== userId)
-          throw new ImError('IM_ERR_FORBIDDEN', 'Only the author may edit a message');
-        if (doc.deleted) throw new ImError('IM_ERR_NOT_FOUND', 'Message not found');
+        if (doc.authorId.toHexString() !== userId) throw forbidden('Only the author may edit a message');
+        if (doc.deleted) throw notFound('message');
         // A poll's text is its question: changing it under the votes would change what they answered.
-        if (doc.poll) throw new ImError('IM_ERR_CONFLICT', 'A poll cannot be edited');
+        if (doc.poll) throw conflict('A poll cannot be edited');
         refuseMuted(converse);
         const written = await mentioned(ctx, ctx.params.content);
         const mentions = await access.membersAmong(ctx, converse, written.userIds, written.handles, userId);
         const many = await manyMentions(ctx, converse, userId, ctx.params.content, doc);
-        // An edit that drops (or changes) the link takes its preview off.
-        const left = await previewLeftByEdit(models, doc, ctx.params.content);
-        const updated = await models.messages
-          .findOneAndUpdate(
-            { _id: doc._id, authorId: userId, deleted: { $ne: true } },
-            {
-              $set: {
-                content: ctx.params.content,
-                mentions: mentions.map((id) => new Types.ObjectId(id)),
-                editedAt: new Date(),
-                ...many.set,
-              },
-              ...(many.unset.length > 0 ? { $unset: Object.fromEntries(many.unset.map((k) => [k, ''])) } : {}),
-              $inc: { v: 1 },
-            },
-            { new: true },
-          )
-          .lean<MessageDoc>();
-        if (!updated) throw new ImError('IM_ERR_NOT_FOUND', 'Message not found');
-        await dropPreviewImage(ctx, left?.preview);
-        await rerecordMentions(models.reads, doc, updated);
-        await noteManySeq(models.converses, updated);
-        await recent.changed(updated);
+        const edited = await store.change.edit(doc, { content: ctx.params.content, mentions, many });
+        if (!edited) throw notFound('message');
+        const { updated, droppedPreview } = edited;
+        await dropPreviewImage(ctx, droppedPreview);
         const [message] = await views([updated], userId);
         announce(ctx, EVENTS.messageUpdated, { message: toMessage(updated), ...audience(converse) });
         return message!;
@@ -381,8 +269,7 @@ export const messageActions = (deps: ChatDeps) => {
         const { doc, converse } = await access.requireMessage(ctx, ctx.params.messageId, userId);
         const isAuthor = doc.authorId.toHexString() === userId;
         if (!isAuthor) {
-          if (converse.kind !== 'group')
-            throw new ImError('IM_ERR_FORBIDDEN', 'Only the author may delete a message here');
+          if (converse.kind !== 'group') throw forbidden('Only the author may delete a message here');
           requirePermission(converse.permissions, 'manageMessages');
         }
         await deleteMessage(ctx, doc, converse, userId);
@@ -399,12 +286,12 @@ export const messageActions = (deps: ChatDeps) => {
       params: chatParams.remove,
       async handler(ctx: Ctx<ActionParams<'chat.moderatorRemove'>>): Promise<ActionResult<'chat.moderatorRemove'>> {
         const actorId = callerId(ctx);
-        const doc = await models.messages.findById(ctx.params.messageId).lean<MessageDoc>();
+        const doc = await store.read.byId(ctx.params.messageId);
         // The author is in the converse: their access names its audience (a DM's two members).
         const converse = doc
           ? await access.resolve(ctx, doc.converseId.toHexString(), doc.authorId.toHexString())
           : null;
-        if (!doc || !converse) throw new ImError('IM_ERR_NOT_FOUND', 'Message not found');
+        if (!doc || !converse) throw notFound('message');
         await deleteMessage(ctx, doc, converse, actorId);
       },
     },
@@ -416,7 +303,7 @@ export const messageActions = (deps: ChatDeps) => {
       async handler(ctx: Ctx<Params<typeof chatParams.react>>): Promise<Reaction[]> {
         const userId = callerId(ctx);
         const { doc, converse } = await access.requireMessage(ctx, ctx.params.messageId, userId);
-        if (doc.deleted) throw new ImError('IM_ERR_NOT_FOUND', 'Message not found');
+        if (doc.deleted) throw notFound('message');
         refuseMuted(converse);
         const { emoji } = ctx.params;
         await refuseUnknownCustomEmoji(ctx, converse, emoji);
@@ -429,13 +316,12 @@ export const messageActions = (deps: ChatDeps) => {
         }
         let current: MessageDoc | null = doc;
         if (added) {
-          current = await countReaction(doc._id, emoji);
+          current = await store.change.countReaction(doc._id, emoji);
           if (!current) {
             // The message has its 20 kinds already: the reaction is taken back, nothing is left.
             await models.reactions.deleteOne({ messageId: doc._id, userId, emoji });
-            throw new ImError('IM_ERR_LIMIT', `A message has at most ${MAX_REACTION_KINDS} different reactions`);
+            throw limitReached(`A message has at most ${MAX_REACTION_KINDS} different reactions`);
           }
-          await recent.changed(current);
         }
         const reactions = await reactionsOf(current, userId);
         if (added)
@@ -478,8 +364,7 @@ export const messageActions = (deps: ChatDeps) => {
           userId,
           emoji: ctx.params.emoji,
         });
-        const current = deletedCount > 0 ? await uncountReaction(doc._id, ctx.params.emoji) : doc;
-        if (deletedCount > 0 && current) await recent.changed(current);
+        const current = deletedCount > 0 ? await store.change.uncountReaction(doc._id, ctx.params.emoji) : doc;
         const reactions = await reactionsOf(current, userId);
         if (deletedCount > 0)
           announce(

@@ -1,4 +1,5 @@
 import type { ConverseAccess, Message } from '@im/protocol';
+import type { ConverseAudience, CreatedAudience } from '@im/sdk';
 import type { MessageDoc } from '../models.ts';
 import { pollView } from '../polls/poll-views.ts';
 
@@ -52,6 +53,14 @@ const previewView = ({ imageFileId, ...card }: NonNullable<MessageDoc['preview']
   ...(imageFileId ? { imageFileId: imageFileId.toHexString() } : {}),
 });
 
-/** DM events name their two members, so gateways can reach them without a lookup. */
-export const audience = (access: ConverseAccess | null) =>
-  access?.kind === 'dm' ? { memberIds: access.memberIds } : {};
+/**
+ * Which kind of converse an event is about; a DM's names its two members, so
+ * gateways can reach them without a lookup. No access (an author who left)
+ * is a group panel's: a DM's members never change.
+ */
+export const audience = (access: ConverseAccess | null): ConverseAudience =>
+  access?.kind === 'dm' ? { kind: 'dm', memberIds: access.memberIds } : { kind: 'group' };
+
+/** A new message's audience: a group panel's names its group too (integrations pick their hooks by it). */
+export const createdAudience = (access: ConverseAccess): CreatedAudience =>
+  access.kind === 'dm' ? { kind: 'dm', memberIds: access.memberIds } : { kind: 'group', groupId: access.groupId };

@@ -1,8 +1,7 @@
 import type { SavedMessage, SavedPage } from '@im/protocol';
-import { callerId, ImError, type Params } from '@im/sdk';
-import type { ChatDeps, Ctx } from '../deps.ts';
+import { callerId, notFound, type Ctx, type Params } from '@im/sdk';
+import type { ChatDeps } from '../deps.ts';
 import { messageViews } from '../messages/message-views.ts';
-import type { MessageDoc } from '../models.ts';
 import type { SavedDoc } from './personal-models.ts';
 import { personalParams } from './personal-params.ts';
 import { visibleConverseIds } from '../converses/visible-converses.ts';
@@ -14,14 +13,14 @@ import { olderThanCursor, timeCursorOf } from './time-cursor.ts';
  * messages not deleted), decided when read, so leaving a group or losing a
  * private panel hides its saved messages without a write.
  */
-export const savedActions = ({ models, access, voters }: ChatDeps) => ({
+export const savedActions = ({ models, store, access, voters }: ChatDeps) => ({
   /** Idempotent: saving again keeps the first time. */
   save: {
     params: personalParams.save,
     async handler(ctx: Ctx<Params<typeof personalParams.save>>): Promise<void> {
       const userId = callerId(ctx);
       const { doc } = await access.requireMessage(ctx, ctx.params.messageId, userId);
-      if (doc.deleted) throw new ImError('IM_ERR_NOT_FOUND', 'Message not found');
+      if (doc.deleted) throw notFound('message');
       await models.saved.updateOne(
         { userId, messageId: doc._id },
         { $setOnInsert: { converseId: doc.converseId, savedAt: new Date() } },
@@ -46,7 +45,7 @@ export const savedActions = ({ models, access, voters }: ChatDeps) => ({
     async handler(ctx: Ctx<Params<typeof personalParams.saved>>): Promise<SavedPage> {
       const userId = callerId(ctx);
       const { cursor, limit = 50 } = ctx.params;
-      const converseIds = await visibleConverseIds(ctx, models, userId);
+      const converseIds = await visibleConverseIds(ctx, store.dms, userId);
       const rows = await models.saved
         .find({ userId, converseId: { $in: converseIds }, ...olderThanCursor('savedAt', cursor) })
         .sort({ savedAt: -1, _id: -1 })
@@ -54,9 +53,10 @@ export const savedActions = ({ models, access, voters }: ChatDeps) => ({
         .lean<SavedDoc[]>();
       const more = rows.length > limit;
       const page = rows.slice(0, limit);
-      const docs = await models.messages
-        .find({ _id: { $in: page.map((r) => r.messageId) }, deleted: { $ne: true } })
-        .lean<MessageDoc[]>();
+      const docs = await store.read.byIds(
+        page.map((r) => r.messageId),
+        { live: true },
+      );
       const views = new Map((await messageViews(models, docs, userId, voters)).map((m) => [m.id, m]));
       const items = page.flatMap((r): SavedMessage[] => {
         const message = views.get(r.messageId.toHexString());

@@ -1,9 +1,8 @@
 import type { Submessage } from '@im/protocol';
-import { announce, callerId, EVENTS, ImError, type Params } from '@im/sdk';
+import { announce, callerId, EVENTS, invalid, limitReached, notFound, type Ctx, type Params } from '@im/sdk';
 import { Types } from 'mongoose';
 import { refuseMuted } from '../converses/access.ts';
 import type { ChatDeps } from '../deps.ts';
-import type { Ctx } from '../deps.ts';
 import type { SubmessageDoc } from './personal-models.ts';
 import { personalParams } from './personal-params.ts';
 import { audience } from '../messages/views.ts';
@@ -12,7 +11,7 @@ import { audience } from '../messages/views.ts';
 const MAX_SUBMESSAGES = 1000;
 
 const notJson = () =>
-  new ImError('IM_ERR_VALIDATION', "'content' must be a JSON object", [
+  invalid("'content' must be a JSON object", [
     { field: 'content', type: 'invalid', message: "'content' must be a JSON object" },
   ]);
 
@@ -38,7 +37,7 @@ export const submessageActions = ({ models, access }: ChatDeps) => ({
     async handler(ctx: Ctx<Params<typeof personalParams.postSubmessage>>): Promise<Submessage> {
       const userId = callerId(ctx);
       const { doc, converse } = await access.requireMessage(ctx, ctx.params.messageId, userId);
-      if (doc.deleted) throw new ImError('IM_ERR_NOT_FOUND', 'Message not found');
+      if (doc.deleted) throw notFound('message');
       refuseMuted(converse);
       let parsed: unknown;
       try {
@@ -48,7 +47,7 @@ export const submessageActions = ({ models, access }: ChatDeps) => ({
       }
       if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw notJson();
       if ((await models.submessages.countDocuments({ messageId: doc._id })) >= MAX_SUBMESSAGES)
-        throw new ImError('IM_ERR_LIMIT', `A message carries at most ${MAX_SUBMESSAGES} submessages`);
+        throw limitReached(`A message carries at most ${MAX_SUBMESSAGES} submessages`);
       const created = await models.submessages.create({
         messageId: doc._id,
         converseId: doc.converseId,

@@ -1,36 +1,13 @@
 import type { Message } from '@im/protocol';
-import { callerId, ImError, requirePermission, type Params } from '@im/sdk';
-import type { ChatDeps, Ctx } from '../deps.ts';
+import { callerId, limitReached, notFound, requirePermission, type Ctx, type Params } from '@im/sdk';
+import type { ChatDeps } from '../deps.ts';
 import { messageChange } from '../messages/message-change.ts';
 import { messageViews } from '../messages/message-views.ts';
-import type { ChatModels, MessageDoc } from '../models.ts';
+import { MAX_PINS } from '../store/converse-counters.ts';
 import { threadParams } from '../threads/thread-params.ts';
 
-/** Pinned messages one converse may hold (the contract's limit). */
-export const MAX_PINS = 50;
-
-const notFound = () => new ImError('IM_ERR_NOT_FOUND', 'Message not found');
-
-/**
- * A converse's pin counter: a slot is taken by an update whose filter reads
- * the count, so racing pins cannot pass the limit. Every way a pin ends
- * (unpin, a pin that lost its message, deletion) gives its slot back once,
- * decided by the write that removed it.
- */
-async function takePinSlot(models: ChatModels, converseId: MessageDoc['converseId']): Promise<boolean> {
-  const taken = await models.converses.updateOne(
-    { _id: converseId, $or: [{ pinCount: { $exists: false } }, { pinCount: { $lt: MAX_PINS } }] },
-    { $inc: { pinCount: 1 } },
-  );
-  return taken.modifiedCount === 1;
-}
-
-/** Gives a converse's pin slot back (an unpin, or a pinned message deleted). */
-export const releasePinSlot = (models: ChatModels, converseId: MessageDoc['converseId']) =>
-  models.converses.updateOne({ _id: converseId, pinCount: { $gt: 0 } }, { $inc: { pinCount: -1 } });
-
 /** Pins: holders of pinMessages in groups (owner and admins hold it), either member in a DM. */
-export const pinActions = ({ models, access, recent, voters }: ChatDeps) => {
+export const pinActions = ({ models, store, access, voters }: ChatDeps) => {
   /** The message and the caller's access, when the caller may pin in its converse. */
   const loadPinnable = async (ctx: Ctx<object>, messageId: string, userId: string) => {
     const { doc, converse } = await access.requireMessage(ctx, messageId, userId);
@@ -38,7 +15,7 @@ export const pinActions = ({ models, access, recent, voters }: ChatDeps) => {
     return { doc, converse };
   };
 
-  const { viewOf, changed } = messageChange({ models, recent, voters });
+  const { viewOf, announced } = messageChange({ models, voters });
 
   return {
     pin: {
@@ -46,22 +23,14 @@ export const pinActions = ({ models, access, recent, voters }: ChatDeps) => {
       async handler(ctx: Ctx<Params<typeof threadParams.pin>>): Promise<Message> {
         const userId = callerId(ctx);
         const { doc, converse } = await loadPinnable(ctx, ctx.params.messageId, userId);
-        if (doc.deleted) throw notFound();
+        if (doc.deleted) throw notFound('message');
         if (doc.pinned) return viewOf(doc, userId);
-        if (!(await takePinSlot(models, doc.converseId)))
-          throw new ImError('IM_ERR_LIMIT', `A conversation has at most ${MAX_PINS} pinned messages`);
-        const pinned = await models.messages
-          .findOneAndUpdate(
-            { _id: doc._id, deleted: { $ne: true }, pinned: { $exists: false } },
-            { $set: { pinned: { by: userId, at: new Date(), converseId: doc.converseId } }, $inc: { v: 1 } },
-            { new: true },
-          )
-          .lean<MessageDoc>();
-        if (pinned) return changed(ctx, pinned, converse, userId);
-        // Deleted or pinned by someone else meanwhile: the slot goes back.
-        await releasePinSlot(models, doc.converseId);
-        const now = await models.messages.findById(doc._id).lean<MessageDoc>();
-        if (!now || now.deleted) throw notFound();
+        const pinned = await store.change.pin(doc, userId);
+        if (pinned === 'full') throw limitReached(`A conversation has at most ${MAX_PINS} pinned messages`);
+        if (pinned) return announced(ctx, pinned, converse, userId);
+        // Deleted or pinned by someone else meanwhile.
+        const now = await store.read.byId(doc._id);
+        if (!now || now.deleted) throw notFound('message');
         return viewOf(now, userId);
       },
     },
@@ -71,16 +40,9 @@ export const pinActions = ({ models, access, recent, voters }: ChatDeps) => {
       async handler(ctx: Ctx<Params<typeof threadParams.pin>>): Promise<Message> {
         const userId = callerId(ctx);
         const { doc, converse } = await loadPinnable(ctx, ctx.params.messageId, userId);
-        const unpinned = await models.messages
-          .findOneAndUpdate(
-            { _id: doc._id, pinned: { $exists: true } },
-            { $unset: { pinned: '' }, $inc: { v: 1 } },
-            { new: true },
-          )
-          .lean<MessageDoc>();
+        const unpinned = await store.change.unpin(doc);
         if (!unpinned) return viewOf(doc, userId);
-        await releasePinSlot(models, doc.converseId);
-        return changed(ctx, unpinned, converse, userId);
+        return announced(ctx, unpinned, converse, userId);
       },
     },
 
@@ -90,11 +52,7 @@ export const pinActions = ({ models, access, recent, voters }: ChatDeps) => {
       async handler(ctx: Ctx<Params<typeof threadParams.pins>>): Promise<Message[]> {
         const userId = callerId(ctx);
         await access.require(ctx, ctx.params.converseId, userId);
-        const docs = await models.messages
-          .find({ 'pinned.converseId': ctx.params.converseId })
-          .sort({ 'pinned.at': -1 })
-          .limit(MAX_PINS)
-          .lean<MessageDoc[]>();
+        const docs = await store.read.pinned(ctx.params.converseId, MAX_PINS);
         return messageViews(models, docs, userId, voters);
       },
     },

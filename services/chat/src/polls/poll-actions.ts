@@ -1,8 +1,8 @@
 import type { Message } from '@im/protocol';
-import { callerId, ImError, isDuplicateKeyError, type Params } from '@im/sdk';
+import { callerId, conflict, forbidden, isDuplicateKeyError, notFound, type Ctx, type Params } from '@im/sdk';
 import { Types } from 'mongoose';
 import { refuseMuted } from '../converses/access.ts';
-import type { ChatDeps, Ctx } from '../deps.ts';
+import type { ChatDeps } from '../deps.ts';
 import { messageChange } from '../messages/message-change.ts';
 import type { MessageDoc } from '../models.ts';
 import type { PollVoteDoc } from '../personal/personal-models.ts';
@@ -10,8 +10,7 @@ import { personalParams } from '../personal/personal-params.ts';
 import { checkedChoice } from './poll-body.ts';
 import { pollClosed } from './poll-views.ts';
 
-const notFound = () => new ImError('IM_ERR_NOT_FOUND', 'Message not found');
-const closed = () => new ImError('IM_ERR_CONFLICT', 'This poll is closed');
+const closed = () => conflict('This poll is closed');
 
 /**
  * Polls: votes and closing. A vote is one document per voter and poll
@@ -20,11 +19,11 @@ const closed = () => new ImError('IM_ERR_CONFLICT', 'This poll is closed');
  * up. Readers' own votes are looked up when read (`myVotes`); what goes to
  * the converse carries none.
  */
-export const pollActions = ({ models, access, recent, voters }: ChatDeps) => {
+export const pollActions = ({ models, store, access, voters }: ChatDeps) => {
   /** A poll message the caller may read; deleted and poll-less messages are not polls. */
   const loadPoll = async (ctx: Ctx<object>, messageId: string, userId: string) => {
     const { doc, converse } = await access.requireMessage(ctx, messageId, userId);
-    if (doc.deleted || !doc.poll) throw notFound();
+    if (doc.deleted || !doc.poll) throw notFound('poll');
     return { doc, poll: doc.poll, converse };
   };
 
@@ -51,30 +50,11 @@ export const pollActions = ({ models, access, recent, voters }: ChatDeps) => {
     const removed = before.filter((i) => !after.includes(i));
     const added = after.filter((i) => !before.includes(i));
     if (removed.length === 0 && added.length === 0) return doc;
-    const inc: Record<string, number> = { v: 1 };
-    for (const i of removed) inc[`poll.options.${i}.votes`] = -1;
-    for (const i of added) inc[`poll.options.${i}.votes`] = 1;
-    const voter = new Types.ObjectId(userId);
-    const named = !doc.poll!.anonymous;
-    const updated = await models.messages
-      .findOneAndUpdate(
-        { _id: doc._id },
-        {
-          $inc: inc,
-          ...(named && added.length > 0
-            ? { $addToSet: Object.fromEntries(added.map((i) => [`poll.options.${i}.voterIds`, voter])) }
-            : {}),
-          ...(named && removed.length > 0
-            ? { $pull: Object.fromEntries(removed.map((i) => [`poll.options.${i}.voterIds`, voter])) }
-            : {}),
-        },
-        { new: true },
-      )
-      .lean<MessageDoc>();
+    const updated = await store.change.retally(doc, new Types.ObjectId(userId), { removed, added });
     return updated ?? doc;
   };
 
-  const { viewOf, changed } = messageChange({ models, recent, voters });
+  const { viewOf, announced } = messageChange({ models, voters });
 
   return {
     /** My vote replaces my earlier one; an empty list withdraws it. A closed poll refuses it (409). */
@@ -91,7 +71,7 @@ export const pollActions = ({ models, access, recent, voters }: ChatDeps) => {
         const key = voters.key(doc._id.toHexString(), userId, poll.anonymous);
         const before = await replaceVote(doc._id, key, chosen);
         const updated = await retally(doc, userId, before, chosen);
-        return changed(ctx, updated, converse, userId);
+        return announced(ctx, updated, converse, userId);
       },
     },
 
@@ -101,18 +81,11 @@ export const pollActions = ({ models, access, recent, voters }: ChatDeps) => {
       async handler(ctx: Ctx<Params<typeof personalParams.closePoll>>): Promise<Message> {
         const userId = callerId(ctx);
         const { doc, poll, converse } = await loadPoll(ctx, ctx.params.messageId, userId);
-        if (doc.authorId.toHexString() !== userId)
-          throw new ImError('IM_ERR_FORBIDDEN', 'Only the author may close a poll');
+        if (doc.authorId.toHexString() !== userId) throw forbidden('Only the author may close a poll');
         if (pollClosed(poll)) return viewOf(doc, userId);
-        const updated = await models.messages
-          .findOneAndUpdate(
-            { _id: doc._id, 'poll.closedAt': { $exists: false } },
-            { $set: { 'poll.closedAt': new Date() }, $inc: { v: 1 } },
-            { new: true },
-          )
-          .lean<MessageDoc>();
+        const updated = await store.change.closePoll(doc);
         if (!updated) return viewOf(doc, userId);
-        return changed(ctx, updated, converse, userId);
+        return announced(ctx, updated, converse, userId);
       },
     },
   };

@@ -1,9 +1,8 @@
 import type { PollBody } from '@im/protocol';
-import { ImError } from '@im/sdk';
+import { invalid as invalidInput } from '@im/sdk';
 import type { PollDoc } from '../models.ts';
 
-const invalid = (field: string, message: string) =>
-  new ImError('IM_ERR_VALIDATION', message, [{ field, type: 'invalid', message }]);
+const invalid = (field: string, message: string) => invalidInput(message, [{ field, type: 'invalid', message }]);
 
 /** A new poll as stored, from a send's `poll` (its shape already validated): distinct options, a future close. */
 export function newPoll(body: PollBody, now = Date.now()): PollDoc {

@@ -1,7 +1,7 @@
 import type { ConverseAccess, Message, ScheduledUpdatedEvent } from '@im/protocol';
 import { announce, call, EVENTS, type ActionCaller, type Logger } from '@im/sdk';
 import { Types, type Model } from 'mongoose';
-import type { ChatModels, MessageDoc } from '../models.ts';
+import type { MessageReads } from '../store/message-reads.ts';
 import type { ReminderDoc, ScheduleModels, ScheduledDoc } from './schedule-models.ts';
 import { toScheduled } from './schedule-views.ts';
 
@@ -27,8 +27,9 @@ const isFinal = (err: unknown) => {
 function failureOf(err: unknown): string {
   const { type, message } = err as { type?: string; message?: string };
   if (type === 'IM_ERR_NOT_FOUND') {
-    if (message?.startsWith('replyTo')) return 'The message it replies to is gone';
-    if (message?.startsWith('threadId')) return 'The thread it answers is gone';
+    // The send names the field that is gone (see chat.send).
+    if (message?.includes("'replyTo'")) return 'The message it replies to is gone';
+    if (message?.includes("'threadId'")) return 'The thread it answers is gone';
     return 'You can no longer write here (you left, or the conversation was deleted)';
   }
   return message ?? 'It could not be sent';
@@ -44,7 +45,7 @@ export interface DueWork {
 }
 
 export function dueWork(
-  models: ChatModels,
+  messages: MessageReads,
   schedule: ScheduleModels,
   broker: () => DueBroker,
   logger: Pick<Logger, 'warn'>,
@@ -82,7 +83,7 @@ export function dueWork(
   const sendClaimed = async (doc: ScheduledDoc): Promise<{ message?: Message; failure?: string }> => {
     // A reply whose message was deleted since would answer a tombstone: not sent.
     if (doc.replyTo) {
-      const replied = await models.messages.findById(doc.replyTo, { deleted: 1 }).lean<MessageDoc>();
+      const replied = await messages.byId(doc.replyTo, { deleted: 1 });
       if (!replied || replied.deleted) {
         const failure = 'The message it replies to is gone';
         await settle(doc, { status: 'failed', failure });
@@ -122,7 +123,7 @@ export function dueWork(
   /** Delivers a due reminder if its owner can still read the message; either way it is done. */
   const remind = async (doc: ReminderDoc) => {
     const userId = doc.userId.toHexString();
-    const message = await models.messages.findById(doc.messageId).lean<MessageDoc>();
+    const message = await messages.byId(doc.messageId);
     let access: ConverseAccess | null = null;
     if (message && !message.deleted)
       access = await call(broker(), 'chat.access', { converseId: doc.converseId.toHexString(), userId });

@@ -1,11 +1,10 @@
 import type { Message, Reminder, ReminderEntry, ScheduledAccepted, ScheduledEntry } from '@im/protocol';
-import { callerId, ImError, type ActionParams, type Params } from '@im/sdk';
+import { callerId, conflict, invalid, notFound, type ActionParams, type Ctx, type Params } from '@im/sdk';
 import { Types } from 'mongoose';
 import { refuseUnableToPost } from '../converses/access.ts';
-import type { ChatDeps, Ctx } from '../deps.ts';
+import type { ChatDeps } from '../deps.ts';
 import type { DueTimer } from './due-timer.ts';
 import { LEASE_MS, type DueWork } from './due-work.ts';
-import type { MessageDoc } from '../models.ts';
 import type { ReminderDoc, ScheduleModels, ScheduledDoc } from './schedule-models.ts';
 import { scheduleParams } from './schedule-params.ts';
 import { futureTime, MAX_PENDING, tooManyPending } from './schedule-time.ts';
@@ -18,8 +17,7 @@ export interface Scheduling {
   timer: DueTimer;
 }
 
-const notFound = (what: string) => new ImError('IM_ERR_NOT_FOUND', `${what} not found`);
-const beingSent = () => new ImError('IM_ERR_CONFLICT', 'This message is being sent right now');
+const beingSent = () => conflict('This message is being sent right now');
 /** Characters of a reminded message shown in the list of reminders. */
 const PREVIEW_CHARS = 140;
 
@@ -29,19 +27,19 @@ const PREVIEW_CHARS = 140;
  * incoming webhook posts when it posts.
  */
 export async function scheduleLater(
-  { access, models, threads, scheduling }: ChatDeps,
+  { access, store, threads, scheduling }: ChatDeps,
   ctx: Ctx<ActionParams<'chat.send'>>,
 ): Promise<ScheduledAccepted> {
   const userId = callerId(ctx);
   const { converseId, content, replyTo, threadId, attachments = [], username, sendAt = '' } = ctx.params;
   if (ctx.meta.user?.botGroupId !== undefined || username !== undefined)
-    throw new ImError('IM_ERR_VALIDATION', "'sendAt' is for people's own sends", [
+    throw invalid("'sendAt' is for people's own sends", [
       { field: 'sendAt', type: 'forbidden', message: "'sendAt' is for people's own sends, not bots" },
     ]);
   const at = futureTime('sendAt', sendAt);
   refuseUnableToPost(await access.require(ctx, converseId, userId));
-  if (replyTo && !(await models.messages.exists({ _id: replyTo, converseId, deleted: { $ne: true } })))
-    throw new ImError('IM_ERR_NOT_FOUND', 'replyTo: no such message in this converse');
+  if (replyTo && !(await store.read.existsIn(converseId, replyTo, { live: true })))
+    throw notFound('message', "'replyTo' names no live message of this converse");
   if (threadId) await threads.requireRoot(converseId, threadId);
   if ((await scheduling.models.scheduled.countDocuments({ userId, status: 'pending' })) >= MAX_PENDING)
     throw tooManyPending('scheduled messages');
@@ -65,13 +63,13 @@ export async function scheduleLater(
 }
 
 /** My scheduled messages and reminders: list, change, cancel, send now. */
-export const scheduleActions = ({ access, models, scheduling }: ChatDeps) => {
+export const scheduleActions = ({ access, store, scheduling }: ChatDeps) => {
   const { scheduled, reminders } = scheduling.models;
 
   /** My scheduled message, not being sent right now: 404 if not mine, 409 while a node sends it. */
   const mine = async (userId: string, id: string): Promise<ScheduledDoc> => {
     const doc = await scheduled.findOne({ _id: id, userId, status: { $ne: 'sent' } }).lean<ScheduledDoc>();
-    if (!doc) throw notFound('Scheduled message');
+    if (!doc) throw notFound('scheduled message');
     if (doc.status === 'pending' && doc.leaseUntil && doc.leaseUntil > new Date()) throw beingSent();
     return doc;
   };
@@ -146,8 +144,8 @@ export const scheduleActions = ({ access, models, scheduling }: ChatDeps) => {
           .lean<ScheduledDoc>();
         if (!claimed) throw beingSent();
         const { message, failure } = await scheduling.work.sendClaimed(claimed);
-        if (failure) throw new ImError('IM_ERR_CONFLICT', `Not sent: ${failure}`);
-        if (!message) throw new ImError('IM_ERR_CONFLICT', 'It ran as a command: nothing was stored');
+        if (failure) throw conflict(`Not sent: ${failure}`);
+        if (!message) throw conflict('It ran as a command: nothing was stored');
         return message;
       },
     },
@@ -159,7 +157,7 @@ export const scheduleActions = ({ access, models, scheduling }: ChatDeps) => {
         const userId = callerId(ctx);
         const at = futureTime('at', ctx.params.at);
         const { doc } = await access.requireMessage(ctx, ctx.params.messageId, userId);
-        if (doc.deleted) throw notFound('Message');
+        if (doc.deleted) throw notFound('message');
         if ((await reminders.countDocuments({ userId, status: 'pending' })) >= MAX_PENDING)
           throw tooManyPending('reminders');
         const reminder = (
@@ -181,9 +179,10 @@ export const scheduleActions = ({ access, models, scheduling }: ChatDeps) => {
       async handler(ctx: Ctx): Promise<ReminderEntry[]> {
         const userId = callerId(ctx);
         const docs = await reminders.find({ userId, status: 'pending' }).sort({ at: 1 }).lean<ReminderDoc[]>();
-        const messages = await models.messages
-          .find({ _id: { $in: docs.map((d) => d.messageId) }, deleted: { $ne: true } }, { content: 1, converseId: 1 })
-          .lean<MessageDoc[]>();
+        const messages = await store.read.byIds(
+          docs.map((d) => d.messageId),
+          { live: true, projection: { content: 1, converseId: 1 } },
+        );
         const byId = new Map(messages.map((m) => [m._id.toHexString(), m]));
         const converseIds = [...new Set(messages.map((m) => m.converseId.toHexString()))];
         const readable = await Promise.all(converseIds.map((id) => access.resolve(ctx, id, userId)));
@@ -204,7 +203,7 @@ export const scheduleActions = ({ access, models, scheduling }: ChatDeps) => {
           userId: callerId(ctx),
           status: 'pending',
         });
-        if (gone.deletedCount === 0) throw notFound('Reminder');
+        if (gone.deletedCount === 0) throw notFound('reminder');
       },
     },
   };

@@ -1,12 +1,11 @@
-import { ImError } from '@im/sdk';
+import { invalid as invalidInput, limitReached } from '@im/sdk';
 
 /** How far ahead a message may be scheduled or a reminder set. */
 export const MAX_AHEAD_MS = 366 * 24 * 60 * 60 * 1000;
 /** Scheduled messages, and reminders, one user may have waiting. */
 export const MAX_PENDING = 100;
 
-const invalid = (field: string, message: string) =>
-  new ImError('IM_ERR_VALIDATION', message, [{ field, type: 'time', message }]);
+const invalid = (field: string, message: string) => invalidInput(message, [{ field, type: 'time', message }]);
 
 /** `text` as a time in the future, at most MAX_AHEAD_MS ahead; a 400 naming `field` otherwise. */
 export function futureTime(field: string, text: string, now = Date.now()): Date {
@@ -17,5 +16,4 @@ export function futureTime(field: string, text: string, now = Date.now()): Date 
   return new Date(at);
 }
 
-export const tooManyPending = (what: string) =>
-  new ImError('IM_ERR_LIMIT', `At most ${MAX_PENDING} ${what} may wait at a time`);
+export const tooManyPending = (what: string) => limitReached(`At most ${MAX_PENDING} ${what} may wait at a time`);

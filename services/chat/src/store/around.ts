@@ -1,12 +1,13 @@
-import { ImError } from '@im/sdk';
-import type { ChatModels, MessageDoc } from '../models.ts';
+import { invalid } from '@im/sdk';
+import type { Model } from 'mongoose';
+import type { MessageDoc } from '../models.ts';
 
 /** `around` names its own page: mixing it with before/after would leave the page undefined. */
 export const refuseMixedAround = (params: { around?: number; before?: number; after?: number }) => {
   if (params.around === undefined || (params.before === undefined && params.after === undefined)) return;
   const field = params.before !== undefined ? 'before' : 'after';
   const message = "'around' cannot be combined with 'before' or 'after'";
-  throw new ImError('IM_ERR_VALIDATION', message, [{ field, type: 'forbidden', message }]);
+  throw invalid(message, [{ field, type: 'forbidden', message }]);
 };
 
 /**
@@ -16,18 +17,18 @@ export const refuseMixedAround = (params: { around?: number; before?: number; af
  * converse/seq index), each bounded by `limit`.
  */
 export const pageAround = async (
-  models: ChatModels,
+  messages: Model<MessageDoc>,
   converseId: string,
   around: number,
   limit: number,
 ): Promise<MessageDoc[]> => {
   const [below, above] = await Promise.all([
-    models.messages
+    messages
       .find({ converseId, seq: { $lte: around } })
       .sort({ seq: -1 })
       .limit(limit)
       .lean<MessageDoc[]>(),
-    models.messages
+    messages
       .find({ converseId, seq: { $gt: around } })
       .sort({ seq: 1 })
       .limit(limit)

@@ -1,31 +1,14 @@
 import type { FollowedThread, FollowedThreadPage, Message } from '@im/protocol';
-import { announce, callerId, EVENTS, type Params } from '@im/sdk';
-import type { Types } from 'mongoose';
-import type { ChatDeps, Ctx } from '../deps.ts';
+import { announce, callerId, EVENTS, type Ctx, type Params } from '@im/sdk';
+import type { ChatDeps } from '../deps.ts';
 import { messageViews } from '../messages/message-views.ts';
-import type { MessageDoc } from '../models.ts';
 import type { ThreadFollowDoc } from './thread-follows.ts';
 import { threadParams } from './thread-params.ts';
 import { visibleConverseIds } from '../converses/visible-converses.ts';
 import { olderThanCursor, timeCursorOf } from '../personal/time-cursor.ts';
 
 /** Threads: a root's replies, the threads I follow, and my read position in one. */
-export const threadActions = ({ models, access, voters }: ChatDeps) => {
-  /** Replies above each follow's read position, for a whole page in one aggregation. */
-  const unreadCounts = async (follows: ThreadFollowDoc[]): Promise<Map<string, number>> => {
-    if (follows.length === 0) return new Map();
-    const rows = await models.messages.aggregate<{ _id: Types.ObjectId; n: number }>([
-      {
-        $match: {
-          $or: follows.map((f) => ({ threadId: f.rootId, seq: { $gt: f.readSeq } })),
-          deleted: { $ne: true },
-        },
-      },
-      { $group: { _id: '$threadId', n: { $sum: 1 } } },
-    ]);
-    return new Map(rows.map((r) => [r._id.toHexString(), r.n]));
-  };
-
+export const threadActions = ({ models, store, access, voters }: ChatDeps) => {
   return {
     /** A thread's replies by seq, above `after` (one query on the sparse index of replies). */
     thread: {
@@ -34,11 +17,7 @@ export const threadActions = ({ models, access, voters }: ChatDeps) => {
         const userId = callerId(ctx);
         const { doc: root } = await access.requireMessage(ctx, ctx.params.messageId, userId);
         const { after, limit = 50 } = ctx.params;
-        const docs = await models.messages
-          .find({ threadId: root._id, ...(after !== undefined ? { seq: { $gt: after } } : {}) })
-          .sort({ seq: 1 })
-          .limit(limit)
-          .lean<MessageDoc[]>();
+        const docs = await store.read.replies(root._id, after, limit);
         return messageViews(models, docs, userId, voters);
       },
     },
@@ -49,7 +28,7 @@ export const threadActions = ({ models, access, voters }: ChatDeps) => {
       async handler(ctx: Ctx<Params<typeof threadParams.threads>>): Promise<FollowedThreadPage> {
         const userId = callerId(ctx);
         const { cursor, limit = 20 } = ctx.params;
-        const converseIds = await visibleConverseIds(ctx, models, userId);
+        const converseIds = await visibleConverseIds(ctx, store.dms, userId);
         const follows = await models.follows
           .find({ userId, converseId: { $in: converseIds }, ...olderThanCursor('lastReplyAt', cursor) })
           .sort({ lastReplyAt: -1, _id: -1 })
@@ -58,8 +37,8 @@ export const threadActions = ({ models, access, voters }: ChatDeps) => {
         const more = follows.length > limit;
         const page = follows.slice(0, limit);
         const [roots, unread] = await Promise.all([
-          models.messages.find({ _id: { $in: page.map((f) => f.rootId) } }).lean<MessageDoc[]>(),
-          unreadCounts(page),
+          store.read.byIds(page.map((f) => f.rootId)),
+          store.read.unreadReplies(page),
         ]);
         const views = new Map((await messageViews(models, roots, userId, voters)).map((m) => [m.id, m]));
         const items = page.flatMap((f): FollowedThread[] => {

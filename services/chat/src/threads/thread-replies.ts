@@ -1,7 +1,7 @@
-import { ImError, type Logger } from '@im/sdk';
+import { invalid, notFound, type Logger } from '@im/sdk';
 import type { Types } from 'mongoose';
 import type { ChatModels, MessageDoc } from '../models.ts';
-import type { RecentMessages } from '../store/recent-messages.ts';
+import type { MessageStore } from '../store/message-store.ts';
 
 /**
  * The send path's part of threads: which root a reply may name, and what a
@@ -9,23 +9,21 @@ import type { RecentMessages } from '../store/recent-messages.ts';
  */
 export class ThreadReplies {
   readonly #models: ChatModels;
-  readonly #recent: RecentMessages;
+  readonly #store: MessageStore;
   readonly #logger: Logger;
 
-  constructor(models: ChatModels, recent: RecentMessages, logger: Logger) {
+  constructor(models: ChatModels, store: MessageStore, logger: Logger) {
     this.#models = models;
-    this.#recent = recent;
+    this.#store = store;
     this.#logger = logger;
   }
 
   /** The root a reply names: a live top-level message of the same converse (404 if none; a reply is 400). */
   async requireRoot(converseId: string, threadId: string): Promise<MessageDoc> {
-    const root = await this.#models.messages
-      .findOne({ _id: threadId, converseId, deleted: { $ne: true } }, { seq: 1, authorId: 1, threadId: 1 })
-      .lean<MessageDoc>();
-    if (!root) throw new ImError('IM_ERR_NOT_FOUND', 'threadId: no such message in this converse');
+    const root = await this.#store.read.liveIn(converseId, threadId);
+    if (!root) throw notFound('message', "'threadId' names no live message of this converse");
     if (root.threadId)
-      throw new ImError('IM_ERR_VALIDATION', "'threadId' must be a top-level message, not a thread reply", [
+      throw invalid("'threadId' must be a top-level message, not a thread reply", [
         { field: 'threadId', type: 'thread', message: 'A reply cannot start a thread' },
       ]);
     return root;
@@ -38,40 +36,11 @@ export class ThreadReplies {
    * updated root (null if it vanished meanwhile) for the caller to announce.
    */
   async replied(reply: MessageDoc, root: MessageDoc): Promise<MessageDoc | null> {
-    const updated = await this.#models.messages
-      .findOneAndUpdate(
-        { _id: root._id },
-        {
-          $inc: { 'thread.replyCount': 1, v: 1 },
-          $max: { 'thread.lastReplyAt': reply.createdAt },
-          $addToSet: { 'thread.participantIds': reply.authorId },
-        },
-        { new: true },
-      )
-      .lean<MessageDoc>();
-    if (updated) await this.#recent.changed(updated);
+    const updated = await this.#store.change.threadReplied(reply, root._id);
     // The reply and its root stand whatever happens here: a follow missed is logged, not thrown.
     await this.#follow(reply, root).catch((err: unknown) =>
       this.#logger.error({ err, rootId: root._id.toHexString() }, 'could not record thread follows'),
     );
-    return updated;
-  }
-
-  /**
-   * A reply was deleted: its root counts one reply fewer (participants and
-   * the last reply time stay: they say who took part and when it was last
-   * active). Answers the updated root, null if none changed.
-   */
-  async unreplied(reply: MessageDoc): Promise<MessageDoc | null> {
-    if (!reply.threadId) return null;
-    const updated = await this.#models.messages
-      .findOneAndUpdate(
-        { _id: reply.threadId, 'thread.replyCount': { $gt: 0 } },
-        { $inc: { 'thread.replyCount': -1, v: 1 } },
-        { new: true },
-      )
-      .lean<MessageDoc>();
-    if (updated) await this.#recent.changed(updated);
     return updated;
   }
 

@@ -7,10 +7,13 @@ import type { Scheduling } from './schedule/schedule-actions.ts';
 import type { ThreadReplies } from './threads/thread-replies.ts';
 import type { PollVoters } from './polls/poll-voters.ts';
 
+/** What handlers may query directly: everything but the store's collections. */
+export type CollectionsBesideMessages = Omit<ChatModels, 'messages' | 'converses'>;
+
 export interface ChatDeps {
   app: AppContext;
-  /** The collections beside messages (reads, reactions, follows, votes, saved): messages and counters are the store's. */
-  models: ChatModels;
+  /** The collections beside messages (reads, reactions, follows, votes, saved); messages and converses are the store's alone. */
+  models: CollectionsBesideMessages;
   /** Every read and write of messages and converse counters. */
   store: MessageStore;
   access: ConverseAccessResolver;

@@ -9,7 +9,7 @@ import { toMessage } from './views.ts';
  * their own votes in polls (one query each, none without reactions or polls).
  */
 export async function messageViews(
-  models: ChatModels,
+  models: Pick<ChatModels, 'reactions'>,
   docs: MessageDoc[],
   userId: string,
   voters: PollVoters,

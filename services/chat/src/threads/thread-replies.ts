@@ -8,11 +8,11 @@ import type { MessageStore } from '../store/message-store.ts';
  * stored reply changes (the root's summary, the participants' follows).
  */
 export class ThreadReplies {
-  readonly #models: ChatModels;
+  readonly #models: Pick<ChatModels, 'follows'>;
   readonly #store: MessageStore;
   readonly #logger: Logger;
 
-  constructor(models: ChatModels, store: MessageStore, logger: Logger) {
+  constructor(models: Pick<ChatModels, 'follows'>, store: MessageStore, logger: Logger) {
     this.#models = models;
     this.#store = store;
     this.#logger = logger;

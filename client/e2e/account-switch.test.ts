@@ -28,6 +28,9 @@ describe("another account in the same tab sees none of the previous one's state"
   let fileId: string;
   afterEach(describePagesOnFailure(() => pages));
 
+  // A sent message the server confirmed (waiting for "nothing pending" could pass before the pending row is drawn).
+  const confirmed = (text: string) =>
+    tab.locator('[data-testid="message"]:not([data-pending])').filter({ hasText: text }).waitFor();
   const post = (account: Account, converseId: string, body: Record<string, unknown>) =>
     api<Message>(story.server.base, account.token, 'POST', `/api/converses/${converseId}/messages`, body);
 
@@ -123,14 +126,14 @@ describe("another account in the same tab sees none of the previous one's state"
     await tab.getByRole('button', { name: 'Den' }).click();
     await tab.getByTestId('converse-title').filter({ hasText: '#general' }).waitFor();
     await send(tab, 'Bob was here');
-    await tab.locator('[data-pending]').waitFor({ state: 'detached' });
+    await confirmed('Bob was here');
     const threads = tab.getByRole('button', { name: /^Threads/ });
     assert.equal(await threads.getAttribute('aria-label'), 'Threads', "Bob's tab counts Ann's unread threads");
 
     // Ann's late answer arrives in Bob's session, then Bob's own is still on its way.
     await release(true);
     await send(tab, 'Bob is still here');
-    await tab.locator('[data-pending]').waitFor({ state: 'detached' });
+    await confirmed('Bob is still here');
     assert.equal(await threads.getAttribute('aria-label'), 'Threads');
     await threads.click();
     const list = tab.getByRole('dialog', { name: 'Threads' });

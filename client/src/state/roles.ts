@@ -6,10 +6,13 @@ import { permissionsOf, rankedRoles } from './permissions.ts';
 import { getState } from './store.ts';
 
 /** groupId → its roles, highest first, `@everyone` last (loaded on first use, kept by `roles:updated`). */
-export const useRoles = accountStore<{ byGroup: Record<string, Role[]>; asked: Record<string, boolean> }>(() => ({
-  byGroup: {},
-  asked: {},
-}));
+export const useRoles = accountStore<{ byGroup: Record<string, Role[]>; asked: Record<string, boolean> }>(
+  'group roles',
+  () => ({
+    byGroup: {},
+    asked: {},
+  }),
+);
 
 /** Forgets every group's roles so views load them again (after a reconnect: events may have been missed). */
 export function forgetRoles(): void {

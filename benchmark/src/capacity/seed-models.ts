@@ -2,11 +2,11 @@
 // dataset's connection, and their indexes, created as each service does at
 // start.
 import type { Connection } from 'mongoose';
-import { chatModels } from '../../../services/chat/src/models.ts';
-import { fileModel } from '../../../services/file/src/models.ts';
-import { groupModels } from '../../../services/group/src/models.ts';
-import { pushModels } from '../../../services/push/src/models.ts';
-import { userModel } from '../../../services/user/src/models.ts';
+import { chatModels } from '@im/service-chat';
+import { fileModel } from '@im/service-file';
+import { groupModels } from '@im/service-group';
+import { pushModels } from '@im/service-push';
+import { userModel } from '@im/service-user';
 
 export function serviceModels(connection: Connection) {
   const chat = chatModels(connection);

@@ -23,10 +23,22 @@ export type ServedAction<A extends keyof ActionMap> = ImAction & {
 };
 
 /**
- * A service's actions (or a part of them), checked at compile time: write
- * `{ ... } satisfies ServiceActions<'group'>`. Every action ActionMap lists
- * for the service is held to its entry; every `rateLimit` to the table.
+ * A service's actions (or a part of them), checked at compile time: every
+ * action ActionMap lists for the service is held to its entry, every
+ * `rateLimit` to the table. Services declare theirs with `defineActions`
+ * (the service's `actions`, and factories that build the object in a
+ * block); a factory that returns an object literal directly is checked
+ * where the service spreads it, so it writes `rateLimit: 'send' as const`
+ * to keep the name a literal there.
  */
 export type ServiceActions<S extends string> = {
   [N in ServedName<S>]?: ServedAction<`${S}.${N}` & ActionName>;
 } & { [name: string]: ImAction };
+
+/**
+ * `defineActions('group', { ... })`: the actions as written (their types
+ * kept for the service's own use), checked as ServiceActions<'group'>.
+ */
+export function defineActions<S extends string, T extends ServiceActions<S>>(_service: S, actions: T): T {
+  return actions;
+}

@@ -3,7 +3,7 @@
 // one of them is let through. The runtime checks only keep the file a test.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { RATE_LIMITS, type Ctx, type MailRecipient, type ServiceActions } from '../src/index.ts';
+import { defineActions, RATE_LIMITS, type Ctx, type MailRecipient, type ServiceActions } from '../src/index.ts';
 
 type Recipients = Record<string, MailRecipient>;
 
@@ -37,6 +37,11 @@ describe('service actions (type fences)', () => {
       // @ts-expect-error callers expect a record of recipients, not a list
       mailRecipients: { handler: recipientList },
     } satisfies ServiceActions<'user'>;
+    // defineActions is the same check, for a factory that cannot end in `satisfies`.
+    const defined = defineActions('user', { mailRecipients: { handler: recipients } });
+    assert.equal(defined.mailRecipients.handler, recipients);
+    // @ts-expect-error callers send `ids`, the handler reads `userIds`
+    defineActions('user', { mailRecipients: { handler: recipientsOfUserIds } });
     const _wrongAnswer = {
       // @ts-expect-error 'mail.send' answers whether it queued the mail
       send: { handler: () => 'queued' },

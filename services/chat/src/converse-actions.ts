@@ -11,6 +11,7 @@ import {
   type ActionParams,
   type ActionResult,
   type Params,
+  defineActions,
 } from '@im/sdk';
 import { Types } from 'mongoose';
 import type { ChatDeps, Ctx } from './deps.ts';
@@ -91,7 +92,7 @@ export const converseActions = (deps: ChatDeps) => {
     return { groups: groupConverses, groupIds: groupConverses.flatMap((g) => g.converseIds), dms };
   };
 
-  return {
+  return defineActions('chat', {
     /** The DM between the caller and another user; the same one every time. */
     openDm: {
       params: chatParams.openDm,
@@ -342,5 +343,5 @@ export const converseActions = (deps: ChatDeps) => {
         return { converses: out };
       },
     },
-  };
+  });
 };

@@ -10,6 +10,7 @@ import {
   type ActionParams,
   type ActionResult,
   type Params,
+  defineActions,
 } from '@im/sdk';
 import { Types } from 'mongoose';
 import type { ChatDeps, Ctx } from './deps.ts';
@@ -186,7 +187,7 @@ export const messageActions = (deps: ChatDeps) => {
     if (earlier && earlier.converseId.toHexString() !== converseId) throw reusedClientMsgId();
   };
 
-  return {
+  return defineActions('chat', {
     /**
      * A send costs at most three calls, whatever it says: the mentioned
      * usernames' ids (only when it mentions someone), one membership check
@@ -490,7 +491,7 @@ export const messageActions = (deps: ChatDeps) => {
         return reactions;
       },
     },
-  };
+  });
 };
 
 /** Counts for everyone; `me` is the reacting user's view, so clients take `userId` into account. */

@@ -1,5 +1,5 @@
 import type { Message } from '@im/protocol';
-import { callerId, ImError, isDuplicateKeyError, type Params } from '@im/sdk';
+import { callerId, ImError, isDuplicateKeyError, type Params, defineActions } from '@im/sdk';
 import { Types } from 'mongoose';
 import { refuseMuted } from './access.ts';
 import type { ChatDeps, Ctx } from './deps.ts';
@@ -76,7 +76,7 @@ export const pollActions = ({ models, access, recent, voters }: ChatDeps) => {
 
   const { viewOf, changed } = messageChange({ models, recent, voters });
 
-  return {
+  return defineActions('chat', {
     /** My vote replaces my earlier one; an empty list withdraws it. A closed poll refuses it (409). */
     vote: {
       params: personalParams.vote,
@@ -115,5 +115,5 @@ export const pollActions = ({ models, access, recent, voters }: ChatDeps) => {
         return changed(ctx, updated, converse, userId);
       },
     },
-  };
+  });
 };

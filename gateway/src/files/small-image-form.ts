@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import busboy from 'busboy';
-import { ImError } from '@im/sdk';
+import { ImError, invalid } from '@im/sdk';
 
 /** A multipart form's text fields and its `file` part, read whole. */
 export interface SmallImageForm {
@@ -28,7 +28,7 @@ export function readSmallImageForm(
         limits: { files: 1, fields: 5, parts: 6, fieldSize: 256, fileSize: options.maxBytes },
       });
     } catch {
-      reject(new ImError('IM_ERR_VALIDATION', 'Malformed multipart body'));
+      reject(invalid('Malformed multipart body'));
       return;
     }
     const form: SmallImageForm = { fields: {} };
@@ -51,7 +51,7 @@ export function readSmallImageForm(
         form.bytes = Buffer.concat(chunks);
       });
     });
-    parser.on('error', () => reject(new ImError('IM_ERR_VALIDATION', 'Malformed multipart body')));
+    parser.on('error', () => reject(invalid('Malformed multipart body')));
     parser.on('close', () => (failure ? reject(failure) : resolve(form)));
     req.pipe(parser);
   });

@@ -6,6 +6,7 @@ import { openThread, receiveThreadReply, useThreads } from '../../state/threads.
 import { alice, bob, message, users } from '../../test/fixtures.ts';
 import { fakeServer } from '../../test/server.ts';
 import { ThreadPane } from './ThreadPane.tsx';
+import { apiPath } from '@im/api-client';
 
 const root = {
   ...message(1, bob, 'Lunch at noon?'),
@@ -28,7 +29,8 @@ describe('ThreadPane', () => {
     showThread();
     const sent = { ...message(3, alice, 'I will book'), threadId: root.id };
     const requests = fakeServer((req) => {
-      if (req.method === 'GET' && req.url.startsWith(`/api/messages/${root.id}/thread`)) return { body: [firstReply] };
+      if (req.method === 'GET' && req.url.startsWith(apiPath('chat.thread', { messageId: root.id })))
+        return { body: [firstReply] };
       if (req.method === 'POST' && req.url.endsWith('/messages')) return { status: 201, body: sent };
       return { status: 204 };
     });
@@ -47,7 +49,7 @@ describe('ThreadPane', () => {
     fireEvent.click(within(pane).getByRole('button', { name: 'Send reply' }));
     await waitFor(() => expect(within(pane).getAllByTestId('thread-reply')).toHaveLength(2));
     const send = requests.find((r) => r.method === 'POST' && r.url.endsWith('/messages'));
-    expect(send?.url).toBe(`/api/converses/${root.converseId}/messages`);
+    expect(send?.url).toBe(apiPath('chat.history', { converseId: root.converseId }));
     expect(send?.body).toMatchObject({ content: 'I will book', threadId: root.id });
     // Emptied once the server took the reply (a failed send keeps the text).
     await waitFor(() => expect((within(pane).getByLabelText('Reply in thread') as HTMLTextAreaElement).value).toBe(''));

@@ -1,13 +1,13 @@
 import './threads.css';
 import type { Message, PublicUser } from '@im/protocol';
 import { useEffect, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { http, path } from '../../api/http.ts';
 import { useStore } from '../../state/store.ts';
 import { closeThread, sendThreadReply, useThreads } from '../../state/threads.ts';
 import { Icon } from '../common/Icon.tsx';
 import { AuthorName } from '../messages/AuthorName.tsx';
 import { formatTime } from '../messages/format.ts';
 import { RichText } from '../messages/RichText.tsx';
+import { api } from '../../api/api.ts';
 
 const NO_REPLIES: Message[] = [];
 
@@ -28,7 +28,7 @@ export function ThreadPane(props: { converseId: string }) {
   useEffect(() => {
     if (!rootId || held || followedRoot) return;
     let live = true;
-    http.get<Message>(path`/api/messages/${rootId}`).then(
+    api.call('chat.getMessage', { messageId: rootId }).then(
       (m) => live && setFetched(m),
       () => undefined,
     );

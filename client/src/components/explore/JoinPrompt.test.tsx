@@ -21,7 +21,7 @@ describe('JoinPrompt (a link to a group I am not in)', () => {
     await waitFor(() =>
       expect(getState().route).toEqual({ name: 'group', groupId: GROUP_ID, converseId: panel(2).converseId }),
     );
-    expect(requests).toEqual([{ method: 'POST', url: apiPath('group.join', { groupId: GROUP_ID }), body: {} }]);
+    expect(requests).toEqual([{ method: 'POST', url: apiPath('group.join', { groupId: GROUP_ID }), body: undefined }]);
     expect(getState().groups[GROUP_ID]).toEqual(team);
   });
 

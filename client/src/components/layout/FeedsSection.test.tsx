@@ -45,7 +45,7 @@ describe('FeedsSection', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Create feed link' }));
 
     await screen.findByTestId('feed-url');
-    expect(requests).toEqual([{ method: 'POST', url: apiPath('user.issueFeedToken'), body: {} }]);
+    expect(requests).toEqual([{ method: 'POST', url: apiPath('user.issueFeedToken'), body: undefined }]);
     expect(feedUrl()).toBe(`${origin}/feeds/tok-1/converses/${panel(2).converseId}.atom`);
     expect(getState().feedToken).toBe('tok-1');
     const select = screen.getByLabelText('Conversation') as HTMLSelectElement;

@@ -119,6 +119,8 @@ export async function settleSsoLanding(showSignedOut: (text: string) => void): P
 
 /** Leaves for the identity provider; the server brings the browser back signed in (or with a reason). */
 export function startSso(): void {
+  // A browser redirect the gateway serves beside the API, not an endpoint of the table.
+  // eslint-disable-next-line no-restricted-syntax
   window.location.assign('/api/auth/oidc/start');
 }
 

@@ -17,7 +17,9 @@ describe('ClaimLink', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Claim link' }));
     const field = (await screen.findByLabelText('Claim link for @dana')) as HTMLInputElement;
     expect(field.value).toBe(LINK.url);
-    expect(seen).toEqual([{ method: 'POST', url: apiPath('user.adminClaimLink', { userId: dana.id }), body: undefined }]);
+    expect(seen).toEqual([
+      { method: 'POST', url: apiPath('user.adminClaimLink', { userId: dana.id }), body: undefined },
+    ]);
     expect(screen.getByRole('button', { name: /^Copy/ })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Make a new claim link' })).toBeTruthy();
   });

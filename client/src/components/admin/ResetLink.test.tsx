@@ -19,7 +19,9 @@ describe('ResetLink', () => {
       fireEvent.click(screen.getByRole('button', { name: 'Make reset link' }));
       const field = (await screen.findByLabelText('Password reset link for @carol')) as HTMLInputElement;
       expect(field.value).toBe(URL_1);
-      expect(seen).toEqual([{ method: 'POST', url: apiPath('user.adminResetLink', { userId: carol.id }), body: undefined }]);
+      expect(seen).toEqual([
+        { method: 'POST', url: apiPath('user.adminResetLink', { userId: carol.id }), body: undefined },
+      ]);
       fireEvent.click(screen.getByRole('button', { name: /^Copy/ }));
       await screen.findByText('Copied to the clipboard.');
       expect(clipboard.written).toEqual([URL_1]);

@@ -127,7 +127,9 @@ describe('InboxBell', () => {
       entry(1, { read: true }),
     ];
     const requests = fakeServer((req) =>
-      req.url === apiPath('push.inbox', { limit: 50 }) ? { body: { items, nextCursor: null } } : { body: { unread: 0 } },
+      req.url === apiPath('push.inbox', { limit: 50 })
+        ? { body: { items, nextCursor: null } }
+        : { body: { unread: 0 } },
     );
     render(<InboxBell />);
     expect(screen.getByTestId('inbox-count').textContent).toBe('2');

@@ -20,7 +20,11 @@ interface AttentionState {
 }
 
 /** My notification levels and inbox: kept apart from the app store, forgotten at sign-out. */
-export const useAttention = accountStore<AttentionState>(() => ({ levels: {}, inboxUnread: 0, inbox: null }));
+export const useAttention = accountStore<AttentionState>('notification levels and inbox', () => ({
+  levels: {},
+  inboxUnread: 0,
+  inbox: null,
+}));
 
 /** Longest a timer may wait (setTimeout's limit, about 24 days): a later mute end is looked at again then. */
 const TIMER_MAX_MS = 2 ** 31 - 1;
@@ -38,7 +42,7 @@ useAttention.subscribe((s, before) => {
   const wait = Math.min(Math.min(...ends) - now + 50, TIMER_MAX_MS);
   muteEnds = setTimeout(() => useAttention.setState((st) => ({ levels: { ...st.levels } })), wait);
 });
-forgetOnSignOut(() => clearTimeout(muteEnds));
+forgetOnSignOut('mute end timer', () => clearTimeout(muteEnds));
 
 /** A converse's level nobody set: `all` in DMs and groups under 100 members, else `mentions`. */
 export function defaultLevel(converseId: string, app: Pick<AppState, 'groups' | 'dms'>): NotificationLevel {

@@ -45,7 +45,7 @@ interface CallsState {
   roomVersion: number;
 }
 
-export const useCalls = accountStore<CallsState>(() => ({
+export const useCalls = accountStore<CallsState>('calls', () => ({
   rosters: {},
   asked: {},
   ringing: null,
@@ -57,7 +57,7 @@ export const useCalls = accountStore<CallsState>(() => ({
 let live: CallRoom | null = null;
 const timers: { ring?: ReturnType<typeof setTimeout>; answer?: ReturnType<typeof setTimeout> } = {};
 
-forgetOnSignOut(() => {
+forgetOnSignOut('call room and timers', () => {
   clearTimeout(timers.ring);
   clearTimeout(timers.answer);
   timers.ring = undefined;

@@ -3,7 +3,7 @@ import { openConverse, PAGE_SIZE, patchConverse, readIfAtNewest, resetConverse, 
 import { dropConfirmed } from './messages.ts';
 import { getState, notify } from './store.ts';
 import { ensureUsers } from './users.ts';
-import { accountStore, forgetOnSignOut } from './account-state.ts';
+import { accountSet, accountStore, forgetOnSignOut } from './account-state.ts';
 import { api } from '../api/api.ts';
 
 /** Where an open converse's list is to show: a message to bring into view, or (none) the newest. */
@@ -20,7 +20,7 @@ interface CatchUpState {
 }
 
 /** Kept apart from the app store: only the open converse's list reads it. */
-export const useCatchUp = accountStore<CatchUpState>(() => ({ places: {}, dividers: {} }));
+export const useCatchUp = accountStore<CatchUpState>('catch-up places', () => ({ places: {}, dividers: {} }));
 
 /** An unread run longer than this opens around its first message rather than with the newest page. */
 const NEWEST_PAGE_REACH = PAGE_SIZE - 10;
@@ -33,7 +33,7 @@ function place(converseId: string, focus?: Place['focus']): void {
 }
 
 /** Converses a jump was asked for before their view opened: the view shows that instead of the unread. */
-const requested = new Set<string>();
+const requested = accountSet<string>('jumps asked for');
 /** The converse whose view is open now. */
 let shown: string | null = null;
 
@@ -70,13 +70,11 @@ export async function loadAround(converseId: string, seq: number): Promise<void>
   }
 }
 
-const loadingNewer = new Set<string>();
+const loadingNewer = accountSet<string>('newer pages loading');
 
-forgetOnSignOut(() => {
+forgetOnSignOut('catch-up view', () => {
   tokens = 0;
-  requested.clear();
   shown = null;
-  loadingNewer.clear();
 });
 
 /** Extends a window towards the newest (scrolled to its end); once it gets there, live messages join again. */

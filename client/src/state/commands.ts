@@ -1,6 +1,6 @@
 import { BUILT_IN_COMMAND_TRIGGERS, type SlashCommand } from '@im/protocol';
 import { setState } from './store.ts';
-import { forgetOnSignOut } from './account-state.ts';
+import { accountMap } from './account-state.ts';
 import { api } from '../api/api.ts';
 
 // A group's slash commands, cached per group for the composer's suggestions
@@ -39,13 +39,8 @@ export function emoteOf(content: string): string | undefined {
 /** How long a loaded list is trusted before opening one of the group's converses loads it again. */
 export const COMMANDS_FRESH_MS = 5 * 60_000;
 
-const loadedAt = new Map<string, number>();
-const loading = new Map<string, Promise<void>>();
-
-forgetOnSignOut(() => {
-  loadedAt.clear();
-  loading.clear();
-});
+const loadedAt = accountMap<string, number>('slash commands loaded at');
+const loading = accountMap<string, Promise<void>>('slash commands loading');
 
 /**
  * Loads a group's commands unless a fresh list is held. A failure keeps what

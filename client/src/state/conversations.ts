@@ -20,9 +20,10 @@ import {
   type PendingMessage,
 } from './messages.ts';
 import { getState, notify, setState } from './store.ts';
+import { patchThreadReply } from './thread-store.ts';
 import { countMessage, markReadUpTo } from './unread.ts';
 import { ensureUsers } from './users.ts';
-import { forgetOnSignOut } from './account-state.ts';
+import { accountMap, accountSet, forgetOnSignOut } from './account-state.ts';
 import { api } from '../api/api.ts';
 
 export const PAGE_SIZE = 50;
@@ -45,7 +46,7 @@ export function setViewedConverse(converseId: string | null): void {
 }
 
 /** Converses marked unread while open: not read again by being shown until I open another one. */
-const readHeld = new Set<string>();
+const readHeld = accountSet<string>('converses held unread');
 
 /** Marked unread: the converse is not read by being shown, and its next read goes to the server again. */
 export function holdRead(converseId: string): void {
@@ -177,17 +178,14 @@ export function resetConverse(converseId: string): void {
 }
 
 const ackTimers = new Map<string, ReturnType<typeof setTimeout>>();
-const ackedSeq = new Map<string, number>();
+const ackedSeq = accountMap<string, number>('read positions sent');
 
 // A read position waiting to be sent is the account's: it must not go out under the next one's token.
-forgetOnSignOut(() => {
+forgetOnSignOut('converse view and read timers', () => {
   view.converseId = null;
   view.atBottom = true;
   for (const timer of ackTimers.values()) clearTimeout(timer);
   ackTimers.clear();
-  ackedSeq.clear();
-  readHeld.clear();
-  typingSentAt.clear();
 });
 
 /** Marks everything held of a converse read, locally at once and on the server shortly after. */
@@ -343,19 +341,20 @@ export function applyUpdatedMessage(message: Message): void {
   patchConverse(message.converseId, (c) => ({
     items: mergeMessages(c.items, withinWindow(c, [keepMyVotes(c.items, message)])),
   }));
+  if (message.threadId) patchThreadReply(message.id, () => message, message.threadId);
 }
 
 export function applyDeletedMessage(converseId: string, messageId: string): void {
-  patchConverse(converseId, (c) => ({
-    items: updateMessage(c.items, messageId, (m) => ({
-      ...m,
-      deleted: true,
-      content: '',
-      mentions: [],
-      attachments: [],
-      reactions: [],
-    })),
-  }));
+  const tombstone = (m: Message): Message => ({
+    ...m,
+    deleted: true,
+    content: '',
+    mentions: [],
+    attachments: [],
+    reactions: [],
+  });
+  patchConverse(converseId, (c) => ({ items: updateMessage(c.items, messageId, tombstone) }));
+  patchThreadReply(messageId, tombstone);
 }
 
 export async function toggleReaction(message: Message, emoji: string): Promise<void> {
@@ -365,6 +364,7 @@ export async function toggleReaction(message: Message, emoji: string): Promise<v
     patchConverse(message.converseId, (c) => ({
       items: updateMessage(c.items, message.id, (m) => ({ ...m, reactions })),
     }));
+    patchThreadReply(message.id, (m) => ({ ...m, reactions }), message.threadId);
   } catch (err) {
     notify(`Could not react: ${describeError(err)}`);
   }
@@ -372,15 +372,15 @@ export async function toggleReaction(message: Message, emoji: string): Promise<v
 
 export function applyReactionEvent(event: Parameters<ServerToClientEvents['reaction:updated']>[0]): void {
   const byMe = event.userId === getState().me?.id;
-  patchConverse(event.converseId, (c) => ({
-    items: updateMessage(c.items, event.messageId, (m) => ({
-      ...m,
-      reactions: applyReactionCounts(m.reactions, event.counts, { emoji: event.emoji, byMe, added: event.added }),
-    })),
-  }));
+  const counted = (m: Message): Message => ({
+    ...m,
+    reactions: applyReactionCounts(m.reactions, event.counts, { emoji: event.emoji, byMe, added: event.added }),
+  });
+  patchConverse(event.converseId, (c) => ({ items: updateMessage(c.items, event.messageId, counted) }));
+  patchThreadReply(event.messageId, counted);
 }
 
-const typingSentAt = new Map<string, number>();
+const typingSentAt = accountMap<string, number>('typing sent at');
 /** Tells the others we are typing, at most once per 2 s per converse (the server passes on no more). */
 export function notifyTyping(converseId: string): void {
   const now = Date.now();

@@ -2,16 +2,18 @@ import type { CustomEmoji } from '@im/protocol';
 import { useEffect } from 'react';
 import { http } from '../api/http.ts';
 import { useStore } from './store.ts';
-import { accountStore, forgetOnSignOut } from './account-state.ts';
+import { accountMap, accountStore } from './account-state.ts';
 import { api, apiPath, type ResponseOf } from '../api/api.ts';
 
 /** groupId → the group's custom emoji by name (undefined: not asked yet). */
-export const useCustomEmoji = accountStore<{ byGroup: Record<string, CustomEmoji[] | undefined> }>(() => ({
-  byGroup: {},
-}));
+export const useCustomEmoji = accountStore<{ byGroup: Record<string, CustomEmoji[] | undefined> }>(
+  'custom emoji',
+  () => ({
+    byGroup: {},
+  }),
+);
 
-const loading = new Map<string, Promise<void>>();
-forgetOnSignOut(() => loading.clear());
+const loading = accountMap<string, Promise<void>>('custom emoji loading');
 
 const put = (groupId: string, list: CustomEmoji[]) =>
   useCustomEmoji.setState((s) => ({

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { forgetOnSignOut } from './account-state.ts';
+import { accountMap } from './account-state.ts';
 import { api } from '../api/api.ts';
 
 export type FileVariant = 'file' | 'thumbnail';
@@ -12,14 +12,9 @@ interface Signed {
   expiresAtMs: number;
 }
 
-const cache = new Map<string, Signed>();
-const pending = new Map<string, Promise<Signed | null>>();
-
 // Signed links work without a token: the next account in this tab must ask for its own.
-forgetOnSignOut(() => {
-  cache.clear();
-  pending.clear();
-});
+const cache = accountMap<string, Signed>('signed file links');
+const pending = accountMap<string, Promise<Signed | null>>('signed file links asked for');
 
 const fresh = (signed: Signed | undefined) =>
   signed !== undefined && signed.expiresAtMs - RENEW_BEFORE_MS > Date.now() ? signed : undefined;

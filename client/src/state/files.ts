@@ -1,10 +1,9 @@
 import type { FileInfo } from '../api/upload.ts';
 import { getState, setState } from './store.ts';
-import { forgetOnSignOut } from './account-state.ts';
+import { accountSet } from './account-state.ts';
 import { api } from '../api/api.ts';
 
-const inFlight = new Set<string>();
-forgetOnSignOut(() => inFlight.clear());
+const inFlight = accountSet<string>('files asked for');
 
 export function rememberFile(info: FileInfo): void {
   setState((s) => ({ files: { ...s.files, [info.id]: info } }));

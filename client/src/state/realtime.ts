@@ -217,7 +217,7 @@ export async function loadUnread(): Promise<void> {
 
 const typingTimers = new Map<string, ReturnType<typeof setTimeout>>();
 
-forgetOnSignOut(() => {
+forgetOnSignOut('typing timers', () => {
   for (const timer of typingTimers.values()) clearTimeout(timer);
   typingTimers.clear();
 });

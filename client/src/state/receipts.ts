@@ -3,9 +3,12 @@ import { accountStore } from './account-state.ts';
 import { api } from '../api/api.ts';
 
 /** converseId → userId → how far they read, for converses whose receipts were asked for. */
-export const useReceipts = accountStore<{ byConverse: Record<string, Record<string, number>> }>(() => ({
-  byConverse: {},
-}));
+export const useReceipts = accountStore<{ byConverse: Record<string, Record<string, number>> }>(
+  'read receipts',
+  () => ({
+    byConverse: {},
+  }),
+);
 
 /** A receipt moves a reader forward only (events and the list may arrive in any order). */
 export function applyReceipt(event: ReadReceipt & { converseId: string }): void {

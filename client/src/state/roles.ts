@@ -6,10 +6,13 @@ import { getState } from './store.ts';
 import { api } from '../api/api.ts';
 
 /** groupId → its roles, highest first, `@everyone` last (loaded on first use, kept by `roles:updated`). */
-export const useRoles = accountStore<{ byGroup: Record<string, Role[]>; asked: Record<string, boolean> }>(() => ({
-  byGroup: {},
-  asked: {},
-}));
+export const useRoles = accountStore<{ byGroup: Record<string, Role[]>; asked: Record<string, boolean> }>(
+  'group roles',
+  () => ({
+    byGroup: {},
+    asked: {},
+  }),
+);
 
 /** Forgets every group's roles so views load them again (after a reconnect: events may have been missed). */
 export function forgetRoles(): void {

@@ -12,7 +12,7 @@ export interface SavedState {
   ids: Record<string, true>;
 }
 
-export const useSaved = accountStore<SavedState>(() => ({ items: null, nextCursor: null, ids: {} }));
+export const useSaved = accountStore<SavedState>('saved messages', () => ({ items: null, nextCursor: null, ids: {} }));
 
 /** The first page (again), or the next one with `more`. */
 export async function loadSaved(more = false): Promise<void> {

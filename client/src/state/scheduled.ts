@@ -14,7 +14,11 @@ export interface ScheduledState {
   open: boolean;
 }
 
-export const useScheduled = accountStore<ScheduledState>(() => ({ items: [], loaded: false, open: false }));
+export const useScheduled = accountStore<ScheduledState>('scheduled messages', () => ({
+  items: [],
+  loaded: false,
+  open: false,
+}));
 
 const bySendAt = (a: ScheduledEntry, b: ScheduledEntry) => a.sendAt.localeCompare(b.sendAt);
 

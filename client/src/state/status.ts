@@ -38,6 +38,13 @@ export function applyPresence(event: { userId: string } & PresenceStatus): void 
   }));
 }
 
+/** Stops watching this tab go idle: the watch belongs to the session's socket. */
+let stopIdleWatch: (() => void) | null = null;
+forgetOnSignOut('idle watch', () => {
+  stopIdleWatch?.();
+  stopIdleWatch = null;
+});
+
 /** Socket events of status: others' presence, my own status from my other devices, and this tab going idle. */
 export function attachStatusEvents(socket: ChatSocket): void {
   socket.on('presence', applyPresence);
@@ -49,7 +56,8 @@ export function attachStatusEvents(socket: ChatSocket): void {
   socket.on('connect', () => {
     if (stop.idle()) socket.emit('presence:idle', { idle: true });
   });
-  forgetOnSignOut(stop.stop);
+  stopIdleWatch?.();
+  stopIdleWatch = stop.stop;
 }
 
 /** The label of a status as the app shows it beside a dot. */

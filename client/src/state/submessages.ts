@@ -15,7 +15,7 @@ export interface SubmessagesState {
   byMessage: Record<string, Submessage[]>;
 }
 
-export const useSubmessages = accountStore<SubmessagesState>(() => ({ byMessage: {} }));
+export const useSubmessages = accountStore<SubmessagesState>('submessages', () => ({ byMessage: {} }));
 
 /** Adds submessages to what is held, once each, in the server's order (ids grow with time). */
 export function mergeSubmessages(held: readonly Submessage[], incoming: readonly Submessage[]): Submessage[] {

@@ -1,27 +1,13 @@
-import type { FollowedThread, Message } from '@im/protocol';
+import type { Message } from '@im/protocol';
 import { describeError } from '../api/errors.ts';
 import type { ChatSocket } from '../api/socket.ts';
 import { applyUpdatedMessage } from './conversations.ts';
 import { newClientMsgId } from './messages.ts';
 import { getState, notify } from './store.ts';
-import { accountStore } from './account-state.ts';
+import { useThreads } from './thread-store.ts';
 import { api, storedMessage } from '../api/api.ts';
 
-/**
- * Threads as the web client shows them: replies live in their converse's
- * history like any message (so seq-based sync is untouched) but the main
- * timeline hides them; they show in the thread pane beside it.
- */
-export interface ThreadsState {
-  /** The thread shown in the pane. */
-  open: { converseId: string; rootId: string } | null;
-  /** rootId → its replies in seq order, once the pane loaded them. */
-  replies: Record<string, Message[]>;
-  /** The threads I follow, newest activity first (null until first loaded). */
-  followed: FollowedThread[] | null;
-}
-
-export const useThreads = accountStore<ThreadsState>(() => ({ open: null, replies: {}, followed: null }));
+export { useThreads, type ThreadsState } from './thread-store.ts';
 
 const byId = (list: Message[], message: Message) =>
   [...list.filter((m) => m.id !== message.id), message].sort((a, b) => a.seq - b.seq);
@@ -57,11 +43,23 @@ export function closeThread(): void {
   useThreads.setState({ open: null });
 }
 
-/** Sends a reply in a thread (idempotent: a retry stores one reply). */
-export async function sendThreadReply(converseId: string, rootId: string, content: string): Promise<boolean> {
+/** Sends a reply in a thread, with files and a quoted message (idempotent: a retry stores one reply). */
+export async function sendThreadReply(
+  converseId: string,
+  rootId: string,
+  content: string,
+  extra: { attachments?: string[]; replyTo?: string } = {},
+): Promise<boolean> {
   try {
     const reply = storedMessage(
-      await api.call('chat.send', { converseId, content, threadId: rootId, clientMsgId: newClientMsgId() }),
+      await api.call('chat.send', {
+        converseId,
+        content,
+        threadId: rootId,
+        clientMsgId: newClientMsgId(),
+        ...(extra.replyTo ? { replyTo: extra.replyTo } : {}),
+        ...(extra.attachments?.length ? { attachments: extra.attachments } : {}),
+      }),
     );
     receiveThreadReply(reply);
     return true;

@@ -4,6 +4,7 @@ import { api } from '../api/api.ts';
 
 /** groupId → its user groups by handle (loaded on first use, kept by `usergroups:updated`). */
 export const useUserGroups = accountStore<{ byGroup: Record<string, UserGroup[]>; asked: Record<string, boolean> }>(
+  'user groups',
   () => ({ byGroup: {}, asked: {} }),
 );
 

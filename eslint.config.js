@@ -128,6 +128,14 @@ export default tseslint.config(
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'error',
+      // API paths come from the typed client (@im/api-client), generated from the endpoint table.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'Literal[value=/^\\/api\\//], TemplateElement[value.raw=/^\\/api\\//]',
+          message: "An API path: call api.call('service.action', params), or apiPath(...) for a raw endpoint.",
+        },
+      ],
     },
   },
   {

@@ -1,11 +1,10 @@
-import type { Message } from '@im/protocol';
 import { describeError } from '../api/errors.ts';
-import { http, path } from '../api/http.ts';
 import { openConverse, PAGE_SIZE, patchConverse, readIfAtNewest, resetConverse, setAtBottom } from './conversations.ts';
 import { dropConfirmed } from './messages.ts';
 import { getState, notify } from './store.ts';
 import { ensureUsers } from './users.ts';
 import { accountSet, accountStore, forgetOnSignOut } from './account-state.ts';
+import { api } from '../api/api.ts';
 
 /** Where an open converse's list is to show: a message to bring into view, or (none) the newest. */
 export interface Place {
@@ -52,9 +51,7 @@ const holds = (converseId: string, seq: number) =>
 export async function loadAround(converseId: string, seq: number): Promise<void> {
   patchConverse(converseId, () => ({ loadingOlder: true }));
   try {
-    const page = await http.get<Message[]>(
-      path`/api/converses/${converseId}/messages?around=${seq}&limit=${PAGE_SIZE}`,
-    );
+    const page = await api.call('chat.history', { converseId, around: seq, limit: PAGE_SIZE });
     const known = getState().unread[converseId]?.lastSeq ?? 0;
     const end = page.at(-1)?.seq ?? 0;
     patchConverse(converseId, (c) => ({
@@ -87,7 +84,7 @@ export async function loadNewer(converseId: string): Promise<void> {
   if (!held?.hasNewer || end === undefined || loadingNewer.has(converseId)) return;
   loadingNewer.add(converseId);
   try {
-    const page = await http.get<Message[]>(path`/api/converses/${converseId}/messages?after=${end}&limit=${PAGE_SIZE}`);
+    const page = await api.call('chat.history', { converseId, after: end, limit: PAGE_SIZE });
     const reached = (page.at(-1)?.seq ?? end) >= (getState().unread[converseId]?.lastSeq ?? 0);
     patchConverse(converseId, (c) => ({
       items: [...c.items, ...page.filter((m) => m.seq > (c.items.at(-1)?.seq ?? 0))],

@@ -1,7 +1,6 @@
-import type { Ack, CommandAccepted, Message, Reaction, ServerToClientEvents, SlashCommand } from '@im/protocol';
+import type { Ack, CommandAccepted, Message, ServerToClientEvents, SlashCommand } from '@im/protocol';
 import { keepMyVotes } from './poll-votes.ts';
 import { describeError, sentenceFor } from '../api/errors.ts';
-import { http, path } from '../api/http.ts';
 import {
   commandAccepted,
   commandSendFailed,
@@ -25,6 +24,7 @@ import { patchThreadReply } from './thread-store.ts';
 import { countMessage, markReadUpTo } from './unread.ts';
 import { ensureUsers } from './users.ts';
 import { accountMap, accountSet, forgetOnSignOut } from './account-state.ts';
+import { api } from '../api/api.ts';
 
 export const PAGE_SIZE = 50;
 const SEND_TIMEOUT_MS = 15_000;
@@ -133,7 +133,7 @@ export async function openConverse(converseId: string): Promise<void> {
   if (held?.loaded) return;
   patchConverse(converseId, () => ({ loadingOlder: true }));
   try {
-    const page = await http.get<Message[]>(path`/api/converses/${converseId}/messages?limit=${PAGE_SIZE}`);
+    const page = await api.call('chat.history', { converseId, limit: PAGE_SIZE });
     patchConverse(converseId, (c) => {
       const items = mergeMessages(c.items, page);
       return {
@@ -159,9 +159,7 @@ export async function loadOlder(converseId: string): Promise<void> {
   if (!oldest) return;
   patchConverse(converseId, () => ({ loadingOlder: true }));
   try {
-    const page = await http.get<Message[]>(
-      path`/api/converses/${converseId}/messages?before=${oldest.seq}&limit=${PAGE_SIZE}`,
-    );
+    const page = await api.call('chat.history', { converseId, before: oldest.seq, limit: PAGE_SIZE });
     patchConverse(converseId, (c) => ({
       items: mergeMessages(c.items, page),
       hasOlder: page.length > 0 && page[0]!.seq > 1,
@@ -214,7 +212,7 @@ export function markConverseRead(converseId: string, opts: { arrivedWhileReading
     setTimeout(() => {
       ackTimers.delete(converseId);
       ackedSeq.set(converseId, last);
-      http.post(path`/api/converses/${converseId}/ack`, { seq: last }).catch(() => ackedSeq.delete(converseId));
+      api.call('chat.ack', { converseId, seq: last }).catch(() => ackedSeq.delete(converseId));
     }, 250),
   );
 }
@@ -321,7 +319,7 @@ async function deliver(p: PendingMessage, opts: { command?: boolean } = {}): Pro
 
 export async function editMessage(message: Message, content: string): Promise<boolean> {
   try {
-    const updated = await http.patch<Message>(path`/api/messages/${message.id}`, { content });
+    const updated = await api.call('chat.edit', { messageId: message.id, content });
     applyUpdatedMessage(updated);
     return true;
   } catch (err) {
@@ -332,7 +330,7 @@ export async function editMessage(message: Message, content: string): Promise<bo
 
 export async function deleteMessage(message: Message): Promise<void> {
   try {
-    await http.delete(path`/api/messages/${message.id}`);
+    await api.call('chat.remove', { messageId: message.id });
     applyDeletedMessage(message.converseId, message.id);
   } catch (err) {
     notify(`Could not delete: ${describeError(err)}`);
@@ -361,9 +359,8 @@ export function applyDeletedMessage(converseId: string, messageId: string): void
 
 export async function toggleReaction(message: Message, emoji: string): Promise<void> {
   const mine = message.reactions.some((r) => r.emoji === emoji && r.me);
-  const url = path`/api/messages/${message.id}/reactions/${emoji}`;
   try {
-    const reactions = mine ? await http.delete<Reaction[]>(url) : await http.put<Reaction[]>(url);
+    const reactions = await api.call(mine ? 'chat.unreact' : 'chat.react', { messageId: message.id, emoji });
     patchConverse(message.converseId, (c) => ({
       items: updateMessage(c.items, message.id, (m) => ({ ...m, reactions })),
     }));
@@ -395,7 +392,7 @@ export function notifyTyping(converseId: string): void {
 /** A message held locally or fetched (replies to older messages). */
 export async function fetchMessage(messageId: string): Promise<Message | null> {
   try {
-    return await http.get<Message>(path`/api/messages/${messageId}`);
+    return await api.call('chat.getMessage', { messageId });
   } catch {
     return null;
   }

@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
-import type { SignedFileUrl } from '@im/protocol';
-import { http, path } from '../api/http.ts';
 import { accountMap } from './account-state.ts';
+import { api } from '../api/api.ts';
 
 export type FileVariant = 'file' | 'thumbnail';
 
@@ -32,8 +31,8 @@ export function signedFileUrl(fileId: string, variant: FileVariant): Promise<Sig
   if (cached) return Promise.resolve(cached);
   let request = pending.get(key);
   if (!request) {
-    request = http
-      .get<SignedFileUrl>(`${path`/api/files/${fileId}/url`}?variant=${variant}`)
+    request = api
+      .call('file.url', { fileId, variant })
       .then((answer) => {
         const signed = { url: answer.url, expiresAtMs: Date.parse(answer.expiresAt) };
         cache.set(key, signed);

@@ -1,7 +1,7 @@
-import { http, path } from '../api/http.ts';
 import type { FileInfo } from '../api/upload.ts';
 import { getState, setState } from './store.ts';
 import { accountSet } from './account-state.ts';
+import { api } from '../api/api.ts';
 
 const inFlight = accountSet<string>('files asked for');
 
@@ -13,8 +13,8 @@ export function rememberFile(info: FileInfo): void {
 export function ensureFileInfo(fileId: string): void {
   if (getState().files[fileId] || inFlight.has(fileId)) return;
   inFlight.add(fileId);
-  http
-    .get<FileInfo>(path`/api/files/${fileId}/info`)
+  api
+    .call('file.info', { fileId })
     .then((info) => rememberFile(info))
     .catch(() => setState((s) => ({ files: { ...s.files, [fileId]: 'missing' } })))
     .finally(() => inFlight.delete(fileId));

@@ -1,11 +1,11 @@
-import type { FollowedThreadPage, Message } from '@im/protocol';
+import type { Message } from '@im/protocol';
 import { describeError } from '../api/errors.ts';
-import { http, path } from '../api/http.ts';
 import type { ChatSocket } from '../api/socket.ts';
 import { applyUpdatedMessage } from './conversations.ts';
 import { newClientMsgId } from './messages.ts';
 import { getState, notify } from './store.ts';
 import { useThreads } from './thread-store.ts';
+import { api, storedMessage } from '../api/api.ts';
 
 export { useThreads, type ThreadsState } from './thread-store.ts';
 
@@ -20,7 +20,7 @@ async function ack(rootId: string, seq: number): Promise<void> {
       null,
   }));
   try {
-    await http.post(path`/api/messages/${rootId}/thread/ack`, { seq });
+    await api.call('chat.threadAck', { messageId: rootId, seq });
   } catch {
     // Only the badge depends on it: the next listing shows the server's count.
   }
@@ -30,7 +30,7 @@ async function ack(rootId: string, seq: number): Promise<void> {
 export async function openThread(converseId: string, rootId: string): Promise<void> {
   useThreads.setState({ open: { converseId, rootId } });
   try {
-    const replies = await http.get<Message[]>(path`/api/messages/${rootId}/thread` + '?limit=100');
+    const replies = await api.call('chat.thread', { messageId: rootId, limit: 100 });
     useThreads.setState((s) => ({ replies: { ...s.replies, [rootId]: replies } }));
     const last = replies.at(-1);
     if (last) await ack(rootId, last.seq);
@@ -51,13 +51,16 @@ export async function sendThreadReply(
   extra: { attachments?: string[]; replyTo?: string } = {},
 ): Promise<boolean> {
   try {
-    const reply = await http.post<Message>(path`/api/converses/${converseId}/messages`, {
-      content,
-      threadId: rootId,
-      clientMsgId: newClientMsgId(),
-      ...(extra.replyTo ? { replyTo: extra.replyTo } : {}),
-      ...(extra.attachments?.length ? { attachments: extra.attachments } : {}),
-    });
+    const reply = storedMessage(
+      await api.call('chat.send', {
+        converseId,
+        content,
+        threadId: rootId,
+        clientMsgId: newClientMsgId(),
+        ...(extra.replyTo ? { replyTo: extra.replyTo } : {}),
+        ...(extra.attachments?.length ? { attachments: extra.attachments } : {}),
+      }),
+    );
     receiveThreadReply(reply);
     return true;
   } catch (err) {
@@ -115,7 +118,7 @@ export function applyRootUpdate(message: Message): void {
 /** The threads I follow (first page, newest activity first). */
 export async function loadFollowed(): Promise<void> {
   try {
-    const page = await http.get<FollowedThreadPage>('/api/threads?limit=50');
+    const page = await api.call('chat.threads', { limit: 50 });
     useThreads.setState({ followed: page.items });
   } catch (err) {
     notify(`Could not load threads: ${describeError(err)}`);
@@ -125,8 +128,7 @@ export async function loadFollowed(): Promise<void> {
 /** Pins or unpins a message (admins in groups, either member of a DM); the list shows the answer at once. */
 export async function togglePin(message: Message): Promise<void> {
   try {
-    const url = path`/api/messages/${message.id}/pin`;
-    const updated = message.pinned ? await http.delete<Message>(url) : await http.put<Message>(url);
+    const updated = await api.call(message.pinned ? 'chat.unpin' : 'chat.pin', { messageId: message.id });
     applyUpdatedMessage(updated);
   } catch (err) {
     notify(`Could not ${message.pinned ? 'unpin' : 'pin'}: ${describeError(err)}`);
@@ -135,7 +137,7 @@ export async function togglePin(message: Message): Promise<void> {
 
 /** A converse's pinned messages, newest pin first. */
 export function loadPins(converseId: string): Promise<Message[]> {
-  return http.get<Message[]>(path`/api/converses/${converseId}/pins`);
+  return api.call('chat.pins', { converseId });
 }
 
 /** Thread replies and root summaries from the socket (besides the converse's own handling of them). */

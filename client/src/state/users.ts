@@ -1,7 +1,7 @@
 import type { PublicUser } from '@im/protocol';
-import { http, path } from '../api/http.ts';
 import { getState, setState } from './store.ts';
 import { accountSet, forgetOnSignOut } from './account-state.ts';
+import { api } from '../api/api.ts';
 
 const inFlight = accountSet<string>('people asked for');
 const queued = accountSet<string>('people to ask for');
@@ -33,8 +33,8 @@ export function ensureUsers(ids: Iterable<string>): void {
     for (const id of batch) inFlight.add(id);
     void Promise.all(
       batch.map((id) =>
-        http
-          .get<PublicUser>(path`/api/users/${id}`)
+        api
+          .call('user.get', { userId: id })
           .then((u) => u)
           .catch(() => null),
       ),

@@ -7,6 +7,7 @@ import { openThread, receiveThreadReply, useThreads } from '../../state/threads.
 import { alice, bob, message, users } from '../../test/fixtures.ts';
 import { fakeServer as serve, type FakeAnswer, type SeenRequest } from '../../test/server.ts';
 import { ThreadPane } from './ThreadPane.tsx';
+import { apiPath } from '@im/api-client';
 
 const root = {
   ...message(1, bob, 'Lunch at noon?'),
@@ -23,7 +24,7 @@ afterEach(() => {
 /** The test's server, which also answers the upload limit the thread's composer asks for. */
 const fakeServer = (answer: (req: SeenRequest) => FakeAnswer | Promise<FakeAnswer>) =>
   serve((req) =>
-    req.url === '/api/auth/options' ? { body: { registration: 'open', maxUploadBytes: 1 << 20 } } : answer(req),
+    req.url === apiPath('user.authOptions') ? { body: { registration: 'open', maxUploadBytes: 1 << 20 } } : answer(req),
   );
 
 const Pane = (props: { converseId: string }) => (
@@ -39,7 +40,8 @@ describe('ThreadPane', () => {
     showThread();
     const sent = { ...message(3, alice, 'I will book'), threadId: root.id };
     const requests = fakeServer((req) => {
-      if (req.method === 'GET' && req.url.startsWith(`/api/messages/${root.id}/thread`)) return { body: [firstReply] };
+      if (req.method === 'GET' && req.url.startsWith(apiPath('chat.thread', { messageId: root.id })))
+        return { body: [firstReply] };
       if (req.method === 'POST' && req.url.endsWith('/messages')) return { status: 201, body: sent };
       return { status: 204 };
     });
@@ -58,7 +60,7 @@ describe('ThreadPane', () => {
     fireEvent.click(within(pane).getByRole('button', { name: 'Send' }));
     await waitFor(() => expect(within(pane).getAllByTestId('thread-reply')).toHaveLength(2));
     const send = requests.find((r) => r.method === 'POST' && r.url.endsWith('/messages'));
-    expect(send?.url).toBe(`/api/converses/${root.converseId}/messages`);
+    expect(send?.url).toBe(apiPath('chat.history', { converseId: root.converseId }));
     expect(send?.body).toMatchObject({ content: 'I will book', threadId: root.id });
     // Emptied once the server took the reply (a failed send keeps the text).
     await waitFor(() => expect((within(pane).getByLabelText('Reply in thread') as HTMLTextAreaElement).value).toBe(''));

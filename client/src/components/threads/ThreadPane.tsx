@@ -1,7 +1,6 @@
 import './threads.css';
 import type { Message, PublicUser } from '@im/protocol';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { http, path } from '../../api/http.ts';
 import { deleteMessage, editMessage, notifyTyping, toggleReaction } from '../../state/conversations.ts';
 import { draftOf, saveDraft, threadDraftKey } from '../../state/drafts.ts';
 import { useStore } from '../../state/store.ts';
@@ -15,6 +14,7 @@ import { MessageItem, type ItemContext } from '../messages/MessageItem.tsx';
 import { ReportDialog } from '../messages/ReportDialog.tsx';
 import { buildRows } from '../messages/rows.ts';
 import { upload } from '../messages/upload.ts';
+import { api } from '../../api/api.ts';
 
 const NO_REPLIES: Message[] = [];
 const ignore = (): void => undefined;
@@ -61,7 +61,7 @@ function OpenThread(props: ThreadPaneProps & { rootId: string }) {
   useEffect(() => {
     if (held || followedRoot) return;
     let live = true;
-    http.get<Message>(path`/api/messages/${rootId}`).then(
+    api.call('chat.getMessage', { messageId: rootId }).then(
       (m) => live && setFetched(m),
       () => undefined,
     );

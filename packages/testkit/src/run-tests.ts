@@ -15,11 +15,12 @@ import { TESTKIT_ENV } from './test-env.ts';
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 
 /**
- * Files at once. Most files wait (on a node starting, NATS round trips, a
- * browser) more than they compute, so one more than the cores keeps the CPU
- * busy without starving the browser files of it.
+ * Pool slots (a browser file takes two). Most files wait (on a node starting,
+ * NATS round trips, a browser) more than they compute: on two cores, four
+ * slots keep the CPU busy and let two browser files run side by side (three
+ * ran them one at a time, for no gain on the other files).
  */
-const concurrency = Number(process.env.TEST_CONCURRENCY) || availableParallelism() + 1;
+const concurrency = Number(process.env.TEST_CONCURRENCY) || availableParallelism() + 2;
 
 const planned = planFiles(root, process.argv.slice(2));
 if (planned.length === 0) {

@@ -71,7 +71,7 @@ const order = [...planned].sort(
 );
 const alone = order.filter((f) => f.alone).length;
 console.log(
-  `[test] ${planned.length} files, ${concurrency} at once (TEST_CONCURRENCY), ${alone} alone at the end (// test-run: alone)`,
+  `[test] ${planned.length} files in ${concurrency} slots (TEST_CONCURRENCY; a browser file takes two), ${alone} alone at the end (// test-run: alone)`,
 );
 
 const testsStarted = Date.now();

@@ -86,11 +86,12 @@ export async function startApi(
 export function apiWithSockets(
   fileUrl: string,
   extra?: Parameters<typeof startApi>[1],
+  brokerOverrides?: Partial<BrokerOptions>,
 ): { api: ApiHarness; sockets: ClientSocket[] } {
   let started: ApiHarness | undefined;
   const sockets: ClientSocket[] = [];
   before(async () => {
-    started = await startApi(fileUrl, extra);
+    started = await startApi(fileUrl, extra, brokerOverrides);
   });
   after(async () => {
     for (const s of sockets) s.disconnect();
@@ -158,7 +159,7 @@ export async function startSingleNode(
 export async function eventually<T>(
   read: () => Promise<T>,
   done: (value: T) => boolean,
-  timeoutMs = 10_000,
+  timeoutMs = 20_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let value = await read();
@@ -231,22 +232,8 @@ export function expectations(api: () => ApiHarness) {
 
 export type ApiErrorBody = { error: { code: string; message: string; details?: { mutedUntil?: string } } };
 
-/**
- * An owner with a new group and `n` more members who joined by invite: the
- * start of most conversation tests. `converseId` is the first panel's.
- */
-export async function groupWithMembers(api: ApiHarness, n: number, name = 'Room') {
-  const owner = await api.user('own');
-  const group = await api.client(owner.token).call('group.create', { name });
-  const { code } = await api.client(owner.token).call('group.createInvite', { groupId: group.id });
-  const members: Array<Awaited<ReturnType<ApiHarness['user']>>> = [];
-  for (let i = 0; i < n; i += 1) {
-    const member = await api.user('mem');
-    await api.client(member.token).call('group.acceptInvite', { code });
-    members.push(member);
-  }
-  return { owner, members, groupId: group.id, converseId: group.panels[0]!.converseId };
-}
+// Groups, members and messages: server/test/support/conversations.ts (re-exported for the files that import them here).
+export { groupWithMembers } from '../support/conversations.ts';
 
 /** Uploads `bytes` as `name` (multipart, as the app does) and answers the stored file's view. */
 export async function uploadAs(api: ApiHarness, token: string, bytes: Uint8Array, name: string) {

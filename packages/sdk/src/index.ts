@@ -16,7 +16,17 @@ export {
 } from './config/describe.ts';
 export { ERROR_CATALOG, isErrorCode, type ErrorCode } from './errors/catalog.ts';
 export { ImError, toHttpError, type ErrorBody, type HttpError } from './errors/im-error.ts';
-export { notFound, forbidden, invalid, conflict, limitReached, type MissingThing } from './errors/helpers.ts';
+export {
+  notFound,
+  forbidden,
+  invalid,
+  conflict,
+  limitReached,
+  unauthorized,
+  unavailable,
+  noFileStorage,
+  type MissingThing,
+} from './errors/helpers.ts';
 export type { Ctx } from './context.ts';
 export { defineActions, type ImAction, type ServedAction, type ServiceActions } from './service-actions.ts';
 export { createLogger, type Logger } from './logger.ts';

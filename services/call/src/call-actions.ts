@@ -1,5 +1,16 @@
 import type { CallJoin, CallRinging, CallState, ConverseAccess } from '@im/protocol';
-import { announce, call, callerId, EVENTS, ImError, type Params, type Ctx, notFound, invalid, conflict } from '@im/sdk';
+import {
+  announce,
+  call,
+  callerId,
+  EVENTS,
+  type Params,
+  type Ctx,
+  notFound,
+  invalid,
+  conflict,
+  unavailable,
+} from '@im/sdk';
 import { toParticipants } from './call-store.ts';
 import type { CallDeps } from './deps.ts';
 import type { LiveKit } from './livekit.ts';
@@ -28,7 +39,7 @@ export function maySpeak(access: ConverseAccess, now = Date.now()): boolean {
 }
 
 const requireLiveKit = (livekit: LiveKit | undefined): LiveKit => {
-  if (!livekit) throw new ImError('IM_ERR_SERVICE_UNAVAILABLE', 'Voice and video are not available on this server');
+  if (!livekit) throw unavailable('Voice and video are not available on this server');
   return livekit;
 };
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ImError, invalid } from '@im/sdk';
+import { ImError, invalid, unauthorized } from '@im/sdk';
 import {
   AccessToken,
   RoomServiceClient,
@@ -53,8 +53,7 @@ export class LiveKit {
   async verify(body: string, authorization: string): Promise<WebhookEvent> {
     const claims = await this.#verifier.verify(authorization.replace(/^Bearer\s+/i, '')).catch(() => undefined);
     const hash = createHash('sha256').update(body, 'utf8').digest('base64');
-    if (!claims || claims.sha256 !== hash)
-      throw new ImError('IM_ERR_UNAUTHORIZED', 'The webhook signature does not match');
+    if (!claims || claims.sha256 !== hash) throw unauthorized('The webhook signature does not match');
     try {
       return await this.#receiver.receive(body, undefined, true);
     } catch (err) {

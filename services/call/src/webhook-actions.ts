@@ -1,4 +1,4 @@
-import { announce, call, EVENTS, ImError, OBJECT_ID, type Params, type Ctx, defineActions } from '@im/sdk';
+import { announce, call, EVENTS, OBJECT_ID, type Params, type Ctx, defineActions, unavailable } from '@im/sdk';
 import { closeCall, connectionLeft, tellCall } from './call-news.ts';
 import type { WebhookEvent } from 'livekit-server-sdk';
 import type { CallDeps } from './deps.ts';
@@ -69,7 +69,7 @@ export const webhookActions = ({ app, store, livekit }: CallDeps) => {
       params: callParams.webhook,
       rateLimit: 'call-webhook',
       async handler(ctx: Ctx<Params<typeof callParams.webhook>>): Promise<void> {
-        if (!livekit) throw new ImError('IM_ERR_SERVICE_UNAVAILABLE', 'Voice and video are off on this server');
+        if (!livekit) throw unavailable('Voice and video are off on this server');
         const event = await livekit.verify(ctx.params.body, ctx.params.authorization);
         app.logger.debug({ event: event.event, room: event.room?.name }, 'LiveKit webhook');
         await handle(ctx, event);

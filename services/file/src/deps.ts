@@ -1,4 +1,4 @@
-import { ImError, type AppContext, type FileUrlSigner, type ObjectStorage } from '@im/sdk';
+import { type AppContext, type FileUrlSigner, type ObjectStorage, noFileStorage } from '@im/sdk';
 import type { FileModel } from './models.ts';
 import type { Quota } from './quota.ts';
 
@@ -12,6 +12,6 @@ export interface FileDeps {
 
 /** This node's storage; a file node without one cannot serve bytes. */
 export function storageOf(app: AppContext): ObjectStorage {
-  if (!app.storage) throw new ImError('IM_ERR_SERVICE_UNAVAILABLE', 'No file storage on this node');
+  if (!app.storage) throw noFileStorage();
   return app.storage;
 }

@@ -12,6 +12,7 @@ import {
   notFound,
   conflict,
   defineActions,
+  unauthorized,
 } from '@im/sdk';
 import { authResult } from './auth-result.ts';
 import type { UserDeps } from './deps.ts';
@@ -197,7 +198,7 @@ export const accountActions = (deps: UserDeps) => {
             { new: true },
           )
           .lean<UserDoc>();
-        if (!doc) throw new ImError('IM_ERR_UNAUTHORIZED');
+        if (!doc) throw unauthorized();
         if (address?.sendsLink) await sendVerification(deps, ctx.broker, doc);
         if (status) await announceStatus(app, ctx.broker, id, doc.presenceStatus, Date.now());
         const user = toPublicUser(doc);
@@ -233,7 +234,7 @@ export const accountActions = (deps: UserDeps) => {
             $unset: { avatar: 1, oidc: 1, email: 1, emailLower: 1, verifiedEmail: 1, feedTokenHash: 1 },
           },
         );
-        if (!doc) throw new ImError('IM_ERR_UNAUTHORIZED');
+        if (!doc) throw unauthorized();
         await endSessions(deps, ctx, id);
         announce(ctx, EVENTS.userDeactivated, { userId: id });
         // Its hash is gone with the account: gateways drop what they remember of the token.

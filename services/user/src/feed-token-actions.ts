@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FeedToken } from '@im/protocol';
-import { announce, callerId, EVENTS, ImError, type ActionParams, type ActionResult, type Ctx } from '@im/sdk';
+import { announce, callerId, EVENTS, type ActionParams, type ActionResult, type Ctx, unauthorized } from '@im/sdk';
 import type { UserDeps } from './deps.ts';
 import type { UserDoc } from './models.ts';
 import { userParams } from './params.ts';
@@ -23,7 +23,7 @@ export const feedTokenActions = ({ users }: UserDeps) => ({
         { _id: userId, status: 'active' },
         { $set: { feedTokenHash: hashOf(token) } },
       );
-      if (matchedCount === 0) throw new ImError('IM_ERR_UNAUTHORIZED');
+      if (matchedCount === 0) throw unauthorized();
       // Gateways remember whose token is whose: the old one must stop at once.
       announce(ctx, EVENTS.feedTokenReplaced, { userId });
       return { token };

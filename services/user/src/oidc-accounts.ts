@@ -1,4 +1,4 @@
-import { ImError, isDuplicateKeyError, conflict } from '@im/sdk';
+import { isDuplicateKeyError, conflict, unauthorized } from '@im/sdk';
 import type { Types } from 'mongoose';
 import type { UserDoc, UserModel } from './models.ts';
 import type { OidcProfile } from './oidc-client.ts';
@@ -98,7 +98,7 @@ export class OidcAccounts {
         throw conflict('That account at the sign-in provider is linked to another account here');
       throw err;
     }
-    if (matched === 0) throw new ImError('IM_ERR_UNAUTHORIZED');
+    if (matched === 0) throw unauthorized();
   }
 
   /**

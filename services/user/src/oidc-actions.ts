@@ -8,6 +8,7 @@ import {
   type Params,
   type Ctx,
   defineActions,
+  unauthorized,
 } from '@im/sdk';
 import { authResult } from './auth-result.ts';
 import type { UserDeps } from './deps.ts';
@@ -160,7 +161,7 @@ export const oidcActions = (deps: UserDeps, oidc: Oidc | undefined) => {
       async handler(ctx: Ctx): Promise<OidcLink> {
         const userId = callerId(ctx);
         const { store } = configured();
-        if (!(await users.exists({ _id: userId, status: 'active' }))) throw new ImError('IM_ERR_UNAUTHORIZED');
+        if (!(await users.exists({ _id: userId, status: 'active' }))) throw unauthorized();
         return { url: `/api/auth/oidc/start?link=${await store.issueLinkTicket(userId)}` };
       },
     },

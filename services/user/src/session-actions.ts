@@ -11,6 +11,7 @@ import {
   notFound,
   conflict,
   defineActions,
+  unauthorized,
 } from '@im/sdk';
 import type { UserDeps } from './deps.ts';
 import type { UserDoc } from './models.ts';
@@ -19,7 +20,7 @@ import { userParams } from './params.ts';
 /** The caller's session (every token carries one; the gateway puts it in meta). */
 const currentSession = (ctx: Ctx<object>): string => {
   const id = ctx.meta.user?.sessionId;
-  if (!id) throw new ImError('IM_ERR_UNAUTHORIZED');
+  if (!id) throw unauthorized();
   return id;
 };
 
@@ -93,7 +94,7 @@ export const sessionActions = (deps: UserDeps) => {
         const userId = callerId(ctx);
         const current = currentSession(ctx);
         const doc = await users.findOne({ _id: userId, status: 'active' }, { passwordHash: 1 }).lean<UserDoc>();
-        if (!doc) throw new ImError('IM_ERR_UNAUTHORIZED');
+        if (!doc) throw unauthorized();
         if (doc.passwordHash === undefined) throw new ImError('IM_ERR_NO_PASSWORD');
         if (!(await passwords.verify(doc.passwordHash, ctx.params.currentPassword)))
           throw new ImError('IM_ERR_WRONG_PASSWORD');

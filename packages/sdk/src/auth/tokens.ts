@@ -2,7 +2,7 @@ import { createSecretKey, type KeyObject } from 'node:crypto';
 import { decodeJwt, errors, jwtVerify, SignJWT } from 'jose';
 import { LRUCache } from 'lru-cache';
 import { sweepStale } from '../cache/stale-sweeper.ts';
-import { ImError } from '../errors/im-error.ts';
+import { unauthorized } from '../errors/helpers.ts';
 
 export interface TokenClaims {
   userId: string;
@@ -71,7 +71,7 @@ export class TokenService {
     if (known) {
       if (known.expiresAtMs > Date.now()) return claimsOf(known);
       this.#verified.delete(token);
-      throw new ImError('IM_ERR_UNAUTHORIZED', 'Access token expired');
+      throw unauthorized('Access token expired');
     }
     try {
       const { payload } = await jwtVerify(token, this.#key, { algorithms: ['HS256'] });
@@ -89,8 +89,8 @@ export class TokenService {
       this.#verified.set(token, { ...claims, expiresAtMs: payload.exp * 1000 });
       return claims;
     } catch (err) {
-      if (err instanceof errors.JWTExpired) throw new ImError('IM_ERR_UNAUTHORIZED', 'Access token expired');
-      throw new ImError('IM_ERR_UNAUTHORIZED', 'Invalid access token');
+      if (err instanceof errors.JWTExpired) throw unauthorized('Access token expired');
+      throw unauthorized('Invalid access token');
     }
   }
 }

@@ -49,3 +49,12 @@ export const conflict = (reason: string): ImError => new ImError('IM_ERR_CONFLIC
 
 /** 409: a cap on the object is reached (panels, pins, members). */
 export const limitReached = (reason: string): ImError => new ImError('IM_ERR_LIMIT', reason);
+
+/** 401: no valid token or session; the catalog's message unless the reason helps the user sign in again. */
+export const unauthorized = (reason?: string): ImError => new ImError('IM_ERR_UNAUTHORIZED', reason);
+
+/** 503: a dependency this node needs is missing or out of reach; the client may retry. */
+export const unavailable = (reason?: string): ImError => new ImError('IM_ERR_SERVICE_UNAVAILABLE', reason);
+
+/** 503 from a node started without MinIO (it serves no file routes). */
+export const noFileStorage = (): ImError => unavailable('No file storage on this node');

@@ -1,5 +1,5 @@
 import type { Context } from 'moleculer';
-import { ImError } from '../errors/im-error.ts';
+import { unauthorized } from '../errors/helpers.ts';
 
 /**
  * Building blocks for action `params` (fastest-validator). Every action
@@ -49,7 +49,7 @@ export interface CallerMeta {
 /** The authenticated caller's id, or IM_ERR_UNAUTHORIZED. */
 export function callerId(ctx: Context<unknown, CallerMeta>): string {
   const id = ctx.meta.user?.id;
-  if (!id) throw new ImError('IM_ERR_UNAUTHORIZED');
+  if (!id) throw unauthorized();
   return id;
 }
 

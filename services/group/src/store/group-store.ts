@@ -70,6 +70,8 @@ export class GroupStore {
     const group = await this.#models.groups.findOneAndDelete(filter).lean<GroupDoc>();
     if (!group) return null;
     const groupId = group._id.toHexString();
+    // Their standings are read alone too (a role check): none may outlive the group.
+    const members = await this.#models.members.find({ groupId: group._id }, { userId: 1 }).lean<MemberDoc[]>();
     await Promise.all([
       this.#models.members.deleteMany({ groupId: group._id }),
       this.#models.userGroups.deleteMany({ groupId: group._id }),
@@ -78,6 +80,10 @@ export class GroupStore {
       this.#cache.forgetRules(groupId),
       this.#cache.forgetUserGroups(groupId),
       this.#cache.forgetConverses(converseIdsOf(group)),
+      this.#cache.forgetMembers(
+        groupId,
+        members.map((m) => m.userId.toHexString()),
+      ),
     ]);
     return group;
   }

@@ -70,6 +70,7 @@ export const groupEndpoints: Endpoint[] = [
     // Multipart only, with the image as its one part.
     uploadFields: {},
     uploadTypes: PICTURE_TYPES,
+    invalidWhen: "the file's bytes are not one of those images (the type is sniffed, whatever the part says)",
     summary:
       'Set the group\'s icon (manageGroup): multipart/form-data with a "file" PNG, JPEG, GIF or WebP image of at most 1 MB; readable by everyone signed in, like avatars',
     tag: 'groups',
@@ -266,6 +267,7 @@ export const groupEndpoints: Endpoint[] = [
       name: { pattern: CUSTOM_EMOJI_NAME_PATTERN, description: "The emoji's name, as :name: carries it" },
     },
     uploadTypes: CUSTOM_EMOJI_TYPES,
+    invalidWhen: "the file's bytes are not one of those images (the type is sniffed, whatever the part says)",
     summary:
       'Add a custom emoji (manageGroup): multipart/form-data with a "name" field (2-32 of a-z, 0-9, _) and a "file" image of at most 256 KB',
     tag: 'groups',
@@ -322,6 +324,7 @@ export const groupEndpoints: Endpoint[] = [
       'Rename, recolour, change the permissions of or move a role (manageRoles; roles below your highest only; @everyone: permissions only)',
     tag: 'roles',
     nonEmptyBody: true,
+    invalidWhen: "the role is @everyone (the group's id) and the change names more than its permissions",
     response: 'Role',
   }),
   endpoint({

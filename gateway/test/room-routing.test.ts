@@ -18,8 +18,12 @@ describe('routing realtime events by room', () => {
 
   it('sends DM events to the members, whose sockets may not be in the DM room yet, and a join to the joiner', () => {
     const message = { id: 'm', converseId: 'd1' } as never;
-    assert.deepEqual(roomsOf(EVENTS.messageCreated, { message, memberIds: ['a', 'b'] }), ['c:d1', 'u:a', 'u:b']);
-    assert.deepEqual(roomsOf(EVENTS.messageCreated, { message }), ['c:d1']);
+    assert.deepEqual(roomsOf(EVENTS.messageCreated, { message, kind: 'dm', memberIds: ['a', 'b'] }), [
+      'c:d1',
+      'u:a',
+      'u:b',
+    ]);
+    assert.deepEqual(roomsOf(EVENTS.messageCreated, { message, kind: 'group', groupId: 'g1' }), ['c:d1']);
     assert.deepEqual(
       roomsOf(EVENTS.memberJoined, { groupId: 'g1', userId: 'a', role: 'member', converseIds: ['p'], memberCount: 2 }),
       ['g:g1', 'u:a'],

@@ -1,5 +1,5 @@
 import type { ServerToClientEvents } from '@im/protocol';
-import { EVENTS, type EventName, type EventPayloads, type Tracing } from '@im/sdk';
+import { dmMembersOf, EVENTS, type EventName, type EventPayloads, type Tracing } from '@im/sdk';
 import type { Context } from 'moleculer';
 import type { Counter, Histogram } from 'prom-client';
 import { converseRoom, groupRoom, userRoom } from './rooms.ts';
@@ -47,7 +47,7 @@ function move({ io, journal }: Realtime, kind: 'join' | 'leave', of: string | st
 }
 
 /** DM events name their two members: make sure their sockets are in the DM's room. */
-const dmJoin = (rt: Realtime, converseId: string, memberIds?: string[]) => {
+const dmJoin = (rt: Realtime, converseId: string, memberIds: string[] | undefined) => {
   if (memberIds) move(rt, 'join', memberIds.map(userRoom), converseRoom(converseId));
 };
 
@@ -77,26 +77,28 @@ function retellPresence(io: ImServer, userId: string, change: (groupIds: string[
  */
 const FANOUT: { [E in EventName]?: FanoutHandler<E> } = {
   [EVENTS.messageCreated]: (rt, p) => {
-    dmJoin(rt, p.message.converseId, p.memberIds);
+    dmJoin(rt, p.message.converseId, dmMembersOf(p));
     emitTo(rt, converseRoom(p.message.converseId), 'message:new', p.message);
   },
   [EVENTS.messageRedelivered]: (rt, p) => {
-    dmJoin(rt, p.message.converseId, p.memberIds);
+    dmJoin(rt, p.message.converseId, dmMembersOf(p));
     emitTo(rt, converseRoom(p.message.converseId), 'message:new', p.message);
   },
   [EVENTS.messageUpdated]: (rt, p) => {
-    dmJoin(rt, p.message.converseId, p.memberIds);
+    dmJoin(rt, p.message.converseId, dmMembersOf(p));
     emitTo(rt, converseRoom(p.message.converseId), 'message:updated', p.message);
   },
-  [EVENTS.messageDeleted]: (rt, { converseId, messageId, seq, memberIds }) => {
-    dmJoin(rt, converseId, memberIds);
+  [EVENTS.messageDeleted]: (rt, p) => {
+    const { converseId, messageId, seq } = p;
+    dmJoin(rt, converseId, dmMembersOf(p));
     emitTo(rt, converseRoom(converseId), 'message:deleted', { converseId, messageId, seq });
   },
   [EVENTS.reactionUpdated]: (rt, { converseId, messageId, emoji, userId, added, counts }) => {
     emitTo(rt, converseRoom(converseId), 'reaction:updated', { converseId, messageId, emoji, userId, added, counts });
   },
-  [EVENTS.submessage]: (rt, { submessage, memberIds }) => {
-    dmJoin(rt, submessage.converseId, memberIds);
+  [EVENTS.submessage]: (rt, p) => {
+    const { submessage } = p;
+    dmJoin(rt, submessage.converseId, dmMembersOf(p));
     emitTo(rt, converseRoom(submessage.converseId), 'message:submessage', submessage);
   },
   // Only the person who ran the command, on each of their devices in that converse.
@@ -125,8 +127,9 @@ const FANOUT: { [E in EventName]?: FanoutHandler<E> } = {
     io.to(userRoom(userId)).emit('import:progress', job);
   },
   // A read receipt: everyone in the converse sees how far this member read.
-  [EVENTS.readUpdated]: (rt, { converseId, userId, readSeq, memberIds }) => {
-    dmJoin(rt, converseId, memberIds);
+  [EVENTS.readUpdated]: (rt, p) => {
+    const { converseId, userId, readSeq } = p;
+    dmJoin(rt, converseId, dmMembersOf(p));
     emitTo(rt, converseRoom(converseId), 'read:updated', { converseId, userId, readSeq });
   },
   [EVENTS.dmOpened]: (rt, { converse }) => {
@@ -211,8 +214,9 @@ const FANOUT: { [E in EventName]?: FanoutHandler<E> } = {
   [EVENTS.userUpdated]: (rt, { user, groupIds, converseIds }) => {
     emitTo(rt, [userRoom(user.id), ...groupIds.map(groupRoom), ...converseIds.map(converseRoom)], 'user:updated', user);
   },
-  [EVENTS.callUpdated]: (rt, { converseId, participants, memberIds }) => {
-    dmJoin(rt, converseId, memberIds);
+  [EVENTS.callUpdated]: (rt, p) => {
+    const { converseId, participants } = p;
+    dmJoin(rt, converseId, dmMembersOf(p));
     emitTo(rt, converseRoom(converseId), 'call:updated', { converseId, participants });
   },
   // Rings every device of the callee, wherever their sockets are.

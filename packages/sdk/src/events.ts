@@ -108,10 +108,26 @@ export const EVENTS = {
 
 export type EventName = (typeof EVENTS)[keyof typeof EVENTS];
 
-/** DM events name their two members, so gateways reach them without a lookup. */
+/** A DM's event names its two members, so gateways reach them without a lookup. */
 export interface DmAudience {
-  memberIds?: string[];
+  kind: 'dm';
+  memberIds: string[];
 }
+
+/** A group panel's event: its audience is the panel's room. */
+export interface GroupAudience {
+  kind: 'group';
+}
+
+/** Which kind of converse an event is about, said outright (consumers switch on `kind`). */
+export type ConverseAudience = DmAudience | GroupAudience;
+
+/** A new message's audience: a group panel's names its group (integrations pick their hooks by it). */
+export type CreatedAudience = DmAudience | (GroupAudience & { groupId: string });
+
+/** A DM event's members (whose sockets may not be in its room yet); none for a group panel's. */
+export const dmMembersOf = (audience: ConverseAudience): string[] | undefined =>
+  audience.kind === 'dm' ? audience.memberIds : undefined;
 
 /**
  * What each event carries: the one place producers and subscribers take
@@ -171,11 +187,11 @@ export interface EventPayloads {
   'group.emoji.changed': { groupId: string };
   /** userGroups: all of the group's user groups after the change. */
   'group.usergroups.updated': { groupId: string; userGroups: UserGroup[] };
-  /** groupId: set for a group panel's message (integrations pick their hooks by it). */
-  'chat.message.created': { message: Message; groupId?: string } & DmAudience;
-  'chat.message.redelivered': { message: Message } & DmAudience;
-  'chat.message.updated': { message: Message } & DmAudience;
-  'chat.message.deleted': { converseId: string; messageId: string; seq: number } & DmAudience;
+  /** groupId: a group panel's message names its group (integrations pick their hooks by it). */
+  'chat.message.created': { message: Message } & CreatedAudience;
+  'chat.message.redelivered': { message: Message } & ConverseAudience;
+  'chat.message.updated': { message: Message } & ConverseAudience;
+  'chat.message.deleted': { converseId: string; messageId: string; seq: number } & ConverseAudience;
   /** counts: every emoji's count after the change (the same for everyone). */
   'chat.reaction.updated': {
     converseId: string;
@@ -184,8 +200,8 @@ export interface EventPayloads {
     userId: string;
     added: boolean;
     counts: Array<{ emoji: string; count: number }>;
-  } & DmAudience;
-  'chat.message.submessage': { submessage: Submessage } & DmAudience;
+  } & ConverseAudience;
+  'chat.message.submessage': { submessage: Submessage } & ConverseAudience;
   'chat.converse.read': { converseId: string; userId: string; readSeq: number };
   'chat.thread.read': { userId: string; converseId: string; rootId: string; readSeq: number };
   /** entry: the user's counts in the converse after the change. */
@@ -194,7 +210,7 @@ export interface EventPayloads {
   'push.inbox.updated': { userId: string; unread: number };
   /** An import started from the app moved on: to the admin who started it. */
   'import.progress': { userId: string; job: ImportJob };
-  'chat.read.updated': { converseId: string; userId: string; readSeq: number } & DmAudience;
+  'chat.read.updated': { converseId: string; userId: string; readSeq: number } & ConverseAudience;
   'chat.dm.opened': { converse: DmConverse };
   'file.uploaded': { fileId: string };
   'gateway.typing': { converseId: string; userId: string };
@@ -207,7 +223,7 @@ export interface EventPayloads {
    */
   'gateway.presence': { userId: string; groupIds: string[]; converseIds?: string[] } & PresenceStatus;
   'user.status.updated': { userId: string; status: UserStatus };
-  'call.updated': { converseId: string; participants: CallParticipant[] } & DmAudience;
+  'call.updated': { converseId: string; participants: CallParticipant[] } & ConverseAudience;
   /** userIds: the DM's members other than the caller. */
   'call.ringing': { converseId: string; callerId: string; startedAt: string; userIds: string[] };
   /** memberIds: the DM's members (the caller hangs up; the decliner's other devices stop ringing). */

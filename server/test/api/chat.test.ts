@@ -73,8 +73,8 @@ describe('conversations and messages', () => {
     assert.ok(ev, 'no chat.message.created event');
     assert.deepEqual(
       ev.params,
-      { message: sent.body, groupId: group.id },
-      'group messages carry their group, no member list',
+      { message: sent.body, kind: 'group', groupId: group.id },
+      'group messages say so and carry their group, no member list',
     );
   });
 
@@ -392,6 +392,7 @@ describe('conversations and messages', () => {
     assert.equal((await api.request('GET', `/api/converses/${ab.id}/messages`, { token: c.token })).status, 404);
     assert.equal((await send(c, ab.id, { content: 'me too' })).status, 404);
     const ev = events.find((e) => e.name === 'chat.message.created' && (e.params.message as Message).id === msg.id);
+    assert.equal(ev?.params.kind, 'dm');
     assert.deepEqual(ev?.params.memberIds, [a.id, b.id].sort());
     assert.equal((await api.request('POST', '/api/dms', { token: a.token, body: { userId: a.id } })).status, 403);
     assert.equal(

@@ -10,7 +10,7 @@ export function tellCall(sender: Sender, converseId: string, doc: CallDoc | null
   announce(sender, EVENTS.callUpdated, {
     converseId,
     participants: toParticipants(doc),
-    ...(memberIds ? { memberIds } : {}),
+    ...(memberIds ? { kind: 'dm' as const, memberIds } : { kind: 'group' as const }),
   });
 }
 

@@ -1,4 +1,4 @@
-import { callRecordActions } from './call-records.ts';
+import { callRecordActions } from './messages/call-records.ts';
 import { Histogram } from 'prom-client';
 import {
   AuditLog,
@@ -8,31 +8,33 @@ import {
   type ServiceEvents,
   type ServiceFactory,
 } from '@im/sdk';
-import { ConverseAccessResolver } from './access.ts';
-import { converseActions } from './converse-actions.ts';
-import { DmIndex } from './dm-index.ts';
-import { forwardActions } from './forward-actions.ts';
-import { importAdoptionActions } from './import-adoption.ts';
-import { messageActions } from './message-actions.ts';
-import { readReceipts } from './read-receipts.ts';
-import { previewActions } from './preview-actions.ts';
-import { MessageWriter } from './message-writer.ts';
-import { backfillMentionSeqs } from './mention-seqs.ts';
+import { ConverseAccessResolver } from './converses/access.ts';
+import { converseActions } from './converses/converse-actions.ts';
+import { DmIndex } from './converses/dm-index.ts';
+import { forwardActions } from './messages/forward-actions.ts';
+import { importAdoptionActions } from './converses/import-adoption.ts';
+import { messageActions } from './messages/message-actions.ts';
+import { readReceipts } from './converses/read-receipts.ts';
+import { previewActions } from './previews/preview-actions.ts';
+import { MessageWriter } from './store/message-writer.ts';
+import { backfillMentionSeqs } from './store/mention-seqs.ts';
 import { chatModels } from './models.ts';
-import { RecentMessages } from './recent-messages.ts';
-import { fillSpentSeqs } from './seq-repair.ts';
-import { pinActions } from './pin-actions.ts';
-import { markUnreadActions } from './mark-unread.ts';
-import { PollVoters } from './poll-voters.ts';
-import { pollActions } from './poll-actions.ts';
-import { savedActions } from './saved-actions.ts';
-import { submessageActions } from './submessage-actions.ts';
-import { threadActions } from './thread-actions.ts';
-import { DueTimer } from './due-timer.ts';
-import { dueWork, type DueBroker } from './due-work.ts';
-import { scheduleActions } from './schedule-actions.ts';
-import { scheduleModels } from './schedule-models.ts';
-import { ThreadReplies } from './thread-replies.ts';
+import { RecentMessages } from './store/recent-messages.ts';
+import { MessageStore } from './store/message-store.ts';
+import { dmSource } from './store/dm-records.ts';
+import { fillSpentSeqs } from './store/seq-repair.ts';
+import { pinActions } from './pins/pin-actions.ts';
+import { markUnreadActions } from './converses/mark-unread.ts';
+import { PollVoters } from './polls/poll-voters.ts';
+import { pollActions } from './polls/poll-actions.ts';
+import { savedActions } from './personal/saved-actions.ts';
+import { submessageActions } from './personal/submessage-actions.ts';
+import { threadActions } from './threads/thread-actions.ts';
+import { DueTimer } from './schedule/due-timer.ts';
+import { dueWork, type DueBroker } from './schedule/due-work.ts';
+import { scheduleActions } from './schedule/schedule-actions.ts';
+import { scheduleModels } from './schedule/schedule-models.ts';
+import { ThreadReplies } from './threads/thread-replies.ts';
 
 /** Converses (group panels and DMs) and their messages, reactions and read positions. */
 export const createChatService: ServiceFactory = (app: AppContext) => {
@@ -56,19 +58,19 @@ export const createChatService: ServiceFactory = (app: AppContext) => {
     app.logger,
     recent,
   );
-  const dmIndex = new DmIndex(createSetIndexStore(app, 'dms'), models, app.logger);
+  const dmIndex = new DmIndex(createSetIndexStore(app, 'dms'), dmSource(models), app.logger);
+  const store = new MessageStore(models, recent, writer, dmIndex);
   const schedule = scheduleModels(app.mongo!);
   let broker: DueBroker | undefined;
-  const work = dueWork(models, schedule, () => broker!, app.logger, app.config.schedulePollMs);
+  const work = dueWork(store.read, schedule, () => broker!, app.logger, app.config.schedulePollMs);
   const timer = new DueTimer(app.config.schedulePollMs, () => work.runDue(), app.logger);
   const deps = {
     app,
     models,
-    writer,
-    access: new ConverseAccessResolver(models),
+    store,
+    access: new ConverseAccessResolver(store),
     audit: new AuditLog(app.mongo!),
-    recent,
-    threads: new ThreadReplies(models, recent, app.logger),
+    threads: new ThreadReplies(models, store, app.logger),
     dmIndex,
     scheduling: { models: schedule, work, timer },
     voters: new PollVoters(app.config.secret, models.pollVotes),

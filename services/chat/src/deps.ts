@@ -1,21 +1,23 @@
-import type { AppContext, AuditLog, CallerMeta } from '@im/sdk';
-import type { Context } from 'moleculer';
-import type { ConverseAccessResolver } from './access.ts';
-import type { DmIndex } from './dm-index.ts';
-import type { MessageWriter } from './message-writer.ts';
+import type { AppContext, AuditLog } from '@im/sdk';
+import type { ConverseAccessResolver } from './converses/access.ts';
+import type { DmIndex } from './converses/dm-index.ts';
 import type { ChatModels } from './models.ts';
-import type { RecentMessages } from './recent-messages.ts';
-import type { Scheduling } from './schedule-actions.ts';
-import type { ThreadReplies } from './thread-replies.ts';
-import type { PollVoters } from './poll-voters.ts';
+import type { MessageStore } from './store/message-store.ts';
+import type { Scheduling } from './schedule/schedule-actions.ts';
+import type { ThreadReplies } from './threads/thread-replies.ts';
+import type { PollVoters } from './polls/poll-voters.ts';
+
+/** What handlers may query directly: everything but the store's collections. */
+export type CollectionsBesideMessages = Omit<ChatModels, 'messages' | 'converses'>;
 
 export interface ChatDeps {
   app: AppContext;
-  models: ChatModels;
-  writer: MessageWriter;
+  /** The collections beside messages (reads, reactions, follows, votes, saved); messages and converses are the store's alone. */
+  models: CollectionsBesideMessages;
+  /** Every read and write of messages and converse counters. */
+  store: MessageStore;
   access: ConverseAccessResolver;
   audit: AuditLog;
-  recent: RecentMessages;
   threads: ThreadReplies;
   /** Each user's DM ids, for the rooms of a connect. */
   dmIndex: DmIndex;
@@ -24,5 +26,3 @@ export interface ChatDeps {
   /** Whose vote is whose in polls (keyed hashes for anonymous ones). */
   voters: PollVoters;
 }
-
-export type Ctx<P = Record<string, never>> = Context<P, CallerMeta>;

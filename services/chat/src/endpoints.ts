@@ -1,9 +1,9 @@
 import { endpoint, type Endpoint } from '@im/sdk';
 import { chatParams } from './params.ts';
-import { previewParams } from './preview-params.ts';
-import { threadEndpoints } from './thread-endpoints.ts';
-import { scheduleEndpoints } from './schedule-endpoints.ts';
-import { personalEndpoints } from './personal-endpoints.ts';
+import { previewParams } from './previews/preview-params.ts';
+import { threadEndpoints } from './threads/thread-endpoints.ts';
+import { scheduleEndpoints } from './schedule/schedule-endpoints.ts';
+import { personalEndpoints } from './personal/personal-endpoints.ts';
 
 /** Converses and messages: the chat service's public HTTP endpoints (the gateway mounts them). */
 export const chatEndpoints: Endpoint[] = [

@@ -1,6 +1,6 @@
 import { modelOn } from '@im/sdk';
 import { Schema, type Connection, type Model, type Types } from 'mongoose';
-import { threadFollowSchema, type ThreadFollowDoc } from './thread-follows.ts';
+import { threadFollowSchema, type ThreadFollowDoc } from './threads/thread-follows.ts';
 import {
   pollVoteSchema,
   savedSchema,
@@ -8,7 +8,7 @@ import {
   type PollVoteDoc,
   type SavedDoc,
   type SubmessageDoc,
-} from './personal-models.ts';
+} from './personal/personal-models.ts';
 
 export interface MessageDoc {
   _id: Types.ObjectId;

@@ -1,7 +1,7 @@
 import { CUSTOM_EMOJI_NAME } from '@im/protocol';
 import { idParam, limitParam, notBlank, searchText, strict } from '@im/sdk';
-import { timestampParam } from './schedule-params.ts';
-import { pollBody } from './personal-params.ts';
+import { timestampParam } from './schedule/schedule-params.ts';
+import { pollBody } from './personal/personal-params.ts';
 
 /**
  * The chat service's action parameters (fastest-validator). The gateway's

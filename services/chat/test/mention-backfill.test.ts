@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Types } from 'mongoose';
-import { backfillMentionSeqs } from '../src/mention-seqs.ts';
+import { backfillMentionSeqs } from '../src/store/mention-seqs.ts';
 import { type ReadDoc } from '../src/models.ts';
 import { chatDbHooks, quietLogger } from './chat-db.ts';
 

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { before, describe, it } from 'node:test';
 import { Types } from 'mongoose';
-import { MessageWriter, type MessageDraft } from '../src/message-writer.ts';
-import { RecentMessages } from '../src/recent-messages.ts';
+import { MessageWriter, type MessageDraft } from '../src/store/message-writer.ts';
+import { RecentMessages } from '../src/store/recent-messages.ts';
 import { chatDbHooks, quietLogger } from './chat-db.ts';
 
 /**

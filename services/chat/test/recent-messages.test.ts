@@ -3,7 +3,7 @@ import { before, describe, it } from 'node:test';
 import { backingBytesOf } from '@im/sdk';
 import { Types } from 'mongoose';
 import type { MessageDoc } from '../src/models.ts';
-import { estimatedBytes, RecentMessages } from '../src/recent-messages.ts';
+import { estimatedBytes, RecentMessages } from '../src/store/recent-messages.ts';
 import { chatDbHooks } from './chat-db.ts';
 
 describe('the newest messages a chat node keeps', () => {

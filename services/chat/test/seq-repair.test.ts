@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Types } from 'mongoose';
 import { chatDbHooks, quietLogger } from './chat-db.ts';
-import { fillSpentSeqs } from '../src/seq-repair.ts';
+import { fillSpentSeqs } from '../src/store/seq-repair.ts';
 
 const logger = quietLogger;
 

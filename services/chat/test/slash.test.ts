@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseSlash } from '../src/slash.ts';
+import { parseSlash } from '../src/messages/slash.ts';
 
 describe('parseSlash', () => {
   it('reads commands with their text, whatever the case of the trigger', () => {

@@ -71,8 +71,8 @@ export const webhookDispatcher = (
   };
 
   return async (ctx: EventContext<'chat.message.created'>): Promise<void> => {
+    if (ctx.params.kind !== 'group') return;
     const { message, groupId } = ctx.params;
-    if (!groupId) return;
     const group = await directory.forGroup(groupId);
     if (group.outgoing.length === 0 || group.botIds.has(message.authorId)) return;
     const matching = group.outgoing.filter(

@@ -1,5 +1,5 @@
 import { plainText } from '@im/markdown';
-import { call, isDuplicateKeyError, type EventContext } from '@im/sdk';
+import { call, dmMembersOf, isDuplicateKeyError, type EventContext } from '@im/sdk';
 import type { Message } from '@im/protocol';
 import type { Context, ServiceBroker } from 'moleculer';
 import { Types } from 'mongoose';
@@ -166,7 +166,8 @@ export function notifier({ app, models, queue, fanOut }: PushDeps) {
   return {
     /** On `chat.message.created`: inbox entries, and pushes for the offline recipients. */
     async messageCreated(ctx: EventContext<'chat.message.created'>): Promise<void> {
-      const { message, memberIds } = ctx.params;
+      const { message } = ctx.params;
+      const memberIds = dmMembersOf(ctx.params);
       // A message's reads, inbox entries and jobs wait until the queue has room for its jobs
       // (an `@all` for as many as the mark: its roster is read once it is admitted; any other
       // group message for as many as a converse at level `all` by default may have).

@@ -40,7 +40,8 @@ export const notFound = (what: MissingThing, detail?: string): ImError =>
 export const forbidden = (reason?: string): ImError => new ImError('IM_ERR_FORBIDDEN', reason);
 
 /** 400: input the schema let through but the action cannot take; say which field and why. */
-export const invalid = (reason: string, details?: unknown): ImError => new ImError('IM_ERR_VALIDATION', reason, details);
+export const invalid = (reason: string, details?: unknown): ImError =>
+  new ImError('IM_ERR_VALIDATION', reason, details);
 
 /** 409: the request conflicts with what is stored now. */
 export const conflict = (reason: string): ImError => new ImError('IM_ERR_CONFLICT', reason);

@@ -1,4 +1,4 @@
-import type { EventPayloads } from '../events.ts';
+import { dmMembersOf, type EventPayloads } from '../events.ts';
 import { converseRoom, groupRoom, userRoom } from './rooms.ts';
 
 /**
@@ -15,18 +15,18 @@ import { converseRoom, groupRoom, userRoom } from './rooms.ts';
  */
 export const EVENT_ROOMS = {
   // DM events name their members: their sockets may not be in the DM's room yet.
-  'chat.message.created': (p) => withMembers(converseRoom(p.message.converseId), p.memberIds),
-  'chat.message.redelivered': (p) => withMembers(converseRoom(p.message.converseId), p.memberIds),
-  'chat.message.updated': (p) => withMembers(converseRoom(p.message.converseId), p.memberIds),
-  'chat.message.deleted': (p) => withMembers(converseRoom(p.converseId), p.memberIds),
+  'chat.message.created': (p) => withMembers(converseRoom(p.message.converseId), dmMembersOf(p)),
+  'chat.message.redelivered': (p) => withMembers(converseRoom(p.message.converseId), dmMembersOf(p)),
+  'chat.message.updated': (p) => withMembers(converseRoom(p.message.converseId), dmMembersOf(p)),
+  'chat.message.deleted': (p) => withMembers(converseRoom(p.converseId), dmMembersOf(p)),
   'chat.reaction.updated': (p) => [converseRoom(p.converseId)],
-  'chat.message.submessage': (p) => withMembers(converseRoom(p.submessage.converseId), p.memberIds),
+  'chat.message.submessage': (p) => withMembers(converseRoom(p.submessage.converseId), dmMembersOf(p)),
   'chat.converse.read': (p) => [userRoom(p.userId)],
   'chat.converse.unread': (p) => [userRoom(p.userId)],
   'push.converse.notifications': (p) => [userRoom(p.userId)],
   'push.inbox.updated': (p) => [userRoom(p.userId)],
   'import.progress': (p) => [userRoom(p.userId)],
-  'chat.read.updated': (p) => withMembers(converseRoom(p.converseId), p.memberIds),
+  'chat.read.updated': (p) => withMembers(converseRoom(p.converseId), dmMembersOf(p)),
   'chat.dm.opened': (p) => withMembers(converseRoom(p.converse.id), p.converse.memberIds),
   'integration.ephemeral': (p) => [userRoom(p.userId)],
   'group.updated': (p) => [groupRoom(p.group.id), ...p.group.panels.map((panel) => converseRoom(panel.converseId))],
@@ -46,7 +46,7 @@ export const EVENT_ROOMS = {
   'gateway.typing': (p) => [converseRoom(p.converseId)],
   'gateway.presence': (p) => [...p.groupIds.map(groupRoom), ...(p.converseIds ?? []).map(converseRoom)],
   'user.status.updated': (p) => [userRoom(p.userId)],
-  'call.updated': (p) => withMembers(converseRoom(p.converseId), p.memberIds),
+  'call.updated': (p) => withMembers(converseRoom(p.converseId), dmMembersOf(p)),
   'call.ringing': (p) => p.userIds.map(userRoom),
   'call.declined': (p) => p.memberIds.map(userRoom),
   'chat.scheduled.updated': (p) => [userRoom(p.userId)],

@@ -15,9 +15,10 @@ export function missedMessages({ app, models, queue, timer }: MailDeps) {
   return {
     async messageCreated(ctx: EventContext<'chat.message.created'>): Promise<void> {
       if (!queue()) return;
-      const { message, memberIds } = ctx.params;
+      const { message } = ctx.params;
       // @all and @here are not e-mailed: only DMs and people named.
-      const targets = (memberIds ?? message.mentions).filter((id) => id !== message.authorId);
+      const named = ctx.params.kind === 'dm' ? ctx.params.memberIds : message.mentions;
+      const targets = named.filter((id) => id !== message.authorId);
       if (targets.length === 0) return;
       const recipients = await call(ctx, 'user.mailRecipients', { ids: targets });
       const ids = Object.keys(recipients);
@@ -37,7 +38,7 @@ export function missedMessages({ app, models, queue, timer }: MailDeps) {
         messageId: new Types.ObjectId(message.id),
         seq: message.seq,
         authorId: new Types.ObjectId(message.authorId),
-        kind: memberIds ? ('dm' as const) : ('mention' as const),
+        kind: ctx.params.kind === 'dm' ? ('dm' as const) : ('mention' as const),
         content: message.content,
         sentAt,
       };

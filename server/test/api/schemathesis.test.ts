@@ -19,7 +19,7 @@ const CONFIG = fileURLToPath(new URL('./schemathesis.toml', import.meta.url));
  * The operations that end the token a run uses (or every session of its
  * account): in a run, one of them would turn every later request into a 401,
  * which hides what those requests would have found. Each is covered by its
- * own tests (server/test/api/sessions.test.ts, users.test.ts).
+ * own tests (server/test/api/sessions.test.ts and users.test.ts).
  */
 const TOKEN_ENDING = [
   'user.logout',
@@ -73,7 +73,7 @@ function schemathesis(
         'all',
         '--header',
         `Authorization: Bearer ${token}`,
-        // Bounded: about 2,500 requests, under a minute on two cores, and the same ones each run.
+        // Bounded: about 9,000 requests, the same ones each run.
         '--max-examples',
         '30',
         '--seed',
@@ -116,7 +116,7 @@ describe('the API document against the server (schemathesis, all checks)', () =>
     await livekit?.stop();
   });
 
-  // About 8,000 requests: some minutes on a busy machine.
+  // About 9,000 requests: 5 to 12 minutes on a busy two-core machine.
   it(
     'finds no disagreement on any operation, with a token that stays valid throughout',
     { timeout: 15 * 60_000 },

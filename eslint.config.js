@@ -28,6 +28,54 @@ const ABOVE_PACKAGES_DYNAMIC = dynamicImport(
 );
 const TEST_KIT_DYNAMIC = dynamicImport('^@im\\u002Ftestkit(\\u002F|$)', TEST_KIT.message);
 
+/** Services are peers: one reaches another through the broker (its actions and events), never through its code. */
+const OTHER_SERVICE = {
+  group: ['@im/service-*'],
+  message:
+    'A service must not import another service: call its actions or hear its events, or move the shared code to packages/.',
+};
+const OTHER_SERVICE_DYNAMIC = dynamicImport('^@im\\u002Fservice-', OTHER_SERVICE.message);
+const OUT_OF_SERVICE_MESSAGE =
+  'A service must not import files outside its own folder by relative path (another service, or a package: use its @im/ name).';
+/**
+ * A file `depth` folders below its service's folder leaves it with
+ * `depth + 1` `../`: the limits for the files at each depth (deeper ones are
+ * held to the deepest).
+ */
+const MAX_SERVICE_DEPTH = 8;
+function serviceBlocks() {
+  const blocks = [];
+  for (let depth = 0; depth <= MAX_SERVICE_DEPTH; depth++) {
+    const up = { regex: `^(\\./)?${'(\\.\\./)'.repeat(depth + 1)}`, message: OUT_OF_SERVICE_MESSAGE };
+    const upDynamic = dynamicImport(`^(\\.\\u002F)?${'\\.\\.\\u002F'.repeat(depth + 1)}`, OUT_OF_SERVICE_MESSAGE);
+    const folders = (n) => '*/'.repeat(n) + (depth === MAX_SERVICE_DEPTH ? '**/' : '');
+    blocks.push({
+      files: [`services/*/${folders(depth)}*.{ts,tsx,js,mjs}`],
+      rules: {
+        'no-restricted-imports': ['error', { patterns: [OTHER_SERVICE, up] }],
+        'no-restricted-syntax': ['error', OTHER_SERVICE_DYNAMIC, upDynamic],
+      },
+    });
+    // Production code under src/ is also kept from the test kit.
+    if (depth > 0)
+      blocks.push({
+        files: [`services/*/src/${folders(depth - 1)}*.{ts,tsx}`],
+        rules: {
+          'no-restricted-imports': ['error', { patterns: [OTHER_SERVICE, up, TEST_KIT] }],
+          'no-restricted-syntax': ['error', OTHER_SERVICE_DYNAMIC, upDynamic, TEST_KIT_DYNAMIC],
+        },
+      });
+  }
+  return blocks;
+}
+
+/** The benchmark drives the platform through its API and the services' public packages, never their source files. */
+const SERVICE_SOURCES = {
+  regex: '^(\\./)?(\\.\\./)+services(/|$)',
+  message: "The benchmark must not import services' files by path: use their package (@im/service-*) or the API.",
+};
+const SERVICE_SOURCES_DYNAMIC = dynamicImport('^(\\.\\.\\u002F)+services(\\u002F|$)', SERVICE_SOURCES.message);
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '**/dist-types/**', 'data/**', 'benchmark/results/**'] },
   js.configs.recommended,
@@ -59,10 +107,19 @@ export default tseslint.config(
     },
   },
   {
-    files: ['server/src/**/*.{ts,tsx}', 'gateway/src/**/*.{ts,tsx}', 'services/*/src/**/*.{ts,tsx}'],
+    files: ['server/src/**/*.{ts,tsx}', 'gateway/src/**/*.{ts,tsx}'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [TEST_KIT] }],
       'no-restricted-syntax': ['error', TEST_KIT_DYNAMIC],
+    },
+  },
+  // Service boundaries: no service imports another, by package or by path.
+  ...serviceBlocks(),
+  {
+    files: ['benchmark/**/*.{ts,tsx,js,mjs}'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [SERVICE_SOURCES] }],
+      'no-restricted-syntax': ['error', SERVICE_SOURCES_DYNAMIC],
     },
   },
   {
@@ -71,6 +128,14 @@ export default tseslint.config(
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'error',
+      // API paths come from the typed client (@im/api-client), generated from the endpoint table.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'Literal[value=/^\\/api\\//], TemplateElement[value.raw=/^\\/api\\//]',
+          message: "An API path: call api.call('service.action', params), or apiPath(...) for a raw endpoint.",
+        },
+      ],
     },
   },
   {

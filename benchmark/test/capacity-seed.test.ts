@@ -15,7 +15,7 @@ import { connectMongo } from '@im/sdk';
 import { startServerProcess, type ServerProcess } from '@im/dev-servers';
 import { openTestEnv, withDatabase, type TestEnv } from '@im/testkit';
 import { Types, type Connection } from 'mongoose';
-import { mentionedUsernames } from '../../services/chat/src/mentions.ts';
+import { mentionedUsernames } from '@im/service-chat';
 import { ensureDataset, MANIFEST_COLLECTION, seedDataset } from '../src/capacity/seed.ts';
 import type { DatasetManifest, SeedOptions } from '../src/capacity/types.ts';
 

@@ -1,9 +1,10 @@
 // Signing out and another account signing in, in one tab of headless
 // Chromium against the single instance: Ann opens a thread, sees who read
-// her message and a shared image, then logs out; Bob, who shares nothing with
-// her, logs in in the same tab and sees none of what Ann's session held (her
-// followed threads, her open thread, her file links), and no answer meant for
-// Ann's session lands in his.
+// her message and a shared image, reads a group she shares with Bob and
+// leaves a draft there, then logs out; Bob logs in in the same tab and sees
+// none of what Ann's session held (her converses, followed threads, open
+// thread, file links, her draft, her read position, the names her tab knew),
+// and no answer meant for Ann's session lands in his.
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import type { Message } from '@im/protocol';
@@ -23,9 +24,13 @@ describe("another account in the same tab sees none of the previous one's state"
   let bob: Account;
   let cat: Account;
   let crew: { groupId: string; converseId: string };
+  let both: { groupId: string; converseId: string };
   let fileId: string;
   afterEach(describePagesOnFailure(() => pages));
 
+  // A sent message the server confirmed (waiting for "nothing pending" could pass before the pending row is drawn).
+  const confirmed = (text: string) =>
+    tab.locator('[data-testid="message"]:not([data-pending])').filter({ hasText: text }).waitFor();
   const post = (account: Account, converseId: string, body: Record<string, unknown>) =>
     api<Message>(story.server.base, account.token, 'POST', `/api/converses/${converseId}/messages`, body);
 
@@ -37,8 +42,11 @@ describe("another account in the same tab sees none of the previous one's state"
       registerAccount(base, 'cat'),
     ]);
     crew = await groupWithMembers(base, ann, 'Crew', [cat]);
-    // Bob has a group of his own and is not in Ann's.
+    // Bob has a group of his own and is not in Ann's; they share one more, with Cat.
     await groupWithMembers(base, bob, 'Den', []);
+    both = await groupWithMembers(base, ann, 'Both', [bob, cat]);
+    await post(cat, both.converseId, { content: 'Lunch at one' });
+    await post(cat, both.converseId, { content: 'Bring cups' });
 
     const upload = await fetch(`${base}/api/files?name=plan.png`, {
       method: 'POST',
@@ -65,6 +73,17 @@ describe("another account in the same tab sees none of the previous one's state"
     await root.getByTestId('thread-summary').click();
     await tab.getByTestId('thread-pane').getByTestId('thread-reply').filter({ hasText: 'I do' }).waitFor();
     await tab.getByRole('button', { name: 'Threads, 1 unread' }).waitFor();
+
+    // Ann reads the group she shares with Bob, starts a message there and leaves it unsent.
+    await tab.getByRole('button', { name: 'Both', exact: true }).click();
+    await tab.getByTestId('message').filter({ hasText: 'Bring cups' }).waitFor();
+    await tab
+      .getByRole('button', { name: 'Both', exact: true })
+      .getByTestId('badge-group')
+      .waitFor({ state: 'detached' });
+    await tab.getByRole('textbox', { name: 'Message' }).fill("Ann's unsent draft");
+    await tab.getByRole('button', { name: 'Crew', exact: true }).click();
+    await tab.getByTestId('message').filter({ hasText: 'See you at nine' }).waitFor();
   });
 
   it('Ann logs out and Bob logs in in the same tab: nothing of Ann shows, late answers for her are dropped', async () => {
@@ -93,6 +112,8 @@ describe("another account in the same tab sees none of the previous one's state"
     await tab.getByRole('button', { name: 'Settings' }).click();
     await tab.getByRole('button', { name: 'Log out', exact: true }).click();
     await tab.getByRole('button', { name: 'Log in' }).waitFor();
+    // Cat takes a new name while nobody is signed in here: Bob's tab must ask, not remember Ann's copy.
+    await api(story.server.base, cat.token, 'PATCH', '/api/users/me', { nickname: 'Cat the cook' });
 
     const fileLinks: string[] = [];
     tab.on('request', (request) => {
@@ -105,14 +126,14 @@ describe("another account in the same tab sees none of the previous one's state"
     await tab.getByRole('button', { name: 'Den' }).click();
     await tab.getByTestId('converse-title').filter({ hasText: '#general' }).waitFor();
     await send(tab, 'Bob was here');
-    await tab.locator('[data-pending]').waitFor({ state: 'detached' });
+    await confirmed('Bob was here');
     const threads = tab.getByRole('button', { name: /^Threads/ });
     assert.equal(await threads.getAttribute('aria-label'), 'Threads', "Bob's tab counts Ann's unread threads");
 
     // Ann's late answer arrives in Bob's session, then Bob's own is still on its way.
     await release(true);
     await send(tab, 'Bob is still here');
-    await tab.locator('[data-pending]').waitFor({ state: 'detached' });
+    await confirmed('Bob is still here');
     assert.equal(await threads.getAttribute('aria-label'), 'Threads');
     await threads.click();
     const list = tab.getByRole('dialog', { name: 'Threads' });
@@ -135,6 +156,16 @@ describe("another account in the same tab sees none of the previous one's state"
     assert.equal(await tab.getByTestId('thread-pane').count(), 0);
     assert.equal(await tab.getByTestId('seen-by').count(), 0);
     assert.deepEqual(fileLinks, [], "Bob's tab asked for Ann's file");
+
+    // The group they share: Bob has not read it (Ann had), her draft is not in his composer,
+    // and Cat goes by the name the server says now.
+    const shared = tab.getByRole('button', { name: 'Both', exact: true });
+    await shared.getByTestId('badge-group').waitFor();
+    await shared.click();
+    const cups = tab.getByTestId('message').filter({ hasText: 'Lunch at one' });
+    await cups.getByText('Cat the cook').waitFor();
+    assert.equal(await tab.getByRole('textbox', { name: 'Message' }).inputValue(), '');
+    assert.ok(!(await tab.locator('body').innerText()).includes("Ann's unsent draft"));
     assert.deepEqual(pageErrors, []);
   });
 });

@@ -12,6 +12,7 @@ import { launchBrowser } from './harness/browser.ts';
 import { SHOTS, startWebApp } from './harness/server.ts';
 import { startCuttableProxy, type CuttableProxy } from './harness/cuttable-proxy.ts';
 import { PNG } from './harness/png.ts';
+import { STEP_DEADLINE_MS } from './harness/deadline.ts';
 
 describe('two people chatting in the web client', () => {
   let env: TestEnv;
@@ -31,7 +32,7 @@ describe('two people chatting in the web client', () => {
     browser = await launchBrowser();
     aliceContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     bobContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    for (const context of [aliceContext, bobContext]) context.setDefaultTimeout(15_000);
+    for (const context of [aliceContext, bobContext]) context.setDefaultTimeout(STEP_DEADLINE_MS);
     alice = await aliceContext.newPage();
     bob = await bobContext.newPage();
     collectPageErrors(alice, 'alice', pageErrors);

@@ -15,6 +15,7 @@ import { api, openAs, registerAccount, type Account } from './harness/api.ts';
 import { collectPageErrors, describePagesOnFailure } from './harness/app.ts';
 import { SHOTS } from './harness/server.ts';
 import { webAppStory } from './harness/story.ts';
+import { STEP_DEADLINE_MS } from './harness/deadline.ts';
 
 const DANAS_PASSWORD = 'dana picks her own';
 
@@ -36,7 +37,7 @@ describe('claiming an imported account in the web client', () => {
 
   const newPage = async (label: string): Promise<Page> => {
     const context = await story.browser.newContext({ viewport: { width: 1280, height: 800 } });
-    context.setDefaultTimeout(15_000);
+    context.setDefaultTimeout(STEP_DEADLINE_MS);
     const page = await context.newPage();
     pages[label] = page;
     collectPageErrors(page, label, pageErrors);

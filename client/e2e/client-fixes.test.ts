@@ -9,6 +9,7 @@ import { type Page } from 'playwright-core';
 import { api } from './harness/api.ts';
 import { collectPageErrors, describePagesOnFailure, register } from './harness/app.ts';
 import { webAppStory } from './harness/story.ts';
+import { STEP_DEADLINE_MS } from './harness/deadline.ts';
 
 const LONG = 'release-planning-and-coordination-for-the-next-quarter';
 
@@ -21,7 +22,7 @@ describe('client fixes in Chromium: sidebar, form fields, menus', () => {
 
   before(async () => {
     const context = await story.browser.newContext({ viewport: { width: 1280, height: 900 } });
-    context.setDefaultTimeout(15_000);
+    context.setDefaultTimeout(STEP_DEADLINE_MS);
     page = await context.newPage();
     collectPageErrors(page, 'nina', pageErrors);
     await register(page, story.server.base, 'nina');

@@ -18,6 +18,7 @@ import { api, registerAccount } from './harness/api.ts';
 import { collectPageErrors, describePagesOnFailure, PASSWORD, register } from './harness/app.ts';
 import { launchBrowser } from './harness/browser.ts';
 import { SHOTS, startWebApp } from './harness/server.ts';
+import { STEP_DEADLINE_MS } from './harness/deadline.ts';
 
 const ADA_EMAIL = 'ada@example.test';
 const NEW_PASSWORD = 'a brand new secret';
@@ -56,7 +57,7 @@ describe('e-mail in the web client: verification, a forgotten password, an admin
 
   const newPage = async (label: string, viewport = { width: 1280, height: 800 }): Promise<Page> => {
     const context = await browser.newContext({ viewport });
-    context.setDefaultTimeout(15_000);
+    context.setDefaultTimeout(STEP_DEADLINE_MS);
     const page = await context.newPage();
     pages[label] = page;
     collectPageErrors(page, label, pageErrors);

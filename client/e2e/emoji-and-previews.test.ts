@@ -14,6 +14,7 @@ import { collectPageErrors, describePagesOnFailure, register, send } from './har
 import { PNG } from './harness/png.ts';
 import { SHOTS } from './harness/server.ts';
 import { webAppStory } from './harness/story.ts';
+import { STEP_DEADLINE_MS } from './harness/deadline.ts';
 
 /** A web page with OpenGraph tags and an image, on loopback; records which paths were asked for. */
 async function startSite() {
@@ -59,7 +60,7 @@ describe('custom emoji and link previews in the web client', () => {
 
   it('lets an admin add a custom emoji and react with it through the picker', async () => {
     const context = await story.browser.newContext({ viewport: { width: 1280, height: 900 } });
-    context.setDefaultTimeout(15_000);
+    context.setDefaultTimeout(STEP_DEADLINE_MS);
     page = await context.newPage();
     pages.olivia = page;
     collectPageErrors(page, 'olivia', pageErrors);

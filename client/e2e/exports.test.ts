@@ -9,6 +9,7 @@ import { type Locator, type Page } from 'playwright-core';
 import { collectPageErrors, describePagesOnFailure, register, send } from './harness/app.ts';
 import { SHOTS } from './harness/server.ts';
 import { webAppStory } from './harness/story.ts';
+import { STEP_DEADLINE_MS } from './harness/deadline.ts';
 
 describe('exports in the web client', () => {
   const story = webAppStory(import.meta.url);
@@ -31,7 +32,7 @@ describe('exports in the web client', () => {
 
   it("lets a group's owner export it from the group settings, and anyone export their own data from Settings", async () => {
     const context = await story.browser.newContext({ viewport: { width: 1280, height: 900 } });
-    context.setDefaultTimeout(15_000);
+    context.setDefaultTimeout(STEP_DEADLINE_MS);
     const page = await context.newPage();
     pages.olivia = page;
     collectPageErrors(page, 'olivia', pageErrors);

@@ -13,6 +13,7 @@ import { openAs, registerAccount, type Account } from './harness/api.ts';
 import { collectPageErrors, describePagesOnFailure } from './harness/app.ts';
 import { SHOTS } from './harness/server.ts';
 import { webAppStory } from './harness/story.ts';
+import { STEP_DEADLINE_MS } from './harness/deadline.ts';
 
 /** Seconds since 1970 as Slack writes a message's `ts` (a decimal string, unique per channel). */
 const ts = (iso: string, n: number) => `${Date.parse(iso) / 1000}.00000${n}`;
@@ -65,7 +66,7 @@ describe('the Import page in the web client', () => {
   it('lets root upload a Slack export and follow it to its summary', async () => {
     root = await registerAccount(story.server.base, 'root');
     const context = await story.browser.newContext({ viewport: { width: 1280, height: 900 } });
-    context.setDefaultTimeout(15_000);
+    context.setDefaultTimeout(STEP_DEADLINE_MS);
     const page = await context.newPage();
     pages.root = page;
     collectPageErrors(page, 'root', pageErrors);

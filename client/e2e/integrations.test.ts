@@ -16,6 +16,7 @@ import { collectPageErrors, describePagesOnFailure, messageTexts, register, send
 import { startReceiver, type Received } from './harness/receiver.ts';
 import { SHOTS } from './harness/server.ts';
 import { webAppStory } from './harness/story.ts';
+import { STEP_DEADLINE_MS } from './harness/deadline.ts';
 
 const DEPLOY_ANSWER = 'Deployed staging to the test servers';
 
@@ -42,6 +43,7 @@ describe('integrations in the web client: bots, webhooks, slash commands', () =>
   const pageErrors: string[] = [];
   let events: Awaited<ReturnType<typeof startReceiver>>;
   let commandServer: Awaited<ReturnType<typeof startReceiver>>;
+  const workingSeen = Promise.withResolvers<void>();
   let page: Page;
   let token: string;
   let groupId: string;
@@ -51,8 +53,9 @@ describe('integrations in the web client: bots, webhooks, slash commands', () =>
     events = await startReceiver();
     commandServer = await startReceiver(async (req) => {
       if (req.path === '/broken') return { status: 500 };
-      // Long enough for the composer's "working…" line to show, well within the server's 3 s.
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      // The answer waits until the test has seen the composer's "working…" line (the
+      // server gives a command 3 s), so that line is never raced by a quick answer.
+      await workingSeen.promise;
       return { body: { text: DEPLOY_ANSWER } };
     });
   });
@@ -77,7 +80,7 @@ describe('integrations in the web client: bots, webhooks, slash commands', () =>
 
   it('lets Olivia make a bot and shows its token once', async () => {
     const context = await story.browser.newContext({ viewport: { width: 1280, height: 900 } });
-    context.setDefaultTimeout(15_000);
+    context.setDefaultTimeout(STEP_DEADLINE_MS);
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: story.server.base });
     page = await context.newPage();
     pages.olivia = page;
@@ -236,6 +239,7 @@ describe('integrations in the web client: bots, webhooks, slash commands', () =>
     // While it runs: a greyed line, and no pending message (nothing will be stored).
     await page.getByTestId('command-note').filter({ hasText: '/deploy is working…' }).waitFor();
     assert.equal(await page.locator('[data-pending]').count(), 0);
+    workingSeen.resolve();
 
     const answer = page.getByTestId('ephemeral-message');
     await answer.filter({ hasText: DEPLOY_ANSWER }).waitFor();

@@ -12,6 +12,7 @@ import { api } from './harness/api.ts';
 import { collectPageErrors, describePagesOnFailure, register, send } from './harness/app.ts';
 import { SHOTS } from './harness/server.ts';
 import { webAppStory } from './harness/story.ts';
+import { STEP_DEADLINE_MS } from './harness/deadline.ts';
 
 const RICH = [
   '**Release** notes, ~~draft~~ *final*, see `npm test`:',
@@ -43,7 +44,7 @@ describe('Markdown in the web client', () => {
 
   before(async () => {
     const context = await story.browser.newContext({ viewport: { width: 1280, height: 900 } });
-    context.setDefaultTimeout(15_000);
+    context.setDefaultTimeout(STEP_DEADLINE_MS);
     page = await context.newPage();
     collectPageErrors(page, 'mara', pageErrors);
     page.on('dialog', (dialog) => {

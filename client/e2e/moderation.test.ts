@@ -16,6 +16,7 @@ import { describePagesOnFailure, PASSWORD } from './harness/app.ts';
 import { SHOTS } from './harness/server.ts';
 import { webAppStory } from './harness/story.ts';
 import { openWindow, watchPage } from './harness/windows.ts';
+import { STEP_DEADLINE_MS } from './harness/deadline.ts';
 
 const SPAM = 'Cheap watches at spam.example, click now';
 
@@ -278,7 +279,7 @@ describe('moderating a group in the web client', () => {
     await console_.getByText('Saved.').waitFor();
     // Invite only: a newcomer following Alice's invite link registers with its code, and is in the group.
     const dave = await (await story.browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-    dave.setDefaultTimeout(15_000);
+    dave.setDefaultTimeout(STEP_DEADLINE_MS);
     watch('dave', dave);
     await dave.goto(`${story.server.base}/invite/${inviteCode}`);
     await dave.getByRole('button', { name: 'Create an account' }).click();

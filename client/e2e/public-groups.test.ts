@@ -14,6 +14,7 @@ import { api } from './harness/api.ts';
 import { collectPageErrors, describePagesOnFailure, register, send } from './harness/app.ts';
 import { SHOTS } from './harness/server.ts';
 import { webAppStory } from './harness/story.ts';
+import { STEP_DEADLINE_MS } from './harness/deadline.ts';
 
 const DESCRIPTION = 'Seeds, soil and sunshine: swap cuttings and tips.';
 const MESSAGE = 'Spring planting starts **bold** and early <script>alert(1)</script>';
@@ -32,7 +33,7 @@ describe('public groups, web-public panels and feeds in the web client', () => {
   /** A fresh browser context, its errors collected (app pages only: the public page is not the app). */
   const newPage = async (label: string, opts: { app: boolean }): Promise<Page> => {
     const context = await story.browser.newContext({ viewport: { width: 1280, height: 800 } });
-    context.setDefaultTimeout(15_000);
+    context.setDefaultTimeout(STEP_DEADLINE_MS);
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: story.server.base });
     const page = await context.newPage();
     pages[label] = page;

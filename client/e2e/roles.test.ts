@@ -17,6 +17,7 @@ import { PNG } from './harness/png.ts';
 import { SHOTS } from './harness/server.ts';
 import { webAppStory } from './harness/story.ts';
 import { openWindow, watchPage } from './harness/windows.ts';
+import { STEP_DEADLINE_MS } from './harness/deadline.ts';
 
 const SECRET = 'Crew only: the set list is in the blue folder';
 
@@ -52,7 +53,7 @@ describe('roles and private panels in the web client', () => {
     await openWindow(story, windows, 'ann', ann, path);
     // Ben's window records what its socket receives before the app even connects.
     const context = await story.browser.newContext({ viewport: { width: 1280, height: 800 } });
-    context.setDefaultTimeout(15_000);
+    context.setDefaultTimeout(STEP_DEADLINE_MS);
     const benPage = await context.newPage();
     benPage.on('websocket', (socket) => socket.on('framereceived', (frame) => benFrames.push(String(frame.payload))));
     watchPage(windows, 'ben', benPage);

@@ -17,6 +17,7 @@ import { startReceiver } from './harness/receiver.ts';
 import { SHOTS } from './harness/server.ts';
 import { webAppStory } from './harness/story.ts';
 import { openWindow, watchPage, type Windows } from './harness/windows.ts';
+import { STEP_DEADLINE_MS } from './harness/deadline.ts';
 
 const PAUSED = 'Paused: this account is open in too many other windows.';
 const SECRET_WORDS = 'the butler did it';
@@ -177,7 +178,7 @@ describe('safety controls in the web client: too many windows, a disabled webhoo
     });
 
     const context = await story.browser.newContext({ viewport: { width: 1280, height: 800 } });
-    context.setDefaultTimeout(15_000);
+    context.setDefaultTimeout(STEP_DEADLINE_MS);
     const visitor = await context.newPage();
     visitor.on('pageerror', (err) => windows.errors.push(`visitor: ${err.message}`));
     windows.pages.visitor = visitor;

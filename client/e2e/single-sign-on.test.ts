@@ -16,6 +16,7 @@ import { api } from './harness/api.ts';
 import { collectPageErrors, describePagesOnFailure, register } from './harness/app.ts';
 import { launchBrowser } from './harness/browser.ts';
 import { SHOTS, startWebApp } from './harness/server.ts';
+import { STEP_DEADLINE_MS } from './harness/deadline.ts';
 
 const LABEL = 'Sign in with Acme ID';
 
@@ -48,7 +49,7 @@ describe('single sign-on in the web client', () => {
 
   const newPage = async (label: string): Promise<Page> => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    context.setDefaultTimeout(15_000);
+    context.setDefaultTimeout(STEP_DEADLINE_MS);
     const page = await context.newPage();
     pages[label] = page;
     collectPageErrors(page, label, pageErrors);

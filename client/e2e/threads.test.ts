@@ -1,14 +1,17 @@
 // Threads and pins in the web client, in headless Chromium against the single
 // instance: Ada and Ben hold a conversation in a thread (Ada replies in a
 // thread, Ben sees "1 reply" under the root, opens the pane and answers, Ada
-// sees his answer), then Ada, the group's owner, pins the root and it shows
-// in the pins popover for both.
+// sees his answer); replies in the pane have the timeline's actions (edit,
+// react, delete) and its composer (a file attached, a member mentioned), each
+// seen live by the other; then Ada, the group's owner, pins the root and it
+// shows in the pins popover for both.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import { type Page } from 'playwright-core';
 import { groupWithMembers, registerAccount, type Account } from './harness/api.ts';
 import { describePagesOnFailure, send } from './harness/app.ts';
+import { PNG } from './harness/png.ts';
 import { SHOTS } from './harness/server.ts';
 import { webAppStory } from './harness/story.ts';
 import { openWindow } from './harness/windows.ts';
@@ -27,7 +30,11 @@ describe('threads and pins in the web client', () => {
     await page.getByTestId('converse-title').filter({ hasText: '#general' }).waitFor();
     return page;
   };
-  const message = (page: Page, text: string) => page.getByTestId('message').filter({ hasText: text });
+  // A message in the timeline (the thread pane beside it draws its messages the same way).
+  const message = (page: Page, text: string) =>
+    page.locator('.converse').getByTestId('message').filter({ hasText: text });
+  const reply = (page: Page, text: string) =>
+    page.getByTestId('thread-pane').getByTestId('thread-reply').filter({ hasText: text });
 
   it('Ada replies in a thread; Ben sees "1 reply", opens it and answers; Ada sees the answer', async () => {
     const base = story.server.base;
@@ -55,7 +62,7 @@ describe('threads and pins in the web client', () => {
     const benPane = ben.getByTestId('thread-pane');
     await benPane.getByTestId('thread-reply').filter({ hasText: 'I can, if someone brings the stove' }).waitFor();
     await benPane.getByLabel('Reply in thread').fill('Stove is mine');
-    await benPane.getByRole('button', { name: 'Send reply' }).click();
+    await benPane.getByRole('button', { name: 'Send', exact: true }).click();
 
     await adaPane.getByTestId('thread-reply').filter({ hasText: 'Stove is mine' }).waitFor();
     await message(ada, 'Who is bringing the tent?')
@@ -63,6 +70,53 @@ describe('threads and pins in the web client', () => {
       .filter({ hasText: '2 replies' })
       .waitFor();
     await ada.screenshot({ path: join(SHOTS, 'thread-pane.png') });
+  });
+
+  it("in the pane Ben edits his reply, reacts to Ada's and deletes his; Ada sees each", async () => {
+    const mine = reply(ben, 'Stove is mine');
+    await mine.hover();
+    await mine.getByRole('button', { name: 'Edit' }).click();
+    // The edit box replaces the text the reply was found by.
+    const editBox = ben.getByTestId('thread-pane').getByLabel('Edit message');
+    await editBox.fill('Stove and pot are mine');
+    await editBox.press('Enter');
+    await reply(ada, 'Stove and pot are mine').getByText('(edited)').waitFor();
+
+    const hers = reply(ben, 'I can, if someone brings the stove');
+    await hers.hover();
+    await hers.getByRole('button', { name: 'Add reaction' }).click();
+    await hers.getByRole('button', { name: 'React 🎉' }).click();
+    await reply(ada, 'I can, if someone brings the stove').getByRole('button', { name: '🎉 1' }).waitFor();
+
+    const edited = reply(ben, 'Stove and pot are mine');
+    await edited.hover();
+    ben.once('dialog', (dialog) => void dialog.accept());
+    await edited.getByRole('button', { name: 'Delete' }).click();
+    await ada.getByTestId('thread-pane').getByText('This message was deleted.').waitFor();
+    assert.equal(await reply(ada, 'Stove and pot are mine').count(), 0);
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it("Ben's thread composer attaches a file and completes @ada; Ada sees the image and her mention", async () => {
+    const benPane = ben.getByTestId('thread-pane');
+    await benPane.getByTestId('file-input').setInputFiles({ name: 'stove.png', mimeType: 'image/png', buffer: PNG });
+    await benPane.getByTestId('upload').filter({ hasText: 'stove.png' }).waitFor();
+    await ben.waitForFunction(() => !document.querySelector('[data-testid="thread-pane"] .upload.uploading'));
+    const box = benPane.getByRole('textbox', { name: 'Reply in thread' });
+    await box.pressSequentially('@ad');
+    await benPane.getByRole('listbox', { name: 'Mention a member' }).getByRole('option', { name: /@ada/ }).waitFor();
+    await box.press('Enter');
+    assert.equal(await box.inputValue(), '@ada ');
+    await box.pressSequentially('here is the stove');
+    await box.press('Enter');
+
+    const shown = reply(ada, 'here is the stove');
+    await shown.getByTestId('thumbnail').waitFor();
+    await shown.locator('.message.mentions-me').waitFor();
+    // A reply in the thread, not in the timeline.
+    assert.equal(await message(ada, 'here is the stove').count(), 0);
+    await ada.screenshot({ path: join(SHOTS, 'thread-pane-actions.png') });
+    assert.deepEqual(pageErrors, []);
   });
 
   it('Ada pins the root; both see it in the pins popover; Ben, a member, is not offered Pin', async () => {

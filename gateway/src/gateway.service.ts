@@ -20,6 +20,7 @@ import {
   type Params,
   type ServiceFactory,
   type TraceCarrier,
+  defineActions,
 } from '@im/sdk';
 import { presenceGroupIds, sessionRoom, userRoom } from './realtime/rooms.ts';
 import type { Presence, PresenceStatus } from '@im/protocol';
@@ -212,7 +213,7 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
         return address && typeof address === 'object' ? address : undefined;
       },
     },
-    actions: {
+    actions: defineActions('gateway', {
       /** For other services (push): which of these users have a socket on any gateway. */
       online: {
         visibility: 'public' as const,
@@ -263,7 +264,7 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
           return { online: [...online], away: [...away] };
         },
       },
-    },
+    }),
     events: withPayloadHandlers(
       {
         [EVENTS.userDeactivated]: (ctx: EventContext<typeof EVENTS.userDeactivated>) => {

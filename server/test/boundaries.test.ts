@@ -59,6 +59,79 @@ describe('package boundaries (lint)', () => {
     }
   });
 
+  it('refuses a service that imports another, by package or by path', async () => {
+    const cases: [file: string, code: string][] = [
+      [
+        'services/chat/src/violation.ts',
+        "import { groupModels } from '@im/service-group';\nexport const x = groupModels;\n",
+      ],
+      ['services/chat/src/violation.ts', "import { x } from '@im/service-group/endpoints';\nexport const y = x;\n"],
+      ['services/chat/src/violation.ts', "export const load = () => import('@im/service-user');\n"],
+      [
+        'services/chat/src/violation.ts',
+        "import { groupModels } from '../../group/src/models.ts';\nexport const x = groupModels;\n",
+      ],
+      ['services/chat/src/violation.ts', "export const load = () => import('../../group/src/models.ts');\n"],
+      ['services/chat/violation.ts', "import { x } from '../user/src/index.ts';\nexport const y = x;\n"],
+      [
+        'services/import/src/sources/discord/violation.ts',
+        "import { x } from '../../../../chat/src/a.ts';\nexport const y = x;\n",
+      ],
+      ['services/chat/test/violation.test.ts', "import { x } from '../../group/src/a.ts';\nexport const y = x;\n"],
+      // A package, too, is imported by its name, not its files.
+      [
+        'services/chat/src/violation.ts',
+        "import { call } from '../../../packages/sdk/src/index.ts';\nexport const x = call;\n",
+      ],
+    ];
+    for (const [file, code] of cases) {
+      const errors = await boundaryErrors(file, code);
+      assert.equal(errors.length, 1, `${file}: ${code}`);
+      assert.match(errors[0]!, /A service must not import/);
+    }
+    // Within its own folder, at any depth, a service imports freely (its tests too, and the test kit there).
+    for (const [file, code] of [
+      [
+        'services/import/src/sources/discord/ok.ts',
+        "import { x } from '../../source/types.ts';\nexport const y = x;\n",
+      ],
+      [
+        'services/chat/src/ok.ts',
+        "import { x } from './models.ts';\nimport { call } from '@im/sdk';\nexport const y = [x, call];\n",
+      ],
+      [
+        'services/chat/test/ok.test.ts',
+        "import { x } from '../src/models.ts';\nimport { openTestEnv } from '@im/testkit';\nexport const y = [x, openTestEnv];\n",
+      ],
+    ])
+      assert.deepEqual(await boundaryErrors(file!, code!), [], file);
+  });
+
+  it("refuses the benchmark reaching into services' files, and allows their packages", async () => {
+    for (const [file, code] of [
+      [
+        'benchmark/src/capacity/violation.ts',
+        "import { chatModels } from '../../../services/chat/src/models.ts';\nexport const x = chatModels;\n",
+      ],
+      [
+        'benchmark/test/violation.test.ts',
+        "import { m } from '../../services/chat/src/mentions.ts';\nexport const x = m;\n",
+      ],
+      ['benchmark/src/violation.ts', "export const load = () => import('../../services/import/test/generator.ts');\n"],
+    ]) {
+      const errors = await boundaryErrors(file!, code!);
+      assert.equal(errors.length, 1, `${file}: ${code}`);
+      assert.match(errors[0]!, /benchmark must not import services' files/);
+    }
+    assert.deepEqual(
+      await boundaryErrors(
+        'benchmark/src/capacity/ok.ts',
+        "import { chatModels } from '@im/service-chat';\nimport { x } from '../lib/api.ts';\nexport const y = [chatModels, x];\n",
+      ),
+      [],
+    );
+  });
+
   it('passes code that keeps to them', async () => {
     assert.deepEqual(
       await boundaryErrors(

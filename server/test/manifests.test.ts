@@ -44,7 +44,7 @@ function imageWorkspaces(): Set<string> {
 }
 
 // Scripts run by npm (not by the server) that may use their workspace's dev dependencies.
-const DEV_SCRIPTS = new Set(['gateway/src/api/generate-response-schemas.ts']);
+const DEV_SCRIPTS = new Set(['gateway/src/api/generate-response-schemas.ts', 'gateway/src/api/generate-api-client.ts']);
 
 // Repository tooling every workspace may use (type checking, lint, the test runner's types).
 const TOOLING = new Set(Object.keys((rootManifest as Manifest).devDependencies ?? {}));

@@ -1,3 +1,4 @@
+// test-run: alone (kills the Redis master and times the failover the sentinels make; the figures go in docs/operations.md)
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startRedisSentinel, type RedisSentinelHandle } from '@im/dev-servers';

@@ -13,7 +13,7 @@ import { spawnImport, startEmbeddedWithOwner } from '../lib/import-run.ts';
 import { LoadCpu } from '../lib/load-cpu.ts';
 import { writeResult } from '../lib/report.ts';
 import { mib, procRss, RssSampler } from '../lib/rss-sampler.ts';
-import { writeDiscordExport } from '../../../services/import/test/discord-export-generator.ts';
+import { writeDiscordExport } from '@im/testkit';
 import { generateSlackExport, type GeneratedExport } from './import-generate.ts';
 
 export async function run(argv: string[]): Promise<void> {

@@ -4,10 +4,9 @@
 // message), replies, attachments (file records), the idempotency key, and
 // the notification inbox entries of mentions and DMs not yet read.
 import type { Types } from 'mongoose';
-import { mentionedUsernames } from '../../../services/chat/src/mentions.ts';
-import type { MessageDoc, ReactionDoc } from '../../../services/chat/src/models.ts';
-import type { FileDoc } from '../../../services/file/src/models.ts';
-import type { NotificationDoc } from '../../../services/push/src/models.ts';
+import { mentionedUsernames, type MessageDoc, type ReactionDoc } from '@im/service-chat';
+import type { FileDoc } from '@im/service-file';
+import type { NotificationDoc } from '@im/service-push';
 import type { IdKind } from './seed-ids.ts';
 import { rng } from './seed-prng.ts';
 import type { Traffic } from './seed-traffic.ts';

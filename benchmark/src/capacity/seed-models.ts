@@ -2,13 +2,34 @@
 // dataset's connection, and their indexes, created as each service does at
 // start.
 import type { Connection } from 'mongoose';
-import { chatModels } from '../../../services/chat/src/models.ts';
-import { fileModel } from '../../../services/file/src/models.ts';
-import { groupModels } from '../../../services/group/src/models.ts';
-import { pushModels } from '../../../services/push/src/models.ts';
-import { userModel } from '../../../services/user/src/models.ts';
+import { chatModels } from '@im/service-chat';
+import { fileModel } from '@im/service-file';
+import { groupModels } from '@im/service-group';
+import { pushModels } from '@im/service-push';
+import { userModel } from '@im/service-user';
 
-export function serviceModels(connection: Connection) {
+type ChatModels = ReturnType<typeof chatModels>;
+type GroupModels = ReturnType<typeof groupModels>;
+type PushModels = ReturnType<typeof pushModels>;
+
+/** The collections the dataset writes, by the model of the service that owns each. */
+export interface ServiceModels {
+  users: ReturnType<typeof userModel>;
+  groups: GroupModels['groups'];
+  members: GroupModels['members'];
+  invites: GroupModels['invites'];
+  converses: ChatModels['converses'];
+  messages: ChatModels['messages'];
+  reads: ChatModels['reads'];
+  reactions: ChatModels['reactions'];
+  files: ReturnType<typeof fileModel>;
+  notifications: PushModels['notifications'];
+  pushSubscriptions: PushModels['subscriptions'];
+  pushDevices: PushModels['devices'];
+  notificationSettings: PushModels['settings'];
+}
+
+export function serviceModels(connection: Connection): ServiceModels {
   const chat = chatModels(connection);
   const group = groupModels(connection);
   const push = pushModels(connection);
@@ -28,8 +49,6 @@ export function serviceModels(connection: Connection) {
     notificationSettings: push.settings,
   };
 }
-
-export type ServiceModels = ReturnType<typeof serviceModels>;
 
 /** Every service's indexes (what their `started()` creates), so the data is written under the same constraints. */
 export async function createServiceIndexes(models: ServiceModels): Promise<void> {

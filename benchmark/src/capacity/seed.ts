@@ -11,7 +11,7 @@ import type { Connection } from 'mongoose';
 import { connectMongo } from '@im/sdk';
 import { startMongo, type MongoServerHandle } from '@im/dev-servers';
 import { withDatabase } from '@im/testkit';
-import { createPasswordHasher } from '../../../services/user/src/password.ts';
+import { createPasswordHasher } from '@im/service-user';
 import { benchArgs, intOption } from '../lib/args.ts';
 import { LoadCpu } from '../lib/load-cpu.ts';
 import { phasedProgress } from '../lib/progress.ts';

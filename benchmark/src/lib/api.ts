@@ -1,7 +1,8 @@
 // The benchmark's side of the public HTTP contract (shared/API.md): accounts,
 // groups and invites, made the way any client makes them.
 import { randomBytes } from 'node:crypto';
-import type { AuthResult, Group, Invite } from '@im/protocol';
+import { createApiClient, fetchTransport, type ApiClient } from '@im/api-client';
+import type { Group } from '@im/protocol';
 import { forEachLimited } from './progress.ts';
 
 export interface Account {
@@ -31,6 +32,10 @@ export async function api<T>(base: string, method: string, path: string, token?:
   return (res.status === 204 ? undefined : await res.json()) as T;
 }
 
+/** The typed API client as `token` (none: signed out): `typedApi(base, token).call('group.create', { name })`. */
+export const typedApi = (base: string, token?: string): ApiClient =>
+  createApiClient(fetchTransport({ baseUrl: base, token: () => token }));
+
 /** Accounts of one run share a fresh password and a run tag in their names. */
 export class AccountPool {
   readonly accounts: Account[] = [];
@@ -50,10 +55,7 @@ export class AccountPool {
     );
     await forEachLimited(missing, concurrency, `registering ${missing.length} users`, async (n) => {
       const username = `b${this.tag}_${n}`;
-      const r = await api<AuthResult>(this.base, 'POST', '/api/auth/register', undefined, {
-        username,
-        password: this.password,
-      });
+      const r = await typedApi(this.base).call('user.register', { username, password: this.password });
       this.accounts[n] = { id: r.user.id, username, token: r.token };
     });
     return this.accounts.slice(0, count);
@@ -78,15 +80,15 @@ export class BenchGroup {
   }
 
   static async create(base: string, owner: Account, name: string): Promise<BenchGroup> {
-    return new BenchGroup(base, owner, await api<Group>(base, 'POST', '/api/groups', owner.token, { name }));
+    return new BenchGroup(base, owner, await typedApi(base, owner.token).call('group.create', { name }));
   }
 
   /** Makes every account a member (those already in are skipped). */
   async join(accounts: readonly Account[], concurrency = 24, quiet = false): Promise<void> {
-    this.code ??= (await api<Invite>(this.base, 'POST', `/api/groups/${this.id}/invites`, this.owner.token, {})).code;
+    this.code ??= (await typedApi(this.base, this.owner.token).call('group.createInvite', { groupId: this.id })).code;
     const todo = accounts.filter((a) => !this.memberIds.has(a.id));
     const accept = async (a: Account) => {
-      await api(this.base, 'POST', `/api/invites/${this.code}/accept`, a.token);
+      await typedApi(this.base, a.token).call('group.acceptInvite', { code: this.code! });
       this.memberIds.add(a.id);
     };
     if (quiet) {
@@ -101,17 +103,16 @@ export class BenchGroup {
    * given to each holder, allowed in every panel. Answers the panels' converses.
    */
   async privatePanels(count: number, holders: readonly Account[], concurrency = 24): Promise<string[]> {
-    const token = this.owner.token;
-    const role = await api<{ id: string }>(this.base, 'POST', `/api/groups/${this.id}/roles`, token, {
-      name: 'insiders',
-      permissions: [],
-    });
+    const owner = typedApi(this.base, this.owner.token);
+    const groupId = this.id;
+    const role = await owner.call('group.createRole', { groupId, name: 'insiders', permissions: [] });
     await forEachLimited(holders, concurrency, `giving ${holders.length} members the role`, (a) =>
-      api(this.base, 'PUT', `/api/groups/${this.id}/members/${a.id}/roles/${role.id}`, token),
+      owner.call('group.giveRole', { groupId, userId: a.id, roleId: role.id }).then(() => undefined),
     );
     const converseIds: string[] = [];
     for (let i = 0; i < count; i += 1) {
-      const panel = await api<{ converseId: string }>(this.base, 'POST', `/api/groups/${this.id}/panels`, token, {
+      const panel = await owner.call('group.createPanel', {
+        groupId,
         name: `private ${i}`,
         type: 'text',
         private: true,

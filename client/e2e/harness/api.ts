@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createApiClient, fetchTransport, type ApiClient } from '@im/api-client';
 import { type Page } from 'playwright-core';
 import { PASSWORD } from './app.ts';
 
@@ -9,7 +10,11 @@ export interface Account {
   token: string;
 }
 
-/** Calls the JSON API as `token` (none: signed out) and answers the parsed body; a failure throws with its status. */
+/**
+ * Calls the JSON API by method and path as `token` (none: signed out) and
+ * answers the parsed body; a failure throws with its status. For what the
+ * typed client cannot say (a raw body, a hand-made path); else `typedApi`.
+ */
 export async function api<T>(base: string, token: string | null, method: string, path: string, body?: unknown) {
   const res = await fetch(`${base}${path}`, {
     method,
@@ -24,11 +29,12 @@ export async function api<T>(base: string, token: string | null, method: string,
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
+/** The typed API client (`typedApi(base, token).call('group.create', { name })`) as `token` (none: signed out). */
+export const typedApi = (base: string, token: string | null): ApiClient =>
+  createApiClient(fetchTransport({ baseUrl: base, token: () => token }));
+
 export async function registerAccount(base: string, username: string): Promise<Account> {
-  const result = await api<{ token: string; user: { id: string } }>(base, null, 'POST', '/api/auth/register', {
-    username,
-    password: PASSWORD,
-  });
+  const result = await typedApi(base, null).call('user.register', { username, password: PASSWORD });
   return { id: result.user.id, username, token: result.token };
 }
 
@@ -43,16 +49,8 @@ export async function openAs(page: Page, base: string, account: Account, path = 
 
 /** A group `owner` made (API), joined by invite by each of `members`: its id, first panel's converse and the invite. */
 export async function groupWithMembers(base: string, owner: Account, name: string, members: Account[]) {
-  const group = await api<{ id: string; panels: Array<{ converseId: string }> }>(
-    base,
-    owner.token,
-    'POST',
-    '/api/groups',
-    {
-      name,
-    },
-  );
-  const { code } = await api<{ code: string }>(base, owner.token, 'POST', `/api/groups/${group.id}/invites`, {});
-  for (const member of members) await api(base, member.token, 'POST', `/api/invites/${code}/accept`);
+  const group = await typedApi(base, owner.token).call('group.create', { name });
+  const { code } = await typedApi(base, owner.token).call('group.createInvite', { groupId: group.id });
+  for (const member of members) await typedApi(base, member.token).call('group.acceptInvite', { code });
   return { groupId: group.id, converseId: group.panels[0]!.converseId, inviteCode: code };
 }

@@ -2,6 +2,7 @@ import { type Page } from 'playwright-core';
 import { openAs, type Account } from './api.ts';
 import { collectPageErrors } from './app.ts';
 import type { WebAppStory } from './story.ts';
+import { STEP_DEADLINE_MS } from './deadline.ts';
 
 /** The pages a story opened (kept for failure reports) and the errors they raised. */
 export interface Windows {
@@ -35,7 +36,7 @@ export async function openWindow(
     viewport: options.viewport ?? { width: 1280, height: 800 },
     ...(options.permissions ? { permissions: options.permissions } : {}),
   });
-  context.setDefaultTimeout(15_000);
+  context.setDefaultTimeout(STEP_DEADLINE_MS);
   const page = await context.newPage();
   watchPage(windows, label, page);
   await openAs(page, story.server.base, account, path);

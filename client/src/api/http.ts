@@ -105,11 +105,3 @@ export class HttpClient {
 }
 
 export const http = new HttpClient();
-
-/** Builds a path with URL-encoded segments: path`/api/groups/${id}`. */
-export function path(strings: TemplateStringsArray, ...values: Array<string | number>): string {
-  return strings.reduce(
-    (out, part, i) => out + part + (i < values.length ? encodeURIComponent(String(values[i])) : ''),
-    '',
-  );
-}

@@ -1,6 +1,7 @@
 import type { FileInfo } from '@im/protocol';
 import { ApiRequestError, networkError } from './errors.ts';
 import { http } from './http.ts';
+import { apiPath, type ResponseOf } from './api.ts';
 
 export type { FileInfo };
 
@@ -14,7 +15,7 @@ export interface UploadHandle {
  * so this uses XMLHttpRequest; `onProgress` gets a fraction in [0, 1].
  */
 export function uploadFile(file: File, token: string | null, onProgress: (fraction: number) => void): UploadHandle {
-  return postFile<FileInfo>('/api/files', 201, file, token, onProgress);
+  return postFile<ResponseOf<'file.register'>>(apiPath('file.register'), 201, file, token, onProgress);
 }
 
 /**

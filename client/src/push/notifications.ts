@@ -1,7 +1,10 @@
 import { plainText } from '@im/markdown';
 import type { Message } from '@im/protocol';
 import { ApiRequestError, describeError } from '../api/errors.ts';
-import { http } from '../api/http.ts';
+import { api, type ParamsOf } from '../api/api.ts';
+
+/** The browser types every field of a subscription's JSON optional; a live subscription has them all. */
+const subscriptionBody = (subscription: PushSubscription) => subscription.toJSON() as ParamsOf<'push.subscribe'>;
 
 export type PushState = 'unsupported' | 'default' | 'denied' | 'enabled';
 
@@ -38,18 +41,18 @@ export async function enablePush(): Promise<string> {
   try {
     const registration = await navigator.serviceWorker.register('/sw.js', { scope: '/' });
     await navigator.serviceWorker.ready;
-    const { key } = await http.get<{ key: string }>('/api/push/vapid-public-key');
+    const { key } = await api.call('push.vapidPublicKey');
     const subscribe = () =>
       registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key) });
     const subscription = (await registration.pushManager.getSubscription()) ?? (await subscribe());
     try {
-      await http.post('/api/push/subscriptions', subscription.toJSON());
+      await api.call('push.subscribe', subscriptionBody(subscription));
     } catch (err) {
       // This browser's subscription is still another account's (signed out without turning
       // notifications off): the server will not move it, so this account gets a fresh one.
       if (!(err instanceof ApiRequestError && err.status === 409)) throw err;
       await subscription.unsubscribe();
-      await http.post('/api/push/subscriptions', (await subscribe()).toJSON());
+      await api.call('push.subscribe', subscriptionBody(await subscribe()));
     }
     return 'Notifications are on.';
   } catch (err) {
@@ -69,7 +72,7 @@ export async function disablePush(): Promise<void> {
   const registration = await navigator.serviceWorker.getRegistration('/');
   const subscription = await registration?.pushManager.getSubscription();
   if (!subscription) return;
-  await http.delete('/api/push/subscriptions', { endpoint: subscription.endpoint }).catch(() => undefined);
+  await api.call('push.unsubscribe', { endpoint: subscription.endpoint }).catch(() => undefined);
   await subscription.unsubscribe();
 }
 

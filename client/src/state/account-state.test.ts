@@ -8,11 +8,11 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /**
  * Module-level state that is not the signed-in account's, each with why. Any
  * other state a module keeps must be forgotten at sign-out
- * (forgetOnSignOut, or a store made with accountStore).
+ * (forgetOnSignOut, or a store, Map or Set made with accountStore, accountMap or accountSet).
  */
 const NOT_ACCOUNT_STATE: Record<string, string> = {
   'api/http.ts#http': "the session's token: session.ts ends the session (setToken(null)) at every sign-out",
-  'state/account-state.ts#forgetters': 'the registry itself',
+  'state/account-state.ts#registry': 'the registry itself',
   'components/auth/VerifyEmailPage.tsx#verifications': "an e-mailed link's token, redeemed once per page load",
   'components/common/Dialog.tsx#open': 'the dialogs mounted now: they unmount with the signed-in screen',
   'components/common/useMenu.ts#closeOpenMenu': 'the menu mounted now: it unmounts with the signed-in screen',
@@ -43,7 +43,10 @@ describe('state kept by the web app across calls', () => {
 
   it('is forgotten at sign-out, unless it is listed as not the account’s', () => {
     const unregistered = found.filter((s) => !s.forgotten && !(s.id in NOT_ACCOUNT_STATE)).map((s) => s.id);
-    expect(unregistered, 'register these with forgetOnSignOut (or make the store with accountStore)').toEqual([]);
+    expect(
+      unregistered,
+      'register these with forgetOnSignOut (or make them with accountStore, accountMap or accountSet)',
+    ).toEqual([]);
   });
 
   it('lists only state that still exists and is not forgotten anyway', () => {
@@ -58,7 +61,7 @@ describe('state kept by the web app across calls', () => {
       'state/store.ts#useStore',
       'state/file-urls.ts#cache',
       'state/users.ts#scheduled',
-      'state/threads.ts#useThreads',
+      'state/thread-store.ts#useThreads',
       'state/conversations.ts#view',
     ]) {
       expect(ids).toContain(id);

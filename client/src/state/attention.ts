@@ -1,19 +1,11 @@
-import type {
-  ConverseNotificationSetting,
-  InboxUnread,
-  Notification,
-  NotificationLevel,
-  NotificationPage,
-  NotificationSettings,
-  UnreadEntry,
-} from '@im/protocol';
-import { http, path } from '../api/http.ts';
+import type { ConverseNotificationSetting, Notification, NotificationLevel, UnreadEntry } from '@im/protocol';
 import type { ChatSocket } from '../api/socket.ts';
 import { accountStore, forgetOnSignOut } from './account-state.ts';
 import { useCatchUp } from './catch-up.ts';
 import { holdRead } from './conversations.ts';
 import { setState, type AppState } from './store.ts';
 import type { Badge } from './unread.ts';
+import { api } from '../api/api.ts';
 
 /** Converses with this many members or more default to `mentions` (the server's rule, shared/API.md). */
 const LARGE_CONVERSE_MEMBERS = 100;
@@ -28,7 +20,11 @@ interface AttentionState {
 }
 
 /** My notification levels and inbox: kept apart from the app store, forgotten at sign-out. */
-export const useAttention = accountStore<AttentionState>(() => ({ levels: {}, inboxUnread: 0, inbox: null }));
+export const useAttention = accountStore<AttentionState>('notification levels and inbox', () => ({
+  levels: {},
+  inboxUnread: 0,
+  inbox: null,
+}));
 
 /** Longest a timer may wait (setTimeout's limit, about 24 days): a later mute end is looked at again then. */
 const TIMER_MAX_MS = 2 ** 31 - 1;
@@ -46,7 +42,7 @@ useAttention.subscribe((s, before) => {
   const wait = Math.min(Math.min(...ends) - now + 50, TIMER_MAX_MS);
   muteEnds = setTimeout(() => useAttention.setState((st) => ({ levels: { ...st.levels } })), wait);
 });
-forgetOnSignOut(() => clearTimeout(muteEnds));
+forgetOnSignOut('mute end timer', () => clearTimeout(muteEnds));
 
 /** A converse's level nobody set: `all` in DMs and groups under 100 members, else `mentions`. */
 export function defaultLevel(converseId: string, app: Pick<AppState, 'groups' | 'dms'>): NotificationLevel {
@@ -79,10 +75,7 @@ export const mutedConverse = (converseId: string): boolean => isMuted(useAttenti
 
 /** My levels and the bell's count, after every connect (events sent while away are gone). */
 export async function loadAttention(): Promise<void> {
-  const [settings, { unread }] = await Promise.all([
-    http.get<NotificationSettings>('/api/notifications/settings'),
-    http.get<InboxUnread>('/api/notifications/unread'),
-  ]);
+  const [settings, { unread }] = await Promise.all([api.call('push.getSettings'), api.call('push.unread')]);
   useAttention.setState({ levels: settings.converses, inboxUnread: unread });
 }
 
@@ -91,10 +84,7 @@ export async function setConverseLevel(
   level: NotificationLevel,
   muteUntil: string | null = null,
 ): Promise<void> {
-  const setting = await http.put<ConverseNotificationSetting>(path`/api/converses/${converseId}/notifications`, {
-    level,
-    muteUntil,
-  });
+  const setting = await api.call('push.setConverseLevel', { converseId, level, muteUntil });
   applyLevel(converseId, setting);
 }
 
@@ -103,20 +93,20 @@ function applyLevel(converseId: string, setting: ConverseNotificationSetting): v
 }
 
 export async function loadInbox(): Promise<void> {
-  const page = await http.get<NotificationPage>('/api/notifications?limit=50');
+  const page = await api.call('push.inbox', { limit: 50 });
   useAttention.setState({ inbox: page.items });
 }
 
 /** Marks every inbox entry read. */
 export async function markInboxRead(): Promise<void> {
-  const { unread } = await http.post<InboxUnread>('/api/notifications/read', {});
+  const { unread } = await api.call('push.markRead');
   useAttention.setState((s) => ({ inboxUnread: unread, inbox: s.inbox?.map((n) => ({ ...n, read: true })) ?? null }));
 }
 
 /** Marks one entry (and the older ones) read as it is opened. */
 export async function markEntryRead(entry: Notification): Promise<void> {
   if (entry.read) return;
-  const { unread } = await http.post<InboxUnread>('/api/notifications/read', { upTo: entry.id });
+  const { unread } = await api.call('push.markRead', { upTo: entry.id });
   useAttention.setState((s) => ({
     inboxUnread: unread,
     inbox: s.inbox?.map((n) => (n.id <= entry.id ? { ...n, read: true } : n)) ?? null,
@@ -129,7 +119,7 @@ export async function markEntryRead(entry: Notification): Promise<void> {
  * view does not read it again until I come back to it.
  */
 export async function markUnreadFrom(converseId: string, seq: number): Promise<void> {
-  applyUnreadEntry(await http.post<UnreadEntry>(path`/api/converses/${converseId}/unread`, { seq }));
+  applyUnreadEntry(await api.call('chat.markUnread', { converseId, seq }));
 }
 
 export function applyUnreadEntry(entry: UnreadEntry): void {

@@ -1,5 +1,5 @@
 import type { AuthOptions } from '@im/protocol';
-import { http } from '../api/http.ts';
+import { api } from '../api/api.ts';
 
 /**
  * What the sign-in screen offers (GET /api/auth/options, no sign-in needed):
@@ -8,7 +8,7 @@ import { http } from '../api/http.ts';
  */
 export async function loadAuthOptions(): Promise<AuthOptions> {
   try {
-    return await http.get<AuthOptions>('/api/auth/options');
+    return await api.call('user.authOptions');
   } catch {
     return { registration: 'open' };
   }

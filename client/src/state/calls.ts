@@ -1,6 +1,5 @@
 import type { CallDeclined, CallJoin, CallRinging, CallState } from '@im/protocol';
 import { ApiRequestError, describeError } from '../api/errors.ts';
-import { http, path } from '../api/http.ts';
 import { accountStore, forgetOnSignOut } from './account-state.ts';
 import {
   applyCallState,
@@ -15,6 +14,7 @@ import { connectRoom, type CallRoom } from './call-room.ts';
 import { navigate } from './navigation.ts';
 import { getState } from './store.ts';
 import { ensureUsers } from './users.ts';
+import { api } from '../api/api.ts';
 
 /** The call I am in (or just left with something to say about it). */
 export interface MyCall {
@@ -45,7 +45,7 @@ interface CallsState {
   roomVersion: number;
 }
 
-export const useCalls = accountStore<CallsState>(() => ({
+export const useCalls = accountStore<CallsState>('calls', () => ({
   rosters: {},
   asked: {},
   ringing: null,
@@ -57,7 +57,7 @@ export const useCalls = accountStore<CallsState>(() => ({
 let live: CallRoom | null = null;
 const timers: { ring?: ReturnType<typeof setTimeout>; answer?: ReturnType<typeof setTimeout> } = {};
 
-forgetOnSignOut(() => {
+forgetOnSignOut('call room and timers', () => {
   clearTimeout(timers.ring);
   clearTimeout(timers.answer);
   timers.ring = undefined;
@@ -110,7 +110,7 @@ export async function joinCall(target: { converseId: string; kind: 'panel' | 'dm
   const stillMine = () => useCalls.getState().mine?.converseId === target.converseId;
   let grant: CallJoin;
   try {
-    grant = await http.post<CallJoin>(path`/api/converses/${target.converseId}/call/join`);
+    grant = await api.call('call.join', { converseId: target.converseId });
   } catch (err) {
     if (stillMine()) setMine({ phase: 'failed', error: joinFailure(err) });
     return;
@@ -234,7 +234,7 @@ export async function loadCallState(converseId: string): Promise<void> {
   if (useCalls.getState().asked[converseId]) return;
   useCalls.setState((s) => ({ asked: { ...s.asked, [converseId]: true } }));
   try {
-    applyCallUpdate(await http.get<CallState>(path`/api/converses/${converseId}/call`));
+    applyCallUpdate(await api.call('call.state', { converseId }));
   } catch {
     // Nothing to show: the next connect asks again.
     useCalls.setState((s) => {
@@ -269,7 +269,7 @@ export function applyRinging(event: CallRinging): void {
 /** After a connect: a DM call that started ringing while this app was away (or not open) rings here too. */
 export async function loadRinging(): Promise<void> {
   try {
-    const calls = await http.get<CallRinging[]>('/api/calls/ringing');
+    const calls = await api.call('call.ringing');
     const first = calls.find((c) => ringTimeLeft(c.startedAt) > 0);
     if (first && !useCalls.getState().ringing) applyRinging(first);
   } catch {
@@ -307,5 +307,5 @@ export async function declineCall(): Promise<void> {
   if (!ringing) return;
   stopRinging();
   // 409: the call had ended already; nothing else to do either way.
-  await http.post(path`/api/converses/${ringing.converseId}/call/decline`).catch(() => undefined);
+  await api.call('call.decline', { converseId: ringing.converseId }).catch(() => undefined);
 }

@@ -1,11 +1,10 @@
-import type { Message } from '@im/protocol';
 import { describeError } from '../api/errors.ts';
-import { http, path } from '../api/http.ts';
 import { openConverse, PAGE_SIZE, patchConverse, readIfAtNewest, resetConverse, setAtBottom } from './conversations.ts';
 import { dropConfirmed } from './messages.ts';
 import { getState, notify } from './store.ts';
 import { ensureUsers } from './users.ts';
-import { accountStore, forgetOnSignOut } from './account-state.ts';
+import { accountSet, accountStore, forgetOnSignOut } from './account-state.ts';
+import { api } from '../api/api.ts';
 
 /** Where an open converse's list is to show: a message to bring into view, or (none) the newest. */
 export interface Place {
@@ -21,7 +20,7 @@ interface CatchUpState {
 }
 
 /** Kept apart from the app store: only the open converse's list reads it. */
-export const useCatchUp = accountStore<CatchUpState>(() => ({ places: {}, dividers: {} }));
+export const useCatchUp = accountStore<CatchUpState>('catch-up places', () => ({ places: {}, dividers: {} }));
 
 /** An unread run longer than this opens around its first message rather than with the newest page. */
 const NEWEST_PAGE_REACH = PAGE_SIZE - 10;
@@ -34,7 +33,7 @@ function place(converseId: string, focus?: Place['focus']): void {
 }
 
 /** Converses a jump was asked for before their view opened: the view shows that instead of the unread. */
-const requested = new Set<string>();
+const requested = accountSet<string>('jumps asked for');
 /** The converse whose view is open now. */
 let shown: string | null = null;
 
@@ -52,9 +51,7 @@ const holds = (converseId: string, seq: number) =>
 export async function loadAround(converseId: string, seq: number): Promise<void> {
   patchConverse(converseId, () => ({ loadingOlder: true }));
   try {
-    const page = await http.get<Message[]>(
-      path`/api/converses/${converseId}/messages?around=${seq}&limit=${PAGE_SIZE}`,
-    );
+    const page = await api.call('chat.history', { converseId, around: seq, limit: PAGE_SIZE });
     const known = getState().unread[converseId]?.lastSeq ?? 0;
     const end = page.at(-1)?.seq ?? 0;
     patchConverse(converseId, (c) => ({
@@ -73,13 +70,11 @@ export async function loadAround(converseId: string, seq: number): Promise<void>
   }
 }
 
-const loadingNewer = new Set<string>();
+const loadingNewer = accountSet<string>('newer pages loading');
 
-forgetOnSignOut(() => {
+forgetOnSignOut('catch-up view', () => {
   tokens = 0;
-  requested.clear();
   shown = null;
-  loadingNewer.clear();
 });
 
 /** Extends a window towards the newest (scrolled to its end); once it gets there, live messages join again. */
@@ -89,7 +84,7 @@ export async function loadNewer(converseId: string): Promise<void> {
   if (!held?.hasNewer || end === undefined || loadingNewer.has(converseId)) return;
   loadingNewer.add(converseId);
   try {
-    const page = await http.get<Message[]>(path`/api/converses/${converseId}/messages?after=${end}&limit=${PAGE_SIZE}`);
+    const page = await api.call('chat.history', { converseId, after: end, limit: PAGE_SIZE });
     const reached = (page.at(-1)?.seq ?? end) >= (getState().unread[converseId]?.lastSeq ?? 0);
     patchConverse(converseId, (c) => ({
       items: [...c.items, ...page.filter((m) => m.seq > (c.items.at(-1)?.seq ?? 0))],

@@ -1,7 +1,7 @@
 import { BUILT_IN_COMMAND_TRIGGERS, type SlashCommand } from '@im/protocol';
-import { http, path } from '../api/http.ts';
 import { setState } from './store.ts';
-import { forgetOnSignOut } from './account-state.ts';
+import { accountMap } from './account-state.ts';
+import { api } from '../api/api.ts';
 
 // A group's slash commands, cached per group for the composer's suggestions
 // and to tell a command send from a message. The settings tab keeps the cache
@@ -39,13 +39,8 @@ export function emoteOf(content: string): string | undefined {
 /** How long a loaded list is trusted before opening one of the group's converses loads it again. */
 export const COMMANDS_FRESH_MS = 5 * 60_000;
 
-const loadedAt = new Map<string, number>();
-const loading = new Map<string, Promise<void>>();
-
-forgetOnSignOut(() => {
-  loadedAt.clear();
-  loading.clear();
-});
+const loadedAt = accountMap<string, number>('slash commands loaded at');
+const loading = accountMap<string, Promise<void>>('slash commands loading');
 
 /**
  * Loads a group's commands unless a fresh list is held. A failure keeps what
@@ -57,8 +52,8 @@ export function loadCommands(groupId: string, opts: { force?: boolean } = {}): P
   if (!opts.force && at !== undefined && Date.now() - at < COMMANDS_FRESH_MS) return Promise.resolve();
   const running = loading.get(groupId);
   if (running) return running;
-  const load = http
-    .get<SlashCommand[]>(path`/api/groups/${groupId}/commands`)
+  const load = api
+    .call('integration.listCommands', { groupId })
     .then(
       (list) => setCommands(groupId, list),
       () => undefined,

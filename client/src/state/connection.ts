@@ -4,7 +4,7 @@ import { forgetOnSignOut } from './account-state.ts';
 let socket: ChatSocket | null = null;
 
 // The account's socket closes with its session: no event of it reaches the next account.
-forgetOnSignOut(() => {
+forgetOnSignOut('socket', () => {
   const closing = socket;
   socket = null;
   closing?.disconnect();

@@ -4,6 +4,7 @@ import { alice, bob, message } from '../test/fixtures.ts';
 import { receiveMessages, setViewedConverse } from './conversations.ts';
 import { emptyConverse } from './messages.ts';
 import { getState, initialState, setState } from './store.ts';
+import { apiPath } from '@im/api-client';
 
 const CONVERSE = message(1, bob, '').converseId;
 
@@ -56,7 +57,7 @@ describe('receiveMessages', () => {
       receiveMessages(CONVERSE, [message(5, bob, 'theirs')]);
       expect(getState().unread[CONVERSE]).toMatchObject({ readSeq: 5, unread: 0 });
       await vi.waitFor(() => expect(seen.length).toBe(1));
-      expect(seen[0]).toEqual({ method: 'POST', url: `/api/converses/${CONVERSE}/ack`, body: { seq: 5 } });
+      expect(seen[0]).toEqual({ method: 'POST', url: apiPath('chat.ack', { converseId: CONVERSE }), body: { seq: 5 } });
     });
   });
 });

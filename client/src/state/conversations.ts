@@ -1,7 +1,6 @@
-import type { Ack, CommandAccepted, Message, Reaction, ServerToClientEvents, SlashCommand } from '@im/protocol';
+import type { Ack, CommandAccepted, Message, ServerToClientEvents, SlashCommand } from '@im/protocol';
 import { keepMyVotes } from './poll-votes.ts';
 import { describeError, sentenceFor } from '../api/errors.ts';
-import { http, path } from '../api/http.ts';
 import {
   commandAccepted,
   commandSendFailed,
@@ -21,9 +20,11 @@ import {
   type PendingMessage,
 } from './messages.ts';
 import { getState, notify, setState } from './store.ts';
+import { patchThreadReply } from './thread-store.ts';
 import { countMessage, markReadUpTo } from './unread.ts';
 import { ensureUsers } from './users.ts';
-import { forgetOnSignOut } from './account-state.ts';
+import { accountMap, accountSet, forgetOnSignOut } from './account-state.ts';
+import { api } from '../api/api.ts';
 
 export const PAGE_SIZE = 50;
 const SEND_TIMEOUT_MS = 15_000;
@@ -45,7 +46,7 @@ export function setViewedConverse(converseId: string | null): void {
 }
 
 /** Converses marked unread while open: not read again by being shown until I open another one. */
-const readHeld = new Set<string>();
+const readHeld = accountSet<string>('converses held unread');
 
 /** Marked unread: the converse is not read by being shown, and its next read goes to the server again. */
 export function holdRead(converseId: string): void {
@@ -132,7 +133,7 @@ export async function openConverse(converseId: string): Promise<void> {
   if (held?.loaded) return;
   patchConverse(converseId, () => ({ loadingOlder: true }));
   try {
-    const page = await http.get<Message[]>(path`/api/converses/${converseId}/messages?limit=${PAGE_SIZE}`);
+    const page = await api.call('chat.history', { converseId, limit: PAGE_SIZE });
     patchConverse(converseId, (c) => {
       const items = mergeMessages(c.items, page);
       return {
@@ -158,9 +159,7 @@ export async function loadOlder(converseId: string): Promise<void> {
   if (!oldest) return;
   patchConverse(converseId, () => ({ loadingOlder: true }));
   try {
-    const page = await http.get<Message[]>(
-      path`/api/converses/${converseId}/messages?before=${oldest.seq}&limit=${PAGE_SIZE}`,
-    );
+    const page = await api.call('chat.history', { converseId, before: oldest.seq, limit: PAGE_SIZE });
     patchConverse(converseId, (c) => ({
       items: mergeMessages(c.items, page),
       hasOlder: page.length > 0 && page[0]!.seq > 1,
@@ -179,17 +178,14 @@ export function resetConverse(converseId: string): void {
 }
 
 const ackTimers = new Map<string, ReturnType<typeof setTimeout>>();
-const ackedSeq = new Map<string, number>();
+const ackedSeq = accountMap<string, number>('read positions sent');
 
 // A read position waiting to be sent is the account's: it must not go out under the next one's token.
-forgetOnSignOut(() => {
+forgetOnSignOut('converse view and read timers', () => {
   view.converseId = null;
   view.atBottom = true;
   for (const timer of ackTimers.values()) clearTimeout(timer);
   ackTimers.clear();
-  ackedSeq.clear();
-  readHeld.clear();
-  typingSentAt.clear();
 });
 
 /** Marks everything held of a converse read, locally at once and on the server shortly after. */
@@ -216,7 +212,7 @@ export function markConverseRead(converseId: string, opts: { arrivedWhileReading
     setTimeout(() => {
       ackTimers.delete(converseId);
       ackedSeq.set(converseId, last);
-      http.post(path`/api/converses/${converseId}/ack`, { seq: last }).catch(() => ackedSeq.delete(converseId));
+      api.call('chat.ack', { converseId, seq: last }).catch(() => ackedSeq.delete(converseId));
     }, 250),
   );
 }
@@ -323,7 +319,7 @@ async function deliver(p: PendingMessage, opts: { command?: boolean } = {}): Pro
 
 export async function editMessage(message: Message, content: string): Promise<boolean> {
   try {
-    const updated = await http.patch<Message>(path`/api/messages/${message.id}`, { content });
+    const updated = await api.call('chat.edit', { messageId: message.id, content });
     applyUpdatedMessage(updated);
     return true;
   } catch (err) {
@@ -334,7 +330,7 @@ export async function editMessage(message: Message, content: string): Promise<bo
 
 export async function deleteMessage(message: Message): Promise<void> {
   try {
-    await http.delete(path`/api/messages/${message.id}`);
+    await api.call('chat.remove', { messageId: message.id });
     applyDeletedMessage(message.converseId, message.id);
   } catch (err) {
     notify(`Could not delete: ${describeError(err)}`);
@@ -345,29 +341,30 @@ export function applyUpdatedMessage(message: Message): void {
   patchConverse(message.converseId, (c) => ({
     items: mergeMessages(c.items, withinWindow(c, [keepMyVotes(c.items, message)])),
   }));
+  if (message.threadId) patchThreadReply(message.id, () => message, message.threadId);
 }
 
 export function applyDeletedMessage(converseId: string, messageId: string): void {
-  patchConverse(converseId, (c) => ({
-    items: updateMessage(c.items, messageId, (m) => ({
-      ...m,
-      deleted: true,
-      content: '',
-      mentions: [],
-      attachments: [],
-      reactions: [],
-    })),
-  }));
+  const tombstone = (m: Message): Message => ({
+    ...m,
+    deleted: true,
+    content: '',
+    mentions: [],
+    attachments: [],
+    reactions: [],
+  });
+  patchConverse(converseId, (c) => ({ items: updateMessage(c.items, messageId, tombstone) }));
+  patchThreadReply(messageId, tombstone);
 }
 
 export async function toggleReaction(message: Message, emoji: string): Promise<void> {
   const mine = message.reactions.some((r) => r.emoji === emoji && r.me);
-  const url = path`/api/messages/${message.id}/reactions/${emoji}`;
   try {
-    const reactions = mine ? await http.delete<Reaction[]>(url) : await http.put<Reaction[]>(url);
+    const reactions = await api.call(mine ? 'chat.unreact' : 'chat.react', { messageId: message.id, emoji });
     patchConverse(message.converseId, (c) => ({
       items: updateMessage(c.items, message.id, (m) => ({ ...m, reactions })),
     }));
+    patchThreadReply(message.id, (m) => ({ ...m, reactions }), message.threadId);
   } catch (err) {
     notify(`Could not react: ${describeError(err)}`);
   }
@@ -375,15 +372,15 @@ export async function toggleReaction(message: Message, emoji: string): Promise<v
 
 export function applyReactionEvent(event: Parameters<ServerToClientEvents['reaction:updated']>[0]): void {
   const byMe = event.userId === getState().me?.id;
-  patchConverse(event.converseId, (c) => ({
-    items: updateMessage(c.items, event.messageId, (m) => ({
-      ...m,
-      reactions: applyReactionCounts(m.reactions, event.counts, { emoji: event.emoji, byMe, added: event.added }),
-    })),
-  }));
+  const counted = (m: Message): Message => ({
+    ...m,
+    reactions: applyReactionCounts(m.reactions, event.counts, { emoji: event.emoji, byMe, added: event.added }),
+  });
+  patchConverse(event.converseId, (c) => ({ items: updateMessage(c.items, event.messageId, counted) }));
+  patchThreadReply(event.messageId, counted);
 }
 
-const typingSentAt = new Map<string, number>();
+const typingSentAt = accountMap<string, number>('typing sent at');
 /** Tells the others we are typing, at most once per 2 s per converse (the server passes on no more). */
 export function notifyTyping(converseId: string): void {
   const now = Date.now();
@@ -395,7 +392,7 @@ export function notifyTyping(converseId: string): void {
 /** A message held locally or fetched (replies to older messages). */
 export async function fetchMessage(messageId: string): Promise<Message | null> {
   try {
-    return await http.get<Message>(path`/api/messages/${messageId}`);
+    return await api.call('chat.getMessage', { messageId });
   } catch {
     return null;
   }

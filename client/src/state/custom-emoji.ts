@@ -1,16 +1,19 @@
 import type { CustomEmoji } from '@im/protocol';
 import { useEffect } from 'react';
-import { http, path } from '../api/http.ts';
+import { http } from '../api/http.ts';
 import { useStore } from './store.ts';
-import { accountStore, forgetOnSignOut } from './account-state.ts';
+import { accountMap, accountStore } from './account-state.ts';
+import { api, apiPath, type ResponseOf } from '../api/api.ts';
 
 /** groupId → the group's custom emoji by name (undefined: not asked yet). */
-export const useCustomEmoji = accountStore<{ byGroup: Record<string, CustomEmoji[] | undefined> }>(() => ({
-  byGroup: {},
-}));
+export const useCustomEmoji = accountStore<{ byGroup: Record<string, CustomEmoji[] | undefined> }>(
+  'custom emoji',
+  () => ({
+    byGroup: {},
+  }),
+);
 
-const loading = new Map<string, Promise<void>>();
-forgetOnSignOut(() => loading.clear());
+const loading = accountMap<string, Promise<void>>('custom emoji loading');
 
 const put = (groupId: string, list: CustomEmoji[]) =>
   useCustomEmoji.setState((s) => ({
@@ -22,8 +25,8 @@ export function loadCustomEmoji(groupId: string, force = false): Promise<void> {
   if (!force && useCustomEmoji.getState().byGroup[groupId]) return Promise.resolve();
   let request = loading.get(groupId);
   if (!request || force) {
-    request = http
-      .get<CustomEmoji[]>(path`/api/groups/${groupId}/emoji`)
+    request = api
+      .call('group.listEmoji', { groupId })
       .then((list) => put(groupId, list))
       .catch(() => undefined)
       .finally(() => loading.delete(groupId));
@@ -37,13 +40,13 @@ export async function uploadCustomEmoji(groupId: string, name: string, file: Blo
   const form = new FormData();
   form.append('name', name);
   form.append('file', file, 'emoji');
-  const emoji = await http.post<CustomEmoji>(path`/api/groups/${groupId}/emoji`, form);
+  const emoji = await http.post<ResponseOf<'group.uploadEmoji'>>(apiPath('group.uploadEmoji', { groupId }), form);
   put(groupId, [...(useCustomEmoji.getState().byGroup[groupId] ?? []).filter((e) => e.name !== name), emoji]);
   return emoji;
 }
 
 export async function removeCustomEmoji(groupId: string, name: string): Promise<void> {
-  await http.delete(path`/api/groups/${groupId}/emoji/${name}`);
+  await api.call('group.removeEmoji', { groupId, name });
   put(
     groupId,
     (useCustomEmoji.getState().byGroup[groupId] ?? []).filter((e) => e.name !== name),

@@ -1,8 +1,8 @@
 import type { DirectoryPage, Group } from '@im/protocol';
-import { http, path } from '../api/http.ts';
 import { putGroup } from './groups.ts';
-import { pageQuery } from './moderation.ts';
+import { pageParams } from './moderation.ts';
 import { navigate } from './navigation.ts';
+import { api } from '../api/api.ts';
 
 // The directory of public groups and joining one without an invite. These
 // throw: the Explore view shows failures where they happened.
@@ -11,8 +11,10 @@ export const DIRECTORY_PAGE_SIZE = 20;
 
 /** A page of public groups, largest first, whose name contains `q` (any case); no cursor: the first page. */
 export function listDirectory(q: string, cursor: string | null): Promise<DirectoryPage> {
-  const search = q.trim() ? `&q=${encodeURIComponent(q.trim())}` : '';
-  return http.get<DirectoryPage>(`/api/directory${pageQuery(cursor, DIRECTORY_PAGE_SIZE)}${search}`);
+  return api.call('group.directory', {
+    ...pageParams(cursor, DIRECTORY_PAGE_SIZE),
+    ...(q.trim() ? { q: q.trim() } : {}),
+  });
 }
 
 /**
@@ -20,7 +22,7 @@ export function listDirectory(q: string, cursor: string | null): Promise<Directo
  * `converseId` when that is one of its panels, else on its first.
  */
 export async function joinPublicGroup(groupId: string, converseId?: string): Promise<Group> {
-  const group = await http.post<Group>(path`/api/groups/${groupId}/join`);
+  const group = await api.call('group.join', { groupId });
   putGroup(group);
   const panel = group.panels.find((p) => p.converseId === converseId) ?? group.panels[0];
   navigate({ name: 'group', groupId: group.id, converseId: panel?.converseId });

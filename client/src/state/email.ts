@@ -1,5 +1,5 @@
 import type { AuthOptions, EmailNotifications, OwnUser, ResetLink } from '@im/protocol';
-import { http, path } from '../api/http.ts';
+import { api } from '../api/api.ts';
 
 /** The choices of the e-mail notification setting, in the order shown. */
 export const EMAIL_NOTIFICATION_CHOICES: ReadonlyArray<{ value: EmailNotifications; label: string }> = [
@@ -17,26 +17,25 @@ export const passwordResetEnabled = (options: AuthOptions | null): boolean =>
   (options?.passwordReset ?? options?.email) === true;
 
 /** Sets my address (or sends the same one again): it starts unverified and a verification link is mailed. */
-export const setEmail = (email: string): Promise<OwnUser> => http.patch<OwnUser>('/api/users/me', { email });
+export const setEmail = (email: string): Promise<OwnUser> => api.call('user.updateMe', { email });
 
 export const setEmailNotifications = (emailNotifications: EmailNotifications): Promise<OwnUser> =>
-  http.patch<OwnUser>('/api/users/me', { emailNotifications });
+  api.call('user.updateMe', { emailNotifications });
 
 /** Redeems the link's token from a verification e-mail. */
-export const verifyEmail = (token: string): Promise<void> => http.post('/api/auth/email/verify', { token });
+export const verifyEmail = (token: string): Promise<void> => api.call('user.verifyEmail', { token });
 
 /** A missed-message e-mail's unsubscribe link: those e-mails are turned off, no sign-in needed. */
-export const unsubscribeEmails = (token: string): Promise<void> =>
-  http.post(`/api/mail/unsubscribe?${new URLSearchParams({ token }).toString()}`);
+export const unsubscribeEmails = (token: string): Promise<void> => api.call('user.mailUnsubscribe', { token });
 
 /** Asks for a reset link by e-mail; the server answers the same whether or not an account matches. */
-export const requestPasswordReset = (usernameOrEmail: string): Promise<void> =>
-  http.post('/api/auth/password-reset', { usernameOrEmail });
+export const requestPasswordReset = async (usernameOrEmail: string): Promise<void> => {
+  await api.call('user.passwordReset', { usernameOrEmail });
+};
 
 /** Sets a new password with a reset link's token: every session of the account ends. */
 export const confirmPasswordReset = (token: string, newPassword: string): Promise<void> =>
-  http.post('/api/auth/password-reset/confirm', { token, newPassword });
+  api.call('user.passwordResetConfirm', { token, newPassword });
 
 /** A server admin's reset link for any account (works without e-mail). */
-export const makeResetLink = (userId: string): Promise<ResetLink> =>
-  http.post<ResetLink>(path`/api/admin/users/${userId}/reset-link`);
+export const makeResetLink = (userId: string): Promise<ResetLink> => api.call('user.adminResetLink', { userId });

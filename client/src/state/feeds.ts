@@ -1,6 +1,5 @@
-import type { FeedToken } from '@im/protocol';
-import { http } from '../api/http.ts';
 import { setState } from './store.ts';
+import { api } from '../api/api.ts';
 
 // Addresses that work without signing in: a web-public panel's page and
 // feeds, and the personal feeds of a token's owner. The same origin serves
@@ -23,7 +22,7 @@ export function personalFeedUrl(token: string, converseId: string, origin = wind
  * settings to show.
  */
 export async function issueFeedToken(): Promise<string> {
-  const { token } = await http.post<FeedToken>('/api/feeds/token');
+  const { token } = await api.call('user.issueFeedToken');
   setState({ feedToken: token });
   return token;
 }

@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
-import type { SignedFileUrl } from '@im/protocol';
-import { http, path } from '../api/http.ts';
-import { forgetOnSignOut } from './account-state.ts';
+import { accountMap } from './account-state.ts';
+import { api } from '../api/api.ts';
 
 export type FileVariant = 'file' | 'thumbnail';
 
@@ -13,14 +12,9 @@ interface Signed {
   expiresAtMs: number;
 }
 
-const cache = new Map<string, Signed>();
-const pending = new Map<string, Promise<Signed | null>>();
-
 // Signed links work without a token: the next account in this tab must ask for its own.
-forgetOnSignOut(() => {
-  cache.clear();
-  pending.clear();
-});
+const cache = accountMap<string, Signed>('signed file links');
+const pending = accountMap<string, Promise<Signed | null>>('signed file links asked for');
 
 const fresh = (signed: Signed | undefined) =>
   signed !== undefined && signed.expiresAtMs - RENEW_BEFORE_MS > Date.now() ? signed : undefined;
@@ -37,8 +31,8 @@ export function signedFileUrl(fileId: string, variant: FileVariant): Promise<Sig
   if (cached) return Promise.resolve(cached);
   let request = pending.get(key);
   if (!request) {
-    request = http
-      .get<SignedFileUrl>(`${path`/api/files/${fileId}/url`}?variant=${variant}`)
+    request = api
+      .call('file.url', { fileId, variant })
       .then((answer) => {
         const signed = { url: answer.url, expiresAtMs: Date.parse(answer.expiresAt) };
         cache.set(key, signed);

@@ -1,10 +1,9 @@
-import { http, path } from '../api/http.ts';
 import type { FileInfo } from '../api/upload.ts';
 import { getState, setState } from './store.ts';
-import { forgetOnSignOut } from './account-state.ts';
+import { accountSet } from './account-state.ts';
+import { api } from '../api/api.ts';
 
-const inFlight = new Set<string>();
-forgetOnSignOut(() => inFlight.clear());
+const inFlight = accountSet<string>('files asked for');
 
 export function rememberFile(info: FileInfo): void {
   setState((s) => ({ files: { ...s.files, [info.id]: info } }));
@@ -14,8 +13,8 @@ export function rememberFile(info: FileInfo): void {
 export function ensureFileInfo(fileId: string): void {
   if (getState().files[fileId] || inFlight.has(fileId)) return;
   inFlight.add(fileId);
-  http
-    .get<FileInfo>(path`/api/files/${fileId}/info`)
+  api
+    .call('file.info', { fileId })
     .then((info) => rememberFile(info))
     .catch(() => setState((s) => ({ files: { ...s.files, [fileId]: 'missing' } })))
     .finally(() => inFlight.delete(fileId));

@@ -1,7 +1,8 @@
 import type { Group } from '@im/protocol';
-import { http, path } from '../api/http.ts';
+import { http } from '../api/http.ts';
 import { putGroup } from './groups.ts';
 import { getState } from './store.ts';
+import { api, apiPath, type ResponseOf } from '../api/api.ts';
 
 /** Who may change a group's icon: holders of `manageGroup` (owner and admins). */
 export const mayManageGroup = (group: Group): boolean => group.myPermissions.includes('manageGroup');
@@ -10,14 +11,14 @@ export const mayManageGroup = (group: Group): boolean => group.myPermissions.inc
 export async function setGroupIcon(groupId: string, image: Blob): Promise<Group> {
   const form = new FormData();
   form.append('file', image, 'icon');
-  const group = await http.put<Group>(path`/api/groups/${groupId}/icon`, form);
+  const group = await http.put<ResponseOf<'group.uploadIcon'>>(apiPath('group.uploadIcon', { groupId }), form);
   putGroup(group);
   return group;
 }
 
 /** DELETE /api/groups/:id/icon: the group shows its initials again. */
 export async function removeGroupIcon(groupId: string): Promise<void> {
-  await http.delete(path`/api/groups/${groupId}/icon`);
+  await api.call('group.removeIcon', { groupId });
   const held = getState().groups[groupId];
   if (held?.icon) {
     const { icon: _removed, ...group } = held;

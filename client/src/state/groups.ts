@@ -1,20 +1,10 @@
-import type {
-  DmConverse,
-  Group,
-  GroupInfo,
-  GroupRole,
-  GroupVisibility,
-  Invite,
-  Member,
-  Page,
-  Panel,
-} from '@im/protocol';
+import type { DmConverse, Group, GroupInfo, GroupRole, GroupVisibility, Invite, Member, Panel } from '@im/protocol';
 import { describeError } from '../api/errors.ts';
-import { http, path } from '../api/http.ts';
 import { navigate } from './navigation.ts';
 import { loadPresence } from './presence.ts';
 import { getState, notify, setState } from './store.ts';
 import { ensureUsers, rememberUsers } from './users.ts';
+import { api } from '../api/api.ts';
 
 export function putGroup(group: Group): void {
   setState((s) => ({
@@ -74,7 +64,7 @@ export function updatePanels(groupId: string, update: (panels: Panel[]) => Panel
 }
 
 export async function loadGroups(): Promise<void> {
-  const groups = await http.get<Group[]>('/api/groups');
+  const groups = await api.call('group.list');
   setState({
     groups: Object.fromEntries(groups.map((g) => [g.id, g])),
     groupOrder: groups.map((g) => g.id),
@@ -83,7 +73,7 @@ export async function loadGroups(): Promise<void> {
 }
 
 export async function loadDms(): Promise<void> {
-  const dms = await http.get<DmConverse[]>('/api/dms');
+  const dms = await api.call('chat.listDms');
   setState({ dms: Object.fromEntries(dms.map((d) => [d.id, d])), dmOrder: dms.map((d) => d.id) });
   ensureUsers(dms.flatMap((d) => d.memberIds));
 }
@@ -107,7 +97,7 @@ async function attempt<T>(what: string, action: () => Promise<T>): Promise<T | n
 }
 
 export async function createGroup(name: string): Promise<Group | null> {
-  const group = await attempt('Could not create the group', () => http.post<Group>('/api/groups', { name }));
+  const group = await attempt('Could not create the group', () => api.call('group.create', { name }));
   if (group) {
     putGroup(group);
     navigate({ name: 'group', groupId: group.id, converseId: group.panels[0]?.converseId });
@@ -117,7 +107,7 @@ export async function createGroup(name: string): Promise<Group | null> {
 
 /** Joins by invite code; errors are returned for the dialog to show. */
 export async function acceptInvite(code: string): Promise<Group> {
-  const group = await http.post<Group>(path`/api/invites/${code}/accept`);
+  const group = await api.call('group.acceptInvite', { code });
   putGroup(group);
   navigate({ name: 'group', groupId: group.id, converseId: group.panels[0]?.converseId });
   return group;
@@ -130,13 +120,11 @@ export interface InviteOptions {
 }
 
 export async function createInvite(groupId: string, opts: InviteOptions = {}): Promise<Invite | null> {
-  return attempt('Could not create an invite', () => http.post<Invite>(path`/api/groups/${groupId}/invites`, opts));
+  return attempt('Could not create an invite', () => api.call('group.createInvite', { groupId, ...opts }));
 }
 
 export async function renameGroup(groupId: string, name: string): Promise<void> {
-  const group = await attempt('Could not rename the group', () =>
-    http.patch<Group>(path`/api/groups/${groupId}`, { name }),
-  );
+  const group = await attempt('Could not rename the group', () => api.call('group.update', { groupId, name }));
   if (group) putGroup(group);
 }
 
@@ -155,13 +143,13 @@ export interface GroupProfilePatch {
  * private also takes every panel off the web (the answer carries them).
  */
 export async function updateGroupProfile(groupId: string, patch: GroupProfilePatch): Promise<Group> {
-  const group = await http.patch<Group>(path`/api/groups/${groupId}`, patch);
+  const group = await api.call('group.update', { groupId, ...patch });
   putGroup(group);
   return group;
 }
 
 export async function deleteGroup(groupId: string): Promise<void> {
-  const done = await attempt('Could not delete the group', () => http.delete(path`/api/groups/${groupId}`));
+  const done = await attempt('Could not delete the group', () => api.call('group.remove', { groupId }));
   if (done !== null) removeGroup(groupId);
 }
 
@@ -169,22 +157,18 @@ export async function leaveGroup(groupId: string): Promise<void> {
   const me = getState().me;
   if (!me) return;
   const done = await attempt('Could not leave the group', () =>
-    http.delete(path`/api/groups/${groupId}/members/${me.id}`),
+    api.call('group.removeMember', { groupId, userId: me.id }),
   );
   if (done !== null) removeGroup(groupId);
 }
 
 export async function removeMember(groupId: string, userId: string): Promise<void> {
-  const done = await attempt('Could not remove the member', () =>
-    http.delete(path`/api/groups/${groupId}/members/${userId}`),
-  );
+  const done = await attempt('Could not remove the member', () => api.call('group.removeMember', { groupId, userId }));
   if (done !== null) dropMember(groupId, userId);
 }
 
 export async function setMemberRole(groupId: string, userId: string, role: 'admin' | 'member'): Promise<void> {
-  const member = await attempt('Could not change the role', () =>
-    http.request<Member>('PUT', path`/api/groups/${groupId}/members/${userId}/role`, { role }),
-  );
+  const member = await attempt('Could not change the role', () => api.call('group.setRole', { groupId, userId, role }));
   if (member) changeMemberRole(groupId, userId, member.role);
 }
 
@@ -201,7 +185,7 @@ export async function createPanel(
   options: NewPanelOptions = {},
 ): Promise<Panel | null> {
   const panel = await attempt('Could not create the panel', () =>
-    http.post<Panel>(path`/api/groups/${groupId}/panels`, { name, type, ...options }),
+    api.call('group.createPanel', { groupId, name, type, ...options }),
   );
   if (panel) {
     updatePanels(groupId, (panels) => (panels.some((p) => p.id === panel.id) ? panels : [...panels, panel]));
@@ -218,7 +202,7 @@ export type PanelPatch = Partial<
 /** Changes a panel's name, topic, who may post in it or who sees it; answers whether it worked. */
 export async function updatePanel(groupId: string, panelId: string, patch: PanelPatch): Promise<boolean> {
   const panel = await attempt('Could not change the panel', () =>
-    http.patch<Panel>(path`/api/groups/${groupId}/panels/${panelId}`, patch),
+    api.call('group.updatePanel', { groupId, panelId, ...patch }),
   );
   if (panel) updatePanels(groupId, (panels) => panels.map((p) => (p.id === panel.id ? panel : p)));
   return panel !== null;
@@ -230,15 +214,13 @@ export async function updatePanel(groupId: string, panelId: string, patch: Panel
  * show why.
  */
 export async function setPanelWebPublic(groupId: string, panelId: string, webPublic: boolean): Promise<Panel> {
-  const panel = await http.patch<Panel>(path`/api/groups/${groupId}/panels/${panelId}`, { webPublic });
+  const panel = await api.call('group.updatePanel', { groupId, panelId, webPublic });
   updatePanels(groupId, (panels) => panels.map((p) => (p.id === panel.id ? panel : p)));
   return panel;
 }
 
 export async function deletePanel(groupId: string, panelId: string): Promise<void> {
-  const done = await attempt('Could not delete the panel', () =>
-    http.delete(path`/api/groups/${groupId}/panels/${panelId}`),
-  );
+  const done = await attempt('Could not delete the panel', () => api.call('group.deletePanel', { groupId, panelId }));
   if (done !== null) updatePanels(groupId, (panels) => panels.filter((p) => p.id !== panelId));
 }
 
@@ -252,9 +234,9 @@ export async function loadMembers(groupId: string): Promise<void> {
       [groupId]: { items: held?.items ?? [], nextCursor: held?.nextCursor ?? null, loading: true },
     },
   }));
-  const cursor = held?.nextCursor ? `&cursor=${encodeURIComponent(held.nextCursor)}` : '';
+  const cursor = held?.nextCursor ? { cursor: held.nextCursor } : {};
   try {
-    const page = await http.get<Page<Member>>(`${path`/api/groups/${groupId}/members`}?limit=100${cursor}`);
+    const page = await api.call('group.members', { groupId, limit: 100, ...cursor });
     rememberUsers(page.items.map((m) => m.user));
     setState((s) => {
       const items = [...(s.members[groupId]?.items ?? [])];
@@ -304,8 +286,8 @@ export function addMember(groupId: string, userId: string, role: GroupRole): voi
   const user = getState().users[userId];
   if (!list || list.items.some((m) => m.user.id === userId)) return;
   if (!user) {
-    return void http
-      .get<Member['user']>(path`/api/users/${userId}`)
+    return void api
+      .call('user.get', { userId })
       .then((u) => {
         rememberUsers([u]);
         addMemberWith(groupId, { user: u, role, roleIds: [], joinedAt: new Date().toISOString() });
@@ -399,7 +381,7 @@ function updateMember(groupId: string, userId: string, change: MemberChange): vo
 
 /** Opens (or creates) the DM with a user and shows it. */
 export async function startDm(userId: string): Promise<void> {
-  const dm = await attempt('Could not open the conversation', () => http.post<DmConverse>('/api/dms', { userId }));
+  const dm = await attempt('Could not open the conversation', () => api.call('chat.openDm', { userId }));
   if (dm) {
     putDm(dm);
     navigate({ name: 'dm', converseId: dm.id });

@@ -4,6 +4,7 @@ import type { ChatSocket } from '../api/socket.ts';
 import { fakeServer } from '../test/server.ts';
 import { setCurrentSocket } from './connection.ts';
 import { IMPORT_POLL_MS, skippedReasons, watchImport, withJob } from './imports.ts';
+import { apiPath } from '@im/api-client';
 
 const job = (id: string, over: Partial<ImportJob> = {}): ImportJob => ({
   id,
@@ -64,7 +65,10 @@ describe('imports', () => {
     await vi.advanceTimersByTimeAsync(IMPORT_POLL_MS);
     await vi.advanceTimersByTimeAsync(IMPORT_POLL_MS);
     await vi.advanceTimersByTimeAsync(IMPORT_POLL_MS * 3);
-    expect(seen.map((r) => r.url)).toEqual(['/api/admin/imports/j1', '/api/admin/imports/j1']);
+    expect(seen.map((r) => r.url)).toEqual([
+      apiPath('import.get', { importId: 'j1' }),
+      apiPath('import.get', { importId: 'j1' }),
+    ]);
     expect(states.map((j) => [j.status, j.progress.messages])).toEqual([
       ['running', 500],
       ['done', 900],

@@ -1,7 +1,8 @@
 import type { ImportJob, ImportKind } from '@im/protocol';
-import { http, path } from '../api/http.ts';
+import { http } from '../api/http.ts';
 import { postFile } from '../api/upload.ts';
 import { currentSocket } from './connection.ts';
+import { api, apiPath, type ResponseOf } from '../api/api.ts';
 
 // The server admins' imports (/api/admin/imports). They throw: the Import page shows failures where they happened.
 
@@ -31,14 +32,19 @@ export function startImport(
   file: File,
   onProgress: (fraction: number) => void,
 ): { promise: Promise<ImportJob>; abort(): void } {
-  const query = new URLSearchParams({ kind, owner }).toString();
-  return postFile<ImportJob>(`/api/admin/imports?${query}`, 202, file, http.getToken(), onProgress);
+  return postFile<ResponseOf<'import.upload'>>(
+    apiPath('import.upload', { kind, owner }),
+    202,
+    file,
+    http.getToken(),
+    onProgress,
+  );
 }
 
 /** Recent imports, newest first. */
-export const listImports = (): Promise<ImportJob[]> => http.get<ImportJob[]>('/api/admin/imports');
+export const listImports = (): Promise<ImportJob[]> => api.call('import.list');
 
-export const getImport = (id: string): Promise<ImportJob> => http.get<ImportJob>(path`/api/admin/imports/${id}`);
+export const getImport = (id: string): Promise<ImportJob> => api.call('import.get', { importId: id });
 
 /** The list with `job` in place of its older state, or first when it is new. */
 export function withJob(jobs: ImportJob[], job: ImportJob): ImportJob[] {

@@ -9,7 +9,7 @@ import type {
   SlashCommandWithSecret,
   WebhookDelivery,
 } from '@im/protocol';
-import { http, path } from '../api/http.ts';
+import { api } from '../api/api.ts';
 import { dropCommand, putCommand, setCommands } from './commands.ts';
 
 // A group's integrations, for its admins: bots, incoming and outgoing
@@ -17,33 +17,31 @@ import { dropCommand, putCommand, setCommands } from './commands.ts';
 // failure next to what was clicked. Tokens and secrets come back only from
 // the calls that make them, once.
 
-const base = (groupId: string) => path`/api/groups/${groupId}`;
-
-export const listBots = (groupId: string): Promise<Bot[]> => http.get<Bot[]>(`${base(groupId)}/bots`);
+export const listBots = (groupId: string): Promise<Bot[]> => api.call('integration.listBots', { groupId });
 
 export const createBot = (groupId: string, name: string): Promise<BotWithToken> =>
-  http.post<BotWithToken>(`${base(groupId)}/bots`, { name });
+  api.call('integration.createBot', { groupId, name });
 
 /** A new token for a bot; the old one stops working. */
 export const renewBotToken = (groupId: string, botId: string): Promise<BotWithToken> =>
-  http.post<BotWithToken>(`${base(groupId)}${path`/bots/${botId}/token`}`);
+  api.call('integration.botToken', { groupId, botId });
 
 export const deleteBot = (groupId: string, botId: string): Promise<void> =>
-  http.delete(`${base(groupId)}${path`/bots/${botId}`}`);
+  api.call('integration.removeBot', { groupId, botId });
 
 export const listIncomingHooks = (groupId: string): Promise<IncomingWebhook[]> =>
-  http.get<IncomingWebhook[]>(`${base(groupId)}/webhooks/incoming`);
+  api.call('integration.listIncoming', { groupId });
 
 /** The answer carries the hook's address, the only time it is shown (the list has none). */
 export const createIncomingHook = (groupId: string, body: { panelId: string; name: string }) =>
-  http.post<IncomingWebhookWithUrl>(`${base(groupId)}/webhooks/incoming`, body);
+  api.call('integration.createIncoming', { groupId, ...body });
 
 /** A new address for an incoming hook, shown once; the old one stops working. */
 export const renewIncomingSecret = (groupId: string, hookId: string): Promise<IncomingWebhookWithUrl> =>
-  http.post<IncomingWebhookWithUrl>(`${base(groupId)}${path`/webhooks/incoming/${hookId}/secret`}`);
+  api.call('integration.rotateIncoming', { groupId, hookId });
 
 export const deleteIncomingHook = (groupId: string, hookId: string): Promise<void> =>
-  http.delete(`${base(groupId)}${path`/webhooks/incoming/${hookId}`}`);
+  api.call('integration.removeIncoming', { groupId, hookId });
 
 /** An outgoing webhook as the form sends it: absent panel means every panel, no words means every message. */
 export interface OutgoingHookBody {
@@ -54,25 +52,25 @@ export interface OutgoingHookBody {
 }
 
 export const listOutgoingHooks = (groupId: string): Promise<OutgoingWebhook[]> =>
-  http.get<OutgoingWebhook[]>(`${base(groupId)}/webhooks/outgoing`);
+  api.call('integration.listOutgoing', { groupId });
 
 export const createOutgoingHook = (groupId: string, body: OutgoingHookBody): Promise<OutgoingWebhookWithSecret> =>
-  http.post<OutgoingWebhookWithSecret>(`${base(groupId)}/webhooks/outgoing`, body);
+  api.call('integration.createOutgoing', { groupId, ...body });
 
 export const renewOutgoingSecret = (groupId: string, hookId: string): Promise<OutgoingWebhookWithSecret> =>
-  http.post<OutgoingWebhookWithSecret>(`${base(groupId)}${path`/webhooks/outgoing/${hookId}/secret`}`);
+  api.call('integration.rotateOutgoing', { groupId, hookId });
 
 export const deleteOutgoingHook = (groupId: string, hookId: string): Promise<void> =>
-  http.delete(`${base(groupId)}${path`/webhooks/outgoing/${hookId}`}`);
+  api.call('integration.removeOutgoing', { groupId, hookId });
 
 /** The hook's recent deliveries, newest first. */
 export const listDeliveries = (groupId: string, hookId: string): Promise<WebhookDelivery[]> =>
-  http.get<WebhookDelivery[]>(`${base(groupId)}${path`/webhooks/outgoing/${hookId}/deliveries`}`);
+  api.call('integration.deliveries', { groupId, hookId });
 
 // Commands also update the composer's cache, so a new one is offered at once.
 
 export async function listCommands(groupId: string): Promise<SlashCommand[]> {
-  const list = await http.get<SlashCommand[]>(`${base(groupId)}/commands`);
+  const list = await api.call('integration.listCommands', { groupId });
   setCommands(groupId, list);
   return list;
 }
@@ -81,16 +79,16 @@ export async function createCommand(
   groupId: string,
   body: { trigger: string; url: string; description?: string },
 ): Promise<SlashCommandWithSecret> {
-  const command = await http.post<SlashCommandWithSecret>(`${base(groupId)}/commands`, body);
+  const command = await api.call('integration.createCommand', { groupId, ...body });
   putCommand(groupId, withoutSecret(command));
   return command;
 }
 
 export const renewCommandSecret = (groupId: string, commandId: string): Promise<SlashCommandWithSecret> =>
-  http.post<SlashCommandWithSecret>(`${base(groupId)}${path`/commands/${commandId}/secret`}`);
+  api.call('integration.rotateCommand', { groupId, commandId });
 
 export async function deleteCommand(groupId: string, commandId: string): Promise<void> {
-  await http.delete(`${base(groupId)}${path`/commands/${commandId}`}`);
+  await api.call('integration.removeCommand', { groupId, commandId });
   dropCommand(groupId, commandId);
 }
 

@@ -1,16 +1,13 @@
 import type { Message, PollBody } from '@im/protocol';
 import { describeError } from '../api/errors.ts';
-import { http, path } from '../api/http.ts';
 import { patchConverse, receiveMessages } from './conversations.ts';
 import { newClientMsgId, updateMessage } from './messages.ts';
 import { notify } from './store.ts';
+import { api, storedMessage } from '../api/api.ts';
 
 /** Sends a poll to a converse (its text is the question); shown once the server stored it. */
 export async function sendPoll(converseId: string, poll: PollBody): Promise<void> {
-  const message = await http.post<Message>(path`/api/converses/${converseId}/messages`, {
-    poll,
-    clientMsgId: newClientMsgId(),
-  });
+  const message = storedMessage(await api.call('chat.send', { converseId, poll, clientMsgId: newClientMsgId() }));
   receiveMessages(converseId, [message]);
 }
 
@@ -22,7 +19,7 @@ function takeMine(message: Message): void {
 /** Replaces my vote (an empty list withdraws it). */
 export async function votePoll(message: Message, options: number[]): Promise<void> {
   try {
-    takeMine(await http.put<Message>(path`/api/messages/${message.id}/poll/votes`, { options }));
+    takeMine(await api.call('chat.vote', { messageId: message.id, options }));
   } catch (err) {
     notify(`Could not vote: ${describeError(err)}`);
   }
@@ -31,7 +28,7 @@ export async function votePoll(message: Message, options: number[]): Promise<voi
 /** The author closes their poll before its time. */
 export async function closePoll(message: Message): Promise<void> {
   try {
-    takeMine(await http.post<Message>(path`/api/messages/${message.id}/poll/close`));
+    takeMine(await api.call('chat.closePoll', { messageId: message.id }));
   } catch (err) {
     notify(`Could not close the poll: ${describeError(err)}`);
   }

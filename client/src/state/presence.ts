@@ -1,6 +1,5 @@
-import type { Presence } from '@im/protocol';
-import { http } from '../api/http.ts';
 import { setState } from './store.ts';
+import { api } from '../api/api.ts';
 
 const CHUNK = 200;
 
@@ -10,7 +9,7 @@ export async function loadPresence(userIds: string[]): Promise<void> {
     const chunk = userIds.slice(i, i + CHUNK);
     if (chunk.length === 0) continue;
     try {
-      const { online, statuses } = await http.get<Presence>(`/api/presence?userIds=${chunk.join(',')}`);
+      const { online, statuses } = await api.call('gateway.presence', { userIds: chunk.join(',') });
       const on = new Set(online);
       setState((s) => {
         const presence = { ...s.presence };

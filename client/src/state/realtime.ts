@@ -3,7 +3,6 @@ import { mentionsMe } from './mentions-me.ts';
 import { applyReceipt } from './receipts.ts';
 import { attachAttentionEvents, isMuted, loadAttention, settingOf, useAttention } from './attention.ts';
 import { ApiRequestError } from '../api/errors.ts';
-import { http } from '../api/http.ts';
 import { jittered, refusedRetryDelayMs, type HandshakeRefusal } from '../api/reconnect.ts';
 import type { ChatSocket } from '../api/socket.ts';
 import { showMessageNotification, type NotifyReason } from '../push/notifications.ts';
@@ -45,9 +44,9 @@ import { getState, setState } from './store.ts';
 import { mergeServerUnread } from './unread.ts';
 import { applyUserUpdated } from './users.ts';
 import { loadCustomEmoji, useCustomEmoji } from './custom-emoji.ts';
-import type { UnreadEntry } from '@im/protocol';
 import { forgetOnSignOut } from './account-state.ts';
 import { applyCallUpdate, applyDeclined, applyRinging, loadRinging, refreshCallStates } from './calls.ts';
+import { api } from '../api/api.ts';
 
 const SYNC_TIMEOUT_MS = 20_000;
 const TYPING_SHOWN_MS = 4000;
@@ -162,7 +161,7 @@ async function afterServerClose(socket: ChatSocket): Promise<void> {
   // Every socket a gateway closes at once (a restart, a failed room load) must not come back at once.
   await new Promise((resolve) => setTimeout(resolve, jittered(SERVER_CLOSE_RETRY_MS)));
   try {
-    await http.get('/api/users/me');
+    await api.call('user.me');
   } catch (err) {
     if (err instanceof ApiRequestError && err.status === 401) return;
   }
@@ -212,13 +211,13 @@ function applySync(result: SyncResult): void {
 }
 
 export async function loadUnread(): Promise<void> {
-  const entries = await http.get<UnreadEntry[]>('/api/unread');
+  const entries = await api.call('chat.unread');
   setState((s) => ({ unread: mergeServerUnread(s.unread, entries) }));
 }
 
 const typingTimers = new Map<string, ReturnType<typeof setTimeout>>();
 
-forgetOnSignOut(() => {
+forgetOnSignOut('typing timers', () => {
   for (const timer of typingTimers.values()) clearTimeout(timer);
   typingTimers.clear();
 });

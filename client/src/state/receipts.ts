@@ -1,11 +1,14 @@
 import type { ReadReceipt } from '@im/protocol';
-import { http } from '../api/http.ts';
 import { accountStore } from './account-state.ts';
+import { api } from '../api/api.ts';
 
 /** converseId → userId → how far they read, for converses whose receipts were asked for. */
-export const useReceipts = accountStore<{ byConverse: Record<string, Record<string, number>> }>(() => ({
-  byConverse: {},
-}));
+export const useReceipts = accountStore<{ byConverse: Record<string, Record<string, number>> }>(
+  'read receipts',
+  () => ({
+    byConverse: {},
+  }),
+);
 
 /** A receipt moves a reader forward only (events and the list may arrive in any order). */
 export function applyReceipt(event: ReadReceipt & { converseId: string }): void {
@@ -18,6 +21,6 @@ export function applyReceipt(event: ReadReceipt & { converseId: string }): void 
 
 /** Asks the server who read how far (empty for converses too large for receipts). */
 export async function loadReceipts(converseId: string): Promise<void> {
-  const list = await http.get<ReadReceipt[]>(`/api/converses/${converseId}/reads`);
+  const list = await api.call('chat.reads', { converseId });
   for (const r of list) applyReceipt({ converseId, ...r });
 }

@@ -5,6 +5,7 @@ import { fakeServer } from '../test/server.ts';
 import { applyMemberUpdate, updateGroup } from './groups.ts';
 import { applyRoles, forgetRoles, refreshMyPermissions, takeRole } from './roles.ts';
 import { getState, initialState, setState } from './store.ts';
+import { apiPath } from '@im/api-client';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -77,7 +78,11 @@ describe('my permissions', () => {
     const requests = fakeServer(() => ({ status: 204 }));
     await takeRole(GROUP_ID, alice.id, crew.id);
     expect(requests).toEqual([
-      { method: 'DELETE', url: `/api/groups/${GROUP_ID}/members/${alice.id}/roles/${crew.id}`, body: undefined },
+      {
+        method: 'DELETE',
+        url: apiPath('group.giveRole', { groupId: GROUP_ID, userId: alice.id, roleId: crew.id }),
+        body: undefined,
+      },
     ]);
     expect(getState().groups[GROUP_ID]).toMatchObject({ myRoleIds: [], myPermissions: ['createInvites'] });
   });

@@ -1,15 +1,18 @@
-import type { Member, Permission, Role } from '@im/protocol';
-import { http, path } from '../api/http.ts';
+import type { Permission, Role } from '@im/protocol';
 import { accountStore } from './account-state.ts';
 import { changeMemberRoles, putGroup } from './groups.ts';
 import { permissionsOf, rankedRoles } from './permissions.ts';
 import { getState } from './store.ts';
+import { api } from '../api/api.ts';
 
 /** groupId → its roles, highest first, `@everyone` last (loaded on first use, kept by `roles:updated`). */
-export const useRoles = accountStore<{ byGroup: Record<string, Role[]>; asked: Record<string, boolean> }>(() => ({
-  byGroup: {},
-  asked: {},
-}));
+export const useRoles = accountStore<{ byGroup: Record<string, Role[]>; asked: Record<string, boolean> }>(
+  'group roles',
+  () => ({
+    byGroup: {},
+    asked: {},
+  }),
+);
 
 /** Forgets every group's roles so views load them again (after a reconnect: events may have been missed). */
 export function forgetRoles(): void {
@@ -36,7 +39,7 @@ export type RolePatch = Partial<RoleDraft & { position: number }>;
 
 /** Loads a group's roles; it throws, for the view that asked to show why. */
 export async function loadRoles(groupId: string): Promise<Role[]> {
-  const roles = await http.get<Role[]>(path`/api/groups/${groupId}/roles`);
+  const roles = await api.call('group.roles', { groupId });
   applyRoles(groupId, roles);
   return roles;
 }
@@ -70,13 +73,13 @@ function changeRoles(groupId: string, change: (roles: Role[]) => Role[]): void {
 }
 
 export async function createRole(groupId: string, draft: RoleDraft): Promise<Role> {
-  const role = await http.post<Role>(path`/api/groups/${groupId}/roles`, draft);
+  const role = await api.call('group.createRole', { groupId, ...draft });
   changeRoles(groupId, (roles) => (roles.some((r) => r.id === role.id) ? roles : [...roles, role]));
   return role;
 }
 
 export async function updateRole(groupId: string, roleId: string, patch: RolePatch): Promise<Role> {
-  const role = await http.patch<Role>(path`/api/groups/${groupId}/roles/${roleId}`, patch);
+  const role = await api.call('group.updateRole', { groupId, roleId, ...patch });
   changeRoles(groupId, (roles) => roles.map((r) => (r.id === role.id ? role : r)));
   return role;
 }
@@ -87,13 +90,13 @@ export async function moveRole(groupId: string, roleId: string, direction: 'up' 
   const index = roles.findIndex((r) => r.id === roleId);
   const other = roles[direction === 'up' ? index - 1 : index + 1];
   if (index < 0 || !other || other.id === groupId) return;
-  await http.patch<Role>(path`/api/groups/${groupId}/roles/${roleId}`, { position: other.position });
+  await api.call('group.updateRole', { groupId, roleId, position: other.position });
   // Other roles' positions moved too: the whole list says where each now is.
   await loadRoles(groupId);
 }
 
 export async function deleteRole(groupId: string, roleId: string): Promise<void> {
-  await http.delete(path`/api/groups/${groupId}/roles/${roleId}`);
+  await api.call('group.deleteRole', { groupId, roleId });
   changeRoles(groupId, (roles) => roles.filter((r) => r.id !== roleId));
   for (const member of getState().members[groupId]?.items ?? []) {
     if (member.roleIds.includes(roleId)) {
@@ -108,13 +111,13 @@ export async function deleteRole(groupId: string, roleId: string): Promise<void>
 
 /** Gives a member a role; it throws, for the member row to show why. */
 export async function giveRole(groupId: string, userId: string, roleId: string): Promise<void> {
-  const member = await http.put<Member>(path`/api/groups/${groupId}/members/${userId}/roles/${roleId}`);
+  const member = await api.call('group.giveRole', { groupId, userId, roleId });
   changeMemberRoles(groupId, userId, member.roleIds);
   if (userId === getState().me?.id) refreshMyPermissions(groupId);
 }
 
 export async function takeRole(groupId: string, userId: string, roleId: string): Promise<void> {
-  await http.delete(path`/api/groups/${groupId}/members/${userId}/roles/${roleId}`);
+  await api.call('group.takeRole', { groupId, userId, roleId });
   const held = getState().members[groupId]?.items.find((m) => m.user.id === userId);
   if (held) {
     changeMemberRoles(

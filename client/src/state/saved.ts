@@ -1,8 +1,8 @@
-import type { Message, SavedMessage, SavedPage } from '@im/protocol';
+import type { Message, SavedMessage } from '@im/protocol';
 import { describeError } from '../api/errors.ts';
-import { http, path } from '../api/http.ts';
 import { accountStore } from './account-state.ts';
 import { notify } from './store.ts';
+import { api } from '../api/api.ts';
 
 /** My saved messages as the app shows them: the list (newest saved first) and which ids are in it. */
 export interface SavedState {
@@ -12,14 +12,14 @@ export interface SavedState {
   ids: Record<string, true>;
 }
 
-export const useSaved = accountStore<SavedState>(() => ({ items: null, nextCursor: null, ids: {} }));
+export const useSaved = accountStore<SavedState>('saved messages', () => ({ items: null, nextCursor: null, ids: {} }));
 
 /** The first page (again), or the next one with `more`. */
 export async function loadSaved(more = false): Promise<void> {
   const cursor = more ? useSaved.getState().nextCursor : null;
   if (more && !cursor) return;
   try {
-    const page = await http.get<SavedPage>('/api/saved' + (cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''));
+    const page = await api.call('chat.saved', cursor ? { cursor } : {});
     useSaved.setState((s) => {
       const items = more ? [...(s.items ?? []), ...page.items] : page.items;
       return {
@@ -37,8 +37,8 @@ export async function loadSaved(more = false): Promise<void> {
 export async function toggleSaved(message: Message): Promise<void> {
   const saved = useSaved.getState().ids[message.id] === true;
   try {
-    if (saved) await http.delete(path`/api/messages/${message.id}/saved`);
-    else await http.put(path`/api/messages/${message.id}/saved`);
+    if (saved) await api.call('chat.unsave', { messageId: message.id });
+    else await api.call('chat.save', { messageId: message.id });
   } catch (err) {
     notify(`Could not ${saved ? 'remove it from saved messages' : 'save it'}: ${describeError(err)}`);
     return;

@@ -1,17 +1,10 @@
-import type {
-  Message,
-  Reminder,
-  ReminderNotification,
-  ScheduledAccepted,
-  ScheduledEntry,
-  ScheduledUpdatedEvent,
-} from '@im/protocol';
+import type { Message, ReminderNotification, ScheduledEntry, ScheduledUpdatedEvent } from '@im/protocol';
 import { describeError } from '../api/errors.ts';
-import { http, path } from '../api/http.ts';
 import type { ChatSocket } from '../api/socket.ts';
 import { accountStore } from './account-state.ts';
 import { receiveMessages } from './conversations.ts';
 import { notify } from './store.ts';
+import { api } from '../api/api.ts';
 
 /** My scheduled messages (pending and failed), as the "Scheduled" list and the converse hint show them. */
 export interface ScheduledState {
@@ -21,7 +14,11 @@ export interface ScheduledState {
   open: boolean;
 }
 
-export const useScheduled = accountStore<ScheduledState>(() => ({ items: [], loaded: false, open: false }));
+export const useScheduled = accountStore<ScheduledState>('scheduled messages', () => ({
+  items: [],
+  loaded: false,
+  open: false,
+}));
 
 const bySendAt = (a: ScheduledEntry, b: ScheduledEntry) => a.sendAt.localeCompare(b.sendAt);
 
@@ -36,7 +33,7 @@ export function applyScheduled({ scheduled, removed }: ScheduledUpdatedEvent): v
 
 export async function loadScheduled(): Promise<void> {
   try {
-    const items = await http.get<ScheduledEntry[]>('/api/scheduled');
+    const items = await api.call('chat.listScheduled');
     useScheduled.setState({ items, loaded: true });
   } catch {
     // The list shows what events bring; the next open loads again.
@@ -56,12 +53,15 @@ export async function scheduleMessage(
   sendAt: Date,
 ): Promise<boolean> {
   try {
-    const { scheduled } = await http.post<ScheduledAccepted>(path`/api/converses/${converseId}/messages`, {
+    const answer = await api.call('chat.send', {
+      converseId,
       content,
       ...(extra.attachments.length > 0 ? { attachments: extra.attachments } : {}),
       ...(extra.replyTo ? { replyTo: extra.replyTo } : {}),
       sendAt: sendAt.toISOString(),
     });
+    if (!('scheduled' in answer)) throw new Error('The message was not scheduled.');
+    const { scheduled } = answer;
     applyScheduled({ scheduled: { ...scheduled, status: 'pending' } });
     notify(`Scheduled for ${formatWhen(sendAt)}`, 'info');
     return true;
@@ -73,7 +73,8 @@ export async function scheduleMessage(
 
 export async function updateScheduled(id: string, change: { content?: string; sendAt?: Date }): Promise<boolean> {
   try {
-    const updated = await http.patch<ScheduledEntry>(path`/api/scheduled/${id}`, {
+    const updated = await api.call('chat.updateScheduled', {
+      scheduledId: id,
       ...(change.content !== undefined ? { content: change.content } : {}),
       ...(change.sendAt ? { sendAt: change.sendAt.toISOString() } : {}),
     });
@@ -87,7 +88,7 @@ export async function updateScheduled(id: string, change: { content?: string; se
 
 export async function cancelScheduled(entry: ScheduledEntry): Promise<void> {
   try {
-    await http.delete(path`/api/scheduled/${entry.id}`);
+    await api.call('chat.cancelScheduled', { scheduledId: entry.id });
     applyScheduled({ scheduled: entry, removed: true });
   } catch (err) {
     notify(`Could not cancel it: ${describeError(err)}`);
@@ -96,7 +97,7 @@ export async function cancelScheduled(entry: ScheduledEntry): Promise<void> {
 
 export async function sendScheduledNow(entry: ScheduledEntry): Promise<void> {
   try {
-    const message = await http.post<Message>(path`/api/scheduled/${entry.id}/send`);
+    const message = await api.call('chat.sendScheduledNow', { scheduledId: entry.id });
     applyScheduled({ scheduled: { ...entry, status: 'sent', messageId: message.id } });
     receiveMessages(message.converseId, [message]);
   } catch (err) {
@@ -108,7 +109,7 @@ export async function sendScheduledNow(entry: ScheduledEntry): Promise<void> {
 /** Sets a reminder of a message, with a confirmation saying when. */
 export async function remindMe(message: Message, at: Date): Promise<void> {
   try {
-    await http.post<Reminder>(path`/api/messages/${message.id}/reminder`, { at: at.toISOString() });
+    await api.call('chat.remind', { messageId: message.id, at: at.toISOString() });
     notify(`I will remind you ${formatWhen(at)}`, 'info');
   } catch (err) {
     notify(`Could not set the reminder: ${describeError(err)}`);

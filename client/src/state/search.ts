@@ -1,17 +1,17 @@
 import type { Message } from '@im/protocol';
-import { http, path } from '../api/http.ts';
 import { jumpToMessage } from './catch-up.ts';
 import { navigate } from './navigation.ts';
 import type { Route } from './route.ts';
 import type { AppState } from './store.ts';
 import { displayName, ensureUsers } from './users.ts';
+import { api } from '../api/api.ts';
 
 /** Results asked for per search: a dialog's worth. */
 export const SEARCH_LIMIT = 20;
 
 /** Messages I may see that contain `q`, newest first (the server matches literally, ignoring case). */
 export async function searchMessages(q: string): Promise<Message[]> {
-  const found = await http.get<Message[]>(path`/api/search?q=${q}&limit=${SEARCH_LIMIT}`);
+  const found = await api.call('chat.search', { q, limit: SEARCH_LIMIT });
   ensureUsers(found.map((m) => m.authorId));
   return found;
 }

@@ -1,4 +1,4 @@
-import type { AuthResult, Me, PublicUser } from '@im/protocol';
+import type { Me, PublicUser } from '@im/protocol';
 import { ApiRequestError } from '../api/errors.ts';
 import { http } from '../api/http.ts';
 import { connectSocket } from '../api/socket.ts';
@@ -8,6 +8,7 @@ import { setCurrentSocket } from './connection.ts';
 import { attachRealtime } from './realtime.ts';
 import { getState, setState } from './store.ts';
 import { rememberUsers } from './users.ts';
+import { api } from '../api/api.ts';
 
 const TOKEN_KEY = 'im.token';
 /** Whose session this browser keeps: a sign-in as someone else forgets theirs first. */
@@ -18,7 +19,7 @@ export async function register(
   password: string,
   opts: { nickname?: string; inviteCode?: string } = {},
 ): Promise<void> {
-  const result = await http.post<AuthResult>('/api/auth/register', {
+  const result = await api.call('user.register', {
     username,
     password,
     ...(opts.nickname ? { nickname: opts.nickname } : {}),
@@ -28,19 +29,19 @@ export async function register(
 }
 
 export async function login(username: string, password: string): Promise<void> {
-  const result = await http.post<AuthResult>('/api/auth/login', { username, password });
+  const result = await api.call('user.login', { username, password });
   start(result.token, result.user);
 }
 
 /** Claims an imported account with a claim link's token: its password (and perhaps a new name) set, signed in as it. */
 export async function claimAccount(token: string, password: string, username?: string): Promise<void> {
-  const result = await http.post<AuthResult>('/api/auth/claim', { token, password, ...(username ? { username } : {}) });
+  const result = await api.call('user.claim', { token, password, ...(username ? { username } : {}) });
   start(result.token, result.user);
 }
 
 /** Redeems the one-time code single sign-on brought back (once, within a minute) for a session. */
 export async function loginWithSso(code: string): Promise<void> {
-  const result = await http.post<AuthResult>('/api/auth/oidc/exchange', { code });
+  const result = await api.call('user.oidcExchange', { code });
   start(result.token, result.user);
 }
 
@@ -54,7 +55,7 @@ export async function restoreSession(): Promise<boolean> {
   if (!token) return false;
   http.setToken(token);
   try {
-    const me = await http.get<Me>('/api/users/me');
+    const me = await api.call('user.me');
     start(token, me);
     return true;
   } catch (err) {
@@ -72,7 +73,7 @@ export async function restoreSession(): Promise<boolean> {
  */
 export async function checkSession(): Promise<void> {
   if (!http.getToken()) return;
-  await http.get<Me>('/api/users/me').catch(() => undefined);
+  await api.call('user.me').catch(() => undefined);
 }
 
 /**
@@ -82,13 +83,13 @@ export async function checkSession(): Promise<void> {
  */
 export async function logout(): Promise<void> {
   await disablePush().catch(() => undefined);
-  await http.post('/api/auth/logout').catch(() => undefined);
+  await api.call('user.logout').catch(() => undefined);
   endSession();
 }
 
 /** Ends every session of mine, this one too, and my feed token (the server must agree first); then this one here. */
 export async function logoutEverywhere(): Promise<void> {
-  await http.delete('/api/auth/sessions');
+  await api.call('user.logoutEverywhere');
   endSession();
 }
 
@@ -116,7 +117,7 @@ function start(token: string, me: PublicUser | Me): void {
 
 async function loadServerAdmin(token: string): Promise<void> {
   try {
-    const me = await http.get<Me>('/api/users/me');
+    const me = await api.call('user.me');
     if (http.getToken() === token) setState({ serverAdmin: me.serverAdmin === true, myStatus: me.status });
   } catch {
     // Not offered this time; a reload asks again.

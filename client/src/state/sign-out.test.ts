@@ -11,6 +11,7 @@ import { login, logout, restoreSession } from './session.ts';
 import { recentEmoji, rememberEmoji } from '../components/emoji/recent.ts';
 import { getState, initialState, setState } from './store.ts';
 import { loadFollowed, openThread, useThreads } from './threads.ts';
+import { apiPath } from '@im/api-client';
 
 const CONVERSE = 'f'.repeat(24);
 const ROOT = 'e'.repeat(24);
@@ -25,7 +26,7 @@ function server(hold: (req: SeenRequest, token: string) => boolean = () => false
   const requests = fakeServer(async (req) => {
     const token = (vi.mocked(fetch).mock.calls.at(-1)?.[1]?.headers as Record<string, string>)?.Authorization ?? '';
     tokens.push(token);
-    if (req.url === '/api/auth/login') {
+    if (req.url === apiPath('user.login')) {
       const user = (req.body as { username: string }).username === 'alice' ? alice : bob;
       return { body: { token: `token-${user.username}`, user } };
     }
@@ -40,18 +41,25 @@ function answer(req: SeenRequest, token: string): FakeAnswer {
     return req.url.includes('/url')
       ? { status: 404, body: { error: { code: 'IM_ERR_NOT_FOUND', message: 'no' } } }
       : { body: [] };
-  if (req.url.startsWith('/api/users/me')) return { body: { ...alice, serverAdmin: false } };
-  if (req.url.startsWith('/api/threads')) {
+  if (req.url.startsWith(apiPath('user.me'))) return { body: { ...alice, serverAdmin: false } };
+  if (req.url.startsWith(apiPath('chat.threads'))) {
     const page: FollowedThreadPage = {
       items: [{ root: { ...reply, id: ROOT, seq: 1 }, unread: 1, readSeq: 1, lastReplyAt: '' }],
     } as unknown as FollowedThreadPage;
     return { body: page };
   }
-  if (req.url.startsWith(`/api/messages/${ROOT}/thread`)) return req.method === 'GET' ? { body: [reply] } : {};
-  if (req.url.startsWith(`/api/files/${FILE}/url`))
-    return { body: { url: `/api/files/${FILE}?sig=alice`, expiresAt: new Date(Date.now() + 600_000).toISOString() } };
-  if (req.url.startsWith(`/api/groups/${GROUP}/emoji`)) return { body: [{ name: 'party', url: '/e' }] };
-  if (req.url === '/api/auth/logout') return { status: 204 };
+  if (req.url.startsWith(apiPath('chat.thread', { messageId: ROOT })))
+    return req.method === 'GET' ? { body: [reply] } : {};
+  if (req.url.startsWith(apiPath('file.url', { fileId: FILE })))
+    return {
+      body: {
+        url: `${apiPath('file.download', { fileId: FILE })}?sig=alice`,
+        expiresAt: new Date(Date.now() + 600_000).toISOString(),
+      },
+    };
+  if (req.url.startsWith(apiPath('group.listEmoji', { groupId: GROUP })))
+    return { body: [{ name: 'party', url: '/e' }] };
+  if (req.url === apiPath('user.logout')) return { status: 204 };
   return { body: [] };
 }
 
@@ -97,24 +105,26 @@ describe('signing out', () => {
 
     // The next account asks for a file's link itself rather than being handed Alice's.
     await login('bob', 'pw');
-    const asked = requests.filter((r) => r.url.startsWith(`/api/files/${FILE}/url`)).length;
+    const asked = requests.filter((r) => r.url.startsWith(apiPath('file.url', { fileId: FILE }))).length;
     expect(await signedFileUrl(FILE, 'file')).toBeNull();
-    expect(requests.filter((r) => r.url.startsWith(`/api/files/${FILE}/url`))).toHaveLength(asked + 1);
+    expect(requests.filter((r) => r.url.startsWith(apiPath('file.url', { fileId: FILE })))).toHaveLength(asked + 1);
   });
 
   it("drops an answer for Alice's session that arrives after Bob signed in", async () => {
-    const { release } = server((req, token) => token === 'Bearer token-alice' && req.url.startsWith('/api/threads'));
+    const { release } = server(
+      (req, token) => token === 'Bearer token-alice' && req.url.startsWith(apiPath('chat.threads')),
+    );
     await login('alice', 'pw');
     const late = loadFollowed();
     await vi.waitFor(() =>
-      expect(vi.mocked(fetch).mock.calls.some(([url]) => String(url).startsWith('/api/threads'))).toBe(true),
+      expect(vi.mocked(fetch).mock.calls.some(([url]) => String(url).startsWith(apiPath('chat.threads')))).toBe(true),
     );
     await logout();
     await login('bob', 'pw');
     release();
     let settled = false;
     void late.finally(() => (settled = true));
-    await answered('/api/threads');
+    await answered(apiPath('chat.threads'));
     expect(settled).toBe(false);
     expect(useThreads.getState().followed).toBeNull();
     expect(getState().notices).toEqual([]);
@@ -125,22 +135,22 @@ describe('signing out', () => {
     let answer401 = (): void => undefined;
     const hold = new Promise<void>((release) => (answer401 = release));
     fakeServer(async (req) => {
-      if (req.url === '/api/auth/login') {
+      if (req.url === apiPath('user.login')) {
         const user = (req.body as { username: string }).username === 'alice' ? alice : bob;
         return { body: { token: `token-${user.username}`, user } };
       }
-      if (req.url === `/api/messages/${ROOT}/thread?limit=100`) {
+      if (req.url === apiPath('chat.thread', { messageId: ROOT, limit: 100 })) {
         await hold;
         return { status: 401, body: { error: { code: 'IM_ERR_UNAUTHORIZED', message: 'session ended' } } };
       }
-      return { body: req.url.startsWith('/api/users/me') ? alice : [] };
+      return { body: req.url.startsWith(apiPath('user.me')) ? alice : [] };
     });
     await login('alice', 'pw');
     void openThread(CONVERSE, ROOT);
     await logout();
     await login('bob', 'pw');
     answer401();
-    await answered(`/api/messages/${ROOT}/thread`);
+    await answered(apiPath('chat.thread', { messageId: ROOT }));
     expect(getState().me?.id).toBe(bob.id);
     expect(localStorage.getItem('im.token')).toBe('token-bob');
   });

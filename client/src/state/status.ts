@@ -1,9 +1,9 @@
 import { inSchedule, type PresenceStatus, type UserStatus } from '@im/protocol';
-import { http } from '../api/http.ts';
 import type { ChatSocket } from '../api/socket.ts';
 import { forgetOnSignOut } from './account-state.ts';
 import { getState, setState } from './store.ts';
 import { watchIdle } from './idle.ts';
+import { api } from '../api/api.ts';
 
 /** `PATCH /api/users/me {status}`: what is given changes; null or '' clears a part. */
 export interface StatusChange {
@@ -17,7 +17,7 @@ export interface StatusChange {
 
 /** Changes my status; the answer (and `status:updated` on my other devices) is what the menu shows. */
 export async function changeMyStatus(change: StatusChange): Promise<UserStatus> {
-  const user = await http.patch<{ status: UserStatus }>('/api/users/me', { status: change });
+  const user = await api.call('user.updateMe', { status: change });
   setState({ myStatus: user.status });
   return user.status;
 }
@@ -38,6 +38,13 @@ export function applyPresence(event: { userId: string } & PresenceStatus): void 
   }));
 }
 
+/** Stops watching this tab go idle: the watch belongs to the session's socket. */
+let stopIdleWatch: (() => void) | null = null;
+forgetOnSignOut('idle watch', () => {
+  stopIdleWatch?.();
+  stopIdleWatch = null;
+});
+
 /** Socket events of status: others' presence, my own status from my other devices, and this tab going idle. */
 export function attachStatusEvents(socket: ChatSocket): void {
   socket.on('presence', applyPresence);
@@ -49,7 +56,8 @@ export function attachStatusEvents(socket: ChatSocket): void {
   socket.on('connect', () => {
     if (stop.idle()) socket.emit('presence:idle', { idle: true });
   });
-  forgetOnSignOut(stop.stop);
+  stopIdleWatch?.();
+  stopIdleWatch = stop.stop;
 }
 
 /** The label of a status as the app shows it beside a dot. */

@@ -9,8 +9,7 @@ import type {
   UnreadEntry,
   UserStatus,
 } from '@im/protocol';
-import { create } from 'zustand';
-import { forgetOnSignOut } from './account-state.ts';
+import { accountStore } from './account-state.ts';
 import type { FileInfo } from '../api/upload.ts';
 import type { CommandNote } from './command-sends.ts';
 import type { ConverseMessages } from './messages.ts';
@@ -98,10 +97,8 @@ export const initialState = (): AppState => ({
   commandNotes: {},
 });
 
-export const useStore = create<AppState>(() => initialState());
-
 // Everything but the screen in the address bar, which the next sign-in here opens.
-forgetOnSignOut(() => useStore.setState((s) => ({ ...initialState(), route: s.route }), true));
+export const useStore = accountStore('app', initialState, { keep: ['route'] });
 
 export const getState = useStore.getState;
 export const setState = useStore.setState;

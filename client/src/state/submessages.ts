@@ -1,7 +1,7 @@
 import type { Submessage } from '@im/protocol';
 import { useEffect } from 'react';
-import { http, path } from '../api/http.ts';
 import { accountStore } from './account-state.ts';
+import { api } from '../api/api.ts';
 
 /**
  * Interactive messages on the client: a widget's state is a reduction of its
@@ -15,7 +15,7 @@ export interface SubmessagesState {
   byMessage: Record<string, Submessage[]>;
 }
 
-export const useSubmessages = accountStore<SubmessagesState>(() => ({ byMessage: {} }));
+export const useSubmessages = accountStore<SubmessagesState>('submessages', () => ({ byMessage: {} }));
 
 /** Adds submessages to what is held, once each, in the server's order (ids grow with time). */
 export function mergeSubmessages(held: readonly Submessage[], incoming: readonly Submessage[]): Submessage[] {
@@ -35,7 +35,7 @@ export function applySubmessage(submessage: Submessage): void {
 }
 
 export async function loadSubmessages(messageId: string): Promise<void> {
-  const list = await http.get<Submessage[]>(path`/api/messages/${messageId}/submessages`);
+  const list = await api.call('chat.submessages', { messageId });
   useSubmessages.setState((s) => ({
     byMessage: { ...s.byMessage, [messageId]: mergeSubmessages(s.byMessage[messageId] ?? [], list) },
   }));
@@ -43,9 +43,7 @@ export async function loadSubmessages(messageId: string): Promise<void> {
 
 /** Sends one event of a widget (a JSON object); it comes back to everyone as `message:submessage`. */
 export async function sendSubmessage(messageId: string, event: Record<string, unknown>): Promise<void> {
-  applySubmessage(
-    await http.post<Submessage>(path`/api/messages/${messageId}/submessages`, { content: JSON.stringify(event) }),
-  );
+  applySubmessage(await api.call('chat.postSubmessage', { messageId, content: JSON.stringify(event) }));
 }
 
 /** A widget's reducer: its state after one more event (an event it does not understand leaves it as it was). */

@@ -1,27 +1,13 @@
-import type { FollowedThread, FollowedThreadPage, Message } from '@im/protocol';
+import type { Message } from '@im/protocol';
 import { describeError } from '../api/errors.ts';
-import { http, path } from '../api/http.ts';
 import type { ChatSocket } from '../api/socket.ts';
 import { applyUpdatedMessage } from './conversations.ts';
 import { newClientMsgId } from './messages.ts';
 import { getState, notify } from './store.ts';
-import { accountStore } from './account-state.ts';
+import { useThreads } from './thread-store.ts';
+import { api, storedMessage } from '../api/api.ts';
 
-/**
- * Threads as the web client shows them: replies live in their converse's
- * history like any message (so seq-based sync is untouched) but the main
- * timeline hides them; they show in the thread pane beside it.
- */
-export interface ThreadsState {
-  /** The thread shown in the pane. */
-  open: { converseId: string; rootId: string } | null;
-  /** rootId → its replies in seq order, once the pane loaded them. */
-  replies: Record<string, Message[]>;
-  /** The threads I follow, newest activity first (null until first loaded). */
-  followed: FollowedThread[] | null;
-}
-
-export const useThreads = accountStore<ThreadsState>(() => ({ open: null, replies: {}, followed: null }));
+export { useThreads, type ThreadsState } from './thread-store.ts';
 
 const byId = (list: Message[], message: Message) =>
   [...list.filter((m) => m.id !== message.id), message].sort((a, b) => a.seq - b.seq);
@@ -34,7 +20,7 @@ async function ack(rootId: string, seq: number): Promise<void> {
       null,
   }));
   try {
-    await http.post(path`/api/messages/${rootId}/thread/ack`, { seq });
+    await api.call('chat.threadAck', { messageId: rootId, seq });
   } catch {
     // Only the badge depends on it: the next listing shows the server's count.
   }
@@ -44,7 +30,7 @@ async function ack(rootId: string, seq: number): Promise<void> {
 export async function openThread(converseId: string, rootId: string): Promise<void> {
   useThreads.setState({ open: { converseId, rootId } });
   try {
-    const replies = await http.get<Message[]>(path`/api/messages/${rootId}/thread` + '?limit=100');
+    const replies = await api.call('chat.thread', { messageId: rootId, limit: 100 });
     useThreads.setState((s) => ({ replies: { ...s.replies, [rootId]: replies } }));
     const last = replies.at(-1);
     if (last) await ack(rootId, last.seq);
@@ -57,14 +43,24 @@ export function closeThread(): void {
   useThreads.setState({ open: null });
 }
 
-/** Sends a reply in a thread (idempotent: a retry stores one reply). */
-export async function sendThreadReply(converseId: string, rootId: string, content: string): Promise<boolean> {
+/** Sends a reply in a thread, with files and a quoted message (idempotent: a retry stores one reply). */
+export async function sendThreadReply(
+  converseId: string,
+  rootId: string,
+  content: string,
+  extra: { attachments?: string[]; replyTo?: string } = {},
+): Promise<boolean> {
   try {
-    const reply = await http.post<Message>(path`/api/converses/${converseId}/messages`, {
-      content,
-      threadId: rootId,
-      clientMsgId: newClientMsgId(),
-    });
+    const reply = storedMessage(
+      await api.call('chat.send', {
+        converseId,
+        content,
+        threadId: rootId,
+        clientMsgId: newClientMsgId(),
+        ...(extra.replyTo ? { replyTo: extra.replyTo } : {}),
+        ...(extra.attachments?.length ? { attachments: extra.attachments } : {}),
+      }),
+    );
     receiveThreadReply(reply);
     return true;
   } catch (err) {
@@ -122,7 +118,7 @@ export function applyRootUpdate(message: Message): void {
 /** The threads I follow (first page, newest activity first). */
 export async function loadFollowed(): Promise<void> {
   try {
-    const page = await http.get<FollowedThreadPage>('/api/threads?limit=50');
+    const page = await api.call('chat.threads', { limit: 50 });
     useThreads.setState({ followed: page.items });
   } catch (err) {
     notify(`Could not load threads: ${describeError(err)}`);
@@ -132,8 +128,7 @@ export async function loadFollowed(): Promise<void> {
 /** Pins or unpins a message (admins in groups, either member of a DM); the list shows the answer at once. */
 export async function togglePin(message: Message): Promise<void> {
   try {
-    const url = path`/api/messages/${message.id}/pin`;
-    const updated = message.pinned ? await http.delete<Message>(url) : await http.put<Message>(url);
+    const updated = await api.call(message.pinned ? 'chat.unpin' : 'chat.pin', { messageId: message.id });
     applyUpdatedMessage(updated);
   } catch (err) {
     notify(`Could not ${message.pinned ? 'unpin' : 'pin'}: ${describeError(err)}`);
@@ -142,7 +137,7 @@ export async function togglePin(message: Message): Promise<void> {
 
 /** A converse's pinned messages, newest pin first. */
 export function loadPins(converseId: string): Promise<Message[]> {
-  return http.get<Message[]>(path`/api/converses/${converseId}/pins`);
+  return api.call('chat.pins', { converseId });
 }
 
 /** Thread replies and root summaries from the socket (besides the converse's own handling of them). */

@@ -1,9 +1,10 @@
 import type { UserGroup } from '@im/protocol';
-import { http, path } from '../api/http.ts';
 import { accountStore } from './account-state.ts';
+import { api } from '../api/api.ts';
 
 /** groupId → its user groups by handle (loaded on first use, kept by `usergroups:updated`). */
 export const useUserGroups = accountStore<{ byGroup: Record<string, UserGroup[]>; asked: Record<string, boolean> }>(
+  'user groups',
   () => ({ byGroup: {}, asked: {} }),
 );
 
@@ -21,7 +22,7 @@ export function ensureUserGroups(groupId: string): void {
 }
 
 export async function loadUserGroups(groupId: string): Promise<UserGroup[]> {
-  const list = await http.get<UserGroup[]>(path`/api/groups/${groupId}/user-groups`);
+  const list = await api.call('group.userGroups', { groupId });
   applyUserGroups(groupId, list);
   return list;
 }
@@ -40,7 +41,7 @@ export interface UserGroupDraft {
 }
 
 export async function createUserGroup(groupId: string, draft: UserGroupDraft): Promise<UserGroup> {
-  const made = await http.post<UserGroup>(path`/api/groups/${groupId}/user-groups`, draft);
+  const made = await api.call('group.createUserGroup', { groupId, ...draft });
   applyOne(groupId, made);
   return made;
 }
@@ -50,13 +51,13 @@ export async function updateUserGroup(
   userGroupId: string,
   patch: Partial<UserGroupDraft>,
 ): Promise<UserGroup> {
-  const changed = await http.patch<UserGroup>(path`/api/groups/${groupId}/user-groups/${userGroupId}`, patch);
+  const changed = await api.call('group.updateUserGroup', { groupId, userGroupId, ...patch });
   applyOne(groupId, changed);
   return changed;
 }
 
 export async function deleteUserGroup(groupId: string, userGroupId: string): Promise<void> {
-  await http.delete(path`/api/groups/${groupId}/user-groups/${userGroupId}`);
+  await api.call('group.removeUserGroup', { groupId, userGroupId });
   const list = useUserGroups.getState().byGroup[groupId] ?? [];
   applyUserGroups(
     groupId,

@@ -1,15 +1,13 @@
 import type { PublicUser } from '@im/protocol';
-import { http, path } from '../api/http.ts';
 import { getState, setState } from './store.ts';
-import { forgetOnSignOut } from './account-state.ts';
+import { accountSet, forgetOnSignOut } from './account-state.ts';
+import { api } from '../api/api.ts';
 
-const inFlight = new Set<string>();
-let queued = new Set<string>();
+const inFlight = accountSet<string>('people asked for');
+const queued = accountSet<string>('people to ask for');
 let scheduled = false;
 
-forgetOnSignOut(() => {
-  inFlight.clear();
-  queued = new Set();
+forgetOnSignOut('people batch', () => {
   scheduled = false;
 });
 
@@ -31,12 +29,12 @@ export function ensureUsers(ids: Iterable<string>): void {
   queueMicrotask(() => {
     scheduled = false;
     const batch = [...queued];
-    queued = new Set();
+    queued.clear();
     for (const id of batch) inFlight.add(id);
     void Promise.all(
       batch.map((id) =>
-        http
-          .get<PublicUser>(path`/api/users/${id}`)
+        api
+          .call('user.get', { userId: id })
           .then((u) => u)
           .catch(() => null),
       ),

@@ -7,7 +7,12 @@ export interface ModuleState {
   /** `state/threads.ts#useThreads`, relative to the source root. */
   id: string;
   forgotten: boolean;
+  /** Made by the session scope (accountStore, accountMap, accountSet): it registers itself. */
+  madeInScope: boolean;
 }
+
+/** What the session scope makes: a store, Map or Set made with these is forgotten at sign-out by itself. */
+const SELF_FORGETTING = new Set(['accountStore', 'accountMap', 'accountSet']);
 
 const MUTATING_METHODS = new Set(['push', 'pop', 'shift', 'unshift', 'splice', 'sort', 'reverse', 'fill']);
 
@@ -51,7 +56,7 @@ const isAssignment = (kind: ts.SyntaxKind) =>
  * The module-level bindings of one file that hold state: every `let`; a
  * `const` made with `new` (a Map, a Set, a timer table...) or zustand's
  * `create`; a `const` object or array literal the module changes in place.
- * Made with `accountStore`, or named inside a `forgetOnSignOut(...)` call of
+ * Made with `accountStore`, `accountMap` or `accountSet`, or named inside a `forgetOnSignOut(...)` call of
  * the same module, it counts as forgotten at sign-out.
  */
 export function moduleState(file: string, root: string): ModuleState[] {
@@ -65,7 +70,7 @@ export function moduleState(file: string, root: string): ModuleState[] {
       const init = declaration.initializer ? unwrap(declaration.initializer) : undefined;
       const name = declaration.name.text;
       const made = init ? calleeName(init) : undefined;
-      if (made === 'accountStore') candidates.set(name, { literal: false, selfForgetting: true });
+      if (made && SELF_FORGETTING.has(made)) candidates.set(name, { literal: false, selfForgetting: true });
       else if (isLet || (init && ts.isNewExpression(init)) || made === 'create')
         candidates.set(name, { literal: false, selfForgetting: false });
       else if (init && (ts.isObjectLiteralExpression(init) || ts.isArrayLiteralExpression(init)))
@@ -102,5 +107,9 @@ export function moduleState(file: string, root: string): ModuleState[] {
   const at = relative(root, file).split('\\').join('/');
   return [...candidates]
     .filter(([name, c]) => !c.literal || changed.has(name))
-    .map(([name, c]) => ({ id: `${at}#${name}`, forgotten: c.selfForgetting || forgotten.has(name) }));
+    .map(([name, c]) => ({
+      id: `${at}#${name}`,
+      forgotten: c.selfForgetting || forgotten.has(name),
+      madeInScope: c.selfForgetting,
+    }));
 }

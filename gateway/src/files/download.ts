@@ -10,6 +10,7 @@ import {
   type AppContext,
   type ByteRange,
   type FileVariant,
+  notFound,
 } from '@im/sdk';
 import type { ServiceBroker } from 'moleculer';
 import type { Authenticator } from '../auth/authenticator.ts';
@@ -75,7 +76,7 @@ export function createDownloadHandler(
     const key = thumbnail ? file.thumbnailKey! : file.key;
     const mime = thumbnail ? 'image/webp' : file.mime;
     const size = thumbnail ? await storage.size(key) : file.size;
-    if (size === null) throw new ImError('IM_ERR_NOT_FOUND', 'File not found');
+    if (size === null) throw notFound('file');
     const etag = `"${file.sha256.slice(0, 32)}${thumbnail ? '-t' : ''}"`;
 
     const headers: Record<string, string | number> = {

@@ -1,7 +1,7 @@
 import { CUSTOM_EMOJI_NAME_PATTERN, CUSTOM_EMOJI_TYPES } from '@im/protocol';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
-import { call, ImError, sniffMime, type AppContext } from '@im/sdk';
+import { call, ImError, sniffMime, type AppContext, invalid } from '@im/sdk';
 import type { ServiceBroker } from 'moleculer';
 import type { Authenticator } from '../auth/authenticator.ts';
 import { sendJson } from '../http/respond.ts';
@@ -15,8 +15,7 @@ export const EMOJI_MAX_BYTES = 256 * 1024;
 const EMOJI_NAME = new RegExp(CUSTOM_EMOJI_NAME_PATTERN);
 
 const tooLarge = () => new ImError('IM_ERR_PAYLOAD_TOO_LARGE', `Emoji images are limited to ${EMOJI_MAX_BYTES} bytes`);
-const invalid = (field: string, message: string) =>
-  new ImError('IM_ERR_VALIDATION', message, [{ field, type: 'emoji', message }]);
+const invalidField = (field: string, message: string) => invalid(message, [{ field, type: 'emoji', message }]);
 
 /**
  * POST /api/groups/:groupId/emoji: checks the form and that the caller may
@@ -28,7 +27,7 @@ export function createEmojiUploadHandler(app: AppContext, broker: ServiceBroker,
     const { userId, storage, groupId } = await openGroupImageUpload(app, auth, req, res, params, {
       maxBytes: EMOJI_MAX_BYTES,
       tooLarge,
-      invalid,
+      invalid: invalidField,
     });
     const { fields, bytes } = await readSmallImageForm(req, {
       maxBytes: EMOJI_MAX_BYTES,
@@ -37,11 +36,12 @@ export function createEmojiUploadHandler(app: AppContext, broker: ServiceBroker,
       usage: 'Send multipart/form-data with a "name" field and a "file" image',
     });
     const name = fields.name;
-    if (name === undefined || !EMOJI_NAME.test(name)) throw invalid('name', "'name' must be 2-32 of a-z, 0-9 and _");
-    if (!bytes || bytes.length === 0) throw invalid('file', 'The multipart body has no "file" image');
+    if (name === undefined || !EMOJI_NAME.test(name))
+      throw invalidField('name', "'name' must be 2-32 of a-z, 0-9 and _");
+    if (!bytes || bytes.length === 0) throw invalidField('file', 'The multipart body has no "file" image');
     const mime = await sniffMime(bytes.subarray(0, 4100));
     if (!CUSTOM_EMOJI_TYPES.includes(mime))
-      throw invalid('file', 'The file must be a PNG, GIF, JPEG, WebP or AVIF image');
+      throw invalidField('file', 'The file must be a PNG, GIF, JPEG, WebP or AVIF image');
     const meta = { meta: { user: { id: userId } } };
     await call(broker, 'group.addEmoji', { groupId, name }, meta);
 

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
-import { call, ExportUrlSigner, ImError, OBJECT_ID, type AppContext } from '@im/sdk';
+import { call, ExportUrlSigner, ImError, OBJECT_ID, type AppContext, invalid } from '@im/sdk';
 import type { ServiceBroker } from 'moleculer';
 import { readQuery } from '../http/body.ts';
 
@@ -20,7 +20,7 @@ export function createExportDownloadHandler(app: AppContext, broker: ServiceBrok
     const { exp, sig } = readQuery(req.url);
     // No signature at all is a malformed request; a wrong or expired one, a credential refused.
     if (exp === undefined || sig === undefined)
-      throw new ImError('IM_ERR_VALIDATION', 'exp and sig are required: GET /api/exports/:id gives the link');
+      throw invalid('exp and sig are required: GET /api/exports/:id gives the link');
     if (!OBJECT_ID.test(exportId) || !signer.verify(exportId, exp, sig))
       throw new ImError('IM_ERR_UNAUTHORIZED', 'This download link is invalid or has expired; ask for a new one');
     const storage = app.storage;

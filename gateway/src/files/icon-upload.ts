@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { PICTURE_MAX_BYTES, PICTURE_TYPES } from '@im/protocol';
-import { call, ImError, sniffMime, type AppContext } from '@im/sdk';
+import { call, ImError, sniffMime, type AppContext, invalid } from '@im/sdk';
 import type { ServiceBroker } from 'moleculer';
 import type { Authenticator } from '../auth/authenticator.ts';
 import { sendJson } from '../http/respond.ts';
@@ -10,8 +10,7 @@ import { readSmallImageForm, sha256Hex } from './small-image-form.ts';
 import { storageKey } from './upload.ts';
 
 const tooLarge = () => new ImError('IM_ERR_PAYLOAD_TOO_LARGE', 'A group icon can be at most 1 MB');
-const invalid = (field: string, message: string) =>
-  new ImError('IM_ERR_VALIDATION', message, [{ field, type: 'icon', message }]);
+const invalidField = (field: string, message: string) => invalid(message, [{ field, type: 'icon', message }]);
 
 /**
  * PUT /api/groups/:groupId/icon: checks that the caller may change the
@@ -24,7 +23,7 @@ export function createIconUploadHandler(app: AppContext, broker: ServiceBroker, 
     const { userId, storage, groupId } = await openGroupImageUpload(app, auth, req, res, params, {
       maxBytes: PICTURE_MAX_BYTES,
       tooLarge,
-      invalid,
+      invalid: invalidField,
     });
     const meta = { meta: { user: { id: userId } } };
     await call(broker, 'group.setIcon', { groupId }, meta);
@@ -34,9 +33,9 @@ export function createIconUploadHandler(app: AppContext, broker: ServiceBroker, 
       fields: [],
       usage: 'Send multipart/form-data with a "file" image',
     });
-    if (!bytes || bytes.length === 0) throw invalid('file', 'The multipart body has no "file" image');
+    if (!bytes || bytes.length === 0) throw invalidField('file', 'The multipart body has no "file" image');
     const mime = await sniffMime(bytes.subarray(0, 4100));
-    if (!PICTURE_TYPES.includes(mime)) throw invalid('file', 'The icon must be a PNG, JPEG, GIF or WebP image');
+    if (!PICTURE_TYPES.includes(mime)) throw invalidField('file', 'The icon must be a PNG, JPEG, GIF or WebP image');
 
     const key = storageKey('f');
     await storage.put(key, Readable.from([bytes]), mime);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import busboy from 'busboy';
-import { ImError } from '@im/sdk';
+import { ImError, invalid } from '@im/sdk';
 
 /** A multipart form's text fields and its `file` part, read whole. */
 export interface SmallImageForm {
@@ -11,7 +11,7 @@ export interface SmallImageForm {
 
 /** A part the form does not have (as the API document declares it: no other properties). */
 const unknownPart = (name: string, known: readonly string[]) =>
-  new ImError('IM_ERR_VALIDATION', `Unknown part '${name}': the form has ${['file', ...known].join(' and ')}`, [
+  invalid(`Unknown part '${name}': the form has ${['file', ...known].join(' and ')}`, [
     { field: name, type: 'multipartParts', message: 'Not a part of this form' },
   ]);
 
@@ -35,7 +35,7 @@ export function readSmallImageForm(
         limits: { files: 1, fields: 5, parts: 6, fieldSize: 256, fileSize: options.maxBytes },
       });
     } catch {
-      reject(new ImError('IM_ERR_VALIDATION', 'Malformed multipart body'));
+      reject(invalid('Malformed multipart body'));
       return;
     }
     const form: SmallImageForm = { fields: {} };
@@ -66,9 +66,9 @@ export function readSmallImageForm(
     // Past busboy's limits a part is dropped unseen: a second file, or more fields than the form has.
     for (const limit of ['filesLimit', 'fieldsLimit', 'partsLimit'] as const)
       parser.on(limit, () => {
-        failure ??= new ImError('IM_ERR_VALIDATION', `The form has only ${['file', ...options.fields].join(' and ')}`);
+        failure ??= invalid(`The form has only ${['file', ...options.fields].join(' and ')}`);
       });
-    parser.on('error', () => reject(new ImError('IM_ERR_VALIDATION', 'Malformed multipart body')));
+    parser.on('error', () => reject(invalid('Malformed multipart body')));
     parser.on('close', () => (failure ? reject(failure) : resolve(form)));
     req.pipe(parser);
   });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import busboy from 'busboy';
-import { call, codePointLength, ImError, sniffMime, type AppContext } from '@im/sdk';
+import { call, codePointLength, ImError, sniffMime, type AppContext, invalid } from '@im/sdk';
 import type { ServiceBroker } from 'moleculer';
 import type { Authenticator } from '../auth/authenticator.ts';
 import { readQuery } from '../http/body.ts';
@@ -52,7 +52,7 @@ export interface UploadSource {
 }
 
 const onlyFile = () =>
-  new ImError('IM_ERR_VALIDATION', 'A multipart upload has exactly one part, the "file" field', [
+  invalid('A multipart upload has exactly one part, the "file" field', [
     { field: 'file', type: 'multipartParts', message: 'Only the "file" part is accepted' },
   ]);
 
@@ -63,7 +63,7 @@ export function uploadSource(req: IncomingMessage): Promise<UploadSource> {
   // As the API document declares it; a browser's multipart file name is cut to fit instead.
   if (codePointLength(name) > MAX_NAME)
     return Promise.reject(
-      new ImError('IM_ERR_VALIDATION', 'Invalid input', [
+      invalid('Invalid input', [
         { field: 'name', type: 'stringMax', message: `The 'name' field must be at most ${MAX_NAME} characters.` },
       ]),
     );
@@ -82,7 +82,7 @@ export function uploadSource(req: IncomingMessage): Promise<UploadSource> {
     try {
       parser = busboy({ headers: req.headers, limits: { files: 1, fields: 10, parts: 20, fieldSize: 1024 } });
     } catch {
-      reject(new ImError('IM_ERR_VALIDATION', 'Malformed multipart body'));
+      reject(invalid('Malformed multipart body'));
       return;
     }
     let found = false;
@@ -114,9 +114,9 @@ export function uploadSource(req: IncomingMessage): Promise<UploadSource> {
       extra = true;
       refuse(onlyFile());
     });
-    parser.on('error', () => refuse(new ImError('IM_ERR_VALIDATION', 'Malformed multipart body')));
+    parser.on('error', () => refuse(invalid('Malformed multipart body')));
     parser.on('close', () => {
-      if (!found) reject(new ImError('IM_ERR_VALIDATION', 'The multipart body has no "file" field'));
+      if (!found) reject(invalid('The multipart body has no "file" field'));
       else if (!extra) settle!.resolve();
     });
     req.pipe(parser);

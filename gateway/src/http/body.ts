@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { ImError } from '@im/sdk';
+import { ImError, invalid } from '@im/sdk';
 
 /**
  * Reads a JSON object body of at most `limit` bytes. Missing body: {}.
@@ -19,7 +19,7 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
     throw new ImError('IM_ERR_BAD_JSON');
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new ImError('IM_ERR_VALIDATION', 'The body must be a JSON object');
+    throw invalid('The body must be a JSON object');
   }
   return value as Record<string, unknown>;
 }

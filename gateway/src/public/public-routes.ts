@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ConverseAccess } from '@im/protocol';
-import { call, ImError } from '@im/sdk';
+import { call, ImError, invalid } from '@im/sdk';
 import { LRUCache } from 'lru-cache';
 import type { ServiceBroker } from 'moleculer';
 import type { RawHandlers } from '../api/raw-handlers.ts';
@@ -42,7 +42,7 @@ function pageQuery(url: string, allowLimit: boolean): { before?: number; limit?:
     if (key === 'before' && SEQ.test(value)) out.before = Number(value);
     else if (key === 'limit' && allowLimit && SEQ.test(value) && Number(value) <= 100) out.limit = Number(value);
     else
-      throw new ImError('IM_ERR_VALIDATION', `Unknown or invalid query parameter '${key}'`, {
+      throw invalid(`Unknown or invalid query parameter '${key}'`, {
         fields: [{ field: key, message: allowLimit ? 'before: a seq; limit: 1 to 100' : 'before: a seq' }],
       });
   }

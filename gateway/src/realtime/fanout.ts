@@ -63,6 +63,23 @@ function retellPresence(io: ImServer, userId: string, change: (groupIds: string[
 }
 
 /**
+ * The events no socket hears through the fan-out: the gateway acts on some
+ * itself (revoked sessions, deactivated accounts, new feed tokens), the rest
+ * are between services. Every other event needs a FANOUT entry, or the type
+ * check fails: a new event cannot be left out by mistake.
+ */
+export const NOT_FANNED_OUT = [
+  EVENTS.userDeactivated,
+  EVENTS.sessionsRevoked,
+  EVENTS.feedTokenReplaced,
+  EVENTS.threadRead,
+  EVENTS.fileUploaded,
+  EVENTS.integrationChanged,
+] as const;
+export type FannedOutEvent = Exclude<EventName, (typeof NOT_FANNED_OUT)[number]>;
+export type FanoutTable = { [E in FannedOutEvent]: FanoutHandler<E> };
+
+/**
  * Service events -> this node's sockets, one handler per event, each typed
  * by what its event carries (EventPayloads) and by what clients receive
  * (ServerToClientEvents). A gateway node receives the events of the rooms
@@ -75,7 +92,7 @@ function retellPresence(io: ImServer, userId: string, change: (groupIds: string[
  * moves go through the journal, which keeps them only while some socket's
  * rooms are loading; presence and typing are not kept (they are of the moment).
  */
-const FANOUT: { [E in EventName]?: FanoutHandler<E> } = {
+const FANOUT: FanoutTable = {
   [EVENTS.messageCreated]: (rt, p) => {
     dmJoin(rt, p.message.converseId, dmMembersOf(p));
     emitTo(rt, converseRoom(p.message.converseId), 'message:new', p.message);
@@ -237,7 +254,7 @@ const FANOUT: { [E in EventName]?: FanoutHandler<E> } = {
 };
 
 /** The events gateways fan out to sockets. */
-export const FANOUT_EVENTS = Object.keys(FANOUT) as EventName[];
+export const FANOUT_EVENTS = Object.keys(FANOUT) as FannedOutEvent[];
 
 /** Runs the fan-out of one event (any other is ignored) on this node's sockets. */
 export type FanoutRun = (event: string, payload: unknown) => void;
@@ -253,7 +270,9 @@ export function fanoutRunner(
   timing?: Histogram<'event'>,
 ): FanoutRun {
   return (event, payload) => {
-    const fanout = FANOUT[event as EventName] as FanoutHandler<EventName> | undefined;
+    const fanout = Object.hasOwn(FANOUT, event)
+      ? (FANOUT[event as FannedOutEvent] as FanoutHandler<EventName>)
+      : undefined;
     const rt = realtime();
     if (!fanout || !rt) return;
     const started = timing ? performance.now() : 0;

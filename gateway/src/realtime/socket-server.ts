@@ -9,7 +9,7 @@ import type {
   SyncRequest,
   SyncResult,
 } from '@im/protocol';
-import { announce, call, EVENTS, ImError, toHttpError, type AppContext } from '@im/sdk';
+import { announce, call, EVENTS, ImError, toHttpError, type AppContext, notFound, invalid } from '@im/sdk';
 import type { ServiceBroker } from 'moleculer';
 import pLimit from 'p-limit';
 import { Server, type Socket } from 'socket.io';
@@ -27,7 +27,7 @@ import { SessionWatch } from './session-watch.ts';
 import { closeOldestPastLimit } from './socket-limit.ts';
 
 const laterOverHttp = () =>
-  new ImError('IM_ERR_VALIDATION', "'sendAt' is for POST /api/converses/:id/messages", [
+  invalid("'sendAt' is for POST /api/converses/:id/messages", [
     { field: 'sendAt', type: 'forbidden', message: "'sendAt' is for POST /api/converses/:id/messages" },
   ]);
 
@@ -91,8 +91,7 @@ function ownCursors(socket: ImSocket, cursors: unknown): SyncRequest['cursors'] 
   if (typeof cursors !== 'object' || cursors === null || Array.isArray(cursors))
     return cursors as SyncRequest['cursors'];
   const entries = Object.entries(cursors);
-  if (entries.length > MAX_SYNC_CURSORS)
-    throw new ImError('IM_ERR_VALIDATION', `At most ${MAX_SYNC_CURSORS} converses per sync`);
+  if (entries.length > MAX_SYNC_CURSORS) throw invalid(`At most ${MAX_SYNC_CURSORS} converses per sync`);
   return Object.fromEntries(entries.filter(([converseId]) => socket.rooms.has(converseRoom(converseId))));
 }
 
@@ -219,8 +218,7 @@ export function createSocketServer(
     const reply = typeof ack === 'function' ? ack : () => undefined;
     await this.data.ready;
     const converseId = typeof body?.converseId === 'string' ? body.converseId : '';
-    if (!this.rooms.has(converseRoom(converseId)))
-      return reply(failure(new ImError('IM_ERR_NOT_FOUND', 'Converse not found')));
+    if (!this.rooms.has(converseRoom(converseId))) return reply(failure(notFound('converse')));
     const now = Date.now();
     const lastTyping = (this.data.lastTyping ??= new Map());
     if (now - (lastTyping.get(converseId) ?? 0) >= TYPING_EVERY_MS) {

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { call, ImError, toHttpError, type AppContext, type CallerMeta } from '@im/sdk';
+import { call, toHttpError, type AppContext, type CallerMeta, invalid } from '@im/sdk';
 import type { ServiceBroker } from 'moleculer';
 import { clientAddressOf } from '../http/client-address.ts';
 import type { RouteHandler, Router } from '../http/router.ts';
@@ -52,7 +52,7 @@ export function registerOidcRoutes(router: Router, app: AppContext, broker: Serv
   const callbackUrl = (req: IncomingMessage): string => {
     if (app.config.publicUrl) return `${app.config.publicUrl}${CALLBACK}`;
     const host = req.headers.host ?? '';
-    if (!HOST.test(host)) throw new ImError('IM_ERR_VALIDATION', 'The request has no usable Host header');
+    if (!HOST.test(host)) throw invalid('The request has no usable Host header');
     // Behind a trusted proxy that ends TLS, the browser's scheme is the proxy's to say.
     const forwarded = app.config.trustProxy === false ? undefined : req.headers['x-forwarded-proto'];
     const scheme = typeof forwarded === 'string' && forwarded.split(',')[0]!.trim() === 'https' ? 'https' : 'http';

@@ -18,6 +18,7 @@ export { ERROR_CATALOG, isErrorCode, type ErrorCode } from './errors/catalog.ts'
 export { ImError, toHttpError, type ErrorBody, type HttpError } from './errors/im-error.ts';
 export { notFound, forbidden, invalid, conflict, limitReached, type MissingThing } from './errors/helpers.ts';
 export type { Ctx } from './context.ts';
+export { defineActions, type ImAction, type ServedAction, type ServiceActions } from './service-actions.ts';
 export { createLogger, type Logger } from './logger.ts';
 export { requirePermission, lackingPermission } from './permissions.ts';
 export { AuditLog, type AuditRecord } from './audit/audit-log.ts';

@@ -134,8 +134,12 @@ describe('cluster brokers over real NATS, in two processes', () => {
       });
     });
     await broker.waitForServices(['listener']);
-    // Give the remote node a moment to learn about the new listener.
-    await new Promise((r) => setTimeout(r, 300));
+    // The remote node learns of the new listener over NATS: wait until it has.
+    const deadline = Date.now() + 20_000;
+    while (!(await broker.call('remote.hears', { event: 'probe.pong' }))) {
+      assert.ok(Date.now() < deadline, 'the remote node learnt of the listener');
+      await new Promise((r) => setTimeout(r, 20));
+    }
     await broker.broadcast('probe.ping', { n: 1 });
     const got = await pong;
     assert.deepEqual(got.echo, { n: 1 });

@@ -9,3 +9,4 @@ export {
 export { startSmtpSink, type ReceivedMail, type SmtpSink } from './smtp/smtp-sink.ts';
 export { openHostNetwork, hostNetworkAvailable, type Host, type HostNetwork } from './hosts/host-network.ts';
 export { startToxiproxy, type Toxiproxy } from './hosts/toxiproxy.ts';
+export { writeDiscordExport } from './exports/discord-export.ts';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import type {
   AdminUserPage,
   AuditPage,
@@ -13,7 +13,7 @@ import type {
   ServerSettings,
 } from '@im/protocol';
 import { connectClient } from '../realtime/client.ts';
-import { startApi, type ApiHarness } from './harness.ts';
+import { apiSuite } from '../support/api-suite.ts';
 
 type Err = { error: { code: string; message: string } };
 type User = { token: string; id: string; username: string };
@@ -22,7 +22,7 @@ const PASSWORD = 'correct horse battery';
 
 /** Server administration (ADMIN_USERNAMES): accounts, the registration mode, DM reports and the whole audit log. */
 describe('server administration', () => {
-  let api: ApiHarness;
+  const { api } = apiSuite(import.meta.url, { ADMIN_USERNAMES: ' Root ,ops, Boss' });
   let root: User;
 
   const register = (body: Record<string, unknown>) =>
@@ -52,12 +52,10 @@ describe('server administration', () => {
   const serverAudit = async () => (await ok<AuditPage>('GET', '/api/admin/audit?limit=100', root)).items;
 
   before(async () => {
-    api = await startApi(import.meta.url, { ADMIN_USERNAMES: ' Root ,ops, Boss' });
     const res = await register({ username: 'root' });
     assert.equal(res.status, 201);
     root = { token: res.body.token, id: res.body.user.id, username: 'root' };
   });
-  after(() => api.close());
 
   it('tells a server admin apart, and refuses /api/admin to everyone else', async () => {
     assert.equal((await ok<Me>('GET', '/api/users/me', root)).serverAdmin, true);

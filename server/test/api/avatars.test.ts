@@ -1,23 +1,20 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import type { PublicUser } from '@im/protocol';
 import sharp from 'sharp';
-import { startApi, uploadAs, type ApiHarness, type ApiErrorBody } from './harness.ts';
-
-type User = Awaited<ReturnType<ApiHarness['user']>>;
+import { apiSuite, type ApiUser as User } from '../support/api-suite.ts';
+import { uploadAs, type ApiErrorBody } from './harness.ts';
 
 /** Profile pictures: one of my uploads becomes my avatar, which everyone signed in may see. */
 describe('avatars', () => {
-  let api: ApiHarness;
+  const { api } = apiSuite(import.meta.url, { FILE_UNATTACHED_GRACE_SEC: '1' });
   let owner: User;
   let stranger: User;
 
   before(async () => {
-    api = await startApi(import.meta.url, { FILE_UNATTACHED_GRACE_SEC: '1' });
     [owner, stranger] = await Promise.all([api.user('ava'), api.user('avs')]);
   });
-  after(() => api.close());
 
   const upload = (bytes: Uint8Array, name: string, token = owner.token) => uploadAs(api, token, bytes, name);
   const square = (color: string) =>

@@ -1,17 +1,16 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { DmConverse, Group, Invite, Message, Reaction, UnreadEntry } from '@im/protocol';
-import { startApi, type ApiHarness } from './harness.ts';
+import { before, describe, it } from 'node:test';
+import type { DmConverse, Group, Message, Reaction, UnreadEntry } from '@im/protocol';
+import { groupWithMembers } from '../support/conversations.ts';
+import { apiSuite, type ApiUser as User } from '../support/api-suite.ts';
 
-type User = Awaited<ReturnType<ApiHarness['user']>>;
 type Err = { error: { code: string; message: string } };
 
 describe('conversations and messages', () => {
-  let api: ApiHarness;
+  const { api } = apiSuite(import.meta.url);
   const events: Array<{ name: string; params: Record<string, unknown> }> = [];
 
   before(async () => {
-    api = await startApi(import.meta.url);
     api.broker.createService({
       name: 'chat-event-recorder',
       events: {
@@ -22,24 +21,9 @@ describe('conversations and messages', () => {
     });
     await api.broker.waitForServices(['chat-event-recorder']);
   });
-  after(() => api.close());
 
   /** An owner with a group, plus `n` more members; returns the group's converse. */
-  const room = async (n = 1) => {
-    const owner = await api.user('own');
-    const group = (await api.request<Group>('POST', '/api/groups', { token: owner.token, body: { name: 'Room' } }))
-      .body;
-    const { code } = (
-      await api.request<Invite>('POST', `/api/groups/${group.id}/invites`, { token: owner.token, body: {} })
-    ).body;
-    const members: User[] = [];
-    for (let i = 0; i < n; i += 1) {
-      const u = await api.user('mem');
-      assert.equal((await api.request('POST', `/api/invites/${code}/accept`, { token: u.token })).status, 200);
-      members.push(u);
-    }
-    return { owner, members, group, converseId: group.panels[0]!.converseId };
-  };
+  const room = (n = 1) => groupWithMembers(api, n);
   const send = (user: User, converseId: string, body: Record<string, unknown>) =>
     api.request<Message>('POST', `/api/converses/${converseId}/messages`, { token: user.token, body });
   const history = async (user: User, converseId: string, query = '') =>

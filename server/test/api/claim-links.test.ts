@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import type { AdminUserPage, AuditPage, AuthResult, ClaimLink, Me, PublicUser } from '@im/protocol';
 import { LinkTokens } from '@im/sdk';
 import { Types } from 'mongoose';
-import { startApi, startSingleNode, type ApiHarness } from './harness.ts';
+import { apiSuite } from '../support/api-suite.ts';
+import { startSingleNode } from './harness.ts';
 
 type Err = { error: { code: string; message: string } };
 type User = { token: string; id: string; username: string };
@@ -16,7 +17,7 @@ const SECRET = 's'.repeat(40);
 
 /** Accounts an import made (imported, no password), handed over with claim links. */
 describe('claim links for imported accounts', () => {
-  let api: ApiHarness;
+  const { api } = apiSuite(import.meta.url, { ADMIN_USERNAMES: 'claimroot', PUBLIC_URL });
   let admin: User;
   let imports = 0;
 
@@ -50,14 +51,12 @@ describe('claim links for imported accounts', () => {
     api.request<AuthResult & Err>('POST', '/api/auth/login', { body: { username, password } });
 
   before(async () => {
-    api = await startApi(import.meta.url, { ADMIN_USERNAMES: 'claimroot', PUBLIC_URL });
     const res = await api.request<AuthResult>('POST', '/api/auth/register', {
       body: { username: 'claimroot', password: PASSWORD },
     });
     assert.equal(res.status, 201);
     admin = { token: res.body.token, id: res.body.user.id, username: 'claimroot' };
   });
-  after(() => api.close());
 
   it('shows imported accounts as imported, to everyone and in the admin list', async () => {
     const person = await importedUser();

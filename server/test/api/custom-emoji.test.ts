@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import type { CustomEmoji, Group, Message, Reaction } from '@im/protocol';
 import sharp from 'sharp';
 import { connectClient, record, until } from '../realtime/client.ts';
-import { expectations, startApi, type ApiErrorBody, type ApiHarness } from './harness.ts';
-
-type User = Awaited<ReturnType<ApiHarness['user']>>;
+import { apiSuite, type ApiUser as User } from '../support/api-suite.ts';
+import { createGroup, joinByInvite } from '../support/conversations.ts';
+import { type ApiErrorBody } from './harness.ts';
 
 const png = (seed: number) =>
   sharp({ create: { width: 32, height: 32, channels: 4, background: { r: seed % 256, g: 80, b: 200, alpha: 1 } } })
@@ -13,12 +13,11 @@ const png = (seed: number) =>
     .toBuffer();
 
 describe('custom emoji', () => {
-  let api: ApiHarness;
+  const { api, ok, refused } = apiSuite(import.meta.url);
   let owner: User;
   let member: User;
   let outsider: User;
   let group: Group;
-  const { ok, refused } = expectations(() => api);
 
   const upload = async (
     user: User,
@@ -40,13 +39,10 @@ describe('custom emoji', () => {
   };
 
   before(async () => {
-    api = await startApi(import.meta.url);
     [owner, member, outsider] = await Promise.all([api.user('emo'), api.user('emm'), api.user('emx')]);
-    group = await ok<Group>('POST', '/api/groups', owner, { name: 'emoji land' }, 201);
-    const invite = await ok<{ code: string }>('POST', `/api/groups/${group.id}/invites`, owner, {}, 201);
-    await ok('POST', `/api/invites/${invite.code}/accept`, member);
+    group = await createGroup(api, owner, 'emoji land');
+    await joinByInvite(api, group.id, owner, [member]);
   });
-  after(() => api.close());
 
   it('an admin uploads one; members list it and can read its image; outsiders cannot', async () => {
     const image = await png(1);

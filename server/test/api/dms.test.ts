@@ -1,19 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { DmConverse, DmList, Group } from '@im/protocol';
 import { Types } from 'mongoose';
-import { startApi, type ApiHarness } from './harness.ts';
+import { apiSuite, type ApiUser as User } from '../support/api-suite.ts';
 
-type User = Awaited<ReturnType<ApiHarness['user']>>;
 type Err = { error: { code: string } };
 
 /** GET /api/dms (extension): the caller's DMs, most recently active first. */
 describe('GET /api/dms', () => {
-  let api: ApiHarness;
-  before(async () => {
-    api = await startApi(import.meta.url);
-  });
-  after(() => api.close());
+  const { api } = apiSuite(import.meta.url);
 
   const list = async (user: User) => {
     const res = await api.request<DmList>('GET', '/api/dms', { token: user.token });

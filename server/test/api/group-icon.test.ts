@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import type { Group, Me } from '@im/protocol';
 import { Types } from 'mongoose';
 import sharp from 'sharp';
 import { connectClient, record, until } from '../realtime/client.ts';
-import { expectations, startApi, type ApiErrorBody, type ApiHarness } from './harness.ts';
-
-type User = Awaited<ReturnType<ApiHarness['user']>>;
+import { apiSuite, type ApiUser as User } from '../support/api-suite.ts';
+import { type ApiErrorBody } from './harness.ts';
 
 const square = (color: string) =>
   sharp({ create: { width: 64, height: 64, channels: 3, background: color } })
@@ -16,13 +15,12 @@ const square = (color: string) =>
 
 /** Group icons: managers upload one; everyone signed in may read it, like a profile picture. */
 describe('group icons', () => {
-  let api: ApiHarness;
+  const { api, ok, refused } = apiSuite(import.meta.url);
   let owner: User;
   let admin: User;
   let member: User;
   let outsider: User;
   let group: Group;
-  const { ok, refused } = expectations(() => api);
 
   const putIcon = async (user: User, bytes: Uint8Array, groupId = group.id, init: RequestInit = {}) => {
     const form = new FormData();
@@ -40,7 +38,6 @@ describe('group icons', () => {
   const iconSeenBy = async (user: User) => (await ok<Group>('GET', `/api/groups/${group.id}`, user)).icon;
 
   before(async () => {
-    api = await startApi(import.meta.url);
     [owner, admin, member, outsider] = await Promise.all([
       api.user('ico'),
       api.user('ica'),
@@ -53,7 +50,6 @@ describe('group icons', () => {
     await ok('POST', `/api/invites/${invite.code}/accept`, member);
     await ok('PUT', `/api/groups/${group.id}/members/${admin.id}/role`, owner, { role: 'admin' });
   });
-  after(() => api.close());
 
   it("sets the icon: the caller's view of the group, readable by anyone signed in, live in members' apps", async () => {
     const usedBefore = (await ok<Me>('GET', '/api/users/me', owner)).storage.used;

@@ -1,17 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { PERMISSIONS, type Group, type Invite, type Member, type Page, type Panel } from '@im/protocol';
-import { startApi, type ApiHarness } from './harness.ts';
+import { apiSuite, type ApiUser as User } from '../support/api-suite.ts';
 
 type Err = { error: { code: string; message: string } };
-type User = Awaited<ReturnType<ApiHarness['user']>>;
-
 describe('groups, members, panels and invites over HTTP', () => {
-  let api: ApiHarness;
+  const { api } = apiSuite(import.meta.url);
   const events: Array<{ name: string; params: Record<string, unknown> }> = [];
 
   before(async () => {
-    api = await startApi(import.meta.url);
     // A listener like the realtime gateway: records what the group service broadcasts.
     api.broker.createService({
       name: 'event-recorder',
@@ -23,7 +20,6 @@ describe('groups, members, panels and invites over HTTP', () => {
     });
     await api.broker.waitForServices(['event-recorder']);
   });
-  after(() => api.close());
 
   const createGroup = async (owner: User, name = 'Team') => {
     const res = await api.request<Group>('POST', '/api/groups', { token: owner.token, body: { name } });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before } from 'node:test';
-import type { FileInfo } from '@im/protocol';
+import { apiPath, createApiClient, fetchTransport, type ApiClient, type ResponseOf } from '@im/api-client';
 import { createLogger, parseConfig, type AppConfig } from '@im/sdk';
 import { openTestEnv, type TestEnv } from '@im/testkit';
 import type { BrokerOptions, ServiceBroker } from 'moleculer';
@@ -25,6 +25,8 @@ export interface ApiHarness {
     path: string,
     options?: { token?: string; body?: unknown; raw?: string; headers?: Record<string, string> },
   ): Promise<ApiAnswer<T>>;
+  /** The typed API client as `token` (none: signed out); a refusal throws ApiCallError. */
+  client(token?: string): ApiClient;
   /** Registers a user with a unique name; returns its token and id. */
   user(prefix?: string): Promise<{ token: string; id: string; username: string }>;
   close(): Promise<void>;
@@ -54,20 +56,20 @@ export async function startApi(
     return { status: res.status, body: (text ? JSON.parse(text) : undefined) as never, headers: res.headers };
   };
 
+  const client = (token?: string) => createApiClient(fetchTransport({ baseUrl: base, token: () => token }));
+
   return {
     env,
     node,
     broker: node.broker,
     base,
     request,
+    client,
     user: async (prefix = 'u') => {
       counter += 1;
       const username = `${prefix}${process.pid}x${counter}`.toLowerCase().slice(0, 32);
-      const res = await request<{ token: string; user: { id: string } }>('POST', '/api/auth/register', {
-        body: { username, password: 'correct horse battery' },
-      });
-      if (res.status !== 201) throw new Error(`register failed: ${res.status} ${JSON.stringify(res.body)}`);
-      return { token: res.body.token, id: res.body.user.id, username };
+      const res = await client().call('user.register', { username, password: 'correct horse battery' });
+      return { token: res.token, id: res.user.id, username };
     },
     close: async () => {
       await node.stop();
@@ -84,11 +86,12 @@ export async function startApi(
 export function apiWithSockets(
   fileUrl: string,
   extra?: Parameters<typeof startApi>[1],
+  brokerOverrides?: Partial<BrokerOptions>,
 ): { api: ApiHarness; sockets: ClientSocket[] } {
   let started: ApiHarness | undefined;
   const sockets: ClientSocket[] = [];
   before(async () => {
-    started = await startApi(fileUrl, extra);
+    started = await startApi(fileUrl, extra, brokerOverrides);
   });
   after(async () => {
     for (const s of sockets) s.disconnect();
@@ -113,6 +116,7 @@ export function apiWithSockets(
     },
     request: <T>(method: string, path: string, options?: Parameters<ApiHarness['request']>[2]) =>
       current().request<T>(method, path, options),
+    client: (token) => current().client(token),
     user: (prefix) => current().user(prefix),
     close: () => current().close(),
   };
@@ -155,7 +159,7 @@ export async function startSingleNode(
 export async function eventually<T>(
   read: () => Promise<T>,
   done: (value: T) => boolean,
-  timeoutMs = 10_000,
+  timeoutMs = 20_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let value = await read();
@@ -228,41 +232,18 @@ export function expectations(api: () => ApiHarness) {
 
 export type ApiErrorBody = { error: { code: string; message: string; details?: { mutedUntil?: string } } };
 
-/**
- * An owner with a new group and `n` more members who joined by invite: the
- * start of most conversation tests. `converseId` is the first panel's.
- */
-export async function groupWithMembers(api: ApiHarness, n: number, name = 'Room') {
-  const owner = await api.user('own');
-  const created = await api.request<{ id: string; panels: Array<{ converseId: string }> }>('POST', '/api/groups', {
-    token: owner.token,
-    body: { name },
-  });
-  assert.equal(created.status, 201, JSON.stringify(created.body));
-  const group = created.body;
-  const invite = await api.request<{ code: string }>('POST', `/api/groups/${group.id}/invites`, {
-    token: owner.token,
-    body: {},
-  });
-  const members: Array<Awaited<ReturnType<ApiHarness['user']>>> = [];
-  for (let i = 0; i < n; i += 1) {
-    const member = await api.user('mem');
-    const joined = await api.request('POST', `/api/invites/${invite.body.code}/accept`, { token: member.token });
-    assert.equal(joined.status, 200, JSON.stringify(joined.body));
-    members.push(member);
-  }
-  return { owner, members, groupId: group.id, converseId: group.panels[0]!.converseId };
-}
+// Groups, members and messages: server/test/support/conversations.ts (re-exported for the files that import them here).
+export { groupWithMembers } from '../support/conversations.ts';
 
 /** Uploads `bytes` as `name` (multipart, as the app does) and answers the stored file's view. */
 export async function uploadAs(api: ApiHarness, token: string, bytes: Uint8Array, name: string) {
   const form = new FormData();
   form.append('file', new Blob([bytes]), name);
-  const res = await fetch(`${api.base}/api/files`, {
+  const res = await fetch(api.base + apiPath('file.register'), {
     method: 'POST',
     headers: { authorization: `Bearer ${token}` },
     body: form,
   });
   assert.equal(res.status, 201);
-  return (await res.json()) as FileInfo;
+  return (await res.json()) as ResponseOf<'file.register'>;
 }

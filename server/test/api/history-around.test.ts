@@ -1,19 +1,19 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import type { Group, Message } from '@im/protocol';
-import { startApi, type ApiHarness } from './harness.ts';
+import { apiSuite } from '../support/api-suite.ts';
+import { type ApiHarness } from './harness.ts';
 
 type Err = { error: { code: string; message: string } };
 
 describe('history around a message', () => {
-  let api: ApiHarness;
+  const { api } = apiSuite(import.meta.url);
   let owner: Awaited<ReturnType<ApiHarness['user']>>;
   let converseId: string;
   /** Messages in the shared converse: seqs 1..TOTAL. */
   const TOTAL = 30;
 
   before(async () => {
-    api = await startApi(import.meta.url);
     owner = await api.user('own');
     const group = (await api.request<Group>('POST', '/api/groups', { token: owner.token, body: { name: 'Around' } }))
       .body;
@@ -26,7 +26,6 @@ describe('history around a message', () => {
       assert.equal(sent.status, 201);
     }
   });
-  after(() => api.close());
 
   const around = (query: string, token = owner.token) =>
     api.request<Message[]>('GET', `/api/converses/${converseId}/messages?${query}`, { token });

@@ -1,16 +1,17 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import type { Group, Invite } from '@im/protocol';
 import { API_ENDPOINTS } from '@im/gateway/endpoints';
-import { startApi, type ApiHarness } from './harness.ts';
+import { apiSuite } from '../support/api-suite.ts';
+import { type ApiHarness } from './harness.ts';
 
 /**
  * Every route, fed malformed bodies and NoSQL-operator payloads, answers a
  * 4xx from the catalog, and the database is byte-for-byte unchanged.
  */
 describe('every API route rejects hostile input and writes nothing', () => {
-  let api: ApiHarness;
+  const { api } = apiSuite(import.meta.url);
   let owner: Awaited<ReturnType<ApiHarness['user']>>;
   let ids: Record<string, string>;
 
@@ -27,7 +28,6 @@ describe('every API route rejects hostile input and writes nothing', () => {
   };
 
   before(async () => {
-    api = await startApi(import.meta.url);
     owner = await api.user();
     const other = await api.user();
     const group = (await api.request<Group>('POST', '/api/groups', { token: owner.token, body: { name: 'Target' } }))
@@ -53,7 +53,6 @@ describe('every API route rejects hostile input and writes nothing', () => {
       emoji: '👍',
     };
   });
-  after(() => api.close());
 
   const pathFor = (path: string, override?: [string, string]) =>
     path.replace(/:([A-Za-z]+)/g, (_, name: string) =>

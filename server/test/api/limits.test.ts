@@ -1,23 +1,15 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { Ack, Group, Message, Reaction, SyncResult } from '@im/protocol';
 import { Types } from 'mongoose';
-import { connectClient, type ClientSocket } from '../realtime/client.ts';
-import { startApi, type ApiHarness } from './harness.ts';
+import { connectClient } from '../realtime/client.ts';
+import { apiSuite } from '../support/api-suite.ts';
 
 type Err = { error: { code: string } };
 
 /** Per-object limits: reactions per message, cursors per sync. */
 describe('limits on reactions and sync', () => {
-  let api: ApiHarness;
-  const sockets: ClientSocket[] = [];
-  before(async () => {
-    api = await startApi(import.meta.url);
-  });
-  after(async () => {
-    for (const s of sockets) s.disconnect();
-    await api.close();
-  });
+  const { api, sockets } = apiSuite(import.meta.url);
 
   const groupOf = async (token: string) =>
     (await api.request<Group>('POST', '/api/groups', { token, body: { name: 'Limits' } })).body;

@@ -1,29 +1,17 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { AuditEntry, AuditPage, Ban, Group, Invite, Member, Message, Page, Panel, Report } from '@im/protocol';
-import { connectClient, type ClientSocket } from '../realtime/client.ts';
-import { expectations, startApi, type ApiErrorBody, type ApiHarness } from './harness.ts';
+import { connectClient } from '../realtime/client.ts';
+import { apiSuite, type ApiUser as User } from '../support/api-suite.ts';
+import { type ApiErrorBody } from './harness.ts';
 
 type Err = ApiErrorBody;
-type User = Awaited<ReturnType<ApiHarness['user']>>;
-
 /**
  * Moderation inside a group (invites, bans, mutes, announcement panels,
  * reports) and its audit log, against the single instance and real servers.
  */
 describe('group moderation: invites, bans, mutes, announcement panels, reports, audit', () => {
-  let api: ApiHarness;
-  const sockets: ClientSocket[] = [];
-
-  before(async () => {
-    api = await startApi(import.meta.url);
-  });
-  after(async () => {
-    for (const s of sockets) s.disconnect();
-    await api.close();
-  });
-
-  const { ok, refused } = expectations(() => api);
+  const { api, sockets, ok, refused } = apiSuite(import.meta.url);
 
   /** A group with an owner, an admin and two plain members. */
   const community = async () => {

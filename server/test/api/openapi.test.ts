@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { API_ENDPOINTS } from '@im/gateway/endpoints';
-import { startApi, type ApiHarness } from './harness.ts';
+import { apiSuite } from '../support/api-suite.ts';
 
 type Doc = {
   openapi: string;
@@ -25,15 +25,13 @@ type Doc = {
 };
 
 describe('/api/openapi.json', () => {
-  let api: ApiHarness;
+  const { api } = apiSuite(import.meta.url);
   let doc: Doc;
   before(async () => {
-    api = await startApi(import.meta.url);
     const res = await fetch(`${api.base}/api/openapi.json`);
     assert.equal(res.status, 200);
     doc = (await res.json()) as Doc;
   });
-  after(() => api.close());
 
   it('is a valid OpenAPI 3.1 document', async () => {
     const result = await new Validator().validate(doc as unknown as Record<string, unknown>);

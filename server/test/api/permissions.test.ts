@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { Message, Permission, Role } from '@im/protocol';
 import mongoose, { Types } from 'mongoose';
-import { expectations, groupWithMembers, startApi, type ApiErrorBody, type ApiHarness } from './harness.ts';
-
-type User = Awaited<ReturnType<ApiHarness['user']>>;
+import { apiSuite, type ApiUser as User } from '../support/api-suite.ts';
+import { groupWithMembers, type ApiErrorBody } from './harness.ts';
 
 /** A group as each case starts from: its owner, the plain member who acts, another plain member, a message. */
 interface Scene {
@@ -32,13 +31,7 @@ interface Action {
  * group learns nothing (404).
  */
 describe('permissions', () => {
-  let api: ApiHarness;
-  const { ok, refused } = expectations(() => api);
-
-  before(async () => {
-    api = await startApi(import.meta.url);
-  });
-  after(() => api.close());
+  const { api, ok, refused } = apiSuite(import.meta.url);
 
   const scene = async (): Promise<Scene> => {
     const { owner, members, groupId, converseId } = await groupWithMembers(api, 2);

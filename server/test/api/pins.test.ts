@@ -1,27 +1,19 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { DmConverse, Group, Invite, Message } from '@im/protocol';
+import { describe, it } from 'node:test';
+import type { DmConverse, Message } from '@im/protocol';
 import { connectClient, record, until } from '../realtime/client.ts';
-import { expectations, startApi, type ApiHarness } from './harness.ts';
-
-type User = Awaited<ReturnType<ApiHarness['user']>>;
+import { apiSuite, type ApiUser as User } from '../support/api-suite.ts';
+import { createGroup, joinByInvite } from '../support/conversations.ts';
 
 /** Pins (shared/API.md, "Additions": Conversations). */
 describe('pins', () => {
-  let api: ApiHarness;
-  const { ok, refused } = expectations(() => api);
-
-  before(async () => {
-    api = await startApi(import.meta.url);
-  });
-  after(() => api.close());
+  const { api, ok, refused } = apiSuite(import.meta.url);
 
   const room = async () => {
     const owner = await api.user('own');
-    const group = await ok<Group>('POST', '/api/groups', owner, { name: 'Room' }, 201);
-    const { code } = await ok<Invite>('POST', `/api/groups/${group.id}/invites`, owner, {}, 201);
+    const group = await createGroup(api, owner);
     const [admin, member] = [await api.user('adm'), await api.user('mem')];
-    for (const u of [admin, member]) await ok('POST', `/api/invites/${code}/accept`, u);
+    await joinByInvite(api, group.id, owner, [admin, member]);
     await ok('PUT', `/api/groups/${group.id}/members/${admin.id}/role`, owner, { role: 'admin' });
     return { owner, admin, member, group, converseId: group.panels[0]!.converseId };
   };

@@ -1,26 +1,22 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import type { AuditPage, Message, Submessage } from '@im/protocol';
 import mongoose, { Types } from 'mongoose';
 import { connectClient, pause, record, sync, until } from '../realtime/client.ts';
-import { expectations, groupWithMembers, startApi, type ApiHarness } from './harness.ts';
-
-type User = Awaited<ReturnType<ApiHarness['user']>>;
+import { apiSuite, type ApiUser as User } from '../support/api-suite.ts';
+import { groupWithMembers } from './harness.ts';
 
 /** Polls and submessages (shared/API.md, "Notifications and personal organisation"). */
 describe('polls', () => {
-  let api: ApiHarness;
+  const { api, ok, refused } = apiSuite(import.meta.url, { ADMIN_USERNAMES: 'pollroot' });
   let root: User;
-  const { ok, refused } = expectations(() => api);
 
   before(async () => {
-    api = await startApi(import.meta.url, { ADMIN_USERNAMES: 'pollroot' });
     const res = await api.request<{ token: string; user: { id: string } }>('POST', '/api/auth/register', {
       body: { username: 'pollroot', password: 'correct horse battery' },
     });
     root = { token: res.body.token, id: res.body.user.id, username: 'pollroot' };
   });
-  after(() => api.close());
 
   const sendPoll = (user: User, converseId: string, poll: Record<string, unknown>) =>
     ok<Message>('POST', `/api/converses/${converseId}/messages`, user, { poll }, 201);

@@ -1,18 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { Group, Member, Message, Panel, Role } from '@im/protocol';
 import { connectClient, record, until } from '../realtime/client.ts';
-import { expectations, groupWithMembers, startApi, type ApiHarness } from './harness.ts';
+import { apiSuite } from '../support/api-suite.ts';
+import { groupWithMembers } from './harness.ts';
 
 /** Roles and private panels (shared/API.md, "Roles and private panels"): the group service's side. */
 describe('roles and private panels', () => {
-  let api: ApiHarness;
-  const { ok, refused } = expectations(() => api);
-
-  before(async () => {
-    api = await startApi(import.meta.url);
-  });
-  after(() => api.close());
+  const { api, ok, refused } = apiSuite(import.meta.url);
 
   const roles = (groupId: string, user: { token: string }) => ok<Role[]>('GET', `/api/groups/${groupId}/roles`, user);
 

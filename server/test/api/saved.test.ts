@@ -1,19 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { Message, Panel, SavedPage } from '@im/protocol';
-import { expectations, groupWithMembers, startApi, type ApiHarness } from './harness.ts';
-
-type User = Awaited<ReturnType<ApiHarness['user']>>;
+import { apiSuite, type ApiUser as User } from '../support/api-suite.ts';
+import { groupWithMembers } from './harness.ts';
 
 /** Saved messages (shared/API.md, "Notifications and personal organisation"). */
 describe('saved messages', () => {
-  let api: ApiHarness;
-  const { ok, refused } = expectations(() => api);
-
-  before(async () => {
-    api = await startApi(import.meta.url);
-  });
-  after(() => api.close());
+  const { api, ok, refused } = apiSuite(import.meta.url);
 
   const send = (user: User, converseId: string, content: string) =>
     ok<Message>('POST', `/api/converses/${converseId}/messages`, user, { content }, 201);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import type { FileInfo, Group, Invite, Message } from '@im/protocol';
-import { startApi, type ApiHarness } from './harness.ts';
+import { apiSuite } from '../support/api-suite.ts';
 
 /**
  * What one send costs in broker calls. Everything a service calls goes
@@ -11,10 +11,9 @@ import { startApi, type ApiHarness } from './harness.ts';
  * work) runs off the send path and is not counted.
  */
 describe('the send path', () => {
-  let api: ApiHarness;
+  const { api } = apiSuite(import.meta.url);
   let calls: string[] | undefined;
   before(async () => {
-    api = await startApi(import.meta.url);
     const original = api.broker.call.bind(api.broker);
     api.broker.call = ((action: string, ...rest: unknown[]) => {
       const opts = rest[1] as { parentCtx?: { action?: { name?: string } } } | undefined;
@@ -22,7 +21,6 @@ describe('the send path', () => {
       return (original as (a: string, ...r: unknown[]) => unknown)(action, ...rest);
     }) as typeof api.broker.call;
   });
-  after(() => api.close());
 
   const upload = async (token: string, text: string) => {
     const res = await fetch(`${api.base}/api/files?name=n.txt`, {

@@ -1,20 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { FollowedThreadPage, Message, SyncResult } from '@im/protocol';
 import { connectClient, record, sync, until } from '../realtime/client.ts';
-import { expectations, startApi, type ApiHarness, groupWithMembers } from './harness.ts';
-
-type User = Awaited<ReturnType<ApiHarness['user']>>;
+import { apiSuite, type ApiUser as User } from '../support/api-suite.ts';
+import { groupWithMembers } from './harness.ts';
 
 /** Threads (shared/API.md, "Additions": Conversations). */
 describe('threads', () => {
-  let api: ApiHarness;
-  const { ok, refused } = expectations(() => api);
-
-  before(async () => {
-    api = await startApi(import.meta.url);
-  });
-  after(() => api.close());
+  const { api, ok, refused } = apiSuite(import.meta.url);
 
   const room = (n = 2) => groupWithMembers(api, n);
   const send = (user: User, converseId: string, body: Record<string, unknown>) =>

@@ -1,21 +1,15 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { AuditPage, Message, Panel, UnreadEntry, UserGroup } from '@im/protocol';
 import { connectClient, record, until } from '../realtime/client.ts';
-import { eventually, expectations, groupWithMembers, startApi, type ApiHarness } from './harness.ts';
+import { apiSuite, type ApiUser as User } from '../support/api-suite.ts';
+import { eventually, groupWithMembers } from './harness.ts';
 
-type User = Awaited<ReturnType<ApiHarness['user']>>;
 type Inbox = { items: Array<{ kind: string; messageId: string }> };
 
 /** User groups (shared/API.md, "Notifications and personal organisation"): `@handle` mentions each member. */
 describe('user groups', () => {
-  let api: ApiHarness;
-  const { ok, refused } = expectations(() => api);
-
-  before(async () => {
-    api = await startApi(import.meta.url);
-  });
-  after(() => api.close());
+  const { api, ok, refused } = apiSuite(import.meta.url);
 
   const path = (groupId: string) => `/api/groups/${groupId}/user-groups`;
   const make = (groupId: string, by: User, body: object) => ok<UserGroup>('POST', path(groupId), by, body, 201);

@@ -1,17 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { SignJWT } from 'jose';
-import { startApi, type ApiHarness } from './harness.ts';
+import { apiSuite } from '../support/api-suite.ts';
 
 type Err = { error: { code: string; message: string; details?: Array<{ field: string }> } };
 type Auth = { token: string; user: { id: string; username: string; nickname: string } };
 
 describe('users and auth over HTTP', () => {
-  let api: ApiHarness;
-  before(async () => {
-    api = await startApi(import.meta.url);
-  });
-  after(() => api.close());
+  const { api } = apiSuite(import.meta.url);
 
   it('registers (201), lower-cases the username and never returns the password', async () => {
     const res = await api.request<Auth>('POST', '/api/auth/register', {

@@ -1,3 +1,4 @@
+// test-run: alone (hosts as network namespaces, servers killed and links cut: it measures what each fault costs)
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it, type TestContext } from 'node:test';
 import type { Group, Invite, Message } from '@im/protocol';

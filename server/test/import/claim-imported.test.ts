@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import type { AdminUserPage, AuthResult, ClaimLink, Group, Me, Message } from '@im/protocol';
 import { announceImport, runImport } from '@im/service-import';
-import { startApi, type ApiHarness } from '../api/harness.ts';
+import { apiSuite } from '../support/api-suite.ts';
 import { arraySource, message } from './array-source.ts';
 
 type Err = { error: { code: string } };
@@ -17,7 +17,7 @@ const DANAS_PASSWORD = 'dana has her own now';
  * claimed account and leaves it as it is.
  */
 describe('claiming an account an import made', () => {
-  let api: ApiHarness;
+  const { api } = apiSuite(import.meta.url, { ADMIN_USERNAMES: 'harbourmaster' });
   let admin: { token: string; id: string };
 
   const exportOf = () =>
@@ -34,13 +34,11 @@ describe('claiming an account an import made', () => {
     runImport(api.node.app.mongo!.db!, api.node.app.storage!, exportOf(), { owner: 'harbourmaster' });
 
   before(async () => {
-    api = await startApi(import.meta.url, { ADMIN_USERNAMES: 'harbourmaster' });
     const res = await api.request<AuthResult>('POST', '/api/auth/register', {
       body: { username: 'harbourmaster', password: PASSWORD },
     });
     admin = { token: res.body.token, id: res.body.user.id };
   });
-  after(() => api.close());
 
   it('hands the imported account over, with its history, and a second import leaves it claimed', async () => {
     const first = await importIt();

@@ -1,19 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { Bot, BotWithToken, Group, Message, PublicUser } from '@im/protocol';
-import { expectations, startApi, type ApiHarness } from '../api/harness.ts';
+import { apiSuite } from '../support/api-suite.ts';
 import { connectClient } from '../realtime/client.ts';
 
 /** Bots: made by group admins, acting through the same API as people, within their group only. */
 describe('bots', () => {
-  let api: ApiHarness;
-  before(async () => {
-    api = await startApi(import.meta.url);
-  });
-  after(async () => {
-    await api.close();
-  });
-  const { ok, refused } = expectations(() => api);
+  const { api, ok, refused } = apiSuite(import.meta.url);
 
   const setUp = async () => {
     const owner = await api.user('bo');

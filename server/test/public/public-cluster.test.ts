@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Group } from '@im/protocol';
 import type { Context } from 'moleculer';
 import type { RunningNode } from '../../src/node.ts';
-import { overNats, startApi, startExtraNode, type ApiHarness } from '../api/harness.ts';
+import { eventually, overNats, startApi, startExtraNode, type ApiHarness } from '../api/harness.ts';
 
 /**
  * Two gateways over NATS, each keeping its own rendered pages: a panel or
@@ -43,8 +43,11 @@ describe('web-public pages on two gateways', () => {
       (api.broker.registry.getServiceList({ onlyAvailable: true }) as Array<{ name: string; nodeID: string }>)
         .filter((s) => s.name === 'gateway')
         .map((s) => s.nodeID);
-    for (let i = 0; i < 200 && !gateways().includes('gw-b'); i += 1) await new Promise((r) => setTimeout(r, 50));
-    assert.deepEqual(gateways().sort(), ['gw-a', 'gw-b']);
+    const known = await eventually(
+      () => Promise.resolve(gateways()),
+      (ids) => ids.includes('gw-b'),
+    );
+    assert.deepEqual(known.sort(), ['gw-a', 'gw-b']);
   });
   after(async () => {
     await other?.stop();
@@ -112,12 +115,11 @@ describe('web-public pages on two gateways', () => {
       token: owner.token,
       body: { content: 'breaking' },
     });
-    // The event crosses NATS after the send is answered: wait for it, up to a bound.
-    let seen = false;
-    for (let i = 0; i < 100 && !seen; i += 1) {
-      seen = (await (await fetch(`${otherBase}/p/${panel.id}/feed.atom`)).text()).includes('breaking');
-      if (!seen) await new Promise((r) => setTimeout(r, 20));
-    }
-    assert.ok(seen, "gateway B's kept feed was replaced");
+    // The event crosses NATS after the send is answered: wait for it, up to a generous deadline.
+    const feed = await eventually(
+      async () => (await fetch(`${otherBase}/p/${panel.id}/feed.atom`)).text(),
+      (text) => text.includes('breaking'),
+    );
+    assert.ok(feed.includes('breaking'), "gateway B's kept feed was replaced");
   });
 });

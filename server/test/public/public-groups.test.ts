@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { DirectoryPage, FeedToken, Group, Invite, Message, Panel } from '@im/protocol';
-import { expectations, startApi, type ApiHarness } from '../api/harness.ts';
+import { apiSuite } from '../support/api-suite.ts';
 
 /**
  * Public groups: the directory, joining without an invite, the rules of
@@ -9,15 +9,8 @@ import { expectations, startApi, type ApiHarness } from '../api/harness.ts';
  * single instance and real servers.
  */
 describe('public groups, the directory, joining, personal feed tokens', () => {
-  let api: ApiHarness;
-  before(async () => {
-    api = await startApi(import.meta.url);
-  });
-  after(async () => {
-    await api.close();
-  });
+  const { api, ok, refused } = apiSuite(import.meta.url);
 
-  const { ok, refused } = expectations(() => api);
   const plain = (path: string) => fetch(api.base + path);
 
   it('lists only public groups, largest first, by name, page by page', async () => {

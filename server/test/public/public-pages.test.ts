@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { Group, Message } from '@im/protocol';
-import { startApi, type ApiHarness } from '../api/harness.ts';
+import { apiSuite, type ApiUser as User } from '../support/api-suite.ts';
 
-type User = Awaited<ReturnType<ApiHarness['user']>>;
 type Raw = { status: number; headers: IncomingHttpHeaders; body: Buffer };
 
 const HOSTILE = `<script>alert("x")</script> ]]> & 'quotes' "double" \u0001\u0008ctl end`;
@@ -45,7 +44,7 @@ type AtomEntry = {
  * conditional requests, compression, paging, and changes shown at once.
  */
 describe('web-public panel pages and feeds', () => {
-  let api: ApiHarness;
+  const { api } = apiSuite(import.meta.url, { PUBLIC_URL: 'https://chat.example.org/' });
   let owner: User;
   let group: Group;
   let panelId: string;
@@ -81,7 +80,6 @@ describe('web-public panel pages and feeds', () => {
   };
 
   before(async () => {
-    api = await startApi(import.meta.url, { PUBLIC_URL: 'https://chat.example.org/' });
     owner = await api.user('own');
     const patched = await api.request('PATCH', '/api/users/me', {
       token: owner.token,
@@ -103,9 +101,6 @@ describe('web-public panel pages and feeds', () => {
       body: { webPublic: true },
     });
     assert.equal(open.status, 200, JSON.stringify(open.body));
-  });
-  after(async () => {
-    await api.close();
   });
 
   it('renders the page without scripts, every user string escaped, with OpenGraph and canonical links', async () => {

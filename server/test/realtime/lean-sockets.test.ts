@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { Group } from '@im/protocol';
 import { Server } from 'socket.io';
 import { io as connect } from 'socket.io-client';
-import { startApi, type ApiHarness } from '../api/harness.ts';
-import { connectClient, sendOverSocket, type ClientSocket } from './client.ts';
+import { apiSuite } from '../support/api-suite.ts';
+import { connectClient, sendOverSocket } from './client.ts';
 
 // The gateway's socket.io server is private to its service: this file (its own
 // process under node --test) notes every server socket.io attaches, to look
@@ -33,25 +33,19 @@ async function collected(ref: WeakRef<object>): Promise<boolean> {
 }
 
 describe('lean sockets: what an open socket keeps of its handshake', () => {
-  let api: ApiHarness;
-  const sockets: ClientSocket[] = [];
+  const { api, sockets } = apiSuite(import.meta.url);
   /** The upgrade requests the gateway's engine saw, weakly (an engine middleware added after the gateway's). */
   const upgrades: Array<WeakRef<IncomingMessage>> = [];
   /** How many `close` listeners each upgrade's TCP socket had then: engine.io's response adds one. */
   const closeListeners: number[] = [];
 
   before(async () => {
-    api = await startApi(import.meta.url);
     assert.equal(servers.length, 1, 'one socket.io server in the node');
     servers[0]!.engine.use((req: IncomingMessage, res: { socket?: Duplex }, next: () => void) => {
       upgrades.push(new WeakRef(req));
       closeListeners.push(res.socket?.listenerCount('close') ?? -1);
       next();
     });
-  });
-  after(async () => {
-    for (const s of sockets) s.disconnect();
-    await api.close();
   });
 
   it('authenticates with the token from the handshake, then keeps neither the token nor the headers', async () => {

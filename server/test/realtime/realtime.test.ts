@@ -1,28 +1,17 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { DmConverse, Group, Invite, Message, Panel } from '@im/protocol';
 import { io } from 'socket.io-client';
-import { startApi, type ApiHarness } from '../api/harness.ts';
-import { connectClient, pause, record, sendOverSocket, sync, until, type ClientSocket } from './client.ts';
-
-type User = Awaited<ReturnType<ApiHarness['user']>>;
+import { apiSuite, type ApiUser as User } from '../support/api-suite.ts';
+import { connectClient, pause, record, sendOverSocket, sync, until } from './client.ts';
 
 describe('realtime on a single instance (no NATS, no Redis)', () => {
-  let api: ApiHarness;
-  const sockets: ClientSocket[] = [];
+  const { api, sockets } = apiSuite(import.meta.url, { ADMIN_USERNAMES: 'rtadmin' });
   const open = async (user: User) => {
     const s = await connectClient(api.base, user.token);
     sockets.push(s);
     return s;
   };
-
-  before(async () => {
-    api = await startApi(import.meta.url, { ADMIN_USERNAMES: 'rtadmin' });
-  });
-  after(async () => {
-    for (const s of sockets) s.disconnect();
-    await api.close();
-  });
 
   const room = async (memberCount: number) => {
     const owner = await api.user('rto');

@@ -1,19 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { Group, Invite } from '@im/protocol';
-import { startApi, type ApiHarness } from '../api/harness.ts';
-import { connectClient, record, until, type ClientSocket } from './client.ts';
+import { apiSuite } from '../support/api-suite.ts';
+import { connectClient, record, until } from './client.ts';
 
 describe('a client that stops reading', () => {
-  let api: ApiHarness;
-  const sockets: ClientSocket[] = [];
-  before(async () => {
-    api = await startApi(import.meta.url, { SOCKET_MAX_BUFFER_BYTES: String(256 * 1024) });
-  });
-  after(async () => {
-    for (const s of sockets) s.disconnect();
-    await api.close();
-  });
+  const { api, sockets } = apiSuite(import.meta.url, { SOCKET_MAX_BUFFER_BYTES: String(256 * 1024) });
 
   it('is disconnected once its unsent data passes the limit, while a reading client keeps up', async (t) => {
     const owner = await api.user('slowo');

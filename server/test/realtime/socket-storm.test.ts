@@ -1,19 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { io } from 'socket.io-client';
-import { startApi, type ApiHarness } from '../api/harness.ts';
+import { apiSuite } from '../support/api-suite.ts';
 import type { ClientSocket } from './client.ts';
 
 describe('a storm of sockets of one user', () => {
-  let api: ApiHarness;
-  const sockets: ClientSocket[] = [];
-  before(async () => {
-    api = await startApi(import.meta.url, { SOCKETS_PER_USER: '3' });
-  });
-  after(async () => {
-    for (const s of sockets) s.disconnect();
-    await api.close();
-  });
+  const { api, sockets } = apiSuite(import.meta.url, { SOCKETS_PER_USER: '3' });
 
   it('opened all at once, leaves SOCKETS_PER_USER open, the others closed as one too many', async () => {
     const user = await api.user('storm');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { Group } from '@im/protocol';
-import { startApi, type ApiHarness } from '../api/harness.ts';
+import { apiSuite } from '../support/api-suite.ts';
 
 type Err = { error: { code: string } };
 
@@ -11,11 +11,7 @@ type Err = { error: { code: string } };
  * counted per user with the rate-limit table's defaults.
  */
 describe('creation limits (defaults of the rate-limit table)', () => {
-  let api: ApiHarness;
-  before(async () => {
-    api = await startApi(import.meta.url, { RATE_LIMIT: 'on' });
-  });
-  after(() => api.close());
+  const { api } = apiSuite(import.meta.url, { RATE_LIMIT: 'on' });
 
   it('20 groups per user per hour; the 21st is 429 and nothing is made; others still create', async () => {
     const spammer = await api.user('grp');

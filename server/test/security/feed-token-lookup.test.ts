@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { FeedToken, Group } from '@im/protocol';
 import type { Context } from 'moleculer';
-import { expectations, startApi, type ApiHarness } from '../api/harness.ts';
+import { apiSuite } from '../support/api-suite.ts';
 
 /** A lookup of a feed token held after it read its owner, until the test lets it answer. */
 let hold: { arrived: () => void; release: Promise<void> } | undefined;
@@ -33,12 +33,7 @@ const slowLookup = {
 };
 
 describe('a feed token revoked while a gateway is looking it up', () => {
-  let api: ApiHarness;
-  before(async () => {
-    api = await startApi(import.meta.url, {}, { middlewares: [slowLookup] });
-  });
-  after(() => api.close());
-  const { ok } = expectations(() => api);
+  const { api, ok } = apiSuite(import.meta.url, {}, { middlewares: [slowLookup] });
   const feed = async (token: string, converseId: string) =>
     (await fetch(`${api.base}/feeds/${token}/converses/${converseId}.atom`)).status;
 

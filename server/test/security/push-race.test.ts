@@ -1,15 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { startApi, type ApiHarness } from '../api/harness.ts';
+import { describe, it } from 'node:test';
+import { apiSuite } from '../support/api-suite.ts';
 import { browserSubscription } from '../push/push-endpoint.ts';
 
 /** Subscriptions sent all at once: the cap and the refusal to move an endpoint hold without ordering. */
 describe('Web Push subscriptions registered concurrently', () => {
-  let api: ApiHarness;
-  before(async () => {
-    api = await startApi(import.meta.url, { OUTBOUND_ALLOW: '127.0.0.0/8' });
-  });
-  after(() => api.close());
+  const { api } = apiSuite(import.meta.url, { OUTBOUND_ALLOW: '127.0.0.0/8' });
   const subscribe = (token: string, endpoint: string) =>
     api.request('POST', '/api/push/subscriptions', { token, body: browserSubscription(endpoint).json });
   const stored = (filter: Record<string, unknown>) =>

@@ -1,7 +1,7 @@
 import type { CallJoin, CallRinging, CallState, ConverseAccess } from '@im/protocol';
-import { announce, call, callerId, EVENTS, ImError, type Params } from '@im/sdk';
+import { announce, call, callerId, EVENTS, ImError, type Params, type Ctx, notFound, invalid, conflict } from '@im/sdk';
 import { toParticipants } from './call-store.ts';
-import type { CallDeps, Ctx } from './deps.ts';
+import type { CallDeps } from './deps.ts';
 import type { LiveKit } from './livekit.ts';
 import { callParams } from './params.ts';
 
@@ -11,9 +11,8 @@ export const holdsCalls = (access: ConverseAccess): boolean => access.kind === '
 /** The caller's access to a converse that can hold a call (a voice panel or a DM); 404 when not theirs. */
 export async function requireCallable(ctx: Ctx<object>, converseId: string, userId: string): Promise<ConverseAccess> {
   const access = await call(ctx, 'chat.access', { converseId, userId });
-  if (!access) throw new ImError('IM_ERR_NOT_FOUND', 'Converse not found');
-  if (!holdsCalls(access))
-    throw new ImError('IM_ERR_VALIDATION', 'Calls happen in voice panels and DMs; this is a text panel');
+  if (!access) throw notFound('converse');
+  if (!holdsCalls(access)) throw invalid('Calls happen in voice panels and DMs; this is a text panel');
   return access;
 }
 
@@ -37,7 +36,7 @@ export const callActions = ({ store, livekit }: CallDeps) => ({
   /** A token for the converse's LiveKit room (named by the converse's id). */
   join: {
     params: callParams.join,
-    rateLimit: 'call-join',
+    rateLimit: 'call-join' as const,
     async handler(ctx: Ctx<Params<typeof callParams.join>>): Promise<CallJoin> {
       const userId = callerId(ctx);
       const { converseId } = ctx.params;
@@ -72,14 +71,13 @@ export const callActions = ({ store, livekit }: CallDeps) => ({
   /** Declining a DM call ends it (a DM call is between its two members). */
   decline: {
     params: callParams.decline,
-    rateLimit: 'call-join',
+    rateLimit: 'call-join' as const,
     async handler(ctx: Ctx<Params<typeof callParams.decline>>): Promise<void> {
       const userId = callerId(ctx);
       const { converseId } = ctx.params;
       const access = await requireCallable(ctx, converseId, userId);
-      if (access.kind !== 'dm') throw new ImError('IM_ERR_VALIDATION', 'Only a DM call can be declined');
-      if (!(await store.declined(converseId, userId)))
-        throw new ImError('IM_ERR_CONFLICT', 'There is no call to decline in this DM');
+      if (access.kind !== 'dm') throw invalid('Only a DM call can be declined');
+      if (!(await store.declined(converseId, userId))) throw conflict('There is no call to decline in this DM');
       announce(ctx, EVENTS.callDeclined, { converseId, userId, memberIds: access.memberIds });
       await requireLiveKit(livekit).endRoom(converseId);
     },

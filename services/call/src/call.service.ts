@@ -1,4 +1,4 @@
-import type { AppContext, ServiceEvents, ServiceFactory } from '@im/sdk';
+import { defineActions, type AppContext, type ServiceEvents, type ServiceFactory } from '@im/sdk';
 import { callActions } from './call-actions.ts';
 import { startReconciling } from './call-reconciler.ts';
 import { CallStore } from './call-store.ts';
@@ -46,7 +46,7 @@ export const createCallService: ServiceFactory = (app: AppContext) => {
     stopped() {
       stopReconciling?.();
     },
-    actions: { ...callActions(deps), ...webhookActions(deps) },
+    actions: defineActions('call', { ...callActions(deps), ...webhookActions(deps) }),
     events: membershipEvents(deps) satisfies ServiceEvents,
   };
 };

@@ -1,5 +1,4 @@
-import type { AppContext, CallerMeta } from '@im/sdk';
-import type { Context } from 'moleculer';
+import type { AppContext } from '@im/sdk';
 import type { CallStore } from './call-store.ts';
 import type { LiveKit } from './livekit.ts';
 
@@ -9,5 +8,3 @@ export interface CallDeps {
   /** The LiveKit server; undefined when voice is off or no server is known (joining answers 503). */
   livekit: LiveKit | undefined;
 }
-
-export type Ctx<P = Record<string, never>> = Context<P, CallerMeta>;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ImError } from '@im/sdk';
+import { ImError, invalid } from '@im/sdk';
 import {
   AccessToken,
   RoomServiceClient,
@@ -59,7 +59,7 @@ export class LiveKit {
       return await this.#receiver.receive(body, undefined, true);
     } catch (err) {
       if (err instanceof SyntaxError) throw new ImError('IM_ERR_BAD_JSON');
-      throw new ImError('IM_ERR_VALIDATION', 'Not a LiveKit webhook event');
+      throw invalid('Not a LiveKit webhook event');
     }
   }
 

@@ -1,7 +1,7 @@
-import { announce, call, EVENTS, ImError, OBJECT_ID, type Params } from '@im/sdk';
+import { announce, call, EVENTS, ImError, OBJECT_ID, type Params, type Ctx, defineActions } from '@im/sdk';
 import { closeCall, connectionLeft, tellCall } from './call-news.ts';
 import type { WebhookEvent } from 'livekit-server-sdk';
-import type { CallDeps, Ctx } from './deps.ts';
+import type { CallDeps } from './deps.ts';
 import { publishedSources } from './livekit.ts';
 import { holdsCalls } from './call-actions.ts';
 import { callParams } from './params.ts';
@@ -64,7 +64,7 @@ export const webhookActions = ({ app, store, livekit }: CallDeps) => {
     }
   };
 
-  return {
+  return defineActions('call', {
     webhook: {
       params: callParams.webhook,
       rateLimit: 'call-webhook',
@@ -75,5 +75,5 @@ export const webhookActions = ({ app, store, livekit }: CallDeps) => {
         await handle(ctx, event);
       },
     },
-  };
+  });
 };

@@ -7,6 +7,7 @@ import {
   type AppContext,
   type ServiceEvents,
   type ServiceFactory,
+  defineActions,
 } from '@im/sdk';
 import { ConverseAccessResolver } from './converses/access.ts';
 import { converseActions } from './converses/converse-actions.ts';
@@ -125,7 +126,7 @@ export const createChatService: ServiceFactory = (app: AppContext) => {
       stopDmRebuild();
       await writer.drain();
     },
-    actions: {
+    actions: defineActions('chat', {
       ...messageActions(deps),
       ...forwardActions(deps),
       ...converseActions(deps),
@@ -140,7 +141,7 @@ export const createChatService: ServiceFactory = (app: AppContext) => {
       ...pollActions(deps),
       ...submessageActions(deps),
       ...savedActions(deps),
-    },
+    }),
     events: {
       // A deleted or deactivated account sends nothing later and is reminded of nothing.
       [EVENTS.userDeactivated]: async (ctx) => {

@@ -1,6 +1,5 @@
-import { call, callerId, ImError } from '@im/sdk';
+import { call, callerId, type Ctx, notFound } from '@im/sdk';
 import { Types } from 'mongoose';
-import type { Ctx } from './deps.ts';
 import type { FileDoc, FileModel } from './models.ts';
 
 /**
@@ -12,7 +11,7 @@ export async function readableFile(files: FileModel, ctx: Ctx<{ fileId: string }
   const userId = callerId(ctx);
   // The id is validated (24 hex digits): the driver, without a mongoose query, is enough.
   const doc = await files.collection.findOne<FileDoc>({ _id: new Types.ObjectId(ctx.params.fileId) });
-  if (!doc) throw notFound();
+  if (!doc) throw notFound('file');
   // A profile picture or a group's icon is shown wherever its owner or group is: to everyone signed in.
   if (doc.uploaderId.toHexString() === userId || doc.avatarOf || doc.iconOf) return doc;
   for (const converseId of doc.converseIds) {
@@ -21,7 +20,5 @@ export async function readableFile(files: FileModel, ctx: Ctx<{ fileId: string }
   for (const groupId of doc.groupIds ?? []) {
     if (await call(ctx, 'group.memberRole', { groupId: groupId.toHexString(), userId })) return doc;
   }
-  throw notFound();
+  throw notFound('file');
 }
-
-const notFound = () => new ImError('IM_ERR_NOT_FOUND', 'File not found');

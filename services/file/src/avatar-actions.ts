@@ -1,6 +1,6 @@
-import type { ActionParams, ActionResult } from '@im/sdk';
+import type { ActionParams, ActionResult, Ctx } from '@im/sdk';
 import { Types } from 'mongoose';
-import type { Ctx, FileDeps } from './deps.ts';
+import type { FileDeps } from './deps.ts';
 import { fileParams } from './params.ts';
 import { ownPicture } from './pictures.ts';
 

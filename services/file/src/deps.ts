@@ -1,5 +1,4 @@
-import { ImError, type AppContext, type CallerMeta, type FileUrlSigner, type ObjectStorage } from '@im/sdk';
-import type { Context } from 'moleculer';
+import { ImError, type AppContext, type FileUrlSigner, type ObjectStorage } from '@im/sdk';
 import type { FileModel } from './models.ts';
 import type { Quota } from './quota.ts';
 
@@ -10,8 +9,6 @@ export interface FileDeps {
   quota: Quota;
   signer: FileUrlSigner;
 }
-
-export type Ctx<P = Record<string, never>> = Context<P, CallerMeta>;
 
 /** This node's storage; a file node without one cannot serve bytes. */
 export function storageOf(app: AppContext): ObjectStorage {

@@ -1,8 +1,18 @@
 import type { FileInfo, SignedFileUrl } from '@im/protocol';
-import { callerId, emitToOne, EVENTS, ImError, type ActionParams, type ActionResult, type Params } from '@im/sdk';
+import {
+  callerId,
+  emitToOne,
+  EVENTS,
+  ImError,
+  type ActionParams,
+  type ActionResult,
+  type Params,
+  type Ctx,
+  notFound,
+} from '@im/sdk';
 import { Types } from 'mongoose';
 import { readableFile } from './access.ts';
-import type { Ctx, FileDeps } from './deps.ts';
+import type { FileDeps } from './deps.ts';
 import type { FileDoc } from './models.ts';
 import { sanitizeFileName } from './names.ts';
 import { fileParams } from './params.ts';
@@ -76,7 +86,7 @@ export const fileActions = ({ app, files, quota, signer }: FileDeps) => ({
     params: fileParams.locate,
     async handler(ctx: Ctx<ActionParams<'file.locate'>>): Promise<ActionResult<'file.locate'>> {
       const doc = await files.collection.findOne<FileDoc>({ _id: new Types.ObjectId(ctx.params.fileId) });
-      if (!doc) throw new ImError('IM_ERR_NOT_FOUND', 'File not found');
+      if (!doc) throw notFound('file');
       return toFileAccess(doc);
     },
   },
@@ -130,7 +140,7 @@ export const fileActions = ({ app, files, quota, signer }: FileDeps) => ({
       const ids = [...new Set(ctx.params.fileIds)];
       const from = new Types.ObjectId(ctx.params.fromConverseId);
       const docs = await files.find({ _id: { $in: ids }, converseIds: from }).lean<FileDoc[]>();
-      if (docs.length !== ids.length) throw new ImError('IM_ERR_NOT_FOUND', 'File not found');
+      if (docs.length !== ids.length) throw notFound('file');
       await files.updateMany(
         { _id: { $in: ids } },
         { $addToSet: { converseIds: new Types.ObjectId(ctx.params.toConverseId) } },

@@ -5,6 +5,7 @@ import {
   type AppContext,
   type ServiceEvents,
   type ServiceFactory,
+  defineActions,
 } from '@im/sdk';
 import { CLEANUP_EVERY_MS, removeUnattached } from './cleanup.ts';
 import { avatarActions } from './avatar-actions.ts';
@@ -45,11 +46,11 @@ export const createFileService: ServiceFactory = (app: AppContext) => {
       clearInterval(cleanupTimer);
       await previewGuard.close();
     },
-    actions: {
+    actions: defineActions('file', {
       ...fileActions({ app, files, quota, signer: new FileUrlSigner(app.config.secret, app.config.fileUrlTtlSec) }),
       ...avatarActions({ files }),
       ...groupIconActions({ app, files, quota }),
-    },
+    }),
     events: {
       [EVENTS.fileUploaded]: { handler: thumbnailOnUpload(app, files) },
       [EVENTS.messageCreated]: { handler: linkPreviewOnMessage(app, files, quota, previewGuard) },

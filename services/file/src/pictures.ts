@@ -1,12 +1,12 @@
 import { PICTURE_MAX_BYTES, PICTURE_TYPES } from '@im/protocol';
-import { ImError } from '@im/sdk';
+import { invalid } from '@im/sdk';
 import type { FileDoc, FileModel } from './models.ts';
 
 /** What a picture is for, as its refusals name it. */
 export type PictureUse = 'avatar' | 'icon';
 
 const refused = (use: PictureUse, message: string) =>
-  new ImError('IM_ERR_VALIDATION', `${use}: ${message}`, [{ field: use, type: use, message }]);
+  invalid(`${use}: ${message}`, [{ field: use, type: use, message }]);
 
 /**
  * The file, when it is the user's own upload and a small PNG, JPEG, GIF or

@@ -1,9 +1,7 @@
 import type { GroupRole, Permission } from '@im/protocol';
-import { ImError, lackingPermission } from '@im/sdk';
+import { lackingPermission, forbidden, notFound } from '@im/sdk';
 import type { GroupDoc, GroupModels, MemberDoc } from './models.ts';
 import { moderationRefusalIn, permissionsOf, rulesOf, type GroupRules, type Standing } from './permissions.ts';
-
-const NOT_FOUND = 'Group not found';
 
 export const OWNER = ['owner'] as const;
 
@@ -25,11 +23,10 @@ export async function loadForMember(
     models.groups.findById(groupId).lean<GroupDoc>(),
     models.members.findOne({ groupId, userId }).lean<MemberDoc>(),
   ]);
-  if (!group || !me) throw new ImError('IM_ERR_NOT_FOUND', NOT_FOUND);
+  if (!group || !me) throw notFound('group');
   const permissions = permissionsOf(standingOf(me), rulesOf(group));
   if (typeof need === 'string' && !permissions.includes(need)) throw lacking(need);
-  if (Array.isArray(need) && !need.includes(me.role))
-    throw new ImError('IM_ERR_FORBIDDEN', `Only ${need.join(' or ')} may do this`);
+  if (Array.isArray(need) && !need.includes(me.role)) throw forbidden(`Only ${need.join(' or ')} may do this`);
   return { group, me, permissions };
 }
 

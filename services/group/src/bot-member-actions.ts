@@ -1,5 +1,5 @@
-import { ImError, type ActionParams, type ActionResult } from '@im/sdk';
-import type { Ctx, GroupDeps } from './deps.ts';
+import { type ActionParams, type ActionResult, type Ctx, notFound } from '@im/sdk';
+import type { GroupDeps } from './deps.ts';
 import { addMember } from './member-join.ts';
 import { removeMembership } from './member-removal.ts';
 import type { GroupDoc, MemberDoc } from './models.ts';
@@ -16,7 +16,7 @@ export const botMemberActions = (deps: GroupDeps) => ({
     params: groupParams.botMember,
     async handler(ctx: Ctx<ActionParams<'group.addBot'>>): Promise<ActionResult<'group.addBot'>> {
       const group = await deps.models.groups.findById(ctx.params.groupId).lean<GroupDoc>();
-      if (!group) throw new ImError('IM_ERR_NOT_FOUND', 'Group not found');
+      if (!group) throw notFound('group');
       await addMember(deps, ctx, group, ctx.params.userId);
     },
   },

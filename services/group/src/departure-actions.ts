@@ -1,5 +1,5 @@
-import { announce, EVENTS, type ActionParams, type ActionResult } from '@im/sdk';
-import type { Ctx, GroupDeps } from './deps.ts';
+import { announce, EVENTS, type ActionParams, type ActionResult, type Ctx } from '@im/sdk';
+import type { GroupDeps } from './deps.ts';
 import type { GroupDoc, MemberDoc } from './models.ts';
 import { groupParams } from './params.ts';
 import { removeGroup } from './group-removal.ts';

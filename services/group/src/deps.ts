@@ -1,5 +1,4 @@
-import type { AppContext, AuditLog, CallerMeta } from '@im/sdk';
-import type { Context } from 'moleculer';
+import type { AppContext, AuditLog } from '@im/sdk';
 import type { MembershipCache } from './membership-cache.ts';
 import type { GroupModels } from './models.ts';
 import type { GroupRoomIndex } from './room-index.ts';
@@ -12,8 +11,6 @@ export interface GroupDeps {
   /** The user -> groups -> converses index connects read their rooms from. */
   rooms: GroupRoomIndex;
 }
-
-export type Ctx<P = Record<string, never>> = Context<P, CallerMeta>;
 
 /** Most panels a group may have: they travel inside the group document. */
 export const MAX_PANELS = 200;

@@ -1,8 +1,18 @@
 import type { CustomEmoji } from '@im/protocol';
-import { announce, callerId, EVENTS, ImError, isDuplicateKeyError, type Params } from '@im/sdk';
+import {
+  announce,
+  callerId,
+  EVENTS,
+  ImError,
+  isDuplicateKeyError,
+  type Params,
+  type Ctx,
+  conflict,
+  limitReached,
+} from '@im/sdk';
 import { Types } from 'mongoose';
 import { loadForMember } from './access.ts';
-import type { Ctx, GroupDeps } from './deps.ts';
+import type { GroupDeps } from './deps.ts';
 import type { EmojiDoc, EmojiModel } from './emoji-models.ts';
 import { emojiParams } from './emoji-params.ts';
 
@@ -14,7 +24,7 @@ const toEmoji = (doc: EmojiDoc): CustomEmoji => {
   return { name: doc.name, fileId, url: `/api/files/${fileId}` };
 };
 
-const taken = (name: string) => new ImError('IM_ERR_CONFLICT', `This group already has an emoji called :${name}:`);
+const taken = (name: string) => conflict(`This group already has an emoji called :${name}:`);
 
 /** A group's custom emoji: admins add and remove them, members list them, chat checks reactions against them. */
 export const emojiActions = ({ models }: GroupDeps, emoji: EmojiModel) => ({
@@ -32,7 +42,7 @@ export const emojiActions = ({ models }: GroupDeps, emoji: EmojiModel) => ({
       await loadForMember(models, groupId, userId, 'manageGroup');
       if (await emoji.exists({ groupId, name })) throw taken(name);
       if ((await emoji.countDocuments({ groupId })) >= MAX_EMOJI_PER_GROUP)
-        throw new ImError('IM_ERR_LIMIT', `A group has at most ${MAX_EMOJI_PER_GROUP} custom emoji`);
+        throw limitReached(`A group has at most ${MAX_EMOJI_PER_GROUP} custom emoji`);
       if (!fileId) return null;
       const doc: EmojiDoc = {
         _id: new Types.ObjectId(),

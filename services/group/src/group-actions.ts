@@ -1,9 +1,9 @@
 import type { Group } from '@im/protocol';
-import { announce, callerId, callOnEveryNode, EVENTS, ImError, type Params } from '@im/sdk';
+import { announce, callerId, callOnEveryNode, EVENTS, type Params, type Ctx, notFound } from '@im/sdk';
 import { Types } from 'mongoose';
 import { loadForMember, OWNER } from './access.ts';
 import { groupParams } from './params.ts';
-import { type Ctx, type GroupDeps } from './deps.ts';
+import { type GroupDeps } from './deps.ts';
 import type { GroupDoc, MemberDoc } from './models.ts';
 import { removeGroup } from './group-removal.ts';
 import { converseIdsOf, toGroup, toGroupInfo } from './views.ts';
@@ -14,7 +14,7 @@ const MAX_GROUPS_LISTED = 1000;
 export const groupActions = ({ models, membership, audit, rooms }: GroupDeps) => ({
   create: {
     params: groupParams.create,
-    rateLimit: 'group-create',
+    rateLimit: 'group-create' as const,
     async handler(ctx: Ctx<Params<typeof groupParams.create>>): Promise<Group> {
       const userId = callerId(ctx);
       const group = await models.groups.create({
@@ -96,7 +96,7 @@ export const groupActions = ({ models, membership, audit, rooms }: GroupDeps) =>
       const group = await models.groups
         .findByIdAndUpdate(ctx.params.groupId, { $set: set, $unset: unset }, { new: true })
         .lean<GroupDoc>();
-      if (!group) throw new ImError('IM_ERR_NOT_FOUND', 'Group not found');
+      if (!group) throw notFound('group');
       const wasPublic = before.visibility === 'public';
       if (wasPublic || group.visibility === 'public')
         await callOnEveryNode(ctx, 'gateway.forgetPublic', { converseIds: converseIdsOf(group) });
@@ -117,8 +117,7 @@ export const groupActions = ({ models, membership, audit, rooms }: GroupDeps) =>
     async handler(ctx: Ctx<Params<typeof groupParams.remove>>): Promise<void> {
       const userId = callerId(ctx);
       const { group } = await loadForMember(models, ctx.params.groupId, userId, OWNER);
-      if (!(await removeGroup({ models, membership, rooms }, ctx, ctx.params.groupId, userId)))
-        throw new ImError('IM_ERR_NOT_FOUND', 'Group not found');
+      if (!(await removeGroup({ models, membership, rooms }, ctx, ctx.params.groupId, userId))) throw notFound('group');
       await audit.record(userId, {
         action: 'group.delete',
         target: { type: 'group', id: ctx.params.groupId },

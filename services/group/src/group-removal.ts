@@ -1,5 +1,4 @@
-import { announce, call, callOnEveryNode, EVENTS, type CallerMeta } from '@im/sdk';
-import type { Context } from 'moleculer';
+import { announce, call, callOnEveryNode, EVENTS, type Ctx } from '@im/sdk';
 import type { Types } from 'mongoose';
 import type { GroupDeps } from './deps.ts';
 import type { GroupDoc } from './models.ts';
@@ -13,7 +12,7 @@ import { converseIdsOf } from './views.ts';
  */
 export async function removeGroup(
   { models, membership, rooms }: Pick<GroupDeps, 'models' | 'membership' | 'rooms'>,
-  ctx: Context<unknown, CallerMeta>,
+  ctx: Ctx<unknown>,
   groupId: Types.ObjectId | string,
   ownerId?: string,
 ): Promise<boolean> {

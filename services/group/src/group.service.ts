@@ -8,6 +8,7 @@ import {
   type EventContext,
   type ServiceEvents,
   type ServiceFactory,
+  defineActions,
 } from '@im/sdk';
 import { botMemberActions } from './bot-member-actions.ts';
 import { emojiActions } from './emoji-actions.ts';
@@ -63,7 +64,7 @@ export const createGroupService: ServiceFactory = (app: AppContext) => {
     stopped() {
       stopRebuild();
     },
-    actions: {
+    actions: defineActions('group', {
       ...groupActions(deps),
       ...memberActions(deps),
       ...panelActions(deps),
@@ -78,7 +79,7 @@ export const createGroupService: ServiceFactory = (app: AppContext) => {
       ...roleActions(deps),
       ...userGroupActions(deps),
       ...importAdoptionActions(deps),
-    },
+    }),
     events: {
       [EVENTS.memberJoined]: async (ctx) => {
         await forgetMember(ctx);

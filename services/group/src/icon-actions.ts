@@ -1,8 +1,8 @@
 import type { Group } from '@im/protocol';
-import { announce, call, callerId, EVENTS, ImError, type Params } from '@im/sdk';
+import { announce, call, callerId, EVENTS, type Params, type Ctx, notFound } from '@im/sdk';
 import { Types } from 'mongoose';
 import { loadForMember } from './access.ts';
-import type { Ctx, GroupDeps } from './deps.ts';
+import type { GroupDeps } from './deps.ts';
 import { iconParams } from './icon-params.ts';
 import type { GroupDoc, GroupModels } from './models.ts';
 import { toGroup, toGroupInfo } from './views.ts';
@@ -11,7 +11,7 @@ import { toGroup, toGroupInfo } from './views.ts';
 const loadForIconManager = (models: GroupModels, groupId: string, userId: string) =>
   loadForMember(models, groupId, userId, 'manageGroup');
 
-const gone = () => new ImError('IM_ERR_NOT_FOUND', 'Group not found');
+const gone = () => notFound('group');
 
 /** A group's icon: an image the file service keeps readable by everyone signed in. */
 export const iconActions = ({ models }: Pick<GroupDeps, 'models'>) => ({

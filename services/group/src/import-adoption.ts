@@ -1,6 +1,6 @@
-import { announce, EVENTS } from '@im/sdk';
+import { announce, EVENTS, type Ctx } from '@im/sdk';
 import type { ServiceSchema } from 'moleculer';
-import type { Ctx, GroupDeps } from './deps.ts';
+import type { GroupDeps } from './deps.ts';
 import type { GroupDoc, MemberDoc } from './models.ts';
 import { groupParams } from './params.ts';
 import { converseIdsOf, converseIdsSeenBy } from './views.ts';

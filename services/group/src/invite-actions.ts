@@ -1,9 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import type { Group, Invite } from '@im/protocol';
-import { callerId, ImError, type ActionParams, type ActionResult, type Params } from '@im/sdk';
+import {
+  callerId,
+  ImError,
+  type ActionParams,
+  type ActionResult,
+  type Params,
+  type Ctx,
+  notFound,
+  forbidden,
+  defineActions,
+} from '@im/sdk';
 import { loadForMember } from './access.ts';
 import { groupParams } from './params.ts';
-import type { Ctx, GroupDeps } from './deps.ts';
+import type { GroupDeps } from './deps.ts';
 import type { GroupDoc, InviteDoc, MemberDoc } from './models.ts';
 import { addMember, bannedError, isBanned } from './member-join.ts';
 import { toGroup, toInvite } from './views.ts';
@@ -20,7 +30,7 @@ export const inviteActions = ({ models, membership, audit, rooms }: GroupDeps) =
     return invite && (invite.remaining === null || invite.remaining > 0) ? invite : null;
   };
 
-  return {
+  return defineActions('group', {
     /** Holders of createInvites (every member unless `@everyone` lost it). */
     createInvite: {
       params: groupParams.createInvite,
@@ -66,15 +76,12 @@ export const inviteActions = ({ models, membership, audit, rooms }: GroupDeps) =
         const invite = await models.invites
           .findOne({ code: ctx.params.code, groupId: ctx.params.groupId })
           .lean<InviteDoc>();
-        if (!invite) throw new ImError('IM_ERR_NOT_FOUND', 'Invite not found');
+        if (!invite) throw notFound('invite');
         const isCreator = invite.createdBy.toHexString() === userId;
         if (!isCreator && !permissions.includes('manageGroup'))
-          throw new ImError(
-            'IM_ERR_FORBIDDEN',
-            'Only whoever made the invite, or a holder of manageGroup, may revoke it',
-          );
+          throw forbidden('Only whoever made the invite, or a holder of manageGroup, may revoke it');
         const { deletedCount } = await models.invites.deleteOne({ _id: invite._id });
-        if (deletedCount === 0) throw new ImError('IM_ERR_NOT_FOUND', 'Invite not found');
+        if (deletedCount === 0) throw notFound('invite');
         await audit.record(userId, {
           action: 'invite.revoke',
           target: { type: 'invite', id: invite.code },
@@ -138,5 +145,5 @@ export const inviteActions = ({ models, membership, audit, rooms }: GroupDeps) =
         return addMember({ models, membership, rooms }, ctx, group, userId, giveBack);
       },
     },
-  };
+  });
 };

@@ -6,16 +6,18 @@ import {
   callerId,
   EVENTS,
   groupBy,
-  ImError,
   type ActionParams,
   type ActionResult,
   type Params,
+  type Ctx,
+  notFound,
+  forbidden,
 } from '@im/sdk';
 import { lacking, loadForMember, OWNER, refusalToModerate, standingOf } from './access.ts';
 import { maySee, NOBODY, rulesOf } from './permissions.ts';
 import type { IndexedGroup } from './room-index.ts';
 import { groupParams } from './params.ts';
-import type { Ctx, GroupDeps } from './deps.ts';
+import type { GroupDeps } from './deps.ts';
 import type { GroupDoc, MemberDoc } from './models.ts';
 import { auditMemberAction } from './member-audit.ts';
 import { removeMembership } from './member-removal.ts';
@@ -100,10 +102,9 @@ export const memberActions = ({ models, membership, audit, rooms }: GroupDeps) =
           ctx.params.userId === me
             ? mine
             : await models.members.findOne({ groupId: group._id, userId: ctx.params.userId }).lean<MemberDoc>();
-        if (!target) throw new ImError('IM_ERR_NOT_FOUND', 'Member not found');
+        if (!target) throw notFound('member');
         if (target.role === 'owner') {
-          throw new ImError(
-            'IM_ERR_FORBIDDEN',
+          throw forbidden(
             target === mine ? 'The owner cannot leave; delete the group instead' : 'The owner cannot be removed',
           );
         }
@@ -113,7 +114,7 @@ export const memberActions = ({ models, membership, audit, rooms }: GroupDeps) =
             base: 'remove',
             past: 'removed',
           });
-          if (refusal) throw new ImError('IM_ERR_FORBIDDEN', refusal);
+          if (refusal) throw forbidden(refusal);
         }
         const removed = await removeMembership(
           { models, membership, rooms },
@@ -147,9 +148,7 @@ export const memberActions = ({ models, membership, audit, rooms }: GroupDeps) =
           .lean<MemberDoc>();
         if (!before) {
           const exists = await models.members.exists({ groupId: ctx.params.groupId, userId: ctx.params.userId });
-          throw exists
-            ? new ImError('IM_ERR_FORBIDDEN', "The owner's role cannot change")
-            : new ImError('IM_ERR_NOT_FOUND', 'Member not found');
+          throw exists ? forbidden("The owner's role cannot change") : notFound('member');
         }
         const updated: MemberDoc = { ...before, role: ctx.params.role };
         await membership.forgetMember(ctx.params.groupId, ctx.params.userId);
@@ -174,7 +173,7 @@ export const memberActions = ({ models, membership, audit, rooms }: GroupDeps) =
           });
         const users = await call(ctx, 'user.getMany', { ids: [ctx.params.userId] });
         const user = users[ctx.params.userId];
-        if (!user) throw new ImError('IM_ERR_NOT_FOUND', 'Member not found');
+        if (!user) throw notFound('member');
         return toMemberView(updated, user);
       },
     },

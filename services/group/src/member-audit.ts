@@ -1,6 +1,5 @@
 import type { AuditAction } from '@im/protocol';
-import { call, type AuditLog, type CallerMeta } from '@im/sdk';
-import type { Context } from 'moleculer';
+import { call, type AuditLog, type Ctx } from '@im/sdk';
 
 /**
  * Records a moderation action on a group member, with the member's username
@@ -9,7 +8,7 @@ import type { Context } from 'moleculer';
  */
 export async function auditMemberAction(
   audit: AuditLog,
-  ctx: Context<unknown, CallerMeta>,
+  ctx: Ctx<unknown>,
   entry: { actorId: string; action: AuditAction; userId: string; groupId: string; details?: Record<string, unknown> },
 ): Promise<void> {
   const users = await call(ctx, 'user.getMany', { ids: [entry.userId], includeInactive: true });

@@ -1,7 +1,7 @@
 import type { Group } from '@im/protocol';
-import { announce, EVENTS, ImError, isDuplicateKeyError } from '@im/sdk';
+import { announce, EVENTS, ImError, isDuplicateKeyError, type Ctx } from '@im/sdk';
 import { Types } from 'mongoose';
-import type { Ctx, GroupDeps } from './deps.ts';
+import type { GroupDeps } from './deps.ts';
 import type { GroupDoc, MemberDoc } from './models.ts';
 import { converseIdsSeenBy, toGroup } from './views.ts';
 

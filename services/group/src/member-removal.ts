@@ -1,5 +1,4 @@
-import { announce, EVENTS, type CallerMeta } from '@im/sdk';
-import type { Context } from 'moleculer';
+import { announce, EVENTS, type Ctx } from '@im/sdk';
 import type { GroupDeps } from './deps.ts';
 import type { GroupDoc, MemberDoc } from './models.ts';
 import { leaveUserGroups } from './usergroup-actions.ts';
@@ -12,7 +11,7 @@ import { converseIdsOf } from './views.ts';
  */
 export async function removeMembership(
   { models, membership, rooms }: Pick<GroupDeps, 'models' | 'membership' | 'rooms'>,
-  ctx: Context<unknown, CallerMeta>,
+  ctx: Ctx<unknown>,
   group: Pick<GroupDoc, '_id' | 'panels'>,
   member: Pick<MemberDoc, '_id' | 'userId' | 'role'>,
   removedBy?: string,

@@ -1,9 +1,21 @@
 import type { Ban } from '@im/protocol';
-import { announce, call, callerId, EVENTS, ImError, isDuplicateKeyError, type Params } from '@im/sdk';
+import {
+  announce,
+  call,
+  callerId,
+  EVENTS,
+  ImError,
+  isDuplicateKeyError,
+  type Params,
+  type Ctx,
+  notFound,
+  forbidden,
+  defineActions,
+} from '@im/sdk';
 import { Types } from 'mongoose';
 import { loadForMember, refusalToModerate, standingOf } from './access.ts';
 import { rulesOf } from './permissions.ts';
-import type { Ctx, GroupDeps } from './deps.ts';
+import type { GroupDeps } from './deps.ts';
 import type { BanDoc, MemberDoc } from './models.ts';
 import { groupParams } from './params.ts';
 import { auditMemberAction } from './member-audit.ts';
@@ -19,17 +31,17 @@ export const moderationActions = ({ models, membership, audit, rooms }: GroupDep
     const actorId = callerId(ctx);
     const permission = verb === 'ban' ? 'banMembers' : 'muteMembers';
     const { group, me } = await loadForMember(models, ctx.params.groupId, actorId, permission);
-    if (ctx.params.userId === actorId) throw new ImError('IM_ERR_FORBIDDEN', `You cannot ${verb} yourself`);
+    if (ctx.params.userId === actorId) throw forbidden(`You cannot ${verb} yourself`);
     const target = await models.members.findOne({ groupId: group._id, userId: ctx.params.userId }).lean<MemberDoc>();
     const refusal = refusalToModerate(standingOf(me), target && standingOf(target), rulesOf(group), {
       base: verb,
       past: verb === 'ban' ? 'banned' : 'muted',
     });
-    if (refusal) throw new ImError('IM_ERR_FORBIDDEN', refusal);
+    if (refusal) throw forbidden(refusal);
     return { actorId, group, target };
   };
 
-  return {
+  return defineActions('group', {
     /**
      * Bans a member (or someone who left): they are removed, the invites
      * they made are revoked, and every later join is refused. Banning
@@ -42,7 +54,7 @@ export const moderationActions = ({ models, membership, audit, rooms }: GroupDep
         const { actorId, group, target } = await loadActorAndTarget(ctx, 'ban');
         if (!target) {
           const users = await call(ctx, 'user.getMany', { ids: [ctx.params.userId], includeInactive: true });
-          if (!users[ctx.params.userId]) throw new ImError('IM_ERR_NOT_FOUND', 'User not found');
+          if (!users[ctx.params.userId]) throw notFound('user');
         }
         const reason = ctx.params.reason ?? '';
         let created = false;
@@ -124,7 +136,7 @@ export const moderationActions = ({ models, membership, audit, rooms }: GroupDep
       rateLimit: 'moderate',
       async handler(ctx: Ctx<Params<typeof groupParams.mute>>): Promise<void> {
         const { actorId, target } = await loadActorAndTarget(ctx, 'mute');
-        if (!target) throw new ImError('IM_ERR_NOT_FOUND', 'Member not found');
+        if (!target) throw notFound('member');
         const { seconds } = ctx.params;
         const until = seconds > 0 ? new Date(Date.now() + seconds * 1000) : undefined;
         const before = await models.members
@@ -133,7 +145,7 @@ export const moderationActions = ({ models, membership, audit, rooms }: GroupDep
             until ? { $set: { mutedUntil: until } } : { $unset: { mutedUntil: 1 } },
           )
           .lean<MemberDoc>();
-        if (!before) throw new ImError('IM_ERR_NOT_FOUND', 'Member not found');
+        if (!before) throw notFound('member');
         await membership.forgetMember(ctx.params.groupId, ctx.params.userId);
         announce(ctx, EVENTS.memberUpdated, {
           groupId: ctx.params.groupId,
@@ -153,5 +165,5 @@ export const moderationActions = ({ models, membership, audit, rooms }: GroupDep
           });
       },
     },
-  };
+  });
 };

@@ -1,9 +1,20 @@
 import type { Panel } from '@im/protocol';
-import { announce, callerId, callOnEveryNode, EVENTS, ImError, type Params } from '@im/sdk';
+import {
+  announce,
+  callerId,
+  callOnEveryNode,
+  EVENTS,
+  ImError,
+  type Params,
+  type Ctx,
+  notFound,
+  invalid,
+  conflict,
+} from '@im/sdk';
 import { Types } from 'mongoose';
 import { loadForMember } from './access.ts';
 import { groupParams } from './params.ts';
-import { MAX_PANELS, type Ctx, type GroupDeps } from './deps.ts';
+import { MAX_PANELS, type GroupDeps } from './deps.ts';
 import type { GroupDoc, GroupModels } from './models.ts';
 import { announcePanelAudience } from './panel-audience.ts';
 import { toPanel } from './views.ts';
@@ -24,7 +35,7 @@ async function checkAllowLists(
   if (!userIds?.length) return;
   const unique = [...new Set(userIds)];
   const found = await models.members.countDocuments({ groupId: group._id, userId: { $in: unique } });
-  if (found < unique.length) throw new ImError('IM_ERR_NOT_FOUND', 'Member not found: allowUserIds names a non-member');
+  if (found < unique.length) throw notFound('member', 'allowUserIds names a non-member');
 }
 
 const objectIds = (ids: readonly string[] | undefined) => [...new Set(ids ?? [])].map((id) => new Types.ObjectId(id));
@@ -32,13 +43,13 @@ const objectIds = (ids: readonly string[] | undefined) => [...new Set(ids ?? [])
 export const panelActions = ({ models, membership, audit, rooms }: GroupDeps) => ({
   createPanel: {
     params: groupParams.createPanel,
-    rateLimit: 'panel-create',
+    rateLimit: 'panel-create' as const,
     async handler(ctx: Ctx<Params<typeof groupParams.createPanel>>): Promise<Panel> {
       const { group } = await loadForMember(models, ctx.params.groupId, callerId(ctx), 'managePanels');
       const { topic, allowRoleIds, allowUserIds } = ctx.params;
       const isPrivate = ctx.params.private === true;
       if (!isPrivate && (allowRoleIds || allowUserIds))
-        throw new ImError('IM_ERR_VALIDATION', 'allowRoleIds and allowUserIds are for private panels only');
+        throw invalid('allowRoleIds and allowUserIds are for private panels only');
       if (isPrivate) await checkAllowLists(models, group, allowRoleIds, allowUserIds);
       const panel = {
         _id: new Types.ObjectId(),
@@ -54,7 +65,7 @@ export const panelActions = ({ models, membership, audit, rooms }: GroupDeps) =>
         { _id: ctx.params.groupId, [`panels.${MAX_PANELS - 1}`]: { $exists: false } },
         { $push: { panels: panel } },
       );
-      if (modifiedCount === 0) throw new ImError('IM_ERR_CONFLICT', `A group has at most ${MAX_PANELS} panels`);
+      if (modifiedCount === 0) throw conflict(`A group has at most ${MAX_PANELS} panels`);
       await membership.forgetConverses([panel.converseId.toHexString()]);
       if (isPrivate) await membership.forgetRules(ctx.params.groupId);
       await rooms.panelAdded(ctx.params.groupId, panel.converseId.toHexString(), isPrivate);
@@ -79,25 +90,20 @@ export const panelActions = ({ models, membership, audit, rooms }: GroupDeps) =>
       const { name, postingRole, webPublic, topic, allowRoleIds, allowUserIds } = ctx.params;
       const makePrivate = ctx.params.private;
       if ([name, postingRole, webPublic, topic, allowRoleIds, allowUserIds, makePrivate].every((v) => v === undefined))
-        throw new ImError(
-          'IM_ERR_VALIDATION',
+        throw invalid(
           'Nothing to change: give name, topic, postingRole, webPublic, private, allowRoleIds or allowUserIds',
         );
       const old = before.panels.find((p) => p._id.toHexString() === ctx.params.panelId);
-      if (!old) throw new ImError('IM_ERR_NOT_FOUND', 'Panel not found');
+      if (!old) throw notFound('panel');
       const willBePrivate = makePrivate ?? old.private === true;
       if (!willBePrivate && (allowRoleIds || allowUserIds))
-        throw new ImError('IM_ERR_VALIDATION', 'allowRoleIds and allowUserIds are for private panels only');
-      if (webPublic === true && willBePrivate)
-        throw new ImError('IM_ERR_CONFLICT', 'A private panel cannot be readable on the web');
+        throw invalid('allowRoleIds and allowUserIds are for private panels only');
+      if (webPublic === true && willBePrivate) throw conflict('A private panel cannot be readable on the web');
       if (willBePrivate) await checkAllowLists(models, before, allowRoleIds, allowUserIds);
       if (webPublic === true && old.type === 'voice')
-        throw new ImError('IM_ERR_CONFLICT', 'A voice panel has no messages to show on the web');
+        throw conflict('A voice panel has no messages to show on the web');
       if (webPublic === true && before.visibility !== 'public')
-        throw new ImError(
-          'IM_ERR_CONFLICT',
-          'Only panels of a public group can be web-public: make the group public first',
-        );
+        throw conflict('Only panels of a public group can be web-public: make the group public first');
       const group = await models.groups
         .findOneAndUpdate(
           {
@@ -128,11 +134,8 @@ export const panelActions = ({ models, membership, audit, rooms }: GroupDeps) =>
         .lean<GroupDoc>();
       const panel = group?.panels.find((p) => p._id.toHexString() === ctx.params.panelId);
       if (!panel && webPublic === true)
-        throw new ImError(
-          'IM_ERR_CONFLICT',
-          'Only panels of a public group can be web-public: make the group public first',
-        );
-      if (!panel) throw new ImError('IM_ERR_NOT_FOUND', 'Panel not found');
+        throw conflict('Only panels of a public group can be web-public: make the group public first');
+      if (!panel) throw notFound('panel');
       const view = toPanel(panel);
       const opened = { from: old.webPublic === true, to: view.webPublic };
       // Its page and feeds change (or go) on every gateway before the answer.
@@ -173,12 +176,12 @@ export const panelActions = ({ models, membership, audit, rooms }: GroupDeps) =>
       const actorId = callerId(ctx);
       const { group } = await loadForMember(models, ctx.params.groupId, actorId, 'managePanels');
       const panel = group.panels.find((p) => p._id.toHexString() === ctx.params.panelId);
-      if (!panel) throw new ImError('IM_ERR_NOT_FOUND', 'Panel not found');
+      if (!panel) throw notFound('panel');
       const { modifiedCount } = await models.groups.updateOne(
         { _id: group._id },
         { $pull: { panels: { _id: panel._id } } },
       );
-      if (modifiedCount === 0) throw new ImError('IM_ERR_NOT_FOUND', 'Panel not found');
+      if (modifiedCount === 0) throw notFound('panel');
       const converseId = panel.converseId.toHexString();
       await membership.forgetConverses([converseId]);
       if (panel.private) await membership.forgetRules(ctx.params.groupId);

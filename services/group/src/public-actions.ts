@@ -1,13 +1,20 @@
 import type { DirectoryPage, Group } from '@im/protocol';
-import { callerId, escapeRegex, ImError, type ActionParams, type ActionResult, type Params } from '@im/sdk';
+import {
+  callerId,
+  escapeRegex,
+  type ActionParams,
+  type ActionResult,
+  type Params,
+  type Ctx,
+  invalid,
+  notFound,
+} from '@im/sdk';
 import type { FilterQuery } from 'mongoose';
 import { groupParams } from './params.ts';
-import type { Ctx, GroupDeps } from './deps.ts';
+import type { GroupDeps } from './deps.ts';
 import type { GroupDoc, MemberDoc } from './models.ts';
 import { addMember, bannedError, isBanned } from './member-join.ts';
 import { toDirectoryGroup, toGroup } from './views.ts';
-
-const NOT_FOUND = 'Group not found';
 
 const directoryCursor = (g: GroupDoc): string => `${g.memberCount}.${g._id.toHexString()}`;
 
@@ -16,7 +23,7 @@ export const publicActions = ({ models, membership, rooms }: GroupDeps) => ({
   /** Public groups whose name contains `q` (any case), largest first; the cursor is `<memberCount>.<id>`. */
   directory: {
     params: groupParams.directory,
-    rateLimit: 'search',
+    rateLimit: 'search' as const,
     async handler(ctx: Ctx<Params<typeof groupParams.directory>>): Promise<DirectoryPage> {
       callerId(ctx);
       const { q, cursor } = ctx.params;
@@ -44,16 +51,16 @@ export const publicActions = ({ models, membership, rooms }: GroupDeps) => ({
   /** Joins a public group without an invite (a private one does not exist for outsiders: 404; banned: 403). */
   join: {
     params: groupParams.join,
-    rateLimit: 'invite',
+    rateLimit: 'invite' as const,
     async handler(ctx: Ctx<Params<typeof groupParams.join>>): Promise<Group> {
       const userId = callerId(ctx);
       const [group, existing] = await Promise.all([
         models.groups.findById(ctx.params.groupId).lean<GroupDoc>(),
         models.members.findOne({ groupId: ctx.params.groupId, userId }).lean<MemberDoc>(),
       ]);
-      if (!group) throw new ImError('IM_ERR_NOT_FOUND', NOT_FOUND);
+      if (!group) throw notFound('group');
       if (existing) return toGroup(group, existing);
-      if (group.visibility !== 'public') throw new ImError('IM_ERR_NOT_FOUND', NOT_FOUND);
+      if (group.visibility !== 'public') throw notFound('group');
       if (await isBanned({ models }, group._id, userId)) throw bannedError();
       return addMember({ models, membership, rooms }, ctx, group, userId);
     },
@@ -65,7 +72,7 @@ export const publicActions = ({ models, membership, rooms }: GroupDeps) => ({
     params: groupParams.panelInfo,
     async handler(ctx: Ctx<ActionParams<'group.panelInfo'>>): Promise<ActionResult<'group.panelInfo'>> {
       const { panelId, converseId } = ctx.params;
-      if (!panelId === !converseId) throw new ImError('IM_ERR_VALIDATION', 'Give panelId or converseId');
+      if (!panelId === !converseId) throw invalid('Give panelId or converseId');
       const group = await models.groups
         .findOne(panelId ? { 'panels._id': panelId } : { 'panels.converseId': converseId })
         .lean<GroupDoc>();

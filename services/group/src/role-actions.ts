@@ -1,8 +1,20 @@
 import type { Member, Permission, Role } from '@im/protocol';
-import { announce, call, callerId, EVENTS, ImError, type Params } from '@im/sdk';
+import {
+  announce,
+  call,
+  callerId,
+  EVENTS,
+  type Params,
+  type Ctx,
+  notFound,
+  forbidden,
+  invalid,
+  conflict,
+  defineActions,
+} from '@im/sdk';
 import { Types } from 'mongoose';
 import { lacking, loadForMember, standingOf } from './access.ts';
-import type { Ctx, GroupDeps } from './deps.ts';
+import type { GroupDeps } from './deps.ts';
 import { auditMemberAction } from './member-audit.ts';
 import type { GroupDoc, MemberDoc, RoleDoc } from './models.ts';
 import { announceMemberAudience } from './panel-audience.ts';
@@ -14,7 +26,7 @@ import { rolesOf, toRole } from './views.ts';
 /** Most custom roles a group may have: they travel inside the group document. */
 export const MAX_ROLES = 100;
 
-const roleNotFound = () => new ImError('IM_ERR_NOT_FOUND', 'Role not found');
+const roleNotFound = () => notFound('role');
 
 /**
  * Custom roles: made, edited, reordered and deleted by holders of
@@ -33,8 +45,7 @@ export const roleActions = ({ models, membership, audit }: GroupDeps) => {
   };
 
   const refuseAbove = (role: Pick<RoleDoc, 'position'>, rank: number) => {
-    if (role.position >= rank)
-      throw new ImError('IM_ERR_FORBIDDEN', 'You can only manage roles ranked below your own highest role');
+    if (role.position >= rank) throw forbidden('You can only manage roles ranked below your own highest role');
   };
   const refuseUnheld = (wanted: readonly Permission[], held: readonly Permission[]) => {
     const missing = wanted.find((p) => !held.includes(p));
@@ -55,7 +66,7 @@ export const roleActions = ({ models, membership, audit }: GroupDeps) => {
         { new: true },
       )
       .lean<GroupDoc>();
-    if (!saved) throw new ImError('IM_ERR_CONFLICT', 'The roles changed meanwhile: try again');
+    if (!saved) throw conflict('The roles changed meanwhile: try again');
     await membership.forgetRules(before._id.toHexString());
     return saved;
   };
@@ -76,7 +87,7 @@ export const roleActions = ({ models, membership, audit }: GroupDeps) => {
         give ? { $addToSet: { roleIds: roleId } } : { $pull: { roleIds: roleId } },
       )
       .lean<MemberDoc>();
-    if (!before) throw new ImError('IM_ERR_NOT_FOUND', 'Member not found');
+    if (!before) throw notFound('member');
     const had = (before.roleIds ?? []).some((id) => id.equals(roleId));
     const roleIds = give
       ? [...(before.roleIds ?? []).filter((id) => !id.equals(roleId)), roleId]
@@ -102,7 +113,7 @@ export const roleActions = ({ models, membership, audit }: GroupDeps) => {
     return after;
   };
 
-  return {
+  return defineActions('group', {
     /** Every role of the group, `@everyone` first (any member). */
     roles: {
       params: groupParams.roles,
@@ -120,8 +131,7 @@ export const roleActions = ({ models, membership, audit }: GroupDeps) => {
         const { actorId, group, permissions: held } = await loadManager(ctx);
         refuseUnheld(ctx.params.permissions, held);
         const existing = group.roles ?? [];
-        if (existing.length >= MAX_ROLES)
-          throw new ImError('IM_ERR_CONFLICT', `A group has at most ${MAX_ROLES} roles`);
+        if (existing.length >= MAX_ROLES) throw conflict(`A group has at most ${MAX_ROLES} roles`);
         const role: RoleDoc = {
           _id: new Types.ObjectId(),
           name: ctx.params.name,
@@ -152,7 +162,7 @@ export const roleActions = ({ models, membership, audit }: GroupDeps) => {
         const { actorId, group, permissions: held, rank } = await loadManager(ctx);
         const { name, color, permissions, position } = ctx.params;
         if ([name, color, permissions, position].every((v) => v === undefined))
-          throw new ImError('IM_ERR_VALIDATION', 'Nothing to change: give name, color, permissions or position');
+          throw invalid('Nothing to change: give name, color, permissions or position');
         // A permission the caller lacks may be neither given nor taken by them.
         const touched = (from: readonly Permission[]) =>
           permissions
@@ -161,7 +171,7 @@ export const roleActions = ({ models, membership, audit }: GroupDeps) => {
 
         if (ctx.params.roleId === ctx.params.groupId) {
           if (name !== undefined || color !== undefined || position !== undefined)
-            throw new ImError('IM_ERR_VALIDATION', '@everyone has only permissions to change');
+            throw invalid('@everyone has only permissions to change');
           const before = rolesOf(group)[0]!;
           refuseUnheld(touched(before.permissions), held);
           const saved = await saveRoles(group, group.roles ?? [], { everyonePermissions: permissions });
@@ -182,7 +192,7 @@ export const roleActions = ({ models, membership, audit }: GroupDeps) => {
         refuseUnheld(touched(role.permissions), held);
         // Moving lands it just below `position` or at it: never at or above the mover's own rank.
         if (position !== undefined && position >= rank)
-          throw new ImError('IM_ERR_FORBIDDEN', 'You can only place roles below your own highest role');
+          throw forbidden('You can only place roles below your own highest role');
         const target = Math.min(position ?? role.position, roles.length);
         const updated: RoleDoc = {
           ...role,
@@ -214,8 +224,7 @@ export const roleActions = ({ models, membership, audit }: GroupDeps) => {
       params: groupParams.deleteRole,
       async handler(ctx: Ctx<Params<typeof groupParams.deleteRole>>): Promise<void> {
         const { actorId, group, rank } = await loadManager(ctx);
-        if (ctx.params.roleId === ctx.params.groupId)
-          throw new ImError('IM_ERR_VALIDATION', '@everyone cannot be deleted');
+        if (ctx.params.roleId === ctx.params.groupId) throw invalid('@everyone cannot be deleted');
         const role = (group.roles ?? []).find((r) => r._id.toHexString() === ctx.params.roleId);
         if (!role) throw roleNotFound();
         refuseAbove(role, rank);
@@ -267,7 +276,7 @@ export const roleActions = ({ models, membership, audit }: GroupDeps) => {
         const member = await changeMemberRole(ctx, true);
         const users = await call(ctx, 'user.getMany', { ids: [ctx.params.userId] });
         const user = users[ctx.params.userId];
-        if (!user) throw new ImError('IM_ERR_NOT_FOUND', 'Member not found');
+        if (!user) throw notFound('member');
         return toMemberView(member, user);
       },
     },
@@ -287,5 +296,5 @@ export const roleActions = ({ models, membership, audit }: GroupDeps) => {
         return membership.access(ctx.params.groupId, ctx.params.userId);
       },
     },
-  };
+  });
 };

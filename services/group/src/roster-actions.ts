@@ -1,6 +1,6 @@
-import type { ActionParams, ActionResult } from '@im/sdk';
+import type { ActionParams, ActionResult, Ctx } from '@im/sdk';
 import type { FilterQuery } from 'mongoose';
-import type { Ctx, GroupDeps } from './deps.ts';
+import type { GroupDeps } from './deps.ts';
 import type { GroupDoc, MemberDoc } from './models.ts';
 import { groupParams } from './params.ts';
 import type { PanelAudience } from './permissions.ts';

@@ -1,14 +1,25 @@
 import { RESERVED_HANDLES, type UserGroup } from '@im/protocol';
-import { announce, call, callerId, EVENTS, ImError, isDuplicateKeyError, type CallerMeta, type Params } from '@im/sdk';
-import type { Context } from 'moleculer';
+import {
+  announce,
+  call,
+  callerId,
+  EVENTS,
+  isDuplicateKeyError,
+  type Ctx,
+  type Params,
+  invalid,
+  conflict,
+  limitReached,
+  notFound,
+  defineActions,
+} from '@im/sdk';
 import { Types } from 'mongoose';
 import { loadForMember } from './access.ts';
-import type { Ctx, GroupDeps } from './deps.ts';
+import type { GroupDeps } from './deps.ts';
 import type { UserGroupDoc } from './models.ts';
 import { MAX_USER_GROUPS, userGroupParams } from './usergroup-params.ts';
 
-const notFound = () => new ImError('IM_ERR_NOT_FOUND', 'User group not found');
-const taken = (handle: string) => new ImError('IM_ERR_CONFLICT', `The handle @${handle} is taken in this group`);
+const taken = (handle: string) => conflict(`The handle @${handle} is taken in this group`);
 
 export const toUserGroup = (d: UserGroupDoc): UserGroup => ({
   id: d._id.toHexString(),
@@ -42,23 +53,23 @@ export const userGroupActions = ({ models, membership, audit }: GroupDeps) => {
    */
   const refuseClashingHandle = async (ctx: Ctx<object>, groupId: string, handle: string) => {
     if (RESERVED_HANDLES.includes(handle))
-      throw new ImError('IM_ERR_VALIDATION', `@${handle} is reserved`, [
+      throw invalid(`@${handle} is reserved`, [
         { field: 'handle', type: 'reserved', message: `@${handle} is reserved` },
       ]);
     const found = await call(ctx, 'user.idsByUsernames', { usernames: [handle] });
     const userId = found[handle];
     if (userId && (await models.members.exists({ groupId, userId })))
-      throw new ImError('IM_ERR_CONFLICT', `@${handle} is the username of a member of this group`);
+      throw conflict(`@${handle} is the username of a member of this group`);
   };
 
   /** Every id must be a member of the group (404 naming none of them otherwise). */
   const refuseNonMembers = async (groupId: string, memberIds: readonly string[]) => {
     if (memberIds.length === 0) return;
     const count = await models.members.countDocuments({ groupId, userId: { $in: memberIds } });
-    if (count !== memberIds.length) throw new ImError('IM_ERR_NOT_FOUND', 'Member not found');
+    if (count !== memberIds.length) throw notFound('member');
   };
 
-  return {
+  return defineActions('group', {
     /** The group's user groups (any member). */
     userGroups: {
       params: userGroupParams.list,
@@ -78,7 +89,7 @@ export const userGroupActions = ({ models, membership, audit }: GroupDeps) => {
         await refuseClashingHandle(ctx, groupId, handle);
         await refuseNonMembers(groupId, memberIds);
         if ((await models.userGroups.countDocuments({ groupId })) >= MAX_USER_GROUPS)
-          throw new ImError('IM_ERR_LIMIT', `A group has at most ${MAX_USER_GROUPS} user groups`);
+          throw limitReached(`A group has at most ${MAX_USER_GROUPS} user groups`);
         let doc: UserGroupDoc;
         try {
           const created = await models.userGroups.create({
@@ -111,10 +122,10 @@ export const userGroupActions = ({ models, membership, audit }: GroupDeps) => {
         const actorId = callerId(ctx);
         const { groupId, userGroupId, handle, name, memberIds } = ctx.params;
         if ([handle, name, memberIds].every((v) => v === undefined))
-          throw new ImError('IM_ERR_VALIDATION', 'Nothing to change: give handle, name or memberIds');
+          throw invalid('Nothing to change: give handle, name or memberIds');
         await loadForMember(models, groupId, actorId, 'mentionAll');
         const before = await models.userGroups.findOne({ _id: userGroupId, groupId }).lean<UserGroupDoc>();
-        if (!before) throw notFound();
+        if (!before) throw notFound('user group');
         if (handle !== undefined && handle !== before.handle) await refuseClashingHandle(ctx, groupId, handle);
         if (memberIds) await refuseNonMembers(groupId, memberIds);
         let doc: UserGroupDoc | null;
@@ -136,7 +147,7 @@ export const userGroupActions = ({ models, membership, audit }: GroupDeps) => {
           if (isDuplicateKeyError(err)) throw taken(handle!);
           throw err;
         }
-        if (!doc) throw notFound();
+        if (!doc) throw notFound('user group');
         await changed(ctx, groupId);
         await audit.record(actorId, {
           action: 'usergroup.update',
@@ -156,7 +167,7 @@ export const userGroupActions = ({ models, membership, audit }: GroupDeps) => {
         const { groupId, userGroupId } = ctx.params;
         await loadForMember(models, groupId, actorId, 'mentionAll');
         const doc = await models.userGroups.findOneAndDelete({ _id: userGroupId, groupId }).lean<UserGroupDoc>();
-        if (!doc) throw notFound();
+        if (!doc) throw notFound('user group');
         await changed(ctx, groupId);
         await audit.record(actorId, {
           action: 'usergroup.delete',
@@ -166,7 +177,7 @@ export const userGroupActions = ({ models, membership, audit }: GroupDeps) => {
         });
       },
     },
-  };
+  });
 };
 
 /**
@@ -175,7 +186,7 @@ export const userGroupActions = ({ models, membership, audit }: GroupDeps) => {
  */
 export async function leaveUserGroups(
   { models, membership }: Pick<GroupDeps, 'models' | 'membership'>,
-  ctx: Context<unknown, CallerMeta>,
+  ctx: Ctx<unknown>,
   groupId: string,
   userId: string,
 ): Promise<void> {

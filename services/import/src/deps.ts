@@ -1,5 +1,4 @@
-import type { AppContext, CallerMeta, ObjectStorage } from '@im/sdk';
-import type { Context } from 'moleculer';
+import type { AppContext, ObjectStorage } from '@im/sdk';
 import type { ExportModels } from './export-models.ts';
 import type { ImportModels } from './models.ts';
 
@@ -10,5 +9,3 @@ export interface ImportDeps {
   /** Where imported files go and exports are kept (the platform's object storage). */
   storage: ObjectStorage;
 }
-
-export type Ctx<P = Record<string, never>> = Context<P, CallerMeta>;

@@ -1,16 +1,13 @@
 import type { ExportAccepted, ExportJob } from '@im/protocol';
-import { call, callerId, ExportUrlSigner, ImError, type Params } from '@im/sdk';
+import { call, callerId, ExportUrlSigner, type Params, type Ctx, forbidden, notFound, defineActions } from '@im/sdk';
 import { Types } from 'mongoose';
-import type { ServiceSchema } from 'moleculer';
-import type { Ctx, ImportDeps } from './deps.ts';
+import type { ImportDeps } from './deps.ts';
 import type { ExportJobDoc } from './export-models.ts';
 import { exportParams } from './export/export-params.ts';
 import { ExportRunner } from './export/export-runner.ts';
 
-const notFound = () => new ImError('IM_ERR_NOT_FOUND', 'Export not found');
-
 /** Group and personal exports: asked for, followed, and their archives located for the gateway's download route. */
-export const exportActions = (deps: ImportDeps): NonNullable<ServiceSchema['actions']> => {
+export const exportActions = (deps: ImportDeps) => {
   const { app, models, storage } = deps;
   const runner = new ExportRunner({
     connection: app.mongo!,
@@ -39,7 +36,7 @@ export const exportActions = (deps: ImportDeps): NonNullable<ServiceSchema['acti
     return { id: doc._id.toHexString() } satisfies ExportAccepted;
   };
 
-  return {
+  return defineActions('import', {
     /** POST /api/groups/:groupId/export: the owner or a server admin; other members 403, everyone else 404. */
     exportGroup: {
       params: exportParams.group,
@@ -49,10 +46,10 @@ export const exportActions = (deps: ImportDeps): NonNullable<ServiceSchema['acti
         const access = await call(ctx, 'group.memberAccess', { groupId, userId });
         if (access?.role !== 'owner') {
           const admin = await call(ctx, 'user.isServerAdmin', { userId });
-          if (!admin && access) throw new ImError('IM_ERR_FORBIDDEN', "Only the group's owner can export it");
-          if (!admin) throw new ImError('IM_ERR_NOT_FOUND', 'Group not found');
+          if (!admin && access) throw forbidden("Only the group's owner can export it");
+          if (!admin) throw notFound('group');
           const exists = await app.mongo!.db!.collection('groups').countDocuments({ _id: new Types.ObjectId(groupId) });
-          if (!exists) throw new ImError('IM_ERR_NOT_FOUND', 'Group not found');
+          if (!exists) throw notFound('group');
         }
         return begin(ctx, {
           kind: 'group',
@@ -77,7 +74,7 @@ export const exportActions = (deps: ImportDeps): NonNullable<ServiceSchema['acti
         const job = await models.exports
           .findOne({ _id: ctx.params.exportId, requestedBy: callerId(ctx) })
           .lean<ExportJobDoc>();
-        if (!job) throw notFound();
+        if (!job) throw notFound('export');
         const signed = job.status === 'done' ? signer.sign(job._id.toHexString()) : undefined;
         return {
           id: job._id.toHexString(),
@@ -100,11 +97,11 @@ export const exportActions = (deps: ImportDeps): NonNullable<ServiceSchema['acti
         ctx: Ctx<Params<typeof exportParams.locate>>,
       ): Promise<{ storageKey: string; size: number; fileName: string }> {
         const job = await models.exports.findById(ctx.params.exportId).lean<ExportJobDoc>();
-        if (!job || job.status !== 'done' || !job.storageKey || job.size === undefined) throw notFound();
+        if (!job || job.status !== 'done' || !job.storageKey || job.size === undefined) throw notFound('export');
         const day = job.createdAt.toISOString().slice(0, 10);
         const fileName = `${job.kind === 'group' ? 'group' : 'personal'}-export-${day}-${job._id.toHexString().slice(-6)}.zip`;
         return { storageKey: job.storageKey, size: job.size, fileName };
       },
     },
-  };
+  });
 };

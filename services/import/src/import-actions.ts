@@ -1,8 +1,7 @@
 import type { ImportJob } from '@im/protocol';
-import { call, callerId, ImError } from '@im/sdk';
+import { call, callerId, type Ctx, notFound, forbidden, invalid } from '@im/sdk';
 import { Types } from 'mongoose';
-import type { ServiceSchema } from 'moleculer';
-import type { Ctx, ImportDeps } from './deps.ts';
+import type { ImportDeps } from './deps.ts';
 import type { ImportRunner } from './import-runner.ts';
 import { toImportJob } from './job-view.ts';
 import type { ImportJobDoc } from './models.ts';
@@ -12,13 +11,12 @@ const LISTED = 20;
 
 async function mustBeServerAdmin(ctx: Ctx<object>): Promise<string> {
   const userId = callerId(ctx);
-  if (!(await call(ctx, 'user.isServerAdmin', { userId })))
-    throw new ImError('IM_ERR_FORBIDDEN', 'Only server admins may import');
+  if (!(await call(ctx, 'user.isServerAdmin', { userId }))) throw forbidden('Only server admins may import');
   return userId;
 }
 
 /** Imports started from the app (server admins): checked, queued, listed. */
-export const importActions = (deps: ImportDeps, runner: () => ImportRunner): ServiceSchema['actions'] => ({
+export const importActions = (deps: ImportDeps, runner: () => ImportRunner) => ({
   /** The upload route asks this before it stores a byte: who may, what kind, whose group. */
   prepare: {
     visibility: 'public' as const,
@@ -30,7 +28,7 @@ export const importActions = (deps: ImportDeps, runner: () => ImportRunner): Ser
         .mongo!.db!.collection('users')
         .findOne({ username: ctx.params.owner.toLowerCase(), status: 'active' }, { projection: { _id: 1 } });
       if (!owner)
-        throw new ImError('IM_ERR_VALIDATION', `No active account is named ${ctx.params.owner}`, [
+        throw invalid(`No active account is named ${ctx.params.owner}`, [
           { field: 'owner', type: 'unknownUser', message: 'No active account has this username' },
         ]);
       return { ownerId: String(owner._id) };
@@ -80,7 +78,7 @@ export const importActions = (deps: ImportDeps, runner: () => ImportRunner): Ser
     async handler(ctx: Ctx<{ importId: string }>): Promise<ImportJob> {
       await mustBeServerAdmin(ctx);
       const doc = await deps.models.imports.findById(ctx.params.importId).lean<ImportJobDoc>();
-      if (!doc) throw new ImError('IM_ERR_NOT_FOUND', 'Import not found');
+      if (!doc) throw notFound('import');
       return toImportJob(doc);
     },
   },

@@ -1,4 +1,4 @@
-import type { AppContext, ServiceFactory } from '@im/sdk';
+import { defineActions, type AppContext, type ServiceFactory } from '@im/sdk';
 import { AnnouncePoller } from './announce/announce-poller.ts';
 import type { ImportDeps } from './deps.ts';
 import { exportActions } from './export-actions.ts';
@@ -49,6 +49,6 @@ export const createImportService: ServiceFactory = (app: AppContext) => {
       poller?.stop();
       clearInterval(staleTimer);
     },
-    actions: { ...importActions(deps, () => runner!), ...exportActions(deps) },
+    actions: defineActions('import', { ...importActions(deps, () => runner!), ...exportActions(deps) }),
   };
 };

@@ -7,7 +7,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openDiscordExport } from '../src/sources/discord/index.ts';
-import { writeDiscordExport } from './discord-export-generator.ts';
+import { writeDiscordExport } from '@im/testkit';
 
 const { values } = parseArgs({
   options: { messages: { type: 'string', default: '1000000' }, out: { type: 'string' } },

@@ -1,13 +1,12 @@
 import type { MemberAccess } from '@im/protocol';
-import { call, callerId, ImError, requirePermission } from '@im/sdk';
+import { call, callerId, notFound, requirePermission, type Ctx, type MissingThing } from '@im/sdk';
 import { Types, type Model } from 'mongoose';
-import type { Ctx } from './deps.ts';
 import { newSecret } from './signing.ts';
 
 /** The caller's standing in the group: a group they are not in does not exist for them (404). */
 export async function requireMember(ctx: Ctx<object>, groupId: string): Promise<MemberAccess> {
   const access = await call(ctx, 'group.memberAccess', { groupId, userId: callerId(ctx) });
-  if (!access) throw new ImError('IM_ERR_NOT_FOUND', 'Group not found');
+  if (!access) throw notFound('group');
   return access;
 }
 
@@ -21,11 +20,9 @@ export async function requireIntegrationManager(ctx: Ctx<object>, groupId: strin
 /** A panel of the group, with its converse; 404 otherwise. */
 export async function requirePanel(ctx: Ctx<object>, groupId: string, panelId: string) {
   const panel = await call(ctx, 'group.panelInfo', { panelId });
-  if (!panel || panel.groupId !== groupId) throw new ImError('IM_ERR_NOT_FOUND', 'Panel not found');
+  if (!panel || panel.groupId !== groupId) throw notFound('panel');
   return panel;
 }
-
-export const notFound = (what: string) => new ImError('IM_ERR_NOT_FOUND', `${what} not found`);
 
 /**
  * A hook or command of the group with a new secret; 404 when the group has no
@@ -37,7 +34,7 @@ export async function withNewSecret<T extends { secret: string }>(
   model: Model<T>,
   groupId: string,
   id: string,
-  what: string,
+  what: MissingThing,
   renewedBy: string,
 ): Promise<T> {
   const doc = await model

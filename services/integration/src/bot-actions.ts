@@ -1,8 +1,8 @@
 import type { Bot, BotWithToken } from '@im/protocol';
-import { call, type Params } from '@im/sdk';
-import { notFound, requireIntegrationManager } from './access.ts';
+import { call, type Params, type Ctx, notFound } from '@im/sdk';
+import { requireIntegrationManager } from './access.ts';
 import { changed, makeBot, removeBot } from './bots.ts';
-import type { Ctx, IntegrationDeps } from './deps.ts';
+import type { IntegrationDeps } from './deps.ts';
 import { integrationParams as p } from './params.ts';
 
 /** Bots made by group admins, with tokens for the API within the group. */
@@ -32,7 +32,7 @@ export const botActions = (deps: IntegrationDeps) => ({
     async handler(ctx: Ctx<Params<typeof p.botRef>>): Promise<BotWithToken> {
       await requireIntegrationManager(ctx, ctx.params.groupId);
       const issued = await call(ctx, 'user.botToken', { groupId: ctx.params.groupId, botId: ctx.params.botId });
-      if (!issued) throw notFound('Bot');
+      if (!issued) throw notFound('bot');
       return { bot: issued.user, token: issued.token };
     },
   },
@@ -44,8 +44,8 @@ export const botActions = (deps: IntegrationDeps) => ({
       await requireIntegrationManager(ctx, ctx.params.groupId);
       const bot = await deps.models.bots.findOne({ _id: ctx.params.botId, groupId: ctx.params.groupId }).lean();
       // A hook's or command's bot goes with it.
-      if (!bot || bot.managedBy) throw notFound('Bot');
-      if (!(await removeBot(deps, ctx, ctx.params.groupId, ctx.params.botId))) throw notFound('Bot');
+      if (!bot || bot.managedBy) throw notFound('bot');
+      if (!(await removeBot(deps, ctx, ctx.params.groupId, ctx.params.botId))) throw notFound('bot');
       changed(ctx, ctx.params.groupId);
     },
   },

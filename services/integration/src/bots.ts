@@ -1,7 +1,7 @@
 import type { Bot, PublicUser } from '@im/protocol';
-import { announce, call, callerId, EVENTS } from '@im/sdk';
+import { announce, call, callerId, EVENTS, type Ctx } from '@im/sdk';
 import { Types } from 'mongoose';
-import type { Ctx, IntegrationDeps } from './deps.ts';
+import type { IntegrationDeps } from './deps.ts';
 
 type ManagedBy = NonNullable<Bot['managedBy']>;
 

@@ -1,9 +1,18 @@
 import { BUILT_IN_COMMAND_TRIGGERS, type SlashCommand, type SlashCommandWithSecret } from '@im/protocol';
-import { callerId, ImError, isDuplicateKeyError, type Params } from '@im/sdk';
+import {
+  callerId,
+  isDuplicateKeyError,
+  type Params,
+  type Ctx,
+  conflict,
+  limitReached,
+  defineActions,
+  notFound,
+} from '@im/sdk';
 import { Types } from 'mongoose';
-import { notFound, requireIntegrationManager, requireMember, withNewSecret } from './access.ts';
+import { requireIntegrationManager, requireMember, withNewSecret } from './access.ts';
 import { changed, makeBot, removeBot } from './bots.ts';
-import type { Ctx, IntegrationDeps } from './deps.ts';
+import type { IntegrationDeps } from './deps.ts';
 import type { CommandDoc } from './models.ts';
 import { integrationParams as p } from './params.ts';
 import { newSecret } from './signing.ts';
@@ -17,19 +26,18 @@ const BUILT_IN_COMMANDS = new Set<string>(BUILT_IN_COMMAND_TRIGGERS);
 export const commandActions = (deps: IntegrationDeps) => {
   const { models, outbound } = deps;
 
-  return {
+  return defineActions('integration', {
     createCommand: {
       params: p.createCommand,
-      rateLimit: 'moderate' as const,
+      rateLimit: 'moderate',
       async handler(ctx: Ctx<Params<typeof p.createCommand>>): Promise<SlashCommandWithSecret> {
         const { groupId, trigger, url, description } = ctx.params;
         await requireIntegrationManager(ctx, groupId);
-        if (BUILT_IN_COMMANDS.has(trigger)) throw new ImError('IM_ERR_CONFLICT', `/${trigger} is built in`);
+        if (BUILT_IN_COMMANDS.has(trigger)) throw conflict(`/${trigger} is built in`);
         await outbound.check(url, 'url');
         if ((await models.commands.countDocuments({ groupId })) >= MAX_PER_GROUP)
-          throw new ImError('IM_ERR_LIMIT', `A group has at most ${MAX_PER_GROUP} commands`);
-        if (await models.commands.exists({ groupId, trigger }))
-          throw new ImError('IM_ERR_CONFLICT', `The group already has /${trigger}`);
+          throw limitReached(`A group has at most ${MAX_PER_GROUP} commands`);
+        if (await models.commands.exists({ groupId, trigger })) throw conflict(`The group already has /${trigger}`);
         const _id = new Types.ObjectId();
         const { user } = await makeBot(deps, ctx, groupId, `/${trigger}`, { kind: 'command', id: _id.toHexString() });
         const doc: CommandDoc = {
@@ -48,7 +56,7 @@ export const commandActions = (deps: IntegrationDeps) => {
         } catch (err) {
           // Registered twice at once: the other one stands.
           await removeBot(deps, ctx, groupId, user.id);
-          if (isDuplicateKeyError(err)) throw new ImError('IM_ERR_CONFLICT', `The group already has /${trigger}`);
+          if (isDuplicateKeyError(err)) throw conflict(`The group already has /${trigger}`);
           throw err;
         }
         changed(ctx, groupId);
@@ -71,14 +79,14 @@ export const commandActions = (deps: IntegrationDeps) => {
 
     rotateCommand: {
       params: p.commandRef,
-      rateLimit: 'moderate' as const,
+      rateLimit: 'moderate',
       async handler(ctx: Ctx<Params<typeof p.commandRef>>): Promise<SlashCommandWithSecret> {
         await requireIntegrationManager(ctx, ctx.params.groupId);
         const doc = await withNewSecret(
           models.commands,
           ctx.params.groupId,
           ctx.params.commandId,
-          'Command',
+          'command',
           callerId(ctx),
         );
         changed(ctx, ctx.params.groupId);
@@ -88,15 +96,15 @@ export const commandActions = (deps: IntegrationDeps) => {
 
     removeCommand: {
       params: p.commandRef,
-      rateLimit: 'moderate' as const,
+      rateLimit: 'moderate',
       async handler(ctx: Ctx<Params<typeof p.commandRef>>): Promise<void> {
         const { groupId, commandId } = ctx.params;
         await requireIntegrationManager(ctx, groupId);
         const doc = await models.commands.findOneAndDelete({ _id: commandId, groupId }).lean<CommandDoc>();
-        if (!doc) throw notFound('Command');
+        if (!doc) throw notFound('command');
         await removeBot(deps, ctx, groupId, doc.botId.toHexString());
         changed(ctx, groupId);
       },
     },
-  };
+  });
 };

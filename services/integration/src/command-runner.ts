@@ -1,9 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { CommandAccepted, CommandRequestBody, CommandResponse, EphemeralMessage } from '@im/protocol';
-import { announce, EVENTS, OutboundRefusedError, type ActionParams, type ActionResult, type Params } from '@im/sdk';
+import {
+  announce,
+  EVENTS,
+  OutboundRefusedError,
+  type ActionParams,
+  type ActionResult,
+  type Params,
+  type Ctx,
+  notFound,
+} from '@im/sdk';
 import type { ServiceBroker } from 'moleculer';
-import { notFound } from './access.ts';
-import type { Ctx, IntegrationDeps } from './deps.ts';
+import type { IntegrationDeps } from './deps.ts';
 import type { CommandDoc } from './models.ts';
 import { integrationParams as p } from './params.ts';
 import { postAsBot } from './post-as-bot.ts';
@@ -126,7 +134,7 @@ export const commandRunner = (deps: IntegrationDeps) => {
       rateLimit: 'hook' as const,
       async handler(ctx: Ctx<Params<typeof p.respond>>): Promise<Record<string, never>> {
         const stored = await responses.get(ctx.params.token);
-        if (!stored) throw notFound('Response URL');
+        if (!stored) throw notFound('response URL');
         const reply = JSON.parse(stored) as Reply;
         await deliver(ctx.broker, reply, {
           text: ctx.params.text,

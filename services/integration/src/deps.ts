@@ -1,5 +1,4 @@
-import type { AppContext, CallerMeta, KvCache, OutboundGuard } from '@im/sdk';
-import type { Context } from 'moleculer';
+import type { AppContext, KvCache, OutboundGuard } from '@im/sdk';
 import type { IntegrationDirectory } from './directory.ts';
 import type { IntegrationModels } from './models.ts';
 
@@ -16,5 +15,3 @@ export interface IntegrationDeps {
   /** Where this server is reached, for the response URLs handed to commands. */
   publicUrl: string;
 }
-
-export type Ctx<P = Record<string, never>> = Context<P, CallerMeta>;

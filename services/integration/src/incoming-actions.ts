@@ -1,9 +1,9 @@
 import type { HookPosted, IncomingWebhook, IncomingWebhookWithUrl } from '@im/protocol';
-import { callerId, ImError, type Params } from '@im/sdk';
+import { callerId, type Params, type Ctx, limitReached, invalid, defineActions, notFound } from '@im/sdk';
 import { Types } from 'mongoose';
-import { notFound, requireIntegrationManager, requirePanel, withNewSecret } from './access.ts';
+import { requireIntegrationManager, requirePanel, withNewSecret } from './access.ts';
 import { changed, makeBot, removeBot } from './bots.ts';
-import type { Ctx, IntegrationDeps } from './deps.ts';
+import type { IntegrationDeps } from './deps.ts';
 import type { IncomingHookDoc } from './models.ts';
 import { integrationParams as p } from './params.ts';
 import { postAsBot } from './post-as-bot.ts';
@@ -21,20 +21,20 @@ export const incomingActions = (deps: IntegrationDeps) => {
   const { models } = deps;
   const load = async (groupId: string, hookId: string) => {
     const hook = await models.incoming.findOne({ _id: hookId, groupId }).lean<IncomingHookDoc>();
-    if (!hook) throw notFound('Webhook');
+    if (!hook) throw notFound('webhook');
     return hook;
   };
 
-  return {
+  return defineActions('integration', {
     createIncoming: {
       params: p.createIncoming,
-      rateLimit: 'moderate' as const,
+      rateLimit: 'moderate',
       async handler(ctx: Ctx<Params<typeof p.createIncoming>>): Promise<IncomingWebhookWithUrl> {
         const { groupId, panelId, name } = ctx.params;
         await requireIntegrationManager(ctx, groupId);
         const panel = await requirePanel(ctx, groupId, panelId);
         if ((await models.incoming.countDocuments({ groupId })) >= MAX_PER_GROUP)
-          throw new ImError('IM_ERR_LIMIT', `A group has at most ${MAX_PER_GROUP} incoming webhooks`);
+          throw limitReached(`A group has at most ${MAX_PER_GROUP} incoming webhooks`);
         const _id = new Types.ObjectId();
         const { user } = await makeBot(deps, ctx, groupId, name, { kind: 'incoming', id: _id.toHexString() });
         const doc: IncomingHookDoc = {
@@ -68,17 +68,17 @@ export const incomingActions = (deps: IntegrationDeps) => {
 
     rotateIncoming: {
       params: p.incomingRef,
-      rateLimit: 'moderate' as const,
+      rateLimit: 'moderate',
       async handler(ctx: Ctx<Params<typeof p.incomingRef>>): Promise<IncomingWebhookWithUrl> {
         await requireIntegrationManager(ctx, ctx.params.groupId);
         const { groupId, hookId } = ctx.params;
-        return toIncomingWithUrl(await withNewSecret(models.incoming, groupId, hookId, 'Webhook', callerId(ctx)));
+        return toIncomingWithUrl(await withNewSecret(models.incoming, groupId, hookId, 'webhook', callerId(ctx)));
       },
     },
 
     removeIncoming: {
       params: p.incomingRef,
-      rateLimit: 'moderate' as const,
+      rateLimit: 'moderate',
       async handler(ctx: Ctx<Params<typeof p.incomingRef>>): Promise<void> {
         const { groupId, hookId } = ctx.params;
         await requireIntegrationManager(ctx, groupId);
@@ -92,17 +92,15 @@ export const incomingActions = (deps: IntegrationDeps) => {
     /** `POST /hooks/:hookId/:secret`: no token, the secret is the credential. A wrong one is 404, like no hook. */
     postToHook: {
       params: p.postToHook,
-      rateLimit: 'hook' as const,
+      rateLimit: 'hook',
       async handler(ctx: Ctx<Params<typeof p.postToHook>>): Promise<HookPosted> {
         const { hookId, secret, text, content, username } = ctx.params;
         const hook = await models.incoming.findById(hookId).lean<IncomingHookDoc>();
         // Suspended (its maker is no longer an admin): as if there were no such hook.
-        if (!hook || !sameSecret(secret, hook.secret) || hook.suspendedAt) throw notFound('Webhook');
+        if (!hook || !sameSecret(secret, hook.secret) || hook.suspendedAt) throw notFound('webhook');
         const body = text ?? content;
         if (!body)
-          throw new ImError('IM_ERR_VALIDATION', "'text' is required", [
-            { field: 'text', type: 'required', message: "'text' is required" },
-          ]);
+          throw invalid("'text' is required", [{ field: 'text', type: 'required', message: "'text' is required" }]);
         const message = await postAsBot(
           ctx,
           { botId: hook.botId.toHexString(), groupId: hook.groupId.toHexString() },
@@ -113,5 +111,5 @@ export const incomingActions = (deps: IntegrationDeps) => {
         return { messageId: message.id };
       },
     },
-  };
+  });
 };

@@ -8,6 +8,7 @@ import {
   type DeliveryQueue,
   type ServiceEvents,
   type ServiceFactory,
+  defineActions,
 } from '@im/sdk';
 import { botActions } from './bot-actions.ts';
 import { commandActions } from './command-actions.ts';
@@ -65,13 +66,13 @@ export const createIntegrationService: ServiceFactory = (app: AppContext) => {
       await queue?.stop();
       await deps.outbound.close();
     },
-    actions: {
+    actions: defineActions('integration', {
       ...botActions(deps),
       ...incomingActions(deps),
       ...outgoingActions(deps),
       ...commandActions(deps),
       ...commandRunner(deps),
-    },
+    }),
     events: {
       [EVENTS.messageCreated]: webhookDispatcher(deps, () => queue),
       [EVENTS.integrationChanged]: (ctx) => {

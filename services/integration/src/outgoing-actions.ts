@@ -1,10 +1,10 @@
 import type { OutgoingWebhook, OutgoingWebhookWithSecret, WebhookDelivery } from '@im/protocol';
-import { callerId, ImError, type Params } from '@im/sdk';
+import { callerId, type Params, type Ctx, limitReached, defineActions, notFound } from '@im/sdk';
 import { Types } from 'mongoose';
 import { dropWaiting } from './backlog.ts';
-import { notFound, requireIntegrationManager, requirePanel, withNewSecret } from './access.ts';
+import { requireIntegrationManager, requirePanel, withNewSecret } from './access.ts';
 import { changed, makeBot, removeBot } from './bots.ts';
-import type { Ctx, IntegrationDeps } from './deps.ts';
+import type { IntegrationDeps } from './deps.ts';
 import type { DeliveryDoc, OutgoingHookDoc } from './models.ts';
 import { integrationParams as p } from './params.ts';
 import { newSecret } from './signing.ts';
@@ -19,14 +19,14 @@ export const outgoingActions = (deps: IntegrationDeps) => {
   const { models, outbound } = deps;
   const load = async (groupId: string, hookId: string) => {
     const hook = await models.outgoing.findOne({ _id: hookId, groupId }).lean<OutgoingHookDoc>();
-    if (!hook) throw notFound('Webhook');
+    if (!hook) throw notFound('webhook');
     return hook;
   };
 
-  return {
+  return defineActions('integration', {
     createOutgoing: {
       params: p.createOutgoing,
-      rateLimit: 'moderate' as const,
+      rateLimit: 'moderate',
       async handler(ctx: Ctx<Params<typeof p.createOutgoing>>): Promise<OutgoingWebhookWithSecret> {
         const { groupId, url, panelId, triggerWords = [] } = ctx.params;
         await requireIntegrationManager(ctx, groupId);
@@ -34,7 +34,7 @@ export const outgoingActions = (deps: IntegrationDeps) => {
         // A destination the guard would refuse is refused now, not at every delivery.
         await outbound.check(url, 'url');
         if ((await models.outgoing.countDocuments({ groupId })) >= MAX_PER_GROUP)
-          throw new ImError('IM_ERR_LIMIT', `A group has at most ${MAX_PER_GROUP} outgoing webhooks`);
+          throw limitReached(`A group has at most ${MAX_PER_GROUP} outgoing webhooks`);
         const name = ctx.params.name ?? new URL(url).host;
         const _id = new Types.ObjectId();
         const { user } = await makeBot(deps, ctx, groupId, name, { kind: 'outgoing', id: _id.toHexString() });
@@ -72,14 +72,14 @@ export const outgoingActions = (deps: IntegrationDeps) => {
 
     rotateOutgoing: {
       params: p.outgoingRef,
-      rateLimit: 'moderate' as const,
+      rateLimit: 'moderate',
       async handler(ctx: Ctx<Params<typeof p.outgoingRef>>): Promise<OutgoingWebhookWithSecret> {
         await requireIntegrationManager(ctx, ctx.params.groupId);
         const doc = await withNewSecret(
           models.outgoing,
           ctx.params.groupId,
           ctx.params.hookId,
-          'Webhook',
+          'webhook',
           callerId(ctx),
         );
         // A new secret (which also lifts a suspension) starts the hook afresh: no circuit left open.
@@ -91,7 +91,7 @@ export const outgoingActions = (deps: IntegrationDeps) => {
     /** PATCH: an admin turns the hook off, or on again (a hook disabled for failing too long starts afresh). */
     updateOutgoing: {
       params: p.updateOutgoing,
-      rateLimit: 'moderate' as const,
+      rateLimit: 'moderate',
       async handler(ctx: Ctx<Params<typeof p.updateOutgoing>>): Promise<OutgoingWebhook> {
         const { groupId, hookId, disabled } = ctx.params;
         await requireIntegrationManager(ctx, groupId);
@@ -102,7 +102,7 @@ export const outgoingActions = (deps: IntegrationDeps) => {
             { new: true },
           )
           .lean<OutgoingHookDoc>();
-        if (!doc) throw notFound('Webhook');
+        if (!doc) throw notFound('webhook');
         if (disabled) await dropWaiting(models, doc._id, 'Dropped: the webhook was turned off');
         // Turned back on: every node forgets its failures, so the next message is not held behind an open circuit.
         changed(ctx, groupId, disabled ? undefined : hookId);
@@ -112,7 +112,7 @@ export const outgoingActions = (deps: IntegrationDeps) => {
 
     removeOutgoing: {
       params: p.outgoingRef,
-      rateLimit: 'moderate' as const,
+      rateLimit: 'moderate',
       async handler(ctx: Ctx<Params<typeof p.outgoingRef>>): Promise<void> {
         const { groupId, hookId } = ctx.params;
         await requireIntegrationManager(ctx, groupId);
@@ -137,5 +137,5 @@ export const outgoingActions = (deps: IntegrationDeps) => {
         return docs.map(toDelivery);
       },
     },
-  };
+  });
 };

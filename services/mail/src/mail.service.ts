@@ -1,4 +1,4 @@
-import { EVENTS, LinkTokens, type AppContext, type ServiceEvents, type ServiceFactory } from '@im/sdk';
+import { EVENTS, LinkTokens, type AppContext, type ServiceEvents, type ServiceFactory, defineActions } from '@im/sdk';
 import { MailQueue } from './delivery/mail-queue.ts';
 import { createSender } from './delivery/sender.ts';
 import { smtpTransport } from './delivery/transport.ts';
@@ -64,7 +64,7 @@ export const createMailService: ServiceFactory = (app: AppContext) => {
       await queue?.stop();
       transport?.close();
     },
-    actions: { ...sendActions(deps) },
+    actions: defineActions('mail', { ...sendActions(deps) }),
     events: {
       [EVENTS.messageCreated]: { handler: missed.messageCreated },
       [EVENTS.messageUpdated]: { handler: missed.messageUpdated },

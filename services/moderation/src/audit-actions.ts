@@ -1,7 +1,7 @@
 import type { AuditEntry, AuditPage } from '@im/protocol';
-import { call, type Params } from '@im/sdk';
+import { call, type Params, type Ctx } from '@im/sdk';
 import { groupStanding, readableConverses, requireServerAdmin } from './authority.ts';
-import type { Ctx, ModerationDeps } from './deps.ts';
+import type { ModerationDeps } from './deps.ts';
 import { moderationParams } from './params.ts';
 
 /** Reading the audit log, newest first (the services that make changes write it). */

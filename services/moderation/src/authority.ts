@@ -1,6 +1,5 @@
 import type { GroupRole, Permission } from '@im/protocol';
-import { call, callerId, ImError, requirePermission } from '@im/sdk';
-import type { Ctx } from './deps.ts';
+import { call, callerId, requirePermission, type Ctx, notFound, forbidden } from '@im/sdk';
 
 /** The caller, who must hold `permission` in the group (not a member: 404; a member without it: 403). */
 export async function requireGroupPermission(
@@ -19,7 +18,7 @@ export async function groupStanding(
 ): Promise<{ userId: string; role: GroupRole }> {
   const userId = callerId(ctx);
   const access = await call(ctx, 'group.memberAccess', { groupId, userId });
-  if (!access) throw new ImError('IM_ERR_NOT_FOUND', 'Group not found');
+  if (!access) throw notFound('group');
   requirePermission(access.permissions, permission);
   return { userId, role: access.role };
 }
@@ -38,7 +37,6 @@ export async function readableConverses(ctx: Ctx<object>, userId: string, conver
 /** The caller, who must be a server admin (ADMIN_USERNAMES), else 403. */
 export async function requireServerAdmin(ctx: Ctx<object>): Promise<string> {
   const userId = callerId(ctx);
-  if (!(await call(ctx, 'user.isServerAdmin', { userId })))
-    throw new ImError('IM_ERR_FORBIDDEN', 'Only server administrators may do this');
+  if (!(await call(ctx, 'user.isServerAdmin', { userId }))) throw forbidden('Only server administrators may do this');
   return userId;
 }

@@ -1,5 +1,4 @@
-import type { AppContext, AuditLog, CallerMeta } from '@im/sdk';
-import type { Context } from 'moleculer';
+import type { AppContext, AuditLog } from '@im/sdk';
 import type { ReportModel } from './models.ts';
 
 export interface ModerationDeps {
@@ -8,5 +7,3 @@ export interface ModerationDeps {
   /** The audit log every service writes: read here, and written when a report is resolved. */
   audit: AuditLog;
 }
-
-export type Ctx<P = Record<string, never>> = Context<P, CallerMeta>;

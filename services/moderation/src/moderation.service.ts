@@ -1,4 +1,4 @@
-import { AuditLog, type AppContext, type ServiceFactory } from '@im/sdk';
+import { AuditLog, type AppContext, type ServiceFactory, defineActions } from '@im/sdk';
 import { auditActions } from './audit-actions.ts';
 import { reportModel } from './models.ts';
 import { reportActions } from './report-actions.ts';
@@ -11,6 +11,6 @@ export const createModerationService: ServiceFactory = (app: AppContext) => {
     async started() {
       await Promise.all([deps.reports.createIndexes(), deps.audit.createIndexes()]);
     },
-    actions: { ...reportActions(deps), ...auditActions(deps) },
+    actions: defineActions('moderation', { ...reportActions(deps), ...auditActions(deps) }),
   };
 };

@@ -1,8 +1,8 @@
 import type { Report } from '@im/protocol';
-import { call, callerId, ImError, isDuplicateKeyError, type Params } from '@im/sdk';
+import { call, callerId, isDuplicateKeyError, type Params, type Ctx, notFound, conflict, defineActions } from '@im/sdk';
 import { Types } from 'mongoose';
 import { readableConverses, requireGroupPermission, requireServerAdmin } from './authority.ts';
-import type { Ctx, ModerationDeps } from './deps.ts';
+import type { ModerationDeps } from './deps.ts';
 import type { ReportDoc } from './models.ts';
 import { moderationParams } from './params.ts';
 import { toReport } from './views.ts';
@@ -40,7 +40,7 @@ export const reportActions = ({ reports, audit }: ModerationDeps) => {
     action: 'dismiss' | 'delete',
     remove: 'chat.remove' | 'chat.moderatorRemove',
   ): Promise<Report> => {
-    if (report.status !== 'open') throw new ImError('IM_ERR_CONFLICT', 'This report is already resolved');
+    if (report.status !== 'open') throw conflict('This report is already resolved');
     if (action === 'delete') await call(ctx, remove, { messageId: report.messageId.toHexString() });
     const status = action === 'delete' ? 'deleted' : 'dismissed';
     const resolvedAt = new Date();
@@ -48,7 +48,7 @@ export const reportActions = ({ reports, audit }: ModerationDeps) => {
       { messageId: report.messageId, status: 'open' },
       { $set: { status, resolvedBy: new Types.ObjectId(actorId), resolvedAt } },
     );
-    if (closed.modifiedCount === 0) throw new ImError('IM_ERR_CONFLICT', 'This report is already resolved');
+    if (closed.modifiedCount === 0) throw conflict('This report is already resolved');
     await audit.record(actorId, {
       action: 'report.resolve',
       target: { type: 'report', id: report._id.toHexString() },
@@ -65,7 +65,7 @@ export const reportActions = ({ reports, audit }: ModerationDeps) => {
     return view!;
   };
 
-  return {
+  return defineActions('moderation', {
     /** A member of the converse reports a message (once per message). */
     report: {
       params: moderationParams.report,
@@ -74,9 +74,9 @@ export const reportActions = ({ reports, audit }: ModerationDeps) => {
         const userId = callerId(ctx);
         // Read as the caller: a message they cannot see does not exist for them.
         const message = await call(ctx, 'chat.getMessage', { messageId: ctx.params.messageId });
-        if (message.deleted) throw new ImError('IM_ERR_NOT_FOUND', 'Message not found');
+        if (message.deleted) throw notFound('message');
         const access = await call(ctx, 'chat.access', { converseId: message.converseId, userId });
-        if (!access) throw new ImError('IM_ERR_NOT_FOUND', 'Message not found');
+        if (!access) throw notFound('message');
         try {
           const doc = await reports.create({
             messageId: message.id,
@@ -96,7 +96,7 @@ export const reportActions = ({ reports, audit }: ModerationDeps) => {
           const [view] = await withUsers(ctx, [doc.toObject()]);
           return view!;
         } catch (err) {
-          if (isDuplicateKeyError(err)) throw new ImError('IM_ERR_CONFLICT', 'You already reported this message');
+          if (isDuplicateKeyError(err)) throw conflict('You already reported this message');
           throw err;
         }
       },
@@ -130,7 +130,7 @@ export const reportActions = ({ reports, audit }: ModerationDeps) => {
           .findOne({ _id: ctx.params.reportId, groupId: ctx.params.groupId })
           .lean<ReportDoc>();
         if (!report || !(await readableConverses(ctx, actorId, [report.converseId.toHexString()])).size)
-          throw new ImError('IM_ERR_NOT_FOUND', 'Report not found');
+          throw notFound('report');
         return resolve(ctx, report, actorId, ctx.params.action, 'chat.remove');
       },
     },
@@ -150,10 +150,10 @@ export const reportActions = ({ reports, audit }: ModerationDeps) => {
       async handler(ctx: Ctx<Params<typeof moderationParams.resolveAdminReport>>): Promise<Report> {
         const actorId = await requireServerAdmin(ctx);
         const report = await reports.findById(ctx.params.reportId).lean<ReportDoc>();
-        if (!report) throw new ImError('IM_ERR_NOT_FOUND', 'Report not found');
+        if (!report) throw notFound('report');
         // A server admin need not be in the converse (a DM): the chat service takes their word.
         return resolve(ctx, report, actorId, ctx.params.action, 'chat.moderatorRemove');
       },
     },
-  };
+  });
 };

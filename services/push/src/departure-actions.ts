@@ -1,5 +1,5 @@
-import type { ActionParams, ActionResult } from '@im/sdk';
-import type { Ctx, PushDeps } from './deps.ts';
+import type { ActionParams, ActionResult, Ctx } from '@im/sdk';
+import type { PushDeps } from './deps.ts';
 import { pushParams } from './params.ts';
 
 /** A deleted account's push registrations and inbox. */

@@ -1,5 +1,4 @@
-import type { AppContext, CallerMeta, DeliveryQueue, OutboundGuard } from '@im/sdk';
-import type { Context } from 'moleculer';
+import type { AppContext, DeliveryQueue, OutboundGuard } from '@im/sdk';
 import type { FanOutGate } from './delivery/fan-out-gate.ts';
 import type { PushJobData } from './delivery/push-job.ts';
 import type { PushModels } from './models.ts';
@@ -19,5 +18,3 @@ export interface PushDeps {
   /** A browser or device was registered or removed: whatever is kept about who can be pushed to is stale. */
   targetsChanged: () => void;
 }
-
-export type Ctx<P = Record<string, never>> = Context<P, CallerMeta>;

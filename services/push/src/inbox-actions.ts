@@ -1,8 +1,8 @@
 import type { InboxUnread, NotificationPage, NotificationSettings } from '@im/protocol';
-import { announce, call, callerId, EVENTS, type ActionParams, type ActionResult, type Params } from '@im/sdk';
+import { announce, call, callerId, EVENTS, type ActionParams, type ActionResult, type Params, type Ctx } from '@im/sdk';
 import { Types } from 'mongoose';
 import { defaultOf } from './level-actions.ts';
-import type { Ctx, PushDeps } from './deps.ts';
+import type { PushDeps } from './deps.ts';
 import { unreadCount } from './inbox-count.ts';
 import type { ConverseLevelDoc, NotificationDoc, SettingsDoc } from './models.ts';
 import { mutedAmong } from './muted.ts';

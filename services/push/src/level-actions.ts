@@ -1,8 +1,8 @@
 import type { ConverseNotificationSetting, NotificationLevel } from '@im/protocol';
-import { announce, call, callerId, EVENTS, ImError, type Params } from '@im/sdk';
+import { announce, call, callerId, EVENTS, type Params, type Ctx, invalid, notFound } from '@im/sdk';
 import { Types } from 'mongoose';
 import { defaultLevel, toSetting } from './converse-levels.ts';
-import type { Ctx, PushDeps } from './deps.ts';
+import type { PushDeps } from './deps.ts';
 import type { ConverseLevelDoc } from './models.ts';
 import { pushParams } from './params.ts';
 
@@ -20,14 +20,13 @@ export async function defaultOf(
 }
 
 /** The same 404 as chat's for a converse the caller is not in: outsiders learn nothing. */
-const notFound = () => new ImError('IM_ERR_NOT_FOUND', 'Converse not found');
 
 /** A time in the future, or null (absent, null or past: no mute). A time that does not parse is a 400. */
 function muteEnd(muteUntil: string | null | undefined): Date | null {
   if (muteUntil === undefined || muteUntil === null) return null;
   const at = new Date(muteUntil);
   if (Number.isNaN(at.getTime()))
-    throw new ImError('IM_ERR_VALIDATION', "'muteUntil' must be a date and time (ISO 8601)", [
+    throw invalid("'muteUntil' must be a date and time (ISO 8601)", [
       { field: 'muteUntil', type: 'date', message: 'not a date' },
     ]);
   return at.getTime() > Date.now() ? at : null;
@@ -41,7 +40,7 @@ export const levelActions = ({ models }: PushDeps) => ({
       const userId = callerId(ctx);
       const { converseId } = ctx.params;
       const fallback = await defaultOf(ctx, converseId, userId);
-      if (!fallback) throw notFound();
+      if (!fallback) throw notFound('converse');
       const doc = await models.levels
         .findOne({ userId: new Types.ObjectId(userId), converseId: new Types.ObjectId(converseId) })
         .lean<ConverseLevelDoc>();
@@ -55,7 +54,7 @@ export const levelActions = ({ models }: PushDeps) => ({
       const userId = callerId(ctx);
       const { converseId, level } = ctx.params;
       const until = muteEnd(ctx.params.muteUntil);
-      if (!(await defaultOf(ctx, converseId, userId))) throw notFound();
+      if (!(await defaultOf(ctx, converseId, userId))) throw notFound('converse');
       const doc = await models.levels
         .findOneAndUpdate(
           { userId: new Types.ObjectId(userId), converseId: new Types.ObjectId(converseId) },

@@ -9,6 +9,7 @@ import {
   type PerKeyLimit,
   type ServiceEvents,
   type ServiceFactory,
+  defineActions,
 } from '@im/sdk';
 import { createEncryptor } from './delivery/encrypt-pool.ts';
 import { FanOutGate } from './delivery/fan-out-gate.ts';
@@ -117,13 +118,13 @@ export const createPushService: ServiceFactory = (app: AppContext) => {
       await queue?.stop();
       await Promise.all([outbound.close(), encryptor.close()]);
     },
-    actions: {
+    actions: defineActions('push', {
       ...registrationActions(deps),
       ...inboxActions(deps),
       ...levelActions(deps),
       ...departureActions(deps),
       ...reminderActions(deps),
-    },
+    }),
     events: {
       [EVENTS.messageCreated]: { handler: notify.messageCreated },
       [EVENTS.converseRead]: { handler: notify.converseRead },

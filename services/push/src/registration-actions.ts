@@ -1,6 +1,6 @@
 import type { PushDevice, PushSubscriptionInfo, PushSubscriptionRef, VapidKey } from '@im/protocol';
-import { callerId, type Params } from '@im/sdk';
-import type { Ctx, PushDeps } from './deps.ts';
+import { callerId, type Params, type Ctx } from '@im/sdk';
+import type { PushDeps } from './deps.ts';
 import type { SubscriptionDoc } from './models.ts';
 import { pushParams } from './params.ts';
 import { register, REGISTRATIONS_PER_USER } from './registrations.ts';

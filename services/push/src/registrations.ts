@@ -1,4 +1,4 @@
-import { ImError, isDuplicateKeyError } from '@im/sdk';
+import { isDuplicateKeyError, conflict } from '@im/sdk';
 import type { Model, Types } from 'mongoose';
 
 /** Web Push subscriptions, and mobile devices, a user may have: each adds a request per notification. */
@@ -28,7 +28,7 @@ export async function register<D extends { userId: Types.ObjectId; createdAt?: D
     // The same user's concurrent registration of it won the insert: this one updates it.
     const holder = await model.findOne(key, { userId: 1 }).lean<{ userId: Types.ObjectId }>();
     if (holder?.userId.toHexString() !== userId)
-      throw new ImError('IM_ERR_CONFLICT', 'Registered by another account: unsubscribe there first');
+      throw conflict('Registered by another account: unsubscribe there first');
     await upsert();
   }
   await keepNewest(model, userId);

@@ -1,8 +1,8 @@
 import { plainText } from '@im/markdown';
-import { announce, call, EVENTS, type ActionParams, type ActionResult } from '@im/sdk';
+import { announce, call, EVENTS, type ActionParams, type ActionResult, type Ctx } from '@im/sdk';
 import { Types } from 'mongoose';
 import type { PushJobData } from './delivery/push-job.ts';
-import type { Ctx, PushDeps } from './deps.ts';
+import type { PushDeps } from './deps.ts';
 import { withoutDnd } from './dnd.ts';
 import { tellInboxCounts } from './inbox-count.ts';
 import type { NotificationDoc, SubscriptionDoc } from './models.ts';

@@ -1,7 +1,20 @@
 import type { AuthResult, Me, OwnUser } from '@im/protocol';
-import { announce, call, callerId, EVENTS, ImError, isDuplicateKeyError, rateLimitKey, type Params } from '@im/sdk';
+import {
+  announce,
+  call,
+  callerId,
+  EVENTS,
+  ImError,
+  isDuplicateKeyError,
+  rateLimitKey,
+  type Params,
+  type Ctx,
+  notFound,
+  conflict,
+  defineActions,
+} from '@im/sdk';
 import { authResult } from './auth-result.ts';
-import type { Ctx, UserDeps } from './deps.ts';
+import type { UserDeps } from './deps.ts';
 import type { UserDoc } from './models.ts';
 import { userParams } from './params.ts';
 import { endSessions } from './session-actions.ts';
@@ -15,7 +28,7 @@ import { nextChangeAt, ownStatus, type StoredStatus } from './status/user-status
 /** `avatar` naming a file of this server (`/api/files/:id`, optionally its thumbnail). */
 const OWN_FILE = /^\/api\/files\/([0-9a-f]{24})/;
 
-const retired = () => new ImError('IM_ERR_CONFLICT', 'This username belonged to a deleted account and stays reserved');
+const retired = () => conflict('This username belonged to a deleted account and stays reserved');
 
 /** Registration, login and the caller's own account. */
 export const accountActions = (deps: UserDeps) => {
@@ -25,11 +38,11 @@ export const accountActions = (deps: UserDeps) => {
 
   const findActive = async (id: string) => {
     const doc = await users.findById(id).lean<UserDoc>();
-    if (!doc || doc.status !== 'active') throw new ImError('IM_ERR_NOT_FOUND', 'User not found');
+    if (!doc || doc.status !== 'active') throw notFound('user');
     return doc;
   };
 
-  return {
+  return defineActions('user', {
     /**
      * REGISTRATION (or the server admins' stored choice) decides who may;
      * ADMIN_USERNAMES always may, and become server admins. A deleted
@@ -227,5 +240,5 @@ export const accountActions = (deps: UserDeps) => {
         announce(ctx, EVENTS.feedTokenReplaced, { userId: id });
       },
     },
-  };
+  });
 };

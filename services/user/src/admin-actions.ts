@@ -1,6 +1,17 @@
 import type { AdminUser, AdminUserPage, AuthOptions, ResetLink, ServerSettings } from '@im/protocol';
-import { announce, escapeRegex, EVENTS, ImError, type ActionParams, type ActionResult, type Params } from '@im/sdk';
-import type { Ctx, UserDeps } from './deps.ts';
+import {
+  announce,
+  escapeRegex,
+  EVENTS,
+  ImError,
+  type ActionParams,
+  type ActionResult,
+  type Params,
+  type Ctx,
+  forbidden,
+  defineActions,
+} from '@im/sdk';
+import type { UserDeps } from './deps.ts';
 import type { UserDoc } from './models.ts';
 import { loadAdminTarget, requireServerAdmin as requireAdminCaller } from './admin-guard.ts';
 import { userParams } from './params.ts';
@@ -38,7 +49,7 @@ export const adminActions = (deps: UserDeps) => {
     return true;
   };
 
-  return {
+  return defineActions('user', {
     /** For the sign-in screen: whether it offers registration, and how. */
     authOptions: {
       params: userParams.authOptions,
@@ -103,8 +114,7 @@ export const adminActions = (deps: UserDeps) => {
         const actorId = await requireServerAdmin(ctx);
         const target = await loadTarget(ctx, actorId);
         if (target.serverAdmin === true)
-          throw new ImError(
-            'IM_ERR_FORBIDDEN',
+          throw forbidden(
             'A server administrator cannot be deactivated (remove them from ADMIN_USERNAMES and restart first)',
           );
         if (!(await setStatus(actorId, target, 'deactivated'))) return;
@@ -156,5 +166,5 @@ export const adminActions = (deps: UserDeps) => {
         return doc?.status === 'active' && doc.serverAdmin === true;
       },
     },
-  };
+  });
 };

@@ -1,5 +1,4 @@
-import { callerId, ImError } from '@im/sdk';
-import type { Ctx } from './deps.ts';
+import { callerId, type Ctx, notFound, forbidden } from '@im/sdk';
 import type { UserDoc, UserModel } from './models.ts';
 
 /** The caller, who must be an active server admin (else 403). */
@@ -7,7 +6,7 @@ export async function requireServerAdmin(users: UserModel, ctx: Ctx<object>): Pr
   const id = callerId(ctx);
   const me = await users.findById(id, { serverAdmin: 1, status: 1 }).lean<UserDoc>();
   if (!me || me.status !== 'active' || me.serverAdmin !== true)
-    throw new ImError('IM_ERR_FORBIDDEN', 'Only server administrators may do this');
+    throw forbidden('Only server administrators may do this');
   return id;
 }
 
@@ -17,8 +16,8 @@ export async function loadAdminTarget(
   ctx: Ctx<{ userId: string }>,
   actorId: string,
 ): Promise<UserDoc> {
-  if (ctx.params.userId === actorId) throw new ImError('IM_ERR_FORBIDDEN', 'You cannot change your own account here');
+  if (ctx.params.userId === actorId) throw forbidden('You cannot change your own account here');
   const doc = await users.findById(ctx.params.userId).lean<UserDoc>();
-  if (!doc || doc.status === 'deleted') throw new ImError('IM_ERR_NOT_FOUND', 'User not found');
+  if (!doc || doc.status === 'deleted') throw notFound('user');
   return doc;
 }

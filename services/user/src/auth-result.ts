@@ -1,5 +1,6 @@
+import { type Ctx } from '@im/sdk';
 import type { AuthResult } from '@im/protocol';
-import type { Ctx, UserDeps } from './deps.ts';
+import type { UserDeps } from './deps.ts';
 import type { UserDoc } from './models.ts';
 import { toPublicUser } from './views.ts';
 

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Bot } from '@im/protocol';
-import { announce, EVENTS, isDuplicateKeyError, type ActionParams, type ActionResult } from '@im/sdk';
+import { announce, EVENTS, isDuplicateKeyError, type ActionParams, type ActionResult, type Ctx } from '@im/sdk';
 import { Types } from 'mongoose';
-import type { Ctx, UserDeps } from './deps.ts';
+import type { UserDeps } from './deps.ts';
 import type { UserDoc } from './models.ts';
 import { userParams } from './params.ts';
 import { endSessions } from './session-actions.ts';

@@ -1,16 +1,25 @@
 import type { AuthResult, ClaimLink } from '@im/protocol';
-import { announce, call, EVENTS, ImError, isDuplicateKeyError, type Params } from '@im/sdk';
+import {
+  announce,
+  call,
+  EVENTS,
+  ImError,
+  isDuplicateKeyError,
+  type Params,
+  type Ctx,
+  conflict,
+  defineActions,
+} from '@im/sdk';
 import { loadAdminTarget, requireServerAdmin } from './admin-guard.ts';
 import { authResult } from './auth-result.ts';
 import { claimLinkFor, newClaimNonce } from './claim-links.ts';
-import type { Ctx, UserDeps } from './deps.ts';
+import type { UserDeps } from './deps.ts';
 import type { UserDoc } from './models.ts';
 import { userParams } from './params.ts';
 import { isUsernameUsed, refuseTombstoneName } from './usernames.ts';
 import { toPublicUser } from './views.ts';
 
-const notImported = () =>
-  new ImError('IM_ERR_CONFLICT', 'This account was not imported, or its owner has already claimed it');
+const notImported = () => conflict('This account was not imported, or its owner has already claimed it');
 
 /**
  * Handing over accounts an import made (`imported: true`, no password): a
@@ -29,7 +38,7 @@ export const claimActions = (deps: UserDeps) => {
       throw new ImError('IM_ERR_USERNAME_TAKEN');
   };
 
-  return {
+  return defineActions('user', {
     /** A new claim link for an imported account (the previous one stops working); audited. */
     adminClaimLink: {
       params: userParams.adminClaimLink,
@@ -105,5 +114,5 @@ export const claimActions = (deps: UserDeps) => {
         return result;
       },
     },
-  };
+  });
 };

@@ -1,5 +1,4 @@
-import type { AppContext, AuditLog, CallerMeta, LinkTokens, TokenService } from '@im/sdk';
-import type { Context } from 'moleculer';
+import type { AppContext, AuditLog, LinkTokens, TokenService } from '@im/sdk';
 import type { SessionModel, UserModel } from './models.ts';
 import type { PasswordHasher } from './password.ts';
 import type { RegistrationPolicy } from './registration.ts';
@@ -18,5 +17,3 @@ export interface UserDeps {
   registration: RegistrationPolicy;
   audit: AuditLog;
 }
-
-export type Ctx<P = Record<string, never>> = Context<P, CallerMeta>;

@@ -1,6 +1,15 @@
 import type { PublicUser } from '@im/protocol';
-import { callerId, escapeRegex, ImError, type ActionParams, type ActionResult, type Params } from '@im/sdk';
-import type { Ctx, UserDeps } from './deps.ts';
+import {
+  callerId,
+  escapeRegex,
+  type ActionParams,
+  type ActionResult,
+  type Params,
+  type Ctx,
+  notFound,
+  defineActions,
+} from '@im/sdk';
+import type { UserDeps } from './deps.ts';
 import type { UserDoc } from './models.ts';
 import { userParams } from './params.ts';
 import { toPublicUser } from './views.ts';
@@ -8,13 +17,13 @@ import { toPublicUser } from './views.ts';
 /** Profiles and look-ups: for clients (get, search) and for other services. */
 export const directoryActions = (deps: UserDeps) => {
   const { users } = deps;
-  return {
+  return defineActions('user', {
     get: {
       params: userParams.get,
       async handler(ctx: Ctx<Params<typeof userParams.get>>): Promise<PublicUser> {
         callerId(ctx);
         const doc = await users.findById(ctx.params.userId).lean<UserDoc>();
-        if (!doc || doc.status !== 'active') throw new ImError('IM_ERR_NOT_FOUND', 'User not found');
+        if (!doc || doc.status !== 'active') throw notFound('user');
         return toPublicUser(doc);
       },
     },
@@ -72,5 +81,5 @@ export const directoryActions = (deps: UserDeps) => {
         return Object.fromEntries(docs.map((d) => [d.username, d._id.toHexString()]));
       },
     },
-  };
+  });
 };

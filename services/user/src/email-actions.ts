@@ -8,9 +8,12 @@ import {
   type ActionResult,
   type MailRecipient,
   type Params,
+  type Ctx,
+  conflict,
+  defineActions,
 } from '@im/sdk';
 import type { ServiceBroker } from 'moleculer';
-import type { Ctx, UserDeps } from './deps.ts';
+import type { UserDeps } from './deps.ts';
 import { passwordFingerprint, resetUrlFor, sendAccountMail, verifyUrlFor } from './email-links.ts';
 import type { UserDoc } from './models.ts';
 import { userParams } from './params.ts';
@@ -76,7 +79,7 @@ export const emailActions = (deps: UserDeps) => {
     });
   };
 
-  return {
+  return defineActions('user', {
     /** The link of a verification e-mail: the address becomes the account's verified one (409 if another has it). */
     verifyEmail: {
       params: userParams.verifyEmail,
@@ -94,8 +97,7 @@ export const emailActions = (deps: UserDeps) => {
             { $set: { verifiedEmail: bound } },
           ));
         } catch (err) {
-          if (isDuplicateKeyError(err))
-            throw new ImError('IM_ERR_CONFLICT', 'Another account has verified this address');
+          if (isDuplicateKeyError(err)) throw conflict('Another account has verified this address');
           throw err;
         }
         if (matched === 0) throw new ImError('IM_ERR_LINK_USED');
@@ -189,5 +191,5 @@ export const emailActions = (deps: UserDeps) => {
         return out;
       },
     },
-  };
+  });
 };

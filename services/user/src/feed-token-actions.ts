@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FeedToken } from '@im/protocol';
-import { announce, callerId, EVENTS, ImError, type ActionParams, type ActionResult } from '@im/sdk';
-import type { Ctx, UserDeps } from './deps.ts';
+import { announce, callerId, EVENTS, ImError, type ActionParams, type ActionResult, type Ctx } from '@im/sdk';
+import type { UserDeps } from './deps.ts';
 import type { UserDoc } from './models.ts';
 import { userParams } from './params.ts';
 
@@ -15,7 +15,7 @@ const hashOf = (token: string): string => createHash('sha256').update(token).dig
 export const feedTokenActions = ({ users }: UserDeps) => ({
   issueFeedToken: {
     params: userParams.issueFeedToken,
-    rateLimit: 'password',
+    rateLimit: 'password' as const,
     async handler(ctx: Ctx): Promise<FeedToken> {
       const userId = callerId(ctx);
       const token = randomBytes(32).toString('base64url');

@@ -1,4 +1,4 @@
-import { ImError, isDuplicateKeyError } from '@im/sdk';
+import { ImError, isDuplicateKeyError, conflict } from '@im/sdk';
 import type { Types } from 'mongoose';
 import type { UserDoc, UserModel } from './models.ts';
 import type { OidcProfile } from './oidc-client.ts';
@@ -74,7 +74,7 @@ export class OidcAccounts {
         // Someone took the name meanwhile: pick again.
       }
     }
-    throw new ImError('IM_ERR_CONFLICT', 'No free username could be found for this account; try again');
+    throw conflict('No free username could be found for this account; try again');
   }
 
   /**
@@ -84,7 +84,7 @@ export class OidcAccounts {
   async link(userId: string, issuer: string, sub: string): Promise<void> {
     const owner = await this.#users.findOne({ 'oidc.issuer': issuer, 'oidc.sub': sub }, { _id: 1 }).lean<UserDoc>();
     if (owner && !sameId(owner._id, userId))
-      throw new ImError('IM_ERR_CONFLICT', 'That account at the sign-in provider is linked to another account here');
+      throw conflict('That account at the sign-in provider is linked to another account here');
     if (owner) return;
     let matched: number;
     try {
@@ -95,7 +95,7 @@ export class OidcAccounts {
     } catch (err) {
       // Linked to someone else between the check and the write: the unique index decides.
       if (isDuplicateKeyError(err))
-        throw new ImError('IM_ERR_CONFLICT', 'That account at the sign-in provider is linked to another account here');
+        throw conflict('That account at the sign-in provider is linked to another account here');
       throw err;
     }
     if (matched === 0) throw new ImError('IM_ERR_UNAUTHORIZED');

@@ -1,7 +1,16 @@
 import type { AuthResult, OidcLink } from '@im/protocol';
-import { callerId, ImError, OutboundRefusedError, type ActionParams, type ActionResult, type Params } from '@im/sdk';
+import {
+  callerId,
+  ImError,
+  OutboundRefusedError,
+  type ActionParams,
+  type ActionResult,
+  type Params,
+  type Ctx,
+  defineActions,
+} from '@im/sdk';
 import { authResult } from './auth-result.ts';
-import type { Ctx, UserDeps } from './deps.ts';
+import type { UserDeps } from './deps.ts';
 import type { UserDoc } from './models.ts';
 import type { OidcAccounts } from './oidc-accounts.ts';
 import type { OidcClient } from './oidc-client.ts';
@@ -48,7 +57,7 @@ export const oidcActions = (deps: UserDeps, oidc: Oidc | undefined) => {
     return oidc;
   };
 
-  return {
+  return defineActions('user', {
     /** For the gateway's GET /api/auth/oidc/start: a new pending sign-in (or link), and the provider's URL. */
     oidcStart: {
       visibility: 'public' as const,
@@ -168,5 +177,5 @@ export const oidcActions = (deps: UserDeps, oidc: Oidc | undefined) => {
         await accounts.link(userId, outcome.issuer, outcome.sub);
       },
     },
-  };
+  });
 };

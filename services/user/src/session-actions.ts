@@ -1,6 +1,18 @@
 import type { Session } from '@im/protocol';
-import { announce, callerId, EVENTS, ImError, type ActionParams, type ActionResult, type Params } from '@im/sdk';
-import type { Ctx, UserDeps } from './deps.ts';
+import {
+  announce,
+  callerId,
+  EVENTS,
+  ImError,
+  type ActionParams,
+  type ActionResult,
+  type Params,
+  type Ctx,
+  notFound,
+  conflict,
+  defineActions,
+} from '@im/sdk';
+import type { UserDeps } from './deps.ts';
 import type { UserDoc } from './models.ts';
 import { userParams } from './params.ts';
 
@@ -39,7 +51,7 @@ async function endFeedToken(deps: Pick<UserDeps, 'users'>, ctx: Ctx<object>, use
 /** Logout, the session list, revoking one session, changing the password; and the gateways' session check. */
 export const sessionActions = (deps: UserDeps) => {
   const { users, sessions, passwords } = deps;
-  return {
+  return defineActions('user', {
     logout: {
       params: userParams.logout,
       async handler(ctx: Ctx): Promise<void> {
@@ -69,7 +81,7 @@ export const sessionActions = (deps: UserDeps) => {
       async handler(ctx: Ctx<Params<typeof userParams.revokeSession>>): Promise<void> {
         const revoked = await endSessions(deps, ctx, callerId(ctx), { only: ctx.params.sessionId });
         // Someone else's session, or one already over, does not exist for the caller.
-        if (revoked.length === 0) throw new ImError('IM_ERR_NOT_FOUND', 'Session not found');
+        if (revoked.length === 0) throw notFound('session');
       },
     },
 
@@ -91,7 +103,7 @@ export const sessionActions = (deps: UserDeps) => {
           { _id: userId, status: 'active', passwordHash: doc.passwordHash },
           { $set: { passwordHash }, $unset: { feedTokenHash: 1 } },
         );
-        if (matchedCount === 0) throw new ImError('IM_ERR_CONFLICT', 'The password changed meanwhile; try again');
+        if (matchedCount === 0) throw conflict('The password changed meanwhile; try again');
         announce(ctx, EVENTS.feedTokenReplaced, { userId });
         await endSessions(deps, ctx, userId, { except: current });
       },
@@ -105,5 +117,5 @@ export const sessionActions = (deps: UserDeps) => {
         return sessions.liveOf(ctx.params.claims);
       },
     },
-  };
+  });
 };

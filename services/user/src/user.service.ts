@@ -8,6 +8,7 @@ import {
   type AppContext,
   type ServiceEvents,
   type ServiceFactory,
+  defineActions,
 } from '@im/sdk';
 import { adminActions } from './admin-actions.ts';
 import { botActions } from './bot-actions.ts';
@@ -88,7 +89,7 @@ export const createUserService: ServiceFactory = (app: AppContext) => {
       // Another user node revoked them: a node without Redis keeps its own cache, which must learn it too.
       [EVENTS.sessionsRevoked]: (ctx) => deps.sessions.forget(ctx.params.sessionIds),
     } satisfies ServiceEvents,
-    actions: {
+    actions: defineActions('user', {
       ...accountActions(deps),
       ...sessionActions(deps),
       ...directoryActions(deps),
@@ -99,6 +100,6 @@ export const createUserService: ServiceFactory = (app: AppContext) => {
       ...botActions(deps),
       ...statusActions(deps),
       ...oidcActions(deps, oidc),
-    },
+    }),
   };
 };

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ImError, isDuplicateKeyError } from '@im/sdk';
+import { isDuplicateKeyError, conflict, invalid } from '@im/sdk';
 import type { FilterQuery, UpdateQuery } from 'mongoose';
 import type { UserDoc, UserModel } from './models.ts';
 
@@ -12,7 +12,7 @@ export const isTombstoneName = (name: string): boolean => name.startsWith(TOMBST
 export function refuseTombstoneName(name: string, field = 'username'): void {
   if (!isTombstoneName(name)) return;
   const message = `'${field}' must not start with '${TOMBSTONE_PREFIX}'`;
-  throw new ImError('IM_ERR_VALIDATION', message, [{ field, type: 'forbidden', message }]);
+  throw invalid(message, [{ field, type: 'forbidden', message }]);
 }
 
 /** A live account has it, or a deleted one had it (reserved for good). */
@@ -56,5 +56,5 @@ export async function retireAccount(
       if (!isDuplicateKeyError(err)) throw err;
     }
   }
-  throw new ImError('IM_ERR_CONFLICT', 'The account could not be renamed; try again');
+  throw conflict('The account could not be renamed; try again');
 }

@@ -3,6 +3,7 @@ import { fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiError, fakeServer } from '../../test/server.ts';
 import { ClaimLink } from './ClaimLink.tsx';
+import { apiPath } from '@im/api-client';
 
 const dana = { id: 'd'.repeat(24), username: 'dana', nickname: 'Dana', imported: true } as AdminUser;
 const LINK = { url: 'https://chat.example.test/claim?token=one', expiresAt: '2030-01-08T10:00:00.000Z' };
@@ -16,7 +17,9 @@ describe('ClaimLink', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Claim link' }));
     const field = (await screen.findByLabelText('Claim link for @dana')) as HTMLInputElement;
     expect(field.value).toBe(LINK.url);
-    expect(seen).toEqual([{ method: 'POST', url: `/api/admin/users/${dana.id}/claim-link`, body: {} }]);
+    expect(seen).toEqual([
+      { method: 'POST', url: apiPath('user.adminClaimLink', { userId: dana.id }), body: undefined },
+    ]);
     expect(screen.getByRole('button', { name: /^Copy/ })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Make a new claim link' })).toBeTruthy();
   });

@@ -3,6 +3,7 @@ import { fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiError, fakeClipboard, fakeServer } from '../../test/server.ts';
 import { ResetLink } from './ResetLink.tsx';
+import { apiPath } from '@im/api-client';
 
 const carol = { id: 'c'.repeat(24), username: 'carol', nickname: 'Carol' } as AdminUser;
 const URL_1 = 'https://chat.example.test/reset-password?token=one';
@@ -18,7 +19,9 @@ describe('ResetLink', () => {
       fireEvent.click(screen.getByRole('button', { name: 'Make reset link' }));
       const field = (await screen.findByLabelText('Password reset link for @carol')) as HTMLInputElement;
       expect(field.value).toBe(URL_1);
-      expect(seen).toEqual([{ method: 'POST', url: `/api/admin/users/${carol.id}/reset-link`, body: {} }]);
+      expect(seen).toEqual([
+        { method: 'POST', url: apiPath('user.adminResetLink', { userId: carol.id }), body: undefined },
+      ]);
       fireEvent.click(screen.getByRole('button', { name: /^Copy/ }));
       await screen.findByText('Copied to the clipboard.');
       expect(clipboard.written).toEqual([URL_1]);

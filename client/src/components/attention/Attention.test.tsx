@@ -10,6 +10,7 @@ import { alice, bob, group, panel, users } from '../../test/fixtures.ts';
 import { fakeServer } from '../../test/server.ts';
 import { ConverseNotificationsMenu } from './ConverseNotificationsMenu.tsx';
 import { InboxBell } from './InboxBell.tsx';
+import { apiPath } from '@im/api-client';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -99,7 +100,7 @@ describe('ConverseNotificationsMenu', () => {
     await waitFor(() => expect(useAttention.getState().levels[general.converseId]?.level).toBe('mentions'));
     expect(requests[0]).toEqual({
       method: 'PUT',
-      url: `/api/converses/${general.converseId}/notifications`,
+      url: apiPath('push.converseLevel', { converseId: general.converseId }),
       body: { level: 'mentions', muteUntil: null },
     });
 
@@ -126,7 +127,9 @@ describe('InboxBell', () => {
       entry(1, { read: true }),
     ];
     const requests = fakeServer((req) =>
-      req.url.startsWith('/api/notifications?') ? { body: { items, nextCursor: null } } : { body: { unread: 0 } },
+      req.url === apiPath('push.inbox', { limit: 50 })
+        ? { body: { items, nextCursor: null } }
+        : { body: { unread: 0 } },
     );
     render(<InboxBell />);
     expect(screen.getByTestId('inbox-count').textContent).toBe('2');
@@ -141,7 +144,7 @@ describe('InboxBell', () => {
     await waitFor(() => expect(useAttention.getState().inboxUnread).toBe(0));
     expect(requests.find((r) => r.method === 'POST')).toEqual({
       method: 'POST',
-      url: '/api/notifications/read',
+      url: apiPath('push.markRead'),
       body: {},
     });
     expect(screen.queryByTestId('inbox-count')).toBeNull();

@@ -2,11 +2,12 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { initialState, setState } from '../../state/store.ts';
 import { AuthScreen } from './AuthScreen.tsx';
+import { apiPath } from '@im/api-client';
 
 /** A server whose /api/auth/options answers `registration` (and `oidc`); register fails so no session starts. */
 function server(registration: string, oidc?: { label: string }) {
   const fetch = vi.fn(async (url: string, _init?: RequestInit) => {
-    if (url === '/api/auth/options') return Response.json({ registration, ...(oidc ? { oidc } : {}) });
+    if (url === apiPath('user.authOptions')) return Response.json({ registration, ...(oidc ? { oidc } : {}) });
     return Response.json({ error: { code: 'IM_ERR_REGISTRATION_CLOSED', message: 'closed' } }, { status: 403 });
   });
   vi.stubGlobal('fetch', fetch);
@@ -37,8 +38,8 @@ describe('AuthScreen', () => {
     fireEvent.change(screen.getByLabelText('Username'), { target: { value: 'dave' } });
     fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'long enough secret' } });
     fireEvent.click(screen.getByRole('button', { name: 'Create account' }));
-    await waitFor(() => expect(fetch).toHaveBeenCalledWith('/api/auth/register', expect.anything()));
-    const body = JSON.parse(String(fetch.mock.calls.find(([url]) => url === '/api/auth/register')![1]!.body));
+    await waitFor(() => expect(fetch).toHaveBeenCalledWith(apiPath('user.register'), expect.anything()));
+    const body = JSON.parse(String(fetch.mock.calls.find(([url]) => url === apiPath('user.register'))![1]!.body));
     expect(body).toEqual({ username: 'dave', password: 'long enough secret', inviteCode: 'AbC123' });
     expect((await screen.findByRole('alert')).textContent).toMatch(/This invite cannot be used/);
   });

@@ -2,6 +2,7 @@ import { fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiError, fakeServer } from '../../test/server.ts';
 import { ClaimAccountPage, claimProblem } from './ClaimAccountPage.tsx';
+import { apiPath } from '@im/api-client';
 
 const TOKEN = 'cl.aim-1';
 
@@ -34,7 +35,11 @@ describe('ClaimAccountPage', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Claim account' }));
     expect((await screen.findByRole('alert')).textContent).toBe('This link was already used');
     expect(seen).toEqual([
-      { method: 'POST', url: '/api/auth/claim', body: { token: TOKEN, password: 'a new secret!', username: 'dana' } },
+      {
+        method: 'POST',
+        url: apiPath('user.claim'),
+        body: { token: TOKEN, password: 'a new secret!', username: 'dana' },
+      },
     ]);
     expect(screen.getByRole('button', { name: 'Claim account' })).toBeTruthy();
   });

@@ -4,12 +4,13 @@ import { initialState, setState } from '../../state/store.ts';
 import { apiError, fakeServer, type FakeAnswer } from '../../test/server.ts';
 import { AuthScreen } from './AuthScreen.tsx';
 import { RESET_SENT } from './ForgotPasswordForm.tsx';
+import { apiPath } from '@im/api-client';
 
 /** A server with e-mail on or off whose reset request answers `reset`. */
 function server(email: boolean, reset: FakeAnswer = { status: 202, body: {} }) {
   return fakeServer((req) => {
-    if (req.url === '/api/auth/options') return { body: { registration: 'open', email, passwordReset: email } };
-    if (req.url === '/api/auth/password-reset') return reset;
+    if (req.url === apiPath('user.authOptions')) return { body: { registration: 'open', email, passwordReset: email } };
+    if (req.url === apiPath('user.passwordReset')) return reset;
     return apiError(404, 'IM_ERR_NOT_FOUND');
   });
 }
@@ -47,7 +48,7 @@ describe('Forgot password', () => {
     expect(sent.textContent).toBe(RESET_SENT);
     // Focused by an effect, which may run after the status is found.
     await waitFor(() => expect(document.activeElement).toBe(sent));
-    expect(seen.find((r) => r.url === '/api/auth/password-reset')?.body).toEqual({
+    expect(seen.find((r) => r.url === apiPath('user.passwordReset'))?.body).toEqual({
       usernameOrEmail: 'ada@example.test',
     });
     expect(screen.queryByLabelText('Username or e-mail')).toBeNull();

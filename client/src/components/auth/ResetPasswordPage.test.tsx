@@ -5,13 +5,14 @@ import { initialState, setState, useStore } from '../../state/store.ts';
 import { alice } from '../../test/fixtures.ts';
 import { apiError, fakeServer, type FakeAnswer } from '../../test/server.ts';
 import { passwordProblem, ResetPasswordPage } from './ResetPasswordPage.tsx';
+import { apiPath } from '@im/api-client';
 
 const TOKEN = 'tok.en-1';
 
 function server(confirm: FakeAnswer, me: FakeAnswer = apiError(401, 'IM_ERR_UNAUTHORIZED')) {
   return fakeServer((req) => {
-    if (req.url === '/api/auth/password-reset/confirm') return confirm;
-    if (req.url === '/api/users/me') return me;
+    if (req.url === apiPath('user.passwordResetConfirm')) return confirm;
+    if (req.url === apiPath('user.me')) return me;
     return apiError(404, 'IM_ERR_NOT_FOUND');
   });
 }
@@ -52,7 +53,11 @@ describe('ResetPasswordPage', () => {
     expect(done.getAttribute('role')).toBe('status');
     await waitFor(() => expect(document.activeElement).toBe(done));
     expect(seen).toEqual([
-      { method: 'POST', url: '/api/auth/password-reset/confirm', body: { token: TOKEN, newPassword: 'a new secret!' } },
+      {
+        method: 'POST',
+        url: apiPath('user.passwordResetConfirm'),
+        body: { token: TOKEN, newPassword: 'a new secret!' },
+      },
     ]);
     fireEvent.click(screen.getByRole('button', { name: 'Log in' }));
     expect(useStore.getState().route).toEqual({ name: 'home' });

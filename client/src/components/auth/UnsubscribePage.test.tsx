@@ -2,10 +2,11 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiError, fakeServer, type FakeAnswer } from '../../test/server.ts';
 import { UnsubscribePage } from './UnsubscribePage.tsx';
+import { apiPath } from '@im/api-client';
 
 function server(answer: FakeAnswer) {
   return fakeServer((req) =>
-    req.url.startsWith('/api/mail/unsubscribe?') ? answer : apiError(404, 'IM_ERR_NOT_FOUND'),
+    req.url.startsWith(apiPath('user.mailUnsubscribe')) ? answer : apiError(404, 'IM_ERR_NOT_FOUND'),
   );
 }
 
@@ -19,7 +20,7 @@ describe('UnsubscribePage', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Turn these e-mails off' }));
     const done = await screen.findByTestId('unsubscribed');
     await waitFor(() => expect(document.activeElement).toBe(done));
-    expect(seen.map((r) => [r.method, r.url])).toEqual([['POST', '/api/mail/unsubscribe?token=u%2B1']]);
+    expect(seen.map((r) => [r.method, r.url])).toEqual([['POST', apiPath('user.mailUnsubscribe', { token: 'u+1' })]]);
   });
 
   it("shows the server's reason for a link it does not take", async () => {

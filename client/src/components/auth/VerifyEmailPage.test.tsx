@@ -3,9 +3,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { initialState, setState, useStore } from '../../state/store.ts';
 import { apiError, fakeServer, type FakeAnswer } from '../../test/server.ts';
 import { VerifyEmailPage } from './VerifyEmailPage.tsx';
+import { apiPath } from '@im/api-client';
 
 function server(verify: FakeAnswer) {
-  return fakeServer((req) => (req.url === '/api/auth/email/verify' ? verify : apiError(404, 'IM_ERR_NOT_FOUND')));
+  return fakeServer((req) => (req.url === apiPath('user.verifyEmail') ? verify : apiError(404, 'IM_ERR_NOT_FOUND')));
 }
 
 afterEach(() => {
@@ -24,7 +25,7 @@ describe('VerifyEmailPage', () => {
     // Shown again (React may mount twice): the same token is not sent again.
     render(<VerifyEmailPage token="v-1" />);
     await screen.findByTestId('email-verified');
-    expect(seen).toEqual([{ method: 'POST', url: '/api/auth/email/verify', body: { token: 'v-1' } }]);
+    expect(seen).toEqual([{ method: 'POST', url: apiPath('user.verifyEmail'), body: { token: 'v-1' } }]);
     fireEvent.click(screen.getByRole('button', { name: 'Go to log in' }));
     expect(useStore.getState().route).toEqual({ name: 'home' });
   });

@@ -11,7 +11,7 @@ function colorOf(key: string): string {
   return COLORS[Math.abs(hash) % COLORS.length]!;
 }
 
-/** `/api/files/:id` or `/api/files/:id/thumbnail`: a file of this server, read through a signed URL. */
+/** A file of this server (its download or thumbnail path), read through a signed URL. */
 const OWN_FILE = /^\/api\/files\/([0-9a-f]{24})(\/thumbnail)?$/;
 
 /** The dot's look: do not disturb (red) over away (yellow moon) over online (green); grey when offline. */

@@ -5,13 +5,18 @@ import { fakeServer } from '../../test/server.ts';
 import { RichText } from '../messages/RichText.tsx';
 import { CustomEmojiContext } from './CustomEmojiContext.tsx';
 import { EmojiPicker } from './EmojiPicker.tsx';
+import { apiPath } from '@im/api-client';
 
-const PARROT: CustomEmoji = { name: 'party_parrot', fileId: 'f'.repeat(24), url: `/api/files/${'f'.repeat(24)}` };
+const PARROT: CustomEmoji = {
+  name: 'party_parrot',
+  fileId: 'f'.repeat(24),
+  url: apiPath('file.download', { fileId: 'f'.repeat(24) }),
+};
 
 beforeEach(() => {
   localStorage.clear();
   fakeServer((req) =>
-    req.url.startsWith(`/api/files/${PARROT.fileId}/url`)
+    req.url.startsWith(apiPath('file.url', { fileId: PARROT.fileId }))
       ? { body: { url: `/signed/${PARROT.fileId}`, expiresAt: new Date(Date.now() + 600_000).toISOString() } }
       : { status: 404, body: { error: { code: 'IM_ERR_NOT_FOUND', message: 'nope' } } },
   );

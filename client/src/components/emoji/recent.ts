@@ -4,7 +4,7 @@ import { forgetOnSignOut } from '../../state/account-state.ts';
 const KEY = 'im.emoji.recent';
 
 // Picks are the account's (its groups' custom emoji among them): the next account here starts afresh.
-forgetOnSignOut(() => {
+forgetOnSignOut('recent emoji', () => {
   try {
     localStorage.removeItem(KEY);
   } catch {

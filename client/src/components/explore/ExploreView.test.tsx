@@ -5,6 +5,7 @@ import { getState, initialState, setState } from '../../state/store.ts';
 import { group, panel } from '../../test/fixtures.ts';
 import { apiError, fakeServer, type FakeAnswer, type SeenRequest } from '../../test/server.ts';
 import { ExploreView } from './ExploreView.tsx';
+import { apiPath } from '@im/api-client';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -26,13 +27,15 @@ const chess = entry(2, { name: 'Chess club', memberCount: 1234 });
 function directory(answer: (url: URL) => FakeAnswer, join?: (req: SeenRequest) => FakeAnswer) {
   return fakeServer((req) => {
     const url = new URL(req.url, 'http://app');
-    if (url.pathname === '/api/directory') return answer(url);
+    if (url.pathname === apiPath('group.directory')) return answer(url);
     return join?.(req) ?? apiError(404, 'IM_ERR_NOT_FOUND');
   });
 }
 
 const directoryCalls = (requests: SeenRequest[]) =>
-  requests.filter((r) => r.url.startsWith('/api/directory')).map((r) => new URL(r.url, 'http://app').searchParams);
+  requests
+    .filter((r) => r.url.startsWith(apiPath('group.directory')))
+    .map((r) => new URL(r.url, 'http://app').searchParams);
 
 const items = () => screen.getAllByTestId('directory-group');
 
@@ -112,7 +115,7 @@ describe('ExploreView', () => {
     await waitFor(() =>
       expect(getState().route).toEqual({ name: 'group', groupId: joined.id, converseId: panel(1).converseId }),
     );
-    expect(requests.at(-1)).toMatchObject({ method: 'POST', url: `/api/groups/${gardeners.id}/join` });
+    expect(requests.at(-1)).toMatchObject({ method: 'POST', url: apiPath('group.join', { groupId: gardeners.id }) });
     expect(getState().groups[joined.id]).toEqual(joined);
     expect(getState().groupOrder).toEqual([joined.id]);
     expect(window.location.pathname).toBe(`/g/${joined.id}/${panel(1).converseId}`);

@@ -4,6 +4,7 @@ import { getState, initialState, setState } from '../../state/store.ts';
 import { group, GROUP_ID, panel } from '../../test/fixtures.ts';
 import { apiError, fakeServer } from '../../test/server.ts';
 import { JoinPrompt } from './JoinPrompt.tsx';
+import { apiPath } from '@im/api-client';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -20,7 +21,7 @@ describe('JoinPrompt (a link to a group I am not in)', () => {
     await waitFor(() =>
       expect(getState().route).toEqual({ name: 'group', groupId: GROUP_ID, converseId: panel(2).converseId }),
     );
-    expect(requests).toEqual([{ method: 'POST', url: `/api/groups/${GROUP_ID}/join`, body: {} }]);
+    expect(requests).toEqual([{ method: 'POST', url: apiPath('group.join', { groupId: GROUP_ID }), body: undefined }]);
     expect(getState().groups[GROUP_ID]).toEqual(team);
   });
 

@@ -1,8 +1,8 @@
 import type { ExportAccepted, ExportJob } from '@im/protocol';
 import { useEffect, useId, useState } from 'react';
-import { http, path } from '../../api/http.ts';
 import { ErrorLine } from '../common/ErrorLine.tsx';
 import { useAction } from '../common/useAction.ts';
+import { api } from '../../api/api.ts';
 
 /** How often a running export is asked about: an export takes seconds to minutes, progress is not finer than that. */
 const POLL_MS = 1500;
@@ -12,7 +12,12 @@ const POLL_MS = 1500;
  * the server writes the archive, then its download link (signed, good for a
  * while; asking again gives a fresh one), or why it failed.
  */
-export function ExportSection(props: { title: string; hint: string; button: string; start: string }) {
+export function ExportSection(props: {
+  title: string;
+  hint: string;
+  button: string;
+  start: () => Promise<ExportAccepted>;
+}) {
   const titleId = useId();
   const [job, setJob] = useState<ExportJob | null>(null);
   const { busy, error, run } = useAction();
@@ -22,7 +27,7 @@ export function ExportSection(props: { title: string; hint: string; button: stri
     if (!running || !job) return undefined;
     let stopped = false;
     const timer = setInterval(() => {
-      void http.get<ExportJob>(path`/api/exports/${job.id}`).then(
+      void api.call('import.exportStatus', { exportId: job.id }).then(
         (next) => {
           if (!stopped) setJob(next);
         },
@@ -37,8 +42,8 @@ export function ExportSection(props: { title: string; hint: string; button: stri
 
   const begin = () =>
     run(async () => {
-      const { id } = await http.post<ExportAccepted>(props.start);
-      setJob(await http.get<ExportJob>(path`/api/exports/${id}`));
+      const { id } = await props.start();
+      setJob(await api.call('import.exportStatus', { exportId: id }));
     });
 
   return (

@@ -6,6 +6,7 @@ import { getState, initialState, setState } from '../../state/store.ts';
 import { group, GROUP_ID, panel } from '../../test/fixtures.ts';
 import { apiError, fakeClipboard, fakeServer } from '../../test/server.ts';
 import { PanelSettingsDialog } from './PanelSettingsDialog.tsx';
+import { apiPath } from '@im/api-client';
 
 let restoreClipboard: (() => void) | undefined;
 
@@ -44,7 +45,11 @@ describe('PanelSettingsDialog: web-public', () => {
 
     const page = (await screen.findByTestId('public-link')) as HTMLInputElement;
     expect(requests).toEqual([
-      { method: 'PATCH', url: `/api/groups/${GROUP_ID}/panels/${general.id}`, body: { webPublic: true } },
+      {
+        method: 'PATCH',
+        url: apiPath('group.updatePanel', { groupId: GROUP_ID, panelId: general.id }),
+        body: { webPublic: true },
+      },
     ]);
     expect(page.value).toBe(`${origin}/p/${general.id}`);
     expect((screen.getByTestId('atom-link') as HTMLInputElement).value).toBe(`${origin}/p/${general.id}/feed.atom`);

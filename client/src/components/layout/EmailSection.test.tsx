@@ -3,6 +3,7 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/rea
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiError, fakeServer, type SeenRequest } from '../../test/server.ts';
 import { EmailSection } from './EmailSection.tsx';
+import { apiPath } from '@im/api-client';
 
 const account = (over: Record<string, unknown> = {}): Me =>
   ({
@@ -23,8 +24,8 @@ const account = (over: Record<string, unknown> = {}): Me =>
 /** A server with e-mail on or off; PATCH /api/users/me answers the change as unverified (or `patch`). */
 function server(email: boolean, patch?: (req: SeenRequest) => ReturnType<typeof apiError>) {
   return fakeServer((req) => {
-    if (req.url === '/api/auth/options') return { body: { registration: 'open', email, passwordReset: email } };
-    if (req.method === 'PATCH' && req.url === '/api/users/me') {
+    if (req.url === apiPath('user.authOptions')) return { body: { registration: 'open', email, passwordReset: email } };
+    if (req.method === 'PATCH' && req.url === apiPath('user.me')) {
       if (patch) return patch(req);
       return { body: { ...account(), ...(req.body as object), emailVerified: false } };
     }

@@ -4,6 +4,7 @@ import { getState, initialState, setState } from '../../state/store.ts';
 import { alice, bob, group, GROUP_ID, panel } from '../../test/fixtures.ts';
 import { apiError, fakeServer } from '../../test/server.ts';
 import { FeedsSection, feedChoices } from './FeedsSection.tsx';
+import { apiPath } from '@im/api-client';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -44,7 +45,7 @@ describe('FeedsSection', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Create feed link' }));
 
     await screen.findByTestId('feed-url');
-    expect(requests).toEqual([{ method: 'POST', url: '/api/feeds/token', body: {} }]);
+    expect(requests).toEqual([{ method: 'POST', url: apiPath('user.issueFeedToken'), body: undefined }]);
     expect(feedUrl()).toBe(`${origin}/feeds/tok-1/converses/${panel(2).converseId}.atom`);
     expect(getState().feedToken).toBe('tok-1');
     const select = screen.getByLabelText('Conversation') as HTMLSelectElement;

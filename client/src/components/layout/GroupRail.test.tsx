@@ -5,6 +5,7 @@ import { getState, initialState, setState } from '../../state/store.ts';
 import { group } from '../../test/fixtures.ts';
 import { fakeServer } from '../../test/server.ts';
 import { GroupRail } from './GroupRail.tsx';
+import { apiPath } from '@im/api-client';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -37,7 +38,7 @@ describe('GroupRail: icons', () => {
     const withIcon = group({ icon: fileId });
     const plain = group({ id: 'e'.repeat(24), name: 'Others' });
     const seen = fakeServer((req) =>
-      req.url === `/api/files/${fileId}/url?variant=file`
+      req.url === apiPath('file.url', { fileId, variant: 'file' })
         ? { body: { url: `/files/signed/${fileId}`, expiresAt: new Date(Date.now() + 3600_000).toISOString() } }
         : { status: 404, body: {} },
     );
@@ -48,7 +49,7 @@ describe('GroupRail: icons', () => {
     expect(first!.textContent).not.toContain('Te');
     expect(second!.querySelector('img')).toBeNull();
     expect(second!.textContent).toBe('Ot');
-    expect(seen.map((r) => r.url)).toEqual([`/api/files/${fileId}/url?variant=file`]);
+    expect(seen.map((r) => r.url)).toEqual([apiPath('file.url', { fileId, variant: 'file' })]);
   });
 
   it('keeps the initials when the icon cannot be read', async () => {

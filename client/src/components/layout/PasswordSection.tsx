@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { describeError } from '../../api/errors.ts';
-import { http } from '../../api/http.ts';
 import { StatusLine } from '../common/StatusLine.tsx';
+import { api } from '../../api/api.ts';
 
 /** Changing my password: every other session ends, this one stays. */
 export function PasswordSection() {
@@ -11,7 +11,7 @@ export function PasswordSection() {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     try {
-      await http.post('/api/auth/password', { currentPassword: current, newPassword: next });
+      await api.call('user.changePassword', { currentPassword: current, newPassword: next });
       setCurrent('');
       setNext('');
       setMessage('Password changed. Your other sessions were signed out.');

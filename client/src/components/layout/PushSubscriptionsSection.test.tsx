@@ -2,6 +2,7 @@ import { fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiError, fakeServer } from '../../test/server.ts';
 import { PushSubscriptionsSection } from './PushSubscriptionsSection.tsx';
+import { apiPath } from '@im/api-client';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -45,7 +46,7 @@ describe('PushSubscriptionsSection', () => {
     await vi.waitFor(() => expect(screen.getAllByTestId('push-subscription')).toHaveLength(1));
     expect(requests).toContainEqual({
       method: 'DELETE',
-      url: '/api/push/subscriptions',
+      url: apiPath('push.subscriptions'),
       body: { endpoint: laptop.endpoint },
     });
   });
@@ -56,7 +57,7 @@ describe('PushSubscriptionsSection', () => {
     expect(container.textContent).not.toBe('');
     // Once the empty list is in, the section leaves the dialog.
     await vi.waitFor(() => expect(container.textContent).toBe(''));
-    expect(requests).toEqual([{ method: 'GET', url: '/api/push/subscriptions', body: undefined }]);
+    expect(requests).toEqual([{ method: 'GET', url: apiPath('push.subscriptions'), body: undefined }]);
   });
 
   it('says why a removal failed, and stops saying it once a removal works', async () => {

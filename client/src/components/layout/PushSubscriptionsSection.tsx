@@ -1,8 +1,8 @@
 import type { PushSubscriptionInfo } from '@im/protocol';
 import { useEffect, useState } from 'react';
 import { describeError } from '../../api/errors.ts';
-import { http } from '../../api/http.ts';
 import { thisBrowserSubscription } from '../../push/notifications.ts';
+import { api } from '../../api/api.ts';
 
 const when = (iso: string) => new Date(iso).toLocaleString();
 
@@ -27,8 +27,8 @@ export function PushSubscriptionsSection(props: { refresh: unknown; onThisBrowse
   const [subscriptions, setSubscriptions] = useState<PushSubscriptionInfo[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const load = () =>
-    http
-      .get<PushSubscriptionInfo[]>('/api/push/subscriptions')
+    api
+      .call('push.subscriptions')
       .then((list) => {
         setSubscriptions(list);
         setError(null);
@@ -38,7 +38,7 @@ export function PushSubscriptionsSection(props: { refresh: unknown; onThisBrowse
   const remove = async (endpoint: string) => {
     try {
       const own = await thisBrowserSubscription().catch(() => null);
-      await http.delete('/api/push/subscriptions', { endpoint });
+      await api.call('push.unsubscribe', { endpoint });
       if (own?.endpoint === endpoint) {
         await own.unsubscribe();
         props.onThisBrowserRemoved?.();

@@ -1,8 +1,8 @@
 import type { Session } from '@im/protocol';
 import { useEffect, useState } from 'react';
 import { describeError } from '../../api/errors.ts';
-import { http, path } from '../../api/http.ts';
 import { logoutEverywhere } from '../../state/session.ts';
+import { api } from '../../api/api.ts';
 
 const when = (iso: string) => new Date(iso).toLocaleString();
 
@@ -11,14 +11,14 @@ export function SessionsSection() {
   const [sessions, setSessions] = useState<Session[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const load = () =>
-    http
-      .get<Session[]>('/api/auth/sessions')
+    api
+      .call('user.sessions')
       .then(setSessions)
       .catch((err: unknown) => setError(describeError(err)));
   useEffect(() => void load(), []);
   const revoke = async (id: string) => {
     try {
-      await http.delete(path`/api/auth/sessions/${id}`);
+      await api.call('user.revokeSession', { sessionId: id });
       await load();
     } catch (err) {
       setError(describeError(err));

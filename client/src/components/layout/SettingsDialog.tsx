@@ -1,7 +1,6 @@
-import type { Me, PublicUser } from '@im/protocol';
+import type { Me } from '@im/protocol';
 import { useEffect, useState, type FormEvent } from 'react';
 import { describeError } from '../../api/errors.ts';
-import { http } from '../../api/http.ts';
 import { disablePush, enablePush, pushState, type PushState } from '../../push/notifications.ts';
 import { logout } from '../../state/session.ts';
 import { useStore } from '../../state/store.ts';
@@ -19,6 +18,7 @@ import { SsoSection } from './SsoSection.tsx';
 import { ReceiptsSetting } from '../receipts/ReceiptsSetting.tsx';
 import { StorageLine } from './StorageLine.tsx';
 import { StatusLine } from '../common/StatusLine.tsx';
+import { api } from '../../api/api.ts';
 
 /** My profile, storage, notifications, e-mail, personal feeds, single sign-on, password, sessions and logging out. */
 export function SettingsDialog(props: { onClose: () => void }) {
@@ -30,12 +30,12 @@ export function SettingsDialog(props: { onClose: () => void }) {
   const [account, setAccount] = useState<Me | null>(null);
   useEffect(() => {
     void pushState().then(setPush);
-    void http.get<Me>('/api/users/me').then(setAccount, () => undefined);
+    void api.call('user.me').then(setAccount, () => undefined);
   }, []);
   const save = async (event: FormEvent) => {
     event.preventDefault();
     try {
-      const user = await http.patch<PublicUser>('/api/users/me', { nickname: nickname.trim() });
+      const user = await api.call('user.updateMe', { nickname: nickname.trim() });
       applyUserUpdated(user);
       setMessage('Saved.');
     } catch (err) {
@@ -90,7 +90,7 @@ export function SettingsDialog(props: { onClose: () => void }) {
         title="Your data"
         hint="A zip of your profile, your direct messages, your own messages in your groups and the files you uploaded."
         button="Export my data"
-        start="/api/users/me/export"
+        start={() => api.call('import.exportMine')}
       />
       <StatusLine message={message} />
       <div className="form-actions">

@@ -202,7 +202,13 @@ export function Shell() {
                     }
                   />
                 )}
-                {!voicePanel && <ThreadPane converseId={converseId} />}
+                {!voicePanel && (
+                  <ThreadPane
+                    converseId={converseId}
+                    members={mentionable}
+                    canModerate={group !== undefined && hasPermission(group, 'manageMessages')}
+                  />
+                )}
                 {group && membersOpen && <MemberPanel group={group} />}
               </div>
             </>

@@ -1,14 +1,14 @@
 import type { Me } from '@im/protocol';
 import { useEffect, useState } from 'react';
-import { http } from '../../api/http.ts';
 import { formatSize } from '../messages/format.ts';
+import { api } from '../../api/api.ts';
 
 /** How much of my upload quota I use. */
 export function StorageLine() {
   const [storage, setStorage] = useState<Me['storage'] | null>(null);
   useEffect(() => {
-    void http
-      .get<Me>('/api/users/me')
+    void api
+      .call('user.me')
       .then((me) => setStorage(me.storage))
       .catch(() => undefined);
   }, []);

@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { FileInfo } from '../../api/upload.ts';
 import { alex, alice, bob, message, users } from '../../test/fixtures.ts';
 import { Composer, MAX_CONTENT, type Uploader } from './Composer.tsx';
+import { apiPath } from '@im/api-client';
 
 /** An uploader the test finishes by hand: progress, then the server's answer. */
 function manualUploader() {
@@ -113,7 +114,7 @@ describe('Composer', () => {
       name: 'photo.png',
       size: 2048,
       mime: 'image/png',
-      url: '/api/files/x',
+      url: apiPath('file.download', { fileId: 'x' }),
     };
     await act(async () => uploader.started[0]!.finish(info));
     expect(screen.queryByRole('progressbar')).toBeNull();

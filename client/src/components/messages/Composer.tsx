@@ -42,6 +42,8 @@ interface Upload {
 
 export interface ComposerProps {
   placeholder: string;
+  /** The input's accessible name ("Message" unless given: the thread pane's is "Reply in thread"). */
+  label?: string;
   members: readonly PublicUser[];
   /** What `/` offers: the group's slash commands and the built-in ones. */
   commands?: readonly CommandSuggestion[];
@@ -361,7 +363,7 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
         />
         <textarea
           ref={input}
-          aria-label="Message"
+          aria-label={props.label ?? 'Message'}
           placeholder={props.placeholder}
           value={text}
           rows={1}

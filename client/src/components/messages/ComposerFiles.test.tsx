@@ -7,6 +7,7 @@ import { resetUploadLimit } from '../../state/upload-limit.ts';
 import { fakeServer } from '../../test/server.ts';
 import { alice, bob, users } from '../../test/fixtures.ts';
 import { Composer, type ComposerHandle, type Uploader } from './Composer.tsx';
+import { apiPath } from '@im/api-client';
 
 const MB = 1024 * 1024;
 
@@ -59,7 +60,9 @@ function fileOfSize(name: string, size: number): File {
 beforeEach(() => {
   resetUploadLimit();
   fakeServer((req) =>
-    req.url === '/api/auth/options' ? { body: { registration: 'open', maxUploadBytes: 100 * MB } } : { status: 404 },
+    req.url === apiPath('user.authOptions')
+      ? { body: { registration: 'open', maxUploadBytes: 100 * MB } }
+      : { status: 404 },
   );
 });
 afterEach(() => vi.unstubAllGlobals());

@@ -1,8 +1,6 @@
 import { CustomEmojiScope } from '../emoji/CustomEmojiContext.tsx';
 import type { Message, PublicUser } from '@im/protocol';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { http } from '../../api/http.ts';
-import { uploadFile } from '../../api/upload.ts';
 import { dropCommandNote } from '../../state/command-sends.ts';
 import { commandFor, commandSuggestions, loadCommands } from '../../state/commands.ts';
 import {
@@ -21,12 +19,12 @@ import {
 import { enterConverse, jumpToPresent, loadNewer, showingConverse, useCatchUp } from '../../state/catch-up.ts';
 import { dismissEphemeral } from '../../state/ephemeral.ts';
 import { JumpToPresent } from '../catch-up/JumpToPresent.tsx';
-import { rememberFile } from '../../state/files.ts';
 import { emptyConverse } from '../../state/messages.ts';
 import { useStore } from '../../state/store.ts';
 import { openThread, togglePin } from '../../state/threads.ts';
 import { CommandNotes } from './commands/CommandNotes.tsx';
-import { Composer, type ComposerHandle, type Uploader } from './Composer.tsx';
+import { Composer, type ComposerHandle } from './Composer.tsx';
+import { upload } from './upload.ts';
 import { PollComposer } from './PollComposer.tsx';
 import type { MessageHandlers } from './handlers.ts';
 import { ImageViewer } from './ImageViewer.tsx';
@@ -37,19 +35,9 @@ import { TypingIndicator } from './TypingIndicator.tsx';
 import { SeenBy } from '../receipts/SeenBy.tsx';
 import { scheduleMessage } from '../../state/scheduled.ts';
 import { ScheduledHint } from '../scheduled/ScheduledHint.tsx';
-import { forgetOnSignOut } from '../../state/account-state.ts';
+import { draftOf, saveDraft } from '../../state/drafts.ts';
 
-const drafts = new Map<string, string>();
-// Unsent text is the account's: the next one signing in here starts with empty composers.
-forgetOnSignOut(() => drafts.clear());
 const EMPTY = emptyConverse();
-
-const upload: Uploader = (file, onProgress) => {
-  const handle = uploadFile(file, http.getToken(), onProgress);
-  // Known at once, so the sent message shows the file without asking for it.
-  void handle.promise.then(rememberFile, () => undefined);
-  return handle;
-};
 
 /**
  * One open converse: its messages (with answers only I see), who is typing,
@@ -184,8 +172,8 @@ export function ConverseView(props: {
             me={me}
             users={users}
             replyTo={replyTo}
-            initialDraft={drafts.get(converseId)}
-            onDraftChange={(draft) => drafts.set(converseId, draft)}
+            initialDraft={draftOf(converseId)}
+            onDraftChange={(draft) => saveDraft(converseId, draft)}
             onCancelReply={() => setReplyTo(null)}
             onSend={(content, extra) => {
               // Attachments do not go to a command: text with files is sent as a message.

@@ -1,13 +1,13 @@
 import './forwarding.css';
 import type { Message } from '@im/protocol';
 import { useState } from 'react';
-import { http, path } from '../../api/http.ts';
 import { useStore } from '../../state/store.ts';
 import { Dialog } from '../common/Dialog.tsx';
 import { ErrorLine } from '../common/ErrorLine.tsx';
 import { Icon } from '../common/Icon.tsx';
 import { useAction } from '../common/useAction.ts';
 import { forwardTargets } from './forward-targets.ts';
+import { api } from '../../api/api.ts';
 
 /** "Forward" in a message's actions: picks a converse I can write in and sends a copy there. */
 export function ForwardButton(props: { message: Message }) {
@@ -33,7 +33,7 @@ function ForwardDialog(props: { message: Message; onClose: () => void }) {
   const targets = forwardTargets({ groups, dms, users }, meId, query);
   const forward = (converseId: string, label: string) =>
     void run(async () => {
-      await http.post<Message>(path`/api/messages/${props.message.id}/forward`, { converseId });
+      await api.call('chat.forward', { messageId: props.message.id, converseId });
       setSentTo(label);
     });
   return (

@@ -2,6 +2,7 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeServer } from '../../test/server.ts';
 import { LinkPreviewCard } from './LinkPreviewCard.tsx';
+import { apiPath } from '@im/api-client';
 
 const IMAGE = 'a'.repeat(24);
 
@@ -29,7 +30,7 @@ describe('LinkPreviewCard', () => {
     expect(screen.getByRole('link', { name: 'A post' }).getAttribute('href')).toBe('https://example.org/post');
     await waitFor(() => expect(card.querySelector('img')?.getAttribute('src')).toBe(`/signed/${IMAGE}`));
     // The browser asks this server for the image, never the site.
-    expect(requests.map((r) => r.url)).toEqual([`/api/files/${IMAGE}/url?variant=file`]);
+    expect(requests.map((r) => r.url)).toEqual([apiPath('file.url', { fileId: IMAGE, variant: 'file' })]);
     expect(screen.queryByRole('button', { name: 'Remove preview' })).toBeNull();
   });
 

@@ -7,6 +7,7 @@ import { getState, initialState, setState } from '../../state/store.ts';
 import { alice, alex, bob, message, users } from '../../test/fixtures.ts';
 import { fakeServer } from '../../test/server.ts';
 import { PollCard } from './PollCard.tsx';
+import { apiPath } from '@im/api-client';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -86,7 +87,7 @@ describe('PollCard', () => {
     await waitFor(() => expect(requests).toHaveLength(1));
     expect(requests[0]).toMatchObject({
       method: 'PUT',
-      url: `/api/messages/${m.id}/poll/votes`,
+      url: apiPath('chat.vote', { messageId: m.id }),
       body: { options: [1] },
     });
     await waitFor(() => expect(getState().converses[m.converseId]!.items[0]!.poll!.myVotes).toEqual([1]));
@@ -110,6 +111,8 @@ describe('PollCard', () => {
     await waitFor(() => expect(requests).toHaveLength(1));
     expect(requests[0]!.body).toEqual({ options: [0, 1] });
     fireEvent.click(screen.getByText('Close poll'));
-    await waitFor(() => expect(requests[1]).toMatchObject({ method: 'POST', url: `/api/messages/${m.id}/poll/close` }));
+    await waitFor(() =>
+      expect(requests[1]).toMatchObject({ method: 'POST', url: apiPath('chat.closePoll', { messageId: m.id }) }),
+    );
   });
 });

@@ -1,8 +1,8 @@
 import type { PublicUser, Reaction } from '@im/protocol';
 import { useState } from 'react';
-import { http, path } from '../../api/http.ts';
 import { displayName } from '../../state/users.ts';
 import { EmojiGlyph } from '../emoji/CustomEmojiContext.tsx';
+import { api } from '../../api/api.ts';
 
 /** Names shown in a reaction's tooltip; the rest are counted. */
 const NAMED = 5;
@@ -28,8 +28,8 @@ export function ReactionChip(props: { messageId: string; reaction: Reaction; onT
   const load = () => {
     if (who?.count === reaction.count) return;
     const count = reaction.count;
-    http
-      .get<PublicUser[]>(path`/api/messages/${messageId}/reactions/${reaction.emoji}` + `?limit=${NAMED}`)
+    api
+      .call('chat.reactors', { messageId, emoji: reaction.emoji, limit: NAMED })
       .then((users) => setWho({ count, text: reactorsText(users, count, reaction.emoji) }))
       .catch(() => undefined);
   };

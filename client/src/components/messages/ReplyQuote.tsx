@@ -4,10 +4,9 @@ import { useEffect, useState } from 'react';
 import { fetchMessage } from '../../state/conversations.ts';
 import { useStore } from '../../state/store.ts';
 import { displayName } from '../../state/users.ts';
-import { forgetOnSignOut } from '../../state/account-state.ts';
+import { accountMap } from '../../state/account-state.ts';
 
-const fetched = new Map<string, Promise<Message | null>>();
-forgetOnSignOut(() => fetched.clear());
+const fetched = accountMap<string, Promise<Message | null>>('quoted messages');
 
 /** The message replied to, quoted above the reply (fetched when it is older than what is loaded). */
 export function ReplyQuote(props: { converseId: string; messageId: string; users: Record<string, PublicUser> }) {

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { initialState, setState, useStore } from '../../state/store.ts';
 import { bob, message } from '../../test/fixtures.ts';
 import { ReportDialog } from './ReportDialog.tsx';
+import { apiPath } from '@im/api-client';
 
 function answer(status: number, body: unknown) {
   return vi.fn(
@@ -31,7 +32,7 @@ describe('ReportDialog', () => {
     const { onClose, reported } = open();
     await waitFor(() => expect(onClose).toHaveBeenCalled());
     expect(fetch).toHaveBeenCalledWith(
-      `/api/messages/${reported.id}/report`,
+      apiPath('moderation.report', { messageId: reported.id }),
       expect.objectContaining({ method: 'POST', body: JSON.stringify({ reason: 'spam' }) }),
     );
     expect(useStore.getState().notices.map((n) => n.text)).toEqual([

@@ -1,4 +1,3 @@
-import type { PublicUser } from '@im/protocol';
 import { useRef, useState } from 'react';
 import { describeError } from '../../api/errors.ts';
 import { http } from '../../api/http.ts';
@@ -7,6 +6,7 @@ import { useStore } from '../../state/store.ts';
 import { applyUserUpdated } from '../../state/users.ts';
 import { Avatar } from '../common/Avatar.tsx';
 import { squarePicture } from './square-picture.ts';
+import { api, apiPath } from '../../api/api.ts';
 
 /** My profile picture: chosen from my files, cut to a square here, shown to everyone at once. */
 export function AvatarSection() {
@@ -21,7 +21,7 @@ export function AvatarSection() {
     try {
       const picture = await squarePicture(file);
       const uploaded = await uploadFile(picture, http.getToken(), () => undefined).promise;
-      const user = await http.patch<PublicUser>('/api/users/me', { avatar: `/api/files/${uploaded.id}` });
+      const user = await api.call('user.updateMe', { avatar: apiPath('file.download', { fileId: uploaded.id }) });
       applyUserUpdated(user);
       setStatus('Picture saved.');
     } catch (err) {

@@ -7,6 +7,7 @@ import { fakeServer } from '../../test/server.ts';
 import { Avatar } from '../common/Avatar.tsx';
 import { AuthorName } from '../messages/AuthorName.tsx';
 import { NewMessageDialog } from './NewMessageDialog.tsx';
+import { apiPath } from '@im/api-client';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -18,15 +19,19 @@ const DM = { id: 'd'.repeat(24), type: 'dm', memberIds: [alice.id, bob.id] };
 describe('profile card', () => {
   it("opens from an author's name with their names and presence, and messages them", async () => {
     setState({ me: alice, presence: { [bob.id]: true } });
-    const seen = fakeServer((req) => (req.url === '/api/dms' ? { body: DM } : { body: { online: [bob.id] } }));
+    const seen = fakeServer((req) =>
+      req.url === apiPath('chat.listDms') ? { body: DM } : { body: { online: [bob.id] } },
+    );
     render(<AuthorName author={bob} />);
     await userEvent.click(screen.getByRole('button', { name: bob.nickname }));
     const card = screen.getByRole('dialog', { name: `Profile of ${bob.nickname}` });
     expect(within(card).getByText(`@${bob.username}`)).toBeTruthy();
     expect(within(card).getByTestId('profile-presence').textContent).toBe('Online');
     await userEvent.click(within(card).getByRole('button', { name: 'Message' }));
-    await vi.waitFor(() => expect(seen.some((r) => r.method === 'POST' && r.url === '/api/dms')).toBe(true));
-    expect(seen.find((r) => r.url === '/api/dms')!.body).toEqual({ userId: bob.id });
+    await vi.waitFor(() =>
+      expect(seen.some((r) => r.method === 'POST' && r.url === apiPath('chat.listDms'))).toBe(true),
+    );
+    expect(seen.find((r) => r.url === apiPath('chat.listDms'))!.body).toEqual({ userId: bob.id });
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
@@ -54,8 +59,8 @@ describe('new message', () => {
     setState({ me: alice });
     const robot = { ...alex, id: 'b'.repeat(24), username: 'alexbot', bot: true as const };
     const seen = fakeServer((req) => {
-      if (req.url.startsWith('/api/users?')) return { body: [alex, robot, alice] };
-      if (req.url === '/api/dms') return { body: { ...DM, memberIds: [alice.id, alex.id] } };
+      if (req.url.startsWith(apiPath('user.search'))) return { body: [alex, robot, alice] };
+      if (req.url === apiPath('chat.listDms')) return { body: { ...DM, memberIds: [alice.id, alex.id] } };
       return { body: { online: [] } };
     });
     const onClose = vi.fn();
@@ -63,10 +68,14 @@ describe('new message', () => {
     await userEvent.type(screen.getByRole('combobox'), 'al');
     const options = await screen.findAllByRole('option');
     expect(options.map((o) => o.querySelector('.user-result-name')?.textContent)).toEqual([alex.nickname]);
-    expect(seen.find((r) => r.url.startsWith('/api/users?'))!.url).toBe('/api/users?q=al&limit=10');
+    expect(seen.find((r) => r.url.startsWith(apiPath('user.search')))!.url).toBe(
+      apiPath('user.search', { q: 'al', limit: 10 }),
+    );
     await userEvent.keyboard('{Enter}');
     expect(onClose).toHaveBeenCalled();
-    await vi.waitFor(() => expect(seen.find((r) => r.url === '/api/dms')?.body).toEqual({ userId: alex.id }));
+    await vi.waitFor(() =>
+      expect(seen.find((r) => r.url === apiPath('chat.listDms'))?.body).toEqual({ userId: alex.id }),
+    );
   });
 
   it('says so when nobody is found', async () => {
@@ -82,15 +91,15 @@ describe('avatar', () => {
   it("shows the picture of someone's own file through a signed URL, and initials otherwise", async () => {
     const fileId = 'f'.repeat(24);
     fakeServer((req) =>
-      req.url === `/api/files/${fileId}/url?variant=file`
+      req.url === apiPath('file.url', { fileId, variant: 'file' })
         ? { body: { url: `/files/signed/${fileId}`, expiresAt: new Date(Date.now() + 3600_000).toISOString() } }
         : { status: 404, body: {} },
     );
     render(
       <>
-        <Avatar user={{ ...bob, avatar: `/api/files/${fileId}` }} />
+        <Avatar user={{ ...bob, avatar: apiPath('file.download', { fileId }) }} />
         <Avatar user={alice} />
-        <Avatar user={{ ...bob, avatar: `/api/files/${fileId}` }} name="Jenkins" />
+        <Avatar user={{ ...bob, avatar: apiPath('file.download', { fileId }) }} name="Jenkins" />
       </>,
     );
     const [withPicture, initials, hook] = screen.getAllByTestId('avatar');

@@ -1,8 +1,8 @@
 import type { PublicUser } from '@im/protocol';
 import { useEffect, useState } from 'react';
-import { http } from '../../api/http.ts';
 import { loadPresence } from '../../state/presence.ts';
 import { rememberUsers } from '../../state/users.ts';
+import { api } from '../../api/api.ts';
 
 /** Typing pauses this long before a search goes out (searches are rate-limited per user). */
 const DEBOUNCE_MS = 300;
@@ -26,8 +26,8 @@ export function useUserSearch(query: string, meId: string | undefined): UserSear
     let current = true;
     setState((s) => ({ ...s, searching: true }));
     const timer = setTimeout(() => {
-      http
-        .get<PublicUser[]>(`/api/users?q=${encodeURIComponent(q)}&limit=${LIMIT}`)
+      api
+        .call('user.search', { q, limit: LIMIT })
         .then((found) => {
           if (!current) return;
           rememberUsers(found);

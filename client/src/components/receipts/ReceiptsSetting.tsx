@@ -1,7 +1,7 @@
 import type { Me } from '@im/protocol';
 import { useEffect, useState } from 'react';
 import { describeError } from '../../api/errors.ts';
-import { http } from '../../api/http.ts';
+import { api } from '../../api/api.ts';
 
 /**
  * Whether others see how far I read ("Seen by" in DMs and small groups).
@@ -18,7 +18,7 @@ export function ReceiptsSetting(props: { account: Me | null }) {
     setSharing(next);
     setError(null);
     try {
-      await http.patch('/api/users/me', { shareReadReceipts: next });
+      await api.call('user.updateMe', { shareReadReceipts: next });
     } catch (err) {
       setSharing(!next);
       setError(describeError(err));

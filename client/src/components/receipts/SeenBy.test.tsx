@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeServer } from '../../test/server.ts';
 import { applyReceipt, useReceipts } from '../../state/receipts.ts';
 import { SeenBy, seenBy } from './SeenBy.tsx';
+import { apiPath } from '@im/api-client';
 
 const user = (id: string, nickname: string): PublicUser => ({ id, username: id, nickname, createdAt: '' });
 const me = user('me', 'Me');
@@ -50,7 +51,9 @@ describe('SeenBy', () => {
     const { rerender } = render(
       <SeenBy converseId="c1" messages={[message(1, 'me'), message(2, 'me')]} me={me} users={users} />,
     );
-    await vi.waitFor(() => expect(requests.some((r) => r.url.endsWith('/api/converses/c1/reads'))).toBe(true));
+    await vi.waitFor(() =>
+      expect(requests.some((r) => r.url.endsWith(apiPath('chat.reads', { converseId: 'c1' })))).toBe(true),
+    );
     await act(() => Promise.resolve());
     expect(screen.queryByTestId('seen-by')).toBeNull();
     act(() => applyReceipt({ converseId: 'c1', userId: 'ann', readSeq: 3 }));

@@ -6,6 +6,7 @@ import { getState, initialState, setState } from '../../state/store.ts';
 import { alice, bob, group, message, panel, users } from '../../test/fixtures.ts';
 import { fakeServer, type SeenRequest } from '../../test/server.ts';
 import { SearchLauncher } from './SearchLauncher.tsx';
+import { apiPath } from '@im/api-client';
 
 const general = panel(1);
 const inGeneral = (seq: number, content: string): Message => ({
@@ -20,7 +21,7 @@ beforeEach(() => {
   setState({ ...initialState(), me: alice, users, groups: { [group().id]: group({ panels: [general] }) } });
   requests = fakeServer((req) => {
     const url = new URL(req.url, 'http://app');
-    if (url.pathname === '/api/search')
+    if (url.pathname === apiPath('chat.search'))
       return { body: url.searchParams.get('q') === 'pineapple' ? [newer, older] : [] };
     // Opening a result loads the page around it.
     if (url.pathname.endsWith('/messages')) return { body: [older] };
@@ -52,7 +53,7 @@ describe('message search', () => {
     expect(results[0]!.querySelector('mark')!.textContent).toBe('PINEAPPLE');
     expect(within(results[1]!).getByTestId('search-snippet').textContent).toBe(older.content);
     expect(results[1]!.querySelector('time')!.getAttribute('datetime')).toBe(older.createdAt);
-    const searches = requests.filter((r) => r.url.startsWith('/api/search'));
+    const searches = requests.filter((r) => r.url.startsWith(apiPath('chat.search')));
     expect(new URL(searches.at(-1)!.url, 'http://app').searchParams.get('q')).toBe('pineapple');
   });
 
@@ -81,8 +82,8 @@ describe('message search', () => {
     expect(window.location.pathname).toBe(`/g/${group().id}/${general.converseId}`);
     expect(useCatchUp.getState().places[general.converseId]?.focus).toEqual({ seq: 7, highlight: true });
     await waitFor(() => expect(getState().converses[general.converseId]?.items).toEqual([older]));
-    expect(requests.some((r) => r.url === `/api/converses/${general.converseId}/messages?around=7&limit=50`)).toBe(
-      true,
-    );
+    expect(
+      requests.some((r) => r.url === apiPath('chat.history', { converseId: general.converseId, around: 7, limit: 50 })),
+    ).toBe(true);
   });
 });

@@ -3,7 +3,7 @@ import { Icon } from '../common/Icon.tsx';
 import { SearchDialog } from './SearchDialog.tsx';
 import { accountStore } from '../../state/account-state.ts';
 
-const useSearchOpen = accountStore<{ open: boolean }>(() => ({ open: false }));
+const useSearchOpen = accountStore<{ open: boolean }>('search dialog', () => ({ open: false }));
 const setOpen = (open: boolean) => useSearchOpen.setState({ open });
 
 /** Ctrl+K (⌘K on a Mac) anywhere in the app opens search; the dialog lives here, once. */

@@ -8,6 +8,7 @@ import { alice, bob, group, GROUP_ID } from '../../test/fixtures.ts';
 import { fakeServer, type SeenRequest } from '../../test/server.ts';
 import { MemberPanel } from '../groups/MemberPanel.tsx';
 import { StatusMenu } from './StatusMenu.tsx';
+import { apiPath } from '@im/api-client';
 
 /** The server keeps the status it was sent (a partial change, as PATCH /api/users/me does). */
 let stored: UserStatus;
@@ -45,7 +46,7 @@ describe('the status menu on my user bar', () => {
     await user.click(within(menu).getByRole('menuitem', { name: 'For 1 hour' }));
     const sent = requests.at(-1)!;
     expect(sent.method).toBe('PATCH');
-    expect(sent.url).toBe('/api/users/me');
+    expect(sent.url).toBe(apiPath('user.me'));
     const { status } = sent.body as { status: { dnd: boolean; until: string } };
     expect(status.dnd).toBe(true);
     const until = Date.parse(status.until);

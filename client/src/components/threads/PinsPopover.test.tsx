@@ -6,6 +6,7 @@ import { initialState, setState } from '../../state/store.ts';
 import { alice, bob, message, users } from '../../test/fixtures.ts';
 import { apiError, fakeServer } from '../../test/server.ts';
 import { PinsPopover } from './PinsButton.tsx';
+import { apiPath } from '@im/api-client';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -23,7 +24,7 @@ describe('PinsPopover', () => {
     const onClose = vi.fn();
     render(<PinsPopover converseId={older.converseId} onClose={onClose} />);
     await waitFor(() => expect(screen.getAllByTestId('pinned-message')).toHaveLength(2));
-    expect(requests[0]?.url).toBe(`/api/converses/${older.converseId}/pins`);
+    expect(requests[0]?.url).toBe(apiPath('chat.pins', { converseId: older.converseId }));
     expect(screen.getAllByTestId('pinned-message').map((b) => b.textContent)).toEqual([
       expect.stringContaining('Meeting link'),
       expect.stringContaining('The agenda'),

@@ -1,11 +1,13 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { applyDeletedMessage, applyReactionEvent, applyUpdatedMessage } from '../../state/conversations.ts';
 import { emptyConverse } from '../../state/messages.ts';
 import { initialState, setState } from '../../state/store.ts';
 import { openThread, receiveThreadReply, useThreads } from '../../state/threads.ts';
 import { alice, bob, message, users } from '../../test/fixtures.ts';
-import { fakeServer } from '../../test/server.ts';
+import { fakeServer as serve, type FakeAnswer, type SeenRequest } from '../../test/server.ts';
 import { ThreadPane } from './ThreadPane.tsx';
+import { apiPath } from '@im/api-client';
 
 const root = {
   ...message(1, bob, 'Lunch at noon?'),
@@ -19,6 +21,16 @@ afterEach(() => {
   useThreads.setState({ open: null, replies: {}, followed: null });
 });
 
+/** The test's server, which also answers the upload limit the thread's composer asks for. */
+const fakeServer = (answer: (req: SeenRequest) => FakeAnswer | Promise<FakeAnswer>) =>
+  serve((req) =>
+    req.url === apiPath('user.authOptions') ? { body: { registration: 'open', maxUploadBytes: 1 << 20 } } : answer(req),
+  );
+
+const Pane = (props: { converseId: string }) => (
+  <ThreadPane converseId={props.converseId} members={[alice, bob]} canModerate={false} />
+);
+
 function showThread() {
   setState({ me: alice, users, converses: { [root.converseId]: { ...emptyConverse(), items: [root, firstReply] } } });
 }
@@ -28,11 +40,12 @@ describe('ThreadPane', () => {
     showThread();
     const sent = { ...message(3, alice, 'I will book'), threadId: root.id };
     const requests = fakeServer((req) => {
-      if (req.method === 'GET' && req.url.startsWith(`/api/messages/${root.id}/thread`)) return { body: [firstReply] };
+      if (req.method === 'GET' && req.url.startsWith(apiPath('chat.thread', { messageId: root.id })))
+        return { body: [firstReply] };
       if (req.method === 'POST' && req.url.endsWith('/messages')) return { status: 201, body: sent };
       return { status: 204 };
     });
-    render(<ThreadPane converseId={root.converseId} />);
+    render(<Pane converseId={root.converseId} />);
     await act(() => openThread(root.converseId, root.id));
 
     const pane = screen.getByRole('complementary', { name: 'Thread' });
@@ -44,10 +57,10 @@ describe('ThreadPane', () => {
     ).toEqual([expect.stringContaining('Sounds good')]);
 
     fireEvent.change(within(pane).getByLabelText('Reply in thread'), { target: { value: 'I will book' } });
-    fireEvent.click(within(pane).getByRole('button', { name: 'Send reply' }));
+    fireEvent.click(within(pane).getByRole('button', { name: 'Send' }));
     await waitFor(() => expect(within(pane).getAllByTestId('thread-reply')).toHaveLength(2));
     const send = requests.find((r) => r.method === 'POST' && r.url.endsWith('/messages'));
-    expect(send?.url).toBe(`/api/converses/${root.converseId}/messages`);
+    expect(send?.url).toBe(apiPath('chat.history', { converseId: root.converseId }));
     expect(send?.body).toMatchObject({ content: 'I will book', threadId: root.id });
     // Emptied once the server took the reply (a failed send keeps the text).
     await waitFor(() => expect((within(pane).getByLabelText('Reply in thread') as HTMLTextAreaElement).value).toBe(''));
@@ -56,7 +69,7 @@ describe('ThreadPane', () => {
   it('adds a live reply to the open thread and counts one in a followed thread that is not open', async () => {
     showThread();
     fakeServer(() => ({ body: [firstReply] }));
-    render(<ThreadPane converseId={root.converseId} />);
+    render(<Pane converseId={root.converseId} />);
     await act(() => openThread(root.converseId, root.id));
     act(() => receiveThreadReply({ ...message(4, bob, 'See you there'), threadId: root.id }));
     expect(screen.getAllByTestId('thread-reply').map((r) => r.textContent)).toEqual([
@@ -77,7 +90,7 @@ describe('ThreadPane', () => {
   it('closes', async () => {
     showThread();
     fakeServer(() => ({ body: [] }));
-    render(<ThreadPane converseId={root.converseId} />);
+    render(<Pane converseId={root.converseId} />);
     await act(() => openThread(root.converseId, root.id));
     fireEvent.click(screen.getByRole('button', { name: 'Close thread' }));
     expect(screen.queryByTestId('thread-pane')).toBeNull();
@@ -85,12 +98,49 @@ describe('ThreadPane', () => {
   it('shows only beside its own converse, and again on the way back', async () => {
     showThread();
     fakeServer(() => ({ body: [firstReply] }));
-    const { rerender } = render(<ThreadPane converseId={root.converseId} />);
+    const { rerender } = render(<Pane converseId={root.converseId} />);
     await act(() => openThread(root.converseId, root.id));
     expect(screen.queryByRole('complementary', { name: 'Thread' })).not.toBeNull();
-    rerender(<ThreadPane converseId={'e'.repeat(24)} />);
+    rerender(<Pane converseId={'e'.repeat(24)} />);
     expect(screen.queryByRole('complementary', { name: 'Thread' })).toBeNull();
-    rerender(<ThreadPane converseId={root.converseId} />);
+    rerender(<Pane converseId={root.converseId} />);
     expect(screen.queryByRole('complementary', { name: 'Thread' })).not.toBeNull();
+  });
+
+  it('draws replies as the timeline does: actions on each, a live edit, delete and reaction shown, no thread of their own', async () => {
+    showThread();
+    fakeServer(() => ({ body: [firstReply] }));
+    render(<Pane converseId={root.converseId} />);
+    await act(() => openThread(root.converseId, root.id));
+    const reply = () => within(screen.getAllByTestId('thread-reply')[0]!);
+    for (const action of ['Add reaction', 'Reply', 'Edit', 'Delete'])
+      expect(reply().getByRole('button', { name: action })).toBeDefined();
+    expect(reply().queryByRole('button', { name: 'Reply in thread' })).toBeNull();
+
+    act(() => applyUpdatedMessage({ ...firstReply, content: 'Sounds great', editedAt: '2026-11-20T09:06:00.000Z' }));
+    expect(reply().getByTestId('message-content').textContent).toBe('Sounds great (edited)');
+    act(() =>
+      applyReactionEvent({
+        converseId: root.converseId,
+        messageId: firstReply.id,
+        emoji: '🎉',
+        userId: bob.id,
+        added: true,
+        counts: [{ emoji: '🎉', count: 1 }],
+      }),
+    );
+    expect(reply().getByRole('button', { name: '🎉 1' })).toBeDefined();
+    act(() => applyDeletedMessage(root.converseId, firstReply.id));
+    expect(reply().getByText('This message was deleted.')).toBeDefined();
+  });
+
+  it("offers the converse's members after @ in the thread's composer", async () => {
+    showThread();
+    fakeServer(() => ({ body: [] }));
+    render(<Pane converseId={root.converseId} />);
+    await act(() => openThread(root.converseId, root.id));
+    fireEvent.change(screen.getByLabelText('Reply in thread'), { target: { value: '@bo', selectionStart: 3 } });
+    const menu = screen.getByRole('listbox', { name: 'Mention a member' });
+    expect(within(menu).getByRole('option').textContent).toContain('@bob');
   });
 });

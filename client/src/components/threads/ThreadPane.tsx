@@ -1,34 +1,67 @@
 import './threads.css';
 import type { Message, PublicUser } from '@im/protocol';
-import { useEffect, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { http, path } from '../../api/http.ts';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { deleteMessage, editMessage, notifyTyping, toggleReaction } from '../../state/conversations.ts';
+import { draftOf, saveDraft, threadDraftKey } from '../../state/drafts.ts';
 import { useStore } from '../../state/store.ts';
 import { closeThread, sendThreadReply, useThreads } from '../../state/threads.ts';
 import { Icon } from '../common/Icon.tsx';
-import { AuthorName } from '../messages/AuthorName.tsx';
-import { formatTime } from '../messages/format.ts';
-import { RichText } from '../messages/RichText.tsx';
+import { CustomEmojiScope } from '../emoji/CustomEmojiContext.tsx';
+import { Composer, type ComposerHandle } from '../messages/Composer.tsx';
+import type { MessageHandlers } from '../messages/handlers.ts';
+import { ImageViewer } from '../messages/ImageViewer.tsx';
+import { MessageItem, type ItemContext } from '../messages/MessageItem.tsx';
+import { ReportDialog } from '../messages/ReportDialog.tsx';
+import { buildRows } from '../messages/rows.ts';
+import { upload } from '../messages/upload.ts';
+import { api } from '../../api/api.ts';
 
 const NO_REPLIES: Message[] = [];
+const ignore = (): void => undefined;
 
-/** The open thread beside the converse: its root, its replies, and a composer that replies in it. */
-export function ThreadPane(props: { converseId: string }) {
+export interface ThreadPaneProps {
+  converseId: string;
+  /** Whom `@` offers in the thread's composer: the converse's members. */
+  members: readonly PublicUser[];
+  /** Group owner or admin: may delete anyone's reply. */
+  canModerate: boolean;
+}
+
+/** The open thread beside its converse, or nothing. */
+export function ThreadPane(props: ThreadPaneProps) {
   const open = useThreads((s) => s.open);
-  const replies = useThreads((s) => (open ? s.replies[open.rootId] : undefined)) ?? NO_REPLIES;
-  const held = useStore((s) =>
-    open ? s.converses[open.converseId]?.items.find((m) => m.id === open.rootId) : undefined,
-  );
-  const followedRoot = useThreads((s) => s.followed?.find((t) => t.root.id === open?.rootId)?.root);
+  // A thread belongs beside its own converse: it shows again on the way back there.
+  if (!open || open.converseId !== props.converseId) return null;
+  return <OpenThread key={open.rootId} {...props} rootId={open.rootId} />;
+}
+
+/**
+ * One thread: its root and replies drawn by the timeline's message component
+ * (actions, files, reactions, previews), and the timeline's composer, which
+ * sends into the thread. Keyed by root, so a reply quoted or an image open
+ * in one thread does not carry over to the next.
+ */
+function OpenThread(props: ThreadPaneProps & { rootId: string }) {
+  const { converseId, rootId } = props;
+  const me = useStore((s) => s.me)!;
   const users = useStore((s) => s.users);
+  const replies = useThreads((s) => s.replies[rootId]) ?? NO_REPLIES;
+  const held = useStore((s) => s.converses[converseId]?.items.find((m) => m.id === rootId));
+  const followedRoot = useThreads((s) => s.followed?.find((t) => t.root.id === rootId)?.root);
   const [fetched, setFetched] = useState<Message | null>(null);
-  const root = held ?? followedRoot ?? (fetched?.id === open?.rootId ? fetched : undefined);
-  const rootId = open?.rootId;
+  const root = held ?? followedRoot ?? fetched ?? undefined;
+  const [replyTo, setReplyTo] = useState<Message | null>(null);
+  const [viewing, setViewing] = useState<string | null>(null);
+  const [reporting, setReporting] = useState<Message | null>(null);
+  // Bumped when a send fails: the composer comes back with the text that did not go.
+  const [attempt, setAttempt] = useState(0);
+  const composer = useRef<ComposerHandle>(null);
 
   // A root that is not among the messages held (opened from the threads list) is asked for.
   useEffect(() => {
-    if (!rootId || held || followedRoot) return;
+    if (held || followedRoot) return;
     let live = true;
-    http.get<Message>(path`/api/messages/${rootId}`).then(
+    api.call('chat.getMessage', { messageId: rootId }).then(
       (m) => live && setFetched(m),
       () => undefined,
     );
@@ -37,89 +70,91 @@ export function ThreadPane(props: { converseId: string }) {
     };
   }, [rootId, held, followedRoot]);
 
-  // A thread belongs beside its own converse: it shows again on the way back there.
-  if (!open || open.converseId !== props.converseId) return null;
-  return (
-    <aside className="thread-pane" aria-label="Thread" data-testid="thread-pane">
-      <header className="thread-pane-head">
-        <h2>Thread</h2>
-        <button type="button" className="icon-button" aria-label="Close thread" onClick={closeThread}>
-          <Icon name="close" />
-        </button>
-      </header>
-      <div className="thread-pane-body">
-        {root ? <ThreadMessage message={root} users={users} root /> : <p className="hint">Loading…</p>}
-        <p className="thread-count hint">{replies.length === 1 ? '1 reply' : `${replies.length} replies`}</p>
-        <ol className="thread-replies">
-          {replies.map((m) => (
-            <li key={m.id}>
-              <ThreadMessage message={m} users={users} />
-            </li>
-          ))}
-        </ol>
-      </div>
-      <ThreadComposer key={open.rootId} converseId={open.converseId} rootId={open.rootId} />
-    </aside>
+  const handlers = useMemo<MessageHandlers>(
+    () => ({
+      onReact: (message, emoji) => void toggleReaction(message, emoji),
+      onReply: (message) => {
+        setReplyTo(message);
+        composer.current?.focus();
+      },
+      onEdit: (message, content) => editMessage(message, content),
+      onDelete: (message) => void deleteMessage(message),
+      onReport: (message) => setReporting(message),
+      onOpenImage: (fileId) => setViewing(fileId),
+      // The pane holds no pending copies, answers only I see, or pages to load:
+      // a reply shows once the server stored it. No onOpenThread: replies do not
+      // start threads, and the root's thread is this one.
+      onLoadOlder: ignore,
+      onAtBottomChange: ignore,
+      onRetry: ignore,
+      onDiscard: ignore,
+      onDismissEphemeral: ignore,
+    }),
+    [],
   );
-}
+  const ctx = useMemo<ItemContext>(
+    () => ({ me, users, canModerate: props.canModerate, handlers }),
+    [me, users, props.canModerate, handlers],
+  );
+  const rootRow = useMemo(() => (root ? buildRows([root], [], me.id)[0] : undefined), [root, me.id]);
+  const rows = useMemo(() => buildRows(replies, [], me.id), [replies, me.id]);
+  const draftKey = threadDraftKey(rootId);
+  // Counted as the root's summary counts them: a deleted reply stays in place but no longer counts.
+  const count = replies.filter((m) => !m.deleted).length;
 
-function ThreadMessage(props: { message: Message; users: Record<string, PublicUser>; root?: boolean }) {
-  const { message } = props;
-  const author = props.users[message.authorId];
   return (
-    <article
-      className={`thread-message${props.root ? ' thread-root' : ''}`}
-      data-testid={props.root ? 'thread-root' : 'thread-reply'}
-    >
-      <div className="message-head">
-        <AuthorName author={author} username={message.username} />
-        <time dateTime={message.createdAt}>{formatTime(message.createdAt)}</time>
-      </div>
-      {message.deleted ? (
-        <p className="content tombstone">This message was deleted.</p>
-      ) : (
-        <div className="content">
-          <RichText text={message.content} />
+    <CustomEmojiScope converseId={converseId}>
+      <aside className="thread-pane" aria-label="Thread" data-testid="thread-pane">
+        <header className="thread-pane-head">
+          <h2>Thread</h2>
+          <button type="button" className="icon-button" aria-label="Close thread" onClick={closeThread}>
+            <Icon name="close" />
+          </button>
+        </header>
+        <div className="thread-pane-body">
+          {rootRow ? (
+            <div className="thread-root" data-testid="thread-root">
+              <MessageItem row={rootRow} ctx={ctx} />
+            </div>
+          ) : (
+            <p className="hint">Loading…</p>
+          )}
+          <p className="thread-count hint">{count === 1 ? '1 reply' : `${count} replies`}</p>
+          <ol className="thread-replies">
+            {rows.map((row) => (
+              <li key={row.key} data-testid="thread-reply">
+                <MessageItem row={row} ctx={ctx} />
+              </li>
+            ))}
+          </ol>
         </div>
-      )}
-    </article>
-  );
-}
-
-function ThreadComposer(props: { converseId: string; rootId: string }) {
-  const [value, setValue] = useState('');
-  const [sending, setSending] = useState(false);
-  const send = async () => {
-    const content = value.trim();
-    if (!content || sending) return;
-    setSending(true);
-    if (await sendThreadReply(props.converseId, props.rootId, content)) setValue('');
-    setSending(false);
-  };
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    void send();
-  };
-  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (event.key === 'Enter' && !event.shiftKey) {
-      event.preventDefault();
-      void send();
-    }
-  };
-  return (
-    <form className="thread-composer" onSubmit={onSubmit}>
-      <textarea
-        aria-label="Reply in thread"
-        placeholder="Reply…"
-        value={value}
-        maxLength={4000}
-        rows={2}
-        onChange={(e) => setValue(e.target.value)}
-        onKeyDown={onKeyDown}
-      />
-      <button type="submit" className="primary" disabled={sending || !value.trim()} aria-label="Send reply">
-        <Icon name="send" size={18} />
-      </button>
-    </form>
+        <Composer
+          key={attempt}
+          ref={composer}
+          label="Reply in thread"
+          placeholder="Reply…"
+          members={props.members}
+          me={me}
+          users={users}
+          replyTo={replyTo}
+          initialDraft={draftOf(draftKey)}
+          onDraftChange={(draft) => saveDraft(draftKey, draft)}
+          onCancelReply={() => setReplyTo(null)}
+          onSend={(content, extra) => {
+            void sendThreadReply(converseId, rootId, content, extra).then((sent) => {
+              if (sent) return;
+              saveDraft(draftKey, content);
+              setAttempt((n) => n + 1);
+            });
+          }}
+          onTyping={() => notifyTyping(converseId)}
+          upload={upload}
+        />
+        {reporting && (
+          <ReportDialog message={reporting} author={users[reporting.authorId]} onClose={() => setReporting(null)} />
+        )}
+        {viewing && <ImageViewer fileId={viewing} onClose={() => setViewing(null)} />}
+      </aside>
+    </CustomEmojiScope>
   );
 }

@@ -22,6 +22,7 @@ export type MissingThing =
   | 'export'
   | 'bot'
   | 'webhook'
+  | 'response URL'
   | 'command'
   | 'feed'
   | 'call'

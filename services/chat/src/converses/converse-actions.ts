@@ -13,6 +13,7 @@ import {
   type ActionResult,
   type Ctx,
   type Params,
+  defineActions,
 } from '@im/sdk';
 import type { ChatDeps } from '../deps.ts';
 import type { ReadDoc } from '../models.ts';
@@ -61,7 +62,7 @@ export const converseActions = (deps: ChatDeps) => {
     return { groups: groupConverses, groupIds: groupConverses.flatMap((g) => g.converseIds), dms };
   };
 
-  return {
+  return defineActions('chat', {
     /** The DM between the caller and another user; the same one every time. */
     openDm: {
       params: chatParams.openDm,
@@ -270,5 +271,5 @@ export const converseActions = (deps: ChatDeps) => {
         return { converses: out };
       },
     },
-  };
+  });
 };

@@ -18,7 +18,7 @@ import { createdAudience, toMessage } from './views.ts';
 export const forwardActions = ({ store, access }: ChatDeps) => ({
   forward: {
     params: chatParams.forward,
-    rateLimit: 'send',
+    rateLimit: 'send' as const,
     async handler(ctx: Ctx<Params<typeof chatParams.forward>>): Promise<Message> {
       const userId = callerId(ctx);
       const { messageId, converseId } = ctx.params;

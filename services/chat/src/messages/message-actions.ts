@@ -15,6 +15,7 @@ import {
   type ActionResult,
   type Ctx,
   type Params,
+  defineActions,
 } from '@im/sdk';
 import { Types } from 'mongoose';
 import type { ChatDeps } from '../deps.ts';
@@ -117,7 +118,7 @@ export const messageActions = (deps: ChatDeps) => {
     if (earlier !== undefined && earlier !== converseId) throw reusedClientMsgId();
   };
 
-  return {
+  return defineActions('chat', {
     /**
      * A send costs at most three calls, whatever it says: the mentioned
      * usernames' ids (only when it mentions someone), one membership check
@@ -375,7 +376,7 @@ export const messageActions = (deps: ChatDeps) => {
         return reactions;
       },
     },
-  };
+  });
 };
 
 /** Counts for everyone; `me` is the reacting user's view, so clients take `userId` into account. */

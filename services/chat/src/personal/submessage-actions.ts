@@ -33,7 +33,7 @@ export const toSubmessage = (doc: SubmessageDoc): Submessage => ({
 export const submessageActions = ({ models, access }: ChatDeps) => ({
   postSubmessage: {
     params: personalParams.postSubmessage,
-    rateLimit: 'react',
+    rateLimit: 'react' as const,
     async handler(ctx: Ctx<Params<typeof personalParams.postSubmessage>>): Promise<Submessage> {
       const userId = callerId(ctx);
       const { doc, converse } = await access.requireMessage(ctx, ctx.params.messageId, userId);

@@ -1,5 +1,14 @@
 import type { Message } from '@im/protocol';
-import { callerId, conflict, forbidden, isDuplicateKeyError, notFound, type Ctx, type Params } from '@im/sdk';
+import {
+  callerId,
+  conflict,
+  forbidden,
+  isDuplicateKeyError,
+  notFound,
+  type Ctx,
+  type Params,
+  defineActions,
+} from '@im/sdk';
 import { Types } from 'mongoose';
 import { refuseMuted } from '../converses/access.ts';
 import type { ChatDeps } from '../deps.ts';
@@ -56,7 +65,7 @@ export const pollActions = ({ models, store, access, voters }: ChatDeps) => {
 
   const { viewOf, announced } = messageChange({ models, voters });
 
-  return {
+  return defineActions('chat', {
     /** My vote replaces my earlier one; an empty list withdraws it. A closed poll refuses it (409). */
     vote: {
       params: personalParams.vote,
@@ -88,5 +97,5 @@ export const pollActions = ({ models, store, access, voters }: ChatDeps) => {
         return announced(ctx, updated, converse, userId);
       },
     },
-  };
+  });
 };

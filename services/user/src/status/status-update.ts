@@ -1,4 +1,4 @@
-import { ImError } from '@im/sdk';
+import { invalid } from '@im/sdk';
 import type { DndSchedule } from '@im/protocol';
 import { isTimeZone } from '@im/protocol';
 import type { StoredStatus } from './user-status.ts';
@@ -16,22 +16,24 @@ export interface StatusChange {
 const ONE_EMOJI = /^\p{RGI_Emoji}$/v;
 const SHORTCODE = /^:[a-z0-9_+-]{1,32}:$/;
 
-const invalid = (field: string, message: string) =>
-  new ImError('IM_ERR_VALIDATION', message, [{ field: `status.${field}`, message }]);
+const invalidField = (field: string, message: string) => invalid(message, [{ field: `status.${field}`, message }]);
 
 /** A time that must lie ahead of `now` (a past end would end nothing). */
 function futureTime(field: string, value: string, now: number): Date {
   const at = new Date(value);
-  if (Number.isNaN(at.getTime())) throw invalid(field, `'status.${field}' is not a real time`);
-  if (at.getTime() <= now) throw invalid(field, `'status.${field}' must be in the future`);
+  if (Number.isNaN(at.getTime())) throw invalidField(field, `'status.${field}' is not a real time`);
+  if (at.getTime() <= now) throw invalidField(field, `'status.${field}' must be in the future`);
   return at;
 }
 
 function checkedSchedule(schedule: NonNullable<StatusChange['schedule']>): DndSchedule {
   if (!isTimeZone(schedule.timeZone))
-    throw invalid('schedule.timeZone', `'status.schedule.timeZone' must be an IANA time zone such as Europe/Berlin`);
+    throw invalidField(
+      'schedule.timeZone',
+      `'status.schedule.timeZone' must be an IANA time zone such as Europe/Berlin`,
+    );
   if (schedule.start === schedule.end)
-    throw invalid('schedule.end', `'status.schedule.end' must differ from its start`);
+    throw invalidField('schedule.end', `'status.schedule.end' must differ from its start`);
   return {
     start: schedule.start,
     end: schedule.end,
@@ -52,7 +54,7 @@ export function applyStatusChange(current: StoredStatus | undefined, change: Sta
     delete next.until;
   }
   if (change.until != null) {
-    if (!next.dnd) throw invalid('until', `'status.until' needs do not disturb on (dnd: true)`);
+    if (!next.dnd) throw invalidField('until', `'status.until' needs do not disturb on (dnd: true)`);
     next.until = futureTime('until', change.until, now);
   } else if (change.until === null) delete next.until;
   if (change.text !== undefined) {
@@ -61,7 +63,7 @@ export function applyStatusChange(current: StoredStatus | undefined, change: Sta
   }
   if (change.emoji !== undefined) {
     if (change.emoji && !ONE_EMOJI.test(change.emoji) && !SHORTCODE.test(change.emoji))
-      throw invalid('emoji', `'status.emoji' must be one emoji or a :shortcode:`);
+      throw invalidField('emoji', `'status.emoji' must be one emoji or a :shortcode:`);
     if (change.emoji) next.emoji = change.emoji;
     else delete next.emoji;
   }

@@ -6,6 +6,7 @@ import { getState, initialState, setState, useStore } from '../../../state/store
 import { alice, bob, group, GROUP_ID } from '../../../test/fixtures.ts';
 import { fakeServer } from '../../../test/server.ts';
 import { MembersTab } from '../settings/MembersTab.tsx';
+import { apiPath } from '@im/api-client';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -54,7 +55,11 @@ describe('roles on member rows', () => {
     fireEvent.click(within(row).getByRole('checkbox', { name: 'Crew' }));
     await within(row).findByTestId('role-chip');
     expect(requests).toEqual([
-      { method: 'PUT', url: `/api/groups/${GROUP_ID}/members/${alice.id}/roles/${crew.id}`, body: undefined },
+      {
+        method: 'PUT',
+        url: apiPath('group.giveRole', { groupId: GROUP_ID, userId: alice.id, roleId: crew.id }),
+        body: undefined,
+      },
     ]);
     expect(within(row).getByText('Alice').style.color).toBe('rgb(230, 126, 34)');
     // It is me: my roles follow.

@@ -1,5 +1,5 @@
 import type { Group } from '@im/protocol';
-import { path } from '../../../api/http.ts';
+import { api } from '../../../api/api.ts';
 import { ExportSection } from '../../exports/ExportSection.tsx';
 
 /** The owner's export of the whole group: every panel's messages, members, roles, emoji and files. */
@@ -9,7 +9,7 @@ export function ExportTab(props: { group: Group }) {
       title="Export this group"
       hint="A zip of every panel's messages (private ones too), the members, roles, custom emoji and attached files. It can be imported into this or another server."
       button="Export"
-      start={path`/api/groups/${props.group.id}/export`}
+      start={() => api.call('import.exportGroup', { groupId: props.group.id })}
     />
   );
 }

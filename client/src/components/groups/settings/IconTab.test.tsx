@@ -4,6 +4,7 @@ import { getState, initialState, setState, useStore } from '../../../state/store
 import { group, GROUP_ID } from '../../../test/fixtures.ts';
 import { apiError, fakeServer } from '../../../test/server.ts';
 import { IconTab } from './IconTab.tsx';
+import { apiPath } from '@im/api-client';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -38,7 +39,9 @@ describe('IconTab', () => {
 
     fireEvent.click(screen.getByRole('button', { name: 'Remove icon' }));
     await screen.findByText('Icon removed.');
-    expect(requests.filter((r) => r.method === 'DELETE').map((r) => r.url)).toEqual([`/api/groups/${GROUP_ID}/icon`]);
+    expect(requests.filter((r) => r.method === 'DELETE').map((r) => r.url)).toEqual([
+      apiPath('group.uploadIcon', { groupId: GROUP_ID }),
+    ]);
     expect(getState().groups[GROUP_ID]!.icon).toBeUndefined();
     expect(preview.querySelector('img')).toBeNull();
     expect(preview.textContent).toBe('Te');

@@ -6,6 +6,7 @@ import { initialState, setState, useStore } from '../../../state/store.ts';
 import { group, GROUP_ID } from '../../../test/fixtures.ts';
 import { fakeServer, type SeenRequest } from '../../../test/server.ts';
 import { RolesTab } from './RolesTab.tsx';
+import { apiPath } from '@im/api-client';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -63,7 +64,7 @@ describe('RolesTab', () => {
     await screen.findByRole('listitem', { name: 'Crew' });
     expect(requests.at(-1)).toEqual({
       method: 'POST',
-      url: `/api/groups/${GROUP_ID}/roles`,
+      url: apiPath('group.roles', { groupId: GROUP_ID }),
       body: { name: 'Crew', permissions: [], color: '#00ff00' },
     });
     expect(rowNames()[0]).toBe('Crew');
@@ -84,7 +85,7 @@ describe('RolesTab', () => {
     await screen.findByRole('listitem', { name: 'Helpers team' });
     expect(requests.at(-1)).toEqual({
       method: 'PATCH',
-      url: `/api/groups/${GROUP_ID}/roles/${helpers.id}`,
+      url: apiPath('group.updateRole', { groupId: GROUP_ID, roleId: helpers.id }),
       body: { permissions: ['manageRoles', 'kickMembers'], name: 'Helpers team' },
     });
   });
@@ -108,7 +109,7 @@ describe('RolesTab', () => {
     await waitFor(() => expect(requests.filter((r) => r.method === 'GET')).toHaveLength(2));
     expect(requests[1]).toEqual({
       method: 'PATCH',
-      url: `/api/groups/${GROUP_ID}/roles/${helpers.id}`,
+      url: apiPath('group.updateRole', { groupId: GROUP_ID, roleId: helpers.id }),
       body: { position: 2 },
     });
   });
@@ -119,7 +120,10 @@ describe('RolesTab', () => {
     await screen.findByRole('listitem', { name: 'Helpers' });
     fireEvent.click(screen.getByRole('button', { name: 'Delete Helpers' }));
     await waitFor(() => expect(screen.queryByRole('listitem', { name: 'Helpers' })).toBeNull());
-    expect(requests.at(-1)).toMatchObject({ method: 'DELETE', url: `/api/groups/${GROUP_ID}/roles/${helpers.id}` });
+    expect(requests.at(-1)).toMatchObject({
+      method: 'DELETE',
+      url: apiPath('group.updateRole', { groupId: GROUP_ID, roleId: helpers.id }),
+    });
   });
 
   it('follows roles:updated from another manager', async () => {

@@ -4,6 +4,7 @@ import { getState, initialState, setState, useStore } from '../../../state/store
 import { group, GROUP_ID, panel } from '../../../test/fixtures.ts';
 import { apiError, fakeServer } from '../../../test/server.ts';
 import { profilePatch, VisibilityTab } from './VisibilityTab.tsx';
+import { apiPath } from '@im/api-client';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -45,7 +46,7 @@ describe('VisibilityTab', () => {
     expect(requests).toEqual([
       {
         method: 'PATCH',
-        url: `/api/groups/${GROUP_ID}`,
+        url: apiPath('group.get', { groupId: GROUP_ID }),
         body: { visibility: 'public', description: 'Seeds and soil' },
       },
     ]);

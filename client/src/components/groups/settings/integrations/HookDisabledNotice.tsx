@@ -1,12 +1,12 @@
 import type { OutgoingWebhook } from '@im/protocol';
-import { http, path } from '../../../../api/http.ts';
 import { ErrorLine } from '../../../common/ErrorLine.tsx';
 import { useAction } from '../../../common/useAction.ts';
 import { formatMoment } from '../../../messages/format.ts';
+import { api } from '../../../../api/api.ts';
 
 /** PATCH the hook on or off; answers the hook as the server now has it. */
 export const setOutgoingHookDisabled = (groupId: string, hookId: string, disabled: boolean) =>
-  http.patch<OutgoingWebhook>(path`/api/groups/${groupId}/webhooks/outgoing/${hookId}`, { disabled });
+  api.call('integration.updateOutgoing', { groupId, hookId, disabled });
 
 /**
  * What an admin must see about an outgoing hook's health: a disabled hook

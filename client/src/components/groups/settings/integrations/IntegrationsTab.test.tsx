@@ -6,10 +6,11 @@ import { bob, group, GROUP_ID, panel } from '../../../../test/fixtures.ts';
 import { apiError, fakeServer, type FakeAnswer, type SeenRequest } from '../../../../test/server.ts';
 import { GroupSettingsDialog } from '../GroupSettingsDialog.tsx';
 import { IntegrationsTab } from './IntegrationsTab.tsx';
+import { apiPath } from '@im/api-client';
 
 const team = group({ myRole: 'admin', panels: [panel(1), panel(2, { name: 'news' })] });
 const origin = window.location.origin;
-const API = `/api/groups/${GROUP_ID}`;
+const API = apiPath('group.get', { groupId: GROUP_ID });
 const AT = '2026-11-20T09:00:00.000Z';
 
 const deployer: Bot = {

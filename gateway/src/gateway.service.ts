@@ -315,7 +315,6 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
         res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(openApi);
       });
       const broker = this.broker;
-      mountApiRoutes(router, app, broker, auth!);
       registerOidcRoutes(router, app, broker);
       if (roomRouter) {
         subscriptions = new RoomSubscriptions({
@@ -339,14 +338,16 @@ export const createGatewayService: ServiceFactory = (app: AppContext) => {
         countRender: (req) => app.rateLimits.consume('public-render', rateLimitAddressKey(clientIp(req))),
         onRender: (format) => publicRenders.inc({ format }),
       });
-      publicRoutes.register(router);
-      router.on('POST', '/api/files', createUploadHandler(app, broker, auth!));
-      router.on('POST', '/api/groups/:groupId/emoji', createEmojiUploadHandler(app, broker, auth!));
-      router.on('POST', '/api/admin/imports', createImportUploadHandler(app, broker, auth!));
-      router.on('PUT', '/api/groups/:groupId/icon', createIconUploadHandler(app, broker, auth!));
-      router.on('GET', '/api/files/:fileId', createDownloadHandler(app, broker, auth!, 'file'));
-      router.on('GET', '/api/files/:fileId/thumbnail', createDownloadHandler(app, broker, auth!, 'thumbnail'));
-      router.on('GET', '/api/exports/:exportId/archive', createExportDownloadHandler(app, broker));
+      mountApiRoutes(router, app, broker, auth!, {
+        ...publicRoutes.handlers(),
+        'file.register': createUploadHandler(app, broker, auth!),
+        'file.download': createDownloadHandler(app, broker, auth!, 'file'),
+        'file.thumbnail': createDownloadHandler(app, broker, auth!, 'thumbnail'),
+        'group.uploadEmoji': createEmojiUploadHandler(app, broker, auth!),
+        'group.uploadIcon': createIconUploadHandler(app, broker, auth!),
+        'import.upload': createImportUploadHandler(app, broker, auth!),
+        'import.exportDownload': createExportDownloadHandler(app, broker),
+      });
       const webClientDir = app.config.webClientDir;
       if (webClientDir) {
         registerWebClientRoutes(router, webClientDir);

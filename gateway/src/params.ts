@@ -11,5 +11,15 @@ export const gatewayParams = {
     before: { type: 'number', integer: true, min: 1, convert: true, optional: true },
     limit: limitParam,
   }),
+  /** Documents a web-public panel's page and feeds (`?before=` a seq); parsed by public-routes.ts. */
+  publicPage: strict({
+    panelId: idParam,
+    before: { type: 'number', integer: true, min: 1, max: 999_999_999_999_999, convert: true, optional: true },
+  }),
+  /** Documents a personal feed: the token as issued (32 random bytes, base64url) and a converse. */
+  personalFeed: strict({
+    token: { type: 'string', min: 43, max: 43, pattern: /^[A-Za-z0-9_-]+$/ },
+    converseId: idParam,
+  }),
   forgetPublic: strict({ converseIds: { type: 'array', items: idParam, max: 1000 } }),
 } as const;

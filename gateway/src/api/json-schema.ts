@@ -11,6 +11,8 @@ export function ruleToJsonSchema(rule: unknown): JsonSchema {
       if (typeof r.min === 'number') out.minLength = r.min;
       if (typeof r.max === 'number') out.maxLength = r.max;
       if (r.pattern instanceof RegExp) out.pattern = r.pattern.source;
+      // What the value is (uri, date-time), where the action checks it as that.
+      if (typeof r.format === 'string') out.format = r.format;
       // For patterns a generator cannot invert (lookaheads, Unicode properties).
       if (Array.isArray(r.examples)) out.examples = r.examples;
       break;

@@ -7,6 +7,7 @@ import { sendJson } from '../http/respond.ts';
 import type { Router } from '../http/router.ts';
 import { refuseOutsideBotScope } from '../auth/bot-scope.ts';
 import { API_ENDPOINTS } from './endpoints.ts';
+import { operationIdOf, type RawHandlers } from './raw-handlers.ts';
 
 const callerUser = (caller: TokenClaims): NonNullable<CallerMeta['user']> => ({
   id: caller.userId,
@@ -14,12 +15,32 @@ const callerUser = (caller: TokenClaims): NonNullable<CallerMeta['user']> => ({
   ...(caller.botGroupId ? { botGroupId: caller.botGroupId } : {}),
 });
 
-/** Mounts every API endpoint: authenticate, gather parameters, call the action, answer. */
-export function mountApiRoutes(router: Router, app: AppContext, broker: ServiceBroker, auth: Authenticator): void {
+/**
+ * Mounts every endpoint of the table: a raw one with its handler from `raw`
+ * (a page or feed for HEAD as well), any other as authenticate, gather
+ * parameters, call the action, answer. A raw endpoint without a handler, or
+ * a handler without an endpoint, stops the gateway here.
+ */
+export function mountApiRoutes(
+  router: Router,
+  app: AppContext,
+  broker: ServiceBroker,
+  auth: Authenticator,
+  raw: RawHandlers,
+): void {
   const clientIp = clientAddressOf(app.config.trustProxy);
+  const unused = new Set(Object.keys(raw));
 
   for (const route of API_ENDPOINTS) {
-    if (route.raw) continue;
+    if (route.raw) {
+      const id = operationIdOf(route);
+      const handler = raw[id];
+      if (!handler) throw new Error(`the raw endpoint ${route.method} ${route.path} (${id}) has no handler`);
+      unused.delete(id);
+      router.on(route.method, route.path, handler);
+      if (route.raw === 'cached' && route.method === 'GET') router.on('HEAD', route.path, handler);
+      continue;
+    }
     router.on(route.method, route.path, async (req, res, pathParams) => {
       const caller = route.auth ? await auth.sessionFromRequest(req) : undefined;
       if (caller?.botGroupId) refuseOutsideBotScope(route, pathParams, caller.botGroupId);
@@ -51,4 +72,5 @@ export function mountApiRoutes(router: Router, app: AppContext, broker: ServiceB
       }
     });
   }
+  if (unused.size > 0) throw new Error(`raw handlers with no endpoint in the table: ${[...unused].join(', ')}`);
 }

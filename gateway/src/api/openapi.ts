@@ -14,8 +14,12 @@ const ref = (name: string) => ({ $ref: `#/components/schemas/${SCHEMAS.names[nam
 const responseSchema = (response: string) =>
   response.endsWith('[]') ? { type: 'array', items: ref(response.slice(0, -2)) } : ref(response);
 
+/** The `file` part's media types, when the route takes only some (schemathesis sends a file of one of them). */
+const fileEncoding = (types: Endpoint['uploadTypes']) =>
+  types ? { encoding: { file: { contentType: types.join(', ') } } } : {};
+
 /** A multipart form with `file` and the route's own text fields (a custom emoji's `name`). */
-const namedUploadBody = (fields: NonNullable<Endpoint['uploadFields']>) => ({
+const namedUploadBody = (fields: NonNullable<Endpoint['uploadFields']>, types: Endpoint['uploadTypes']) => ({
   requestBody: {
     required: true,
     content: {
@@ -34,6 +38,7 @@ const namedUploadBody = (fields: NonNullable<Endpoint['uploadFields']>) => ({
           },
           additionalProperties: false,
         },
+        ...fileEncoding(types),
       },
     },
   },
@@ -96,11 +101,38 @@ const linksOf = (links: Record<string, Record<string, string>>) =>
     Object.entries(links).map(([operationId, parameters]) => [operationId, { operationId, parameters }]),
   );
 
-/** A JSON body; it may be left out (meaning `{}`) exactly when none of its fields is required. */
+/** A JSON body; it may be left out (meaning `{}`) exactly when `{}` would do. */
 const jsonBody = (schema: JsonSchema) => ({
-  required: Array.isArray(schema.required) && schema.required.length > 0,
+  required: (Array.isArray(schema.required) && schema.required.length > 0) || schema.minProperties !== undefined,
   content: { 'application/json': { schema } },
 });
+
+/**
+ * Query parameters of which a request uses at most one set: one object
+ * parameter whose `oneOf` has a branch per set (each closed to the others).
+ */
+function exclusiveQueryParameter(
+  exclusive: NonNullable<Endpoint['exclusiveQuery']>,
+  properties: Record<string, unknown>,
+): Record<string, unknown> {
+  return {
+    name: exclusive.name,
+    in: 'query',
+    required: false,
+    style: 'form',
+    explode: true,
+    schema: {
+      type: 'object',
+      oneOf: exclusive.oneOf.map((set, i) => ({
+        type: 'object',
+        properties: Object.fromEntries(set.map((name) => [name, properties[name]])),
+        additionalProperties: false,
+        // The first set may be left out entirely; another is chosen by naming one of its parameters.
+        ...(i > 0 ? { minProperties: 1 } : {}),
+      })),
+    },
+  };
+}
 
 const ERROR_RESPONSE = {
   description: 'Error (see the error catalog)',
@@ -121,18 +153,32 @@ export function buildOpenApi(routes: readonly Endpoint[]): JsonSchema {
     if (route.input === 'query') {
       const query = objectSchema(route.params, inPath);
       const required = (query.required as string[] | undefined) ?? [];
-      for (const [name, schema] of Object.entries(query.properties as Record<string, unknown>)) {
-        parameters.push({ name, in: 'query', required: required.includes(name), schema });
+      const properties = query.properties as Record<string, unknown>;
+      const exclusive = new Set(route.exclusiveQuery?.oneOf.flat());
+      for (const [name, schema] of Object.entries(properties)) {
+        if (!exclusive.has(name)) parameters.push({ name, in: 'query', required: required.includes(name), schema });
       }
+      if (route.exclusiveQuery) parameters.push(exclusiveQueryParameter(route.exclusiveQuery, properties));
     }
     const operation: Record<string, unknown> = {
       operationId: route.operationId ?? route.action,
       summary: route.summary,
       tags: [route.tag],
       ...(route.auth ? {} : { security: [] }),
-      ...(route.input === 'body' ? { requestBody: jsonBody(objectSchema(route.params, inPath)) } : {}),
+      ...(route.input === 'body'
+        ? {
+            requestBody: jsonBody({
+              ...objectSchema(route.params, inPath),
+              ...(route.nonEmptyBody ? { minProperties: 1 } : {}),
+            }),
+          }
+        : {}),
       ...(route.input === 'signed' ? SIGNED_BODY : {}),
-      ...(route.raw === 'upload' ? (route.uploadFields ? namedUploadBody(route.uploadFields) : UPLOAD_BODY) : {}),
+      ...(route.raw === 'upload'
+        ? route.uploadFields
+          ? namedUploadBody(route.uploadFields, route.uploadTypes)
+          : UPLOAD_BODY
+        : {}),
       // After the upload body: its own parameters go beside the path's, not instead of them.
       ...(parameters.length > 0 || (route.raw === 'upload' && !route.uploadFields)
         ? {
@@ -148,11 +194,13 @@ export function buildOpenApi(routes: readonly Endpoint[]): JsonSchema {
             ? { description: 'Done' }
             : route.raw === 'download'
               ? DOWNLOAD_RESPONSE
-              : {
-                  description: 'OK',
-                  content: { 'application/json': { schema: responseSchema(route.response ?? 'Empty') } },
-                  ...(route.links ? { links: linksOf(route.links) } : {}),
-                },
+              : route.produces
+                ? { description: 'OK', content: { [route.produces]: { schema: { type: 'string' } } } }
+                : {
+                    description: 'OK',
+                    content: { 'application/json': { schema: responseSchema(route.response ?? 'Empty') } },
+                    ...(route.links ? { links: linksOf(route.links) } : {}),
+                  },
         ...(route.accepted
           ? {
               '202': {
@@ -170,7 +218,14 @@ export function buildOpenApi(routes: readonly Endpoint[]): JsonSchema {
               '304': { description: 'Not modified (If-None-Match)' },
             }
           : {}),
-        '4XX': ERROR_RESPONSE,
+        ...(route.invalidWhen
+          ? { '400': { ...ERROR_RESPONSE, description: `Invalid input, also when ${route.invalidWhen}` } }
+          : {}),
+        // A page's 404 is a page, for a browser; its other errors are the catalog's.
+        '4XX':
+          route.produces === 'text/html'
+            ? { ...ERROR_RESPONSE, content: { ...ERROR_RESPONSE.content, 'text/html': { schema: { type: 'string' } } } }
+            : ERROR_RESPONSE,
       },
     };
     (paths[toOpenApiPath(route.path)] ??= {})[route.method.toLowerCase()] = operation;

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { ImError, sweepStale, type TokenClaims, type TokenService } from '@im/sdk';
+import { sweepStale, type TokenClaims, type TokenService, unauthorized } from '@im/sdk';
 import { LRUCache } from 'lru-cache';
 import type { ServiceBroker } from 'moleculer';
 import { SessionChecks } from './session-checks.ts';
@@ -48,7 +48,7 @@ export class Authenticator {
   async sessionFromRequest(req: IncomingMessage): Promise<TokenClaims> {
     const header = req.headers.authorization;
     const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
-    if (!match?.[1]) throw new ImError('IM_ERR_UNAUTHORIZED', 'Missing bearer token');
+    if (!match?.[1]) throw unauthorized('Missing bearer token');
     return this.sessionFromToken(match[1]);
   }
 
@@ -99,4 +99,4 @@ export class Authenticator {
   }
 }
 
-const ended = () => new ImError('IM_ERR_UNAUTHORIZED', 'This session has ended; log in again');
+const ended = () => unauthorized('This session has ended; log in again');

@@ -1,4 +1,4 @@
-import { call, ImError, SESSION_CHECK_BATCH, toHttpError } from '@im/sdk';
+import { call, SESSION_CHECK_BATCH, toHttpError, unavailable } from '@im/sdk';
 import type { ServiceBroker } from 'moleculer';
 
 export interface SessionChecksOptions {
@@ -98,8 +98,7 @@ export class SessionChecks {
         return await call(this.#broker, 'user.sessionsLive', { claims });
       } catch (err) {
         if (!retryable(err)) throw err;
-        if (attempt >= this.#attempts)
-          throw new ImError('IM_ERR_SERVICE_UNAVAILABLE', 'Sessions cannot be checked right now; retry later');
+        if (attempt >= this.#attempts) throw unavailable('Sessions cannot be checked right now; retry later');
         await pause(backoffMs(attempt - 1));
       }
     }

@@ -11,6 +11,8 @@ import {
   type ByteRange,
   type FileVariant,
   notFound,
+  noFileStorage,
+  unauthorized,
 } from '@im/sdk';
 import type { ServiceBroker } from 'moleculer';
 import type { Authenticator } from '../auth/authenticator.ts';
@@ -62,14 +64,14 @@ export function createDownloadHandler(
     let file: FileAccess;
     if (sig !== undefined && !req.headers.authorization) {
       if (!OBJECT_ID.test(fileId) || !signer.verify(fileId, variant, exp, sig))
-        throw new ImError('IM_ERR_UNAUTHORIZED', 'This file link is invalid or has expired; ask for a new one');
+        throw unauthorized('This file link is invalid or has expired; ask for a new one');
       file = await call(broker, 'file.locate', { fileId });
     } else {
       const userId = await auth.fromRequest(req);
       file = await call(broker, 'file.access', { fileId }, { meta: { user: { id: userId } } });
     }
     const storage = app.storage;
-    if (!storage) throw new ImError('IM_ERR_SERVICE_UNAVAILABLE', 'No file storage on this node');
+    if (!storage) throw noFileStorage();
 
     const thumbnail = variant === 'thumbnail';
     if (thumbnail && !file.thumbnailKey) throw new ImError('IM_ERR_NOT_FOUND', 'This file has no thumbnail');

@@ -1,4 +1,4 @@
-import { CUSTOM_EMOJI_NAME_PATTERN } from '@im/protocol';
+import { CUSTOM_EMOJI_NAME_PATTERN, CUSTOM_EMOJI_TYPES } from '@im/protocol';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { call, ImError, sniffMime, type AppContext, invalid } from '@im/sdk';
@@ -13,9 +13,6 @@ import { storageKey } from './upload.ts';
 export const EMOJI_MAX_BYTES = 256 * 1024;
 
 const EMOJI_NAME = new RegExp(CUSTOM_EMOJI_NAME_PATTERN);
-
-/** Image types a browser draws inline; SVG is refused (it can carry script). */
-const EMOJI_TYPES = new Set(['image/png', 'image/gif', 'image/jpeg', 'image/webp', 'image/avif']);
 
 const tooLarge = () => new ImError('IM_ERR_PAYLOAD_TOO_LARGE', `Emoji images are limited to ${EMOJI_MAX_BYTES} bytes`);
 const invalidField = (field: string, message: string) => invalid(message, [{ field, type: 'emoji', message }]);
@@ -43,7 +40,8 @@ export function createEmojiUploadHandler(app: AppContext, broker: ServiceBroker,
       throw invalidField('name', "'name' must be 2-32 of a-z, 0-9 and _");
     if (!bytes || bytes.length === 0) throw invalidField('file', 'The multipart body has no "file" image');
     const mime = await sniffMime(bytes.subarray(0, 4100));
-    if (!EMOJI_TYPES.has(mime)) throw invalidField('file', 'The file must be a PNG, GIF, JPEG, WebP or AVIF image');
+    if (!CUSTOM_EMOJI_TYPES.includes(mime))
+      throw invalidField('file', 'The file must be a PNG, GIF, JPEG, WebP or AVIF image');
     const meta = { meta: { user: { id: userId } } };
     await call(broker, 'group.addEmoji', { groupId, name }, meta);
 

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
-import { call, ExportUrlSigner, ImError, OBJECT_ID, type AppContext, invalid } from '@im/sdk';
+import { call, ExportUrlSigner, OBJECT_ID, type AppContext, invalid, noFileStorage, unauthorized } from '@im/sdk';
 import type { ServiceBroker } from 'moleculer';
 import { readQuery } from '../http/body.ts';
 
@@ -22,9 +22,9 @@ export function createExportDownloadHandler(app: AppContext, broker: ServiceBrok
     if (exp === undefined || sig === undefined)
       throw invalid('exp and sig are required: GET /api/exports/:id gives the link');
     if (!OBJECT_ID.test(exportId) || !signer.verify(exportId, exp, sig))
-      throw new ImError('IM_ERR_UNAUTHORIZED', 'This download link is invalid or has expired; ask for a new one');
+      throw unauthorized('This download link is invalid or has expired; ask for a new one');
     const storage = app.storage;
-    if (!storage) throw new ImError('IM_ERR_SERVICE_UNAVAILABLE', 'No file storage on this node');
+    if (!storage) throw noFileStorage();
     const archive = await call(broker, 'import.exportLocate', { exportId });
     const body = await storage.get(archive.storageKey);
     res.writeHead(200, {

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ImError, type AppContext, type ObjectStorage } from '@im/sdk';
+import { type ImError, type AppContext, type ObjectStorage, noFileStorage } from '@im/sdk';
 import type { Authenticator } from '../auth/authenticator.ts';
 
 /** Multipart framing around a small image: a body declared past the limit by more than this is refused unread. */
@@ -31,7 +31,7 @@ export async function openGroupImageUpload(
   const userId = await auth.fromRequest(req);
   await app.rateLimits.consume('upload', userId);
   const storage = app.storage;
-  if (!storage) throw new ImError('IM_ERR_SERVICE_UNAVAILABLE', 'No file storage on this node');
+  if (!storage) throw noFileStorage();
   const groupId = params.groupId ?? '';
   if (!GROUP_ID.test(groupId)) throw rules.invalid('groupId', "'groupId' must be an id");
   if (Number(req.headers['content-length'] ?? 0) > rules.maxBytes + FRAMING) {

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { call, ImError, type AppContext } from '@im/sdk';
+import { call, type AppContext, noFileStorage } from '@im/sdk';
 import type { ImportJob, ImportKind } from '@im/protocol';
 import type { ServiceBroker } from 'moleculer';
 import type { Authenticator } from '../auth/authenticator.ts';
@@ -22,7 +22,7 @@ export function createImportUploadHandler(app: AppContext, broker: ServiceBroker
     const params = { kind: query.kind ?? '', ...(query.owner ? { owner: query.owner } : {}) };
     const { ownerId } = await call(broker, 'import.prepare', params, meta);
     const storage = app.storage;
-    if (!storage) throw new ImError('IM_ERR_SERVICE_UNAVAILABLE', 'No file storage on this node');
+    if (!storage) throw noFileStorage();
     const { stream, name, complete } = await uploadSource(req);
     const key = storageKey('imports');
     try {

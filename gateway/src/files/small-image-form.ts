@@ -9,10 +9,17 @@ export interface SmallImageForm {
   bytes?: Buffer;
 }
 
+/** A part the form does not have (as the API document declares it: no other properties). */
+const unknownPart = (name: string, known: readonly string[]) =>
+  invalid(`Unknown part '${name}': the form has ${['file', ...known].join(' and ')}`, [
+    { field: name, type: 'multipartParts', message: 'Not a part of this form' },
+  ]);
+
 /**
  * Reads a multipart body whose `file` part is a small image, into memory and
- * never past `maxBytes` (then `tooLarge()`, once the rest is drained). Only
- * the named text `fields` are kept; other parts are read and dropped.
+ * never past `maxBytes` (then `tooLarge()`, once the rest is drained). Its
+ * parts are `file` (once) and the named text `fields`: any other part
+ * refuses the form (400), once the rest is drained.
  */
 export function readSmallImageForm(
   req: IncomingMessage,
@@ -35,9 +42,14 @@ export function readSmallImageForm(
     let failure: ImError | undefined;
     parser.on('field', (field, value) => {
       if (options.fields.includes(field)) form.fields[field] = value;
+      // `file` as text, not a file part: the caller's check of the bytes says what is missing.
+      else if (field !== 'file') failure ??= unknownPart(field, options.fields);
     });
+    let files = 0;
     parser.on('file', (field, stream) => {
-      if (field !== 'file' || form.bytes) {
+      files += 1;
+      if (field !== 'file' || files > 1) {
+        failure ??= unknownPart(field, options.fields);
         stream.resume();
         return;
       }
@@ -45,12 +57,17 @@ export function readSmallImageForm(
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       // busboy stops at fileSize and says so: the image is refused, the rest of the body is drained.
       stream.on('limit', () => {
-        failure = options.tooLarge();
+        failure ??= options.tooLarge();
       });
       stream.on('end', () => {
         form.bytes = Buffer.concat(chunks);
       });
     });
+    // Past busboy's limits a part is dropped unseen: a second file, or more fields than the form has.
+    for (const limit of ['filesLimit', 'fieldsLimit', 'partsLimit'] as const)
+      parser.on(limit, () => {
+        failure ??= invalid(`The form has only ${['file', ...options.fields].join(' and ')}`);
+      });
     parser.on('error', () => reject(invalid('Malformed multipart body')));
     parser.on('close', () => (failure ? reject(failure) : resolve(form)));
     req.pipe(parser);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import busboy from 'busboy';
-import { call, codePointLength, ImError, sniffMime, type AppContext, invalid } from '@im/sdk';
+import { call, codePointLength, ImError, sniffMime, type AppContext, invalid, noFileStorage } from '@im/sdk';
 import type { ServiceBroker } from 'moleculer';
 import type { Authenticator } from '../auth/authenticator.ts';
 import { readQuery } from '../http/body.ts';
@@ -136,7 +136,7 @@ export function createUploadHandler(app: AppContext, broker: ServiceBroker, auth
     // Not an action call until the bytes are stored: the policy's 'upload' limit is counted here.
     await app.rateLimits.consume('upload', userId);
     const storage = app.storage;
-    if (!storage) throw new ImError('IM_ERR_SERVICE_UNAVAILABLE', 'No file storage on this node');
+    if (!storage) throw noFileStorage();
     // The quota's room left caps this upload when it is below the size limit (the file
     // service counts the stored size again, atomically, before recording it).
     const usage = await call(broker, 'file.usage', { userId });

@@ -3,7 +3,7 @@ import type { ConverseAccess } from '@im/protocol';
 import { call, ImError, invalid } from '@im/sdk';
 import { LRUCache } from 'lru-cache';
 import type { ServiceBroker } from 'moleculer';
-import type { Router } from '../http/router.ts';
+import type { RawHandlers } from '../api/raw-handlers.ts';
 import { PublicCache, type Render, type Rendered } from './public-cache.ts';
 import { PAGE_SIZE, PublicRenderer, type PublicFormat } from './public-renders.ts';
 import { sendPrepared } from './prepared-response.ts';
@@ -109,18 +109,18 @@ export class PublicRoutes {
     return before ? () => before(converseId).then(render) : render;
   }
 
-  register(router: Router): void {
+  /** The handlers of the public endpoints in the table (gateway/src/endpoints.ts), by operationId. */
+  handlers(): RawHandlers {
     const panel = (format: PublicFormat) => (req: IncomingMessage, res: ServerResponse, params: Params) =>
       this.#panel(req, res, params.panelId ?? '', format);
-    for (const method of ['GET', 'HEAD'] as const) {
-      router.on(method, '/p/:panelId', panel('page'));
-      router.on(method, '/p/:panelId/feed.atom', panel('atom'));
-      router.on(method, '/p/:panelId/feed.rss', panel('rss'));
-      router.on(method, '/api/public/panels/:panelId/messages', panel('json'));
-      router.on(method, '/feeds/:token/converses/:file', (req, res, params) =>
-        this.#personalFeed(req, res, params.token ?? '', params.file ?? ''),
-      );
-    }
+    return {
+      'public.page': panel('page'),
+      'public.atom': panel('atom'),
+      'public.rss': panel('rss'),
+      'public.panelMessages': panel('json'),
+      'public.personalFeed': (req, res, params) =>
+        this.#personalFeed(req, res, params.token ?? '', params.converseId ?? ''),
+    };
   }
 
   /** A user's new feed token replaces the old: forget whose the old one was. */
@@ -185,8 +185,7 @@ export class PublicRoutes {
     this.#answer(req, res, rendered, format);
   }
 
-  async #personalFeed(req: IncomingMessage, res: ServerResponse, token: string, file: string): Promise<void> {
-    const converseId = file.endsWith('.atom') ? file.slice(0, -'.atom'.length) : '';
+  async #personalFeed(req: IncomingMessage, res: ServerResponse, token: string, converseId: string): Promise<void> {
     if (!FEED_TOKEN.test(token) || !ID.test(converseId)) throw notFound();
     const count = this.#onceFor(req);
     const userId = await this.#tokenOwner(token, count);

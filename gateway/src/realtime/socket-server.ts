@@ -9,7 +9,7 @@ import type {
   SyncRequest,
   SyncResult,
 } from '@im/protocol';
-import { announce, call, EVENTS, ImError, toHttpError, type AppContext, notFound, invalid } from '@im/sdk';
+import { announce, call, EVENTS, toHttpError, type AppContext, notFound, invalid, unauthorized } from '@im/sdk';
 import type { ServiceBroker } from 'moleculer';
 import pLimit from 'p-limit';
 import { Server, type Socket } from 'socket.io';
@@ -169,7 +169,7 @@ export function createSocketServer(
     const verify =
       typeof token === 'string'
         ? auth.sessionFromToken(token)
-        : Promise.reject(new ImError('IM_ERR_UNAUTHORIZED', 'Missing token in the handshake'));
+        : Promise.reject(unauthorized('Missing token in the handshake'));
     verify.then(
       ({ userId, sessionId, botGroupId }) => {
         socket.data.userId = userId;

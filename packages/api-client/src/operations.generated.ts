@@ -353,6 +353,10 @@ export const OPERATIONS = {
     input: 'body',
     status: 200,
   },
+  /** A web-public panel's newest 50 messages as an Atom 1.0 feed; no token. Not web-public: 404 */
+  'public.atom': { method: 'GET', path: '/p/:panelId/feed.atom', input: 'query', status: 200, raw: 'cached' },
+  /** A web-public panel's newest messages as an HTML page (or those below `before`), readable without JavaScript; no token. Not web-public: 404 */
+  'public.page': { method: 'GET', path: '/p/:panelId', input: 'query', status: 200, raw: 'cached' },
   /** A web-public panel's messages as history gives them (newest page, or below `before`), deleted ones left out; no token. Not web-public: 404 */
   'public.panelMessages': {
     method: 'GET',
@@ -361,6 +365,16 @@ export const OPERATIONS = {
     status: 200,
     raw: 'cached',
   },
+  /** An Atom feed of a converse the personal feed token's owner is a member of (POST /api/feeds/token makes the token); otherwise 404 */
+  'public.personalFeed': {
+    method: 'GET',
+    path: '/feeds/:token/converses/:converseId.atom',
+    input: 'none',
+    status: 200,
+    raw: 'cached',
+  },
+  /** A web-public panel's newest 50 messages as an RSS 2.0 feed; no token. Not web-public: 404 */
+  'public.rss': { method: 'GET', path: '/p/:panelId/feed.rss', input: 'query', status: 200, raw: 'cached' },
   /** My notification level of a converse (its default when never set) */
   'push.converseLevel': { method: 'GET', path: '/api/converses/:converseId/notifications', input: 'none', status: 200 },
   /** My notification settings: mute-all and every converse level I set */
@@ -966,10 +980,30 @@ export interface OperationTypes {
     params: { groupId: string; reportId: string; action: 'dismiss' | 'delete' };
     response: ApiSchemas['Report'];
   };
+  'public.atom': {
+    path: { panelId: string };
+    params: { panelId: string; before?: number };
+    response: ApiSchemas['Empty'];
+  };
+  'public.page': {
+    path: { panelId: string };
+    params: { panelId: string; before?: number };
+    response: ApiSchemas['Empty'];
+  };
   'public.panelMessages': {
     path: { panelId: string };
     params: { panelId: string; before?: number; limit?: number };
     response: Array<ApiSchemas['Message']>;
+  };
+  'public.personalFeed': {
+    path: { token: string; converseId: string };
+    params: { token: string; converseId: string };
+    response: ApiSchemas['Empty'];
+  };
+  'public.rss': {
+    path: { panelId: string };
+    params: { panelId: string; before?: number };
+    response: ApiSchemas['Empty'];
   };
   'push.converseLevel': {
     path: { converseId: string };

@@ -19,10 +19,17 @@ describe('custom emoji', () => {
   let outsider: User;
   let group: Group;
 
-  const upload = async (user: User, name: string | undefined, bytes: Uint8Array, groupId = group.id) => {
+  const upload = async (
+    user: User,
+    name: string | undefined,
+    bytes: Uint8Array,
+    groupId = group.id,
+    extra?: (form: FormData) => void,
+  ) => {
     const form = new FormData();
     if (name !== undefined) form.append('name', name);
     form.append('file', new Blob([bytes], { type: 'image/png' }), 'emoji.png');
+    extra?.(form);
     const res = await fetch(`${api.base}/api/groups/${groupId}/emoji`, {
       method: 'POST',
       headers: { authorization: `Bearer ${user.token}` },
@@ -107,6 +114,24 @@ describe('custom emoji', () => {
 
     const names = (await ok<CustomEmoji[]>('GET', `/api/groups/${group.id}/emoji`, owner)).map((e) => e.name);
     assert.deepEqual(names, ['party_parrot']);
+  });
+
+  it('refuses a form with a part besides name and file (as the document declares), storing nothing', async () => {
+    const image = await png(3);
+    const before = await ok<{ storage: { used: number } }>('GET', '/api/users/me', owner);
+    for (const [what, extra] of [
+      ['a text field', (form: FormData) => form.append('colour', 'red')],
+      ['a second file', (form: FormData) => form.append('file', new Blob([image], { type: 'image/png' }), 'b.png')],
+      ['a file under another name', (form: FormData) => form.append('other', new Blob([image]), 'c.png')],
+    ] as const) {
+      const res = await upload(owner, 'extra_part', image, group.id, extra);
+      assert.equal(res.status, 400, what);
+      assert.equal(res.body.error.code, 'IM_ERR_VALIDATION', what);
+    }
+    const names = (await ok<CustomEmoji[]>('GET', `/api/groups/${group.id}/emoji`, owner)).map((e) => e.name);
+    assert.ok(!names.includes('extra_part'));
+    const after = await ok<{ storage: { used: number } }>('GET', '/api/users/me', owner);
+    assert.equal(after.storage.used, before.storage.used);
   });
 
   it('a known :name: is a reaction in the group; an unknown one is 400; Unicode emoji still work', async () => {

@@ -148,6 +148,13 @@ describe('group icons', () => {
     });
     assert.equal(raw.status, 415);
     await refused('PUT', '/api/groups/not-an-id/icon', owner, 400, 'IM_ERR_VALIDATION');
+    // The form has one part, file (the document says no other): any other refuses it.
+    const extra = new FormData();
+    extra.append('file', new Blob([image]), 'icon.png');
+    extra.append('caption', 'green');
+    const withExtra = await putIcon(owner, image, group.id, { body: extra });
+    assert.equal(withExtra.status, 400);
+    assert.equal(withExtra.body.error.code, 'IM_ERR_VALIDATION');
 
     assert.equal(await iconSeenBy(owner), current);
   });

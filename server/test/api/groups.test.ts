@@ -276,6 +276,68 @@ describe('groups, members, panels and invites over HTTP', () => {
     );
   });
 
+  it('an empty PATCH of a panel, a role or a user group is 400, as the document declares (minProperties: 1)', async () => {
+    const owner = await api.user();
+    const group = await createGroup(owner);
+    const made = async (path: string, body: Record<string, unknown>) => {
+      const res = await api.request<{ id: string }>('POST', path, { token: owner.token, body });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      return res.body.id;
+    };
+    const roleId = await made(`/api/groups/${group.id}/roles`, { name: 'helpers', permissions: [] });
+    const userGroupId = await made(`/api/groups/${group.id}/user-groups`, {
+      handle: 'crew',
+      name: 'Crew',
+      memberIds: [owner.id],
+    });
+    const doc = (await (await fetch(`${api.base}/api/openapi.json`)).json()) as {
+      paths: Record<
+        string,
+        { patch: { requestBody: { required: boolean; content: Record<string, { schema: object }> } } }
+      >;
+    };
+    for (const [documented, path] of [
+      ['/api/groups/{groupId}/panels/{panelId}', `/api/groups/${group.id}/panels/${group.panels[0]!.id}`],
+      ['/api/groups/{groupId}/roles/{roleId}', `/api/groups/${group.id}/roles/${roleId}`],
+      ['/api/groups/{groupId}/user-groups/{userGroupId}', `/api/groups/${group.id}/user-groups/${userGroupId}`],
+    ] as const) {
+      const body = doc.paths[documented]!.patch.requestBody;
+      assert.equal(body.required, true, documented);
+      assert.equal((body.content['application/json']!.schema as { minProperties?: number }).minProperties, 1);
+      const empty = await api.request<Err>('PATCH', path, { token: owner.token, body: {} });
+      assert.equal(empty.status, 400, path);
+      assert.equal(empty.body.error.code, 'IM_ERR_VALIDATION');
+    }
+    // The group itself takes an empty change (nothing changes), and says so: no minProperties.
+    const same = await api.request<Group>('PATCH', `/api/groups/${group.id}`, { token: owner.token, body: {} });
+    assert.equal(same.status, 200);
+    assert.equal(same.body.name, group.name);
+  });
+
+  it('allow lists on a panel that is not private are 400, a reason the document gives for its 400', async () => {
+    const owner = await api.user();
+    const group = await createGroup(owner);
+    const create = await api.request<Err>('POST', `/api/groups/${group.id}/panels`, {
+      token: owner.token,
+      body: { name: 'open', type: 'text', private: false, allowUserIds: [owner.id] },
+    });
+    assert.equal(create.status, 400);
+    assert.equal(create.body.error.code, 'IM_ERR_VALIDATION');
+    const update = await api.request<Err>('PATCH', `/api/groups/${group.id}/panels/${group.panels[0]!.id}`, {
+      token: owner.token,
+      body: { allowUserIds: [owner.id] },
+    });
+    assert.equal(update.status, 400);
+    const doc = (await (await fetch(`${api.base}/api/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { responses: Record<string, { description: string }> }>>;
+    };
+    assert.match(doc.paths['/api/groups/{groupId}/panels']!.post!.responses['400']!.description, /allowUserIds/);
+    assert.match(
+      doc.paths['/api/groups/{groupId}/panels/{panelId}']!.patch!.responses['400']!.description,
+      /allowUserIds/,
+    );
+  });
+
   it('refuses expired and used-up invites; accepting twice uses nothing', async () => {
     const owner = await api.user();
     const group = await createGroup(owner);

@@ -71,6 +71,16 @@ describe('history around a message', () => {
     }
   });
 
+  it('takes before and after together (the messages between), as the document says; around only alone', async () => {
+    // The document declares them as one parameter: before and after, or around (oneOf).
+    const between = await around('after=10&before=15&limit=100');
+    assert.equal(between.status, 200);
+    assert.deepEqual(seqs(between.body), range(11, 14));
+    const all = await around('before=20&after=10&around=15');
+    assert.equal(all.status, 400);
+    assert.equal((all.body as unknown as Err).error.code, 'IM_ERR_VALIDATION');
+  });
+
   it('keeps outsiders out with a 404', async () => {
     const outsider = await api.user('out');
     const res = await around('around=10', outsider.token);

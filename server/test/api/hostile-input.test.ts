@@ -98,13 +98,25 @@ describe('every API route rejects hostile input and writes nothing', () => {
 
       for (const attempt of attempts) {
         const url = attempt.query ? `${attempt.path}?${attempt.query}` : attempt.path;
+        const what = `${route.method} ${url} ${attempt.raw?.slice(0, 80) ?? ''}`;
+        if (route.produces === 'text/html') {
+          // A page: a path that names no public panel answers the not-found page, anything else the catalog's JSON.
+          const res = await fetch(api.base + url);
+          if (res.headers.get('content-type')?.startsWith('text/html')) {
+            assert.equal(res.status, 404, what);
+            await res.text();
+          } else {
+            assert.ok(res.status >= 400 && res.status < 500, `${what} answered ${res.status}`);
+            assert.match(((await res.json()) as { error: { code: string } }).error.code, /^IM_ERR_/, what);
+          }
+          continue;
+        }
         const res = await api.request<{ error?: { code?: string } }>(route.method, url, {
           ...(token ? { token } : {}),
           ...(attempt.raw !== undefined
             ? { raw: attempt.raw, headers: { 'content-type': attempt.contentType ?? 'application/json' } }
             : {}),
         });
-        const what = `${route.method} ${url} ${attempt.raw?.slice(0, 80) ?? ''}`;
         assert.ok(res.status >= 400 && res.status < 500, `${what} answered ${res.status}`);
         // A path id that cannot match anything may be a 404; everything else is a 400-family refusal.
         assert.match(res.body?.error?.code ?? '', /^IM_ERR_/, what);

@@ -50,12 +50,17 @@ describe('/api/openapi.json', () => {
     for (const [path, ops] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(ops)) {
         const url = path.replace(/\{[A-Za-z]+\}/g, '0123456789abcdef01234567');
-        const res = await api.request<{ error?: { code: string } }>(
-          method.toUpperCase(),
-          url,
-          method === 'get' || method === 'delete' ? {} : { body: {} },
-        );
-        assert.notEqual(res.body?.error?.code, 'IM_ERR_ROUTE_NOT_FOUND', `${method} ${path}`);
+        const res = await fetch(api.base + url, {
+          method: method.toUpperCase(),
+          ...(method === 'get' || method === 'delete'
+            ? {}
+            : { body: '{}', headers: { 'content-type': 'application/json' } }),
+        });
+        // A page's 404 is a page; every other answer here is the catalog's JSON.
+        const body = res.headers.get('content-type')?.startsWith('application/json')
+          ? ((await res.json()) as { error?: { code: string } })
+          : (await res.text(), undefined);
+        assert.notEqual(body?.error?.code, 'IM_ERR_ROUTE_NOT_FOUND', `${method} ${path}`);
         const open = Array.isArray(op.security) && op.security.length === 0;
         assert.equal(
           res.status === 401,
@@ -90,5 +95,73 @@ describe('/api/openapi.json', () => {
         }
       }
     }
+  });
+
+  it('declares what a schema can say: exclusive query parameters, URLs, multipart parts', () => {
+    type Op = {
+      parameters?: Array<{ name: string; in: string; schema: { oneOf?: unknown[] } }>;
+      requestBody?: { content: Record<string, { schema: Record<string, unknown> }> };
+    };
+    const op = (path: string, method: string) => (doc.paths[path] as unknown as Record<string, Op>)[method]!;
+    // History: before and after, or around alone.
+    const history = op('/api/converses/{converseId}/messages', 'get').parameters!;
+    assert.ok(!history.some((p) => ['before', 'after', 'around'].includes(p.name)));
+    const branches = history.find((p) => p.name === 'page')!.schema.oneOf as Array<{
+      properties: Record<string, unknown>;
+      additionalProperties: boolean;
+      minProperties?: number;
+    }>;
+    assert.deepEqual(
+      branches.map((b) => [Object.keys(b.properties), b.additionalProperties, b.minProperties]),
+      [
+        [['before', 'after'], false, undefined],
+        [['around'], false, 1],
+      ],
+    );
+    // URLs the server checks as URLs.
+    const json = (path: string) => op(path, 'post').requestBody!.content['application/json']!.schema;
+    const property = (path: string, name: string) =>
+      (json(path).properties as Record<string, { format?: string }>)[name];
+    assert.equal(property('/api/groups/{groupId}/commands', 'url')?.format, 'uri');
+    assert.equal(property('/api/groups/{groupId}/webhooks/outgoing', 'url')?.format, 'uri');
+    assert.equal(property('/api/push/subscriptions', 'endpoint')?.format, 'uri');
+    // Multipart forms take only their declared parts; image forms say which images.
+    for (const [path, method] of [
+      ['/api/files', 'post'],
+      ['/api/groups/{groupId}/emoji', 'post'],
+      ['/api/groups/{groupId}/icon', 'put'],
+    ] as const) {
+      const form = op(path, method).requestBody!.content['multipart/form-data']!;
+      assert.equal(form.schema.additionalProperties, false, path);
+    }
+    const emoji = op('/api/groups/{groupId}/emoji', 'post').requestBody!.content['multipart/form-data'] as {
+      encoding?: { file?: { contentType: string } };
+    };
+    assert.match(emoji.encoding?.file?.contentType ?? '', /image\/png/);
+  });
+
+  it('lists the raw endpoints (uploads, downloads, pages, feeds) from the table, with their media types', () => {
+    const raw = API_ENDPOINTS.filter((e) => e.raw).map((e) => `${e.method} ${e.path}`);
+    for (const route of [
+      'POST /api/files',
+      'GET /api/files/:fileId',
+      'GET /api/files/:fileId/thumbnail',
+      'POST /api/groups/:groupId/emoji',
+      'PUT /api/groups/:groupId/icon',
+      'GET /p/:panelId',
+      'GET /p/:panelId/feed.atom',
+      'GET /p/:panelId/feed.rss',
+      'GET /api/public/panels/:panelId/messages',
+      'GET /feeds/:token/converses/:converseId.atom',
+    ])
+      assert.ok(raw.includes(route), route);
+    type Responses = Record<string, { content?: Record<string, unknown> }>;
+    const answers = (path: string) => (doc.paths[path]!['get'] as unknown as { responses: Responses }).responses;
+    assert.deepEqual(Object.keys(answers('/p/{panelId}')['200']!.content!), ['text/html']);
+    assert.ok('text/html' in answers('/p/{panelId}')['4XX']!.content!);
+    assert.deepEqual(Object.keys(answers('/p/{panelId}/feed.rss')['200']!.content!), ['application/rss+xml']);
+    assert.deepEqual(Object.keys(answers('/feeds/{token}/converses/{converseId}.atom')['200']!.content!), [
+      'application/atom+xml',
+    ]);
   });
 });

@@ -115,6 +115,8 @@ describe('notification levels, the inbox and mark as unread', () => {
 
     assert.equal((await level(me, converseId, { level: 'loud' })).status, 400);
     assert.equal((await level(me, converseId, { level: 'none', muteUntil: 'soon' })).status, 400);
+    // An ISO 8601 time with its offset, as the document's date-time says: a date alone is not one.
+    assert.equal((await level(me, converseId, { level: 'none', muteUntil: '2030-01-31' })).status, 400);
     assert.equal((await level(me, converseId, { level: 'none', extra: 1 })).status, 400);
     assert.equal((await level(outsider, converseId)).status, 404);
     assert.equal((await level(outsider, converseId, { level: 'none' })).status, 404);

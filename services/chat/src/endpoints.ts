@@ -36,6 +36,7 @@ export const chatEndpoints: Endpoint[] = [
     summary:
       'Messages by seq, ascending: before=S the limit just below S, after=S the limit just above, both the limit just above after and below before, around=S the limit centred on S (alone), neither the newest',
     tag: 'messages',
+    exclusiveQuery: { name: 'page', oneOf: [['before', 'after'], ['around']] },
     response: 'Message[]',
   }),
   endpoint({
@@ -47,6 +48,8 @@ export const chatEndpoints: Endpoint[] = [
     status: 201,
     summary: "Send a message (idempotent per clientMsgId); `/trigger text` runs the group's slash command instead",
     tag: 'messages',
+    invalidWhen:
+      'sendAt is not in the future or more than a year ahead, or is sent by a bot; username is sent by a person (it is for bots)',
     response: 'Message',
     accepted: {
       response: 'SendAccepted',

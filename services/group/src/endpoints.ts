@@ -1,4 +1,4 @@
-import { CUSTOM_EMOJI_NAME_PATTERN } from '@im/protocol';
+import { CUSTOM_EMOJI_NAME_PATTERN, CUSTOM_EMOJI_TYPES, PICTURE_TYPES } from '@im/protocol';
 import { endpoint, type Endpoint } from '@im/sdk';
 import { emojiParams } from './emoji-params.ts';
 import { iconParams } from './icon-params.ts';
@@ -69,6 +69,8 @@ export const groupEndpoints: Endpoint[] = [
     raw: 'upload',
     // Multipart only, with the image as its one part.
     uploadFields: {},
+    uploadTypes: PICTURE_TYPES,
+    invalidWhen: "the file's bytes are not one of those images (the type is sniffed, whatever the part says)",
     summary:
       'Set the group\'s icon (manageGroup): multipart/form-data with a "file" PNG, JPEG, GIF or WebP image of at most 1 MB; readable by everyone signed in, like avatars',
     tag: 'groups',
@@ -123,6 +125,7 @@ export const groupEndpoints: Endpoint[] = [
     status: 201,
     summary: 'Create a text or voice panel, with a topic, private to some roles and people if asked (managePanels)',
     tag: 'panels',
+    invalidWhen: 'allowRoleIds or allowUserIds are given without private: true',
     response: 'Panel',
   }),
   endpoint({
@@ -134,6 +137,8 @@ export const groupEndpoints: Endpoint[] = [
     summary:
       "Rename a panel, set its topic, who may post in it (postingRole 'admin': members read only), whether it is readable on the web without an account (webPublic; public groups only), or make it private to some roles and people (private, allowRoleIds, allowUserIds) (managePanels)",
     tag: 'panels',
+    nonEmptyBody: true,
+    invalidWhen: 'allowRoleIds or allowUserIds are given for a panel that is not (or will not be) private',
     response: 'Panel',
   }),
   endpoint({
@@ -261,6 +266,8 @@ export const groupEndpoints: Endpoint[] = [
     uploadFields: {
       name: { pattern: CUSTOM_EMOJI_NAME_PATTERN, description: "The emoji's name, as :name: carries it" },
     },
+    uploadTypes: CUSTOM_EMOJI_TYPES,
+    invalidWhen: "the file's bytes are not one of those images (the type is sniffed, whatever the part says)",
     summary:
       'Add a custom emoji (manageGroup): multipart/form-data with a "name" field (2-32 of a-z, 0-9, _) and a "file" image of at most 256 KB',
     tag: 'groups',
@@ -316,6 +323,8 @@ export const groupEndpoints: Endpoint[] = [
     summary:
       'Rename, recolour, change the permissions of or move a role (manageRoles; roles below your highest only; @everyone: permissions only)',
     tag: 'roles',
+    nonEmptyBody: true,
+    invalidWhen: "the role is @everyone (the group's id) and the change names more than its permissions",
     response: 'Role',
   }),
   endpoint({
@@ -358,6 +367,7 @@ export const groupEndpoints: Endpoint[] = [
     input: 'body',
     summary: "Change a user group's handle, name or members (the whole list) (mentionAll or admin)",
     tag: 'roles',
+    nonEmptyBody: true,
     response: 'UserGroup',
   }),
   endpoint({

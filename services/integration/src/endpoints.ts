@@ -3,6 +3,10 @@ import { integrationParams as p } from './params.ts';
 
 const group = '/api/groups/:groupId';
 
+/** Why a URL of the right shape can still be refused: the outbound guard checks where it leads. */
+const REFUSED_URL =
+  "the URL's destination is refused (not http(s), or not a public address once resolved; OUTBOUND_ALLOW names exceptions)";
+
 /** Bots, webhooks and slash commands: the integration service's public HTTP endpoints. */
 export const integrationEndpoints: Endpoint[] = [
   endpoint({
@@ -111,6 +115,7 @@ export const integrationEndpoints: Endpoint[] = [
       'An outgoing webhook: new messages of the group (or a panel) POSTed, signed, to url; the secret is shown once (manageIntegrations)',
     tag: 'integrations',
     response: 'OutgoingWebhookWithSecret',
+    invalidWhen: REFUSED_URL,
   }),
   endpoint({
     method: 'GET',
@@ -174,6 +179,7 @@ export const integrationEndpoints: Endpoint[] = [
       'A slash command: `/trigger args` typed in the group calls url, signed; the secret is shown once (manageIntegrations)',
     tag: 'integrations',
     response: 'SlashCommandWithSecret',
+    invalidWhen: REFUSED_URL,
   }),
   endpoint({
     method: 'GET',

@@ -12,7 +12,7 @@ const name = {
   ...notBlank,
 } as const;
 /** Checked again by the outbound guard (scheme, and a public destination). */
-const url = { type: 'string', trim: true, min: 8, max: 2048 } as const;
+const url = { type: 'string', trim: true, min: 8, max: 2048, format: 'uri' } as const;
 /** Message text, as a send takes it. */
 const text = {
   type: 'string',

@@ -21,6 +21,8 @@ export const pushEndpoints: Endpoint[] = [
     input: 'body',
     status: 201,
     summary: 'Register a Web Push subscription (PushSubscription.toJSON())',
+    invalidWhen:
+      "the endpoint's destination is refused (not a public address once resolved; OUTBOUND_ALLOW names exceptions)",
     tag: 'push',
     response: 'PushSubscription',
   }),

@@ -4,7 +4,7 @@ import { idParam, strict } from '@im/sdk';
 export const pushParams = {
   vapidPublicKey: strict({}),
   subscribe: strict({
-    endpoint: { type: 'string', max: 2048, pattern: /^https?:\/\/\S+$/ },
+    endpoint: { type: 'string', max: 2048, pattern: /^https?:\/\/\S+$/, format: 'uri' },
     keys: {
       type: 'object',
       strict: true,
@@ -30,7 +30,15 @@ export const pushParams = {
   setConverseLevel: strict({
     converseId: idParam,
     level: { type: 'enum', values: ['all', 'mentions', 'none'] },
-    muteUntil: { type: 'string', max: 40, optional: true, nullable: true },
+    // An ISO 8601 time with its offset, as the document declares it (date-time).
+    muteUntil: {
+      type: 'string',
+      max: 40,
+      pattern: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/,
+      format: 'date-time',
+      optional: true,
+      nullable: true,
+    },
   }),
   mutedAmong: strict({ converseId: idParam, userIds: { type: 'array', items: idParam, max: 1000 } }),
   updateSettings: strict({

@@ -130,6 +130,7 @@ export const userEndpoints: Endpoint[] = [
     summary:
       'Update my profile, my e-mail address (a verification link is e-mailed; empty removes it) and when missed messages are e-mailed',
     tag: 'users',
+    invalidWhen: 'status.until is not in the future, or is given while do not disturb is off',
     response: 'OwnUser',
   }),
   endpoint({

@@ -54,8 +54,31 @@ export interface Endpoint {
    * (upload, download), or from what it keeps rendered in memory (cached).
    */
   raw?: 'upload' | 'download' | 'cached';
+  /**
+   * For `raw: 'cached'`: the media type of an answer that is not JSON (a
+   * page, a feed); its body is that text. A page's 404 is a page too.
+   */
+  produces?: 'text/html' | 'application/atom+xml' | 'application/rss+xml';
   /** For `raw: 'upload'`: text fields the multipart form carries beside `file` (then only multipart is taken). */
   uploadFields?: Record<string, { pattern: string; description: string }>;
+  /** For `raw: 'upload'`: the media types the `file` part may be (its bytes are sniffed); absent: any. */
+  uploadTypes?: readonly string[];
+  /**
+   * Query parameters that exclude each other: a request uses those of at
+   * most one of the sets in `oneOf` (history: `before` and `after`, or
+   * `around`). The document declares them as one object parameter, `name`,
+   * with a `oneOf` (form style, exploded: on the wire they stay separate).
+   */
+  exclusiveQuery?: { name: string; oneOf: readonly (readonly string[])[] };
+  /** A body that names none of its fields is refused (400, "nothing to change"): `minProperties: 1`. */
+  nonEmptyBody?: true;
+  /**
+   * When a request the schema allows is still 400 IM_ERR_VALIDATION, for a
+   * rule no schema can say (a time relative to now, the resource's current
+   * state, a URL's destination checked when it is registered): the document
+   * declares the 400 with this reason.
+   */
+  invalidWhen?: string;
   /**
    * A second answer: 202 with `response` when `when(result)` holds (a send
    * that was a slash command is accepted, not stored).

@@ -21,6 +21,7 @@ export const scheduleEndpoints: Endpoint[] = [
     input: 'body',
     summary: 'Change the text and/or time of my scheduled message (a new time puts a failed one back)',
     tag: 'messages',
+    invalidWhen: 'sendAt is not in the future, or more than a year ahead',
     response: 'ScheduledEntry',
   }),
   endpoint({
@@ -53,6 +54,7 @@ export const scheduleEndpoints: Endpoint[] = [
     status: 201,
     summary: 'Remind me of a message I can read at `at`: an inbox entry and a notification then',
     tag: 'messages',
+    invalidWhen: 'at is not in the future, or more than a year ahead',
     response: 'Reminder',
   }),
   endpoint({

@@ -1,6 +1,7 @@
 import type { GroupRole, Permission } from '@im/protocol';
 import { lackingPermission, forbidden, notFound } from '@im/sdk';
-import type { GroupDoc, GroupModels, MemberDoc } from './models.ts';
+import type { GroupDoc, MemberDoc } from './models.ts';
+import type { HandlerModels } from './store/reads.ts';
 import { moderationRefusalIn, permissionsOf, rulesOf, type GroupRules, type Standing } from './permissions.ts';
 
 export const OWNER = ['owner'] as const;
@@ -14,7 +15,7 @@ export const lacking = lackingPermission;
  * the given roles) gets a 403.
  */
 export async function loadForMember(
-  models: GroupModels,
+  models: HandlerModels,
   groupId: string,
   userId: string,
   need?: Permission | readonly GroupRole[],

@@ -8,22 +8,17 @@ import { toGroupInfo } from './views.ts';
 
 /** A deleted account's departure from every group it was in. */
 export const departureActions = (deps: GroupDeps) => {
-  const { models, membership } = deps;
+  const { models, store } = deps;
   /** Makes the longest-serving admin the owner; false when the group has no other admin. */
   const handOver = async (ctx: Ctx<object>, owner: MemberDoc): Promise<boolean> => {
-    const heir = await models.members
-      .findOneAndUpdate(
-        { groupId: owner.groupId, userId: { $ne: owner.userId }, role: 'admin' },
-        { $set: { role: 'owner' } },
-        { sort: { joinedAt: 1 }, new: true },
-      )
-      .lean<MemberDoc>();
+    const heir = await store.updateMember(
+      { groupId: owner.groupId, userId: { $ne: owner.userId }, role: 'admin' },
+      { $set: { role: 'owner' } },
+      { sort: { joinedAt: 1 }, new: true },
+    );
     if (!heir) return false;
-    const group = await models.groups
-      .findOneAndUpdate({ _id: owner.groupId }, { $set: { ownerId: heir.userId } }, { new: true })
-      .lean<GroupDoc>();
+    const group = await store.updateGroup({ _id: owner.groupId }, { $set: { ownerId: heir.userId } }, { new: true });
     const groupId = owner.groupId.toHexString();
-    await membership.forgetMember(groupId, heir.userId.toHexString());
     announce(ctx, EVENTS.memberUpdated, {
       groupId,
       userId: heir.userId.toHexString(),
@@ -55,7 +50,7 @@ export const departureActions = (deps: GroupDeps) => {
           }
           const group = await models.groups.findById(m.groupId, { panels: 1 }).lean<GroupDoc>();
           if (group) await removeMembership(deps, ctx, group, m);
-          else await models.members.deleteOne({ _id: m._id }); // Its group is being deleted.
+          else await store.deleteMember({ _id: m._id }); // Its group is being deleted.
         }
       },
     },

@@ -11,13 +11,13 @@ import { converseIdsOf, toGroup, toGroupInfo } from './views.ts';
 /** Most groups listed for one user. */
 const MAX_GROUPS_LISTED = 1000;
 
-export const groupActions = ({ models, membership, audit, rooms }: GroupDeps) => ({
+export const groupActions = ({ models, store, audit, rooms }: GroupDeps) => ({
   create: {
     params: groupParams.create,
     rateLimit: 'group-create' as const,
     async handler(ctx: Ctx<Params<typeof groupParams.create>>): Promise<Group> {
       const userId = callerId(ctx);
-      const group = await models.groups.create({
+      const doc = await store.insertGroup({
         name: ctx.params.name,
         ownerId: userId,
         memberCount: 1,
@@ -25,16 +25,12 @@ export const groupActions = ({ models, membership, audit, rooms }: GroupDeps) =>
       });
       let owner: MemberDoc;
       try {
-        owner = (await models.members.create({ groupId: group._id, userId, role: 'owner' })).toObject();
+        owner = await store.insertMember({ groupId: doc._id, userId: new Types.ObjectId(userId), role: 'owner' });
       } catch (err) {
         // No transactions: undo the group so no ownerless group is left.
-        await models.groups.deleteOne({ _id: group._id });
+        await store.deleteGroup({ _id: doc._id });
         throw err;
       }
-      const doc = group.toObject() as GroupDoc;
-      await membership.forgetMember(doc._id.toHexString(), userId);
-      // Someone may have asked about the new panel's converse id before it existed (ids are predictable).
-      await membership.forgetConverses(converseIdsOf(doc));
       await rooms.created(doc._id.toHexString(), converseIdsOf(doc), userId, owner.joinedAt);
       announce(ctx, EVENTS.memberJoined, {
         groupId: doc._id.toHexString(),
@@ -93,9 +89,7 @@ export const groupActions = ({ models, membership, audit, rooms }: GroupDeps) =>
         ...(description ? { description } : {}),
       };
       const unset = description === '' ? { description: 1 } : {};
-      const group = await models.groups
-        .findByIdAndUpdate(ctx.params.groupId, { $set: set, $unset: unset }, { new: true })
-        .lean<GroupDoc>();
+      const group = await store.updateGroup({ _id: ctx.params.groupId }, { $set: set, $unset: unset }, { new: true });
       if (!group) throw notFound('group');
       const wasPublic = before.visibility === 'public';
       if (wasPublic || group.visibility === 'public')
@@ -117,7 +111,7 @@ export const groupActions = ({ models, membership, audit, rooms }: GroupDeps) =>
     async handler(ctx: Ctx<Params<typeof groupParams.remove>>): Promise<void> {
       const userId = callerId(ctx);
       const { group } = await loadForMember(models, ctx.params.groupId, userId, OWNER);
-      if (!(await removeGroup({ models, membership, rooms }, ctx, ctx.params.groupId, userId))) throw notFound('group');
+      if (!(await removeGroup({ models, store, rooms }, ctx, ctx.params.groupId, userId))) throw notFound('group');
       await audit.record(userId, {
         action: 'group.delete',
         target: { type: 'group', id: ctx.params.groupId },

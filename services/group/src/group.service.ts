@@ -5,7 +5,6 @@ import {
   createSetIndexStore,
   EVENTS,
   type AppContext,
-  type EventContext,
   type ServiceEvents,
   type ServiceFactory,
   defineActions,
@@ -22,6 +21,8 @@ import { moderationActions } from './moderation-actions.ts';
 import { MembershipCache } from './membership-cache.ts';
 import { GroupRoomIndex } from './room-index.ts';
 import { groupModels } from './models.ts';
+import { GroupStore } from './store/group-store.ts';
+import { peerForgets } from './store/peer-forgets.ts';
 import { panelActions } from './panel-actions.ts';
 import { publicActions } from './public-actions.ts';
 import { rosterActions } from './roster-actions.ts';
@@ -37,14 +38,12 @@ export const createGroupService: ServiceFactory = (app: AppContext) => {
   const membership = new MembershipCache(createCache(app.redis, 'group:membership:'), models, ttlSeconds);
   const audit = new AuditLog(app.mongo!);
   const rooms = new GroupRoomIndex(createSetIndexStore(app, 'group-rooms'), models, app.logger, MAX_GROUPS_PER_USER);
-  const deps = { app, models, membership, audit, rooms };
+  const store = new GroupStore(models, membership);
+  const deps = { app, models, store, membership, audit, rooms };
   let stopRebuild = () => {};
   const emoji = emojiModel(app.mongo!);
 
-  // Every group node drops its own cached entries when any node changes
-  // membership (the writer already dropped the shared ones).
-  const forgetMember = (ctx: EventContext<'group.member.joined' | 'group.member.left' | 'group.member.updated'>) =>
-    membership.forgetMember(ctx.params.groupId, ctx.params.userId);
+  const peer = peerForgets(membership);
 
   return {
     name: 'group',
@@ -81,27 +80,9 @@ export const createGroupService: ServiceFactory = (app: AppContext) => {
       ...importAdoptionActions(deps),
     }),
     events: {
-      [EVENTS.memberJoined]: async (ctx) => {
-        await forgetMember(ctx);
-        // The owner joins once, as the group is made: its panels' converses may have been asked about before.
-        if (ctx.params.role === 'owner') await membership.forgetConverses(ctx.params.converseIds);
-      },
-      [EVENTS.memberLeft]: forgetMember,
-      [EVENTS.memberUpdated]: forgetMember,
-      [EVENTS.panelCreated]: async (ctx) => {
-        await membership.forgetConverses([ctx.params.panel.converseId]);
-        if (ctx.params.panel.private) await membership.forgetRules(ctx.params.groupId);
-      },
-      [EVENTS.panelUpdated]: (ctx) => membership.forgetRules(ctx.params.groupId),
-      [EVENTS.panelDeleted]: async (ctx) => {
-        await membership.forgetConverses([ctx.params.converseId]);
-        await membership.forgetRules(ctx.params.groupId);
-      },
-      [EVENTS.rolesUpdated]: (ctx) => membership.forgetRules(ctx.params.groupId),
-      [EVENTS.userGroupsUpdated]: (ctx) => membership.forgetUserGroups(ctx.params.groupId),
+      ...peer,
       [EVENTS.groupDeleted]: async (ctx) => {
-        await membership.forgetConverses(ctx.params.converseIds);
-        await membership.forgetRules(ctx.params.groupId);
+        await peer[EVENTS.groupDeleted](ctx);
         // A deleted group's emoji go with it (every group node may run this: it is idempotent).
         await emoji.deleteMany({ groupId: ctx.params.groupId });
       },

@@ -4,17 +4,18 @@ import { Types } from 'mongoose';
 import { loadForMember } from './access.ts';
 import type { GroupDeps } from './deps.ts';
 import { iconParams } from './icon-params.ts';
-import type { GroupDoc, GroupModels } from './models.ts';
+import type { GroupDoc } from './models.ts';
+import type { HandlerModels } from './store/reads.ts';
 import { toGroup, toGroupInfo } from './views.ts';
 
 /** Who may change a group's icon: members holding `manageGroup` (404 for others, 403 for members without it). */
-const loadForIconManager = (models: GroupModels, groupId: string, userId: string) =>
+const loadForIconManager = (models: HandlerModels, groupId: string, userId: string) =>
   loadForMember(models, groupId, userId, 'manageGroup');
 
 const gone = () => notFound('group');
 
 /** A group's icon: an image the file service keeps readable by everyone signed in. */
-export const iconActions = ({ models }: Pick<GroupDeps, 'models'>) => ({
+export const iconActions = ({ models, store }: Pick<GroupDeps, 'models' | 'store'>) => ({
   /**
    * For the gateway's upload route (PUT /api/groups/:groupId/icon). Without
    * `fileId`: only checks that the caller may change the icon (so nothing is
@@ -31,9 +32,7 @@ export const iconActions = ({ models }: Pick<GroupDeps, 'models'>) => ({
       if (!fileId) return null;
       await call(ctx, 'file.useAsGroupIcon', { fileId, userId, groupId });
       // The document as it was: the icon replaced is exactly the one this write took out.
-      const before = await models.groups
-        .findByIdAndUpdate(groupId, { $set: { icon: new Types.ObjectId(fileId) } })
-        .lean<GroupDoc>();
+      const before = await store.updateGroup({ _id: groupId }, { $set: { icon: new Types.ObjectId(fileId) } });
       if (!before) {
         await call(ctx, 'file.releaseGroupIcon', { fileId, groupId });
         throw gone();
@@ -52,7 +51,7 @@ export const iconActions = ({ models }: Pick<GroupDeps, 'models'>) => ({
     async handler(ctx: Ctx<Params<typeof iconParams.remove>>): Promise<void> {
       const { groupId } = ctx.params;
       await loadForIconManager(models, groupId, callerId(ctx));
-      const before = await models.groups.findByIdAndUpdate(groupId, { $unset: { icon: 1 } }).lean<GroupDoc>();
+      const before = await store.updateGroup({ _id: groupId }, { $unset: { icon: 1 } });
       if (!before) throw gone();
       if (!before.icon) return;
       await call(ctx, 'file.releaseGroupIcon', { fileId: before.icon.toHexString(), groupId });

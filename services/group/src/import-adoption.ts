@@ -3,7 +3,7 @@ import type { ServiceSchema } from 'moleculer';
 import type { GroupDeps } from './deps.ts';
 import type { GroupDoc, MemberDoc } from './models.ts';
 import { groupParams } from './params.ts';
-import { converseIdsOf, converseIdsSeenBy } from './views.ts';
+import { converseIdsSeenBy } from './views.ts';
 
 const CHUNK = 500;
 
@@ -14,7 +14,7 @@ const CHUNK = 500;
  * converses are dropped; and each member's `group.member.joined` moves their
  * open sockets into its rooms and shows it in their app. Safe to repeat.
  */
-export const importAdoptionActions = ({ models, membership, rooms }: GroupDeps): ServiceSchema['actions'] => ({
+export const importAdoptionActions = ({ models, store, rooms }: GroupDeps): ServiceSchema['actions'] => ({
   adoptImported: {
     visibility: 'public' as const,
     params: groupParams.adoptImported,
@@ -23,8 +23,8 @@ export const importAdoptionActions = ({ models, membership, rooms }: GroupDeps):
       if (!group) return false;
       const groupId = group._id.toHexString();
       const ownerId = group.ownerId.toHexString();
-      await membership.forgetConverses(converseIdsOf(group));
-      await membership.forgetRules(groupId);
+      // Written straight into the database: whatever was cached about it meanwhile goes.
+      await store.adoptGroup(group);
       const owner = await models.members.findOne({ groupId: group._id, userId: group.ownerId }).lean<MemberDoc>();
       const open = group.panels.filter((p) => !p.private).map((p) => p.converseId.toHexString());
       await rooms.created(groupId, open, ownerId, owner?.joinedAt ?? new Date());
@@ -41,7 +41,7 @@ export const importAdoptionActions = ({ models, membership, rooms }: GroupDeps):
         lastId = page.at(-1)!._id;
         for (const member of page) {
           const userId = member.userId.toHexString();
-          await membership.forgetMember(groupId, userId);
+          await store.adoptMember(groupId, userId);
           if (userId !== ownerId) await rooms.joined(groupId, userId, member.joinedAt);
           announce(ctx, EVENTS.memberJoined, {
             groupId,

@@ -23,7 +23,7 @@ const GONE = 'Invite not found, expired or used up';
 /** Most invites one list shows. */
 const MAX_INVITES_LISTED = 500;
 
-export const inviteActions = ({ models, membership, audit, rooms }: GroupDeps) => {
+export const inviteActions = ({ models, store, audit, rooms }: GroupDeps) => {
   /** An invite that can still be used (not expired, revoked or used up), or null. */
   const liveInvite = async (code: string, now: Date) => {
     const invite = await models.invites.findOne({ code, expiresAt: { $gt: now } }).lean<InviteDoc>();
@@ -142,7 +142,7 @@ export const inviteActions = ({ models, membership, audit, rooms }: GroupDeps) =
             limited ? { $inc: { remaining: 1, uses: -1 } } : { $inc: { uses: -1 } },
           );
 
-        return addMember({ models, membership, rooms }, ctx, group, userId, giveBack);
+        return addMember({ models, store, rooms }, ctx, group, userId, giveBack);
       },
     },
   });

@@ -28,7 +28,7 @@ import { announceMemberAudience } from './panel-audience.ts';
 /** A user's rooms list at most this many groups. */
 export const MAX_GROUPS_PER_USER = 1000;
 
-export const memberActions = ({ models, membership, audit, rooms }: GroupDeps) => {
+export const memberActions = ({ models, store, membership, audit, rooms }: GroupDeps) => {
   // Batched per turn of the event loop: a connect storm asks for thousands of users at once.
   const groupIdsOf = batchLoader<string, string[]>(async (userIds) => {
     const rows = await models.members.find({ userId: { $in: userIds } }, { groupId: 1, userId: 1 }).lean<MemberDoc[]>();
@@ -117,7 +117,7 @@ export const memberActions = ({ models, membership, audit, rooms }: GroupDeps) =
           if (refusal) throw forbidden(refusal);
         }
         const removed = await removeMembership(
-          { models, membership, rooms },
+          { models, store, rooms },
           ctx,
           group,
           target,
@@ -140,18 +140,15 @@ export const memberActions = ({ models, membership, audit, rooms }: GroupDeps) =
       async handler(ctx: Ctx<Params<typeof groupParams.setRole>>): Promise<Member> {
         const actorId = callerId(ctx);
         const { group } = await loadForMember(models, ctx.params.groupId, actorId, OWNER);
-        const before = await models.members
-          .findOneAndUpdate(
-            { groupId: ctx.params.groupId, userId: ctx.params.userId, role: { $ne: 'owner' } },
-            { $set: { role: ctx.params.role } },
-          )
-          .lean<MemberDoc>();
+        const before = await store.updateMember(
+          { groupId: ctx.params.groupId, userId: ctx.params.userId, role: { $ne: 'owner' } },
+          { $set: { role: ctx.params.role } },
+        );
         if (!before) {
           const exists = await models.members.exists({ groupId: ctx.params.groupId, userId: ctx.params.userId });
           throw exists ? forbidden("The owner's role cannot change") : notFound('member');
         }
         const updated: MemberDoc = { ...before, role: ctx.params.role };
-        await membership.forgetMember(ctx.params.groupId, ctx.params.userId);
         const mutedUntil = activeMute(updated);
         announce(ctx, EVENTS.memberUpdated, {
           groupId: ctx.params.groupId,

@@ -5,7 +5,7 @@ import type { GroupDeps } from './deps.ts';
 import type { GroupDoc, MemberDoc } from './models.ts';
 import { converseIdsSeenBy, toGroup } from './views.ts';
 
-type JoinDeps = Pick<GroupDeps, 'models' | 'membership' | 'rooms'>;
+type JoinDeps = Pick<GroupDeps, 'models' | 'store' | 'rooms'>;
 
 export const bannedError = (): ImError => new ImError('IM_ERR_BANNED');
 
@@ -23,7 +23,7 @@ export const isBanned = async (
  * for the join (an invite's use) when the join does not happen.
  */
 export async function addMember(
-  { models, membership, rooms }: JoinDeps,
+  { models, store, rooms }: JoinDeps,
   ctx: Ctx<object>,
   group: GroupDoc,
   userId: string,
@@ -31,7 +31,7 @@ export async function addMember(
 ): Promise<Group> {
   let member: MemberDoc;
   try {
-    member = (await models.members.create({ groupId: group._id, userId, role: 'member' })).toObject();
+    member = await store.insertMember({ groupId: group._id, userId: new Types.ObjectId(userId), role: 'member' });
   } catch (err) {
     await undo();
     // The same user joined twice at once: the other request joined them.
@@ -39,15 +39,12 @@ export async function addMember(
     throw err;
   }
   if (await isBanned({ models }, group._id, userId)) {
-    await models.members.deleteOne({ _id: member._id });
+    await store.deleteMember({ _id: member._id });
     await undo();
     throw bannedError();
   }
-  const updated = await models.groups
-    .findByIdAndUpdate(group._id, { $inc: { memberCount: 1 } }, { new: true })
-    .lean<GroupDoc>();
+  const updated = await store.updateGroup({ _id: group._id }, { $inc: { memberCount: 1 } }, { new: true });
   const groupId = group._id.toHexString();
-  await membership.forgetMember(groupId, userId);
   await rooms.joined(groupId, userId, member.joinedAt);
   announce(ctx, EVENTS.memberJoined, {
     groupId,

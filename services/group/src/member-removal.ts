@@ -10,27 +10,24 @@ import { converseIdsOf } from './views.ts';
  * them first (nothing more is done then).
  */
 export async function removeMembership(
-  { models, membership, rooms }: Pick<GroupDeps, 'models' | 'membership' | 'rooms'>,
+  { models, store, rooms }: Pick<GroupDeps, 'models' | 'store' | 'rooms'>,
   ctx: Ctx<unknown>,
   group: Pick<GroupDoc, '_id' | 'panels'>,
   member: Pick<MemberDoc, '_id' | 'userId' | 'role'>,
   removedBy?: string,
 ): Promise<boolean> {
-  const { deletedCount } = await models.members.deleteOne({ _id: member._id });
-  if (deletedCount === 0) return false;
+  if (!(await store.deleteMember({ _id: member._id }))) return false;
   const groupId = group._id.toHexString();
   const userId = member.userId.toHexString();
-  await models.groups.updateOne({ _id: group._id }, { $inc: { memberCount: -1 } });
+  await store.updateGroup({ _id: group._id }, { $inc: { memberCount: -1 } });
   // Someone who leaves is no longer allowed by name in private panels: coming back does not restore it.
   const named = group.panels.filter((p) => p.allowUserIds?.some((id) => id.equals(member.userId)));
   for (const panel of named)
-    await models.groups.updateOne(
+    await store.updateGroup(
       { _id: group._id, 'panels._id': panel._id },
       { $pull: { 'panels.$.allowUserIds': member.userId } },
     );
-  if (named.length > 0) await membership.forgetRules(groupId);
-  await membership.forgetMember(groupId, userId);
-  await leaveUserGroups({ models, membership }, ctx, groupId, userId);
+  await leaveUserGroups({ models, store }, ctx, groupId, userId);
   await rooms.left(groupId, userId);
   announce(ctx, EVENTS.memberLeft, {
     groupId,

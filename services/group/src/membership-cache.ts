@@ -308,6 +308,11 @@ export class MembershipCache {
     return this.#cache.del(`m:${groupId}:${userId}`);
   }
 
+  forgetMembers(groupId: string, userIds: string[]): Promise<void> {
+    this.#forgets += 1;
+    return userIds.length > 0 ? this.#cache.del(...userIds.map((id) => `m:${groupId}:${id}`)) : Promise.resolve();
+  }
+
   forgetConverses(converseIds: string[]): Promise<void> {
     this.#forgets += 1;
     return this.#cache.del(...converseIds.map((id) => `cg:${id}`));

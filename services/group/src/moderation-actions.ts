@@ -25,7 +25,7 @@ import { removeMembership } from './member-removal.ts';
 const MAX_BANS_LISTED = 1000;
 
 /** Bans and timed mutes: what group admins use to keep a group usable. */
-export const moderationActions = ({ models, membership, audit, rooms }: GroupDeps) => {
+export const moderationActions = ({ models, store, audit, rooms }: GroupDeps) => {
   /** The caller (an owner or admin), and the member they act on (null: not a member) if they may. */
   const loadActorAndTarget = async (ctx: Ctx<{ groupId: string; userId: string }>, verb: 'ban' | 'mute') => {
     const actorId = callerId(ctx);
@@ -70,7 +70,7 @@ export const moderationActions = ({ models, membership, audit, rooms }: GroupDep
         } catch (err) {
           if (!isDuplicateKeyError(err)) throw err;
         }
-        if (target) await removeMembership({ models, membership, rooms }, ctx, group, target, actorId);
+        if (target) await removeMembership({ models, store, rooms }, ctx, group, target, actorId);
         await models.invites.deleteMany({ groupId: group._id, createdBy: new Types.ObjectId(ctx.params.userId) });
         if (created)
           await auditMemberAction(audit, ctx, {
@@ -139,14 +139,11 @@ export const moderationActions = ({ models, membership, audit, rooms }: GroupDep
         if (!target) throw notFound('member');
         const { seconds } = ctx.params;
         const until = seconds > 0 ? new Date(Date.now() + seconds * 1000) : undefined;
-        const before = await models.members
-          .findOneAndUpdate(
-            { _id: target._id },
-            until ? { $set: { mutedUntil: until } } : { $unset: { mutedUntil: 1 } },
-          )
-          .lean<MemberDoc>();
+        const before = await store.updateMember(
+          { _id: target._id },
+          until ? { $set: { mutedUntil: until } } : { $unset: { mutedUntil: 1 } },
+        );
         if (!before) throw notFound('member');
-        await membership.forgetMember(ctx.params.groupId, ctx.params.userId);
         announce(ctx, EVENTS.memberUpdated, {
           groupId: ctx.params.groupId,
           userId: ctx.params.userId,

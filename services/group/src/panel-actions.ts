@@ -15,7 +15,8 @@ import { Types } from 'mongoose';
 import { loadForMember } from './access.ts';
 import { groupParams } from './params.ts';
 import { MAX_PANELS, type GroupDeps } from './deps.ts';
-import type { GroupDoc, GroupModels } from './models.ts';
+import type { GroupDoc } from './models.ts';
+import type { HandlerModels } from './store/reads.ts';
 import { announcePanelAudience } from './panel-audience.ts';
 import { toPanel } from './views.ts';
 
@@ -24,7 +25,7 @@ import { toPanel } from './views.ts';
  * that is not) and members of it (404 for someone who is not).
  */
 async function checkAllowLists(
-  models: GroupModels,
+  models: HandlerModels,
   group: GroupDoc,
   roleIds: readonly string[] | undefined,
   userIds: readonly string[] | undefined,
@@ -40,7 +41,7 @@ async function checkAllowLists(
 
 const objectIds = (ids: readonly string[] | undefined) => [...new Set(ids ?? [])].map((id) => new Types.ObjectId(id));
 
-export const panelActions = ({ models, membership, audit, rooms }: GroupDeps) => ({
+export const panelActions = ({ models, store, audit, rooms }: GroupDeps) => ({
   createPanel: {
     params: groupParams.createPanel,
     rateLimit: 'panel-create' as const,
@@ -61,13 +62,11 @@ export const panelActions = ({ models, membership, audit, rooms }: GroupDeps) =>
           ? { private: true, allowRoleIds: objectIds(allowRoleIds), allowUserIds: objectIds(allowUserIds) }
           : {}),
       };
-      const { modifiedCount } = await models.groups.updateOne(
+      const pushed = await store.updateGroup(
         { _id: ctx.params.groupId, [`panels.${MAX_PANELS - 1}`]: { $exists: false } },
         { $push: { panels: panel } },
       );
-      if (modifiedCount === 0) throw conflict(`A group has at most ${MAX_PANELS} panels`);
-      await membership.forgetConverses([panel.converseId.toHexString()]);
-      if (isPrivate) await membership.forgetRules(ctx.params.groupId);
+      if (!pushed) throw conflict(`A group has at most ${MAX_PANELS} panels`);
       await rooms.panelAdded(ctx.params.groupId, panel.converseId.toHexString(), isPrivate);
       const view = toPanel(panel);
       announce(ctx, EVENTS.panelCreated, { groupId: ctx.params.groupId, panel: view });
@@ -104,34 +103,32 @@ export const panelActions = ({ models, membership, audit, rooms }: GroupDeps) =>
         throw conflict('A voice panel has no messages to show on the web');
       if (webPublic === true && before.visibility !== 'public')
         throw conflict('Only panels of a public group can be web-public: make the group public first');
-      const group = await models.groups
-        .findOneAndUpdate(
-          {
-            _id: ctx.params.groupId,
-            'panels._id': ctx.params.panelId,
-            // Going private meanwhile must not leave a web-public panel behind.
-            ...(webPublic === true ? { visibility: 'public' } : {}),
+      const group = await store.updateGroup(
+        {
+          _id: ctx.params.groupId,
+          'panels._id': ctx.params.panelId,
+          // Going private meanwhile must not leave a web-public panel behind.
+          ...(webPublic === true ? { visibility: 'public' } : {}),
+        },
+        {
+          $set: {
+            ...(name !== undefined ? { 'panels.$.name': name } : {}),
+            ...(postingRole !== undefined ? { 'panels.$.postingRole': postingRole } : {}),
+            ...(webPublic !== undefined ? { 'panels.$.webPublic': webPublic } : {}),
+            ...(topic ? { 'panels.$.topic': topic } : {}),
+            // A panel made private leaves the web in the same write.
+            ...(makePrivate === true ? { 'panels.$.private': true, 'panels.$.webPublic': false } : {}),
+            ...(makePrivate === false ? { 'panels.$.private': false } : {}),
+            ...(willBePrivate && allowRoleIds ? { 'panels.$.allowRoleIds': objectIds(allowRoleIds) } : {}),
+            ...(willBePrivate && allowUserIds ? { 'panels.$.allowUserIds': objectIds(allowUserIds) } : {}),
           },
-          {
-            $set: {
-              ...(name !== undefined ? { 'panels.$.name': name } : {}),
-              ...(postingRole !== undefined ? { 'panels.$.postingRole': postingRole } : {}),
-              ...(webPublic !== undefined ? { 'panels.$.webPublic': webPublic } : {}),
-              ...(topic ? { 'panels.$.topic': topic } : {}),
-              // A panel made private leaves the web in the same write.
-              ...(makePrivate === true ? { 'panels.$.private': true, 'panels.$.webPublic': false } : {}),
-              ...(makePrivate === false ? { 'panels.$.private': false } : {}),
-              ...(willBePrivate && allowRoleIds ? { 'panels.$.allowRoleIds': objectIds(allowRoleIds) } : {}),
-              ...(willBePrivate && allowUserIds ? { 'panels.$.allowUserIds': objectIds(allowUserIds) } : {}),
-            },
-            $unset: {
-              ...(topic === '' ? { 'panels.$.topic': 1 } : {}),
-              ...(makePrivate === false ? { 'panels.$.allowRoleIds': 1, 'panels.$.allowUserIds': 1 } : {}),
-            },
+          $unset: {
+            ...(topic === '' ? { 'panels.$.topic': 1 } : {}),
+            ...(makePrivate === false ? { 'panels.$.allowRoleIds': 1, 'panels.$.allowUserIds': 1 } : {}),
           },
-          { new: true },
-        )
-        .lean<GroupDoc>();
+        },
+        { new: true },
+      );
       const panel = group?.panels.find((p) => p._id.toHexString() === ctx.params.panelId);
       if (!panel && webPublic === true)
         throw conflict('Only panels of a public group can be web-public: make the group public first');
@@ -143,11 +140,9 @@ export const panelActions = ({ models, membership, audit, rooms }: GroupDeps) =>
         await callOnEveryNode(ctx, 'gateway.forgetPublic', { converseIds: [view.converseId] });
       const rule = { from: old.postingRole ?? 'member', to: view.postingRole };
       // The send path caches who may post in each panel, and who sees private ones.
-      if (rule.from !== rule.to) await membership.forgetConverses([view.converseId]);
       const audienceChanged =
         (old.private === true) !== view.private || allowRoleIds !== undefined || allowUserIds !== undefined;
       if (audienceChanged) {
-        await membership.forgetRules(ctx.params.groupId);
         if ((old.private === true) !== view.private)
           await rooms.panelPrivacy(ctx.params.groupId, view.converseId, view.private);
         await announcePanelAudience(ctx, models, ctx.params.groupId, old, panel);
@@ -177,14 +172,13 @@ export const panelActions = ({ models, membership, audit, rooms }: GroupDeps) =>
       const { group } = await loadForMember(models, ctx.params.groupId, actorId, 'managePanels');
       const panel = group.panels.find((p) => p._id.toHexString() === ctx.params.panelId);
       if (!panel) throw notFound('panel');
-      const { modifiedCount } = await models.groups.updateOne(
-        { _id: group._id },
+      // Matched only while the panel is there: a second delete finds nothing.
+      const pulled = await store.updateGroup(
+        { _id: group._id, 'panels._id': panel._id },
         { $pull: { panels: { _id: panel._id } } },
       );
-      if (modifiedCount === 0) throw notFound('panel');
+      if (!pulled) throw notFound('panel');
       const converseId = panel.converseId.toHexString();
-      await membership.forgetConverses([converseId]);
-      if (panel.private) await membership.forgetRules(ctx.params.groupId);
       await rooms.panelRemoved(ctx.params.groupId, converseId);
       if (panel.webPublic) await callOnEveryNode(ctx, 'gateway.forgetPublic', { converseIds: [converseId] });
       announce(ctx, EVENTS.panelDeleted, {

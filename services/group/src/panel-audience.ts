@@ -1,7 +1,8 @@
 import { announce, EVENTS } from '@im/sdk';
 import type { Context } from 'moleculer';
 import { standingOf } from './access.ts';
-import type { GroupDoc, GroupModels, MemberDoc, PanelDoc } from './models.ts';
+import type { GroupDoc, MemberDoc, PanelDoc } from './models.ts';
+import type { HandlerModels } from './store/reads.ts';
 import { audienceOf, maySee, NOBODY, panelAudience, type Standing } from './permissions.ts';
 import { toPanel } from './views.ts';
 
@@ -13,7 +14,7 @@ import { toPanel } from './views.ts';
  */
 export async function announcePanelAudience(
   ctx: Context,
-  models: GroupModels,
+  models: HandlerModels,
   groupId: string,
   before: PanelDoc | null,
   after: PanelDoc,

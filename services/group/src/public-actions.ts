@@ -19,7 +19,7 @@ import { toDirectoryGroup, toGroup } from './views.ts';
 const directoryCursor = (g: GroupDoc): string => `${g.memberCount}.${g._id.toHexString()}`;
 
 /** Public groups: the directory, joining without an invite, and what public pages need of a panel. */
-export const publicActions = ({ models, membership, rooms }: GroupDeps) => ({
+export const publicActions = ({ models, store, rooms }: GroupDeps) => ({
   /** Public groups whose name contains `q` (any case), largest first; the cursor is `<memberCount>.<id>`. */
   directory: {
     params: groupParams.directory,
@@ -62,7 +62,7 @@ export const publicActions = ({ models, membership, rooms }: GroupDeps) => ({
       if (existing) return toGroup(group, existing);
       if (group.visibility !== 'public') throw notFound('group');
       if (await isBanned({ models }, group._id, userId)) throw bannedError();
-      return addMember({ models, membership, rooms }, ctx, group, userId);
+      return addMember({ models, store, rooms }, ctx, group, userId);
     },
   },
 

@@ -34,7 +34,7 @@ const roleNotFound = () => notFound('role');
  * role; anyone else only on roles ranked below their own highest, and only
  * with permissions they hold themselves (so nobody can raise themselves).
  */
-export const roleActions = ({ models, membership, audit }: GroupDeps) => {
+export const roleActions = ({ models, store, membership, audit }: GroupDeps) => {
   /** The caller, holding manageRoles, with the group and what they may hand out. */
   const loadManager = async (ctx: Ctx<{ groupId: string }>) => {
     const actorId = callerId(ctx);
@@ -59,15 +59,12 @@ export const roleActions = ({ models, membership, audit }: GroupDeps) => {
    */
   const saveRoles = async (before: GroupDoc, roles: RoleDoc[], extra: Record<string, unknown> = {}) => {
     const renumbered = [...roles].sort((a, b) => a.position - b.position).map((r, i) => ({ ...r, position: i + 1 }));
-    const saved = await models.groups
-      .findOneAndUpdate(
-        { _id: before._id, rolesVersion: before.rolesVersion ?? { $exists: false } },
-        { $set: { roles: renumbered, ...extra }, $inc: { rolesVersion: 1 } },
-        { new: true },
-      )
-      .lean<GroupDoc>();
+    const saved = await store.updateGroup(
+      { _id: before._id, rolesVersion: before.rolesVersion ?? { $exists: false } },
+      { $set: { roles: renumbered, ...extra }, $inc: { rolesVersion: 1 } },
+      { new: true },
+    );
     if (!saved) throw conflict('The roles changed meanwhile: try again');
-    await membership.forgetRules(before._id.toHexString());
     return saved;
   };
 
@@ -81,12 +78,10 @@ export const roleActions = ({ models, membership, audit }: GroupDeps) => {
     if (!role) throw roleNotFound();
     refuseAbove(role, rank);
     const roleId = new Types.ObjectId(ctx.params.roleId);
-    const before = await models.members
-      .findOneAndUpdate(
-        { groupId: group._id, userId: ctx.params.userId },
-        give ? { $addToSet: { roleIds: roleId } } : { $pull: { roleIds: roleId } },
-      )
-      .lean<MemberDoc>();
+    const before = await store.updateMember(
+      { groupId: group._id, userId: ctx.params.userId },
+      give ? { $addToSet: { roleIds: roleId } } : { $pull: { roleIds: roleId } },
+    );
     if (!before) throw notFound('member');
     const had = (before.roleIds ?? []).some((id) => id.equals(roleId));
     const roleIds = give
@@ -94,7 +89,6 @@ export const roleActions = ({ models, membership, audit }: GroupDeps) => {
       : (before.roleIds ?? []).filter((id) => !id.equals(roleId));
     const after: MemberDoc = { ...before, roleIds };
     if (had !== give) {
-      await membership.forgetMember(ctx.params.groupId, ctx.params.userId);
       announce(ctx, EVENTS.memberUpdated, {
         groupId: ctx.params.groupId,
         userId: ctx.params.userId,
@@ -228,24 +222,19 @@ export const roleActions = ({ models, membership, audit }: GroupDeps) => {
         const role = (group.roles ?? []).find((r) => r._id.toHexString() === ctx.params.roleId);
         if (!role) throw roleNotFound();
         refuseAbove(role, rank);
-        const holders = await models.members
-          .find({ groupId: group._id, roleIds: role._id }, { userId: 1, role: 1, roleIds: 1 })
-          .lean<Array<Pick<MemberDoc, 'userId' | 'role' | 'roleIds'>>>();
         const saved = await saveRoles(
           group,
           (group.roles ?? []).filter((r) => r !== role),
         );
         // Panel by panel (few allow a given role): the positional update leaves other panel changes alone.
         for (const panel of group.panels.filter((p) => p.allowRoleIds?.some((id) => id.equals(role._id))))
-          await models.groups.updateOne(
+          await store.updateGroup(
             { _id: group._id, 'panels._id': panel._id },
             { $pull: { 'panels.$.allowRoleIds': role._id } },
           );
-        await membership.forgetRules(ctx.params.groupId);
-        await models.members.updateMany({ groupId: group._id, roleIds: role._id }, { $pull: { roleIds: role._id } });
+        const holders = await store.pullRole(group._id, role._id);
         for (const holder of holders) {
           const userId = holder.userId.toHexString();
-          await membership.forgetMember(ctx.params.groupId, userId);
           const before: Standing = standingOf(holder);
           const after: Standing = {
             ...before,

@@ -35,13 +35,12 @@ export const toUserGroup = (d: UserGroupDoc): UserGroup => ({
  * permission) make, edit and delete them. Every change drops the cached
  * handle table (every node: the event) and tells the group's members.
  */
-export const userGroupActions = ({ models, membership, audit }: GroupDeps) => {
+export const userGroupActions = ({ models, store, audit }: GroupDeps) => {
   /** All of a group's user groups, by handle. */
   const listOf = async (groupId: string) =>
     (await models.userGroups.find({ groupId }).sort({ handle: 1 }).lean<UserGroupDoc[]>()).map(toUserGroup);
 
   const changed = async (ctx: Ctx<object>, groupId: string) => {
-    await membership.forgetUserGroups(groupId);
     announce(ctx, EVENTS.userGroupsUpdated, { groupId, userGroups: await listOf(groupId) });
   };
 
@@ -92,13 +91,12 @@ export const userGroupActions = ({ models, membership, audit }: GroupDeps) => {
           throw limitReached(`A group has at most ${MAX_USER_GROUPS} user groups`);
         let doc: UserGroupDoc;
         try {
-          const created = await models.userGroups.create({
+          doc = await store.insertUserGroup({
             groupId: new Types.ObjectId(groupId),
             handle,
             name,
             memberIds: memberIds.map((id) => new Types.ObjectId(id)),
           });
-          doc = created.toObject();
         } catch (err) {
           if (isDuplicateKeyError(err)) throw taken(handle);
           throw err;
@@ -130,19 +128,18 @@ export const userGroupActions = ({ models, membership, audit }: GroupDeps) => {
         if (memberIds) await refuseNonMembers(groupId, memberIds);
         let doc: UserGroupDoc | null;
         try {
-          doc = await models.userGroups
-            .findOneAndUpdate(
-              { _id: userGroupId, groupId },
-              {
-                $set: {
-                  ...(handle !== undefined ? { handle } : {}),
-                  ...(name !== undefined ? { name } : {}),
-                  ...(memberIds ? { memberIds: memberIds.map((id) => new Types.ObjectId(id)) } : {}),
-                },
+          doc = await store.updateUserGroup(
+            groupId,
+            { _id: userGroupId },
+            {
+              $set: {
+                ...(handle !== undefined ? { handle } : {}),
+                ...(name !== undefined ? { name } : {}),
+                ...(memberIds ? { memberIds: memberIds.map((id) => new Types.ObjectId(id)) } : {}),
               },
-              { new: true },
-            )
-            .lean<UserGroupDoc>();
+            },
+            { new: true },
+          );
         } catch (err) {
           if (isDuplicateKeyError(err)) throw taken(handle!);
           throw err;
@@ -166,7 +163,7 @@ export const userGroupActions = ({ models, membership, audit }: GroupDeps) => {
         const actorId = callerId(ctx);
         const { groupId, userGroupId } = ctx.params;
         await loadForMember(models, groupId, actorId, 'mentionAll');
-        const doc = await models.userGroups.findOneAndDelete({ _id: userGroupId, groupId }).lean<UserGroupDoc>();
+        const doc = await store.deleteUserGroup(groupId, { _id: userGroupId });
         if (!doc) throw notFound('user group');
         await changed(ctx, groupId);
         await audit.record(actorId, {
@@ -185,17 +182,12 @@ export const userGroupActions = ({ models, membership, audit }: GroupDeps) => {
  * the group; true when they were on one (the caller drops the cache and tells the group).
  */
 export async function leaveUserGroups(
-  { models, membership }: Pick<GroupDeps, 'models' | 'membership'>,
+  { models, store }: Pick<GroupDeps, 'models' | 'store'>,
   ctx: Ctx<unknown>,
   groupId: string,
   userId: string,
 ): Promise<void> {
-  const { modifiedCount } = await models.userGroups.updateMany(
-    { groupId, memberIds: userId },
-    { $pull: { memberIds: new Types.ObjectId(userId) } },
-  );
-  if (modifiedCount === 0) return;
-  await membership.forgetUserGroups(groupId);
+  if (!(await store.leaveUserGroups(groupId, new Types.ObjectId(userId)))) return;
   const userGroups = (await models.userGroups.find({ groupId }).sort({ handle: 1 }).lean<UserGroupDoc[]>()).map(
     toUserGroup,
   );

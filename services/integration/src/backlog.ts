@@ -25,7 +25,7 @@ export const trimEvery = (max: number): number => Math.max(1, Math.floor(max / 2
  * longer waiting. Answers how many were dropped.
  */
 export async function capBacklog(
-  models: IntegrationModels,
+  models: Pick<IntegrationModels, 'deliveries'>,
   hookId: Types.ObjectId,
   keep: number,
   max: number,
@@ -45,6 +45,10 @@ export async function capBacklog(
 }
 
 /** Every delivery the hook still had waiting, dropped (it was disabled). */
-export async function dropWaiting(models: IntegrationModels, hookId: Types.ObjectId, why: string): Promise<void> {
+export async function dropWaiting(
+  models: Pick<IntegrationModels, 'deliveries'>,
+  hookId: Types.ObjectId,
+  why: string,
+): Promise<void> {
   await models.deliveries.updateMany({ hookId, status: { $in: WAITING_STATUSES } }, dropped(why));
 }

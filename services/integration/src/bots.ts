@@ -16,7 +16,7 @@ export const changed = (ctx: Ctx<object>, groupId: string, resetHookId?: string)
  * announces the change once its own writes are done (`changed`).
  */
 export async function makeBot(
-  { models }: Pick<IntegrationDeps, 'models'>,
+  { store }: Pick<IntegrationDeps, 'store'>,
   ctx: Ctx<object>,
   groupId: string,
   name: string,
@@ -29,14 +29,14 @@ export async function makeBot(
     ...(managedBy ? { managedBy } : {}),
   });
   try {
-    await models.bots.create({
+    await store.insertBot({
       _id: new Types.ObjectId(made.user.id),
       groupId: new Types.ObjectId(groupId),
       ...(managedBy ? { managedBy: { kind: managedBy.kind, id: new Types.ObjectId(managedBy.id) } } : {}),
     });
     await call(ctx, 'group.addBot', { groupId, userId: made.user.id });
   } catch (err) {
-    await removeBot({ models }, ctx, groupId, made.user.id).catch(() => undefined);
+    await removeBot({ store }, ctx, groupId, made.user.id).catch(() => undefined);
     throw err;
   }
   return made;
@@ -47,13 +47,13 @@ export async function makeBot(
  * the group has no such bot. The caller announces the change (`changed`).
  */
 export async function removeBot(
-  { models }: Pick<IntegrationDeps, 'models'>,
+  { store }: Pick<IntegrationDeps, 'store'>,
   ctx: Ctx<object>,
   groupId: string,
   botId: string,
 ): Promise<boolean> {
   const removed = await call(ctx, 'user.removeBot', { groupId, botId });
   await call(ctx, 'group.removeBot', { groupId, userId: botId });
-  await models.bots.deleteOne({ _id: botId, groupId });
+  await store.deleteBot(groupId, botId);
   return removed;
 }

@@ -10,7 +10,7 @@ import {
   notFound,
 } from '@im/sdk';
 import { Types } from 'mongoose';
-import { requireIntegrationManager, requireMember, withNewSecret } from './access.ts';
+import { requireIntegrationManager, requireMember } from './access.ts';
 import { changed, makeBot, removeBot } from './bots.ts';
 import type { IntegrationDeps } from './deps.ts';
 import type { CommandDoc } from './models.ts';
@@ -24,7 +24,7 @@ const BUILT_IN_COMMANDS = new Set<string>(BUILT_IN_COMMAND_TRIGGERS);
 
 /** Slash commands a group registers: `/trigger args` in any of its panels calls the command's URL. */
 export const commandActions = (deps: IntegrationDeps) => {
-  const { models, outbound } = deps;
+  const { models, store, outbound } = deps;
 
   return defineActions('integration', {
     createCommand: {
@@ -52,7 +52,7 @@ export const commandActions = (deps: IntegrationDeps) => {
           createdAt: new Date(),
         };
         try {
-          await models.commands.collection.insertOne(doc);
+          await store.insertCommand(doc);
         } catch (err) {
           // Registered twice at once: the other one stands.
           await removeBot(deps, ctx, groupId, user.id);
@@ -82,13 +82,7 @@ export const commandActions = (deps: IntegrationDeps) => {
       rateLimit: 'moderate',
       async handler(ctx: Ctx<Params<typeof p.commandRef>>): Promise<SlashCommandWithSecret> {
         await requireIntegrationManager(ctx, ctx.params.groupId);
-        const doc = await withNewSecret(
-          models.commands,
-          ctx.params.groupId,
-          ctx.params.commandId,
-          'command',
-          callerId(ctx),
-        );
+        const doc = await store.renewCommandSecret(ctx.params.groupId, ctx.params.commandId, 'command', callerId(ctx));
         changed(ctx, ctx.params.groupId);
         return { ...toCommand(doc, true), url: doc.url, secret: doc.secret };
       },
@@ -100,7 +94,7 @@ export const commandActions = (deps: IntegrationDeps) => {
       async handler(ctx: Ctx<Params<typeof p.commandRef>>): Promise<void> {
         const { groupId, commandId } = ctx.params;
         await requireIntegrationManager(ctx, groupId);
-        const doc = await models.commands.findOneAndDelete({ _id: commandId, groupId }).lean<CommandDoc>();
+        const doc = await store.deleteCommand(groupId, commandId);
         if (!doc) throw notFound('command');
         await removeBot(deps, ctx, groupId, doc.botId.toHexString());
         changed(ctx, groupId);

@@ -7,17 +7,11 @@ import type { IntegrationDeps } from './deps.ts';
  * the service hears the event; each step is harmless when done twice.
  */
 export async function forgetGroup(
-  { models, directory }: Pick<IntegrationDeps, 'models' | 'directory'>,
+  { models, store }: Pick<IntegrationDeps, 'models' | 'store'>,
   ctx: EventContext<'group.deleted'>,
   groupId: string,
 ): Promise<void> {
   const bots = await models.bots.find({ groupId }, { _id: 1 }).lean();
   for (const bot of bots) await call(ctx, 'user.removeBot', { groupId, botId: bot._id.toHexString() });
-  await Promise.all([
-    models.incoming.deleteMany({ groupId }),
-    models.outgoing.deleteMany({ groupId }),
-    models.commands.deleteMany({ groupId }),
-    models.bots.deleteMany({ groupId }),
-  ]);
-  directory.forget(groupId);
+  await Promise.all([models.incoming.deleteMany({ groupId }), store.deleteGroup(groupId)]);
 }

@@ -1,6 +1,8 @@
 import { announce, EVENTS } from '@im/sdk';
 import { dropWaiting } from './backlog.ts';
-import type { IntegrationModels, OutgoingHookDoc } from './models.ts';
+import type { OutgoingHookDoc } from './models.ts';
+import type { IntegrationStore } from './store/integration-store.ts';
+import type { HandlerModels } from './store/reads.ts';
 
 interface Broadcaster {
   broadcast(event: string, payload?: unknown): unknown;
@@ -15,14 +17,20 @@ interface Broadcaster {
  * had waiting is dropped and it gets no new deliveries until an admin turns
  * it on again. Each change is announced, so every node's directory reloads.
  */
-export function hookHealth(models: IntegrationModels, broker: Broadcaster, disableAfterMs: number) {
+export function hookHealth(
+  models: HandlerModels,
+  store: IntegrationStore,
+  broker: Broadcaster,
+  disableAfterMs: number,
+) {
   const changed = (hook: OutgoingHookDoc) =>
     announce(broker, EVENTS.integrationChanged, { groupId: hook.groupId.toHexString() });
 
   /** When the hook started failing: as recorded, or now if this is the first failure. */
   const failingSince = async (hook: OutgoingHookDoc, now: Date): Promise<Date> => {
     if (hook.failingSince) return hook.failingSince;
-    const { modifiedCount } = await models.outgoing.updateOne(
+    const { modifiedCount } = await store.updateOutgoingOnce(
+      hook.groupId.toHexString(),
       { _id: hook._id, failingSince: { $exists: false } },
       { $set: { failingSince: now } },
     );
@@ -43,7 +51,8 @@ export function hookHealth(models: IntegrationModels, broker: Broadcaster, disab
       if (now.getTime() - since.getTime() < disableAfterMs) return false;
       // Checked on the record too: an admin who turned the hook on again meanwhile reset its clock
       // (this node's copy, or the attempt's, may still hold the old one).
-      const { matchedCount, modifiedCount } = await models.outgoing.updateOne(
+      const { matchedCount, modifiedCount } = await store.updateOutgoingOnce(
+        hook.groupId.toHexString(),
         { _id: hook._id, failingSince: { $lte: new Date(now.getTime() - disableAfterMs) } },
         { $set: { disabled: true } },
       );
@@ -58,7 +67,8 @@ export function hookHealth(models: IntegrationModels, broker: Broadcaster, disab
     /** A delivery was answered 2xx: the hook is no longer failing. */
     async succeeded(hook: OutgoingHookDoc): Promise<void> {
       if (!hook.failingSince) return;
-      const { modifiedCount } = await models.outgoing.updateOne(
+      const { modifiedCount } = await store.updateOutgoingOnce(
+        hook.groupId.toHexString(),
         { _id: hook._id, failingSince: { $exists: true } },
         { $unset: { failingSince: 1 } },
       );

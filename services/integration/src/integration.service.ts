@@ -16,6 +16,7 @@ import { commandRunner } from './command-runner.ts';
 import type { IntegrationDeps } from './deps.ts';
 import { IntegrationDirectory } from './directory.ts';
 import { forgetGroup } from './group-removal.ts';
+import { IntegrationStore } from './store/integration-store.ts';
 import { makersOf, suspendForLostPermission } from './maker-recheck.ts';
 import { suspendIntegrationsOf } from './maker-removal.ts';
 import { incomingActions } from './incoming-actions.ts';
@@ -33,11 +34,13 @@ import { hookCircuits, webhookSender } from './webhook-sender.ts';
  */
 export const createIntegrationService: ServiceFactory = (app: AppContext) => {
   const models = integrationModels(app.mongo!);
+  const directory = new IntegrationDirectory(models);
   const deps: IntegrationDeps = {
     app,
     models,
+    store: new IntegrationStore(models, directory),
     outbound: outboundGuardFor(app, 'webhooks'),
-    directory: new IntegrationDirectory(models),
+    directory,
     responses: createCache(app.redis, 'integration:respond:'),
     publicUrl: app.config.publicUrl ?? `http://localhost:${app.config.port}`,
   };
@@ -76,7 +79,7 @@ export const createIntegrationService: ServiceFactory = (app: AppContext) => {
     events: {
       [EVENTS.messageCreated]: webhookDispatcher(deps, () => queue),
       [EVENTS.integrationChanged]: (ctx) => {
-        deps.directory.forget(ctx.params.groupId);
+        deps.store.changedElsewhere(ctx.params.groupId);
         // A hook turned back on or given a new secret is tried at once on this node too.
         if (ctx.params.resetHookId) circuits.success(ctx.params.resetHookId);
       },

@@ -14,7 +14,7 @@ type RecheckContext = EventContext<'group.member.updated'> | EventContext<'group
  * answer read here is the new one.
  */
 export async function suspendForLostPermission(
-  deps: Pick<IntegrationDeps, 'models' | 'directory'>,
+  deps: Pick<IntegrationDeps, 'models' | 'store'>,
   ctx: RecheckContext,
   groupId: string,
   userIds: Iterable<string>,

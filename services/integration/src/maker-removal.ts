@@ -17,7 +17,7 @@ import type { IntegrationDeps } from './deps.ts';
  * Incoming hooks are suspended last: once one shows it, the rest holds.
  */
 export async function suspendIntegrationsOf(
-  { models, directory }: Pick<IntegrationDeps, 'models' | 'directory'>,
+  { models, store }: Pick<IntegrationDeps, 'models' | 'store'>,
   ctx: EventContext<'group.member.left'> | EventContext<'group.member.updated'> | EventContext<'group.roles.updated'>,
   groupId: string,
   userId: string,
@@ -36,14 +36,7 @@ export async function suspendIntegrationsOf(
     for (const bot of bots)
       if (bot.createdBy === userId && !bot.managedBy) await call(ctx, 'user.endBotToken', { groupId, botId: bot.id });
   }
-  const [outgoing, commands] = await Promise.all([
-    models.outgoing.updateMany(made, suspend),
-    models.commands.updateMany(made, suspend),
-  ]);
-  if (outgoing.modifiedCount + commands.modifiedCount > 0) {
-    // This node's copy at once (the next message must not reach them); the other nodes' by the event.
-    directory.forget(groupId);
-    changed(ctx, groupId);
-  }
+  // The store drops this node's copy at once (the next message must not reach them); the other nodes' go by the event.
+  if ((await store.updateHooksAndCommands(groupId, made, suspend)) > 0) changed(ctx, groupId);
   await models.incoming.updateMany(made, suspend);
 }

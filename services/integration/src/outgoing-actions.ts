@@ -2,7 +2,7 @@ import type { OutgoingWebhook, OutgoingWebhookWithSecret, WebhookDelivery } from
 import { callerId, type Params, type Ctx, limitReached, defineActions, notFound } from '@im/sdk';
 import { Types } from 'mongoose';
 import { dropWaiting } from './backlog.ts';
-import { requireIntegrationManager, requirePanel, withNewSecret } from './access.ts';
+import { requireIntegrationManager, requirePanel } from './access.ts';
 import { changed, makeBot, removeBot } from './bots.ts';
 import type { IntegrationDeps } from './deps.ts';
 import type { DeliveryDoc, OutgoingHookDoc } from './models.ts';
@@ -16,7 +16,7 @@ const LOG_LENGTH = 50;
 
 /** Outgoing webhooks: where new messages of a group (or one panel) are POSTed, signed. */
 export const outgoingActions = (deps: IntegrationDeps) => {
-  const { models, outbound } = deps;
+  const { models, store, outbound } = deps;
   const load = async (groupId: string, hookId: string) => {
     const hook = await models.outgoing.findOne({ _id: hookId, groupId }).lean<OutgoingHookDoc>();
     if (!hook) throw notFound('webhook');
@@ -52,7 +52,7 @@ export const outgoingActions = (deps: IntegrationDeps) => {
           createdBy: new Types.ObjectId(callerId(ctx)),
           createdAt: new Date(),
         };
-        await models.outgoing.collection.insertOne(doc);
+        await store.insertOutgoing(doc);
         changed(ctx, groupId);
         return { ...toOutgoing(doc), secret: doc.secret };
       },
@@ -75,13 +75,7 @@ export const outgoingActions = (deps: IntegrationDeps) => {
       rateLimit: 'moderate',
       async handler(ctx: Ctx<Params<typeof p.outgoingRef>>): Promise<OutgoingWebhookWithSecret> {
         await requireIntegrationManager(ctx, ctx.params.groupId);
-        const doc = await withNewSecret(
-          models.outgoing,
-          ctx.params.groupId,
-          ctx.params.hookId,
-          'webhook',
-          callerId(ctx),
-        );
+        const doc = await store.renewOutgoingSecret(ctx.params.groupId, ctx.params.hookId, 'webhook', callerId(ctx));
         // A new secret (which also lifts a suspension) starts the hook afresh: no circuit left open.
         changed(ctx, ctx.params.groupId, ctx.params.hookId);
         return { ...toOutgoing(doc), secret: doc.secret };
@@ -95,13 +89,12 @@ export const outgoingActions = (deps: IntegrationDeps) => {
       async handler(ctx: Ctx<Params<typeof p.updateOutgoing>>): Promise<OutgoingWebhook> {
         const { groupId, hookId, disabled } = ctx.params;
         await requireIntegrationManager(ctx, groupId);
-        const doc = await models.outgoing
-          .findOneAndUpdate(
-            { _id: hookId, groupId },
-            disabled ? { $set: { disabled: true } } : { $set: { disabled: false }, $unset: { failingSince: 1 } },
-            { new: true },
-          )
-          .lean<OutgoingHookDoc>();
+        const doc = await store.updateOutgoing(
+          groupId,
+          { _id: hookId },
+          disabled ? { $set: { disabled: true } } : { $set: { disabled: false }, $unset: { failingSince: 1 } },
+          { new: true },
+        );
         if (!doc) throw notFound('webhook');
         if (disabled) await dropWaiting(models, doc._id, 'Dropped: the webhook was turned off');
         // Turned back on: every node forgets its failures, so the next message is not held behind an open circuit.
@@ -117,7 +110,7 @@ export const outgoingActions = (deps: IntegrationDeps) => {
         const { groupId, hookId } = ctx.params;
         await requireIntegrationManager(ctx, groupId);
         const hook = await load(groupId, hookId);
-        await models.outgoing.deleteOne({ _id: hook._id });
+        await store.deleteOutgoing(groupId, hook._id);
         // Deliveries still waiting find no hook and end as failed.
         await removeBot(deps, ctx, groupId, hook.botId.toHexString());
         changed(ctx, groupId);

@@ -35,12 +35,18 @@ const settled = (status: DeliveryDoc['status'] | undefined) => status !== undefi
  * is posted by the hook's bot.
  */
 export function webhookSender(
-  { app, models, directory, outbound }: Pick<IntegrationDeps, 'app' | 'models' | 'directory' | 'outbound'>,
+  {
+    app,
+    models,
+    store,
+    directory,
+    outbound,
+  }: Pick<IntegrationDeps, 'app' | 'models' | 'store' | 'directory' | 'outbound'>,
   broker: ActionCaller & { broadcast(event: string, payload?: unknown): unknown },
   logger: { warn(...args: unknown[]): void },
   breaker: CircuitBreaker,
 ) {
-  const health = hookHealth(models, broker, app.config.webhookDisableAfterMs);
+  const health = hookHealth(models, store, broker, app.config.webhookDisableAfterMs);
   const log = (deliveryId: string, set: Log, attempted = true) => {
     // A settled entry keeps its log line, not the body: only waiting ones are ever sent.
     const unset = { ...(set.nextAttemptAt ? {} : { nextAttemptAt: 1 }), ...(settled(set.status) ? { body: 1 } : {}) };

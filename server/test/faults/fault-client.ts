@@ -155,7 +155,7 @@ export class MemberApp {
   }
 
   /** Asks for what it missed, as the app does after a reconnect. */
-  async catchUp(timeoutMs = 10_000): Promise<void> {
+  async catchUp(timeoutMs = 30_000): Promise<void> {
     const res = (await this.socket
       .timeout(timeoutMs)
       .emitWithAck('sync', { cursors: { [this.converseId]: this.lastSeq } })) as Ack<SyncResult>;

@@ -21,7 +21,7 @@ export async function connectClient(base: string, token: string): Promise<Client
 }
 
 export async function sync(socket: ClientSocket, cursors: Record<string, number>): Promise<SyncResult> {
-  const res = (await socket.timeout(10_000).emitWithAck('sync', { cursors })) as Ack<SyncResult>;
+  const res = (await socket.timeout(30_000).emitWithAck('sync', { cursors })) as Ack<SyncResult>;
   if (!res.ok) throw new Error(`sync failed: ${res.error.code}`);
   return res.data;
 }
@@ -33,7 +33,7 @@ export async function sendOverSocket(
   clientMsgId?: string,
 ): Promise<Message> {
   const res = (await socket
-    .timeout(10_000)
+    .timeout(30_000)
     .emitWithAck('message:send', { converseId, content, ...(clientMsgId ? { clientMsgId } : {}) })) as Ack<Message>;
   if (!res.ok) throw new Error(`send failed: ${res.error.code} ${res.error.message}`);
   return res.data;

@@ -4,9 +4,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { dropCommandNote } from '../../state/command-sends.ts';
 import { commandFor, commandSuggestions, loadCommands } from '../../state/commands.ts';
 import {
-  deleteMessage,
   discardMessage,
-  editMessage,
   loadOlder,
   notifyTyping,
   retryMessage,
@@ -14,7 +12,6 @@ import {
   sendMessage,
   setAtBottom,
   setViewedConverse,
-  toggleReaction,
 } from '../../state/conversations.ts';
 import { enterConverse, jumpToPresent, loadNewer, showingConverse, useCatchUp } from '../../state/catch-up.ts';
 import { dismissEphemeral } from '../../state/ephemeral.ts';
@@ -27,6 +24,7 @@ import { Composer, type ComposerHandle } from './Composer.tsx';
 import { upload } from './upload.ts';
 import { PollComposer } from './PollComposer.tsx';
 import type { MessageHandlers } from './handlers.ts';
+import { messageActions } from './message-actions.ts';
 import { ImageViewer } from './ImageViewer.tsx';
 import { MessageList } from './MessageList.tsx';
 import { usePosting, type PostingInput } from './posting.ts';
@@ -103,17 +101,9 @@ export function ConverseView(props: {
         setAtBottomShown(bottom);
         setAtBottom(converseId, bottom);
       },
-      onReact: (message, emoji) => void toggleReaction(message, emoji),
-      onReply: (message) => {
-        setReplyTo(message);
-        composer.current?.focus();
-      },
-      onEdit: (message, content) => editMessage(message, content),
-      onDelete: (message) => void deleteMessage(message),
-      onReport: (message) => setReporting(message),
+      ...messageActions({ composer, setReplyTo, setReporting, setViewing }),
       onRetry: (pending) => retryMessage(converseId, pending.clientMsgId),
       onDiscard: (pending) => discardMessage(converseId, pending.clientMsgId),
-      onOpenImage: (fileId) => setViewing(fileId),
       onDismissEphemeral: (message) => dismissEphemeral(converseId, message.id),
       onOpenThread: (message) => void openThread(converseId, message.id),
       ...(props.canPin ? { onTogglePin: (message: Message) => void togglePin(message) } : {}),

@@ -1,7 +1,7 @@
 import './threads.css';
 import type { Message, PublicUser } from '@im/protocol';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { deleteMessage, editMessage, notifyTyping, toggleReaction } from '../../state/conversations.ts';
+import { notifyTyping } from '../../state/conversations.ts';
 import { draftOf, saveDraft, threadDraftKey } from '../../state/drafts.ts';
 import { useStore } from '../../state/store.ts';
 import { closeThread, sendThreadReply, useThreads } from '../../state/threads.ts';
@@ -9,6 +9,7 @@ import { Icon } from '../common/Icon.tsx';
 import { CustomEmojiScope } from '../emoji/CustomEmojiContext.tsx';
 import { Composer, type ComposerHandle } from '../messages/Composer.tsx';
 import type { MessageHandlers } from '../messages/handlers.ts';
+import { messageActions } from '../messages/message-actions.ts';
 import { ImageViewer } from '../messages/ImageViewer.tsx';
 import { MessageItem, type ItemContext } from '../messages/MessageItem.tsx';
 import { ReportDialog } from '../messages/ReportDialog.tsx';
@@ -72,15 +73,7 @@ function OpenThread(props: ThreadPaneProps & { rootId: string }) {
 
   const handlers = useMemo<MessageHandlers>(
     () => ({
-      onReact: (message, emoji) => void toggleReaction(message, emoji),
-      onReply: (message) => {
-        setReplyTo(message);
-        composer.current?.focus();
-      },
-      onEdit: (message, content) => editMessage(message, content),
-      onDelete: (message) => void deleteMessage(message),
-      onReport: (message) => setReporting(message),
-      onOpenImage: (fileId) => setViewing(fileId),
+      ...messageActions({ composer, setReplyTo, setReporting, setViewing }),
       // The pane holds no pending copies, answers only I see, or pages to load:
       // a reply shows once the server stored it. No onOpenThread: replies do not
       // start threads, and the root's thread is this one.

@@ -2,28 +2,15 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Group, Message, SyncResult, UnreadEntry } from '@im/protocol';
 import { Types, type Connection } from 'mongoose';
+import { collectionCalls } from '../support/collection-calls.ts';
 import type { RunningNode } from '../../src/node.ts';
 import { overNats, startApi, startExtraNode, type ApiHarness } from './harness.ts';
 
 type User = Awaited<ReturnType<ApiHarness['user']>>;
 
-/**
- * Counts what a piece of work asks of the messages collection, through
- * mongoose's per-connection debug hook (every collection method call).
- * The count does not depend on which server answers.
- */
-async function messageReads(connection: Connection, work: () => Promise<unknown>): Promise<string[]> {
-  const calls: string[] = [];
-  connection.set('debug', (collection: string, method: string) => {
-    if (collection === 'messages') calls.push(method);
-  });
-  try {
-    await work();
-  } finally {
-    connection.set('debug', false);
-  }
-  return calls.filter((m) => m !== 'insertMany');
-}
+/** What `work` asked of the messages collection, the writer's inserts aside. */
+const messageReads = async (connection: Connection, work: () => Promise<unknown>): Promise<string[]> =>
+  (await collectionCalls(connection, 'messages', work)).filter((m) => m !== 'insertMany');
 
 async function groupWith(api: ApiHarness, owner: User, members: User[], name = 'Recent') {
   const group = (await api.request<Group>('POST', '/api/groups', { token: owner.token, body: { name } })).body;

@@ -2,21 +2,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Message } from '@im/protocol';
 import type { Connection } from 'mongoose';
+import { collectionCalls } from '../support/collection-calls.ts';
 import { expectations, groupWithMembers, startApi, type ApiHarness } from './harness.ts';
 
-/** The messages-collection methods `work` called (mongoose's per-connection debug hook). */
-async function messageCalls(connection: Connection, work: () => Promise<unknown>): Promise<string[]> {
-  const calls: string[] = [];
-  connection.set('debug', (collection: string, method: string) => {
-    if (collection === 'messages') calls.push(method);
-  });
-  try {
-    await work();
-  } finally {
-    connection.set('debug', false);
-  }
-  return calls;
-}
+/** The messages-collection methods `work` called. */
+const messageCalls = (connection: Connection, work: () => Promise<unknown>) =>
+  collectionCalls(connection, 'messages', work);
 
 /**
  * Every way a stored message changes goes through the chat service's

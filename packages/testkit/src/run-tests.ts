@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServers } from '@im/dev-servers';
 import { planFiles } from './runner/plan.ts';
+import { failureDetails } from './runner/failure-details.ts';
 import { runFile, type FileOutcome } from './runner/run-file.ts';
 import { runPool } from './runner/schedule.ts';
 import { readTimings, seconds, slowestTable, timingsPath, writeTimings } from './runner/timings.ts';
@@ -97,6 +98,9 @@ writeTimings(timingsFile, previous, outcomes);
 const failed = outcomes.filter((o) => !o.ok);
 const tests = outcomes.reduce((n, o) => n + o.tests, 0);
 console.log(`\n[test] slowest files:\n${slowestTable(outcomes, 15)}`);
+// A failure's details again at the very end, where a log's tail (all that CI
+// may show) still has them; they printed long before, between other files.
+for (const f of failed) console.log(`\n[test] failure in ${f.file}:\n${failureDetails(f.output)}`);
 console.log(
   `[test] ${outcomes.length} files, ${tests} tests in ${seconds(Date.now() - testsStarted)}` +
     (failed.length > 0 ? `; FAILED: ${failed.map((o) => o.file).join(', ')}` : '; all passed'),

@@ -18,6 +18,7 @@ import {
 } from '@livekit/rtc-node';
 import { AccessToken, RoomServiceClient, TokenVerifier } from 'livekit-server-sdk';
 import { createHash } from 'node:crypto';
+import mongoose, { Types } from 'mongoose';
 import { eventually, expectations, groupWithMembers, startApi, type ApiHarness } from '../api/harness.ts';
 import { connectClient, record, until, type ClientSocket } from '../realtime/client.ts';
 import { startApiWithLiveKit } from './with-livekit.ts';
@@ -242,8 +243,9 @@ describe('voice and video through LiveKit', () => {
     // Answered: both in, then both out: one record of a call that ended.
     room = await joinCall(caller, dm.id);
     await until('it rings again', () => ringing.length === 2, WEBHOOK_DEADLINE_MS);
-    const answer = await joinCall(callee, dm.id);
+    // Listening before the callee joins: their join's update can reach the caller before `connect` returns.
     const seen = record(callerSocket, 'call:updated');
+    const answer = await joinCall(callee, dm.id);
     await updateWhere(seen, 0, dm.id, (s) => s.participants.length === 2, 'both in the DM call');
     await answer.disconnect();
     await room.disconnect();
@@ -312,6 +314,61 @@ describe('voice and video through LiveKit', () => {
       garbage,
     );
     assert.equal(garbled.status, 400);
+  });
+
+  it('rings a DM call started again while the last one is still being closed, and records both', async () => {
+    const caller = await api.user('again');
+    const callee = await api.user('later');
+    const dm = await ok<DmConverse>('POST', '/api/dms', caller, { userId: callee.id });
+    const calleeSocket = await socketOf(callee);
+    const ringing = record(calleeSocket, 'call:ringing');
+    const messages = record(calleeSocket, 'message:new');
+    const records = () => messages.filter((m) => m.converseId === dm.id && m.call).map((m) => m.call!.outcome);
+    let n = 0;
+    /** A webhook as LiveKit sends it, signed with the server's secret. */
+    const webhook = async (event: string, sid: string) => {
+      n += 1;
+      const now = String(Math.floor(Date.now() / 1000));
+      const body = JSON.stringify({
+        event,
+        room: { name: dm.id },
+        participant: { sid, identity: caller.id, joinedAt: now },
+        id: `EV_again_${n}`,
+        createdAt: now,
+      });
+      const token = new AccessToken(livekit.apiKey, livekit.apiSecret);
+      token.sha256 = createHash('sha256').update(body).digest('base64');
+      const res = await api.request('POST', '/api/livekit/webhook', {
+        raw: body,
+        headers: { 'content-type': 'application/webhook+json', authorization: await token.toJwt() },
+      });
+      assert.ok(res.status < 300, `${event}: ${res.status}`);
+    };
+
+    await webhook('participant_joined', 'PA_first');
+    await until('the callee rings', () => ringing.length === 1, WEBHOOK_DEADLINE_MS);
+    // The caller hung up and the call is being closed: nobody in it, its document not yet removed.
+    const db = await mongoose.createConnection(api.env.mongoUrl).asPromise();
+    try {
+      const { matchedCount } = await db
+        .collection('calls')
+        .updateOne({ _id: new Types.ObjectId(dm.id) }, { $set: { participants: [] } });
+      assert.equal(matchedCount, 1);
+    } finally {
+      await db.close();
+    }
+    // Calling back at that moment is a new call: it rings again, and the first is recorded as missed.
+    await webhook('participant_joined', 'PA_second');
+    await until('it rings again', () => ringing.length === 2, WEBHOOK_DEADLINE_MS);
+    await until('the first call recorded', () => records().length === 1, WEBHOOK_DEADLINE_MS);
+    assert.deepEqual(records(), ['missed']);
+    assert.deepEqual(
+      (await callOf(caller, dm.id)).participants.map((p) => p.userId),
+      [caller.id],
+    );
+    await webhook('participant_left', 'PA_second');
+    await until('the second call recorded', () => records().length === 2, WEBHOOK_DEADLINE_MS);
+    assert.deepEqual(records(), ['missed', 'missed']);
   });
 
   it('takes a member who leaves the group out of its call, and ends the call of a deleted panel', async () => {

@@ -31,6 +31,13 @@ export const webhookActions = ({ app, store, livekit }: CallDeps) => {
           return;
         }
         const home = access.kind === 'dm' ? { memberIds: access.memberIds } : { groupId: access.groupId };
+        if (event.event === 'participant_joined') {
+          // A call nobody is left in is being closed (its record written, its
+          // removal next): a join now starts a new call, which rings, rather
+          // than reviving the old one.
+          const current = await store.get(converseId);
+          if (current && current.participants.length === 0) await closeCall(ctx, store, current, true);
+        }
         const { call: doc, started } = await store.present(
           converseId,
           {

@@ -1,0 +1,12 @@
+// The English catalog: the source of every key. One file per area of the app,
+// each spread in here (one line each, with a trailing comma, so that areas
+// added side by side merge).
+import { common } from './common.ts';
+
+export const en = {
+  ...common,
+};
+
+export type MessageKey = keyof typeof en;
+/** A catalog of another language: every key of the English one, no other. */
+export type Catalog = Record<MessageKey, string>;

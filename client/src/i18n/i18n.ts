@@ -35,7 +35,8 @@ export async function applyLanguage(language: Language): Promise<void> {
   document.documentElement.lang = htmlLangOf(language);
 }
 
-document.documentElement.lang = htmlLangOf(resolvedLanguage());
+// Tests of plain modules run without a document.
+if (typeof document !== 'undefined') document.documentElement.lang = htmlLangOf(resolvedLanguage());
 
 /** Translates outside React (state modules, notifications), in the current language. */
 export const t = i18n.t.bind(i18n);

@@ -28,7 +28,7 @@ async function newestInView(page: Page): Promise<void> {
   await page
     .waitForFunction(() => {
       const list = document.querySelector('[data-testid="message-list"]');
-      const rows = [...document.querySelectorAll('[data-testid="message"]')];
+      const rows = Array.from(document.querySelectorAll('[data-testid="message"]'));
       const newest = rows.at(-1);
       if (!list || !newest) return false;
       const box = list.getBoundingClientRect();
@@ -38,7 +38,7 @@ async function newestInView(page: Page): Promise<void> {
     .catch(async (err: unknown) => {
       const gap = await page.evaluate(() => {
         const list = document.querySelector('[data-testid="message-list"]')!.getBoundingClientRect();
-        const newest = [...document.querySelectorAll('[data-testid="message"]')].at(-1)!.getBoundingClientRect();
+        const newest = Array.from(document.querySelectorAll('[data-testid="message"]')).at(-1)!.getBoundingClientRect();
         return newest.bottom - list.bottom;
       });
       throw new Error(`the newest message ends ${gap}px below the list's visible area`, { cause: err });
@@ -103,7 +103,7 @@ describe('the message timeline in the web client', () => {
     await tiaPage.getByTestId('upload').first().waitFor({ state: 'detached' });
     await content(tiaPage, 'Here it is').waitFor();
     await tiaPage.waitForFunction(() => {
-      const img = [...document.querySelectorAll<HTMLImageElement>('[data-testid="thumbnail"]')].at(-1);
+      const img = Array.from(document.querySelectorAll<HTMLImageElement>('[data-testid="thumbnail"]')).at(-1);
       return img !== undefined && img.complete && img.naturalWidth > 0;
     });
     await newestInView(tiaPage);
@@ -136,7 +136,7 @@ describe('the message timeline in the web client', () => {
       () =>
         new Promise<string>((resolve) => {
           const shown = () =>
-            [...document.querySelectorAll('[data-testid="message-content"]')].some(
+            Array.from(document.querySelectorAll('[data-testid="message-content"]')).some(
               (e) => e.textContent === 'On my way',
             );
           const check = () => {
@@ -171,7 +171,7 @@ describe('the message timeline in the web client', () => {
     const card = tiaPage.getByTestId('file-card').filter({ hasText: 'plan.pdf' });
     await card.waitFor();
     await tiaPage.waitForFunction(() => {
-      const img = [...document.querySelectorAll<HTMLImageElement>('[data-testid="thumbnail"]')].at(-1);
+      const img = Array.from(document.querySelectorAll<HTMLImageElement>('[data-testid="thumbnail"]')).at(-1);
       return img !== undefined && img.complete && img.naturalWidth > 0;
     });
     const [pdfId, imageId] = withFiles.attachments;
@@ -202,10 +202,7 @@ describe('the message timeline in the web client', () => {
     const edited = message.getByTestId('edited');
     await edited.waitFor();
     assert.equal(await edited.innerText(), '(edited)');
-    const [text, mark] = await Promise.all([
-      message.locator('.markdown p').last().boundingBox(),
-      edited.boundingBox(),
-    ]);
+    const [text, mark] = await Promise.all([message.locator('.markdown p').last().boundingBox(), edited.boundingBox()]);
     assert.ok(mark!.y >= text!.y - 1 && mark!.y + mark!.height <= text!.y + text!.height + 1, 'on the same line');
 
     const time = tiaPage.getByTestId('message-time').last();

@@ -35,9 +35,7 @@ export function ForwardedFrom(props: { origin: Origin }) {
   };
   return (
     <div className="forwarded-from" data-testid="forwarded-from">
-      {readable
-        ? t('timeline.forwarded.from', { place: place.label, author })
-        : t('timeline.forwarded.by', { author })}{' '}
+      {readable ? t('timeline.forwarded.from', { place: place.label, author }) : t('timeline.forwarded.by', { author })}{' '}
       ·{' '}
       <time dateTime={origin.createdAt} title={t('timeline.time.full', { at: new Date(origin.createdAt) })}>
         {formatMoment(origin.createdAt)}

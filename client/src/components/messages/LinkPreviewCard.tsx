@@ -11,7 +11,11 @@ export function LinkPreviewCard(props: { preview: LinkPreview; onRemove?: () => 
   const { preview } = props;
   const { t } = useTranslation();
   return (
-    <aside className="link-preview" aria-label={t('timeline.preview.label', { title: preview.title })} data-testid="link-preview">
+    <aside
+      className="link-preview"
+      aria-label={t('timeline.preview.label', { title: preview.title })}
+      data-testid="link-preview"
+    >
       <div className="link-preview-text">
         {preview.siteName && <div className="link-preview-site">{preview.siteName}</div>}
         <a
@@ -26,7 +30,12 @@ export function LinkPreviewCard(props: { preview: LinkPreview; onRemove?: () => 
       </div>
       {preview.imageFileId && <PreviewImage fileId={preview.imageFileId} />}
       {props.onRemove && (
-        <button type="button" className="link-preview-remove" aria-label={t('timeline.preview.remove')} onClick={props.onRemove}>
+        <button
+          type="button"
+          className="link-preview-remove"
+          aria-label={t('timeline.preview.remove')}
+          onClick={props.onRemove}
+        >
           ×
         </button>
       )}

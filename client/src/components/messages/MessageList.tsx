@@ -74,7 +74,7 @@ export function MessageList(props: MessageListProps) {
   const ref = useRef<VirtuosoHandle>(null);
   const [scroller, setScroller] = useState<HTMLElement | null>(null);
   // A window short of the newest has no end to stay at: reaching it loads more.
-  const stick = useStickToBottom(scroller, !hasNewer);
+  const stick = useStickToBottom(scroller, !hasNewer, focusIndex < 0 && props.openAt !== 'oldest');
   const opening = useRef<{ key: string; at: VirtuosoProps<Row, unknown>['initialTopMostItemIndex'] }>(null);
 
   // The first row ever shown anchors the indexes; rows prepended before it get smaller ones.

@@ -14,20 +14,29 @@ const gapBelow = (scroller: HTMLElement) => scroller.scrollHeight - scroller.cli
  *
  * `pinned` says whether the reader is at the end: it follows the reader's
  * scrolling, and `pin()` sets it when the list itself says it reached the end
- * (before its rows are measured, its scroll events can say otherwise).
+ * (before its rows are measured, its scroll events can say otherwise). A list
+ * opened at an older message (a jump, the first unread) passes through its end
+ * while it places that message: there, only the reader's own scrolling
+ * (wheel, touch, keys, the scrollbar) may pin it.
  */
-export function useStickToBottom(scroller: HTMLElement | null, active: boolean) {
+export function useStickToBottom(scroller: HTMLElement | null, active: boolean, openedAtNewest: boolean) {
   const pinned = useRef(false);
-  const live = useRef(active);
-  live.current = active;
+  const touched = useRef(false);
+  const live = useRef({ active, openedAtNewest });
+  live.current = { active, openedAtNewest };
 
   useEffect(() => {
     if (!scroller) return;
     const follow = () => {
-      if (pinned.current && live.current && gapBelow(scroller) > 0) scroller.scrollTop = scroller.scrollHeight;
+      const { active: following, openedAtNewest: trusted } = live.current;
+      if (pinned.current && following && (trusted || touched.current) && gapBelow(scroller) > 0)
+        scroller.scrollTop = scroller.scrollHeight;
     };
     const onScroll = () => {
       pinned.current = gapBelow(scroller) <= NEAR_END_PX;
+    };
+    const onTouch = () => {
+      touched.current = true;
     };
     const observer = new ResizeObserver(follow);
     observer.observe(scroller);
@@ -35,9 +44,11 @@ export function useStickToBottom(scroller: HTMLElement | null, active: boolean) 
     const rows = scroller.querySelector('[data-testid="virtuoso-item-list"]');
     if (rows) observer.observe(rows, { box: 'border-box' });
     scroller.addEventListener('scroll', onScroll, { passive: true });
+    for (const type of TOUCHES) scroller.addEventListener(type, onTouch, { passive: true });
     return () => {
       observer.disconnect();
       scroller.removeEventListener('scroll', onScroll);
+      for (const type of TOUCHES) scroller.removeEventListener(type, onTouch);
     };
   }, [scroller]);
 
@@ -47,3 +58,6 @@ export function useStickToBottom(scroller: HTMLElement | null, active: boolean) 
     },
   };
 }
+
+/** What only the reader does to a list (the scrollbar is the list's own, so dragging it is a pointerdown). */
+const TOUCHES = ['wheel', 'touchstart', 'keydown', 'pointerdown'] as const;

@@ -14,7 +14,7 @@ const file = (id: string, name: string, mime: string): FileInfo => ({
   name,
   mime,
   size: 2048,
-  url: `/api/files/${id}`,
+  url: '',
 });
 const signed = () => ({ body: { url: '/signed', expiresAt: new Date(Date.now() + 600_000).toISOString() } });
 

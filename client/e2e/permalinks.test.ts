@@ -2,8 +2,8 @@
 // Vera copies the link of a message in #general (the "Copy link" action),
 // pastes it in #random and clicks it: #general opens at that message,
 // highlighted. An old message's permalink loaded cold (far older than the
-// newest page) opens in context the same way, and so does the link of an
-// entry of her personal feed.
+// newest page) opens in context the same way, a thread reply's in its
+// thread, and so does the link of an entry of her personal feed.
 import assert from 'node:assert/strict';
 import { afterEach, before, describe, it } from 'node:test';
 import type { FeedToken, Message, Panel } from '@im/protocol';
@@ -96,6 +96,19 @@ describe('message permalinks in the web client', () => {
     await content('sketch 6').waitFor();
     assert.equal(await content(`sketch ${HISTORY}`).count(), 0);
     await page.getByTestId('jump-to-present').waitFor();
+  });
+
+  it("opens a thread reply's permalink in its thread", async () => {
+    const base = story.server.base;
+    const root = old[HISTORY - 1]!;
+    const reply = await api<Message>(base, wes.token, 'POST', `/api/converses/${general}/messages`, {
+      content: 'a reply in the thread',
+      threadId: root.id,
+    });
+    await page.goto(`${base}/c/${general}?message=${reply.id}`);
+    const pane = page.getByTestId('thread-pane');
+    await pane.getByTestId('thread-reply').filter({ hasText: 'a reply in the thread' }).waitFor();
+    await page.waitForURL((url) => url.pathname === `/g/${groupId}/${general}`);
   });
 
   it("opens an entry of the personal feed at its message: the feed's links are permalinks", async () => {

@@ -74,7 +74,19 @@ export function MessageList(props: MessageListProps) {
   const ref = useRef<VirtuosoHandle>(null);
   const [scroller, setScroller] = useState<HTMLElement | null>(null);
   // A window short of the newest has no end to stay at: reaching it loads more.
-  const stick = useStickToBottom(scroller, !hasNewer, focusIndex < 0 && props.openAt !== 'oldest');
+  const openedAtNewest = focusIndex < 0 && props.openAt !== 'oldest';
+  // Opened at an older message, the list reaches its top while placing that
+  // message: older pages wait for the reader's own scrolling (prepending them
+  // then, on estimated row heights, threw the message out of view).
+  const olderWaiting = useRef(false);
+  const loadOlder = () => {
+    if (props.hasOlder && !props.loadingOlder) handlers.onLoadOlder();
+  };
+  const stick = useStickToBottom(scroller, !hasNewer, openedAtNewest, () => {
+    if (!olderWaiting.current) return;
+    olderWaiting.current = false;
+    loadOlder();
+  });
   const opening = useRef<{ key: string; at: VirtuosoProps<Row, unknown>['initialTopMostItemIndex'] }>(null);
 
   // The first row ever shown anchors the indexes; rows prepended before it get smaller ones.
@@ -130,7 +142,8 @@ export function MessageList(props: MessageListProps) {
       itemContent={(_index, row) => <MessageItem row={row} ctx={ctx} />}
       followOutput={followOutput}
       startReached={() => {
-        if (props.hasOlder && !props.loadingOlder) handlers.onLoadOlder();
+        if (openedAtNewest || stick.touched()) loadOlder();
+        else olderWaiting.current = true;
       }}
       endReached={() => {
         if (hasNewer) props.onLoadNewer?.();

@@ -19,11 +19,17 @@ const gapBelow = (scroller: HTMLElement) => scroller.scrollHeight - scroller.cli
  * while it places that message: there, only the reader's own scrolling
  * (wheel, touch, keys, the scrollbar) may pin it.
  */
-export function useStickToBottom(scroller: HTMLElement | null, active: boolean, openedAtNewest: boolean) {
+export function useStickToBottom(
+  scroller: HTMLElement | null,
+  active: boolean,
+  openedAtNewest: boolean,
+  /** Told each time the reader scrolls the list themselves. */
+  onTouch?: () => void,
+) {
   const pinned = useRef(false);
   const touched = useRef(false);
-  const live = useRef({ active, openedAtNewest });
-  live.current = { active, openedAtNewest };
+  const live = useRef({ active, openedAtNewest, onTouch });
+  live.current = { active, openedAtNewest, onTouch };
 
   useEffect(() => {
     if (!scroller) return;
@@ -37,6 +43,7 @@ export function useStickToBottom(scroller: HTMLElement | null, active: boolean, 
     };
     const onTouch = () => {
       touched.current = true;
+      live.current.onTouch?.();
     };
     const observer = new ResizeObserver(follow);
     observer.observe(scroller);
@@ -56,6 +63,8 @@ export function useStickToBottom(scroller: HTMLElement | null, active: boolean, 
     pin: () => {
       pinned.current = true;
     },
+    /** Whether the reader has scrolled this list themselves yet. */
+    touched: () => touched.current,
   };
 }
 

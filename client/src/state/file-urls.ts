@@ -45,10 +45,20 @@ export function signedFileUrl(fileId: string, variant: FileVariant): Promise<Sig
   return request;
 }
 
-/** The current signed URL of a file (undefined while asking, null when there is none), kept fresh while shown. */
-export function useFileUrl(fileId: string, variant: FileVariant = 'file'): string | null | undefined {
-  const [url, setUrl] = useState<string | null | undefined>(() => fresh(cache.get(`${fileId}:${variant}`))?.url);
+/**
+ * The current signed URL of a file (undefined while asking, null when there is
+ * none), kept fresh while shown. A null variant asks for nothing (a file kind
+ * with no preview).
+ */
+export function useFileUrl(fileId: string, variant: FileVariant | null = 'file'): string | null | undefined {
+  const [url, setUrl] = useState<string | null | undefined>(() =>
+    variant ? fresh(cache.get(`${fileId}:${variant}`))?.url : null,
+  );
   useEffect(() => {
+    if (!variant) {
+      setUrl(null);
+      return;
+    }
     let live = true;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const load = () => {

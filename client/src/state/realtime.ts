@@ -90,6 +90,8 @@ export function attachRealtime(socket: ChatSocket, onUnauthorized: () => void): 
   });
 
   socket.on('message:new', (message) => {
+    // The message ends its author's typing there: no "is typing…" under what they just sent.
+    stopTyping(message.converseId, message.authorId);
     receiveMessages(message.converseId, [message]);
     commandAnswered(message.converseId, { botId: message.authorId });
     maybeNotify(message);
@@ -230,15 +232,20 @@ function showTyping(converseId: string, userId: string): void {
   clearTimeout(typingTimers.get(key));
   typingTimers.set(
     key,
-    setTimeout(() => {
-      typingTimers.delete(key);
-      setState((s) => {
-        const forConverse = { ...s.typing[converseId] };
-        delete forConverse[userId];
-        return { typing: { ...s.typing, [converseId]: forConverse } };
-      });
-    }, TYPING_SHOWN_MS),
+    setTimeout(() => stopTyping(converseId, userId), TYPING_SHOWN_MS),
   );
+}
+
+export function stopTyping(converseId: string, userId: string): void {
+  const key = `${converseId}:${userId}`;
+  clearTimeout(typingTimers.get(key));
+  typingTimers.delete(key);
+  if (getState().typing[converseId]?.[userId] === undefined) return;
+  setState((s) => {
+    const forConverse = { ...s.typing[converseId] };
+    delete forConverse[userId];
+    return { typing: { ...s.typing, [converseId]: forConverse } };
+  });
 }
 
 /** Mentions, DMs, replies in threads I follow (and any message at level `all`) raise a system notification while the tab is hidden. */

@@ -15,3 +15,13 @@ describe('the pages of e-mailed links', () => {
     expect(parseRoute('/reset-password/else', '?token=x')).toEqual({ name: 'home' });
   });
 });
+
+describe('a message permalink', () => {
+  it('names the converse and the message, as the e-mails link to it', () => {
+    const link = parseRoute('/c/c1', '?message=m9');
+    expect(link).toEqual({ name: 'converse', converseId: 'c1', messageId: 'm9' });
+    expect(routePath(link)).toBe('/c/c1?message=m9');
+    expect(parseRoute('/c/c1')).toEqual({ name: 'converse', converseId: 'c1' });
+    expect(routePath({ name: 'converse', converseId: 'c1' })).toBe('/c/c1');
+  });
+});

@@ -1,6 +1,7 @@
 /**
  * The screen the URL names. Deep links: /g/:groupId/:converseId, /dm/:converseId,
- * /invite/:code, /c/:converseId, /explore; and the pages of e-mailed links,
+ * /invite/:code, /c/:converseId, /explore; a message's permalink,
+ * /c/:converseId?message=:messageId (the same link the e-mails give); and the pages of e-mailed links,
  * /reset-password?token=, /verify-email?token= and /unsubscribe?token=; an
  * imported account's claim link, /claim?token=.
  */
@@ -11,8 +12,11 @@ export type Route =
   | { name: 'group'; groupId: string; converseId?: string }
   | { name: 'dm'; converseId: string }
   | { name: 'invite'; code: string }
-  /** A converse by id alone (notification links): shown as its group panel or DM once known. */
-  | { name: 'converse'; converseId: string }
+  /**
+   * A converse by id alone (notification links): shown as its group panel or
+   * DM once known. With a message: its permalink, opened at that message.
+   */
+  | { name: 'converse'; converseId: string; messageId?: string }
   /** A password reset link's page: a new password for whoever holds the token. */
   | { name: 'reset-password'; token: string }
   /** An address verification link's page. */
@@ -27,7 +31,10 @@ export function parseRoute(pathname: string, search = ''): Route {
   if (parts[0] === 'g' && parts[1]) return { name: 'group', groupId: parts[1], converseId: parts[2] };
   if (parts[0] === 'dm' && parts[1]) return { name: 'dm', converseId: parts[1] };
   if (parts[0] === 'invite' && parts[1]) return { name: 'invite', code: parts[1] };
-  if (parts[0] === 'c' && parts[1]) return { name: 'converse', converseId: parts[1] };
+  if (parts[0] === 'c' && parts[1]) {
+    const messageId = new URLSearchParams(search).get('message');
+    return { name: 'converse', converseId: parts[1], ...(messageId ? { messageId } : {}) };
+  }
   if (parts[0] === 'explore' && parts.length === 1) return { name: 'explore' };
   if (
     (parts[0] === 'reset-password' ||
@@ -54,7 +61,7 @@ export function routePath(route: Route): string {
     case 'invite':
       return `/invite/${encodeURIComponent(route.code)}`;
     case 'converse':
-      return `/c/${encodeURIComponent(route.converseId)}`;
+      return `/c/${encodeURIComponent(route.converseId)}${route.messageId ? `?${new URLSearchParams({ message: route.messageId }).toString()}` : ''}`;
     case 'reset-password':
     case 'verify-email':
     case 'unsubscribe':
@@ -73,4 +80,9 @@ export function inviteCodeFrom(input: string): string {
 /** The full link that opens this app on an invite. */
 export function inviteUrl(code: string): string {
   return `${window.location.origin}${routePath({ name: 'invite', code })}`;
+}
+
+/** The full link to a message (its permalink): it opens the app at that message, highlighted. */
+export function messageUrl(converseId: string, messageId: string): string {
+  return `${window.location.origin}${routePath({ name: 'converse', converseId, messageId })}`;
 }

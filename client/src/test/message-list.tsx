@@ -20,6 +20,7 @@ export function listHandlers(): MessageHandlers {
     onRetry: vi.fn(),
     onDiscard: vi.fn(),
     onOpenImage: vi.fn(),
+    onCopyLink: vi.fn(),
     onDismissEphemeral: vi.fn(),
   };
 }

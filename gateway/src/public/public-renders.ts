@@ -142,7 +142,8 @@ export class PublicRenderer {
       messages,
       authors,
       {},
-      (m) => `${base}/c/${converseId}#m${m.seq}`,
+      // Each entry opens the app at its message (the permalink the app's "Copy link" gives).
+      (m) => `${base}/c/${converseId}?message=${m.id}`,
     );
     return {
       rendered: await prepareResponse(renderAtom(source), CONTENT_TYPES.atom, PRIVATE_CACHE_CONTROL),

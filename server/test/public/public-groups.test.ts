@@ -125,7 +125,7 @@ describe('public groups, the directory, joining, personal feed tokens', () => {
     const [alice, bob, eve] = [await api.user('ali'), await api.user('bob'), await api.user('eve')];
     const group = await ok<Group>('POST', '/api/groups', alice, { name: 'Private room' }, 201);
     const converseId = group.panels[0]!.converseId;
-    await ok<Message>(
+    const secretMessage = await ok<Message>(
       'POST',
       `/api/converses/${converseId}/messages`,
       alice,
@@ -144,6 +144,8 @@ describe('public groups, the directory, joining, personal feed tokens', () => {
     const xml = await feed.text();
     assert.ok(xml.includes('for members &lt;b&gt;only&lt;/b&gt;') || xml.includes('&amp;lt;b&amp;gt;'), xml);
     assert.ok(!xml.includes(first.token), 'the feed never repeats its secret address');
+    // Each entry links to the message's permalink in the app.
+    assert.ok(xml.includes(`/c/${converseId}?message=${secretMessage.id}"`), xml);
     const dmFeed = await plain(`/feeds/${first.token}/converses/${dm.id}.atom`);
     assert.equal(dmFeed.status, 200);
     assert.ok((await dmFeed.text()).includes('psst'));

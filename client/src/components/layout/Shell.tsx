@@ -32,6 +32,7 @@ import { ScheduledButton, ScheduledDialogHost } from '../scheduled/ScheduledDial
 import { SearchButton, SearchLauncher } from '../search/SearchLauncher.tsx';
 import { ConverseNotificationsMenu } from '../attention/ConverseNotificationsMenu.tsx';
 import { InboxBell } from '../attention/InboxBell.tsx';
+import { PermalinkOpener } from '../permalinks/PermalinkOpener.tsx';
 
 type Dialogs = null | 'create' | 'join' | 'settings' | 'admin';
 
@@ -51,7 +52,8 @@ export function Shell() {
 
   // A converse named by id alone (a notification) becomes its panel or DM once the lists are in.
   useEffect(() => {
-    if (route.name !== 'converse') return;
+    // A permalink is opened (at its message) by PermalinkOpener.
+    if (route.name !== 'converse' || route.messageId) return;
     if (dms[route.converseId]) navigate({ name: 'dm', converseId: route.converseId }, { replace: true });
     for (const group of Object.values(groups)) {
       if (group.panels.some((p) => p.converseId === route.converseId)) {
@@ -247,6 +249,7 @@ export function Shell() {
         <SearchLauncher />
         <ScheduledDialogHost />
         <DocumentTitle />
+        <PermalinkOpener />
         {dialog === 'settings' && <SettingsDialog onClose={() => setDialog(null)} />}
         {dialog === 'admin' && serverAdmin && <AdminConsole onClose={() => setDialog(null)} />}
       </div>

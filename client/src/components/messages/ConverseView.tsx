@@ -1,6 +1,7 @@
 import { CustomEmojiScope } from '../emoji/CustomEmojiContext.tsx';
 import type { Message, PublicUser } from '@im/protocol';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { dropCommandNote } from '../../state/command-sends.ts';
 import { commandFor, commandSuggestions, loadCommands } from '../../state/commands.ts';
 import {
@@ -34,6 +35,7 @@ import { SeenBy } from '../receipts/SeenBy.tsx';
 import { scheduleMessage } from '../../state/scheduled.ts';
 import { ScheduledHint } from '../scheduled/ScheduledHint.tsx';
 import { draftOf, saveDraft } from '../../state/drafts.ts';
+import { openPermalink, permalinkIn } from '../../state/permalinks.ts';
 
 const EMPTY = emptyConverse();
 
@@ -54,6 +56,7 @@ export function ConverseView(props: {
   posting?: PostingInput;
 }) {
   const { converseId } = props;
+  const { t } = useTranslation();
   const me = useStore((s) => s.me)!;
   const users = useStore((s) => s.users);
   const converse = useStore((s) => s.converses[converseId]) ?? EMPTY;
@@ -73,6 +76,8 @@ export function ConverseView(props: {
   // Whether the newest messages are in view: when not, "Jump to present" is offered.
   const [atBottom, setAtBottomShown] = useState(true);
   useEffect(() => setAtBottomShown(!place?.focus), [place]);
+  // Away from the newest, what arrives is not read: the unread count is what waits below.
+  const waiting = useStore((s) => s.unread[converseId]?.unread ?? 0);
 
   // Once per visit (StrictMode runs effects twice): it decides where the list opens.
   const entered = useRef(false);
@@ -123,6 +128,7 @@ export function ConverseView(props: {
           e.preventDefault();
           composer.current?.addFiles([...e.dataTransfer.files]);
         }}
+        onClick={openPermalinkClicked}
       >
         <MessageList
           key={place?.token ?? 0}
@@ -142,7 +148,7 @@ export function ConverseView(props: {
         />
         {!converse.hasNewer && <SeenBy converseId={converseId} messages={converse.items} me={me} users={users} />}
         {(!atBottom || converse.hasNewer) && converse.items.length > 0 && (
-          <JumpToPresent onJump={() => void jumpToPresent(converseId)} />
+          <JumpToPresent count={waiting} onJump={() => void jumpToPresent(converseId)} />
         )}
         <TypingIndicator converseId={converseId} />
         <ScheduledHint converseId={converseId} />
@@ -156,7 +162,7 @@ export function ConverseView(props: {
             ref={composer}
             disabled={posting.mode === 'muted'}
             notice={posting.mode === 'muted' ? posting.text : undefined}
-            placeholder={`Message ${props.title}`}
+            placeholder={t('timeline.composerPlaceholder', { name: props.title })}
             members={props.members}
             commands={suggestions}
             me={me}
@@ -185,4 +191,14 @@ export function ConverseView(props: {
       </section>
     </CustomEmojiScope>
   );
+}
+
+/** A permalink of this app clicked in a message opens here, at its message, rather than in a new tab. */
+function openPermalinkClicked(event: MouseEvent<HTMLElement>): void {
+  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return;
+  const anchor = (event.target as Element).closest?.('a[href]');
+  const link = anchor ? permalinkIn(anchor.getAttribute('href')!) : null;
+  if (!link) return;
+  event.preventDefault();
+  void openPermalink(link.converseId, link.messageId, false);
 }

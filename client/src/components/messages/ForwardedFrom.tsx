@@ -7,6 +7,7 @@ import { placeOf } from '../../state/search.ts';
 import { useStore } from '../../state/store.ts';
 import { displayName, ensureUsers } from '../../state/users.ts';
 import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
 import { formatMoment } from './format.ts';
 
 /**
@@ -16,6 +17,7 @@ import { formatMoment } from './format.ts';
  */
 export function ForwardedFrom(props: { origin: Origin }) {
   const { origin } = props;
+  const { t } = useTranslation();
   const groups = useStore((s) => s.groups);
   const dms = useStore((s) => s.dms);
   const users = useStore((s) => s.users);
@@ -33,14 +35,17 @@ export function ForwardedFrom(props: { origin: Origin }) {
   };
   return (
     <div className="forwarded-from" data-testid="forwarded-from">
-      Forwarded{readable ? ` from ${place.label}` : ''} · {author} ·{' '}
-      <time dateTime={origin.createdAt}>{formatMoment(origin.createdAt)}</time>
+      {readable ? t('timeline.forwarded.from', { place: place.label, author }) : t('timeline.forwarded.by', { author })}{' '}
+      ·{' '}
+      <time dateTime={origin.createdAt} title={t('timeline.time.full', { at: new Date(origin.createdAt) })}>
+        {formatMoment(origin.createdAt)}
+      </time>
       {readable && (
         <>
           {' '}
           ·{' '}
           <button type="button" className="link" onClick={() => void open()}>
-            Go to original
+            {t('timeline.forwarded.open')}
           </button>
         </>
       )}

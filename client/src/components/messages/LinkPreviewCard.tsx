@@ -1,4 +1,5 @@
 import type { LinkPreview } from '@im/protocol';
+import { useTranslation } from 'react-i18next';
 import { useFileUrl } from '../../state/file-urls.ts';
 
 /**
@@ -8,8 +9,13 @@ import { useFileUrl } from '../../state/file-urls.ts';
  */
 export function LinkPreviewCard(props: { preview: LinkPreview; onRemove?: () => void }) {
   const { preview } = props;
+  const { t } = useTranslation();
   return (
-    <aside className="link-preview" aria-label={`Link preview: ${preview.title}`} data-testid="link-preview">
+    <aside
+      className="link-preview"
+      aria-label={t('timeline.preview.label', { title: preview.title })}
+      data-testid="link-preview"
+    >
       <div className="link-preview-text">
         {preview.siteName && <div className="link-preview-site">{preview.siteName}</div>}
         <a
@@ -24,7 +30,12 @@ export function LinkPreviewCard(props: { preview: LinkPreview; onRemove?: () => 
       </div>
       {preview.imageFileId && <PreviewImage fileId={preview.imageFileId} />}
       {props.onRemove && (
-        <button type="button" className="link-preview-remove" aria-label="Remove preview" onClick={props.onRemove}>
+        <button
+          type="button"
+          className="link-preview-remove"
+          aria-label={t('timeline.preview.remove')}
+          onClick={props.onRemove}
+        >
           ×
         </button>
       )}

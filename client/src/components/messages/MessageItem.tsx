@@ -10,7 +10,8 @@ import { CallRecordLine } from '../calls/CallRecordLine.tsx';
 import { Attachment } from './Attachment.tsx';
 import { AuthorName, shownName } from './AuthorName.tsx';
 import { EphemeralItem } from './EphemeralItem.tsx';
-import { formatDay, formatTime } from './format.ts';
+import { formatDay } from './format.ts';
+import { EditedMark, MessageTime } from './MessageTime.tsx';
 import type { MessageHandlers } from './handlers.ts';
 import { LinkPreviewCard } from './LinkPreviewCard.tsx';
 import { ReactionPicker } from '../emoji/ReactionPicker.tsx';
@@ -25,6 +26,7 @@ import { RemindMeButton } from '../scheduled/RemindMeButton.tsx';
 import { ThreadSummaryLink } from '../threads/ThreadSummaryLink.tsx';
 import { ForwardButton } from './ForwardButton.tsx';
 import { ForwardedFrom } from './ForwardedFrom.tsx';
+import { CopyLinkButton } from './CopyLinkButton.tsx';
 import { useMentionHandles } from './useMentionHandles.ts';
 import { PollCard } from './PollCard.tsx';
 import { SaveButton } from './SaveButton.tsx';
@@ -79,7 +81,7 @@ function Header(props: { author?: PublicUser; username?: string; at: string; fir
   return (
     <div className="message-head">
       <AuthorName author={props.author} username={props.username} />
-      <time dateTime={props.at}>{formatTime(props.at)}</time>
+      <MessageTime at={props.at} />
     </div>
   );
 }
@@ -138,12 +140,12 @@ function ConfirmedMessage(props: { message: Message; author?: PublicUser; first:
             <em>
               {name} <RichText text={message.content} mentionNames={mentionNames} myName={ctx.me.username} inline />
             </em>
-            {message.editedAt && <span className="edited"> (edited)</span>}
+            {message.editedAt && <EditedMark at={message.editedAt} />}
           </p>
         ) : (
           <div className="content" data-testid="message-content">
             <RichText text={message.content} mentionNames={mentionNames} myName={ctx.me.username} />
-            {message.editedAt && <span className="edited"> (edited)</span>}
+            {message.editedAt && <EditedMark at={message.editedAt} />}
           </div>
         )}
         {message.poll && <PollCard message={message} me={ctx.me} users={ctx.users} />}
@@ -192,6 +194,7 @@ function ConfirmedMessage(props: { message: Message; author?: PublicUser; first:
             </button>
           )}
           <ForwardButton message={message} />
+          <CopyLinkButton message={message} onCopy={ctx.handlers.onCopyLink} />
           {ctx.handlers.onTogglePin && (
             <button
               type="button"

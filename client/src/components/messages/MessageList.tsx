@@ -1,10 +1,12 @@
 import type { EphemeralMessage, Message, PublicUser } from '@im/protocol';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Virtuoso, type VirtuosoHandle, type VirtuosoProps } from 'react-virtuoso';
 import type { PendingMessage } from '../../state/messages.ts';
 import type { MessageHandlers } from './handlers.ts';
 import { MessageItem, type ItemContext } from './MessageItem.tsx';
 import { buildRows, type Row } from './rows.ts';
+import { useStickToBottom } from './stick-to-bottom.ts';
 
 // Virtuoso needs a stable index for the first row: it counts down as older pages are prepended.
 const START_INDEX = 1_000_000_000;
@@ -48,6 +50,7 @@ const HIGHLIGHT_MS = 2500;
  * follows new messages while scrolled to the bottom, loads older ones at the top.
  */
 export function MessageList(props: MessageListProps) {
+  const { t } = useTranslation();
   const { messages, pending, ephemeral, me, users, canModerate, handlers } = props;
   const { firstUnreadSeq, focus, hasNewer } = props;
   const [highlighting, setHighlighting] = useState(focus?.highlight ?? false);
@@ -69,6 +72,21 @@ export function MessageList(props: MessageListProps) {
   );
   const ctx = useMemo<ItemContext>(() => ({ me, users, canModerate, handlers }), [me, users, canModerate, handlers]);
   const ref = useRef<VirtuosoHandle>(null);
+  const [scroller, setScroller] = useState<HTMLElement | null>(null);
+  // A window short of the newest has no end to stay at: reaching it loads more.
+  const openedAtNewest = focusIndex < 0 && props.openAt !== 'oldest';
+  // Opened at an older message, the list reaches its top while placing that
+  // message: older pages wait for the reader's own scrolling (prepending them
+  // then, on estimated row heights, threw the message out of view).
+  const olderWaiting = useRef(false);
+  const loadOlder = () => {
+    if (props.hasOlder && !props.loadingOlder) handlers.onLoadOlder();
+  };
+  const stick = useStickToBottom(scroller, !hasNewer, openedAtNewest, () => {
+    if (!olderWaiting.current) return;
+    olderWaiting.current = false;
+    loadOlder();
+  });
   const opening = useRef<{ key: string; at: VirtuosoProps<Row, unknown>['initialTopMostItemIndex'] }>(null);
 
   // The first row ever shown anchors the indexes; rows prepended before it get smaller ones.
@@ -91,7 +109,7 @@ export function MessageList(props: MessageListProps) {
   if (rows.length === 0) {
     return (
       <div className="message-list empty" data-testid="message-list">
-        <p>{props.loadingOlder ? 'Loading messages…' : 'No messages yet. Say hello!'}</p>
+        <p>{props.loadingOlder ? t('timeline.loading') : t('timeline.empty')}</p>
       </div>
     );
   }
@@ -124,12 +142,18 @@ export function MessageList(props: MessageListProps) {
       itemContent={(_index, row) => <MessageItem row={row} ctx={ctx} />}
       followOutput={followOutput}
       startReached={() => {
-        if (props.hasOlder && !props.loadingOlder) handlers.onLoadOlder();
+        if (openedAtNewest || stick.touched()) loadOlder();
+        else olderWaiting.current = true;
       }}
       endReached={() => {
         if (hasNewer) props.onLoadNewer?.();
       }}
-      atBottomStateChange={handlers.onAtBottomChange}
+      scrollerRef={(el) => setScroller(el instanceof HTMLElement ? el : null)}
+      atBottomStateChange={(atBottom) => {
+        // Only reaching the end pins: leaving it may be the viewport shrinking, which the pin undoes.
+        if (atBottom) stick.pin();
+        handlers.onAtBottomChange(atBottom);
+      }}
       atBottomThreshold={48}
       increaseViewportBy={{ top: 400, bottom: 200 }}
       context={{ loadingOlder: props.loadingOlder, hasOlder: props.hasOlder }}
@@ -139,9 +163,10 @@ export function MessageList(props: MessageListProps) {
 }
 
 function ListEdge(props: { context?: { loadingOlder: boolean; hasOlder: boolean } }) {
-  if (props.context?.loadingOlder) return <div className="list-edge">Loading older messages…</div>;
+  const { t } = useTranslation();
+  if (props.context?.loadingOlder) return <div className="list-edge">{t('timeline.loadingOlder')}</div>;
   if (props.context && !props.context.hasOlder) {
-    return <div className="list-edge">This is the beginning of the conversation.</div>;
+    return <div className="list-edge">{t('timeline.beginning')}</div>;
   }
   return <div className="list-edge" />;
 }

@@ -14,6 +14,8 @@ export interface MessageHandlers {
   onRetry(pending: PendingMessage): void;
   onDiscard(pending: PendingMessage): void;
   onOpenImage(fileId: string): void;
+  /** Copies the message's permalink to the clipboard. */
+  onCopyLink(message: Message): void;
   /** Hides an answer only I could see (the server never kept it). */
   onDismissEphemeral(message: EphemeralMessage): void;
   /** Opens a top-level message's thread in the pane (absent: threads are not offered). */

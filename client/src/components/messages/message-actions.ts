@@ -1,6 +1,7 @@
 import type { Message } from '@im/protocol';
 import type { RefObject } from 'react';
 import { deleteMessage, editMessage, toggleReaction } from '../../state/conversations.ts';
+import { copyMessageLink } from '../../state/permalinks.ts';
 import type { ComposerHandle } from './Composer.tsx';
 import type { MessageHandlers } from './handlers.ts';
 
@@ -15,7 +16,10 @@ interface MessageView {
 /** What a message offers wherever it is shown (the timeline and the thread pane alike). */
 export const messageActions = (
   view: MessageView,
-): Pick<MessageHandlers, 'onReact' | 'onReply' | 'onEdit' | 'onDelete' | 'onReport' | 'onOpenImage'> => ({
+): Pick<
+  MessageHandlers,
+  'onReact' | 'onReply' | 'onEdit' | 'onDelete' | 'onReport' | 'onOpenImage' | 'onCopyLink'
+> => ({
   onReact: (message, emoji) => void toggleReaction(message, emoji),
   onReply: (message) => {
     view.setReplyTo(message);
@@ -25,4 +29,5 @@ export const messageActions = (
   onDelete: (message) => void deleteMessage(message),
   onReport: (message) => view.setReporting(message),
   onOpenImage: (fileId) => view.setViewing(fileId),
+  onCopyLink: (message) => void copyMessageLink(message),
 });

@@ -1,5 +1,6 @@
 import type { Me } from '@im/protocol';
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { describeError } from '../../api/errors.ts';
 import { api } from '../../api/api.ts';
 
@@ -8,6 +9,7 @@ import { api } from '../../api/api.ts';
  * Off: I am left out of everyone's receipts, and my reading tells no one.
  */
 export function ReceiptsSetting(props: { account: Me | null }) {
+  const { t } = useTranslation();
   const [sharing, setSharing] = useState<boolean | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
@@ -25,11 +27,11 @@ export function ReceiptsSetting(props: { account: Me | null }) {
     }
   };
   return (
-    <section className="form" aria-label="Read receipts">
-      <h3>Read receipts</h3>
+    <section className="form" aria-label={t('timeline.receipts.title')}>
+      <h3>{t('timeline.receipts.title')}</h3>
       <label className="checkbox">
         <input type="checkbox" checked={sharing} onChange={(e) => void change(e.target.checked)} />
-        Let others see when I have read their messages
+        {t('timeline.receipts.share')}
       </label>
       {error && <p role="alert">{error}</p>}
     </section>

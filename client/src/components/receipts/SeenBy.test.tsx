@@ -40,7 +40,7 @@ describe('SeenBy', () => {
     render(<SeenBy converseId="c1" messages={[message(1, 'ann'), message(2, 'me')]} me={me} users={users} />);
     expect((await screen.findByTestId('seen-by')).textContent).toContain('Seen by Ann');
     act(() => applyReceipt({ converseId: 'c1', userId: 'bob', readSeq: 2 }));
-    expect(screen.getByTestId('seen-by').textContent).toContain('Seen by Ann, Bob');
+    expect(screen.getByTestId('seen-by').textContent).toContain('Seen by Ann and Bob');
     // A receipt never moves a reader back.
     act(() => applyReceipt({ converseId: 'c1', userId: 'bob', readSeq: 1 }));
     expect(screen.getByTestId('seen-by').textContent).toContain('Bob');

@@ -1,5 +1,6 @@
 import type { Message, PublicUser } from '@im/protocol';
 import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
 import { loadReceipts, useReceipts } from '../../state/receipts.ts';
 import { Avatar } from '../common/Avatar.tsx';
 
@@ -27,6 +28,7 @@ export function SeenBy(props: {
   users: Readonly<Record<string, PublicUser>>;
 }) {
   const { converseId } = props;
+  const { t, i18n } = useTranslation();
   useEffect(() => {
     void loadReceipts(converseId).catch(() => undefined);
   }, [converseId]);
@@ -35,15 +37,18 @@ export function SeenBy(props: {
   if (!latest || latest.authorId !== props.me.id || !reads) return null;
   const readers = seenBy(latest, reads, props.users, props.me.id);
   if (readers.length === 0) return null;
-  const names = readers.map((u) => u.nickname || u.username);
+  const names = new Intl.ListFormat(i18n.language, { type: 'conjunction' }).format(
+    readers.map((u) => u.nickname || u.username),
+  );
+  const text = t('timeline.seenBy', { names, count: readers.length });
   return (
-    <p className="seen-by" data-testid="seen-by" aria-label={`Seen by ${names.join(', ')}`}>
+    <p className="seen-by" data-testid="seen-by" aria-label={text}>
       <span className="seen-by-avatars" aria-hidden="true">
         {readers.slice(0, 5).map((u) => (
           <Avatar key={u.id} user={u} size={16} />
         ))}
       </span>
-      Seen by {names.join(', ')}
+      {text}
     </p>
   );
 }

@@ -2,9 +2,11 @@
 // each spread in here (one line each, with a trailing comma, so that areas
 // added side by side merge).
 import { common } from './common.ts';
+import { timeline } from './timeline.ts';
 
 export const en = {
   ...common,
+  ...timeline,
 };
 
 export type MessageKey = keyof typeof en;

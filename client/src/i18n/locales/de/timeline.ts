@@ -1,0 +1,36 @@
+// Der Nachrichtenverlauf: Liste, Zeiten, Tippen, „Gesehen von“, Anhänge, Permalinks.
+import type { timeline as english } from '../en/timeline.ts';
+
+export const timeline: Record<keyof typeof english, string> = {
+  'timeline.loading': 'Nachrichten werden geladen…',
+  'timeline.empty': 'Noch keine Nachrichten. Sag Hallo!',
+  'timeline.loadingOlder': 'Ältere Nachrichten werden geladen…',
+  'timeline.beginning': 'Hier beginnt die Unterhaltung.',
+  'timeline.composerPlaceholder': 'Nachricht an {name}',
+  'timeline.jumpToPresent':
+    '{count, plural, =0 {Zu den neuesten springen} one {# neue Nachricht · Zu den neuesten springen} other {# neue Nachrichten · Zu den neuesten springen}}',
+  'timeline.typing.one': '{name} schreibt…',
+  'timeline.typing.two': '{first} und {second} schreiben…',
+  'timeline.typing.several': '{count, plural, other {# Personen schreiben…}}',
+  'timeline.seenBy': 'Gesehen von {names}',
+  'timeline.receipts.title': 'Lesebestätigungen',
+  'timeline.receipts.share': 'Andere sehen lassen, wann ich ihre Nachrichten gelesen habe',
+  'timeline.preview.label': 'Linkvorschau: {title}',
+  'timeline.preview.remove': 'Vorschau entfernen',
+  'timeline.reply.missing': 'Ursprüngliche Nachricht nicht verfügbar',
+  'timeline.reply.deleted': 'gelöschte Nachricht',
+  'timeline.forwarded.from': 'Weitergeleitet aus {place} · {author}',
+  'timeline.forwarded.by': 'Weitergeleitet · {author}',
+  'timeline.forwarded.open': 'Zum Original',
+  'timeline.time.short': '{at, time, short}',
+  'timeline.time.full': '{at, date, full} um {at, time, medium}',
+  'timeline.edited': '(bearbeitet)',
+  'timeline.edited.at': 'Bearbeitet am {at, date, medium} um {at, time, short}',
+  'timeline.copyLink': 'Link kopieren',
+  'timeline.linkCopied': 'Link zur Nachricht kopiert',
+  'timeline.linkNotCopied': 'Der Link konnte nicht kopiert werden',
+  'timeline.permalinkMissing': 'Diese Nachricht ist nicht verfügbar (gelöscht oder für dich nicht sichtbar)',
+  'timeline.file.loading': 'Datei wird geladen…',
+  'timeline.file.missing': 'Datei nicht verfügbar',
+  'timeline.file.openImage': 'Bild {name} öffnen',
+};

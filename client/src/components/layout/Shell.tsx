@@ -32,6 +32,7 @@ import { ScheduledButton, ScheduledDialogHost } from '../scheduled/ScheduledDial
 import { SearchButton, SearchLauncher } from '../search/SearchLauncher.tsx';
 import { ConverseNotificationsMenu } from '../attention/ConverseNotificationsMenu.tsx';
 import { InboxBell } from '../attention/InboxBell.tsx';
+import { SkipLinks } from '../keyboard/SkipLinks.tsx';
 
 type Dialogs = null | 'create' | 'join' | 'settings' | 'admin';
 
@@ -103,6 +104,7 @@ export function Shell() {
 
   return (
     <div className="shell-frame">
+      {converseId && !voicePanel && <SkipLinks />}
       <div className={`shell${navOpen || (!converseId && !exploring) ? ' nav-open' : ''}`}>
         <div className="nav">
           <GroupRail onCreate={() => setDialog('create')} onJoin={() => setDialog('join')} />

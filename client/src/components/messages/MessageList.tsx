@@ -5,6 +5,7 @@ import type { PendingMessage } from '../../state/messages.ts';
 import type { MessageHandlers } from './handlers.ts';
 import { MessageItem, type ItemContext } from './MessageItem.tsx';
 import { buildRows, type Row } from './rows.ts';
+import { useMessageRoving } from './useMessageRoving.ts';
 
 // Virtuoso needs a stable index for the first row: it counts down as older pages are prepended.
 const START_INDEX = 1_000_000_000;
@@ -69,6 +70,8 @@ export function MessageList(props: MessageListProps) {
   );
   const ctx = useMemo<ItemContext>(() => ({ me, users, canModerate, handlers }), [me, users, canModerate, handlers]);
   const ref = useRef<VirtuosoHandle>(null);
+  // One Tab stop for the list, arrows between messages; a message jumped to to show it takes focus.
+  const roving = useMessageRoving(ref, focus?.highlight ? focus.seq : undefined);
   const opening = useRef<{ key: string; at: VirtuosoProps<Row, unknown>['initialTopMostItemIndex'] }>(null);
 
   // The first row ever shown anchors the indexes; rows prepended before it get smaller ones.
@@ -115,6 +118,8 @@ export function MessageList(props: MessageListProps) {
       // Opens afresh once the message to focus is held (it may arrive after the list shows).
       key={opening.current.key}
       ref={ref}
+      scrollerRef={roving.scrollerRef}
+      tabIndex={-1}
       className="message-list"
       data-testid="message-list"
       data={rows}

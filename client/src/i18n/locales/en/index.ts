@@ -2,9 +2,13 @@
 // each spread in here (one line each, with a trailing comma, so that areas
 // added side by side merge).
 import { common } from './common.ts';
+import { composer } from './composer.ts';
+import { keyboard } from './keyboard.ts';
 
 export const en = {
   ...common,
+  ...keyboard,
+  ...composer,
 };
 
 export type MessageKey = keyof typeof en;

@@ -71,7 +71,7 @@ export function MessageList(props: MessageListProps) {
   const ctx = useMemo<ItemContext>(() => ({ me, users, canModerate, handlers }), [me, users, canModerate, handlers]);
   const ref = useRef<VirtuosoHandle>(null);
   // One Tab stop for the list, arrows between messages; a message jumped to to show it takes focus.
-  const roving = useMessageRoving(ref, focus?.highlight ? focus.seq : undefined);
+  const roving = useMessageRoving(ref, focus?.highlight && focusIndex >= 0 ? built[focusIndex]!.key : undefined);
   const opening = useRef<{ key: string; at: VirtuosoProps<Row, unknown>['initialTopMostItemIndex'] }>(null);
 
   // The first row ever shown anchors the indexes; rows prepended before it get smaller ones.

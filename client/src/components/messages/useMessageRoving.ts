@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
 import type { VirtuosoHandle } from 'react-virtuoso';
+import { moveAmong } from '../common/menu-keys.ts';
 
 /** A message in the list: the one element per message that takes the arrows. */
 const MESSAGE = '[data-message-key]';
@@ -9,6 +10,23 @@ const FOCUSABLE = 'a[href], button, input, select, textarea, summary, [tabindex]
 const OFF = 'data-roving-off';
 /** Frames to wait for the virtualized list to render the rows a key scrolled to. */
 const MAX_FRAMES = 20;
+
+/** The keys that move in a message's toolbar, as the menu keys they stand for. */
+const TOOLBAR_KEYS: Partial<Record<string, string>> = {
+  ArrowRight: 'ArrowDown',
+  ArrowLeft: 'ArrowUp',
+  Home: 'Home',
+  End: 'End',
+};
+
+/** A message's action buttons (not those of a menu or picker opened from one). */
+function toolsOf(message: HTMLElement | undefined): HTMLElement[] {
+  const toolbar = message?.querySelector('[role="toolbar"]');
+  if (!toolbar) return [];
+  return [...toolbar.querySelectorAll<HTMLElement>('button, a[href]')].filter(
+    (el) => !el.closest('[role="menu"], [role="dialog"]') && !el.hasAttribute('disabled'),
+  );
+}
 
 const messagesIn = (scroller: HTMLElement) => [...scroller.querySelectorAll<HTMLElement>(MESSAGE)];
 
@@ -35,46 +53,67 @@ export function focusNextMessage(from: HTMLElement | null): void {
  * The list renders rows as they scroll in, so the Tab order is set on the
  * DOM whenever rows change, whoever rendered them.
  *
- * `jumpSeq`: a message the list was opened at to show it (a search result,
- * a permalink): it takes focus once it is rendered.
+ * `jumpKey`: the row of a message the list was opened at to show it (a
+ * search result, a permalink): it takes focus once it is rendered.
  */
-export function useMessageRoving(handle: RefObject<VirtuosoHandle | null>, jumpSeq?: number) {
+export function useMessageRoving(handle: RefObject<VirtuosoHandle | null>, jumpKey?: string) {
   const [scroller, setScroller] = useState<HTMLElement | null>(null);
   const scrollerRef = useCallback((el: HTMLElement | Window | null) => {
     setScroller(el instanceof HTMLElement ? el : null);
   }, []);
   // The message that is the list's Tab stop (by key: rows come and go as the list scrolls).
   const active = useRef<string | null>(null);
-  const jump = useRef(jumpSeq);
+  // The row still to focus, once (it may be held, and rendered, only after the list opens).
+  const jump = useRef<string | undefined>(undefined);
+  // The action of the message's toolbar that is its Tab stop (by name: rows are rendered anew).
+  const lastTool = useRef<string | null>(null);
+  const applyNow = useRef<() => void>(null);
+  useEffect(() => {
+    jump.current = jumpKey;
+    applyNow.current?.();
+  }, [jumpKey]);
 
   useEffect(() => {
     if (!scroller) return;
     let frame = 0;
+    let retry = 0;
+    // Focus is in the list: when its row is rendered anew (the list scrolled, a page loaded)
+    // and focus falls to the page, the message takes it back.
+    let holdsFocus = false;
+    let retries = 0;
     const apply = () => {
       const all = messagesIn(scroller);
+      const now = document.activeElement;
+      const lost = !now || now === document.body;
+      // The row jumped to is the Tab stop and takes focus (once a dialog that opened it let go),
+      // until the user acts.
+      const target = jump.current === undefined ? undefined : all.find((m) => m.dataset.messageKey === jump.current);
+      if (target) active.current = target.dataset.messageKey ?? null;
       const stop = all.find((m) => m.dataset.messageKey === active.current) ?? lastInView(scroller, all);
       for (const message of all) message.tabIndex = message === stop ? 0 : -1;
+      // The message's actions are one Tab stop too (a toolbar: the arrows move in it).
+      const tools = toolsOf(stop);
+      const toolStop = tools.find((el) => el.getAttribute('aria-label') === lastTool.current) ?? tools[0];
       for (const el of scroller.querySelectorAll<HTMLElement>(FOCUSABLE)) {
         if (el.matches(MESSAGE)) continue;
-        const inStop = stop?.contains(el) ?? false;
-        if (inStop && el.hasAttribute(OFF)) {
+        const tabbable = (stop?.contains(el) ?? false) && (el === toolStop || !tools.includes(el));
+        if (tabbable && el.hasAttribute(OFF)) {
           // Back as it was: its own tabindex, or none.
           const own = el.getAttribute(OFF);
           if (own) el.setAttribute('tabindex', own);
           else el.removeAttribute('tabindex');
           el.removeAttribute(OFF);
-        } else if (!inStop && !el.hasAttribute(OFF) && el.getAttribute('tabindex') !== '-1') {
+        } else if (!tabbable && !el.hasAttribute(OFF) && el.getAttribute('tabindex') !== '-1') {
           el.setAttribute(OFF, el.getAttribute('tabindex') ?? '');
           el.setAttribute('tabindex', '-1');
         }
       }
-      if (jump.current !== undefined) {
-        const target = all.find((m) => Number(m.dataset.seq) >= jump.current!);
-        if (target) {
-          jump.current = undefined;
-          activate(target);
-          target.focus({ preventScroll: true });
-        }
+      const take = target ? lost || scroller.contains(now) : holdsFocus && lost;
+      if (stop && stop !== now && take) stop.focus({ preventScroll: true });
+      // A jump waits for its row and for focus to leave the dialog that asked for it.
+      cancelAnimationFrame(retry);
+      if (jump.current !== undefined && document.activeElement !== target && retries++ < MAX_FRAMES * 3) {
+        retry = requestAnimationFrame(apply);
       }
     };
     const activate = (message: HTMLElement) => {
@@ -97,13 +136,38 @@ export function useMessageRoving(handle: RefObject<VirtuosoHandle | null>, jumpS
       frame = requestAnimationFrame(attempt);
     };
 
+    const userActs = (event: Event) => {
+      jump.current = undefined;
+      // A press elsewhere takes focus away for good, even where nothing takes it.
+      if (event.type === 'pointerdown' && !(event.target instanceof Node && scroller.contains(event.target))) {
+        holdsFocus = false;
+      }
+    };
+    const onFocusOut = (event: FocusEvent) => {
+      // Gone to another element outside (not to nothing, as when its row was removed).
+      if (event.relatedTarget instanceof Node && !scroller.contains(event.relatedTarget)) holdsFocus = false;
+    };
     const onFocusIn = (event: FocusEvent) => {
+      holdsFocus = true;
       const message = messageOf(event.target);
-      if (message) activate(message);
+      if (!message) return;
+      const tool = event.target as HTMLElement;
+      const toolMoved = toolsOf(message).includes(tool) && tool.getAttribute('aria-label') !== lastTool.current;
+      if (toolMoved) lastTool.current = tool.getAttribute('aria-label');
+      if (toolMoved || message.dataset.messageKey !== active.current) {
+        active.current = message.dataset.messageKey ?? null;
+        apply();
+      }
     };
     const onKeyDown = (event: KeyboardEvent) => {
       const message = messageOf(event.target);
       if (!message || event.altKey || event.ctrlKey || event.metaKey) return;
+      const tools = toolsOf(message);
+      const tool = event.target as HTMLElement;
+      if (tools.includes(tool) && TOOLBAR_KEYS[event.key]) {
+        if (moveAmong(tools, TOOLBAR_KEYS[event.key]!)) event.preventDefault();
+        return;
+      }
       if (event.target !== message) {
         // From a control of the message back to the message, unless a menu or a field has Escape.
         if (event.key !== 'Escape' || event.defaultPrevented) return;
@@ -146,15 +210,27 @@ export function useMessageRoving(handle: RefObject<VirtuosoHandle | null>, jumpS
       if (handled) event.preventDefault();
     };
 
+    applyNow.current = () => {
+      retries = 0;
+      apply();
+    };
     const observer = new MutationObserver(apply);
     observer.observe(scroller, { childList: true, subtree: true });
     apply();
     scroller.addEventListener('focusin', onFocusIn);
+    scroller.addEventListener('focusout', onFocusOut);
     scroller.addEventListener('keydown', onKeyDown);
+    document.addEventListener('keydown', userActs, true);
+    document.addEventListener('pointerdown', userActs, true);
     return () => {
+      document.removeEventListener('keydown', userActs, true);
+      document.removeEventListener('pointerdown', userActs, true);
       cancelAnimationFrame(frame);
+      cancelAnimationFrame(retry);
+      applyNow.current = null;
       observer.disconnect();
       scroller.removeEventListener('focusin', onFocusIn);
+      scroller.removeEventListener('focusout', onFocusOut);
       scroller.removeEventListener('keydown', onKeyDown);
     };
   }, [scroller, handle]);

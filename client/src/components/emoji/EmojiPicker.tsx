@@ -5,17 +5,15 @@ import type { MessageKey } from '../../i18n/locales/en/index.ts';
 import { CustomEmojiContext, CustomEmojiImage } from './CustomEmojiContext.tsx';
 import type { EmojiCategory } from './emoji-data.ts';
 import { recentEmoji, rememberEmoji } from './recent.ts';
-import type { Shortcode } from './shortcode-query.ts';
 
 /** Most search results shown at once. */
 const MAX_RESULTS = 120;
 
-type Data = { categories: EmojiCategory[]; shortcodes: Shortcode[] };
+type Data = { categories: EmojiCategory[] };
 
 let data: Promise<Data> | undefined;
-/** The emoji table is a separate chunk, fetched the first time a picker opens or a `:shortcode:` is typed. */
-export const loadEmojiData = () =>
-  (data ??= import('./emoji-data.ts').then((m) => ({ categories: m.CATEGORIES, shortcodes: m.SHORTCODES })));
+/** The emoji table is a separate chunk, fetched the first time a picker opens. */
+const loadEmojiData = () => (data ??= import('./emoji-data.ts').then((m) => ({ categories: m.CATEGORIES })));
 
 /** Each emojibase group's name in the app's languages. */
 const CATEGORY_NAMES: Record<string, MessageKey> = {

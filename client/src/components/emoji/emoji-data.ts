@@ -1,7 +1,5 @@
 import compact from 'emojibase-data/en/compact.json';
 import messages from 'emojibase-data/en/messages.json';
-import github from 'emojibase-data/en/shortcodes/github.json';
-import type { Shortcode } from './shortcode-query.ts';
 
 /** One Unicode emoji as the picker shows and searches it. */
 export interface EmojiEntry {
@@ -42,15 +40,3 @@ export const CATEGORIES: EmojiCategory[] = messages.groups
         words: [e.label.toLowerCase(), ...(e.tags ?? []).map((t) => t.toLowerCase())],
       })),
   }));
-
-/**
- * The standard emoji by their `:shortcode:` (GitHub's and Slack's names,
- * `rocket`, `+1`), sorted by code, for the composer's autocomplete.
- */
-export const SHORTCODES: Shortcode[] = compact
-  .flatMap((e) => {
-    const codes = github[e.hexcode];
-    const emoji = normalizeEmoji(e.unicode);
-    return (Array.isArray(codes) ? codes : codes ? [codes] : []).map((code) => ({ code, emoji }));
-  })
-  .sort((a, b) => a.code.localeCompare(b.code));

@@ -1,6 +1,5 @@
 import { ComposerEmojiButton } from '../emoji/ComposerEmojiButton.tsx';
 import { CustomEmojiContext } from '../emoji/CustomEmojiContext.tsx';
-import { loadEmojiData } from '../emoji/EmojiPicker.tsx';
 import { ShortcodeMenu } from '../emoji/ShortcodeMenu.tsx';
 import {
   choiceText,
@@ -106,7 +105,7 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
   useEffect(() => {
     if (!wantsShortcodes || shortcodes.length > 0) return;
     let live = true;
-    void loadEmojiData().then((d) => live && setShortcodes(d.shortcodes));
+    void import('../emoji/shortcodes.ts').then((m) => live && setShortcodes(m.SHORTCODES));
     return () => {
       live = false;
     };

@@ -19,7 +19,7 @@ export function reactorsText(users: PublicUser[], count: number, emoji: string):
     names.length === 0
       ? t('keyboard.reactors.unknown', { count })
       : list.format(others > 0 ? [...names, t('keyboard.reactors.others', { count: others })] : names);
-  return t('keyboard.reactors', { who, emoji, count });
+  return t('keyboard.reactors', { who, emoji });
 }
 
 /**

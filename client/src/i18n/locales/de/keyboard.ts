@@ -23,7 +23,7 @@ export const keyboard = {
   'keyboard.retry': 'Erneut senden',
   'keyboard.discard': 'Verwerfen',
   'keyboard.reaction': '{emoji} {count, number}',
-  'keyboard.reactors': '{count, plural, one {{who} hat mit {emoji} reagiert} other {{who} haben mit {emoji} reagiert}}',
+  'keyboard.reactors': 'Reaktion {emoji} von {who}',
   'keyboard.reactors.others': '{count, plural, one {# weitere Person} other {# weitere Personen}}',
   'keyboard.reactors.unknown': '{count, plural, one {Jemand} other {# Personen}}',
   'keyboard.emoji.picker': 'Emoji-Auswahl',

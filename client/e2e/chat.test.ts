@@ -195,7 +195,7 @@ describe('two people chatting in the web client', () => {
     const reply = alice.getByTestId('message').filter({ hasText: 'Glad to be here' });
     await reply.getByTestId('reply-quote').filter({ hasText: 'Hello Bob, welcome to the team' }).waitFor();
 
-    const mine = alice.getByRole('article', { name: 'alice: Hello Bob, welcome to the team' });
+    const mine = alice.getByRole('article', { name: /^alice, .+: Hello Bob, welcome to the team$/ });
     await mine.hover();
     await mine.getByRole('button', { name: 'Edit' }).click();
     const editor = alice.getByRole('textbox', { name: 'Edit message' });

@@ -1,5 +1,7 @@
 import type { NotificationLevel } from '@im/protocol';
+import { useTranslation } from 'react-i18next';
 import { describeError } from '../../api/errors.ts';
+import type { MessageKey } from '../../i18n/locales/en/index.ts';
 import { defaultLevel, isMuted, setConverseLevel, settingOf, useAttention } from '../../state/attention.ts';
 import { notify, useStore } from '../../state/store.ts';
 import { Icon } from '../common/Icon.tsx';
@@ -7,15 +9,27 @@ import { useMenu } from '../common/useMenu.ts';
 import { MUTE_CHOICES, muteEndLabel } from './mute-times.ts';
 import './attention.css';
 
-const LEVELS: Array<{ level: NotificationLevel; label: string; hint: string }> = [
-  { level: 'all', label: 'All messages', hint: 'Notify me of every message' },
-  { level: 'mentions', label: 'Mentions only', hint: 'Only when I am mentioned or a thread I follow gets a reply' },
-  { level: 'none', label: 'Nothing', hint: 'No notifications, no badge' },
+const LEVELS: Array<{ level: NotificationLevel; label: MessageKey; hint: MessageKey }> = [
+  { level: 'all', label: 'keyboard.notify.all', hint: 'keyboard.notify.allHint' },
+  { level: 'mentions', label: 'keyboard.notify.mentions', hint: 'keyboard.notify.mentionsHint' },
+  { level: 'none', label: 'keyboard.notify.none', hint: 'keyboard.notify.noneHint' },
 ];
+
+/** The mute lengths in the app's languages (mute-times.ts names them in English). */
+const MUTE_NAMES: Record<string, MessageKey> = {
+  'For 1 hour': 'keyboard.notify.mute1h',
+  'For 8 hours': 'keyboard.notify.mute8h',
+  'Until tomorrow': 'keyboard.notify.muteTomorrow',
+};
 
 /** The converse header's bell: my notification level here, and muting it for a while. */
 export function ConverseNotificationsMenu(props: { converseId: string }) {
+  const { t } = useTranslation();
   const { converseId } = props;
+  const muteName = (label: string) => {
+    const key = MUTE_NAMES[label];
+    return key ? t(key) : label;
+  };
   const { open, setOpen, ref } = useMenu<HTMLDivElement>();
   const groups = useStore((s) => s.groups);
   const dms = useStore((s) => s.dms);
@@ -27,7 +41,7 @@ export function ConverseNotificationsMenu(props: { converseId: string }) {
   const choose = (level: NotificationLevel, muteUntil: Date | null = null) => {
     setOpen(false);
     void setConverseLevel(converseId, level, muteUntil?.toISOString() ?? null).catch((err: unknown) =>
-      notify(`Could not change notifications: ${describeError(err)}`),
+      notify(t('keyboard.notify.failed', { error: describeError(err) })),
     );
   };
 
@@ -36,20 +50,20 @@ export function ConverseNotificationsMenu(props: { converseId: string }) {
       <button
         type="button"
         className="icon-button"
-        aria-label={muted ? 'Notifications (muted)' : 'Notifications'}
+        aria-label={t(muted ? 'keyboard.notify.buttonMuted' : 'keyboard.notify.button')}
         aria-haspopup="menu"
         aria-expanded={open}
-        title="Notifications"
+        title={t('keyboard.notify.button')}
         data-testid="converse-notifications"
         onClick={() => setOpen(!open)}
       >
         <Icon name={muted ? 'bellOff' : 'bell'} />
       </button>
       {open && (
-        <div className="menu notifications-menu" role="menu" aria-label="Notifications">
+        <div className="menu notifications-menu" role="menu" aria-label={t('keyboard.notify.button')}>
           {snoozed && (
             <p className="hint" data-testid="muted-until">
-              Muted {muteEndLabel(setting.muteUntil!)}
+              {t('keyboard.notify.mutedUntil', { until: muteEndLabel(setting.muteUntil!) })}
             </p>
           )}
           {LEVELS.map((l) => (
@@ -58,10 +72,10 @@ export function ConverseNotificationsMenu(props: { converseId: string }) {
               type="button"
               role="menuitemradio"
               aria-checked={setting.level === l.level}
-              title={l.hint}
+              title={t(l.hint)}
               onClick={() => choose(l.level)}
             >
-              {l.label}
+              {t(l.label)}
             </button>
           ))}
           <hr />
@@ -72,11 +86,11 @@ export function ConverseNotificationsMenu(props: { converseId: string }) {
               role="menuitem"
               onClick={() => choose(setting.level, m.until(new Date()))}
             >
-              Mute {m.label.toLowerCase()}
+              {muteName(m.label)}
             </button>
           ))}
           <button type="button" role="menuitem" onClick={() => choose('none')}>
-            Mute until I turn it back on
+            {t('keyboard.notify.muteOff')}
           </button>
           {muted && (
             <button
@@ -86,7 +100,7 @@ export function ConverseNotificationsMenu(props: { converseId: string }) {
                 choose(setting.level === 'none' ? defaultLevel(converseId, { groups, dms }) : setting.level)
               }
             >
-              Unmute
+              {t('keyboard.notify.unmute')}
             </button>
           )}
         </div>

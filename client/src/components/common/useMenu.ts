@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { menuItems, moveAmong } from './menu-keys.ts';
 
 // The close function of the menu that is open now: opening another closes it,
 // so at most one menu is ever open.
@@ -10,6 +11,8 @@ let closeOpenMenu: (() => void) | null = null;
  * button and the menu: while open, Escape closes it, and so does a press
  * anywhere outside that element. Closed by Escape or by choosing an item,
  * focus goes back to the button (a dialog the item opened returns it there).
+ * A `role="menu"` inside opens with focus on its first item, and the arrows,
+ * Home and End move among its items (the WAI-ARIA menu button pattern).
  */
 export function useMenu<T extends HTMLElement>() {
   const [open, setOpen] = useState(false);
@@ -23,10 +26,15 @@ export function useMenu<T extends HTMLElement>() {
     let pressedOutside = false;
     closeOpenMenu?.();
     closeOpenMenu = close;
+    menuItems(holder)[0]?.focus();
     const onKey = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      event.preventDefault();
-      close();
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        close();
+        return;
+      }
+      const target = event.target instanceof Node ? event.target : null;
+      if (target && holder?.contains(target) && moveAmong(menuItems(holder), event.key)) event.preventDefault();
     };
     const onPress = (event: PointerEvent | MouseEvent) => {
       if (event.target instanceof Node && holder?.contains(event.target)) return;

@@ -1,5 +1,7 @@
 import type { CustomEmoji } from '@im/protocol';
 import { useContext, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { MessageKey } from '../../i18n/locales/en/index.ts';
 import { CustomEmojiContext, CustomEmojiImage } from './CustomEmojiContext.tsx';
 import type { EmojiCategory } from './emoji-data.ts';
 import { recentEmoji, rememberEmoji } from './recent.ts';
@@ -11,7 +13,20 @@ type Data = { categories: EmojiCategory[] };
 
 let data: Promise<Data> | undefined;
 /** The emoji table is a separate chunk, fetched the first time a picker opens. */
-const loadData = () => (data ??= import('./emoji-data.ts').then((m) => ({ categories: m.CATEGORIES })));
+const loadEmojiData = () => (data ??= import('./emoji-data.ts').then((m) => ({ categories: m.CATEGORIES })));
+
+/** Each emojibase group's name in the app's languages. */
+const CATEGORY_NAMES: Record<string, MessageKey> = {
+  'smileys-emotion': 'keyboard.emoji.smileys',
+  'people-body': 'keyboard.emoji.people',
+  'animals-nature': 'keyboard.emoji.animals',
+  'food-drink': 'keyboard.emoji.food',
+  'travel-places': 'keyboard.emoji.travel',
+  activities: 'keyboard.emoji.activities',
+  objects: 'keyboard.emoji.objects',
+  symbols: 'keyboard.emoji.symbols',
+  flags: 'keyboard.emoji.flags',
+};
 
 /**
  * A full emoji picker: search by name or keyword, categories, the group's
@@ -19,15 +34,22 @@ const loadData = () => (data ??= import('./emoji-data.ts').then((m) => ({ catego
  * emoji or `:name:` of a custom one. Its opener closes it (see useMenu).
  */
 export function EmojiPicker(props: { onPick(emoji: string): void; label?: string }) {
+  const { t } = useTranslation();
   const custom = useContext(CustomEmojiContext);
   const [loaded, setLoaded] = useState<Data>();
   const [query, setQuery] = useState('');
-  const [category, setCategory] = useState<string>('recent');
   const [recent] = useState(recentEmoji);
+  // Nothing used yet: the first category (smileys) rather than an empty "Recently used".
+  const [chosen, setCategory] = useState<string | null>(null);
+  const category = chosen ?? (recent.length > 0 ? 'recent' : (loaded?.categories[0]?.key ?? 'recent'));
+  const categoryName = (c: EmojiCategory): string => {
+    const key = CATEGORY_NAMES[c.key];
+    return key ? t(key) : c.label;
+  };
 
   useEffect(() => {
     let live = true;
-    void loadData().then((d) => live && setLoaded(d));
+    void loadEmojiData().then((d) => live && setLoaded(d));
     return () => {
       live = false;
     };
@@ -50,36 +72,36 @@ export function EmojiPicker(props: { onPick(emoji: string): void; label?: string
   }, [q, loaded, customList]);
 
   const tabs = [
-    { key: 'recent', label: 'Recently used', icon: '🕘' },
-    ...(customList.length > 0 ? [{ key: 'custom', label: 'Custom', icon: '⭐' }] : []),
-    ...(loaded?.categories ?? []).map((c) => ({ key: c.key, label: c.label, icon: c.emoji[0]?.emoji ?? '?' })),
+    { key: 'recent', label: t('keyboard.emoji.recent'), icon: '🕘' },
+    ...(customList.length > 0 ? [{ key: 'custom', label: t('keyboard.emoji.custom'), icon: '⭐' }] : []),
+    ...(loaded?.categories ?? []).map((c) => ({ key: c.key, label: categoryName(c), icon: c.emoji[0]?.emoji ?? '?' })),
   ];
   const shown = loaded?.categories.find((c) => c.key === category);
 
   return (
-    <div className="emoji-picker" role="dialog" aria-label={props.label ?? 'Emoji picker'}>
+    <div className="emoji-picker" role="dialog" aria-label={props.label ?? t('keyboard.emoji.picker')}>
       <input
         type="search"
         className="emoji-search"
-        placeholder="Search emoji"
-        aria-label="Search emoji"
+        placeholder={t('keyboard.emoji.search')}
+        aria-label={t('keyboard.emoji.search')}
         value={query}
         autoFocus
         onChange={(e) => setQuery(e.target.value)}
       />
       {!results && (
-        <div className="emoji-tabs" role="tablist" aria-label="Emoji categories">
-          {tabs.map((t) => (
+        <div className="emoji-tabs" role="tablist" aria-label={t('keyboard.emoji.categories')}>
+          {tabs.map((tab) => (
             <button
-              key={t.key}
+              key={tab.key}
               type="button"
               role="tab"
-              aria-selected={category === t.key}
-              aria-label={t.label}
-              title={t.label}
-              onClick={() => setCategory(t.key)}
+              aria-selected={category === tab.key}
+              aria-label={tab.label}
+              title={tab.label}
+              onClick={() => setCategory(tab.key)}
             >
-              {t.icon}
+              {tab.icon}
             </button>
           ))}
         </div>
@@ -87,28 +109,30 @@ export function EmojiPicker(props: { onPick(emoji: string): void; label?: string
       <div className="emoji-body">
         {results ? (
           <>
-            {results.custom.length > 0 && <CustomSection list={results.custom} onPick={pick} title="Custom" />}
+            {results.custom.length > 0 && (
+              <CustomSection list={results.custom} onPick={pick} title={t('keyboard.emoji.custom')} />
+            )}
             <Section
-              title="Results"
+              title={t('keyboard.emoji.results')}
               emoji={results.unicode.map((e) => ({ emoji: e.emoji, label: e.label }))}
               onPick={pick}
             />
             {results.custom.length === 0 && results.unicode.length === 0 && (
-              <p className="hint">{loaded ? 'No emoji found' : 'Loading…'}</p>
+              <p className="hint">{loaded ? t('keyboard.emoji.none') : t('common.loading')}</p>
             )}
           </>
         ) : category === 'recent' ? (
           recent.length > 0 ? (
             <RecentSection recent={recent} custom={custom} onPick={pick} />
           ) : (
-            <p className="hint">Emoji you pick show up here.</p>
+            <p className="hint">{t('keyboard.emoji.recentEmpty')}</p>
           )
         ) : category === 'custom' ? (
-          <CustomSection list={customList} onPick={pick} title="Custom" />
+          <CustomSection list={customList} onPick={pick} title={t('keyboard.emoji.custom')} />
         ) : shown ? (
-          <Section title={shown.label} emoji={shown.emoji} onPick={pick} />
+          <Section title={categoryName(shown)} emoji={shown.emoji} onPick={pick} />
         ) : (
-          <p className="hint">Loading…</p>
+          <p className="hint">{t('common.loading')}</p>
         )}
       </div>
     </div>
@@ -160,10 +184,11 @@ function CustomSection(props: { list: CustomEmoji[]; title: string; onPick(e: st
 
 /** Recently used, custom ones included while the group still has them. */
 function RecentSection(props: { recent: string[]; custom: ReadonlyMap<string, CustomEmoji>; onPick(e: string): void }) {
+  const { t } = useTranslation();
   const usable = props.recent.filter((e) => !e.startsWith(':') || props.custom.has(e.slice(1, -1)));
   return (
-    <section aria-label="Recently used">
-      <h4>Recently used</h4>
+    <section aria-label={t('keyboard.emoji.recent')}>
+      <h4>{t('keyboard.emoji.recent')}</h4>
       <div className="emoji-grid">
         {usable.map((e) => {
           const found = e.startsWith(':') ? props.custom.get(e.slice(1, -1)) : undefined;

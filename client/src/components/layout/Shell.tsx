@@ -33,6 +33,7 @@ import { SearchButton, SearchLauncher } from '../search/SearchLauncher.tsx';
 import { ConverseNotificationsMenu } from '../attention/ConverseNotificationsMenu.tsx';
 import { InboxBell } from '../attention/InboxBell.tsx';
 import { PermalinkOpener } from '../permalinks/PermalinkOpener.tsx';
+import { SkipLinks } from '../keyboard/SkipLinks.tsx';
 
 type Dialogs = null | 'create' | 'join' | 'settings' | 'admin';
 
@@ -105,6 +106,7 @@ export function Shell() {
 
   return (
     <div className="shell-frame">
+      {converseId && !voicePanel && <SkipLinks />}
       <div className={`shell${navOpen || (!converseId && !exploring) ? ' nav-open' : ''}`}>
         <div className="nav">
           <GroupRail onCreate={() => setDialog('create')} onJoin={() => setDialog('join')} />

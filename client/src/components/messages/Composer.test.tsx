@@ -134,3 +134,40 @@ describe('Composer', () => {
     expect(onCancelReply).toHaveBeenCalled();
   });
 });
+
+describe('Composer keys', () => {
+  it('edits my last message on Up-arrow only while empty', () => {
+    const onEditLast = vi.fn(() => true);
+    render(
+      <Composer
+        placeholder="Message #general"
+        members={[]}
+        me={alice}
+        users={users}
+        replyTo={null}
+        onCancelReply={vi.fn()}
+        onSend={vi.fn()}
+        onTyping={vi.fn()}
+        upload={manualUploader().upload}
+        onEditLast={onEditLast}
+      />,
+    );
+    const box = screen.getByRole('textbox', { name: 'Message' });
+    fireEvent.change(box, { target: { value: 'draft', selectionStart: 5 } });
+    fireEvent.keyDown(box, { key: 'ArrowUp' });
+    expect(onEditLast).not.toHaveBeenCalled();
+    fireEvent.change(box, { target: { value: '', selectionStart: 0 } });
+    fireEvent.keyDown(box, { key: 'ArrowUp' });
+    expect(onEditLast).toHaveBeenCalledTimes(1);
+  });
+
+  it('offers emoji for a :shortcode: and puts the one picked in the text', async () => {
+    const { box, type } = compose();
+    type('launch :rock');
+    const option = await screen.findByRole('option', { name: ':rocket:' }, { timeout: 5000 });
+    fireEvent.mouseDown(option);
+    expect(box.value).toBe('launch 🚀');
+    type('launch 🚀 :tada: ');
+    expect(box.value).toBe('launch 🚀 🎉 ');
+  });
+});

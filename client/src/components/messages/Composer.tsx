@@ -1,7 +1,20 @@
 import { ComposerEmojiButton } from '../emoji/ComposerEmojiButton.tsx';
+import { CustomEmojiContext } from '../emoji/CustomEmojiContext.tsx';
+import { ShortcodeMenu } from '../emoji/ShortcodeMenu.tsx';
+import {
+  choiceText,
+  replaceClosedShortcode,
+  shortcodeChoices,
+  shortcodeQueryAt,
+  type Shortcode,
+  type ShortcodeChoice,
+} from '../emoji/shortcode-query.ts';
+import { Trans, useTranslation } from 'react-i18next';
 import type { Message, PublicUser } from '@im/protocol';
 import {
   forwardRef,
+  useContext,
+  useEffect,
   useId,
   useImperativeHandle,
   useLayoutEffect,
@@ -63,6 +76,8 @@ export interface ComposerProps {
   upload: Uploader;
   /** "Poll": opens the poll form (absent: not offered). */
   onPoll?: () => void;
+  /** Up-arrow in the empty composer: edit my last message here (false: there is none). */
+  onEditLast?: () => boolean;
 }
 
 export interface ComposerHandle {
@@ -83,7 +98,22 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
   const [uploads, setUploads] = useState<Upload[]>([]);
   const [mention, setMention] = useState<{ start: number; query: string } | null>(null);
   const [command, setCommand] = useState<{ query: string; caret: number } | null>(null);
+  const [shortcode, setShortcode] = useState<{ start: number; query: string } | null>(null);
+  // The standard emoji's shortcodes: a chunk of its own, fetched once a `:` is typed.
+  const [shortcodes, setShortcodes] = useState<readonly Shortcode[]>([]);
+  const wantsShortcodes = text.includes(':');
+  useEffect(() => {
+    if (!wantsShortcodes || shortcodes.length > 0) return;
+    let live = true;
+    void import('../emoji/shortcodes.ts').then((m) => live && setShortcodes(m.SHORTCODES));
+    return () => {
+      live = false;
+    };
+  }, [wantsShortcodes, shortcodes.length]);
+  const customEmoji = useContext(CustomEmojiContext);
+  const { t } = useTranslation();
   const commandMenuId = useId();
+  const emojiMenuId = useId();
   const [selected, setSelected] = useState(0);
   const [dragging, setDragging] = useState(false);
   const input = useRef<HTMLTextAreaElement>(null);
@@ -104,6 +134,7 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
 
   const candidates = mention ? mentionCandidates(props.members, mention.query, props.me.id) : [];
   const commandChoices = command && props.commands ? commandCandidates(props.commands, command.query) : [];
+  const emojiChoices = shortcode ? shortcodeChoices(shortcodes, customEmoji.values(), shortcode.query) : [];
   const uploading = uploads.some((u) => u.status === 'uploading');
   const ready = uploads.filter((u) => u.status === 'done' && u.info);
   const tooLong = text.length > MAX_CONTENT;
@@ -122,7 +153,7 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
       const localId = nextLocalId;
       // Too big for the server: said at once, instead of after sending it all to hear so.
       if (uploadLimit !== undefined && file.size > uploadLimit) {
-        const error = `Files can be at most ${limitText(uploadLimit)}`;
+        const error = t('composer.tooBig', { limit: limitText(uploadLimit) });
         const refused: Upload = {
           localId,
           name: file.name,
@@ -162,7 +193,10 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
     setUploads((list) => list.filter((u) => u.status === 'uploading'));
     setMention(null);
     setCommand(null);
+    setShortcode(null);
     props.onCancelReply();
+    // Sent from the Send button or a menu: back in the composer for the next message.
+    input.current?.focus();
   };
 
   /** An emoji (Unicode, or `:name:` of a custom one) replaces the selection, the caret after it. */
@@ -189,21 +223,36 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
     setCommand(null);
   };
 
-  // The open suggestion list, if any: members after `@`, or commands after a leading `/`.
+  const chooseEmoji = (picked: ShortcodeChoice) => {
+    if (!shortcode) return;
+    const end = shortcode.start + shortcode.query.length + 1;
+    const inserted = choiceText(picked);
+    caretAfterCommit.current = shortcode.start + inserted.length;
+    change(text.slice(0, shortcode.start) + inserted + text.slice(end));
+    setShortcode(null);
+  };
+
+  // The open suggestion list, if any: members after `@`, commands after a leading `/`, emoji after `:`.
   const menu =
-    candidates.length > 0
+    emojiChoices.length > 0
       ? {
-          count: candidates.length,
-          choose: (i: number) => choose(candidates[i]!),
-          close: () => setMention(null),
+          count: emojiChoices.length,
+          choose: (i: number) => chooseEmoji(emojiChoices[i]!),
+          close: () => setShortcode(null),
         }
-      : commandChoices.length > 0
+      : candidates.length > 0
         ? {
-            count: commandChoices.length,
-            choose: (i: number) => chooseCommand(commandChoices[i]!),
-            close: () => setCommand(null),
+            count: candidates.length,
+            choose: (i: number) => choose(candidates[i]!),
+            close: () => setMention(null),
           }
-        : null;
+        : commandChoices.length > 0
+          ? {
+              count: commandChoices.length,
+              choose: (i: number) => chooseCommand(commandChoices[i]!),
+              close: () => setCommand(null),
+            }
+          : null;
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.nativeEvent.isComposing) return;
@@ -226,6 +275,11 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
       }
     }
     if (event.key === 'Escape' && props.replyTo) props.onCancelReply();
+    const plain = !event.shiftKey && !event.altKey && !event.ctrlKey && !event.metaKey;
+    if (event.key === 'ArrowUp' && plain && text === '' && props.onEditLast?.()) {
+      event.preventDefault();
+      return;
+    }
     if (event.key === 'Enter' && !event.shiftKey) {
       event.preventDefault();
       send();
@@ -233,15 +287,31 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
   };
 
   const onChange = (event: ChangeEvent<HTMLTextAreaElement>) => {
-    const value = event.target.value;
+    let value = event.target.value;
+    let caret = event.target.selectionStart ?? value.length;
+    // `:rocket:` and a space: the emoji itself.
+    const replaced = replaceClosedShortcode(value, caret, shortcodes);
+    if (replaced) {
+      value = replaced.text;
+      caret = replaced.caret;
+      caretAfterCommit.current = caret;
+    }
     change(value);
-    const caret = event.target.selectionStart ?? value.length;
+    setShortcode(shortcodeQueryAt(value, caret));
     setMention(mentionQueryAt(value, caret));
     const query = commandQueryAt(value, caret);
     setCommand(query === null ? null : { query, caret });
     setSelected(0);
     if (value.trim()) props.onTyping();
   };
+
+  // The list the arrows move in, named for screen readers (aria-activedescendant).
+  const activeList =
+    emojiChoices.length > 0
+      ? { id: emojiMenuId, count: emojiChoices.length }
+      : commandChoices.length > 0
+        ? { id: commandMenuId, count: commandChoices.length }
+        : null;
 
   const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
     const files = [...event.clipboardData.files];
@@ -272,20 +342,29 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
     >
       {props.replyTo && (
         <div className="replying" data-testid="replying">
-          Replying to <strong>{displayName(props.users[props.replyTo.authorId])}</strong>:{' '}
+          <Trans
+            i18nKey="composer.replyingTo"
+            values={{ name: displayName(props.users[props.replyTo.authorId]) }}
+            components={{ strong: <strong /> }}
+          />{' '}
           <span className="excerpt">{props.replyTo.content.slice(0, 120)}</span>
-          <button type="button" className="icon-button" aria-label="Cancel reply" onClick={props.onCancelReply}>
+          <button
+            type="button"
+            className="icon-button"
+            aria-label={t('composer.cancelReply')}
+            onClick={props.onCancelReply}
+          >
             <Icon name="close" size={16} />
           </button>
         </div>
       )}
       {uploads.length > 0 && (
-        <ul className="uploads" aria-label="Attachments">
+        <ul className="uploads" aria-label={t('composer.attachments')}>
           {uploads.map((u) => (
             <li key={u.localId} className={`upload ${u.status}`} data-testid="upload">
               <span className="file-name">{u.name}</span> <span className="file-size">{formatSize(u.size)}</span>
               {u.status === 'uploading' && (
-                <progress max={1} value={u.progress} aria-label={`Uploading ${u.name}`}>
+                <progress max={1} value={u.progress} aria-label={t('composer.uploading', { name: u.name })}>
                   {Math.round(u.progress * 100)}%
                 </progress>
               )}
@@ -293,7 +372,7 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
               <button
                 type="button"
                 className="icon-button"
-                aria-label={`Remove ${u.name}`}
+                aria-label={t('composer.remove', { name: u.name })}
                 onClick={() => {
                   if (u.status === 'uploading') u.abort();
                   setUploads((list) => list.filter((x) => x.localId !== u.localId));
@@ -306,7 +385,7 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
         </ul>
       )}
       {candidates.length > 0 && (
-        <ul className="mention-menu" role="listbox" aria-label="Mention a member">
+        <ul className="mention-menu" role="listbox" aria-label={t('composer.mention')}>
           {candidates.map((user, i) => (
             <li
               key={user.id}
@@ -323,7 +402,15 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
           ))}
         </ul>
       )}
-      {commandChoices.length > 0 && (
+      {emojiChoices.length > 0 && (
+        <ShortcodeMenu
+          id={emojiMenuId}
+          choices={emojiChoices}
+          selected={Math.min(selected, emojiChoices.length - 1)}
+          onChoose={chooseEmoji}
+        />
+      )}
+      {commandChoices.length > 0 && emojiChoices.length === 0 && (
         <CommandMenu
           id={commandMenuId}
           candidates={commandChoices}
@@ -341,8 +428,8 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
         <button
           type="button"
           className="icon-button attach"
-          aria-label="Attach files"
-          title="Attach files"
+          aria-label={t('composer.attach')}
+          title={t('composer.attach')}
           disabled={props.disabled}
           onClick={() => fileInput.current?.click()}
         >
@@ -363,7 +450,7 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
         />
         <textarea
           ref={input}
-          aria-label={props.label ?? 'Message'}
+          aria-label={props.label ?? t('composer.message')}
           placeholder={props.placeholder}
           value={text}
           rows={1}
@@ -371,21 +458,22 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
           onChange={onChange}
           onKeyDown={onKeyDown}
           onPaste={onPaste}
-          aria-controls={commandChoices.length > 0 ? commandMenuId : undefined}
+          aria-controls={activeList?.id}
           aria-activedescendant={
-            commandChoices.length > 0 ? `${commandMenuId}-${Math.min(selected, commandChoices.length - 1)}` : undefined
+            activeList ? `${activeList.id}-${Math.min(selected, activeList.count - 1)}` : undefined
           }
           onBlur={() => {
             setMention(null);
             setCommand(null);
+            setShortcode(null);
           }}
         />
         {props.onPoll && (
           <button
             type="button"
             className="icon-button"
-            aria-label="Poll"
-            title="Poll"
+            aria-label={t('composer.poll')}
+            title={t('composer.poll')}
             disabled={props.disabled}
             onClick={props.onPoll}
           >
@@ -394,13 +482,19 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
         )}
         <ComposerEmojiButton disabled={props.disabled} onInsert={insertEmoji} />
         {props.onSendLater && <SendLaterButton disabled={!canSend} onPick={send} />}
-        <button type="button" className="send" onClick={() => send()} disabled={!canSend} aria-label="Send">
+        <button
+          type="button"
+          className="send"
+          onClick={() => send()}
+          disabled={!canSend}
+          aria-label={t('composer.send')}
+        >
           <Icon name="send" />
         </button>
       </div>
       {tooLong && (
         <div className="error" role="alert">
-          {text.length} / {MAX_CONTENT} characters: too long to send.
+          {t('composer.tooLong', { length: text.length, max: MAX_CONTENT })}
         </div>
       )}
     </div>

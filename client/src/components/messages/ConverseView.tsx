@@ -36,6 +36,7 @@ import { scheduleMessage } from '../../state/scheduled.ts';
 import { ScheduledHint } from '../scheduled/ScheduledHint.tsx';
 import { draftOf, saveDraft } from '../../state/drafts.ts';
 import { openPermalink, permalinkIn } from '../../state/permalinks.ts';
+import { lastEditable, startEditing } from './editing.ts';
 
 const EMPTY = emptyConverse();
 
@@ -181,6 +182,11 @@ export function ConverseView(props: {
             onTyping={() => notifyTyping(converseId)}
             upload={upload}
             onPoll={() => setPolling(true)}
+            onEditLast={() => {
+              const last = lastEditable(timeline, me.id);
+              if (last) startEditing(last.id, document.activeElement as HTMLElement | null);
+              return last !== undefined;
+            }}
           />
         )}
         {reporting && (

@@ -1,7 +1,9 @@
 import { MarkUnreadAction } from '../attention/MarkUnreadAction.tsx';
 import type { Message, PublicUser } from '@im/protocol';
 import { manyMentionNames, mentionsMe as mentionsMeOf } from '../../state/mentions-me.ts';
-import { memo, useState, type KeyboardEvent } from 'react';
+import { memo, useRef, useState, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { plainText } from '@im/markdown';
 import type { PendingMessage } from '../../state/messages.ts';
 import { emoteOf } from '../../state/commands.ts';
 import { displayName } from '../../state/users.ts';
@@ -30,6 +32,11 @@ import { CopyLinkButton } from './CopyLinkButton.tsx';
 import { useMentionHandles } from './useMentionHandles.ts';
 import { PollCard } from './PollCard.tsx';
 import { SaveButton } from './SaveButton.tsx';
+import { startEditing, stopEditing, useEditing } from './editing.ts';
+import { focusNextMessage } from './useMessageRoving.ts';
+
+/** How much of a message its accessible name reads out. */
+const NAME_MAX = 300;
 
 export interface ItemContext {
   me: PublicUser;
@@ -41,12 +48,18 @@ export interface ItemContext {
 
 export const MessageItem = memo(function MessageItem(props: { row: Row; ctx: ItemContext }) {
   const { row, ctx } = props;
+  const { t } = useTranslation();
   const author = ctx.users[row.authorId];
   return (
     <div className={`row${row.first ? ' first' : ''}${row.highlight ? ' highlight' : ''}`}>
       {row.newMessages && (
-        <div className="new-messages-divider" role="separator" aria-label="New messages" data-testid="new-messages">
-          <span>New messages</span>
+        <div
+          className="new-messages-divider"
+          role="separator"
+          aria-label={t('keyboard.newMessages')}
+          data-testid="new-messages"
+        >
+          <span>{t('keyboard.newMessages')}</span>
         </div>
       )}
       {row.newDay && (
@@ -62,9 +75,11 @@ export const MessageItem = memo(function MessageItem(props: { row: Row; ctx: Ite
             at={row.message.createdAt}
           />
         ) : (
-          <ConfirmedMessage message={row.message} author={author} first={row.first} ctx={ctx} />
+          <ConfirmedMessage rowKey={row.key} message={row.message} author={author} first={row.first} ctx={ctx} />
         ))}
-      {row.kind === 'pending' && <PendingItem pending={row.pending} author={ctx.me} first={row.first} ctx={ctx} />}
+      {row.kind === 'pending' && (
+        <PendingItem rowKey={row.key} pending={row.pending} author={ctx.me} first={row.first} ctx={ctx} />
+      )}
       {row.kind === 'ephemeral' && (
         <EphemeralItem
           ephemeral={row.ephemeral}
@@ -86,9 +101,18 @@ function Header(props: { author?: PublicUser; username?: string; at: string; fir
   );
 }
 
-function ConfirmedMessage(props: { message: Message; author?: PublicUser; first: boolean; ctx: ItemContext }) {
+function ConfirmedMessage(props: {
+  rowKey: string;
+  message: Message;
+  author?: PublicUser;
+  first: boolean;
+  ctx: ItemContext;
+}) {
   const { message, ctx } = props;
-  const [editing, setEditing] = useState(false);
+  const { t } = useTranslation();
+  const article = useRef<HTMLElement>(null);
+  const editing = useEditing((s) => s.id === message.id);
+  const endEdit = () => stopEditing(article.current);
   const { open: picking, setOpen: setPicking, ref: actions } = useMenu<HTMLDivElement>();
   const mine = message.authorId === ctx.me.id;
   const mentionNames = new Set([
@@ -101,16 +125,19 @@ function ConfirmedMessage(props: { message: Message; author?: PublicUser; first:
   const emote = message.emote && !message.deleted;
   return (
     <article
+      ref={article}
       className={`message${mentionsMe ? ' mentions-me' : ''}${message.deleted ? ' deleted' : ''}`}
       data-seq={message.seq}
+      data-message-key={props.rowKey}
       data-testid="message"
-      aria-label={
-        message.deleted
-          ? `${name}: deleted message`
-          : emote
-            ? `${name} ${message.content}`
-            : `${name}: ${message.content}`
-      }
+      aria-label={t(
+        message.deleted ? 'keyboard.message.deleted' : emote ? 'keyboard.message.emote' : 'keyboard.message',
+        {
+          name,
+          at: new Date(message.createdAt),
+          text: plainText(message.content, NAME_MAX),
+        },
+      )}
     >
       <div className="gutter">{props.first ? <Avatar user={props.author} name={message.username} /> : null}</div>
       <div className="message-main">
@@ -121,17 +148,17 @@ function ConfirmedMessage(props: { message: Message; author?: PublicUser; first:
         {message.forwarded && !message.deleted && <ForwardedFrom origin={message.forwarded} />}
         {message.pinned && !message.deleted && (
           <div className="pin-marker" data-testid="pin-marker">
-            <Icon name="pin" size={14} /> Pinned
+            <Icon name="pin" size={14} /> {t('keyboard.pinned')}
           </div>
         )}
         {message.deleted ? (
-          <p className="content tombstone">This message was deleted.</p>
+          <p className="content tombstone">{t('keyboard.deletedMessage')}</p>
         ) : editing ? (
           <EditBox
             initial={message.content}
-            onCancel={() => setEditing(false)}
+            onCancel={endEdit}
             onSave={async (content) => {
-              if (content === message.content || (await ctx.handlers.onEdit(message, content))) setEditing(false);
+              if (content === message.content || (await ctx.handlers.onEdit(message, content))) endEdit();
             }}
           />
         ) : emote ? (
@@ -179,17 +206,26 @@ function ConfirmedMessage(props: { message: Message; author?: PublicUser; first:
         )}
       </div>
       {!message.deleted && !editing && (
-        <div ref={actions} className="message-actions" role="toolbar" aria-label="Message actions">
-          <button type="button" aria-label="Add reaction" aria-expanded={picking} onClick={() => setPicking(!picking)}>
+        <div ref={actions} className="message-actions" role="toolbar" aria-label={t('keyboard.actions')}>
+          <button
+            type="button"
+            aria-label={t('keyboard.action.react')}
+            aria-expanded={picking}
+            onClick={() => setPicking(!picking)}
+          >
             <Icon name="smile" size={18} />
           </button>
           <RemindMeButton message={message} />
-          <button type="button" aria-label="Reply" onClick={() => ctx.handlers.onReply(message)}>
+          <button type="button" aria-label={t('keyboard.action.reply')} onClick={() => ctx.handlers.onReply(message)}>
             <Icon name="reply" size={18} />
           </button>
           <MarkUnreadAction message={message} />
           {ctx.handlers.onOpenThread && !message.threadId && (
-            <button type="button" aria-label="Reply in thread" onClick={() => ctx.handlers.onOpenThread!(message)}>
+            <button
+              type="button"
+              aria-label={t('keyboard.action.thread')}
+              onClick={() => ctx.handlers.onOpenThread!(message)}
+            >
               <Icon name="thread" size={18} />
             </button>
           )}
@@ -198,7 +234,7 @@ function ConfirmedMessage(props: { message: Message; author?: PublicUser; first:
           {ctx.handlers.onTogglePin && (
             <button
               type="button"
-              aria-label={message.pinned ? 'Unpin' : 'Pin'}
+              aria-label={t(message.pinned ? 'keyboard.action.unpin' : 'keyboard.action.pin')}
               onClick={() => ctx.handlers.onTogglePin!(message)}
             >
               <Icon name="pin" size={18} />
@@ -206,21 +242,28 @@ function ConfirmedMessage(props: { message: Message; author?: PublicUser; first:
           )}
           <SaveButton message={message} />
           {mine && !message.poll && (
-            <button type="button" aria-label="Edit" onClick={() => setEditing(true)}>
+            <button type="button" aria-label={t('keyboard.action.edit')} onClick={() => startEditing(message.id)}>
               <Icon name="edit" size={18} />
             </button>
           )}
           {!mine && (
-            <button type="button" aria-label="Report" onClick={() => ctx.handlers.onReport(message)}>
+            <button
+              type="button"
+              aria-label={t('keyboard.action.report')}
+              onClick={() => ctx.handlers.onReport(message)}
+            >
               <Icon name="flag" size={18} />
             </button>
           )}
           {(mine || ctx.canModerate) && (
             <button
               type="button"
-              aria-label="Delete"
+              aria-label={t('keyboard.action.delete')}
               onClick={() => {
-                if (window.confirm('Delete this message?')) ctx.handlers.onDelete(message);
+                if (!window.confirm(t('keyboard.confirmDelete'))) return;
+                ctx.handlers.onDelete(message);
+                // The Delete button goes with the message's text: on to the next message.
+                focusNextMessage(article.current);
               }}
             >
               <Icon name="trash" size={18} />
@@ -241,9 +284,15 @@ function ConfirmedMessage(props: { message: Message; author?: PublicUser; first:
 }
 
 function EditBox(props: { initial: string; onSave: (content: string) => void; onCancel: () => void }) {
+  const { t } = useTranslation();
   const [value, setValue] = useState(props.initial);
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (event.key === 'Escape') props.onCancel();
+    if (event.key === 'Escape') {
+      // Escape ends the edit only: it does not also reach the message list.
+      event.preventDefault();
+      event.stopPropagation();
+      props.onCancel();
+    }
     if (event.key === 'Enter' && !event.shiftKey) {
       event.preventDefault();
       if (value.trim()) props.onSave(value);
@@ -252,20 +301,29 @@ function EditBox(props: { initial: string; onSave: (content: string) => void; on
   return (
     <div className="edit-box">
       <textarea
-        aria-label="Edit message"
+        aria-label={t('keyboard.editMessage')}
         value={value}
         maxLength={4000}
         autoFocus
+        // The caret at the end, as when typing on.
+        onFocus={(e) => e.currentTarget.setSelectionRange(e.currentTarget.value.length, e.currentTarget.value.length)}
         onChange={(e) => setValue(e.target.value)}
         onKeyDown={onKeyDown}
       />
-      <div className="hint">Enter to save · Escape to cancel</div>
+      <div className="hint">{t('keyboard.editHint')}</div>
     </div>
   );
 }
 
-function PendingItem(props: { pending: PendingMessage; author: PublicUser; first: boolean; ctx: ItemContext }) {
+function PendingItem(props: {
+  rowKey: string;
+  pending: PendingMessage;
+  author: PublicUser;
+  first: boolean;
+  ctx: ItemContext;
+}) {
   const { pending, ctx } = props;
+  const { t } = useTranslation();
   const name = displayName(props.author);
   const emote = emoteOf(pending.content);
   return (
@@ -273,7 +331,12 @@ function PendingItem(props: { pending: PendingMessage; author: PublicUser; first
       className={`message pending ${pending.status}`}
       data-testid="message"
       data-pending={pending.status}
-      aria-label={emote ? `${name} ${emote}` : `${name}: ${pending.content}`}
+      data-message-key={props.rowKey}
+      aria-label={t(emote ? 'keyboard.message.emote' : 'keyboard.message', {
+        name,
+        at: new Date(pending.createdAt),
+        text: plainText(emote ?? pending.content, NAME_MAX),
+      })}
     >
       <div className="gutter">{props.first ? <Avatar user={props.author} /> : null}</div>
       <div className="message-main">
@@ -290,16 +353,16 @@ function PendingItem(props: { pending: PendingMessage; author: PublicUser; first
           </div>
         )}
         {pending.status === 'sending' ? (
-          <div className="status">Sending…</div>
+          <div className="status">{t('keyboard.sending')}</div>
         ) : (
           <div className="status failed" role="alert">
-            {pending.error ?? 'Not sent'} ·{' '}
+            {pending.error ?? t('keyboard.notSent')} ·{' '}
             <button type="button" className="link" onClick={() => ctx.handlers.onRetry(pending)}>
-              Retry
+              {t('keyboard.retry')}
             </button>{' '}
             ·{' '}
             <button type="button" className="link" onClick={() => ctx.handlers.onDiscard(pending)}>
-              Discard
+              {t('keyboard.discard')}
             </button>
           </div>
         )}

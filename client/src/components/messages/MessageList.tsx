@@ -7,6 +7,7 @@ import type { MessageHandlers } from './handlers.ts';
 import { MessageItem, type ItemContext } from './MessageItem.tsx';
 import { buildRows, type Row } from './rows.ts';
 import { useStickToBottom } from './stick-to-bottom.ts';
+import { useMessageRoving } from './useMessageRoving.ts';
 
 // Virtuoso needs a stable index for the first row: it counts down as older pages are prepended.
 const START_INDEX = 1_000_000_000;
@@ -87,6 +88,8 @@ export function MessageList(props: MessageListProps) {
     olderWaiting.current = false;
     loadOlder();
   });
+  // One Tab stop for the list, arrows between messages; a message jumped to to show it takes focus.
+  const roving = useMessageRoving(ref, focus?.highlight && focusIndex >= 0 ? built[focusIndex]!.key : undefined);
   const opening = useRef<{ key: string; at: VirtuosoProps<Row, unknown>['initialTopMostItemIndex'] }>(null);
 
   // The first row ever shown anchors the indexes; rows prepended before it get smaller ones.
@@ -133,6 +136,11 @@ export function MessageList(props: MessageListProps) {
       // Opens afresh once the message to focus is held (it may arrive after the list shows).
       key={opening.current.key}
       ref={ref}
+      scrollerRef={(el) => {
+        roving.scrollerRef(el);
+        setScroller(el instanceof HTMLElement ? el : null);
+      }}
+      tabIndex={-1}
       className="message-list"
       data-testid="message-list"
       data={rows}
@@ -148,7 +156,6 @@ export function MessageList(props: MessageListProps) {
       endReached={() => {
         if (hasNewer) props.onLoadNewer?.();
       }}
-      scrollerRef={(el) => setScroller(el instanceof HTMLElement ? el : null)}
       atBottomStateChange={(atBottom) => {
         // Only reaching the end pins: leaving it may be the viewport shrinking, which the pin undoes.
         if (atBottom) stick.pin();

@@ -1,5 +1,7 @@
 import type { PresenceStatus } from '@im/protocol';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { MessageKey } from '../../i18n/locales/en/index.ts';
 import { describeError } from '../../api/errors.ts';
 import { changeMyStatus, isDndNow, type StatusChange } from '../../state/status.ts';
 import { notify, useStore } from '../../state/store.ts';
@@ -10,13 +12,27 @@ import { CustomStatus } from './CustomStatus.tsx';
 import { CustomStatusDialog } from './CustomStatusDialog.tsx';
 import { DND_CHOICES, untilLabel } from './status-choices.ts';
 
+/** The do-not-disturb lengths in the app's languages (status-choices.ts names them in English). */
+const DND_NAMES: Record<string, MessageKey> = {
+  'For 30 minutes': 'keyboard.status.dnd30m',
+  'For 1 hour': 'keyboard.status.dnd1h',
+  'For 8 hours': 'keyboard.status.dnd8h',
+  'Until tomorrow': 'keyboard.status.dndTomorrow',
+  'Until I turn it off': 'keyboard.status.dndOff',
+};
+
 /**
  * My avatar and name in the user bar, with my status: a click opens the
  * menu to be online or in do not disturb (for a while or until turned off)
  * and to set or clear a custom status.
  */
 export function StatusMenu() {
+  const { t } = useTranslation();
   const me = useStore((s) => s.me);
+  const dndName = (label: string) => {
+    const key = DND_NAMES[label];
+    return key ? t(key) : label;
+  };
   const status = useStore((s) => s.myStatus);
   const { open, setOpen, ref } = useMenu<HTMLDivElement>();
   const [editing, setEditing] = useState(false);
@@ -27,7 +43,11 @@ export function StatusMenu() {
   const change = (next: StatusChange) => {
     void changeMyStatus(next).catch((err: unknown) => notify(describeError(err)));
   };
-  const label = dnd ? `Do not disturb${status?.dnd && status.until ? ` ${untilLabel(status.until)}` : ''}` : 'Online';
+  const label = !dnd
+    ? t('keyboard.status.online')
+    : status?.dnd && status.until
+      ? t('keyboard.status.dndUntil', { until: untilLabel(status.until) })
+      : t('keyboard.status.dnd');
   return (
     <div ref={ref} className="status-menu">
       <button
@@ -35,7 +55,7 @@ export function StatusMenu() {
         className="user-button"
         aria-haspopup="menu"
         aria-expanded={open}
-        aria-label={`${displayName(me)}: ${label}. Set status`}
+        aria-label={t('keyboard.status.button', { name: displayName(me), status: label })}
         data-testid="status-button"
         onClick={() => setOpen(!open)}
       >
@@ -46,15 +66,20 @@ export function StatusMenu() {
         </span>
       </button>
       {open && (
-        <div className="menu status-menu-list" role="menu" onClick={() => setOpen(false)}>
+        <div
+          className="menu status-menu-list"
+          role="menu"
+          aria-label={t('keyboard.status.menu')}
+          onClick={() => setOpen(false)}
+        >
           <div className="menu-title" data-testid="status-now">
             {label}
           </div>
           <button type="button" role="menuitem" onClick={() => change({ dnd: false })}>
-            <span className="presence-swatch online" /> Online
+            <span className="presence-swatch online" /> {t('keyboard.status.online')}
           </button>
           <div className="menu-title">
-            <span className="presence-swatch dnd" /> Do not disturb
+            <span className="presence-swatch dnd" /> {t('keyboard.status.dnd')}
           </div>
           {DND_CHOICES.map((choice) => (
             <button
@@ -64,16 +89,16 @@ export function StatusMenu() {
               className="indented"
               onClick={() => change({ dnd: true, until: choice.until(new Date())?.toISOString() ?? null })}
             >
-              {choice.label}
+              {dndName(choice.label)}
             </button>
           ))}
           <hr />
           <button type="button" role="menuitem" onClick={() => setEditing(true)}>
-            {hasCustom ? 'Edit custom status' : 'Set a custom status'}
+            {t(hasCustom ? 'keyboard.status.editCustom' : 'keyboard.status.setCustom')}
           </button>
           {hasCustom && (
             <button type="button" role="menuitem" onClick={() => change({ text: '', emoji: '' })}>
-              Clear custom status
+              {t('keyboard.status.clearCustom')}
             </button>
           )}
         </div>

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { CommandSuggestion } from '../../../state/commands.ts';
 
 /** The commands matching what follows `/`, the selected one marked; a click (or Enter/Tab in the composer) picks one. */
@@ -7,8 +8,9 @@ export function CommandMenu(props: {
   selected: number;
   onChoose: (command: CommandSuggestion) => void;
 }) {
+  const { t } = useTranslation();
   return (
-    <ul className="mention-menu command-menu" role="listbox" id={props.id} aria-label="Commands">
+    <ul className="mention-menu command-menu" role="listbox" id={props.id} aria-label={t('composer.commands')}>
       {props.candidates.map((command, i) => (
         <li
           key={command.trigger}
@@ -25,7 +27,7 @@ export function CommandMenu(props: {
         >
           <strong>/{command.trigger}</strong>
           {command.description && <span className="command-description"> {command.description}</span>}
-          {command.builtIn && <span className="command-kind"> built in</span>}
+          {command.builtIn && <span className="command-kind"> {t('composer.builtIn')}</span>}
         </li>
       ))}
     </ul>

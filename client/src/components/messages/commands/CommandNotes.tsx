@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { CommandNote } from '../../../state/command-sends.ts';
 
 const NONE: readonly CommandNote[] = [];
@@ -8,10 +9,11 @@ const NONE: readonly CommandNote[] = [];
  * later, and a clear error when it failed. Answered ones disappear.
  */
 export function CommandNotes(props: { notes?: readonly CommandNote[]; onDismiss: (note: CommandNote) => void }) {
+  const { t } = useTranslation();
   const notes = props.notes ?? NONE;
   if (notes.length === 0) return null;
   return (
-    <ul className="command-notes" aria-label="Commands sent">
+    <ul className="command-notes" aria-label={t('composer.commandsSent')}>
       {notes.map((note) => (
         <li
           key={note.id}
@@ -20,19 +22,15 @@ export function CommandNotes(props: { notes?: readonly CommandNote[]; onDismiss:
           data-status={note.status}
         >
           <span role={note.status === 'failed' ? 'alert' : 'status'}>
-            {note.status === 'sending' && <>/{note.command} is working…</>}
-            {note.status === 'working' && (
-              <>/{note.command} is taking a while: its answer will show here when it is ready.</>
-            )}
-            {note.status === 'failed' && (
-              <>
-                /{note.command} failed. {note.error}
-              </>
-            )}
+            {note.status === 'sending' && t('composer.commandWorking', { command: note.command })}
+            {note.status === 'working' && t('composer.commandSlow', { command: note.command })}
+            {note.status === 'failed' &&
+              t('composer.commandFailed', { command: note.command, error: note.error ?? '' })}
           </span>
           {note.status !== 'sending' && (
             <button type="button" className="link" onClick={() => props.onDismiss(note)}>
-              Dismiss <span className="visually-hidden">the note about /{note.command}</span>
+              {t('composer.dismiss')}{' '}
+              <span className="visually-hidden">{t('composer.dismissNote', { command: note.command })}</span>
             </button>
           )}
         </li>

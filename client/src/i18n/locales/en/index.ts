@@ -1,11 +1,14 @@
 // The English catalog: the source of every key. One file per area of the app,
-// each spread in here (one line each, with a trailing comma, so that areas
-// added side by side merge).
+// each spread in here.
 import { common } from './common.ts';
+import { composer } from './composer.ts';
+import { keyboard } from './keyboard.ts';
 import { timeline } from './timeline.ts';
 
 export const en = {
   ...common,
+  ...composer,
+  ...keyboard,
   ...timeline,
 };
 

@@ -30,6 +30,7 @@ import { useGroupUserGroups } from '../groups/useGroupUserGroups.ts';
 import { userGroupMentions } from '../messages/mentions.ts';
 import { ScheduledButton, ScheduledDialogHost } from '../scheduled/ScheduledDialog.tsx';
 import { SearchButton, SearchLauncher } from '../search/SearchLauncher.tsx';
+import { SwitcherLauncher } from '../switcher/SwitcherLauncher.tsx';
 import { ConverseNotificationsMenu } from '../attention/ConverseNotificationsMenu.tsx';
 import { InboxBell } from '../attention/InboxBell.tsx';
 
@@ -245,6 +246,7 @@ export function Shell() {
           />
         )}
         <SearchLauncher />
+        <SwitcherLauncher />
         <ScheduledDialogHost />
         <DocumentTitle />
         {dialog === 'settings' && <SettingsDialog onClose={() => setDialog(null)} />}

@@ -1,4 +1,4 @@
-import type { DmConverse, Message, SyncResult, UnreadEntry } from '@im/protocol';
+import type { DmConverse, SyncResult, UnreadEntry } from '@im/protocol';
 import {
   announce,
   batchLoader,

@@ -2,9 +2,11 @@
 // each spread in here (one line each, with a trailing comma, so that areas
 // added side by side merge).
 import { common } from './common.ts';
+import { search } from './search.ts';
 
 export const en = {
   ...common,
+  ...search,
 };
 
 export type MessageKey = keyof typeof en;

@@ -42,13 +42,14 @@ export function SearchDialog(props: { onClose: () => void; initialQuery?: string
   const typing = filterAtCaret(query, caret);
   const typingKey = typing?.key;
   const typingPartial = typing?.partial ?? '';
-  const completions: Completion[] = useMemo(
-    () =>
-      typingKey
-        ? completionsFor(typingKey, typingPartial, { groups, groupOrder, dms, dmOrder, users, members, me })
-        : [],
-    [typingKey, typingPartial, groups, groupOrder, dms, dmOrder, users, members, me],
-  );
+  const typingWord = typing ? query.slice(typing.start, typing.end).toLowerCase() : '';
+  const completions: Completion[] = useMemo(() => {
+    if (!typingKey) return [];
+    const offered = completionsFor(typingKey, typingPartial, { groups, groupOrder, dms, dmOrder, users, members, me });
+    // A name typed out in full needs no offer: the results show instead.
+    return offered.some((c) => c.insert.toLowerCase() === typingWord) ? [] : offered;
+  }, [typingKey, typingPartial, typingWord, groups, groupOrder, dms, dmOrder, users, members, me]);
+  const offering = completions.length > 0;
   const items = found && 'items' in found ? found.items : [];
   const showing = completions.length > 0 ? completions.length : items.length;
 
@@ -75,8 +76,8 @@ export function SearchDialog(props: { onClose: () => void; initialQuery?: string
   };
 
   useEffect(() => {
-    // A filter still being typed (`from:` alone) waits for its value.
-    if (!q || filters.some((f) => !f.value.replace(/^[#@]/, ''))) {
+    // A filter still being typed (`from:` alone, or while names are offered) waits for its value.
+    if (!q || offering || filters.some((f) => !f.value.replace(/^[#@]/, ''))) {
       if (!q) setFound(null);
       return;
     }
@@ -92,7 +93,7 @@ export function SearchDialog(props: { onClose: () => void; initialQuery?: string
       current = false;
       clearTimeout(timer);
     };
-  }, [q, filters, setActive]);
+  }, [q, filters, offering, setActive]);
 
   const optionId = (i: number) => `${listId}-${i}`;
   const words = found ? splitFilters(found.q).text : text;

@@ -1,5 +1,5 @@
-import type { DmConverse } from '@im/protocol';
-import { fireEvent, render, screen } from '@testing-library/react';
+import type { DmConverse, PublicUser } from '@im/protocol';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { forgetAccountState } from '../../state/account-state.ts';
 import { getState, initialState, setState } from '../../state/store.ts';
@@ -12,6 +12,7 @@ import { SwitcherLauncher } from './SwitcherLauncher.tsx';
 const general = panel(1);
 const design = panel(2, { name: 'design-notes' });
 const random = panel(3, { name: 'random' });
+const kai: PublicUser = { id: 'f'.repeat(24), username: 'kai', nickname: '', createdAt: '2026-01-01T00:00:00.000Z' };
 const dmWithBob: DmConverse = { id: 'e'.repeat(24), type: 'dm', memberIds: [alice.id, bob.id] };
 
 beforeEach(() => {
@@ -28,7 +29,12 @@ beforeEach(() => {
     },
   });
   useRecentConverses.setState({ ids: [] });
-  fakeServer(() => ({ body: [] }));
+  // Kai is a member of the team who has spoken nowhere yet: the switcher loads the member list to find him.
+  fakeServer((req) =>
+    req.url.includes('/members')
+      ? { body: { items: [{ user: kai, role: 'member', roleIds: [], joinedAt: kai.createdAt }], nextCursor: null } }
+      : { body: [] },
+  );
 });
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -64,6 +70,12 @@ describe('quick switcher', () => {
     // People I share a group with but have no DM with are there too.
     expect(names()).toContain('Alexandra');
     expect(names().filter((n) => n === 'Bob')).toHaveLength(1);
+  });
+
+  it('lists the members of my groups, loading their lists when it opens', async () => {
+    const box = open();
+    fireEvent.change(box, { target: { value: 'kai' } });
+    await waitFor(() => expect(names()).toEqual(['kai']));
   });
 
   it('matches names loosely, moves with the arrows and jumps with Enter', () => {

@@ -1,13 +1,16 @@
-import { useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { startDm } from '../../state/groups.ts';
+import { loadMembers, startDm } from '../../state/groups.ts';
 import { navigate } from '../../state/navigation.ts';
-import { useStore } from '../../state/store.ts';
+import { getState, useStore } from '../../state/store.ts';
 import { Dialog } from '../common/Dialog.tsx';
 import { useListKeys } from '../common/useListKeys.ts';
 import { useRecentConverses } from './recent-converses.ts';
 import { rankItems, switcherItems, type SwitcherItem } from './switcher-items.ts';
 import './switcher.css';
+
+/** Groups whose member lists opening the switcher loads, at most (their first pages). */
+const MEMBER_LISTS = 20;
 
 /**
  * Ctrl+K: jump to a panel, a DM or a person by typing part of the name. The
@@ -42,6 +45,11 @@ export function QuickSwitcher(props: { onClose: () => void; onSearch: (query: st
     else if (item.userId) void startDm(item.userId);
   };
   const { active, setActive, onKeyDown } = useListKeys(count, choose);
+  useEffect(() => {
+    // The people I share a group with: the first page of each group's members not loaded yet.
+    const { groupOrder, members } = getState();
+    for (const groupId of groupOrder.slice(0, MEMBER_LISTS)) if (!members[groupId]) void loadMembers(groupId);
+  }, []);
   const optionId = (i: number) => `${listId}-${i}`;
 
   const label = (item: SwitcherItem) => {

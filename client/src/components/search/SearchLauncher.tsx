@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '../common/Icon.tsx';
-import { isMessageSearchKey } from '../switcher/shortcuts.ts';
+import { isMessageSearchKey, shortcutKeys } from '../switcher/shortcuts.ts';
 import { SearchDialog } from './SearchDialog.tsx';
 import { accountStore } from '../../state/account-state.ts';
 
@@ -38,7 +38,7 @@ export function SearchButton() {
       type="button"
       className="icon-button"
       aria-label={t('search.title')}
-      title={t('search.button.title')}
+      title={t('search.button.title', { keys: shortcutKeys('search') })}
       onClick={() => openSearch()}
     >
       <Icon name="search" />

@@ -1,8 +1,10 @@
 import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Icon } from '../common/Icon.tsx';
 import { accountStore } from '../../state/account-state.ts';
 import { getState, useStore } from '../../state/store.ts';
 import { openSearch } from '../search/SearchLauncher.tsx';
-import { isQuickSwitcherKey } from './shortcuts.ts';
+import { isQuickSwitcherKey, shortcutKeys } from './shortcuts.ts';
 import { visited } from './recent-converses.ts';
 import { QuickSwitcher } from './QuickSwitcher.tsx';
 
@@ -28,4 +30,20 @@ export function SwitcherLauncher() {
     };
   }, []);
   return open ? <QuickSwitcher onClose={() => setOpen(false)} onSearch={openSearch} /> : null;
+}
+
+/** The header's way in, for those who do not know the shortcut (or have no keyboard). */
+export function SwitcherButton() {
+  const { t } = useTranslation();
+  return (
+    <button
+      type="button"
+      className="icon-button"
+      aria-label={t('switcher.title')}
+      title={t('switcher.button.title', { keys: shortcutKeys('switcher') })}
+      onClick={() => setOpen(true)}
+    >
+      <Icon name="forward" />
+    </button>
+  );
 }

@@ -1,7 +1,7 @@
 // Nachrichtensuche, Schnellwechsler und Tab-Titel.
 export const search = {
   'search.title': 'Nachrichten durchsuchen',
-  'search.button.title': 'Nachrichten durchsuchen (Strg+Umschalt+F)',
+  'search.button.title': 'Nachrichten durchsuchen ({keys})',
   'search.placeholder': 'Nachrichten durchsuchen, z. B. plan from:@alice in:#general',
   'search.help':
     'Filter: from:@nutzer, in:#kanal oder in:@nutzer, has:file, has:image, has:link, before:, after: oder during: mit einem Datum als JJJJ-MM-TT',
@@ -17,6 +17,7 @@ export const search = {
   'search.place.dm': 'Direktnachricht',
   'search.place.unknown': 'Unterhaltung',
   'switcher.title': 'Springen zu',
+  'switcher.button.title': 'Zu einem Kanal oder einer Person springen ({keys})',
   'switcher.placeholder': 'Zu einem Kanal oder einer Person springen',
   'switcher.input': 'Zu einem Kanal, einer Direktnachricht oder einer Person springen',
   'switcher.list': 'Orte',

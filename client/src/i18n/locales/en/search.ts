@@ -1,7 +1,7 @@
 // Message search, the quick switcher and the tab title.
 export const search = {
   'search.title': 'Search messages',
-  'search.button.title': 'Search messages (Ctrl+Shift+F)',
+  'search.button.title': 'Search messages ({keys})',
   'search.placeholder': 'Search messages, e.g. plan from:@alice in:#general',
   'search.help':
     'Filters: from:@user, in:#panel or in:@user, has:file, has:image, has:link, before:, after: or during: with a date as YYYY-MM-DD',
@@ -17,6 +17,7 @@ export const search = {
   'search.place.dm': 'Direct message',
   'search.place.unknown': 'Conversation',
   'switcher.title': 'Jump to',
+  'switcher.button.title': 'Jump to a panel or person ({keys})',
   'switcher.placeholder': 'Jump to a panel or person',
   'switcher.input': 'Jump to a panel, direct message or person',
   'switcher.list': 'Places',

@@ -1,7 +1,7 @@
 // 消息搜索、快速切换和标签页标题。
 export const search = {
   'search.title': '搜索消息',
-  'search.button.title': '搜索消息（Ctrl+Shift+F）',
+  'search.button.title': '搜索消息（{keys}）',
   'search.placeholder': '搜索消息，例如 plan from:@alice in:#general',
   'search.help':
     '筛选：from:@用户、in:#频道 或 in:@用户、has:file、has:image、has:link，以及 before:、after: 或 during: 加 YYYY-MM-DD 格式的日期',
@@ -17,6 +17,7 @@ export const search = {
   'search.place.dm': '私信',
   'search.place.unknown': '会话',
   'switcher.title': '跳转到',
+  'switcher.button.title': '跳转到频道或联系人（{keys}）',
   'switcher.placeholder': '跳转到频道或联系人',
   'switcher.input': '跳转到频道、私信或联系人',
   'switcher.list': '位置',

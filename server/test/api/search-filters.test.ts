@@ -63,6 +63,8 @@ describe('search filters', () => {
   it('keeps a search without filters as it was: the text literally', async () => {
     assert.equal((await search(owner, 'plan:')).length, 6);
     assert.deepEqual(await contents(owner, 'in general'), ['plan: member in general', 'plan: owner in general']);
+    // A link is text, though it has a colon.
+    assert.deepEqual(await contents(owner, 'https://example.org/spec'), ['plan: see https://example.org/spec']);
   });
 
   it('from:@user keeps one author’s messages, any case of the name', async () => {
@@ -71,6 +73,8 @@ describe('search filters', () => {
       'plan: a picture',
       'plan: member in general',
     ]);
+    // Two authors: either of them.
+    assert.equal((await search(owner, `from:@${owner.username} from:@${member.username}`)).length, 6);
     // Filters alone are a search too.
     assert.deepEqual(
       (await search(owner, `from:@${owner.username}`)).map((m) => m.id),

@@ -127,6 +127,8 @@ describe('search filters', () => {
     const bad: Array<[string, RegExp]> = [
       ['from:bob', /from:bob/],
       ['from:@nobody-here', /from:@nobody-here.*no user/],
+      [`from:@${'x'.repeat(80)}`, /no user is called/],
+      ['from:@"two words"', /no user is called @two words/],
       ['in:#nowhere', /in:#nowhere/],
       ['in:general', /in:general/],
       [`in:@${(await api.user('srchlone')).username}`, /in:@.*no direct messages/],

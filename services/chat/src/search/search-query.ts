@@ -52,6 +52,13 @@ function parseDay(filter: string, value: string): Day {
   return { year, month, day };
 }
 
+/** Usernames are letters, digits, `_`, `.` and `-`: anything else names nobody. */
+const USERNAME = /^[a-z0-9_.-]{1,64}$/i;
+function username(filter: string, name: string): string {
+  if (!USERNAME.test(name)) throw bad(filter, `no user is called @${name}`);
+  return name.toLowerCase();
+}
+
 /** Splits the search text; a filter with a missing or wrong value is a 400 that names it. */
 export function parseSearchQuery(q: string): SearchQuery {
   const query: SearchQuery = { text: '', from: [], inPanels: [], inDms: [], has: [] };
@@ -65,12 +72,12 @@ export function parseSearchQuery(q: string): SearchQuery {
     switch (key) {
       case 'from': {
         if (!value.startsWith('@') || value.length < 2) throw bad(filter, 'name a user as from:@username');
-        query.from.push(value.slice(1).toLowerCase());
+        query.from.push(username(filter, value.slice(1)));
         break;
       }
       case 'in': {
         if (value.startsWith('#') && value.length > 1) query.inPanels.push(value.slice(1).toLowerCase());
-        else if (value.startsWith('@') && value.length > 1) query.inDms.push(value.slice(1).toLowerCase());
+        else if (value.startsWith('@') && value.length > 1) query.inDms.push(username(filter, value.slice(1)));
         else throw bad(filter, 'name a panel as in:#panel or a direct message as in:@username');
         break;
       }

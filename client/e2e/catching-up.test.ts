@@ -2,7 +2,7 @@
 // instance: Kai posts 120 messages while Mara is away. Her tab's title counts
 // them; opening the panel shows the "New messages" divider with the first
 // unread message in view (not the newest); "Jump to present" takes her to the
-// newest and clears the count; Ctrl+K search finds an old message and
+// newest and clears the count; Ctrl+Shift+F search finds an old message and
 // opens it in context, highlighted.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -69,7 +69,7 @@ describe('catching up in the web client', () => {
     assert.equal(await dividedRow.getByTestId('message-content').innerText(), 'update 1');
     assert.equal(await content(`update ${AWAY}`).count(), 0, 'the newest is not what opens');
     // Nothing was marked read by opening above it.
-    assert.equal(await page.title(), `(${AWAY}) Chat`);
+    assert.equal(await page.title(), `(${AWAY}) #general · Orchard · Chat`);
     await page.screenshot({ path: join(SHOTS, 'catching-up-divider.png') });
   });
 
@@ -77,14 +77,14 @@ describe('catching up in the web client', () => {
     await page.getByTestId('jump-to-present').click();
     const newest = content(`update ${AWAY}`);
     await newest.waitFor();
-    await page.waitForFunction(() => document.title === 'Chat');
+    await page.waitForFunction(() => document.title === '#general · Orchard · Chat');
     assert.ok(await inView(page, newest), 'the newest message is in view');
     await page.getByTestId('jump-to-present').waitFor({ state: 'detached' });
   });
 
-  it('finds an old message with Ctrl+K and shows it in context, highlighted', async () => {
+  it('finds an old message with Ctrl+Shift+F and shows it in context, highlighted', async () => {
     await page.getByTestId('message-list').click({ position: { x: 5, y: 5 } });
-    await page.keyboard.press('Control+k');
+    await page.keyboard.press('Control+Shift+F');
     const box = page.getByRole('combobox', { name: 'Search messages' });
     await box.fill(OLD_WORD);
     const result = page.getByTestId('search-result');

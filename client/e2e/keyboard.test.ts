@@ -243,7 +243,7 @@ describe('keyboard in Chromium: one Tab stop for the list, arrows, menus, Up-arr
     );
     await page.locator('.tombstone').waitFor();
 
-    await page.keyboard.press('Control+k');
+    await page.keyboard.press('Control+Shift+F');
     const box = page.getByRole('combobox', { name: 'Search messages' });
     await box.fill('zebrafish');
     const result = page.getByTestId('search-result');

@@ -5,13 +5,18 @@ import type { Route } from './route.ts';
 import type { AppState } from './store.ts';
 import { displayName, ensureUsers } from './users.ts';
 import { api } from '../api/api.ts';
+import { t } from '../i18n/i18n.ts';
 
 /** Results asked for per search: a dialog's worth. */
 export const SEARCH_LIMIT = 20;
 
-/** Messages I may see that contain `q`, newest first (the server matches literally, ignoring case). */
+/**
+ * Messages I may see that match `q`, newest first: its words literally
+ * (ignoring case), its filters read by the server, dates in my time zone.
+ */
 export async function searchMessages(q: string): Promise<Message[]> {
-  const found = await api.call('chat.search', { q, limit: SEARCH_LIMIT });
+  const tzOffset = -new Date().getTimezoneOffset();
+  const found = await api.call('chat.search', { q, limit: SEARCH_LIMIT, tzOffset });
   ensureUsers(found.map((m) => m.authorId));
   return found;
 }
@@ -24,17 +29,20 @@ export function placeOf(
   for (const group of Object.values(state.groups)) {
     const panel = group.panels.find((p) => p.converseId === converseId);
     if (panel)
-      return { label: `#${panel.name} · ${group.name}`, route: { name: 'group', groupId: group.id, converseId } };
+      return {
+        label: t('search.place.panel', { panel: panel.name, group: group.name }),
+        route: { name: 'group', groupId: group.id, converseId },
+      };
   }
   const dm = state.dms[converseId];
   if (dm) {
     const other = dm.memberIds.find((id) => id !== state.me?.id) ?? state.me?.id;
     return {
-      label: displayName(other ? state.users[other] : undefined, 'Direct message'),
+      label: displayName(other ? state.users[other] : undefined, t('search.place.dm')),
       route: { name: 'dm', converseId },
     };
   }
-  return { label: 'Conversation', route: { name: 'converse', converseId } };
+  return { label: t('search.place.unknown'), route: { name: 'converse', converseId } };
 }
 
 /** Characters of context kept on each side of the match. */

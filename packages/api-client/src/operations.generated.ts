@@ -555,7 +555,7 @@ export interface OperationTypes {
   };
   'chat.search': {
     path: Record<never, never>;
-    params: { q: string; converseId?: string; limit?: number };
+    params: { q: string; converseId?: string; limit?: number; tzOffset?: number };
     response: Array<ApiSchemas['Message']>;
   };
   'chat.send': {

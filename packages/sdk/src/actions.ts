@@ -132,6 +132,8 @@ export interface ActionMap {
     result: { storageKey: string; size: number; fileName: string };
   };
 
+  /** The caller's groups with the panels they see (`GET /api/groups`; search reads panel names from it). */
+  'group.list': { params: Record<string, never>; result: Group[] };
   'group.userConverses': { params: { userId: string }; result: UserGroupConverses[] };
   /** Which of `ids` are members of at least one group the user is a member of. */
   'group.coMembersAmong': { params: { userId: string; ids: string[] }; result: string[] };

@@ -11,6 +11,7 @@ import {
 } from '@im/sdk';
 import { ConverseAccessResolver } from './converses/access.ts';
 import { converseActions } from './converses/converse-actions.ts';
+import { searchActions } from './search/search-actions.ts';
 import { DmIndex } from './converses/dm-index.ts';
 import { forwardActions } from './messages/forward-actions.ts';
 import { importAdoptionActions } from './converses/import-adoption.ts';
@@ -130,6 +131,7 @@ export const createChatService: ServiceFactory = (app: AppContext) => {
       ...messageActions(deps),
       ...forwardActions(deps),
       ...converseActions(deps),
+      ...searchActions(deps),
       ...threadActions(deps),
       ...importAdoptionActions(deps),
       ...markUnreadActions(deps),

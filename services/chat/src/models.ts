@@ -18,6 +18,8 @@ export interface MessageDoc {
   content: string;
   mentions: Types.ObjectId[];
   attachments: Types.ObjectId[];
+  /** One of the attachments is an image (set when attached, for search's has:image). */
+  imageAttached?: boolean;
   replyTo?: Types.ObjectId;
   clientMsgId?: string;
   /** `${authorId}:${clientMsgId}`, present only with a clientMsgId: makes sends idempotent. */
@@ -122,6 +124,7 @@ const messageSchema = new Schema<MessageDoc>(
     content: { type: String, default: '' },
     mentions: { type: [Schema.Types.ObjectId], default: [] },
     attachments: { type: [Schema.Types.ObjectId], default: [] },
+    imageAttached: { type: Boolean },
     replyTo: { type: Schema.Types.ObjectId },
     clientMsgId: { type: String },
     dedupeKey: { type: String },

@@ -81,6 +81,8 @@ export const chatParams = {
     q: searchText(100),
     converseId: { ...idParam, optional: true },
     limit: limitParam,
+    // The searcher's minutes east of UTC: before:/after:/during: days are theirs (UTC without it).
+    tzOffset: { type: 'number', integer: true, convert: true, min: -840, max: 840, optional: true },
   }),
   access: strict({ converseId: idParam, userId: idParam }),
   postCallRecord: strict({

@@ -30,6 +30,7 @@ import { useGroupUserGroups } from '../groups/useGroupUserGroups.ts';
 import { userGroupMentions } from '../messages/mentions.ts';
 import { ScheduledButton, ScheduledDialogHost } from '../scheduled/ScheduledDialog.tsx';
 import { SearchButton, SearchLauncher } from '../search/SearchLauncher.tsx';
+import { SwitcherButton, SwitcherLauncher } from '../switcher/SwitcherLauncher.tsx';
 import { ConverseNotificationsMenu } from '../attention/ConverseNotificationsMenu.tsx';
 import { InboxBell } from '../attention/InboxBell.tsx';
 import { PermalinkOpener } from '../permalinks/PermalinkOpener.tsx';
@@ -166,6 +167,7 @@ export function Shell() {
                   )}
                 </div>
                 {dm && <DmCallButton converseId={dm.id} name={title} />}
+                <SwitcherButton />
                 <SearchButton />
                 <ThreadsButton />
                 {!voicePanel && <PinsButton converseId={converseId} />}
@@ -249,6 +251,7 @@ export function Shell() {
           />
         )}
         <SearchLauncher />
+        <SwitcherLauncher />
         <ScheduledDialogHost />
         <DocumentTitle />
         <PermalinkOpener />

@@ -18,7 +18,13 @@ const newer = inGeneral(90, 'who brings the PINEAPPLE?');
 
 let requests: SeenRequest[];
 beforeEach(() => {
-  setState({ ...initialState(), me: alice, users, groups: { [group().id]: group({ panels: [general] }) } });
+  setState({
+    ...initialState(),
+    me: alice,
+    users,
+    groups: { [group().id]: group({ panels: [general] }) },
+    groupOrder: [group().id],
+  });
   requests = fakeServer((req) => {
     const url = new URL(req.url, 'http://app');
     if (url.pathname === apiPath('chat.search'))
@@ -34,10 +40,10 @@ afterEach(() => {
   window.history.replaceState(null, '', '/');
 });
 
-const openWithShortcut = () => fireEvent.keyDown(document.body, { key: 'k', ctrlKey: true });
+const openWithShortcut = () => fireEvent.keyDown(document.body, { key: 'F', ctrlKey: true, shiftKey: true });
 
 describe('message search', () => {
-  it('opens with Ctrl+K and lists who said what where, with the match highlighted', async () => {
+  it('opens with Ctrl+Shift+F and lists who said what where, with the match highlighted', async () => {
     render(<SearchLauncher />);
     expect(screen.queryByRole('dialog')).toBeNull();
     openWithShortcut();
@@ -55,6 +61,43 @@ describe('message search', () => {
     expect(results[1]!.querySelector('time')!.getAttribute('datetime')).toBe(older.createdAt);
     const searches = requests.filter((r) => r.url.startsWith(apiPath('chat.search')));
     expect(new URL(searches.at(-1)!.url, 'http://app').searchParams.get('q')).toBe('pineapple');
+    // Dates in filters are my days: the server is told how far from UTC I am.
+    expect(new URL(searches.at(-1)!.url, 'http://app').searchParams.get('tzOffset')).toBe(
+      String(-new Date().getTimezoneOffset()),
+    );
+  });
+
+  it('shows typed filters as chips that can be removed, and sends them in q', async () => {
+    render(<SearchLauncher />);
+    openWithShortcut();
+    const box = screen.getByRole<HTMLInputElement>('combobox');
+    fireEvent.change(box, { target: { value: 'pineapple from:@bob has:image' } });
+    const chips = screen.getAllByTestId('search-chip');
+    expect(chips.map((c) => c.firstChild!.textContent)).toEqual(['from:@bob', 'has:image']);
+    await waitFor(() =>
+      expect(
+        requests.some((r) => new URL(r.url, 'http://app').searchParams.get('q') === 'pineapple from:@bob has:image'),
+      ).toBe(true),
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Remove filter has:image' }));
+    expect(box.value).toBe('pineapple from:@bob');
+    expect(screen.getAllByTestId('search-chip')).toHaveLength(1);
+  });
+
+  it('offers names while from: or in: is typed, and Enter puts the chosen one in', () => {
+    render(<SearchLauncher />);
+    openWithShortcut();
+    const box = screen.getByRole<HTMLInputElement>('combobox');
+    fireEvent.change(box, { target: { value: 'plan from:b', selectionStart: 11 } });
+    const offered = screen.getAllByTestId('search-completion');
+    expect(offered.map((o) => o.firstChild!.textContent)).toEqual([`@${bob.username}`]);
+    expect(screen.getByRole('listbox', { name: 'Suggestions' })).toBeTruthy();
+    fireEvent.keyDown(box, { key: 'Enter' });
+    expect(box.value).toBe(`plan from:@${bob.username} `);
+    fireEvent.change(box, { target: { value: 'in:#gen', selectionStart: 7 } });
+    expect(screen.getAllByTestId('search-completion').map((o) => o.firstChild!.textContent)).toEqual(['#general']);
+    fireEvent.keyDown(box, { key: 'Tab' });
+    expect(box.value).toBe('in:#general ');
   });
 
   it('says so when nothing matches', async () => {

@@ -1,10 +1,9 @@
-import type { DmConverse, Message, SyncResult, UnreadEntry } from '@im/protocol';
+import type { DmConverse, SyncResult, UnreadEntry } from '@im/protocol';
 import {
   announce,
   batchLoader,
   call,
   callerId,
-  escapeRegex,
   EVENTS,
   forbidden,
   invalid,
@@ -161,29 +160,6 @@ export const converseActions = (deps: ChatDeps) => {
             mentions: unreadMentions(position, many.get(converseId)),
           };
         });
-      },
-    },
-
-    /** Messages containing q (case-insensitive, literal), newest first, only from the caller's converses. */
-    search: {
-      params: chatParams.search,
-      rateLimit: 'search',
-      async handler(ctx: Ctx<Params<typeof chatParams.search>>): Promise<Message[]> {
-        const userId = callerId(ctx);
-        let scope: string[];
-        if (ctx.params.converseId) {
-          await access.require(ctx, ctx.params.converseId, userId);
-          scope = [ctx.params.converseId];
-        } else {
-          const { groupIds, dms } = await myConverses(ctx, userId);
-          scope = [...groupIds, ...dms.map((d) => d._id.toHexString())];
-        }
-        if (scope.length === 0) return [];
-        const docs = await store.read.search(scope, new RegExp(escapeRegex(ctx.params.q), 'i'), ctx.params.limit ?? 50);
-        return voters.fill(
-          docs.map((d) => toMessage(d)),
-          userId,
-        );
       },
     },
 

@@ -40,6 +40,7 @@ export const forwardActions = ({ store, access }: ChatDeps) => ({
         content: original.content,
         mentions: [],
         attachments: original.attachments,
+        ...(original.imageAttached ? { imageAttached: true } : {}),
         forwarded: original.forwarded ?? originOf(original),
       });
       const message = toMessage(doc);

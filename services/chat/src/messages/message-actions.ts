@@ -161,9 +161,11 @@ export const messageActions = (deps: ChatDeps) => {
         // The sender shares these files with the converse: attached before the write, so a
         // stored message never names a file its readers cannot open (a retry attaches again).
         const fileIds = [...new Set(attachments)];
+        let imageAttached = false;
         if (fileIds.length > 0) {
           if (clientMsgId) await refuseReusedClientMsgId(`${userId}:${clientMsgId}`, converseId);
-          await call(ctx, 'file.attach', { fileIds, userId, converseId });
+          const files = await call(ctx, 'file.attach', { fileIds, userId, converseId });
+          imageAttached = files.some((f) => f.mime.startsWith('image/'));
         }
         const { doc, created } = await store.append({
           converseId: new Types.ObjectId(converseId),
@@ -171,6 +173,7 @@ export const messageActions = (deps: ChatDeps) => {
           content,
           mentions: mentions.map((id) => new Types.ObjectId(id)),
           attachments: fileIds.map((id) => new Types.ObjectId(id)),
+          ...(imageAttached ? { imageAttached } : {}),
           ...(replyTo ? { replyTo: new Types.ObjectId(replyTo) } : {}),
           ...(root ? { threadId: root._id } : {}),
           ...(clientMsgId ? { clientMsgId, dedupeKey: `${userId}:${clientMsgId}` } : {}),

@@ -1,5 +1,5 @@
 import { batchLoader } from '@im/sdk';
-import { Types, type Model, type ProjectionType } from 'mongoose';
+import { Types, type FilterQuery, type Model, type ProjectionType } from 'mongoose';
 import type { MessageDoc } from '../models.ts';
 import { pageAround } from './around.ts';
 import type { ConverseStamp, RecentMessages, SeqRange } from './recent-messages.ts';
@@ -131,10 +131,10 @@ export class MessageReads {
     { keyOf: (k) => `${k.converseId}:${k.lastSeq}:${k.limit}` },
   );
 
-  /** Live messages of these converses whose text matches, newest first. */
-  search(converseIds: readonly string[], text: RegExp, limit: number): Promise<MessageDoc[]> {
+  /** Live messages of these converses that match the search's filter, newest first. */
+  search(converseIds: readonly string[], filter: FilterQuery<MessageDoc>, limit: number): Promise<MessageDoc[]> {
     return this.#messages
-      .find({ converseId: { $in: converseIds }, deleted: { $ne: true }, content: text })
+      .find({ ...filter, converseId: { $in: converseIds }, deleted: { $ne: true } })
       .sort({ _id: -1 })
       .limit(limit)
       .maxTimeMS(SCAN_MAX_MS)

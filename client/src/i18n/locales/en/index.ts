@@ -3,12 +3,14 @@
 import { common } from './common.ts';
 import { composer } from './composer.ts';
 import { keyboard } from './keyboard.ts';
+import { search } from './search.ts';
 import { timeline } from './timeline.ts';
 
 export const en = {
   ...common,
   ...composer,
   ...keyboard,
+  ...search,
   ...timeline,
 };
 

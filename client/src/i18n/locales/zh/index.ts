@@ -4,11 +4,13 @@ import type { Catalog } from '../en/index.ts';
 import { common } from './common.ts';
 import { composer } from './composer.ts';
 import { keyboard } from './keyboard.ts';
+import { search } from './search.ts';
 import { timeline } from './timeline.ts';
 
 export const zh: Catalog = {
   ...common,
   ...composer,
   ...keyboard,
+  ...search,
   ...timeline,
 };

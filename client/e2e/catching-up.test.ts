@@ -77,7 +77,7 @@ describe('catching up in the web client', () => {
     await page.getByTestId('jump-to-present').click();
     const newest = content(`update ${AWAY}`);
     await newest.waitFor();
-    await page.waitForFunction(() => document.title === 'Chat');
+    await page.waitForFunction(() => document.title === 'Loquat');
     assert.ok(await inView(page, newest), 'the newest message is in view');
     await page.getByTestId('jump-to-present').waitFor({ state: 'detached' });
   });

@@ -2,9 +2,13 @@
 // each spread in here (one line each, with a trailing comma, so that areas
 // added side by side merge).
 import { common } from './common.ts';
+import { offline } from './offline.ts';
+import { push } from './push.ts';
 
 export const en = {
   ...common,
+  ...offline,
+  ...push,
 };
 
 export type MessageKey = keyof typeof en;

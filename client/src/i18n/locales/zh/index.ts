@@ -2,7 +2,11 @@
 // missing or extra key does not compile, and catalogs.test.ts says which).
 import type { Catalog } from '../en/index.ts';
 import { common } from './common.ts';
+import { offline } from './offline.ts';
+import { push } from './push.ts';
 
 export const zh: Catalog = {
   ...common,
+  ...offline,
+  ...push,
 };

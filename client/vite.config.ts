@@ -24,7 +24,8 @@ export default defineConfig({
       injectManifest: {
         // A classic script: push registration (navigator.serviceWorker.register('/sw.js')) loads it too.
         rollupFormat: 'iife',
-        globPatterns: ['**/*.{js,css,html,svg,png,ico,webmanifest,woff2}'],
+        // The manifest is added by the plugin itself.
+        globPatterns: ['**/*.{js,css,html,svg,png,ico,woff2}'],
         // The emoji data and code highlighting chunks are large; the app shell is what must open offline.
         maximumFileSizeToCacheInBytes: 4 * 1024 * 1024,
       },

@@ -1,10 +1,10 @@
 import { useTranslation } from 'react-i18next';
-import { useAppUpdate } from './service-worker.ts';
+import { useAppUpdateReady } from './service-worker.ts';
 
 /** Says a new version is ready (it runs from the next load); Reload loads it now. */
 export function UpdateNotice() {
   const { t } = useTranslation();
-  const ready = useAppUpdate((s) => s.ready);
+  const ready = useAppUpdateReady();
   if (!ready) return null;
   return (
     <div className="update-notice" role="status" data-testid="update-notice">

@@ -16,25 +16,42 @@ import { startCuttableProxy, type CuttableProxy } from './harness/cuttable-proxy
 import { STEP_DEADLINE_MS } from './harness/deadline.ts';
 import { SHOTS, startWebApp } from './harness/server.ts';
 
-/** Waits until the page's offline copy (IndexedDB `im-offline`) holds a converse with `text` among its messages. */
-const waitUntilKept = (page: Page, text: string) =>
-  page.waitForFunction(
-    (wanted) =>
-      new Promise<boolean>((resolve) => {
-        const open = indexedDB.open('im-offline');
-        open.onerror = () => resolve(false);
-        open.onsuccess = () => {
-          const all = open.result.transaction('converses').objectStore('converses').getAll();
-          all.onsuccess = () => {
-            const kept = all.result as Array<{ items: Array<{ content: string }> }>;
-            open.result.close();
-            resolve(kept.some((c) => c.items.some((m) => m.content === wanted)));
+/**
+ * Waits until the page's offline copy (IndexedDB `im-offline`) holds the account's snapshot and a
+ * converse with `text` among its messages: the page looks again after each of its saves (about a
+ * second apart) until the step's deadline. It never makes the database itself (the app does).
+ */
+async function waitUntilKept(page: Page, text: string): Promise<void> {
+  const kept = await page.evaluate(
+    async ({ wanted, deadline }) => {
+      const holds = () =>
+        new Promise<boolean>((resolve) => {
+          const open = indexedDB.open('im-offline');
+          open.onupgradeneeded = () => open.transaction?.abort();
+          open.onerror = () => resolve(false);
+          open.onsuccess = () => {
+            const db = open.result;
+            const tx = db.transaction(['snapshots', 'converses']);
+            const snapshots = tx.objectStore('snapshots').count();
+            const converses = tx.objectStore('converses').getAll();
+            tx.oncomplete = () => {
+              db.close();
+              const all = converses.result as Array<{ items: Array<{ content: string }> }>;
+              resolve(snapshots.result > 0 && all.some((c) => c.items.some((m) => m.content === wanted)));
+            };
           };
-        };
-      }),
-    text,
-    { polling: 200 },
+        });
+      const end = Date.now() + deadline;
+      while (Date.now() < end) {
+        if (await holds()) return true;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      return false;
+    },
+    { wanted: text, deadline: STEP_DEADLINE_MS },
   );
+  assert.ok(kept, `the offline copy never held "${text}"`);
+}
 
 describe('the app offline', () => {
   let env: TestEnv;
@@ -103,15 +120,13 @@ describe('the app offline', () => {
     await openAs(alice, proxy.base, aliceAccount, `/c/${converseId}`);
     await alice.getByTestId('message-content').filter({ hasText: 'Read before 3' }).waitFor();
     // Registered at start; active once it kept the app shell.
-    await alice.waitForFunction(
-      async () => (await navigator.serviceWorker.getRegistration())?.active?.state === 'activated',
-      undefined,
-      { polling: 200 },
-    );
-    const worker = await alice.evaluate(async () => {
-      const registration = await navigator.serviceWorker.getRegistration();
-      return { scope: registration?.scope, script: registration?.active?.scriptURL };
-    });
+    const worker = await alice.evaluate(async (deadline) => {
+      const never = new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error('no service worker became active')), deadline),
+      );
+      const registration = await Promise.race([navigator.serviceWorker.ready, never]);
+      return { scope: registration.scope, script: registration.active?.scriptURL };
+    }, STEP_DEADLINE_MS);
     assert.equal(worker.scope, `${proxy.base}/`);
     assert.equal(worker.script, `${proxy.base}/sw.js`);
     assert.equal(await alice.title(), 'Loquat');
@@ -157,6 +172,7 @@ describe('the app offline', () => {
   });
 
   it('drops a waiting message the user cancels', async () => {
+    await waitUntilKept(alice, 'Written offline');
     await aliceContext.setOffline(true);
     proxy.cut();
     await alice.getByTestId('connection').and(alice.locator('[data-state="offline"]')).waitFor();

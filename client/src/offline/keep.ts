@@ -25,6 +25,7 @@ forgetOnSignOut('offline copy', () => {
   keeping.stop?.();
   keeping.stop = null;
   clearTimeout(keeping.timer);
+  keeping.timer = undefined;
   keeping.changed.clear();
   keeping.snapshot = false;
   void clearOfflineData();
@@ -54,9 +55,12 @@ export function keepOfflineCopy(accountId: string): void {
       }
       if (pendingMoved.length > 0) void saveUnsent(accountId, s, pendingMoved);
     }
-    if (keeping.snapshot || keeping.changed.size > 0) {
-      clearTimeout(keeping.timer);
-      keeping.timer = setTimeout(() => void saveSoon(accountId), SAVE_DELAY_MS);
+    // At most one save a second: the store changes all the time (presence, typing), which must not put it off.
+    if ((keeping.snapshot || keeping.changed.size > 0) && keeping.timer === undefined) {
+      keeping.timer = setTimeout(() => {
+        keeping.timer = undefined;
+        void saveSoon(accountId);
+      }, SAVE_DELAY_MS);
     }
   });
 }

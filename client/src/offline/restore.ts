@@ -20,26 +20,35 @@ export async function keptSnapshot(accountId: string | null): Promise<Snapshot |
 export async function showKeptCopy(snapshot: Snapshot): Promise<void> {
   const db = await offlineDb();
   const kept = (await db?.getAllFromIndex('converses', 'byAccount', snapshot.accountId).catch(() => [])) ?? [];
-  const converses: Record<string, ConverseMessages> = {};
-  for (const c of kept) {
-    converses[c.converseId] = {
-      ...emptyConverse(),
-      items: c.items,
-      loaded: true,
-      hasOlder: (c.items[0]?.seq ?? 1) > 1,
+  setState((s) => {
+    const converses = { ...s.converses };
+    for (const c of kept) {
+      const held = s.converses[c.converseId];
+      // Loaded meanwhile (the connection came back first): the server's copy is newer. Else the
+      // kept page, under the unsent messages already restored (offline start runs both at once).
+      if (held?.loaded) continue;
+      converses[c.converseId] = {
+        ...emptyConverse(),
+        items: c.items,
+        pending: held?.pending ?? [],
+        loaded: true,
+        hasOlder: (c.items[0]?.seq ?? 1) > 1,
+      } satisfies ConverseMessages;
+    }
+    // Lists loaded meanwhile are the server's, newer than the kept ones.
+    if (s.groupsLoaded) return { converses };
+    return {
+      serverAdmin: snapshot.serverAdmin,
+      groups: snapshot.groups,
+      groupOrder: snapshot.groupOrder,
+      groupsLoaded: true,
+      dms: snapshot.dms,
+      dmOrder: snapshot.dmOrder,
+      users: { ...snapshot.users, ...s.users },
+      unread: snapshot.unread,
+      converses,
     };
-  }
-  setState((s) => ({
-    serverAdmin: snapshot.serverAdmin,
-    groups: snapshot.groups,
-    groupOrder: snapshot.groupOrder,
-    groupsLoaded: true,
-    dms: snapshot.dms,
-    dmOrder: snapshot.dmOrder,
-    users: { ...snapshot.users, ...s.users },
-    unread: snapshot.unread,
-    converses: { ...converses, ...s.converses },
-  }));
+  });
 }
 
 /** The account's unsent messages, oldest first, as pending messages waiting for the connection. */

@@ -34,6 +34,8 @@ forgetOnSignOut('offline copy', () => {
 /** Starts keeping the signed-in account's offline copy (once per session). */
 export function keepOfflineCopy(accountId: string): void {
   keeping.stop?.();
+  // The first save has the snapshot too: the profile was set before this subscribed.
+  keeping.snapshot = true;
   keeping.stop = useStore.subscribe((s, prev) => {
     if (s.me?.id !== accountId) return;
     if (

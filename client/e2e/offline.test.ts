@@ -99,7 +99,14 @@ describe('the app offline', () => {
   });
 
   it('is installable: a valid manifest with icons, and an active service worker', async () => {
-    const manifest = (await (await fetch(`${server.base}/manifest.webmanifest`)).json()) as {
+    // Served as what they are, and looked at again at every load (a new build shows at the next one).
+    const manifestRes = await fetch(`${server.base}/manifest.webmanifest`);
+    assert.equal(manifestRes.headers.get('content-type'), 'application/manifest+json; charset=utf-8');
+    const workerRes = await fetch(`${server.base}/sw.js`);
+    assert.equal(workerRes.headers.get('content-type'), 'text/javascript; charset=utf-8');
+    assert.equal(workerRes.headers.get('cache-control'), 'no-cache');
+    assert.match(await workerRes.text(), /showNotification/);
+    const manifest = (await manifestRes.json()) as {
       name: string;
       short_name: string;
       start_url: string;

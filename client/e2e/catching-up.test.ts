@@ -53,7 +53,7 @@ describe('catching up in the web client', () => {
     for (let i = 1; i <= AWAY; i += 1) await post(`update ${i}`);
 
     page = await openWindow(story, { pages, errors: pageErrors }, 'mara', mara);
-    await page.waitForFunction((n) => document.title === `(${n}) Chat`, AWAY);
+    await page.waitForFunction((n) => document.title === `(${n}) Loquat`, AWAY);
   });
 
   it('opens the panel at the "New messages" divider, the first unread in view', async () => {
@@ -69,7 +69,7 @@ describe('catching up in the web client', () => {
     assert.equal(await dividedRow.getByTestId('message-content').innerText(), 'update 1');
     assert.equal(await content(`update ${AWAY}`).count(), 0, 'the newest is not what opens');
     // Nothing was marked read by opening above it.
-    assert.equal(await page.title(), `(${AWAY}) #general · Orchard · Chat`);
+    assert.equal(await page.title(), `(${AWAY}) #general · Orchard · Loquat`);
     await page.screenshot({ path: join(SHOTS, 'catching-up-divider.png') });
   });
 
@@ -77,7 +77,7 @@ describe('catching up in the web client', () => {
     await page.getByTestId('jump-to-present').click();
     const newest = content(`update ${AWAY}`);
     await newest.waitFor();
-    await page.waitForFunction(() => document.title === '#general · Orchard · Chat');
+    await page.waitForFunction(() => document.title === '#general · Orchard · Loquat');
     assert.ok(await inView(page, newest), 'the newest message is in view');
     await page.getByTestId('jump-to-present').waitFor({ state: 'detached' });
   });

@@ -7,6 +7,7 @@ import { VerifyEmailPage } from './components/auth/VerifyEmailPage.tsx';
 import { ConnectionBanner } from './components/common/ConnectionBanner.tsx';
 import { Notices } from './components/common/Notices.tsx';
 import { Shell } from './components/layout/Shell.tsx';
+import { UpdateNotice } from './offline/UpdateNotice.tsx';
 import { onVisibilityChange } from './state/conversations.ts';
 import { navigate, startRouting } from './state/navigation.ts';
 import { restoreSession } from './state/session.ts';
@@ -76,6 +77,7 @@ export function App() {
     <>
       {me ? <Shell /> : <AuthScreen ssoError={ssoError} />}
       {me && <ConnectionBanner />}
+      <UpdateNotice />
       <Notices />
     </>
   );

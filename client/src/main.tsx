@@ -3,6 +3,10 @@ import { createRoot } from 'react-dom/client';
 import './i18n/i18n.ts';
 import { App } from './App.tsx';
 import './styles.css';
+import { startAppWorker } from './offline/service-worker.ts';
+
+// The app shell kept for offline starts (and the worker Web Push uses).
+startAppWorker();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -2,6 +2,7 @@ import { plainText } from '@im/markdown';
 import type { Message } from '@im/protocol';
 import { ApiRequestError, describeError } from '../api/errors.ts';
 import { api, type ParamsOf } from '../api/api.ts';
+import { registerAppWorker } from '../offline/service-worker.ts';
 
 /** The browser types every field of a subscription's JSON optional; a live subscription has them all. */
 const subscriptionBody = (subscription: PushSubscription) => subscription.toJSON() as ParamsOf<'push.subscribe'>;
@@ -39,8 +40,7 @@ export async function enablePush(): Promise<string> {
   const permission = await Notification.requestPermission();
   if (permission !== 'granted') return 'Notifications are blocked for this site.';
   try {
-    const registration = await navigator.serviceWorker.register('/sw.js', { scope: '/' });
-    await navigator.serviceWorker.ready;
+    const registration = await registerAppWorker();
     const { key } = await api.call('push.vapidPublicKey');
     const subscribe = () =>
       registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key) });

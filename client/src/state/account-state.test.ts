@@ -29,6 +29,7 @@ const NOT_ACCOUNT_STATE: Record<string, string> = {
   'components/messages/format.ts#yearDateTime': 'a date format',
   'components/messages/markdown/CodeBlock.tsx#loading': "the syntax highlighter's code, loaded once",
   'components/messages/markdown/render.tsx#TAGS': 'a constant set',
+  'offline/service-worker.ts#updateReady': "a newer version of the app is ready: the browser's, not the account's",
   'state/messages.ts#counter': 'a counter that keeps client message ids unique in the page',
   'state/sso.ts#landing': "the page load's return from single sign-on, read once before any session starts",
   'state/sso.ts#redemption': "the page load's single sign-on code, redeemed once",

@@ -25,6 +25,7 @@ import { countMessage, markReadUpTo } from './unread.ts';
 import { ensureUsers } from './users.ts';
 import { accountMap, accountSet, forgetOnSignOut } from './account-state.ts';
 import { api } from '../api/api.ts';
+import { inOrder } from '../offline/send-order.ts';
 
 export const PAGE_SIZE = 50;
 const SEND_TIMEOUT_MS = 15_000;
@@ -275,24 +276,45 @@ export function discardMessage(converseId: string, clientMsgId: string): void {
   setPending(converseId, clientMsgId, null);
 }
 
-/** Retries the sends that failed for want of a connection (called once connected again). */
+/** Sends the messages waiting for the connection, in order per converse (called once connected again). */
 export function retryFailedSends(): void {
   for (const [converseId, c] of Object.entries(getState().converses)) {
-    for (const p of c.pending)
-      if (p.status === 'failed' && p.error === OFFLINE) retryMessage(converseId, p.clientMsgId);
+    for (const p of c.pending) if (p.status === 'queued') retryMessage(converseId, p.clientMsgId);
   }
+}
+
+/** Takes in the messages still unsent when the page closed (kept on this device): they wait like any queued one. */
+export function restoreUnsent(unsent: readonly PendingMessage[]): void {
+  for (const p of unsent) {
+    patchConverse(p.converseId, (c) =>
+      c.pending.some((held) => held.clientMsgId === p.clientMsgId) ? {} : { pending: [...c.pending, p] },
+    );
+  }
+  if (currentSocket()?.connected) retryFailedSends();
 }
 
 const OFFLINE = 'Not sent: no connection';
 
 /** Sends a message (or a command, which has a note instead of a pending message) and takes in the answer. */
-async function deliver(p: PendingMessage, opts: { command?: boolean } = {}): Promise<void> {
+function deliver(p: PendingMessage, opts: { command?: boolean } = {}): Promise<void> {
+  // A message waits for the ones written before it in its converse; a command has no place in the timeline.
+  return opts.command ? deliverNow(p, opts) : inOrder(p.converseId, () => deliverNow(p, opts));
+}
+
+async function deliverNow(p: PendingMessage, opts: { command?: boolean }): Promise<void> {
   const failed = (error: string) =>
     opts.command
       ? commandSendFailed(p.converseId, p.clientMsgId, error)
       : setPending(p.converseId, p.clientMsgId, { status: 'failed', error });
+  // Without a connection a message waits (kept across a reload) and goes when it returns; the server
+  // stores it once whatever happened to an earlier try (its clientMsgId).
+  const offline = () =>
+    opts.command ? failed(OFFLINE) : setPending(p.converseId, p.clientMsgId, { status: 'queued', error: undefined });
+  // Cancelled while it waited for the ones before it.
+  if (!opts.command && !getState().converses[p.converseId]?.pending.some((held) => held.clientMsgId === p.clientMsgId))
+    return;
   const socket = currentSocket();
-  if (!socket?.connected) return failed(OFFLINE);
+  if (!socket?.connected) return offline();
   let result: Ack<Message | CommandAccepted>;
   try {
     const body = {
@@ -304,7 +326,7 @@ async function deliver(p: PendingMessage, opts: { command?: boolean } = {}): Pro
     };
     result = await socket.timeout(SEND_TIMEOUT_MS).emitWithAck('message:send', body);
   } catch {
-    return failed(OFFLINE);
+    return offline();
   }
   if (!result.ok) return failed(sentenceFor(result.error.code, result.error.message));
   if (isCommandAccepted(result.data)) {

@@ -5,7 +5,7 @@ import { forgetAccountState, registeredAccountState, type AccountState } from '.
 
 // Every module of the app (but the page's entry point, which renders it), so every piece registers.
 const modules = import.meta.glob<Record<string, unknown>>(
-  ['../**/*.{ts,tsx}', '!../**/*.test.{ts,tsx}', '!../test/**', '!../main.tsx'],
+  ['../**/*.{ts,tsx}', '!../**/*.test.{ts,tsx}', '!../test/**', '!../main.tsx', '!../sw/**'],
   { eager: true },
 );
 

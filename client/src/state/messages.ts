@@ -7,7 +7,8 @@ export interface PendingMessage {
   content: string;
   replyTo?: string;
   attachments: string[];
-  status: 'sending' | 'failed';
+  /** queued: waiting for the connection (kept across a reload, sent when it returns; see offline/). */
+  status: 'sending' | 'queued' | 'failed';
   error?: string;
   createdAt: string;
 }

@@ -9,6 +9,9 @@ import { attachRealtime } from './realtime.ts';
 import { getState, setState } from './store.ts';
 import { rememberUsers } from './users.ts';
 import { api } from '../api/api.ts';
+import { keepOfflineCopy } from '../offline/keep.ts';
+import { keptSnapshot, keptUnsent, showKeptCopy } from '../offline/restore.ts';
+import { restoreUnsent } from './conversations.ts';
 
 const TOKEN_KEY = 'im.token';
 /** Whose session this browser keeps: a sign-in as someone else forgets theirs first. */
@@ -47,8 +50,9 @@ export async function loginWithSso(code: string): Promise<void> {
 
 /**
  * Resumes the session saved in this browser, if its token still works. A
- * server that cannot be reached is not a reason to log out: that throws, and
- * the caller tries again.
+ * server that cannot be reached is not a reason to log out: the app starts
+ * from the copy this device kept of the account (offline/), or, without
+ * one, this throws and the caller tries again.
  */
 export async function restoreSession(): Promise<boolean> {
   const token = readItem(TOKEN_KEY);
@@ -63,7 +67,13 @@ export async function restoreSession(): Promise<boolean> {
       if (http.getToken() === token) endSession();
       return false;
     }
-    throw err;
+    const kept = await keptSnapshot(readItem(ACCOUNT_KEY));
+    if (!kept) throw err;
+    // The socket keeps trying; once it connects, sync brings what happened meanwhile
+    // (a session that ended meanwhile is refused there, which signs out).
+    start(token, kept.me, { offline: true });
+    await showKeptCopy(kept);
+    return true;
   }
 }
 
@@ -93,7 +103,7 @@ export async function logoutEverywhere(): Promise<void> {
   endSession();
 }
 
-function start(token: string, me: PublicUser | Me): void {
+function start(token: string, me: PublicUser | Me, opts: { offline?: boolean } = {}): void {
   // Signing in over a session of this tab, or as another account than the one this browser
   // kept (a sign-in link over a saved session): nothing of the previous one stays (its
   // socket, calls, state; its push subscription when it is another account).
@@ -109,7 +119,9 @@ function start(token: string, me: PublicUser | Me): void {
   const serverAdmin = 'serverAdmin' in me && me.serverAdmin === true;
   setState({ token, me, serverAdmin, connection: 'connecting', myStatus: 'status' in me ? me.status : null });
   // Login and register answer the public user, which does not say whether I am a server admin.
-  if (!('serverAdmin' in me)) void loadServerAdmin(token);
+  if (!('serverAdmin' in me) && !opts.offline) void loadServerAdmin(token);
+  keepOfflineCopy(me.id);
+  void keptUnsent(me.id).then((unsent) => http.getToken() === token && restoreUnsent(unsent));
   const socket = connectSocket(token);
   setCurrentSocket(socket);
   attachRealtime(socket, endSession);

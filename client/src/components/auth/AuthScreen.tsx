@@ -8,6 +8,7 @@ import { inviteCodeFrom } from '../../state/route.ts';
 import { login, register } from '../../state/session.ts';
 import { startSso } from '../../state/sso.ts';
 import { useStore } from '../../state/store.ts';
+import { ProductMark } from '../brand/ProductMark.tsx';
 import { ErrorLine } from '../common/ErrorLine.tsx';
 import { ForgotPasswordForm } from './ForgotPasswordForm.tsx';
 
@@ -78,6 +79,7 @@ export function AuthScreen(props: { ssoError?: string | null }) {
         onSubmit={(e) => void submit(e)}
         aria-label={registering ? 'Create an account' : 'Log in'}
       >
+        <ProductMark />
         <h1>{registering ? 'Create an account' : 'Welcome back'}</h1>
         <label>
           Username

@@ -21,6 +21,7 @@ import { removeLinkPreview } from '../../state/link-previews.ts';
 import { ReactionChip } from './ReactionChip.tsx';
 import { ReplyQuote } from './ReplyQuote.tsx';
 import { RichText } from './RichText.tsx';
+import { QueuedStatus } from '../../offline/QueuedStatus.tsx';
 import type { Row } from './rows.ts';
 import { Icon } from '../common/Icon.tsx';
 import { useMenu } from '../common/useMenu.ts';
@@ -354,6 +355,8 @@ function PendingItem(props: {
         )}
         {pending.status === 'sending' ? (
           <div className="status">{t('keyboard.sending')}</div>
+        ) : pending.status === 'queued' ? (
+          <QueuedStatus onCancel={() => ctx.handlers.onDiscard(pending)} />
         ) : (
           <div className="status failed" role="alert">
             {pending.error ?? t('keyboard.notSent')} ·{' '}

@@ -1,5 +1,5 @@
 export const common = {
-  'app.name': 'Chat',
+  'app.name': 'Loquat',
   'common.cancel': 'Abbrechen',
   'common.close': 'Schließen',
   'common.save': 'Speichern',

@@ -1,6 +1,6 @@
 // Words used all over the app.
 export const common = {
-  'app.name': 'Chat',
+  'app.name': 'Loquat',
   'common.cancel': 'Cancel',
   'common.close': 'Close',
   'common.save': 'Save',

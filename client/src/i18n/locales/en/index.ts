@@ -3,6 +3,8 @@
 import { common } from './common.ts';
 import { composer } from './composer.ts';
 import { keyboard } from './keyboard.ts';
+import { offline } from './offline.ts';
+import { push } from './push.ts';
 import { search } from './search.ts';
 import { timeline } from './timeline.ts';
 
@@ -10,6 +12,8 @@ export const en = {
   ...common,
   ...composer,
   ...keyboard,
+  ...offline,
+  ...push,
   ...search,
   ...timeline,
 };

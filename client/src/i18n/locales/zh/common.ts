@@ -1,5 +1,5 @@
 export const common = {
-  'app.name': '聊天',
+  'app.name': 'Loquat',
   'common.cancel': '取消',
   'common.close': '关闭',
   'common.save': '保存',

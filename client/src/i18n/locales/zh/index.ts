@@ -4,6 +4,8 @@ import type { Catalog } from '../en/index.ts';
 import { common } from './common.ts';
 import { composer } from './composer.ts';
 import { keyboard } from './keyboard.ts';
+import { offline } from './offline.ts';
+import { push } from './push.ts';
 import { search } from './search.ts';
 import { timeline } from './timeline.ts';
 
@@ -11,6 +13,8 @@ export const zh: Catalog = {
   ...common,
   ...composer,
   ...keyboard,
+  ...offline,
+  ...push,
   ...search,
   ...timeline,
 };

@@ -124,6 +124,12 @@ export interface ActionMap {
   'chat.remove': { params: { messageId: string }; result: void };
   /** Deletes a message for a server admin (ctx.meta.user) the caller already checked; audited. */
   'chat.moderatorRemove': { params: { messageId: string }; result: void };
+  /** Whether either user blocked the other (the chat service refuses DMs between them). */
+  'user.blockBetween': { params: { from: string; to: string }; result: { byFrom: boolean; byTo: boolean } };
+  /** Of `ids`, those who blocked `userId` (they hear of none of its messages). */
+  'user.blockersAmong': { params: { userId: string; ids: string[] }; result: string[] };
+  'user.block': { params: { userId: string }; result: void };
+  'user.unblock': { params: { userId: string }; result: void };
   /** Whether the user is a server admin (the account's stored flag, and active). */
   'user.isServerAdmin': { params: { userId: string }; result: boolean };
   /** Where an export's archive is, for a request whose signed URL the gateway checked (404 until it is done). */

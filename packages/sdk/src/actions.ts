@@ -232,6 +232,8 @@ export interface ActionMap {
   /** Drops this gateway's rendered pages and feeds of these converses (called on every gateway, awaited). */
   'gateway.forgetPublic': { params: { converseIds: string[] }; result: void };
   /** A text panel with its group, by panel id or by converse id; null when there is none. */
+  /** Groups' names by id (deleted groups left out). */
+  'group.namesOf': { params: { ids: string[] }; result: Record<string, string> };
   'group.panelInfo': { params: { panelId?: string; converseId?: string }; result: PanelInfo | null };
   /**
    * A converse's messages for pages and feeds, with no caller: the newest

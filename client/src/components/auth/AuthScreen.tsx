@@ -10,6 +10,7 @@ import { startSso } from '../../state/sso.ts';
 import { useStore } from '../../state/store.ts';
 import { ErrorLine } from '../common/ErrorLine.tsx';
 import { ForgotPasswordForm } from './ForgotPasswordForm.tsx';
+import { SignInNotice } from './SignInNotice.tsx';
 
 /**
  * Log in (with a password, or single sign-on when the server offers it), or
@@ -79,6 +80,7 @@ export function AuthScreen(props: { ssoError?: string | null }) {
         aria-label={registering ? 'Create an account' : 'Log in'}
       >
         <h1>{registering ? 'Create an account' : 'Welcome back'}</h1>
+        <SignInNotice />
         <label>
           Username
           <input

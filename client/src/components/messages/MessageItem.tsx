@@ -28,6 +28,7 @@ import { ForwardedFrom } from './ForwardedFrom.tsx';
 import { useMentionHandles } from './useMentionHandles.ts';
 import { PollCard } from './PollCard.tsx';
 import { SaveButton } from './SaveButton.tsx';
+import { BlockedGate } from '../safety/BlockedGate.tsx';
 
 export interface ItemContext {
   me: PublicUser;
@@ -60,7 +61,9 @@ export const MessageItem = memo(function MessageItem(props: { row: Row; ctx: Ite
             at={row.message.createdAt}
           />
         ) : (
-          <ConfirmedMessage message={row.message} author={author} first={row.first} ctx={ctx} />
+          <BlockedGate authorId={row.message.authorId}>
+            <ConfirmedMessage message={row.message} author={author} first={row.first} ctx={ctx} />
+          </BlockedGate>
         ))}
       {row.kind === 'pending' && <PendingItem pending={row.pending} author={ctx.me} first={row.first} ctx={ctx} />}
       {row.kind === 'ephemeral' && (

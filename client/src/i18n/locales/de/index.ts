@@ -1,8 +1,12 @@
 // The German catalog: every key of the English one (the type says so; a
 // missing or extra key does not compile, and catalogs.test.ts says which).
 import type { Catalog } from '../en/index.ts';
+import { account } from './account.ts';
 import { common } from './common.ts';
+import { safety } from './safety.ts';
 
 export const de: Catalog = {
   ...common,
+  ...account,
+  ...safety,
 };

@@ -1,10 +1,14 @@
 // The English catalog: the source of every key. One file per area of the app,
 // each spread in here (one line each, with a trailing comma, so that areas
 // added side by side merge).
+import { account } from './account.ts';
 import { common } from './common.ts';
+import { safety } from './safety.ts';
 
 export const en = {
   ...common,
+  ...account,
+  ...safety,
 };
 
 export type MessageKey = keyof typeof en;

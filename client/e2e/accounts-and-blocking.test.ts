@@ -3,7 +3,8 @@
 // a quote with its link, fields and emoji. Pest bothers her, so she blocks him
 // from his profile card: his message folds away (she can still show it), he
 // cannot DM her, and Settings lists him until she unblocks him. Her sessions
-// are named by browser and system. A server admin's audit log names the group
+// are named by browser and system; turning on notifications says why it
+// failed. A server admin's audit log names the group
 // an entry is about. Finally Ann deletes her account from Settings (the
 // password again, then a confirmation) and lands on the sign-in screen, told
 // so.
@@ -142,6 +143,19 @@ describe('accounts in Chromium: Slack webhooks, blocking, sessions, the audit lo
     const entry = console_.getByTestId('audit-entry').filter({ hasText: 'drifter' });
     await entry.getByTestId('audit-group').filter({ hasText: 'in Harbour' }).waitFor();
     await context.close();
+  });
+
+  it('says why notifications could not be turned on when the browser refuses them', async () => {
+    await page.context().clearPermissions();
+    // The browser answers "denied" without asking, as when the user blocked the site.
+    await page.evaluate(() => {
+      Notification.requestPermission = () => Promise.resolve('denied');
+    });
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const settings = page.getByRole('dialog', { name: 'Settings' });
+    await settings.getByRole('button', { name: 'Turn on notifications' }).click();
+    await settings.getByRole('status').filter({ hasText: 'Notifications are blocked for this site.' }).waitFor();
+    await settings.getByRole('button', { name: 'Close' }).first().click();
   });
 
   it('deletes her account from Settings after her password and a confirmation, and says so at sign-in', async () => {

@@ -139,6 +139,7 @@ describe('webhooks', () => {
     for (const wrong of [
       `/hooks/${hookId}/short`,
       `/hooks/${hookId}/${secret}x`,
+      `/hooks/${hookId}/${'y'.repeat(100)}`,
       `/hooks/not-an-id/${secret}`,
       `/hooks/${'0'.repeat(24)}/${secret}`,
     ]) {

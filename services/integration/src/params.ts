@@ -44,7 +44,7 @@ export const integrationParams = {
     $$strict: 'remove',
     // Any id and secret are taken here: a wrong one of any shape is the documented 404, as no hook.
     hookId: { type: 'string', min: 1, max: 64 },
-    secret: { type: 'string', min: 1, max: 256 },
+    secret: { type: 'string', min: 1, max: 4096 },
     // Slack's field is `text`; `content` is this platform's. One of them, attachments or blocks is needed.
     text: { type: 'string', max: 40_000, optional: true },
     content: { ...text, optional: true },

@@ -3,6 +3,7 @@ import type { Message } from '@im/protocol';
 import { ApiRequestError, describeError } from '../api/errors.ts';
 import { api, type ParamsOf } from '../api/api.ts';
 import { registerAppWorker } from '../offline/service-worker.ts';
+import { t } from '../i18n/i18n.ts';
 
 /** The browser types every field of a subscription's JSON optional; a live subscription has them all. */
 const subscriptionBody = (subscription: PushSubscription) => subscription.toJSON() as ParamsOf<'push.subscribe'>;
@@ -30,21 +31,41 @@ function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
   return bytes;
 }
 
+/** A failure's reason as words for the user (the browser's own message, or the server's). */
+const reasonOf = (err: unknown): string => (err instanceof Error && err.message ? err.message : describeError(err));
+
 /**
  * Asks for permission, registers the service worker and a Web Push
  * subscription, and hands it to the server: notifications then arrive while
- * no tab is open. Answers a sentence for the user.
+ * no tab is open. Answers a sentence for the user, which says which step
+ * failed (permission, service worker, the browser's push service, the server).
  */
 export async function enablePush(): Promise<string> {
-  if (!supported()) return 'This browser does not support notifications.';
+  if (!supported()) return t('account.push.unsupported');
   const permission = await Notification.requestPermission();
-  if (permission !== 'granted') return 'Notifications are blocked for this site.';
+  if (permission === 'denied') return t('account.push.denied');
+  if (permission !== 'granted') return t('account.push.dismissed');
+  let registration: ServiceWorkerRegistration;
   try {
-    const registration = await registerAppWorker();
-    const { key } = await api.call('push.vapidPublicKey');
-    const subscribe = () =>
-      registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key) });
-    const subscription = (await registration.pushManager.getSubscription()) ?? (await subscribe());
+    registration = await registerAppWorker();
+  } catch (err) {
+    return t('account.push.noServiceWorker', { reason: reasonOf(err) });
+  }
+  let key: string;
+  try {
+    key = (await api.call('push.vapidPublicKey')).key;
+  } catch (err) {
+    return t('account.push.serverOff', { reason: describeError(err) });
+  }
+  const subscribe = () =>
+    registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key) });
+  let subscription: PushSubscription;
+  try {
+    subscription = (await registration.pushManager.getSubscription()) ?? (await subscribe());
+  } catch (err) {
+    return t('account.push.browserRefused', { reason: reasonOf(err) });
+  }
+  try {
     try {
       await api.call('push.subscribe', subscriptionBody(subscription));
     } catch (err) {
@@ -54,10 +75,10 @@ export async function enablePush(): Promise<string> {
       await subscription.unsubscribe();
       await api.call('push.subscribe', subscriptionBody(await subscribe()));
     }
-    return 'Notifications are on.';
   } catch (err) {
-    return `Notifications could not be turned on: ${describeError(err)}`;
+    return t('account.push.serverRefused', { reason: describeError(err) });
   }
+  return t('account.push.on');
 }
 
 /** This browser's own Web Push subscription, if it has one. */

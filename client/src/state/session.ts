@@ -4,6 +4,7 @@ import { http } from '../api/http.ts';
 import { connectSocket } from '../api/socket.ts';
 import { disablePush, forgetPushOnDevice } from '../push/notifications.ts';
 import { forgetAccountState } from './account-state.ts';
+import { leaveSignInNotice } from './sign-in-notice.ts';
 import { setCurrentSocket } from './connection.ts';
 import { attachRealtime } from './realtime.ts';
 import { getState, setState } from './store.ts';
@@ -100,6 +101,17 @@ export async function logout(): Promise<void> {
 /** Ends every session of mine, this one too, and my feed token (the server must agree first); then this one here. */
 export async function logoutEverywhere(): Promise<void> {
   await api.call('user.logoutEverywhere');
+  endSession();
+}
+
+/**
+ * Deletes my account on the server (`password` checked there when given),
+ * then ends the session here; the sign-in screen says the account is gone.
+ */
+export async function deleteMyAccount(password?: string): Promise<void> {
+  await disablePush().catch(() => undefined);
+  await api.call('user.deleteMe', password === undefined ? {} : { password });
+  leaveSignInNotice('accountDeleted');
   endSession();
 }
 

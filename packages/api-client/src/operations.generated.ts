@@ -274,7 +274,7 @@ export const OPERATIONS = {
     input: 'none',
     status: 200,
   },
-  /** Post Slack-style `{text}` (or `content`) into the hook's panel, optionally under `username` */
+  /** Post Slack-style `{text}`, `attachments` and `blocks` (shown as Markdown), or `content`, into the hook's panel, optionally under `username`; a wrong hook id or secret is 404 */
   'integration.postToHook': { method: 'POST', path: '/hooks/:hookId/:secret', input: 'body', status: 200 },
   /** Remove a bot; its token stops working at once (manageIntegrations) */
   'integration.removeBot': { method: 'DELETE', path: '/api/groups/:groupId/bots/:botId', input: 'none', status: 204 },
@@ -416,14 +416,18 @@ export const OPERATIONS = {
   'user.adminUsers': { method: 'GET', path: '/api/admin/users', input: 'query', status: 200 },
   /** What the sign-in screen offers: whether and how registration is open, and single sign-on */
   'user.authOptions': { method: 'GET', path: '/api/auth/options', input: 'none', status: 200 },
+  /** Block a user: no DMs between us (403 IM_ERR_BLOCKED), no notifications of their messages; they are not told. Blocking again changes nothing */
+  'user.block': { method: 'POST', path: '/api/users/me/blocks', input: 'body', status: 204 },
+  /** The users I blocked, most recent first */
+  'user.blocks': { method: 'GET', path: '/api/users/me/blocks', input: 'none', status: 200 },
   /** Change my password; every other session ends, and so does my feed token */
   'user.changePassword': { method: 'POST', path: '/api/auth/password', input: 'body', status: 204 },
   /** Claim an imported account with a claim link's token: set its password (and perhaps a new username), and get a session; 410 when the link was used or replaced by a newer one, or expired */
   'user.claim': { method: 'POST', path: '/api/auth/claim', input: 'body', status: 200 },
   /** Deactivate an account: sessions revoked, sockets closed, login refused (server admins) */
   'user.deactivate': { method: 'POST', path: '/api/admin/users/:userId/deactivate', input: 'none', status: 204 },
-  /** Delete my account (tokens stop working; the username stays reserved, never registered again) */
-  'user.deleteMe': { method: 'DELETE', path: '/api/users/me', input: 'none', status: 204 },
+  /** Delete my account (tokens stop working; the username stays reserved, never registered again); `password`, when given, must be the account's (403 IM_ERR_WRONG_PASSWORD) */
+  'user.deleteMe': { method: 'DELETE', path: '/api/users/me', input: 'body', status: 204 },
   /** A public profile */
   'user.get': { method: 'GET', path: '/api/users/:userId', input: 'none', status: 200 },
   /** A new personal feed token for /feeds/:token/converses/:converseId.atom (the previous one stops working) */
@@ -458,6 +462,8 @@ export const OPERATIONS = {
   'user.sessions': { method: 'GET', path: '/api/auth/sessions', input: 'none', status: 200 },
   /** Settings changed at run time: the registration mode (server admins) */
   'user.settings': { method: 'GET', path: '/api/admin/settings', input: 'none', status: 200 },
+  /** Unblock a user (also when they were not blocked) */
+  'user.unblock': { method: 'DELETE', path: '/api/users/me/blocks/:userId', input: 'none', status: 204 },
   /** Update my profile, my e-mail address (a verification link is e-mailed; empty removes it) and when missed messages are e-mailed */
   'user.updateMe': { method: 'PATCH', path: '/api/users/me', input: 'body', status: 200 },
   /** Change the registration mode; the stored choice wins over REGISTRATION (server admins) */
@@ -897,7 +903,15 @@ export interface OperationTypes {
   };
   'integration.postToHook': {
     path: { hookId: string; secret: string };
-    params: { hookId: string; secret: string; text?: string; content?: string; username?: string };
+    params: {
+      hookId: string;
+      secret: string;
+      text?: string;
+      content?: string;
+      username?: string;
+      attachments?: Array<Record<never, never>>;
+      blocks?: Array<Record<never, never>>;
+    };
     response: ApiSchemas['HookPosted'];
   };
   'integration.removeBot': {
@@ -1059,6 +1073,12 @@ export interface OperationTypes {
     response: ApiSchemas['AdminUserPage'];
   };
   'user.authOptions': { path: Record<never, never>; params: Record<never, never>; response: ApiSchemas['AuthOptions'] };
+  'user.block': { path: Record<never, never>; params: { userId: string }; response: void };
+  'user.blocks': {
+    path: Record<never, never>;
+    params: Record<never, never>;
+    response: Array<ApiSchemas['BlockedUser']>;
+  };
   'user.changePassword': {
     path: Record<never, never>;
     params: { currentPassword: string; newPassword: string };
@@ -1070,7 +1090,7 @@ export interface OperationTypes {
     response: ApiSchemas['AuthResult'];
   };
   'user.deactivate': { path: { userId: string }; params: { userId: string }; response: void };
-  'user.deleteMe': { path: Record<never, never>; params: Record<never, never>; response: void };
+  'user.deleteMe': { path: Record<never, never>; params: { password?: string }; response: void };
   'user.get': { path: { userId: string }; params: { userId: string }; response: ApiSchemas['User'] };
   'user.issueFeedToken': {
     path: Record<never, never>;
@@ -1112,6 +1132,7 @@ export interface OperationTypes {
   };
   'user.sessions': { path: Record<never, never>; params: Record<never, never>; response: Array<ApiSchemas['Session']> };
   'user.settings': { path: Record<never, never>; params: Record<never, never>; response: ApiSchemas['ServerSettings'] };
+  'user.unblock': { path: { userId: string }; params: { userId: string }; response: void };
   'user.updateMe': {
     path: Record<never, never>;
     params: {

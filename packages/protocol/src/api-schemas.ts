@@ -14,6 +14,7 @@ import type {
   AuthResult,
   CustomEmoji,
   Session,
+  BlockedUser,
   SignedFileUrl,
   Me,
   DirectoryPage,
@@ -72,6 +73,7 @@ export interface ApiSchemas {
   User: PublicUser;
   AuthResult: AuthResult;
   Session: Session;
+  BlockedUser: BlockedUser;
   SignedFileUrl: SignedFileUrl;
   Me: Me;
   Panel: Panel;

@@ -95,6 +95,12 @@ export interface Me extends PublicUser, Partial<OwnEmail> {
   // The e-mail fields (OwnEmail) are always sent; optional only for clients built before them.
 }
 
+/** A user I blocked (`GET /api/users/me/blocks`). */
+export interface BlockedUser {
+  userId: Id;
+  createdAt: Timestamp;
+}
+
 /** A login: one per sign-in, ended by logout, revocation, a password change or account removal. */
 export interface Session {
   id: Id;

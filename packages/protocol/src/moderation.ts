@@ -84,6 +84,8 @@ export interface AuditEntry {
   target: AuditTarget;
   /** The group it happened in, when it happened in one. */
   groupId?: Id;
+  /** That group's name now, in the server-wide log (`GET /api/admin/audit`); absent once the group is deleted. */
+  groupName?: string;
   /** What else is worth knowing: a ban's reason, a mute's end, a role, a report's outcome… */
   details: Record<string, unknown>;
 }

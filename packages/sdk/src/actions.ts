@@ -124,6 +124,12 @@ export interface ActionMap {
   'chat.remove': { params: { messageId: string }; result: void };
   /** Deletes a message for a server admin (ctx.meta.user) the caller already checked; audited. */
   'chat.moderatorRemove': { params: { messageId: string }; result: void };
+  /** Whether either user blocked the other (the chat service refuses DMs between them). */
+  'user.blockBetween': { params: { from: string; to: string }; result: { byFrom: boolean; byTo: boolean } };
+  /** Of `ids`, those who blocked `userId` (they hear of none of its messages). */
+  'user.blockersAmong': { params: { userId: string; ids: string[] }; result: string[] };
+  'user.block': { params: { userId: string }; result: void };
+  'user.unblock': { params: { userId: string }; result: void };
   /** Whether the user is a server admin (the account's stored flag, and active). */
   'user.isServerAdmin': { params: { userId: string }; result: boolean };
   /** Where an export's archive is, for a request whose signed URL the gateway checked (404 until it is done). */
@@ -228,6 +234,8 @@ export interface ActionMap {
   /** Drops this gateway's rendered pages and feeds of these converses (called on every gateway, awaited). */
   'gateway.forgetPublic': { params: { converseIds: string[] }; result: void };
   /** A text panel with its group, by panel id or by converse id; null when there is none. */
+  /** Groups' names by id (deleted groups left out). */
+  'group.namesOf': { params: { ids: string[] }; result: Record<string, string> };
   'group.panelInfo': { params: { panelId?: string; converseId?: string }; result: PanelInfo | null };
   /**
    * A converse's messages for pages and feeds, with no caller: the newest

@@ -151,6 +151,7 @@ export {
   type Lookup,
 } from './net/outbound.ts';
 export { firstLink } from './text/first-link.ts';
+export { normalizeEmoji, UNICODE_EMOJI, unicodeForName, unicodeShortcodes } from './text/emoji-names.ts';
 export { outboundGuardFor, outboundAllowFor, type OutboundPurpose } from './net/outbound-purpose.ts';
 export { isPublicAddress, AllowList } from './net/ip-ranges.ts';
 export {

@@ -96,6 +96,58 @@ describe('webhooks', () => {
     });
   });
 
+  it('incoming: Slack attachments, blocks and extra fields are shown as Markdown; a wrong id or secret of any shape is 404', async () => {
+    const { owner, group, panel, converseId } = await setUp();
+    const hook = await ok<IncomingWebhookWithUrl>(
+      'POST',
+      `/api/groups/${group.id}/webhooks/incoming`,
+      owner,
+      { panelId: panel.id, name: 'Slack' },
+      201,
+    );
+    const posted = await post(hook.url, {
+      channel: '#ignored',
+      icon_emoji: ':ghost:',
+      mrkdwn: true,
+      text: 'Deploy <https://ci.example/7|#7> :rocket:',
+      attachments: [
+        {
+          fallback: 'Deploy done',
+          color: '#36a64f',
+          title: 'Production',
+          title_link: 'https://ci.example/prod',
+          fields: [{ title: 'Version', value: '1.2.3', short: true }],
+        },
+      ],
+    });
+    assert.equal(posted.status, 200);
+    const onlyBlocks = await post(hook.url, {
+      blocks: [{ type: 'section', text: { type: 'mrkdwn', text: '*Ready*' } }],
+    });
+    assert.equal(onlyBlocks.status, 200);
+    const [a, b] = (await history(converseId, owner)).slice(-2);
+    assert.equal(a!.id, posted.body.messageId);
+    assert.equal(
+      a!.content,
+      'Deploy [#7](https://ci.example/7) 🚀\n\n> **[Production](https://ci.example/prod)**\n>\n> **Version**: 1.2.3',
+    );
+    assert.equal(b!.content, '**Ready**');
+    // Nothing to show is refused as before.
+    assert.equal((await post(hook.url, { attachments: [{}] })).status, 400);
+
+    const [, , hookId, secret] = hook.url.split('/');
+    for (const wrong of [
+      `/hooks/${hookId}/short`,
+      `/hooks/${hookId}/${secret}x`,
+      `/hooks/${hookId}/${'y'.repeat(100)}`,
+      `/hooks/not-an-id/${secret}`,
+      `/hooks/${'0'.repeat(24)}/${secret}`,
+    ]) {
+      const answer = await api.request<{ error: { code: string } }>('POST', wrong, { body: { text: 'x' } });
+      assert.deepEqual([wrong, answer.status, answer.body.error.code], [wrong, 404, 'IM_ERR_NOT_FOUND']);
+    }
+  });
+
   it('outgoing: a refused address is refused at creation', async () => {
     const { owner, group } = await setUp();
     for (const url of ['http://10.1.2.3/hook', 'http://169.254.169.254/latest', 'ftp://example.com/x', 'not a url'])

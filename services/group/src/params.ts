@@ -53,6 +53,7 @@ export const groupParams = {
     limit: limitParam,
   }),
   join: strict({ groupId: idParam }),
+  namesOf: strict({ ids: { type: 'array', items: idParam, max: 200 } }),
   panelInfo: strict({ panelId: { ...idParam, optional: true }, converseId: { ...idParam, optional: true } }),
   remove: strict({ groupId: idParam }),
   members: strict({ groupId: idParam, cursor: { ...idParam, optional: true }, limit: limitParam }),

@@ -66,6 +66,19 @@ export const publicActions = ({ models, store, rooms }: GroupDeps) => ({
     },
   },
 
+  /** Groups' names by id, for the server audit log (a deleted group is left out; its entry keeps its name). */
+  namesOf: {
+    visibility: 'public' as const,
+    params: groupParams.namesOf,
+    async handler(ctx: Ctx<ActionParams<'group.namesOf'>>): Promise<ActionResult<'group.namesOf'>> {
+      if (ctx.params.ids.length === 0) return {};
+      const docs = await models.groups
+        .find({ _id: { $in: ctx.params.ids } }, { name: 1 })
+        .lean<Pick<GroupDoc, '_id' | 'name'>[]>();
+      return Object.fromEntries(docs.map((g) => [g._id.toHexString(), g.name]));
+    },
+  },
+
   /** For public pages and personal feeds: a text panel with its group, found by panel or by converse. */
   panelInfo: {
     visibility: 'public' as const,

@@ -100,7 +100,8 @@ export const integrationEndpoints: Endpoint[] = [
     params: p.postToHook,
     input: 'body',
     auth: false,
-    summary: "Post Slack-style `{text}` (or `content`) into the hook's panel, optionally under `username`",
+    summary:
+      "Post Slack-style `{text}`, `attachments` and `blocks` (shown as Markdown), or `content`, into the hook's panel, optionally under `username`; a wrong hook id or secret is 404",
     tag: 'integrations',
     response: 'HookPosted',
   }),

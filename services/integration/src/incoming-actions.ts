@@ -8,14 +8,21 @@ import type { IncomingHookDoc } from './models.ts';
 import { integrationParams as p } from './params.ts';
 import { postAsBot } from './post-as-bot.ts';
 import { newSecret, sameSecret } from './signing.ts';
+import { slackPostToMarkdown } from './slack/payload.ts';
 import { toIncoming, toIncomingWithUrl } from './views.ts';
 
 /** At most this many incoming hooks per group. */
 const MAX_PER_GROUP = 50;
+/** A message's longest content: a longer post is cut there (losing its end rather than all of it). */
+const MAX_CONTENT = 4000;
+
+const toContent = (markdown: string) =>
+  markdown.length > MAX_CONTENT ? `${markdown.slice(0, MAX_CONTENT - 1)}…` : markdown;
 
 /**
  * Incoming webhooks: a URL with a secret in it that posts Slack-style
- * `{text}` into one panel, as the hook's own bot.
+ * `{text}` (with `attachments` or `blocks`, shown as Markdown) into one
+ * panel, as the hook's own bot.
  */
 export const incomingActions = (deps: IntegrationDeps) => {
   const { models } = deps;
@@ -94,11 +101,13 @@ export const incomingActions = (deps: IntegrationDeps) => {
       params: p.postToHook,
       rateLimit: 'hook',
       async handler(ctx: Ctx<Params<typeof p.postToHook>>): Promise<HookPosted> {
-        const { hookId, secret, text, content, username } = ctx.params;
-        const hook = await models.incoming.findById(hookId).lean<IncomingHookDoc>();
+        const { hookId, secret, text, content, username, attachments, blocks } = ctx.params;
+        const hook = Types.ObjectId.isValid(hookId)
+          ? await models.incoming.findById(hookId).lean<IncomingHookDoc>()
+          : null;
         // Suspended (its maker is no longer an admin): as if there were no such hook.
         if (!hook || !sameSecret(secret, hook.secret) || hook.suspendedAt) throw notFound('webhook');
-        const body = text ?? content;
+        const body = content ?? toContent(slackPostToMarkdown({ text, attachments, blocks }));
         if (!body)
           throw invalid("'text' is required", [{ field: 'text', type: 'required', message: "'text' is required" }]);
         const message = await postAsBot(

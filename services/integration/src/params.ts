@@ -39,14 +39,19 @@ export const integrationParams = {
   createIncoming: strict({ groupId: idParam, panelId: idParam, name }),
   listIncoming: groupRef,
   incomingRef: strict({ groupId: idParam, hookId: idParam }),
-  postToHook: strict({
-    hookId: idParam,
-    secret,
-    // Slack's field is `text`; `content` is this platform's. One of them is needed.
-    text: { ...text, optional: true },
+  postToHook: {
+    // Slack senders add fields this platform has no use for (channel, icon_emoji, mrkdwn, ...): dropped.
+    $$strict: 'remove',
+    // Any id and secret are taken here: a wrong one of any shape is the documented 404, as no hook.
+    hookId: { type: 'string', min: 1, max: 64 },
+    secret: { type: 'string', min: 1, max: 4096 },
+    // Slack's field is `text`; `content` is this platform's. One of them, attachments or blocks is needed.
+    text: { type: 'string', max: 40_000, optional: true },
     content: { ...text, optional: true },
     username: { ...name, optional: true },
-  }),
+    attachments: { type: 'array', max: 20, optional: true, items: { type: 'object' } },
+    blocks: { type: 'array', max: 50, optional: true, items: { type: 'object' } },
+  },
 
   createOutgoing: strict({
     groupId: idParam,

@@ -11,7 +11,7 @@ export const auditActions = ({ audit }: ModerationDeps) => ({
     params: moderationParams.audit,
     async handler(ctx: Ctx<Params<typeof moderationParams.audit>>): Promise<AuditPage> {
       await requireServerAdmin(ctx);
-      return audit.page({}, ctx.params.cursor, ctx.params.limit ?? 50);
+      return withGroupNames(ctx, await audit.page({}, ctx.params.cursor, ctx.params.limit ?? 50));
     },
   },
 
@@ -42,4 +42,18 @@ async function withoutHiddenPanels(ctx: Ctx<object>, userId: string, items: Audi
   const readable = await readableConverses(ctx, userId, converseOf.values());
   const hidden = new Set([...privateIds].filter((id) => !readable.has(converseOf.get(id) ?? '')));
   return items.filter((e) => !(e.target.type === 'panel' && hidden.has(e.target.id)));
+}
+
+/** The server-wide log names the group of each entry (it mixes every group's). */
+async function withGroupNames(ctx: Ctx<object>, page: AuditPage): Promise<AuditPage> {
+  const ids = [...new Set(page.items.flatMap((e) => (e.groupId ? [e.groupId] : [])))];
+  if (ids.length === 0) return page;
+  const names = await call(ctx, 'group.namesOf', { ids });
+  return {
+    ...page,
+    items: page.items.map((e) => {
+      const groupName = e.groupId ? names[e.groupId] : undefined;
+      return groupName ? { ...e, groupName } : e;
+    }),
+  };
 }

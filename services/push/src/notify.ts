@@ -9,6 +9,7 @@ import type { PushDeps } from './deps.ts';
 import { tellInboxCounts } from './inbox-count.ts';
 import type { DeviceDoc, NotificationKind, SubscriptionDoc } from './models.ts';
 import { recipientsOf } from './recipients.ts';
+import { withoutBlockers } from './blockers.ts';
 import { dndAmong } from './dnd.ts';
 import { RosterCache } from './roster-cache.ts';
 /** Characters of a message shown in a notification and the inbox. */
@@ -139,7 +140,8 @@ export function notifier({ app, models, queue, fanOut }: PushDeps) {
   /** Inbox entries, inbox counts and push jobs for the recipients of a message. */
   const notifyRecipients = async (ctx: EventContext<'chat.message.created'>, memberIds: string[] | undefined) => {
     const { message } = ctx.params;
-    const { addressed, everyMessage } = await recipientsOf(ctx.broker, models, rosters, reachable, message, memberIds);
+    const heard = await recipientsOf(ctx.broker, models, rosters, reachable, message, memberIds);
+    const { addressed, everyMessage } = await withoutBlockers(ctx.broker, message.authorId, heard);
     if ((addressed.size === 0 && everyMessage.length === 0) || !(await claim(message.id))) return;
 
     const away = new Set(await offline(ctx.broker, [...addressed.keys(), ...everyMessage]));

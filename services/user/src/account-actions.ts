@@ -221,8 +221,16 @@ export const accountActions = (deps: UserDeps) => {
      */
     deleteMe: {
       params: userParams.deleteMe,
-      async handler(ctx: Ctx): Promise<void> {
+      rateLimit: 'password',
+      async handler(ctx: Ctx<Params<typeof userParams.deleteMe>>): Promise<void> {
         const id = callerId(ctx);
+        if (ctx.params.password !== undefined) {
+          const own = await users.findOne({ _id: id, status: 'active' }, { passwordHash: 1 }).lean<UserDoc>();
+          if (!own) throw unauthorized();
+          if (own.passwordHash === undefined) throw new ImError('IM_ERR_NO_PASSWORD');
+          if (!(await deps.passwords.verify(own.passwordHash, ctx.params.password)))
+            throw new ImError('IM_ERR_WRONG_PASSWORD');
+        }
         await call(ctx, 'group.forgetUser', { userId: id });
         await call(ctx, 'push.forgetUser', { userId: id });
         const doc = await retireAccount(
@@ -235,6 +243,7 @@ export const accountActions = (deps: UserDeps) => {
           },
         );
         if (!doc) throw unauthorized();
+        await deps.blocks.deleteMany({ $or: [{ blockerId: id }, { blockedId: id }] });
         await endSessions(deps, ctx, id);
         announce(ctx, EVENTS.userDeactivated, { userId: id });
         // Its hash is gone with the account: gateways drop what they remember of the token.

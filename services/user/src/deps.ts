@@ -1,4 +1,5 @@
 import type { AppContext, AuditLog, LinkTokens, TokenService } from '@im/sdk';
+import type { BlockModel } from './blocks/block-model.ts';
 import type { SessionModel, UserModel } from './models.ts';
 import type { PasswordHasher } from './password.ts';
 import type { RegistrationPolicy } from './registration.ts';
@@ -16,4 +17,5 @@ export interface UserDeps {
   passwords: PasswordHasher;
   registration: RegistrationPolicy;
   audit: AuditLog;
+  blocks: BlockModel;
 }

@@ -138,7 +138,15 @@ export const userParams = {
   adminResetLink: strict({ userId: idParam }),
   adminClaimLink: strict({ userId: idParam }),
   claim: strict({ token: linkToken, password, username: { ...username, optional: true } }),
-  deleteMe: strict({}),
+  deleteMe: strict({
+    // Checked when given (the app asks for it again before deleting an account that has one).
+    password: { type: 'string', min: 1, max: 128, optional: true },
+  }),
+  block: strict({ userId: idParam }),
+  unblock: strict({ userId: idParam }),
+  blocks: strict({}),
+  blockBetween: strict({ from: idParam, to: idParam }),
+  blockersAmong: strict({ userId: idParam, ids: { type: 'array', items: idParam, max: 100_000 } }),
   logout: strict({}),
   logoutEverywhere: strict({}),
   sessions: strict({}),

@@ -11,6 +11,8 @@ import {
   defineActions,
 } from '@im/sdk';
 import { adminActions } from './admin-actions.ts';
+import { blockActions } from './blocks/block-actions.ts';
+import { blockModel } from './blocks/block-model.ts';
 import { botActions } from './bot-actions.ts';
 import { claimActions } from './claim-actions.ts';
 import { accountActions } from './account-actions.ts';
@@ -52,6 +54,7 @@ function createOidc(app: AppContext, users: UserModel): Oidc | undefined {
 export const createUserService: ServiceFactory = (app: AppContext) => {
   const users = userModel(app.mongo!);
   const sessionDocs = sessionModel(app.mongo!);
+  const blocks = blockModel(app.mongo!);
   const deps = {
     app,
     users,
@@ -62,6 +65,7 @@ export const createUserService: ServiceFactory = (app: AppContext) => {
     passwords: createPasswordHasher(app.config.passwordHashMemoryKib),
     registration: new RegistrationPolicy(settingModel(app.mongo!), app.config.registration),
     audit: new AuditLog(app.mongo!),
+    blocks,
   };
   const oidc = createOidc(app, users);
   let stopSeen: (() => Promise<void>) | undefined;
@@ -69,7 +73,7 @@ export const createUserService: ServiceFactory = (app: AppContext) => {
   return {
     name: 'user',
     async started() {
-      await Promise.all([users.createIndexes(), sessionDocs.createIndexes()]);
+      await Promise.all([users.createIndexes(), sessionDocs.createIndexes(), blocks.createIndexes()]);
       await syncServerAdmins(users, app.config.adminUsernames);
       // Only a cache of this node's own: Redis outlives a restart of the user nodes.
       if (!app.redis) {
@@ -99,6 +103,7 @@ export const createUserService: ServiceFactory = (app: AppContext) => {
       ...claimActions(deps),
       ...botActions(deps),
       ...statusActions(deps),
+      ...blockActions(deps),
       ...oidcActions(deps, oidc),
     }),
   };

@@ -11,6 +11,7 @@ import { useStore } from '../../state/store.ts';
 import { ProductMark } from '../brand/ProductMark.tsx';
 import { ErrorLine } from '../common/ErrorLine.tsx';
 import { ForgotPasswordForm } from './ForgotPasswordForm.tsx';
+import { SignInNotice } from './SignInNotice.tsx';
 
 /**
  * Log in (with a password, or single sign-on when the server offers it), or
@@ -81,6 +82,7 @@ export function AuthScreen(props: { ssoError?: string | null }) {
       >
         <ProductMark />
         <h1>{registering ? 'Create an account' : 'Welcome back'}</h1>
+        <SignInNotice />
         <label>
           Username
           <input

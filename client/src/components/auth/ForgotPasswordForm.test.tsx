@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { initialState, setState } from '../../state/store.ts';
 import { apiError, fakeServer, type FakeAnswer } from '../../test/server.ts';
 import { AuthScreen } from './AuthScreen.tsx';
-import { RESET_SENT } from './ForgotPasswordForm.tsx';
+import { resetSentText } from './ForgotPasswordForm.tsx';
 import { apiPath } from '@im/api-client';
 
 /** A server with e-mail on or off whose reset request answers `reset`. */
@@ -45,7 +45,7 @@ describe('Forgot password', () => {
     fireEvent.change(field, { target: { value: ' ada@example.test ' } });
     fireEvent.click(screen.getByRole('button', { name: 'Send reset link' }));
     const sent = await screen.findByRole('status');
-    expect(sent.textContent).toBe(RESET_SENT);
+    expect(sent.textContent).toBe(resetSentText());
     // Focused by an effect, which may run after the status is found.
     await waitFor(() => expect(document.activeElement).toBe(sent));
     expect(seen.find((r) => r.url === apiPath('user.passwordReset'))?.body).toEqual({

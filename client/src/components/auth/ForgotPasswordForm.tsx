@@ -1,12 +1,13 @@
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { t as translate } from '../../i18n/i18n.ts';
 import { useFocusWhen } from './use-focus-when.ts';
 import { requestPasswordReset } from '../../state/email.ts';
 import { ErrorLine } from '../common/ErrorLine.tsx';
 import { useAction } from '../common/useAction.ts';
 
 /** What the form says once sent: the same whether or not an account matched, so it tells no one who has one. */
-export const RESET_SENT =
-  'If an account matches, we sent a link to its e-mail address. The link works for one hour; check your spam folder too.';
+export const resetSentText = (): string => translate('account.forgot.sent');
 
 /**
  * "Forgot password?" on the sign-in screen: a username or an address, and a
@@ -14,6 +15,7 @@ export const RESET_SENT =
  * too many tries) is shown as an error.
  */
 export function ForgotPasswordForm(props: { initial: string; onBack: () => void }) {
+  const { t } = useTranslation();
   const [who, setWho] = useState(props.initial);
   const [sent, setSent] = useState(false);
   const { busy, error, run } = useAction();
@@ -23,17 +25,17 @@ export function ForgotPasswordForm(props: { initial: string; onBack: () => void 
     if (await run(() => requestPasswordReset(who.trim()))) setSent(true);
   };
   return (
-    <form className="auth-card" onSubmit={(e) => void submit(e)} aria-label="Reset your password">
-      <h1>Reset your password</h1>
+    <form className="auth-card" onSubmit={(e) => void submit(e)} aria-label={t('account.reset.title')}>
+      <h1>{t('account.reset.title')}</h1>
       {sent ? (
         <p role="status" tabIndex={-1} ref={sentRef} data-testid="reset-sent">
-          {RESET_SENT}
+          {t('account.forgot.sent')}
         </p>
       ) : (
         <>
-          <p className="hint">Enter your username or the e-mail address of your account, and we will send a link.</p>
+          <p className="hint">{t('account.forgot.hint')}</p>
           <label>
-            Username or e-mail
+            {t('account.forgot.who')}
             <input
               name="usernameOrEmail"
               autoComplete="username"
@@ -46,13 +48,13 @@ export function ForgotPasswordForm(props: { initial: string; onBack: () => void 
           </label>
           <ErrorLine error={error} />
           <button type="submit" className="primary" disabled={busy || !who.trim()}>
-            Send reset link
+            {t('account.forgot.submit')}
           </button>
         </>
       )}
       <p className="switch">
         <button type="button" className="link" onClick={props.onBack}>
-          Back to log in
+          {t('account.reset.backToLogIn')}
         </button>
       </p>
     </form>

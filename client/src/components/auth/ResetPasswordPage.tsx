@@ -1,4 +1,6 @@
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { t as translate } from '../../i18n/i18n.ts';
 import { useFocusWhen } from './use-focus-when.ts';
 import { confirmPasswordReset } from '../../state/email.ts';
 import { navigate } from '../../state/navigation.ts';
@@ -12,8 +14,8 @@ const MAX_PASSWORD = 128;
 
 /** Why the two fields cannot be sent yet, or null when they can. */
 export function passwordProblem(password: string, again: string): string | null {
-  if (password.length < MIN_PASSWORD) return `The password needs at least ${MIN_PASSWORD} characters.`;
-  if (password !== again) return 'The two passwords differ.';
+  if (password.length < MIN_PASSWORD) return translate('account.password.tooShort', { min: MIN_PASSWORD });
+  if (password !== again) return translate('account.password.differ');
   return null;
 }
 
@@ -25,6 +27,7 @@ export function passwordProblem(password: string, again: string): string | null 
  */
 export function ResetPasswordPage(props: { token: string }) {
   const signedIn = useStore((s) => s.me !== null);
+  const { t } = useTranslation();
   const [password, setPassword] = useState('');
   const [again, setAgain] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
@@ -50,12 +53,12 @@ export function ResetPasswordPage(props: { token: string }) {
   if (!props.token) {
     return (
       <main className="auth">
-        <div className="auth-card" role="region" aria-label="Reset your password">
-          <h1>Reset your password</h1>
+        <div className="auth-card" role="region" aria-label={t('account.reset.title')}>
+          <h1>{t('account.reset.title')}</h1>
           <p role="alert" className="error">
-            This link has no token: open the whole link from the e-mail, or ask for a new one.
+            {t('account.reset.noToken')}
           </p>
-          <ToSignIn label="Go to log in" />
+          <ToSignIn label={t('account.reset.goToLogIn')} />
         </div>
       </main>
     );
@@ -63,23 +66,22 @@ export function ResetPasswordPage(props: { token: string }) {
   if (done) {
     return (
       <main className="auth">
-        <div className="auth-card" role="region" aria-label="Reset your password">
-          <h1>Password changed</h1>
+        <div className="auth-card" role="region" aria-label={t('account.reset.title')}>
+          <h1>{t('account.reset.changed')}</h1>
           <p role="status" tabIndex={-1} ref={doneRef} data-testid="reset-done">
-            The new password is set and every session of the account was signed out.
-            {signedIn ? '' : ' Log in with it now.'}
+            {t('account.reset.done', { signedIn: signedIn ? 'yes' : 'no' })}
           </p>
-          <ToSignIn label={signedIn ? 'Open the app' : 'Log in'} primary />
+          <ToSignIn label={signedIn ? t('account.reset.openApp') : t('account.reset.logIn')} primary />
         </div>
       </main>
     );
   }
   return (
     <main className="auth">
-      <form className="auth-card" onSubmit={(e) => void submit(e)} aria-label="Reset your password" noValidate>
-        <h1>Choose a new password</h1>
+      <form className="auth-card" onSubmit={(e) => void submit(e)} aria-label={t('account.reset.title')} noValidate>
+        <h1>{t('account.reset.choose')}</h1>
         <label>
-          New password
+          {t('account.password.new')}
           <input
             name="new-password"
             type="password"
@@ -93,7 +95,7 @@ export function ResetPasswordPage(props: { token: string }) {
           />
         </label>
         <label>
-          New password again
+          {t('account.password.newAgain')}
           <input
             name="new-password-again"
             type="password"
@@ -105,12 +107,12 @@ export function ResetPasswordPage(props: { token: string }) {
             required
           />
         </label>
-        <p className="hint">{`${MIN_PASSWORD} to ${MAX_PASSWORD} characters. Every session of the account will be signed out.`}</p>
+        <p className="hint">{t('account.reset.rules', { min: MIN_PASSWORD, max: MAX_PASSWORD })}</p>
         <ErrorLine error={problem ?? error} />
         <button type="submit" className="primary" disabled={busy}>
-          Set new password
+          {t('account.reset.submit')}
         </button>
-        <ToSignIn label="Back to log in" />
+        <ToSignIn label={t('account.reset.backToLogIn')} />
       </form>
     </main>
   );

@@ -1,10 +1,12 @@
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { describeError } from '../../api/errors.ts';
 import { StatusLine } from '../common/StatusLine.tsx';
 import { api } from '../../api/api.ts';
 
 /** Changing my password: every other session ends, this one stays. */
 export function PasswordSection() {
+  const { t } = useTranslation();
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [message, setMessage] = useState<string | null>(null);
@@ -14,16 +16,16 @@ export function PasswordSection() {
       await api.call('user.changePassword', { currentPassword: current, newPassword: next });
       setCurrent('');
       setNext('');
-      setMessage('Password changed. Your other sessions were signed out.');
+      setMessage(t('account.password.changed'));
     } catch (err) {
       setMessage(describeError(err));
     }
   };
   return (
     <form className="form" onSubmit={(e) => void submit(e)}>
-      <h3>Change password</h3>
+      <h3>{t('account.password.title')}</h3>
       <label>
-        Current password
+        {t('account.password.current')}
         <input
           type="password"
           autoComplete="current-password"
@@ -34,7 +36,7 @@ export function PasswordSection() {
         />
       </label>
       <label>
-        New password
+        {t('account.password.new')}
         <input
           type="password"
           autoComplete="new-password"
@@ -47,7 +49,7 @@ export function PasswordSection() {
       </label>
       <div className="form-actions">
         <button type="submit" className="primary" disabled={!current || next.length < 8}>
-          Change password
+          {t('account.password.submit')}
         </button>
       </div>
       <StatusLine message={message} />

@@ -1,10 +1,9 @@
 import type { PushSubscriptionInfo } from '@im/protocol';
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { describeError } from '../../api/errors.ts';
 import { thisBrowserSubscription } from '../../push/notifications.ts';
 import { api } from '../../api/api.ts';
-
-const when = (iso: string) => new Date(iso).toLocaleString();
 
 /** The push service a subscription goes through (its host): the rest of the endpoint is a secret of the browser's. */
 const serviceOf = (endpoint: string): string => {
@@ -24,6 +23,7 @@ const serviceOf = (endpoint: string): string => {
  * `onThisBrowserRemoved`.
  */
 export function PushSubscriptionsSection(props: { refresh: unknown; onThisBrowserRemoved?: () => void }) {
+  const { t } = useTranslation();
   const [subscriptions, setSubscriptions] = useState<PushSubscriptionInfo[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const load = () =>
@@ -51,14 +51,14 @@ export function PushSubscriptionsSection(props: { refresh: unknown; onThisBrowse
   if (subscriptions?.length === 0 && !error) return null;
   return (
     <div data-testid="push-subscriptions">
-      <p className="hint">Browsers that get your notifications (at most 10; a new one replaces the oldest):</p>
+      <p className="hint">{t('account.push.browsers', { max: 10 })}</p>
       <ul className="session-list">
         {subscriptions?.map((s) => (
           <li key={s.endpoint} data-testid="push-subscription">
             <span className="session-agent">{serviceOf(s.endpoint)}</span>
-            <span className="hint">since {when(s.createdAt)}</span>
+            <span className="hint">{t('account.push.since', { at: new Date(s.createdAt) })}</span>
             <button type="button" onClick={() => void remove(s.endpoint)}>
-              Remove
+              {t('account.push.remove')}
             </button>
           </li>
         ))}

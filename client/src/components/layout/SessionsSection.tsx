@@ -1,13 +1,29 @@
 import type { Session } from '@im/protocol';
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { describeError } from '../../api/errors.ts';
 import { logoutEverywhere } from '../../state/session.ts';
 import { api } from '../../api/api.ts';
+import { describeUserAgent } from './user-agent.ts';
 
-const when = (iso: string) => new Date(iso).toLocaleString();
+/** "Chrome on Linux", "Firefox", "Unknown client": the raw string stays as the tooltip. */
+function SessionAgent({ userAgent }: { userAgent: string }) {
+  const { t } = useTranslation();
+  const { browser, os } = describeUserAgent(userAgent);
+  const text =
+    browser && os
+      ? t('account.sessions.agent', { browser, os })
+      : (browser ?? os ?? (userAgent || t('account.sessions.unknownClient')));
+  return (
+    <span className="session-agent" title={userAgent || undefined}>
+      {text}
+    </span>
+  );
+}
 
 /** Where I am signed in: each session with its address and browser; any other one can be ended. */
 export function SessionsSection() {
+  const { t } = useTranslation();
   const [sessions, setSessions] = useState<Session[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const load = () =>
@@ -26,20 +42,24 @@ export function SessionsSection() {
   };
   return (
     <div className="form" data-testid="sessions">
-      <h3>Sessions</h3>
-      {sessions === null && !error && <p className="hint">Loading sessions…</p>}
+      <h3>{t('account.sessions.title')}</h3>
+      {sessions === null && !error && <p className="hint">{t('account.sessions.loading')}</p>}
       <ul className="session-list">
         {sessions?.map((s) => (
           <li key={s.id} data-testid="session">
-            <span className="session-agent">{s.userAgent || 'Unknown client'}</span>
+            <SessionAgent userAgent={s.userAgent} />
             <span className="hint">
-              {s.ip} · signed in {when(s.createdAt)} · last seen {when(s.lastSeenAt)}
+              {t('account.sessions.details', {
+                ip: s.ip,
+                signedIn: new Date(s.createdAt),
+                lastSeen: new Date(s.lastSeenAt),
+              })}
             </span>
             {s.current ? (
-              <span className="badge-current">This browser</span>
+              <span className="badge-current">{t('account.sessions.thisBrowser')}</span>
             ) : (
               <button type="button" onClick={() => void revoke(s.id)}>
-                Sign out
+                {t('account.sessions.signOut')}
               </button>
             )}
           </li>
@@ -56,7 +76,7 @@ export function SessionsSection() {
           className="danger"
           onClick={() => void logoutEverywhere().catch((err: unknown) => setError(describeError(err)))}
         >
-          Log out everywhere
+          {t('account.sessions.logOutEverywhere')}
         </button>
       </div>
     </div>

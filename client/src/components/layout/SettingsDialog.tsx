@@ -15,6 +15,8 @@ import { LanguageSection } from './LanguageSection.tsx';
 import { PasswordSection } from './PasswordSection.tsx';
 import { PushSubscriptionsSection } from './PushSubscriptionsSection.tsx';
 import { SessionsSection } from './SessionsSection.tsx';
+import { BlockedUsersSection } from '../safety/BlockedUsersSection.tsx';
+import { DeleteAccountSection } from './DeleteAccountSection.tsx';
 import { SsoSection } from './SsoSection.tsx';
 import { ReceiptsSetting } from '../receipts/ReceiptsSetting.tsx';
 import { StorageLine } from './StorageLine.tsx';
@@ -27,6 +29,7 @@ export function SettingsDialog(props: { onClose: () => void }) {
   const [nickname, setNickname] = useState(me.nickname);
   const [message, setMessage] = useState<string | null>(null);
   const [push, setPush] = useState<PushState>('unsupported');
+  const [pushMessage, setPushMessage] = useState<string | null>(null);
   // How I sign in (password, single sign-on): my full profile says.
   const [account, setAccount] = useState<Me | null>(null);
   useEffect(() => {
@@ -69,7 +72,7 @@ export function SettingsDialog(props: { onClose: () => void }) {
         {push === 'default' && (
           <button
             type="button"
-            onClick={() => void enablePush().then((text) => (setMessage(text), pushState().then(setPush)))}
+            onClick={() => void enablePush().then((text) => (setPushMessage(text), pushState().then(setPush)))}
           >
             Turn on notifications
           </button>
@@ -79,6 +82,7 @@ export function SettingsDialog(props: { onClose: () => void }) {
             Turn off notifications
           </button>
         )}
+        <StatusLine message={pushMessage} />
         <PushSubscriptionsSection refresh={push} onThisBrowserRemoved={() => void pushState().then(setPush)} />
       </div>
       <DndScheduleSection />
@@ -88,12 +92,14 @@ export function SettingsDialog(props: { onClose: () => void }) {
       <SsoSection account={account} />
       {account?.hasPassword !== false && <PasswordSection />}
       <SessionsSection />
+      <BlockedUsersSection />
       <ExportSection
         title="Your data"
         hint="A zip of your profile, your direct messages, your own messages in your groups and the files you uploaded."
         button="Export my data"
         start={() => api.call('import.exportMine')}
       />
+      {account && <DeleteAccountSection username={me.username} hasPassword={account.hasPassword} />}
       <StatusLine message={message} />
       <div className="form-actions">
         <button type="button" className="danger" onClick={() => void logout()}>

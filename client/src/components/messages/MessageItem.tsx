@@ -38,6 +38,7 @@ import { focusNextMessage } from './useMessageRoving.ts';
 
 /** How much of a message its accessible name reads out. */
 const NAME_MAX = 300;
+import { BlockedGate } from '../safety/BlockedGate.tsx';
 
 export interface ItemContext {
   me: PublicUser;
@@ -76,7 +77,9 @@ export const MessageItem = memo(function MessageItem(props: { row: Row; ctx: Ite
             at={row.message.createdAt}
           />
         ) : (
-          <ConfirmedMessage rowKey={row.key} message={row.message} author={author} first={row.first} ctx={ctx} />
+          <BlockedGate authorId={row.message.authorId}>
+            <ConfirmedMessage rowKey={row.key} message={row.message} author={author} first={row.first} ctx={ctx} />
+          </BlockedGate>
         ))}
       {row.kind === 'pending' && (
         <PendingItem rowKey={row.key} pending={row.pending} author={ctx.me} first={row.first} ctx={ctx} />

@@ -1,5 +1,6 @@
 import type { AuditEntry, AuditPage } from '@im/protocol';
 import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { describeError } from '../../api/errors.ts';
 import { useStore } from '../../state/store.ts';
 import { displayName, ensureUsers } from '../../state/users.ts';
@@ -17,6 +18,7 @@ function namedIds(entry: AuditEntry): string[] {
 
 /** An audit log, newest first, one page at a time ("Load more" follows the cursor). */
 export function AuditLog(props: { load: (cursor: string | null) => Promise<AuditPage> }) {
+  const { t } = useTranslation();
   const users = useStore((s) => s.users);
   const [items, setItems] = useState<AuditEntry[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
@@ -46,32 +48,38 @@ export function AuditLog(props: { load: (cursor: string | null) => Promise<Audit
   useEffect(() => void first.current(null), []);
 
   const names = {
-    user: (id: string, fallback?: string) => displayName(users[id], fallback ?? 'someone'),
+    user: (id: string, fallback?: string) => displayName(users[id], fallback ?? t('safety.audit.someone')),
     when: (iso: string) => formatMoment(iso),
   };
   return (
     <div className="audit">
-      {items.length === 0 && state === 'done' && <p className="hint">Nothing recorded yet.</p>}
-      <ol className="mod-list" aria-label="Audit log">
+      {items.length === 0 && state === 'done' && <p className="hint">{t('safety.audit.empty')}</p>}
+      <ol className="mod-list" aria-label={t('safety.audit.label')}>
         {items.map((entry) => (
           <li key={entry.id} className="audit-entry" data-testid="audit-entry">
             <time dateTime={entry.at} className="hint">
               {formatMoment(entry.at)}
             </time>{' '}
             <span>{auditSentence(entry, names)}</span>
+            {entry.groupName !== undefined && (
+              <span className="hint audit-group" data-testid="audit-group">
+                {' '}
+                {t('safety.audit.inGroup', { group: entry.groupName })}
+              </span>
+            )}
           </li>
         ))}
       </ol>
       <ErrorLine error={error} />
-      {state === 'loading' && <p className="hint">Loading…</p>}
+      {state === 'loading' && <p className="hint">{t('common.loading')}</p>}
       {state === 'idle' && cursor !== null && (
         <button type="button" onClick={() => void more(cursor)}>
-          Load more
+          {t('safety.audit.loadMore')}
         </button>
       )}
       {state === 'idle' && cursor === null && error && (
         <button type="button" onClick={() => void more(null)}>
-          Try again
+          {t('common.retry')}
         </button>
       )}
     </div>

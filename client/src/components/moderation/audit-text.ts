@@ -1,4 +1,5 @@
 import type { AuditEntry } from '@im/protocol';
+import { t } from '../../i18n/i18n.ts';
 
 /** How an audit line names people and times. */
 export interface AuditNames {
@@ -6,8 +7,6 @@ export interface AuditNames {
   user(id: string, fallback?: string): string;
   when(iso: string): string;
 }
-
-const REGISTRATION: Record<string, string> = { open: 'open', invite: 'invite only', closed: 'closed' };
 
 /** A plain sentence for one audit entry, e.g. "alice banned bob: spam". */
 export function auditSentence(entry: AuditEntry, names: AuditNames): string {
@@ -17,87 +16,99 @@ export function auditSentence(entry: AuditEntry, names: AuditNames): string {
     entry.target.type === 'user' || entry.target.type === 'member'
       ? names.user(entry.target.id, text(d, 'username'))
       : '';
-  const reason = text(d, 'reason');
-  const because = reason ? `: ${reason}` : '';
+  const reason = text(d, 'reason') ?? '';
+  const args = { actor, target, reason, because: yes(reason) };
   switch (entry.action) {
     case 'user.deactivate':
-      return `${actor} deactivated ${target}'s account${because}`;
+      return t('safety.audit.userDeactivate', args);
     case 'user.activate':
-      return `${actor} reactivated ${target}'s account`;
+      return t('safety.audit.userActivate', args);
     case 'user.resetLink':
-      return `${actor} made a password reset link for ${target}`;
+      return t('safety.audit.userResetLink', args);
     case 'user.claimLink':
-      return `${actor} made a claim link for the imported account ${target}`;
-    case 'user.claim': {
-      const importedAs = text(d, 'importedAs');
-      return importedAs
-        ? `${actor} claimed the imported account @${importedAs}`
-        : `${actor} claimed an imported account`;
-    }
+      return t('safety.audit.userClaimLink', args);
+    case 'user.claim':
+      return t('safety.audit.userClaim', { actor, ...named('importedAs', text(d, 'importedAs')) });
     case 'settings.update': {
       const mode = text(d, 'to') ?? text(d, 'registration');
-      return mode
-        ? `${actor} set registration to ${REGISTRATION[mode] ?? mode}`
-        : `${actor} changed the server settings`;
+      return mode ? t('safety.audit.registration', { actor, mode }) : t('safety.audit.settings', { actor });
     }
-    case 'group.delete': {
-      const name = text(d, 'name');
-      return name ? `${actor} deleted the group ${name}` : `${actor} deleted the group`;
-    }
+    case 'group.delete':
+      return t('safety.audit.groupDelete', { actor, ...named('name', text(d, 'name')) });
     case 'panel.delete':
-      return `${actor} deleted ${panelName(d)}`;
+      return t('safety.audit.panelDelete', { actor, ...named('name', text(d, 'name')) });
     case 'panel.update':
-      return `${actor} changed ${panelName(d)}${postingChange(d)}`;
+      return t('safety.audit.panelUpdate', {
+        actor,
+        ...named('name', text(d, 'name')),
+        posting: text(d, 'postingRole') ?? 'unchanged',
+      });
     case 'member.kick':
-      return `${actor} removed ${target} from the group${because}`;
+      return t('safety.audit.memberKick', args);
     case 'member.role':
-      return (text(d, 'to') ?? text(d, 'role')) === 'admin'
-        ? `${actor} made ${target} an admin`
-        : `${actor} made ${target} a member`;
+      return t('safety.audit.memberRole', { ...args, role: text(d, 'to') ?? text(d, 'role') ?? 'member' });
     case 'member.roleGive':
-      return `${actor} gave ${target} the role ${text(d, 'role') ?? 'a role'}`;
+      return t('safety.audit.memberRoleGive', { ...args, ...named('role', text(d, 'role')) });
     case 'member.roleTake':
-      return `${actor} took the role ${text(d, 'role') ?? 'a role'} from ${target}`;
+      return t('safety.audit.memberRoleTake', { ...args, ...named('role', text(d, 'role')) });
     case 'role.create':
-      return `${actor} made the role ${text(d, 'name') ?? ''}`.trimEnd();
+      return t('safety.audit.roleCreate', { actor, name: text(d, 'name') ?? '' }).trimEnd();
     case 'role.update':
-      return `${actor} changed the role ${text(d, 'name') ?? ''}`.trimEnd();
+      return t('safety.audit.roleUpdate', { actor, name: text(d, 'name') ?? '' }).trimEnd();
     case 'role.delete':
-      return `${actor} deleted the role ${text(d, 'name') ?? ''}`.trimEnd();
+      return t('safety.audit.roleDelete', { actor, name: text(d, 'name') ?? '' }).trimEnd();
     case 'usergroup.create':
-      return `${actor} made the user group @${text(d, 'handle') ?? ''}`;
+      return t('safety.audit.userGroupCreate', { actor, handle: text(d, 'handle') ?? '' });
     case 'usergroup.update':
-      return `${actor} changed the user group @${text(d, 'handle') ?? ''}`;
+      return t('safety.audit.userGroupUpdate', { actor, handle: text(d, 'handle') ?? '' });
     case 'usergroup.delete':
-      return `${actor} deleted the user group @${text(d, 'handle') ?? ''}`;
+      return t('safety.audit.userGroupDelete', { actor, handle: text(d, 'handle') ?? '' });
     case 'member.ban':
-      return `${actor} banned ${target}${because}`;
+      return t('safety.audit.memberBan', args);
     case 'member.unban':
-      return `${actor} unbanned ${target}`;
-    case 'member.mute':
-      return `${actor} muted ${target}${muteEnd(d, names)}`;
+      return t('safety.audit.memberUnban', args);
+    case 'member.mute': {
+      const until = text(d, 'until') ?? text(d, 'mutedUntil');
+      const seconds = typeof d.seconds === 'number' && d.seconds > 0 ? d.seconds : undefined;
+      if (until) return t('safety.audit.memberMuteUntil', { ...args, until: names.when(until) });
+      if (seconds) return t('safety.audit.memberMuteFor', { ...args, length: formatDuration(seconds) });
+      return t('safety.audit.memberMute', args);
+    }
     case 'member.unmute':
-      return `${actor} unmuted ${target}`;
+      return t('safety.audit.memberUnmute', args);
     case 'invite.revoke':
-      return `${actor} revoked the invite ${entry.target.id}`;
+      return t('safety.audit.inviteRevoke', { actor, code: entry.target.id });
     case 'message.delete': {
       const author = text(d, 'authorId');
-      return author ? `${actor} deleted a message by ${names.user(author)}` : `${actor} deleted a message`;
+      return t('safety.audit.messageDelete', { actor, ...named('author', author && names.user(author)) });
     }
     case 'report.resolve': {
       // The report's own reason, not one given by the moderator.
       const author = text(d, 'authorId');
-      const of = author ? ` of ${names.user(author)}'s message` : '';
-      const why = reason ? ` (${reason})` : '';
       const outcome = text(d, 'outcome') ?? text(d, 'action');
+      const reported = { actor, ...named('author', author && names.user(author)), reason, because: yes(reason) };
       return outcome === 'deleted' || outcome === 'delete'
-        ? `${actor} deleted a reported message${author ? ` by ${names.user(author)}` : ''}${why}`
-        : `${actor} dismissed a report${of}${why}`;
+        ? t('safety.audit.reportDeleted', reported)
+        : t('safety.audit.reportDismissed', reported);
     }
     default:
       // An action newer than this client: still say who did what.
-      return `${actor}: ${String(entry.action)} ${entry.target.type} ${entry.target.id}`;
+      return t('safety.audit.other', {
+        actor,
+        action: String(entry.action),
+        type: entry.target.type,
+        id: entry.target.id,
+      });
   }
+}
+
+/** ICU selects on a word: whether an optional part is there. */
+const yes = (value: string | undefined): 'yes' | 'no' => (value ? 'yes' : 'no');
+
+/** An optional value with its `has…` flag, for a message that says it only when there is one. */
+function named(key: string, value: string | undefined): Record<string, string> {
+  const flag = `has${key.charAt(0).toUpperCase()}${key.slice(1)}`;
+  return { [key]: value ?? '', [flag]: yes(value) };
 }
 
 function text(details: Record<string, unknown>, key: string): string | undefined {
@@ -105,37 +116,10 @@ function text(details: Record<string, unknown>, key: string): string | undefined
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-function panelName(details: Record<string, unknown>): string {
-  const name = text(details, 'name');
-  return name ? `the panel #${name}` : 'a panel';
-}
-
-function postingChange(details: Record<string, unknown>): string {
-  const role = text(details, 'postingRole');
-  if (role === 'admin') return ': only admins can post';
-  if (role === 'member') return ': everyone can post';
-  return '';
-}
-
-function muteEnd(details: Record<string, unknown>, names: AuditNames): string {
-  const until = text(details, 'until') ?? text(details, 'mutedUntil');
-  if (until) return ` until ${names.when(until)}`;
-  const seconds = details.seconds;
-  return typeof seconds === 'number' && seconds > 0 ? ` for ${formatDuration(seconds)}` : '';
-}
-
 /** "10 minutes", "1 hour", "7 days": the largest whole unit. */
 export function formatDuration(seconds: number): string {
-  const units: Array<[number, string]> = [
-    [86_400, 'day'],
-    [3600, 'hour'],
-    [60, 'minute'],
-  ];
-  for (const [size, name] of units) {
-    if (seconds >= size && seconds % size === 0) {
-      const n = seconds / size;
-      return `${n} ${name}${n === 1 ? '' : 's'}`;
-    }
-  }
-  return `${seconds} seconds`;
+  if (seconds >= 86_400 && seconds % 86_400 === 0) return t('safety.audit.days', { count: seconds / 86_400 });
+  if (seconds >= 3600 && seconds % 3600 === 0) return t('safety.audit.hours', { count: seconds / 3600 });
+  if (seconds >= 60 && seconds % 60 === 0) return t('safety.audit.minutes', { count: seconds / 60 });
+  return t('safety.audit.seconds', { count: seconds });
 }

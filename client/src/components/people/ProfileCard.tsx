@@ -10,6 +10,7 @@ import { presenceLabel } from '../../state/status.ts';
 import { BotBadge } from '../messages/BotBadge.tsx';
 import { RoleChips } from '../groups/roles/RoleChips.tsx';
 import { useMemberRoles } from '../groups/roles/useGroupRoles.ts';
+import { BlockButton } from '../safety/BlockButton.tsx';
 
 /**
  * Who someone is, on a click of their name: avatar, names, whether they are
@@ -65,6 +66,7 @@ export function ProfileCard(props: { user: PublicUser; onClose: () => void }) {
           Message
         </button>
       )}
+      {canMessage && <BlockButton userId={user.id} />}
     </div>
   );
 }

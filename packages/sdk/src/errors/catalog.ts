@@ -14,6 +14,7 @@ export const ERROR_CATALOG = {
   IM_ERR_NO_PASSWORD: { status: 403, message: 'This account signs in with single sign-on and has no password' },
   IM_ERR_BANNED: { status: 403, message: 'You are banned from this group' },
   IM_ERR_MUTED: { status: 403, message: 'You are muted in this group' },
+  IM_ERR_BLOCKED: { status: 403, message: 'You cannot message this user' },
   IM_ERR_REGISTRATION_CLOSED: { status: 403, message: 'Registration is closed on this server' },
   IM_ERR_NOT_FOUND: { status: 404, message: 'Not found' },
   IM_ERR_ROUTE_NOT_FOUND: { status: 404, message: 'No such route' },

@@ -17,6 +17,7 @@ import {
 import type { ChatDeps } from '../deps.ts';
 import type { ReadDoc } from '../models.ts';
 import type { DmRecord } from '../store/dm-records.ts';
+import { refuseBlockedDm } from './blocked-dm.ts';
 import { toDm } from './dm-view.ts';
 import { chatParams } from '../params.ts';
 import { unreadMentions } from '../store/mention-seqs.ts';
@@ -74,6 +75,7 @@ export const converseActions = (deps: ChatDeps) => {
         // Bots act within their group only: they take no DMs.
         const found = (await call(ctx, 'user.getMany', { ids: [other] }))[other];
         if (!found || found.bot) throw notFound('user');
+        await refuseBlockedDm(ctx, me, other);
         const dm = toDm(await store.dms.open([me, other]));
         announce(ctx, EVENTS.dmOpened, { converse: dm });
         return dm;

@@ -2,6 +2,7 @@ import type { Message } from '@im/protocol';
 import { announce, call, callerId, EVENTS, invalid, notFound, type Ctx, type Params } from '@im/sdk';
 import { Types } from 'mongoose';
 import { refuseUnableToPost } from '../converses/access.ts';
+import { refuseBlockedDmSend } from '../converses/blocked-dm.ts';
 import type { ChatDeps } from '../deps.ts';
 import type { MessageDoc } from '../models.ts';
 import { chatParams } from '../params.ts';
@@ -27,6 +28,7 @@ export const forwardActions = ({ store, access }: ChatDeps) => ({
       if (original.call) throw invalid('A call record cannot be forwarded');
       const { access: target } = await access.requireWithMembers(ctx, converseId, userId, []);
       refuseUnableToPost(target);
+      await refuseBlockedDmSend(ctx, target, userId);
       const fileIds = original.attachments.map((id) => id.toHexString());
       if (fileIds.length > 0)
         await call(ctx, 'file.share', {

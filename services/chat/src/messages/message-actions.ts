@@ -20,6 +20,7 @@ import {
 import { Types } from 'mongoose';
 import type { ChatDeps } from '../deps.ts';
 import { refuseMuted, refuseUnableToPost } from '../converses/access.ts';
+import { refuseBlockedDmSend } from '../converses/blocked-dm.ts';
 import { refuseUnknownCustomEmoji } from './custom-emoji.ts';
 import { refuseMixedAround } from '../store/around.ts';
 import { mentioned } from '../mentions.ts';
@@ -154,6 +155,7 @@ export const messageActions = (deps: ChatDeps) => {
           written.handles,
         );
         refuseUnableToPost(converse);
+        await refuseBlockedDmSend(ctx, converse, userId);
         const many = await manyMentions(ctx, converse, userId, content);
         if (replyTo && !(await store.read.existsIn(converseId, replyTo)))
           throw notFound('message', "'replyTo' names no message of this converse");

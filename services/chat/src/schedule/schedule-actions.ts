@@ -2,6 +2,7 @@ import type { Message, Reminder, ReminderEntry, ScheduledAccepted, ScheduledEntr
 import { callerId, conflict, invalid, notFound, type ActionParams, type Ctx, type Params } from '@im/sdk';
 import { Types } from 'mongoose';
 import { refuseUnableToPost } from '../converses/access.ts';
+import { refuseBlockedDmSend } from '../converses/blocked-dm.ts';
 import type { ChatDeps } from '../deps.ts';
 import type { DueTimer } from './due-timer.ts';
 import { LEASE_MS, type DueWork } from './due-work.ts';
@@ -37,7 +38,9 @@ export async function scheduleLater(
       { field: 'sendAt', type: 'forbidden', message: "'sendAt' is for people's own sends, not bots" },
     ]);
   const at = futureTime('sendAt', sendAt);
-  refuseUnableToPost(await access.require(ctx, converseId, userId));
+  const converse = await access.require(ctx, converseId, userId);
+  refuseUnableToPost(converse);
+  await refuseBlockedDmSend(ctx, converse, userId);
   if (replyTo && !(await store.read.existsIn(converseId, replyTo, { live: true })))
     throw notFound('message', "'replyTo' names no live message of this converse");
   if (threadId) await threads.requireRoot(converseId, threadId);

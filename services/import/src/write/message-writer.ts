@@ -1,4 +1,4 @@
-import type { ObjectStorage } from '@im/sdk';
+import { normalizeEmoji, UNICODE_EMOJI, unicodeForName, unicodeShortcodes, type ObjectStorage } from '@im/sdk';
 import type mongoose from 'mongoose';
 import type { Types } from 'mongoose';
 import { mentionedKeys, replaceMentionTokens } from '../source/mention-token.ts';
@@ -6,7 +6,6 @@ import type { SkipCounter } from '../source/skip-counter.ts';
 import type { SourceFile, SourceMessage } from '../source/types.ts';
 import type { Person } from './accounts.ts';
 import { insertNew, type ImportCollections } from './collections.ts';
-import { normalizeEmoji, UNICODE_EMOJI, unicodeForName, unicodeShortcodes } from './emoji-names.ts';
 import type { DerivedIds } from './ids.ts';
 import type { Numbering } from './numbering.ts';
 import type { Destination } from './plan.ts';

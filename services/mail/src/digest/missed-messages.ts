@@ -7,7 +7,7 @@ import { digestDelayMs } from './delays.ts';
 /**
  * What missed-message e-mails hear: a DM or a direct mention for someone
  * who gets these e-mails (a verified address, not turned off), has no
- * socket anywhere and did not mute the converse is recorded, and their digest scheduled (the first one
+ * socket anywhere, did not mute the converse and did not block the author is recorded, and their digest scheduled (the first one
  * missed sets its time); reading the converse past a message cancels it;
  * an edit or a deletion is carried over.
  */
@@ -23,12 +23,14 @@ export function missedMessages({ app, models, queue, timer }: MailDeps) {
       const recipients = await call(ctx, 'user.mailRecipients', { ids: targets });
       const ids = Object.keys(recipients);
       if (ids.length === 0) return;
-      const [online, muted] = await Promise.all([
+      const [online, muted, blockers] = await Promise.all([
         call(ctx, 'gateway.online', { userIds: ids }).catch(() => []),
         // Muted in their notification settings: no e-mail either (without a push service, nobody is muted).
         call(ctx, 'push.mutedAmong', { converseId: message.converseId, userIds: ids }).catch(() => []),
+        // Those who blocked the author hear of none of their messages.
+        call(ctx, 'user.blockersAmong', { userId: message.authorId, ids }),
       ]);
-      const skipped = new Set([...online, ...muted]);
+      const skipped = new Set([...online, ...muted, ...blockers]);
       const away = ids.filter((id) => !skipped.has(id));
       if (away.length === 0) return;
 

@@ -2,19 +2,23 @@
 // missing key does not compile, and catalogs.test.ts says which).
 import type { Catalog } from '../en/index.ts';
 import { common } from './common.ts';
+import { account } from './account.ts';
 import { composer } from './composer.ts';
 import { keyboard } from './keyboard.ts';
 import { offline } from './offline.ts';
 import { push } from './push.ts';
+import { safety } from './safety.ts';
 import { search } from './search.ts';
 import { timeline } from './timeline.ts';
 
 export const de: Catalog = {
   ...common,
+  ...account,
   ...composer,
   ...keyboard,
   ...offline,
   ...push,
+  ...safety,
   ...search,
   ...timeline,
 };

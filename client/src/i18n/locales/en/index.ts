@@ -1,19 +1,23 @@
 // The English catalog: the source of every key. One file per area of the app,
 // each spread in here.
 import { common } from './common.ts';
+import { account } from './account.ts';
 import { composer } from './composer.ts';
 import { keyboard } from './keyboard.ts';
 import { offline } from './offline.ts';
 import { push } from './push.ts';
+import { safety } from './safety.ts';
 import { search } from './search.ts';
 import { timeline } from './timeline.ts';
 
 export const en = {
   ...common,
+  ...account,
   ...composer,
   ...keyboard,
   ...offline,
   ...push,
+  ...safety,
   ...search,
   ...timeline,
 };

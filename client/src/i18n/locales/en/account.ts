@@ -1,0 +1,63 @@
+// My account: password, sessions, notifications on this browser, resetting a forgotten password, deleting the account.
+export const account = {
+  'account.password.title': 'Change password',
+  'account.password.current': 'Current password',
+  'account.password.new': 'New password',
+  'account.password.newAgain': 'New password again',
+  'account.password.submit': 'Change password',
+  'account.password.changed': 'Password changed. Your other sessions were signed out.',
+  'account.password.tooShort': 'The password needs at least {min, number} characters.',
+  'account.password.differ': 'The two passwords differ.',
+  'account.sessions.title': 'Sessions',
+  'account.sessions.loading': 'Loading sessions…',
+  'account.sessions.agent': '{browser} on {os}',
+  'account.sessions.unknownClient': 'Unknown client',
+  'account.sessions.details':
+    '{ip} · signed in {signedIn, date, medium} {signedIn, time, short} · last seen {lastSeen, date, medium} {lastSeen, time, short}',
+  'account.sessions.thisBrowser': 'This browser',
+  'account.sessions.signOut': 'Sign out',
+  'account.sessions.logOutEverywhere': 'Log out everywhere',
+  'account.push.unsupported': 'This browser cannot show notifications.',
+  'account.push.denied':
+    'Notifications are blocked for this site. Allow them in the browser’s site settings, then try again.',
+  'account.push.dismissed':
+    'Notifications were not allowed: the browser’s question was closed. Try again and choose Allow.',
+  'account.push.noServiceWorker':
+    'Notifications could not be turned on: the app’s service worker did not start ({reason}).',
+  'account.push.serverOff': 'This server does not send notifications: {reason}',
+  'account.push.browserRefused': 'The browser’s push service refused to subscribe: {reason}',
+  'account.push.serverRefused': 'The server refused this browser’s subscription: {reason}',
+  'account.push.on': 'Notifications are on.',
+  'account.push.browsers':
+    'Browsers that get your notifications (at most {max, number}; a new one replaces the oldest):',
+  'account.push.since': 'since {at, date, medium} {at, time, short}',
+  'account.push.remove': 'Remove',
+  'account.forgot.hint': 'Enter your username or the e-mail address of your account, and we will send a link.',
+  'account.forgot.who': 'Username or e-mail',
+  'account.forgot.submit': 'Send reset link',
+  'account.forgot.sent':
+    'If an account matches, we sent a link to its e-mail address. The link works for one hour; check your spam folder too.',
+  'account.reset.title': 'Reset your password',
+  'account.reset.noToken': 'This link has no token: open the whole link from the e-mail, or ask for a new one.',
+  'account.reset.goToLogIn': 'Go to log in',
+  'account.reset.changed': 'Password changed',
+  'account.reset.done':
+    'The new password is set and every session of the account was signed out.{signedIn, select, yes {} other { Log in with it now.}}',
+  'account.reset.openApp': 'Open the app',
+  'account.reset.logIn': 'Log in',
+  'account.reset.choose': 'Choose a new password',
+  'account.reset.rules': '{min, number} to {max, number} characters. Every session of the account will be signed out.',
+  'account.reset.submit': 'Set new password',
+  'account.reset.backToLogIn': 'Back to log in',
+  'account.delete.title': 'Delete my account',
+  'account.delete.hint':
+    'You leave every group (a group you own passes to an admin, or is deleted when it has none), your sessions end and your username stays reserved. Your messages stay, under “Deleted user”. This cannot be undone.',
+  'account.delete.start': 'Delete my account…',
+  'account.delete.password': 'Your password',
+  'account.delete.typeUsername': 'Type your username ({username}) to confirm',
+  'account.delete.continue': 'Delete my account',
+  'account.delete.confirmTitle': 'Delete your account?',
+  'account.delete.confirm': 'Delete your account for good? You will be signed out here and everywhere.',
+  'account.delete.confirmButton': 'Yes, delete my account',
+  'account.delete.done': 'Your account was deleted. You can create a new one with another username.',
+};

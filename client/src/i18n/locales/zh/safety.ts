@@ -1,0 +1,60 @@
+// 安全：屏蔽用户与审计日志。
+import type { safety as english } from '../en/safety.ts';
+
+export const safety: Record<keyof typeof english, string> = {
+  'safety.block': '屏蔽',
+  'safety.unblock': '取消屏蔽',
+  'safety.blockedHint': '已屏蔽：你们之间无法私信，对方的消息会被折叠。对方不会收到提示。',
+  'safety.blockedMessage': '来自已屏蔽用户的消息。',
+  'safety.showMessage': '显示',
+  'safety.blockedUsers.title': '已屏蔽的用户',
+  'safety.blockedUsers.none': '你还没有屏蔽任何人。',
+  'safety.blockedUsers.someone': '某人',
+  'safety.blockedUsers.since': '@{username} · 屏蔽于 {at, date, medium}',
+  'safety.audit.label': '审计日志',
+  'safety.audit.empty': '尚无记录。',
+  'safety.audit.loadMore': '加载更多',
+  'safety.audit.someone': '某人',
+  'safety.audit.inGroup': '于 {group}',
+  'safety.audit.userDeactivate': '{actor} 停用了 {target} 的账户{because, select, yes {：{reason}} other {}}',
+  'safety.audit.userActivate': '{actor} 重新启用了 {target} 的账户',
+  'safety.audit.userResetLink': '{actor} 为 {target} 生成了密码重置链接',
+  'safety.audit.userClaimLink': '{actor} 为导入的账户 {target} 生成了认领链接',
+  'safety.audit.userClaim':
+    '{actor} 认领了{hasImportedAs, select, yes {导入的账户 @{importedAs}} other {一个导入的账户}}',
+  'safety.audit.registration':
+    '{actor} 将注册设置为{mode, select, open {开放} invite {仅限邀请} closed {关闭} other {{mode}}}',
+  'safety.audit.settings': '{actor} 修改了服务器设置',
+  'safety.audit.groupDelete': '{actor} 删除了群组{hasName, select, yes { {name}} other {}}',
+  'safety.audit.panelDelete': '{actor} 删除了{hasName, select, yes {面板 #{name}} other {一个面板}}',
+  'safety.audit.panelUpdate':
+    '{actor} 修改了{hasName, select, yes {面板 #{name}} other {一个面板}}{posting, select, admin {：仅管理员可发言} member {：所有人可发言} other {}}',
+  'safety.audit.memberKick': '{actor} 将 {target} 移出了群组{because, select, yes {：{reason}} other {}}',
+  'safety.audit.memberRole':
+    '{role, select, admin {{actor} 将 {target} 设为管理员} other {{actor} 将 {target} 设为成员}}',
+  'safety.audit.memberRoleGive': '{actor} 授予 {target} {hasRole, select, yes {角色 {role}} other {一个角色}}',
+  'safety.audit.memberRoleTake': '{actor} 收回了 {target} 的{hasRole, select, yes {角色 {role}} other {一个角色}}',
+  'safety.audit.roleCreate': '{actor} 创建了角色 {name}',
+  'safety.audit.roleUpdate': '{actor} 修改了角色 {name}',
+  'safety.audit.roleDelete': '{actor} 删除了角色 {name}',
+  'safety.audit.userGroupCreate': '{actor} 创建了用户组 @{handle}',
+  'safety.audit.userGroupUpdate': '{actor} 修改了用户组 @{handle}',
+  'safety.audit.userGroupDelete': '{actor} 删除了用户组 @{handle}',
+  'safety.audit.memberBan': '{actor} 封禁了 {target}{because, select, yes {：{reason}} other {}}',
+  'safety.audit.memberUnban': '{actor} 解除了对 {target} 的封禁',
+  'safety.audit.memberMute': '{actor} 禁言了 {target}',
+  'safety.audit.memberMuteUntil': '{actor} 禁言了 {target}，直到 {until}',
+  'safety.audit.memberMuteFor': '{actor} 禁言了 {target} {length}',
+  'safety.audit.memberUnmute': '{actor} 解除了 {target} 的禁言',
+  'safety.audit.inviteRevoke': '{actor} 撤销了邀请 {code}',
+  'safety.audit.messageDelete': '{actor} 删除了{hasAuthor, select, yes { {author} 的} other {}}一条消息',
+  'safety.audit.reportDeleted':
+    '{actor} 删除了{hasAuthor, select, yes { {author} 的} other {}}一条被举报的消息{because, select, yes {（{reason}）} other {}}',
+  'safety.audit.reportDismissed':
+    '{actor} 驳回了{hasAuthor, select, yes {对 {author} 的消息的} other {}}一条举报{because, select, yes {（{reason}）} other {}}',
+  'safety.audit.other': '{actor}：{action} {type} {id}',
+  'safety.audit.days': '{count, plural, other {# 天}}',
+  'safety.audit.hours': '{count, plural, other {# 小时}}',
+  'safety.audit.minutes': '{count, plural, other {# 分钟}}',
+  'safety.audit.seconds': '{count, plural, other {# 秒}}',
+};

@@ -1,8 +1,11 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './i18n/i18n.ts';
+import { startTheme } from './theme/theme.ts';
 import { App } from './App.tsx';
 import './styles.css';
+
+startTheme();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -1,10 +1,12 @@
 // The English catalog: the source of every key. One file per area of the app,
 // each spread in here (one line each, with a trailing comma, so that areas
 // added side by side merge).
+import { appearance } from './appearance.ts';
 import { common } from './common.ts';
 
 export const en = {
   ...common,
+  ...appearance,
 };
 
 export type MessageKey = keyof typeof en;

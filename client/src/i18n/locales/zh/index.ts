@@ -1,8 +1,10 @@
 // The Simplified Chinese catalog: every key of the English one (the type says so; a
 // missing or extra key does not compile, and catalogs.test.ts says which).
 import type { Catalog } from '../en/index.ts';
+import { appearance } from './appearance.ts';
 import { common } from './common.ts';
 
 export const zh: Catalog = {
   ...common,
+  ...appearance,
 };

@@ -287,7 +287,10 @@ describe('moderating a group in the web client', () => {
     await dave.getByLabel('Username').fill('dave');
     await dave.getByLabel('Password').fill(PASSWORD);
     await dave.getByRole('button', { name: 'Create account' }).click();
-    await dave.getByTestId('rail-group').filter({ hasText: 'Te' }).waitFor();
+    await dave
+      .getByTestId('rail-group')
+      .and(dave.getByRole('button', { name: 'Team', exact: true }))
+      .waitFor();
     assert.equal(
       await dave.getByRole('dialog', { name: 'Join a group' }).count(),
       0,

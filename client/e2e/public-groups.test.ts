@@ -129,7 +129,10 @@ describe('public groups, web-public panels and feeds in the web client', () => {
     await entry.getByRole('button', { name: 'Join Gardeners' }).click();
     await page.getByTestId('converse-title').filter({ hasText: '#general' }).waitFor();
     assert.equal(new URL(page.url()).pathname, `/g/${groupId}/${converseId}`);
-    await page.getByTestId('rail-group').filter({ hasText: 'Ga' }).waitFor();
+    await page
+      .getByTestId('rail-group')
+      .and(page.getByRole('button', { name: 'Gardeners', exact: true }))
+      .waitFor();
     // Olivia sees the newcomer.
     await pages.olivia!.getByTestId('member').filter({ hasText: 'pablo' }).waitFor();
   });

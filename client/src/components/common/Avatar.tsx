@@ -2,13 +2,15 @@ import type { PresenceStatus, PublicUser } from '@im/protocol';
 import { useState } from 'react';
 import { useFileUrl } from '../../state/file-urls.ts';
 import { displayName } from '../../state/users.ts';
+import { Initials } from './Initials.tsx';
 
-const COLORS = ['#5865f2', '#3ba55d', '#faa61a', '#ed4245', '#eb459e', '#00a8fc', '#9b59b6', '#e67e22'];
+/** How many avatar colours the themes define (--avatar-0 to --avatar-7, each under white initials at 4.5:1). */
+const COLORS = 8;
 
 function colorOf(key: string): string {
   let hash = 0;
   for (let i = 0; i < key.length; i++) hash = (hash * 31 + key.charCodeAt(i)) | 0;
-  return COLORS[Math.abs(hash) % COLORS.length]!;
+  return `var(--avatar-${Math.abs(hash) % COLORS})`;
 }
 
 /** A file of this server (its download or thumbnail path), read through a signed URL. */
@@ -44,7 +46,7 @@ export function Avatar(props: {
       aria-hidden="true"
       data-testid="avatar"
     >
-      {picture ? <Picture avatar={picture} fallback={initials} /> : initials}
+      {picture ? <Picture avatar={picture} fallback={initials} /> : <Initials text={initials} />}
       {props.online !== undefined && (
         <span className={dotClass(props.online, props.status)} data-testid="presence-dot" />
       )}
@@ -63,12 +65,12 @@ function Picture(props: { avatar: string; fallback: string }) {
 
 function OwnFilePicture(props: { fileId: string; fallback: string }) {
   const url = useFileUrl(props.fileId);
-  return url ? <Img src={url} fallback={props.fallback} /> : <>{props.fallback}</>;
+  return url ? <Img src={url} fallback={props.fallback} /> : <Initials text={props.fallback} />;
 }
 
 /** A picture that cannot be loaded leaves the initials. */
 function Img(props: { src: string; fallback: string }) {
   const [failed, setFailed] = useState(false);
-  if (failed) return <>{props.fallback}</>;
+  if (failed) return <Initials text={props.fallback} />;
   return <img src={props.src} alt="" referrerPolicy="no-referrer" onError={() => setFailed(true)} />;
 }

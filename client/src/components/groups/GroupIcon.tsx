@@ -1,6 +1,7 @@
 import type { Group } from '@im/protocol';
 import { useState } from 'react';
 import { useFileUrl } from '../../state/file-urls.ts';
+import { Initials } from '../common/Initials.tsx';
 
 /** The first two characters of a group's name: what shows where it has no icon. */
 export const groupInitials = (name: string): string => [...name].slice(0, 2).join('');
@@ -11,7 +12,7 @@ export function GroupIcon(props: { group: Pick<Group, 'name' | 'icon'> }) {
   return props.group.icon ? (
     <IconPicture key={props.group.icon} fileId={props.group.icon} fallback={initials} />
   ) : (
-    <>{initials}</>
+    <Initials text={initials} />
   );
 }
 
@@ -19,7 +20,7 @@ export function GroupIcon(props: { group: Pick<Group, 'name' | 'icon'> }) {
 function IconPicture(props: { fileId: string; fallback: string }) {
   const url = useFileUrl(props.fileId);
   const [failed, setFailed] = useState(false);
-  if (!url || failed) return <>{props.fallback}</>;
+  if (!url || failed) return <Initials text={props.fallback} />;
   return (
     <img
       className="group-icon-picture"

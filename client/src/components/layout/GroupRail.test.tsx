@@ -46,9 +46,9 @@ describe('GroupRail: icons', () => {
     render(<GroupRail onCreate={() => undefined} onJoin={() => undefined} />);
     const [first, second] = screen.getAllByTestId('rail-group');
     await vi.waitFor(() => expect(first!.querySelector('img')?.getAttribute('src')).toBe(`/files/signed/${fileId}`));
-    expect(first!.textContent).not.toContain('Te');
+    expect(first!.querySelector('[data-initials]')).toBeNull();
     expect(second!.querySelector('img')).toBeNull();
-    expect(second!.textContent).toBe('Ot');
+    expect(second!.querySelector('[data-initials]')?.getAttribute('data-initials')).toBe('Ot');
     expect(seen.map((r) => r.url)).toEqual([apiPath('file.url', { fileId, variant: 'file' })]);
   });
 
@@ -61,6 +61,6 @@ describe('GroupRail: icons', () => {
     await vi.waitFor(() => expect(seen.length).toBe(1));
     const item = screen.getByTestId('rail-group');
     expect(item.querySelector('img')).toBeNull();
-    expect(item.textContent).toBe('Te');
+    expect(item.querySelector('[data-initials]')?.getAttribute('data-initials')).toBe('Te');
   });
 });

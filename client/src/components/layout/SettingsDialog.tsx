@@ -11,6 +11,7 @@ import { AvatarSection } from '../people/AvatarSection.tsx';
 import { EmailSection } from './EmailSection.tsx';
 import { DndScheduleSection } from '../status/DndScheduleSection.tsx';
 import { FeedsSection } from './FeedsSection.tsx';
+import { AppearanceSection } from './AppearanceSection.tsx';
 import { LanguageSection } from './LanguageSection.tsx';
 import { PasswordSection } from './PasswordSection.tsx';
 import { PushSubscriptionsSection } from './PushSubscriptionsSection.tsx';
@@ -65,6 +66,7 @@ export function SettingsDialog(props: { onClose: () => void }) {
       </form>
       <AvatarSection />
       <LanguageSection />
+      <AppearanceSection />
       <div className="form">
         <h3>Notifications</h3>
         {push === 'unsupported' && <p className="hint">This browser cannot show notifications.</p>}

@@ -107,7 +107,7 @@ describe('avatar', () => {
       expect(withPicture!.querySelector('img')?.getAttribute('src')).toBe(`/files/signed/${fileId}`),
     );
     expect(initials!.querySelector('img')).toBeNull();
-    expect(initials!.textContent).toBe('AL');
+    expect(initials!.querySelector('[data-initials]')?.getAttribute('data-initials')).toBe('AL');
     expect(hook!.querySelector('img')).toBeNull();
   });
 });

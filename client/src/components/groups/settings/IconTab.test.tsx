@@ -44,7 +44,7 @@ describe('IconTab', () => {
     ]);
     expect(getState().groups[GROUP_ID]!.icon).toBeUndefined();
     expect(preview.querySelector('img')).toBeNull();
-    expect(preview.textContent).toBe('Te');
+    expect(preview.querySelector('[data-initials]')?.getAttribute('data-initials')).toBe('Te');
     expect(screen.queryByRole('button', { name: 'Remove icon' })).toBeNull();
     expect(screen.getByRole('button', { name: 'Choose an icon…' })).toBeTruthy();
   });

@@ -3,6 +3,7 @@
 import type { Catalog } from '../en/index.ts';
 import { common } from './common.ts';
 import { account } from './account.ts';
+import { appearance } from './appearance.ts';
 import { composer } from './composer.ts';
 import { keyboard } from './keyboard.ts';
 import { offline } from './offline.ts';
@@ -14,6 +15,7 @@ import { timeline } from './timeline.ts';
 export const de: Catalog = {
   ...common,
   ...account,
+  ...appearance,
   ...composer,
   ...keyboard,
   ...offline,

@@ -2,6 +2,7 @@
 // each spread in here.
 import { common } from './common.ts';
 import { account } from './account.ts';
+import { appearance } from './appearance.ts';
 import { composer } from './composer.ts';
 import { keyboard } from './keyboard.ts';
 import { offline } from './offline.ts';
@@ -13,6 +14,7 @@ import { timeline } from './timeline.ts';
 export const en = {
   ...common,
   ...account,
+  ...appearance,
   ...composer,
   ...keyboard,
   ...offline,

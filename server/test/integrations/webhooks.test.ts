@@ -219,10 +219,10 @@ describe('webhooks', () => {
     );
     await ok('POST', `/api/converses/${converseId}/messages`, owner, { content: 'retry me' }, 201);
     await until('the first attempt', () => rx.received.length === 1, 10_000);
-    const log = await ok<WebhookDelivery[]>(
-      'GET',
-      `/api/groups/${group.id}/webhooks/outgoing/${hook.id}/deliveries`,
-      owner,
+    // The attempt's outcome is written just after the receiver answered: wait for it.
+    const log = await eventually(
+      () => ok<WebhookDelivery[]>('GET', `/api/groups/${group.id}/webhooks/outgoing/${hook.id}/deliveries`, owner),
+      (l) => l[0]?.responseStatus === 500,
     );
     assert.equal(log[0]!.status, 'retrying');
     assert.equal(log[0]!.responseStatus, 500);

@@ -55,7 +55,7 @@ export function GroupSidebar(props: { group: Group; activeConverseId?: string })
               <GroupIcon group={group} />
             </span>
           )}
-          <span>{group.name}</span> <Icon name="chevron" size={16} />
+          <span title={group.name}>{group.name}</span> <Icon name="chevron" size={16} />
         </button>
         {menu && (
           <div className="menu" role="menu" onClick={() => setMenu(false)}>
@@ -130,7 +130,9 @@ export function GroupSidebar(props: { group: Group; activeConverseId?: string })
                 ) : (
                   <span aria-hidden="true"># </span>
                 )}
-                <span className="channel-name">{panel.name}</span>
+                <span className="channel-name" title={panel.name}>
+                  {panel.name}
+                </span>
                 {panel.private && (
                   <span className="private-mark" title="Private panel" data-testid="private-mark">
                     <Icon name="lock" size={14} />

@@ -10,6 +10,7 @@ import { presenceLabel } from '../../state/status.ts';
 import { BotBadge } from '../messages/BotBadge.tsx';
 import { RoleChips } from '../groups/roles/RoleChips.tsx';
 import { useMemberRoles } from '../groups/roles/useGroupRoles.ts';
+import { useKeepInViewport } from './useKeepInViewport.ts';
 
 /**
  * Who someone is, on a click of their name: avatar, names, whether they are
@@ -24,6 +25,7 @@ export function ProfileCard(props: { user: PublicUser; onClose: () => void }) {
   const meId = useStore((s) => s.me?.id);
   const groupId = useStore((s) => (s.route.name === 'group' ? s.route.groupId : undefined));
   const { roles, color } = useMemberRoles(groupId, user.id);
+  useKeepInViewport(box);
   useEffect(() => {
     if (useStore.getState().presence[user.id] === undefined) void loadPresence([user.id]);
     // Asked once per opening: the presence events keep it current afterwards.

@@ -262,8 +262,8 @@ describe('moderating a group in the web client', () => {
     const row = console_.getByTestId('admin-user').filter({ hasText: '@carol' });
     await row.getByTestId('user-state').filter({ hasText: 'Active' }).waitFor();
     assert.equal(await console_.getByTestId('admin-user').count(), 1, 'the search narrows the list');
-    page.once('dialog', (d) => void d.accept());
     await row.getByRole('button', { name: 'Deactivate' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Deactivate' }).click();
     await row.getByTestId('user-state').filter({ hasText: 'Deactivated' }).waitFor();
     // Carol's session ends at once, and she cannot sign in again.
     const carolPage = pages.carol!;

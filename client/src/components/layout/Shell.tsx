@@ -32,6 +32,7 @@ import { ScheduledButton, ScheduledDialogHost } from '../scheduled/ScheduledDial
 import { SearchButton, SearchLauncher } from '../search/SearchLauncher.tsx';
 import { ConverseNotificationsMenu } from '../attention/ConverseNotificationsMenu.tsx';
 import { InboxBell } from '../attention/InboxBell.tsx';
+import { ConfirmHost } from '../common/ConfirmDialog.tsx';
 
 type Dialogs = null | 'create' | 'join' | 'settings' | 'admin';
 
@@ -252,6 +253,7 @@ export function Shell() {
       </div>
       <CallBar />
       <IncomingCall />
+      <ConfirmHost />
     </div>
   );
 }

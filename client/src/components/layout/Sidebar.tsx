@@ -19,6 +19,7 @@ import { hasPermission } from '../../state/permissions.ts';
 import { Icon } from '../common/Icon.tsx';
 import { useMenu } from '../common/useMenu.ts';
 import { NewMessageDialog } from '../people/NewMessageDialog.tsx';
+import { whenConfirmed } from '../common/confirm.ts';
 
 type Open = null | 'invite' | 'rename' | 'panel' | 'settings' | { panelSettings: Panel };
 
@@ -82,7 +83,11 @@ export function GroupSidebar(props: { group: Group; activeConverseId?: string })
                 type="button"
                 role="menuitem"
                 className="danger"
-                onClick={() => window.confirm(`Delete ${group.name} for everyone?`) && void deleteGroup(group.id)}
+                onClick={() =>
+                  whenConfirmed({ message: 'shell.confirm.deleteGroup', values: { name: group.name } }, () =>
+                    deleteGroup(group.id),
+                  )
+                }
               >
                 Delete group
               </button>
@@ -91,7 +96,16 @@ export function GroupSidebar(props: { group: Group; activeConverseId?: string })
                 type="button"
                 role="menuitem"
                 className="danger"
-                onClick={() => window.confirm(`Leave ${group.name}?`) && void leaveGroup(group.id)}
+                onClick={() =>
+                  whenConfirmed(
+                    {
+                      message: 'shell.confirm.leaveGroup',
+                      values: { name: group.name },
+                      confirm: 'shell.confirm.leave',
+                    },
+                    () => leaveGroup(group.id),
+                  )
+                }
               >
                 Leave group
               </button>
@@ -164,7 +178,9 @@ export function GroupSidebar(props: { group: Group; activeConverseId?: string })
                     className="icon-button"
                     aria-label={`Delete ${panel.name}`}
                     onClick={() =>
-                      window.confirm(`Delete #${panel.name} and its messages?`) && void deletePanel(group.id, panel.id)
+                      whenConfirmed({ message: 'shell.confirm.deletePanel', values: { name: panel.name } }, () =>
+                        deletePanel(group.id, panel.id),
+                      )
                     }
                   >
                     <Icon name="trash" size={16} />

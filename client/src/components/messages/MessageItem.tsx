@@ -28,6 +28,7 @@ import { ForwardedFrom } from './ForwardedFrom.tsx';
 import { useMentionHandles } from './useMentionHandles.ts';
 import { PollCard } from './PollCard.tsx';
 import { SaveButton } from './SaveButton.tsx';
+import { whenConfirmed } from '../common/confirm.ts';
 
 export interface ItemContext {
   me: PublicUser;
@@ -217,7 +218,7 @@ function ConfirmedMessage(props: { message: Message; author?: PublicUser; first:
               type="button"
               aria-label="Delete"
               onClick={() => {
-                if (window.confirm('Delete this message?')) ctx.handlers.onDelete(message);
+                whenConfirmed({ message: 'shell.confirm.deleteMessage' }, () => ctx.handlers.onDelete(message));
               }}
             >
               <Icon name="trash" size={18} />

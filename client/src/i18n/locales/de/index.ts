@@ -2,7 +2,9 @@
 // missing or extra key does not compile, and catalogs.test.ts says which).
 import type { Catalog } from '../en/index.ts';
 import { common } from './common.ts';
+import { shell } from './shell.ts';
 
 export const de: Catalog = {
   ...common,
+  ...shell,
 };

@@ -2,9 +2,11 @@
 // each spread in here (one line each, with a trailing comma, so that areas
 // added side by side merge).
 import { common } from './common.ts';
+import { shell } from './shell.ts';
 
 export const en = {
   ...common,
+  ...shell,
 };
 
 export type MessageKey = keyof typeof en;

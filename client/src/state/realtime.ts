@@ -47,6 +47,7 @@ import { loadCustomEmoji, useCustomEmoji } from './custom-emoji.ts';
 import { forgetOnSignOut } from './account-state.ts';
 import { applyCallUpdate, applyDeclined, applyRinging, loadRinging, refreshCallStates } from './calls.ts';
 import { api } from '../api/api.ts';
+import { noticeGroupGone, noticePanelDeleted } from './departures.ts';
 
 const SYNC_TIMEOUT_MS = 20_000;
 const TYPING_SHOWN_MS = 4000;
@@ -107,7 +108,10 @@ export function attachRealtime(socket: ChatSocket, onUnauthorized: () => void): 
   socket.on('typing', (event) => showTyping(event.converseId, event.userId));
 
   socket.on('group:updated', (group) => updateGroup(group));
-  socket.on('group:deleted', (event) => removeGroup(event.groupId));
+  socket.on('group:deleted', (event) => {
+    noticeGroupGone(event.groupId, 'deleted');
+    removeGroup(event.groupId);
+  });
   socket.on('member:joined', (event) => {
     applyMemberJoined(event.groupId, event.userId, event.role);
     // Someone who shares no other group with me was never asked about: whether they are online.
@@ -119,8 +123,10 @@ export function attachRealtime(socket: ChatSocket, onUnauthorized: () => void): 
     if (useCustomEmoji.getState().byGroup[groupId]) void loadCustomEmoji(groupId, true);
   });
   socket.on('member:left', (event) => {
-    if (event.userId === getState().me?.id) removeGroup(event.groupId);
-    else {
+    if (event.userId === getState().me?.id) {
+      if (event.removed) noticeGroupGone(event.groupId, 'removed');
+      removeGroup(event.groupId);
+    } else {
       dropMember(event.groupId, event.userId);
       updateMemberCount(event.groupId, -1);
     }
@@ -139,9 +145,10 @@ export function attachRealtime(socket: ChatSocket, onUnauthorized: () => void): 
   socket.on('panel:updated', (event) =>
     updatePanels(event.groupId, (panels) => panels.map((p) => (p.id === event.panel.id ? event.panel : p))),
   );
-  socket.on('panel:deleted', (event) =>
-    updatePanels(event.groupId, (panels) => panels.filter((p) => p.id !== event.panelId)),
-  );
+  socket.on('panel:deleted', (event) => {
+    noticePanelDeleted(event.groupId, event.panelId);
+    updatePanels(event.groupId, (panels) => panels.filter((p) => p.id !== event.panelId));
+  });
   socket.on('dm:opened', (dm) => putDm(dm));
   attachStatusEvents(socket);
   socket.on('call:updated', (state) => applyCallUpdate(state));

@@ -166,9 +166,11 @@ const FANOUT: FanoutTable = {
       retellPresence(rt.io, userId, (ids) => (ids.includes(groupId) ? ids : [...ids, groupId]));
     emitTo(rt, groupRoom(groupId), 'member:joined', { groupId, userId, role });
   },
-  [EVENTS.memberLeft]: (rt, { groupId, userId, converseIds }) => {
+  [EVENTS.memberLeft]: (rt, { groupId, userId, converseIds, removedBy }) => {
     // Tell the group (the leaver included), then stop delivering to the leaver at once.
-    emitTo(rt, [groupRoom(groupId), userRoom(userId)], 'member:left', { groupId, userId });
+    // `removed` (kicked or banned, not left) lets the removed member's app say so.
+    const removed = removedBy !== undefined ? { removed: true as const } : {};
+    emitTo(rt, [groupRoom(groupId), userRoom(userId)], 'member:left', { groupId, userId, ...removed });
     move(rt, 'leave', userRoom(userId), [groupRoom(groupId), ...converseIds.map(converseRoom)]);
     retellPresence(rt.io, userId, (ids) => ids.filter((id) => id !== groupId));
   },

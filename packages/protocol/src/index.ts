@@ -484,7 +484,8 @@ export interface ServerToClientEvents {
   'group:updated': (group: GroupInfo) => void;
   'group:deleted': (event: { groupId: string }) => void;
   'member:joined': (event: { groupId: string; userId: string; role: GroupRole }) => void;
-  'member:left': (event: { groupId: string; userId: string }) => void;
+  /** `removed`: kicked or banned by someone else (absent when they left). */
+  'member:left': (event: { groupId: string; userId: string; removed?: true }) => void;
   'member:updated': (event: {
     groupId: string;
     userId: string;

@@ -16,4 +16,7 @@ export const shell: Record<keyof typeof en, string> = {
   'shell.confirm.deleteGroup': '{name} für alle löschen?',
   'shell.confirm.leaveGroup': '{name} verlassen?',
   'shell.confirm.deletePanel': '#{name} mit allen Nachrichten löschen?',
+  'shell.notice.panelDeleted': '#{name} wurde gelöscht.',
+  'shell.notice.groupDeleted': '{name} wurde gelöscht.',
+  'shell.notice.removed': 'Du wurdest aus {name} entfernt.',
 };

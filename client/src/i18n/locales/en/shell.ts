@@ -15,4 +15,7 @@ export const shell = {
   'shell.confirm.deleteGroup': 'Delete {name} for everyone?',
   'shell.confirm.leaveGroup': 'Leave {name}?',
   'shell.confirm.deletePanel': 'Delete #{name} and its messages?',
+  'shell.notice.panelDeleted': '#{name} was deleted.',
+  'shell.notice.groupDeleted': '{name} was deleted.',
+  'shell.notice.removed': 'You were removed from {name}.',
 };

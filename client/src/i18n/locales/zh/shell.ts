@@ -16,4 +16,7 @@ export const shell: Record<keyof typeof en, string> = {
   'shell.confirm.deleteGroup': '为所有人删除 {name}？',
   'shell.confirm.leaveGroup': '退出 {name}？',
   'shell.confirm.deletePanel': '删除 #{name} 及其所有消息？',
+  'shell.notice.panelDeleted': '#{name} 已被删除。',
+  'shell.notice.groupDeleted': '{name} 已被删除。',
+  'shell.notice.removed': '你已被移出 {name}。',
 };

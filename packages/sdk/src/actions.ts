@@ -75,6 +75,7 @@ export interface ActionMap {
   /** Who follows a thread: its root's author and the followers (at most `max`). */
   'chat.threadFollowers': { params: { rootId: string; max: number }; result: string[] };
   'chat.readSeqs': { params: { userId: string; converseIds: string[] }; result: Record<string, number> };
+  'chat.startReading': { params: { userId: string; converseIds: string[] }; result: void };
   /** The user's role in the group of a panel's converse, or null (not a member, or not a panel). */
   'group.converseMember': { params: { converseId: string; userId: string }; result: ConverseMembership | null };
   /**

@@ -23,6 +23,7 @@ import type {
   FileInfo,
   Group,
   Invite,
+  InvitePreview,
   Member,
   MemberPage,
   Message,
@@ -80,6 +81,7 @@ export interface ApiSchemas {
   Member: Member;
   MemberPage: MemberPage;
   Invite: Invite;
+  InvitePreview: InvitePreview;
   Reaction: Reaction;
   Message: Message;
   DmConverse: DmConverse;

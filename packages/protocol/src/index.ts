@@ -236,6 +236,17 @@ export interface FeedToken {
   token: string;
 }
 
+/**
+ * `GET /api/invites/:code`: what an invite link shows before joining, to
+ * anyone holding the code (signed in or not): the group and who invited.
+ */
+export interface InvitePreview {
+  group: DirectoryGroup & { icon?: string };
+  /** Who made the invite (absent when their account is gone). */
+  inviter?: PublicUser;
+  expiresAt: Timestamp;
+}
+
 export interface Invite {
   code: string;
   createdBy: Id;

@@ -8,6 +8,7 @@ import type {
   CommandAccepted,
   ConverseAccess,
   Group,
+  InvitePreview,
   ConverseMembership,
   CustomEmoji,
   LinkPreview,
@@ -119,6 +120,7 @@ export interface ActionMap {
   'group.checkInvite': { params: { code: string }; result: { groupId: string } | null };
   /** The caller (ctx.meta.user) joins the invite's group. */
   'group.acceptInvite': { params: { code: string }; result: Group };
+  'group.previewInvite': { params: { code: string }; result: InvitePreview };
   /** A message as the caller (ctx.meta.user) may see it: 404 otherwise. */
   'chat.getMessage': { params: { messageId: string }; result: Message };
   /** Deletes a message as the caller (ctx.meta.user): its author or a group admin. */

@@ -282,7 +282,8 @@ describe('moderating a group in the web client', () => {
     dave.setDefaultTimeout(STEP_DEADLINE_MS);
     watch('dave', dave);
     await dave.goto(`${story.server.base}/invite/${inviteCode}`);
-    await dave.getByRole('button', { name: 'Create an account' }).click();
+    // An invite link opens on signing up.
+    await dave.getByRole('button', { name: 'Create account' }).waitFor();
     assert.equal(await dave.getByLabel('Invite link or code').inputValue(), inviteCode);
     await dave.getByLabel('Username').fill('dave');
     await dave.getByLabel('Password').fill(PASSWORD);

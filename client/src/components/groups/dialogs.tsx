@@ -1,7 +1,12 @@
 import type { Invite, Panel } from '@im/protocol';
 import { PanelAccessFields, type PanelAccess } from './PanelAccessFields.tsx';
 import { PanelNameFields } from './PanelNameFields.tsx';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { navigate } from '../../state/navigation.ts';
+import { useStore } from '../../state/store.ts';
+import { InviteCard } from '../join/InviteCard.tsx';
+import { useInvitePreview } from '../join/useInvitePreview.ts';
 import { describeError } from '../../api/errors.ts';
 import { acceptInvite, createGroup, createInvite, createPanel, renameGroup } from '../../state/groups.ts';
 import { inviteCodeFrom } from '../../state/route.ts';
@@ -17,6 +22,8 @@ function NameDialog(props: {
   initial?: string;
   action: string;
   maxLength?: number;
+  /** Shown above the field (an invite's group). */
+  intro?: ReactNode;
   onClose: () => void;
   submit: (value: string) => Promise<string | void>;
 }) {
@@ -34,6 +41,7 @@ function NameDialog(props: {
   };
   return (
     <Dialog title={props.title} onClose={props.onClose}>
+      {props.intro}
       <form onSubmit={(e) => void onSubmit(e)} className="form">
         <label>
           {props.label}
@@ -60,14 +68,17 @@ export function CreateGroupDialog(props: { onClose: () => void }) {
   );
 }
 
+/** Joins by an invite's link or code; opened from a link, it shows the group first (InviteCard). */
 export function JoinGroupDialog(props: { onClose: () => void; initialCode?: string }) {
+  const { t } = useTranslation();
   return (
     <NameDialog
-      title="Join a group"
-      label="Invite link or code"
-      action="Join"
+      title={t('join.dialogTitle')}
+      label={t('join.codeLabel')}
+      action={t('join.joinButton')}
       maxLength={500}
       initial={props.initialCode}
+      intro={props.initialCode ? <LinkedInvite code={props.initialCode} onClose={props.onClose} /> : undefined}
       onClose={props.onClose}
       submit={async (input) => {
         try {
@@ -78,6 +89,19 @@ export function JoinGroupDialog(props: { onClose: () => void; initialCode?: stri
       }}
     />
   );
+}
+
+/** The group a followed link invites to; one I am in already just opens (I joined as I signed up). */
+function LinkedInvite(props: { code: string; onClose: () => void }) {
+  const preview = useInvitePreview(props.code);
+  const groupId = preview?.group.id;
+  const mine = useStore((s) => (groupId ? s.groups[groupId] : undefined));
+  useEffect(() => {
+    if (!mine) return;
+    navigate({ name: 'group', groupId: mine.id, converseId: mine.panels[0]?.converseId }, { replace: true });
+    props.onClose();
+  }, [mine, props]);
+  return <InviteCard preview={preview} />;
 }
 
 export function RenameGroupDialog(props: { groupId: string; name: string; onClose: () => void }) {

@@ -3,10 +3,12 @@
 // added side by side merge).
 import { common } from './common.ts';
 import { shell } from './shell.ts';
+import { join } from './join.ts';
 
 export const en = {
   ...common,
   ...shell,
+  ...join,
 };
 
 export type MessageKey = keyof typeof en;

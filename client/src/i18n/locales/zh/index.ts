@@ -3,8 +3,10 @@
 import type { Catalog } from '../en/index.ts';
 import { common } from './common.ts';
 import { shell } from './shell.ts';
+import { join } from './join.ts';
 
 export const zh: Catalog = {
   ...common,
   ...shell,
+  ...join,
 };

@@ -1,5 +1,5 @@
-import { create } from 'zustand';
 import { t } from '../../i18n/i18n.ts';
+import { accountStore } from '../../state/account-state.ts';
 import type { MessageKey } from '../../i18n/locales/en/index.ts';
 
 /**
@@ -19,8 +19,8 @@ interface Pending {
   answer: (yes: boolean) => void;
 }
 
-/** The one confirmation on screen (ConfirmHost shows it), or none. */
-export const useConfirmation = create<{ pending: Pending | null }>(() => ({ pending: null }));
+/** The one confirmation on screen (ConfirmHost shows it), or none; gone with the session. */
+export const useConfirmation = accountStore<{ pending: Pending | null }>('confirmation', () => ({ pending: null }));
 
 /**
  * Asks in an in-app dialog instead of the browser's `confirm()`: answers true

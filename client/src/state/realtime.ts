@@ -7,7 +7,7 @@ import { jittered, refusedRetryDelayMs, type HandshakeRefusal } from '../api/rec
 import type { ChatSocket } from '../api/socket.ts';
 import { showMessageNotification, type NotifyReason } from '../push/notifications.ts';
 import { commandAnswered } from './command-sends.ts';
-import { forgetCommandAges } from './commands.ts';
+import { commandsChanged, forgetCommandAges } from './commands.ts';
 import { currentSocket } from './connection.ts';
 import { attachStatusEvents, isDndNow } from './status.ts';
 import {
@@ -145,6 +145,7 @@ export function attachRealtime(socket: ChatSocket, onUnauthorized: () => void): 
   socket.on('panel:updated', (event) =>
     updatePanels(event.groupId, (panels) => panels.map((p) => (p.id === event.panel.id ? event.panel : p))),
   );
+  socket.on('integrations:changed', (event) => commandsChanged(event.groupId));
   socket.on('panel:deleted', (event) => {
     noticePanelDeleted(event.groupId, event.panelId);
     updatePanels(event.groupId, (panels) => panels.filter((p) => p.id !== event.panelId));

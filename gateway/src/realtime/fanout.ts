@@ -74,7 +74,6 @@ export const NOT_FANNED_OUT = [
   EVENTS.feedTokenReplaced,
   EVENTS.threadRead,
   EVENTS.fileUploaded,
-  EVENTS.integrationChanged,
 ] as const;
 export type FannedOutEvent = Exclude<EventName, (typeof NOT_FANNED_OUT)[number]>;
 export type FanoutTable = { [E in FannedOutEvent]: FanoutHandler<E> };
@@ -121,6 +120,10 @@ const FANOUT: FanoutTable = {
   // Only the person who ran the command, on each of their devices in that converse.
   [EVENTS.ephemeral]: ({ io }, { userId, message }) => {
     io.to(userRoom(userId)).emit('message:ephemeral', message);
+  },
+  // The group's apps load its slash commands again (bots and hooks change with them).
+  [EVENTS.integrationChanged]: (rt, { groupId }) => {
+    emitTo(rt, groupRoom(groupId), 'integrations:changed', { groupId });
   },
   [EVENTS.scheduledUpdated]: ({ io }, { userId, ...event }) => {
     io.to(userRoom(userId)).emit('scheduled:updated', event);

@@ -496,6 +496,8 @@ export interface ServerToClientEvents {
   'group:deleted': (event: { groupId: string }) => void;
   'member:joined': (event: { groupId: string; userId: string; role: GroupRole }) => void;
   /** `removed`: kicked or banned by someone else (absent when they left). */
+  /** A group's bots, webhooks or slash commands changed: apps holding its commands load them again. */
+  'integrations:changed': (event: { groupId: string }) => void;
   'member:left': (event: { groupId: string; userId: string; removed?: true }) => void;
   'member:updated': (event: {
     groupId: string;

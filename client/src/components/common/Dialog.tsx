@@ -19,6 +19,8 @@ export function Dialog(props: {
   onClose: () => void;
   children: ReactNode;
   wide?: boolean;
+  /** `medium`: wider than a form, narrower than `wide` (Settings). */
+  size?: 'medium';
   /** `alertdialog` for a question that needs an answer (ConfirmDialog). */
   role?: 'dialog' | 'alertdialog';
 }) {
@@ -73,7 +75,7 @@ export function Dialog(props: {
     <div className="backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose.current()}>
       <div
         ref={box}
-        className={props.wide ? 'dialog wide' : 'dialog'}
+        className={props.wide ? 'dialog wide' : props.size === 'medium' ? 'dialog medium' : 'dialog'}
         role={props.role ?? 'dialog'}
         aria-modal="true"
         aria-labelledby={titleId}

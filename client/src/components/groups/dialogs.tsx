@@ -55,11 +55,12 @@ function NameDialog(props: {
 }
 
 export function CreateGroupDialog(props: { onClose: () => void }) {
+  const { t } = useTranslation();
   return (
     <NameDialog
-      title="Create a group"
-      label="Group name"
-      action="Create"
+      title={t('shell.createGroup')}
+      label={t('shell.groupName')}
+      action={t('shell.create')}
       onClose={props.onClose}
       submit={async (name) => {
         await createGroup(name);
@@ -105,11 +106,12 @@ function LinkedInvite(props: { code: string; onClose: () => void }) {
 }
 
 export function RenameGroupDialog(props: { groupId: string; name: string; onClose: () => void }) {
+  const { t } = useTranslation();
   return (
     <NameDialog
-      title="Rename the group"
-      label="Group name"
-      action="Save"
+      title={t('shell.renameTitle')}
+      label={t('shell.groupName')}
+      action={t('common.save')}
       initial={props.name}
       onClose={props.onClose}
       submit={(name) => renameGroup(props.groupId, name)}
@@ -122,6 +124,7 @@ export function RenameGroupDialog(props: { groupId: string; name: string; onClos
  * start if wanted; an existing one is changed in PanelSettingsDialog.
  */
 export function PanelDialog(props: { groupId: string; onClose: () => void }) {
+  const { t } = useTranslation();
   const [name, setName] = useState('');
   const [type, setType] = useState<Panel['type']>('text');
   const [topic, setTopic] = useState('');
@@ -140,22 +143,22 @@ export function PanelDialog(props: { groupId: string; onClose: () => void }) {
     if (panel) props.onClose();
   };
   return (
-    <Dialog title="Create a panel" onClose={props.onClose}>
+    <Dialog title={t('shell.panel.createTitle')} onClose={props.onClose}>
       <form onSubmit={(e) => void onSubmit(e)} className="form">
         <fieldset className="panel-type">
-          <legend>Panel type</legend>
+          <legend>{t('shell.panel.type')}</legend>
           <label>
             <input type="radio" name="panel-type" checked={type === 'text'} onChange={() => setType('text')} />
-            Text: messages, files and threads
+            {t('shell.panel.text')}
           </label>
           <label>
             <input type="radio" name="panel-type" checked={type === 'voice'} onChange={() => setType('voice')} />
-            Voice: a call anyone in the group can join, with video and screen sharing
+            {t('shell.panel.voice')}
           </label>
         </fieldset>
         <PanelNameFields name={name} onName={setName} topic={topic} onTopic={setTopic} />
         <PanelAccessFields groupId={props.groupId} value={access} onChange={setAccess} />
-        <FormActions onCancel={props.onClose} submit="Create" disabled={busy || !name.trim()} />
+        <FormActions onCancel={props.onClose} submit={t('shell.create')} disabled={busy || !name.trim()} />
       </form>
     </Dialog>
   );
@@ -163,13 +166,14 @@ export function PanelDialog(props: { groupId: string; onClose: () => void }) {
 
 /** Makes an invite at once and shows its link to copy. */
 export function InviteDialog(props: { groupId: string; groupName: string; onClose: () => void }) {
+  const { t } = useTranslation();
   const [invite, setInvite] = useState<Invite | null>(null);
   useEffect(() => {
     void createInvite(props.groupId).then(setInvite);
   }, [props.groupId]);
   return (
-    <Dialog title={`Invite people to ${props.groupName}`} onClose={props.onClose}>
-      {invite ? <InviteLink invite={invite} /> : <p>Creating an invite…</p>}
+    <Dialog title={t('join.inviteTitle', { name: props.groupName })} onClose={props.onClose}>
+      {invite ? <InviteLink invite={invite} /> : <p>{t('join.creatingInvite')}</p>}
     </Dialog>
   );
 }

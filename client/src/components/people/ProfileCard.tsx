@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { PublicUser } from '@im/protocol';
 import { useEffect, useRef } from 'react';
 import { startDm } from '../../state/groups.ts';
@@ -18,6 +19,7 @@ import { useKeepInViewport } from './useKeepInViewport.ts';
  * Escape, a click outside or the opener again.
  */
 export function ProfileCard(props: { user: PublicUser; onClose: () => void }) {
+  const { t } = useTranslation();
   const { user } = props;
   const box = useRef<HTMLDivElement>(null);
   const online = useStore((s) => s.presence[user.id]);
@@ -36,7 +38,12 @@ export function ProfileCard(props: { user: PublicUser; onClose: () => void }) {
   }, []);
   const canMessage = user.id !== meId && !user.bot;
   return (
-    <div ref={box} className="profile-card" role="dialog" aria-label={`Profile of ${displayName(user)}`}>
+    <div
+      ref={box}
+      className="profile-card"
+      role="dialog"
+      aria-label={t('shell.profile.of', { name: displayName(user) })}
+    >
       <Avatar user={user} size={64} online={online ?? false} status={status} />
       <div className="profile-names">
         <strong className="profile-name" style={color ? { color } : undefined}>
@@ -64,7 +71,7 @@ export function ProfileCard(props: { user: PublicUser; onClose: () => void }) {
             void startDm(user.id);
           }}
         >
-          Message
+          {t('shell.profile.message')}
         </button>
       )}
     </div>

@@ -3,10 +3,12 @@
 import type { Catalog } from '../en/index.ts';
 import { common } from './common.ts';
 import { shell } from './shell.ts';
+import { threads } from './threads.ts';
 import { join } from './join.ts';
 
 export const de: Catalog = {
   ...common,
   ...shell,
+  ...threads,
   ...join,
 };

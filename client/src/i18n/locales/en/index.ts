@@ -3,11 +3,13 @@
 // added side by side merge).
 import { common } from './common.ts';
 import { shell } from './shell.ts';
+import { threads } from './threads.ts';
 import { join } from './join.ts';
 
 export const en = {
   ...common,
   ...shell,
+  ...threads,
   ...join,
 };
 

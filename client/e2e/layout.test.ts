@@ -92,4 +92,35 @@ describe('layout in Chromium on a phone-sized screen', () => {
     await card.getByRole('button', { name: 'Message' }).click({ trial: true });
     assert.deepEqual(pageErrors, []);
   });
+  it('gives Settings a section navigation, and keeps the group settings tab bar in place between tabs', async () => {
+    await page.getByRole('button', { name: 'Back to the list' }).click();
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const settings = page.getByRole('dialog', { name: 'Settings' });
+    const nav = settings.getByRole('navigation', { name: 'Settings sections' });
+    await nav.getByRole('button', { name: 'Sessions' }).click();
+    await settings.getByTestId('settings-sessions').getByRole('heading', { name: 'Sessions', level: 2 }).waitFor();
+    await page.waitForFunction(() => {
+      const section = document.querySelector('[data-testid="settings-sessions"]')!.getBoundingClientRect();
+      const body = document.querySelector('.settings-body')!.getBoundingClientRect();
+      return section.top >= body.top - 1 && section.top < body.bottom;
+    });
+    await page.keyboard.press('Escape');
+    await settings.waitFor({ state: 'detached' });
+
+    await page.getByRole('button', { name: 'Planners: group menu' }).click();
+    await page.getByRole('menuitem', { name: 'Group settings' }).click();
+    const group = page.getByRole('dialog', { name: 'Planners settings' });
+    const tabBar = group.getByRole('tablist');
+    const place = async () => {
+      const box = (await tabBar.boundingBox())!;
+      return { y: Math.round(box.y), height: Math.round(box.height) };
+    };
+    const first = await place();
+    for (const tab of ['Invites', 'Audit log', 'Members']) {
+      await group.getByRole('tab', { name: tab }).click();
+      await group.getByRole('tab', { name: tab, selected: true }).waitFor();
+      assert.deepEqual(await place(), first, `the tab bar stays put on ${tab}`);
+    }
+    assert.deepEqual(pageErrors, []);
+  });
 });

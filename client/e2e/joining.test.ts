@@ -13,7 +13,8 @@ import { webAppStory } from './harness/story.ts';
 import { STEP_DEADLINE_MS } from './harness/deadline.ts';
 
 describe('joining a group from an invite link in Chromium', () => {
-  const story = webAppStory(import.meta.url);
+  // Loopback command addresses are accepted (the command is only offered, never run).
+  const story = webAppStory(import.meta.url, { OUTBOUND_ALLOW: '127.0.0.1' });
   const pageErrors: string[] = [];
   let page: Page;
   let owner: Account;
@@ -59,6 +60,23 @@ describe('joining a group from an invite link in Chromium', () => {
     await page.getByRole('button', { name: 'Trail runners', exact: true }).waitFor();
     assert.equal(await page.getByTestId('badge-panel').count(), 0);
     assert.equal(await page.getByTestId('badge-group').count(), 0);
+  });
+
+  it("offers a slash command made after the group's commands were loaded, without a reload", async () => {
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.click();
+    await box.pressSequentially('/');
+    const menu = page.getByRole('listbox', { name: 'Commands' });
+    await menu.getByRole('option').filter({ hasText: '/me' }).waitFor();
+    await box.fill('');
+    await typedApi(story.server.base, owner.token).call('integration.createCommand', {
+      groupId,
+      trigger: 'standup',
+      url: 'http://127.0.0.1:9/standup',
+    });
+    await box.pressSequentially('/st');
+    await menu.getByRole('option').filter({ hasText: '/standup' }).waitFor();
+    await box.fill('');
   });
 
   it('says so when the open panel is deleted, and when a ban removes me from the group', async () => {

@@ -134,8 +134,8 @@ describe('custom emoji and link previews in the web client', () => {
     await page.getByRole('menuitem', { name: 'Group settings' }).click();
     const settings = page.getByRole('dialog', { name: 'Builders settings' });
     await settings.getByRole('tab', { name: 'Emoji' }).click();
-    page.once('dialog', (dialog) => void dialog.accept());
     await settings.getByRole('button', { name: 'Remove :party_parrot:' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Remove', exact: true }).click();
     await settings.getByText('This group has no custom emoji yet.').waitFor();
     await page.keyboard.press('Escape');
     await settings.waitFor({ state: 'detached' });

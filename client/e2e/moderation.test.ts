@@ -262,8 +262,8 @@ describe('moderating a group in the web client', () => {
     const row = console_.getByTestId('admin-user').filter({ hasText: '@carol' });
     await row.getByTestId('user-state').filter({ hasText: 'Active' }).waitFor();
     assert.equal(await console_.getByTestId('admin-user').count(), 1, 'the search narrows the list');
-    page.once('dialog', (d) => void d.accept());
     await row.getByRole('button', { name: 'Deactivate' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Deactivate' }).click();
     await row.getByTestId('user-state').filter({ hasText: 'Deactivated' }).waitFor();
     // Carol's session ends at once, and she cannot sign in again.
     const carolPage = pages.carol!;
@@ -282,7 +282,8 @@ describe('moderating a group in the web client', () => {
     dave.setDefaultTimeout(STEP_DEADLINE_MS);
     watch('dave', dave);
     await dave.goto(`${story.server.base}/invite/${inviteCode}`);
-    await dave.getByRole('button', { name: 'Create an account' }).click();
+    // An invite link opens on signing up.
+    await dave.getByRole('button', { name: 'Create account' }).waitFor();
     assert.equal(await dave.getByLabel('Invite link or code').inputValue(), inviteCode);
     await dave.getByLabel('Username').fill('dave');
     await dave.getByLabel('Password').fill(PASSWORD);

@@ -90,8 +90,8 @@ describe('threads and pins in the web client', () => {
 
     const edited = reply(ben, 'Stove and pot are mine');
     await edited.hover();
-    ben.once('dialog', (dialog) => void dialog.accept());
     await edited.getByRole('button', { name: 'Delete' }).click();
+    await ben.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
     await ada.getByTestId('thread-pane').getByText('This message was deleted.').waitFor();
     assert.equal(await reply(ada, 'Stove and pot are mine').count(), 0);
     assert.deepEqual(pageErrors, []);

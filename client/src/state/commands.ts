@@ -1,5 +1,5 @@
 import { BUILT_IN_COMMAND_TRIGGERS, type SlashCommand } from '@im/protocol';
-import { setState } from './store.ts';
+import { getState, setState } from './store.ts';
 import { accountMap } from './account-state.ts';
 import { api } from '../api/api.ts';
 
@@ -84,6 +84,12 @@ export function dropCommand(groupId: string, commandId: string): void {
     if (!held) return {};
     return { commands: { ...s.commands, [groupId]: held.filter((c) => c.id !== commandId) } };
   });
+}
+
+/** The group's commands changed on the server: a list held is loaded again, one not held loads on next use. */
+export function commandsChanged(groupId: string): void {
+  if (getState().commands[groupId]) void loadCommands(groupId, { force: true });
+  else loadedAt.delete(groupId);
 }
 
 /** After a reconnect: changes made meanwhile were not announced, so every list loads again on next use. */

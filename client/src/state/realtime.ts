@@ -7,7 +7,7 @@ import { jittered, refusedRetryDelayMs, type HandshakeRefusal } from '../api/rec
 import type { ChatSocket } from '../api/socket.ts';
 import { showMessageNotification, type NotifyReason } from '../push/notifications.ts';
 import { commandAnswered } from './command-sends.ts';
-import { forgetCommandAges } from './commands.ts';
+import { commandsChanged, forgetCommandAges } from './commands.ts';
 import { currentSocket } from './connection.ts';
 import { attachStatusEvents, isDndNow } from './status.ts';
 import {
@@ -47,6 +47,7 @@ import { loadCustomEmoji, useCustomEmoji } from './custom-emoji.ts';
 import { forgetOnSignOut } from './account-state.ts';
 import { applyCallUpdate, applyDeclined, applyRinging, loadRinging, refreshCallStates } from './calls.ts';
 import { api } from '../api/api.ts';
+import { noticeGroupGone, noticePanelDeleted } from './departures.ts';
 
 const SYNC_TIMEOUT_MS = 20_000;
 const TYPING_SHOWN_MS = 4000;
@@ -109,7 +110,10 @@ export function attachRealtime(socket: ChatSocket, onUnauthorized: () => void): 
   socket.on('typing', (event) => showTyping(event.converseId, event.userId));
 
   socket.on('group:updated', (group) => updateGroup(group));
-  socket.on('group:deleted', (event) => removeGroup(event.groupId));
+  socket.on('group:deleted', (event) => {
+    noticeGroupGone(event.groupId, 'deleted');
+    removeGroup(event.groupId);
+  });
   socket.on('member:joined', (event) => {
     applyMemberJoined(event.groupId, event.userId, event.role);
     // Someone who shares no other group with me was never asked about: whether they are online.
@@ -121,8 +125,10 @@ export function attachRealtime(socket: ChatSocket, onUnauthorized: () => void): 
     if (useCustomEmoji.getState().byGroup[groupId]) void loadCustomEmoji(groupId, true);
   });
   socket.on('member:left', (event) => {
-    if (event.userId === getState().me?.id) removeGroup(event.groupId);
-    else {
+    if (event.userId === getState().me?.id) {
+      if (event.removed) noticeGroupGone(event.groupId, 'removed');
+      removeGroup(event.groupId);
+    } else {
       dropMember(event.groupId, event.userId);
       updateMemberCount(event.groupId, -1);
     }
@@ -141,9 +147,11 @@ export function attachRealtime(socket: ChatSocket, onUnauthorized: () => void): 
   socket.on('panel:updated', (event) =>
     updatePanels(event.groupId, (panels) => panels.map((p) => (p.id === event.panel.id ? event.panel : p))),
   );
-  socket.on('panel:deleted', (event) =>
-    updatePanels(event.groupId, (panels) => panels.filter((p) => p.id !== event.panelId)),
-  );
+  socket.on('integrations:changed', (event) => commandsChanged(event.groupId));
+  socket.on('panel:deleted', (event) => {
+    noticePanelDeleted(event.groupId, event.panelId);
+    updatePanels(event.groupId, (panels) => panels.filter((p) => p.id !== event.panelId));
+  });
   socket.on('dm:opened', (dm) => putDm(dm));
   attachStatusEvents(socket);
   socket.on('call:updated', (state) => applyCallUpdate(state));

@@ -74,7 +74,6 @@ export const NOT_FANNED_OUT = [
   EVENTS.feedTokenReplaced,
   EVENTS.threadRead,
   EVENTS.fileUploaded,
-  EVENTS.integrationChanged,
 ] as const;
 export type FannedOutEvent = Exclude<EventName, (typeof NOT_FANNED_OUT)[number]>;
 export type FanoutTable = { [E in FannedOutEvent]: FanoutHandler<E> };
@@ -122,6 +121,10 @@ const FANOUT: FanoutTable = {
   [EVENTS.ephemeral]: ({ io }, { userId, message }) => {
     io.to(userRoom(userId)).emit('message:ephemeral', message);
   },
+  // The group's apps load its slash commands again (bots and hooks change with them).
+  [EVENTS.integrationChanged]: (rt, { groupId }) => {
+    emitTo(rt, groupRoom(groupId), 'integrations:changed', { groupId });
+  },
   [EVENTS.scheduledUpdated]: ({ io }, { userId, ...event }) => {
     io.to(userRoom(userId)).emit('scheduled:updated', event);
   },
@@ -166,9 +169,11 @@ const FANOUT: FanoutTable = {
       retellPresence(rt.io, userId, (ids) => (ids.includes(groupId) ? ids : [...ids, groupId]));
     emitTo(rt, groupRoom(groupId), 'member:joined', { groupId, userId, role });
   },
-  [EVENTS.memberLeft]: (rt, { groupId, userId, converseIds }) => {
+  [EVENTS.memberLeft]: (rt, { groupId, userId, converseIds, removedBy }) => {
     // Tell the group (the leaver included), then stop delivering to the leaver at once.
-    emitTo(rt, [groupRoom(groupId), userRoom(userId)], 'member:left', { groupId, userId });
+    // `removed` (kicked or banned, not left) lets the removed member's app say so.
+    const removed = removedBy !== undefined ? { removed: true as const } : {};
+    emitTo(rt, [groupRoom(groupId), userRoom(userId)], 'member:left', { groupId, userId, ...removed });
     move(rt, 'leave', userRoom(userId), [groupRoom(groupId), ...converseIds.map(converseRoom)]);
     retellPresence(rt.io, userId, (ids) => ids.filter((id) => id !== groupId));
   },

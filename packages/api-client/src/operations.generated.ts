@@ -149,6 +149,8 @@ export const OPERATIONS = {
   'group.members': { method: 'GET', path: '/api/groups/:groupId/members', input: 'query', status: 200 },
   /** Mute a member for `seconds` (0 unmutes): sends, reactions and edits are 403 IM_ERR_MUTED until then (muteMembers; the same rank rules as bans) */
   'group.mute': { method: 'PUT', path: '/api/groups/:groupId/members/:userId/mute', input: 'body', status: 204 },
+  /** What an invite link shows before joining (no sign-in needed): the group's name, description, icon and member count, and who invited. Expired, revoked or used up: 404 */
+  'group.previewInvite': { method: 'GET', path: '/api/invites/:code', input: 'none', status: 200 },
   /** Delete a group with its panels, members and invites (owner) */
   'group.remove': { method: 'DELETE', path: '/api/groups/:groupId', input: 'none', status: 204 },
   /** Remove a custom emoji (manageGroup); reactions already given keep their text */
@@ -729,6 +731,7 @@ export interface OperationTypes {
     params: { groupId: string; userId: string; seconds: number };
     response: void;
   };
+  'group.previewInvite': { path: { code: string }; params: { code: string }; response: ApiSchemas['InvitePreview'] };
   'group.remove': { path: { groupId: string }; params: { groupId: string }; response: void };
   'group.removeEmoji': {
     path: { groupId: string; name: string };

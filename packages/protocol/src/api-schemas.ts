@@ -24,6 +24,7 @@ import type {
   FileInfo,
   Group,
   Invite,
+  InvitePreview,
   Member,
   MemberPage,
   Message,
@@ -82,6 +83,7 @@ export interface ApiSchemas {
   Member: Member;
   MemberPage: MemberPage;
   Invite: Invite;
+  InvitePreview: InvitePreview;
   Reaction: Reaction;
   Message: Message;
   DmConverse: DmConverse;

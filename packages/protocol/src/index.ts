@@ -242,6 +242,17 @@ export interface FeedToken {
   token: string;
 }
 
+/**
+ * `GET /api/invites/:code`: what an invite link shows before joining, to
+ * anyone holding the code (signed in or not): the group and who invited.
+ */
+export interface InvitePreview {
+  group: DirectoryGroup & { icon?: string };
+  /** Who made the invite (absent when their account is gone). */
+  inviter?: PublicUser;
+  expiresAt: Timestamp;
+}
+
 export interface Invite {
   code: string;
   createdBy: Id;
@@ -490,7 +501,10 @@ export interface ServerToClientEvents {
   'group:updated': (group: GroupInfo) => void;
   'group:deleted': (event: { groupId: string }) => void;
   'member:joined': (event: { groupId: string; userId: string; role: GroupRole }) => void;
-  'member:left': (event: { groupId: string; userId: string }) => void;
+  /** `removed`: kicked or banned by someone else (absent when they left). */
+  /** A group's bots, webhooks or slash commands changed: apps holding its commands load them again. */
+  'integrations:changed': (event: { groupId: string }) => void;
+  'member:left': (event: { groupId: string; userId: string; removed?: true }) => void;
   'member:updated': (event: {
     groupId: string;
     userId: string;

@@ -8,6 +8,7 @@ import type {
   CommandAccepted,
   ConverseAccess,
   Group,
+  InvitePreview,
   ConverseMembership,
   CustomEmoji,
   LinkPreview,
@@ -75,6 +76,7 @@ export interface ActionMap {
   /** Who follows a thread: its root's author and the followers (at most `max`). */
   'chat.threadFollowers': { params: { rootId: string; max: number }; result: string[] };
   'chat.readSeqs': { params: { userId: string; converseIds: string[] }; result: Record<string, number> };
+  'chat.startReading': { params: { userId: string; converseIds: string[] }; result: void };
   /** The user's role in the group of a panel's converse, or null (not a member, or not a panel). */
   'group.converseMember': { params: { converseId: string; userId: string }; result: ConverseMembership | null };
   /**
@@ -118,6 +120,7 @@ export interface ActionMap {
   'group.checkInvite': { params: { code: string }; result: { groupId: string } | null };
   /** The caller (ctx.meta.user) joins the invite's group. */
   'group.acceptInvite': { params: { code: string }; result: Group };
+  'group.previewInvite': { params: { code: string }; result: InvitePreview };
   /** A message as the caller (ctx.meta.user) may see it: 404 otherwise. */
   'chat.getMessage': { params: { messageId: string }; result: Message };
   /** Deletes a message as the caller (ctx.meta.user): its author or a group admin. */

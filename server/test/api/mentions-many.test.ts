@@ -59,6 +59,29 @@ describe('@all and @here', () => {
     assert.equal(fetched.body.mentionsAll, true);
   });
 
+  it('a member who joins later finds history from before the join neither unread nor a mention', async () => {
+    const { owner, groupId, converseId } = await groupWithMembers(api, 0);
+    await send(owner, converseId, 'plans for @all');
+    await send(owner, converseId, 'and some more');
+    const { code } = await ok<{ code: string }>('POST', `/api/groups/${groupId}/invites`, owner, {}, 201);
+    const late = await api.user('late');
+    await ok('POST', `/api/invites/${code}/accept`, late);
+    const entry = () =>
+      api
+        .request<UnreadEntry[]>('GET', '/api/unread', { token: late.token })
+        .then((r) => r.body.find((e) => e.converseId === converseId));
+    assert.deepEqual(
+      { unread: (await entry())?.unread, mentions: (await entry())?.mentions },
+      { unread: 0, mentions: 0 },
+    );
+    // What is said after the join counts as ever.
+    await send(owner, converseId, 'welcome @all');
+    assert.deepEqual(
+      { unread: (await entry())?.unread, mentions: (await entry())?.mentions },
+      { unread: 1, mentions: 1 },
+    );
+  });
+
   it('@here counts for the members online when it was sent, and notifies no one offline', async () => {
     const { owner, members, converseId } = await groupWithMembers(api, 2);
     const [online, offline] = members as [User, User];

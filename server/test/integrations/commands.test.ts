@@ -175,4 +175,21 @@ describe('slash commands', () => {
     await ok('DELETE', `${base}/${made.id}`, owner, undefined, 204);
     assert.equal((await send(owner, converseId, '/once more')).status, 201);
   });
+  it("tells the group's members' apps when its commands change, so their lists refresh without a reload", async () => {
+    const { owner, member, group } = await setUp();
+    const socket = await socketOf(member.token);
+    const changed = record(socket, 'integrations:changed');
+    const base = `/api/groups/${group.id}/commands`;
+    const made = await ok<SlashCommandWithSecret>(
+      'POST',
+      base,
+      owner,
+      { trigger: 'fresh', url: 'http://127.0.0.1:9/x' },
+      201,
+    );
+    await until('integrations:changed on a new command', () => changed.length === 1);
+    assert.deepEqual(changed[0], { groupId: group.id });
+    await ok('DELETE', `${base}/${made.id}`, owner, undefined, 204);
+    await until('integrations:changed on a deleted command', () => changed.length === 2);
+  });
 });

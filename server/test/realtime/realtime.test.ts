@@ -87,6 +87,7 @@ describe('realtime on a single instance (no NATS, no Redis)', () => {
 
     await api.request('DELETE', `/api/groups/${group.id}/members/${late.id}`, { token: owner.token });
     await until('member:left', () => left.length === 1);
+    assert.deepEqual(left[0], { groupId: group.id, userId: late.id, removed: true });
     await sendOverSocket(sender, converseId, 'after the kick');
     await pause(300);
     assert.deepEqual(

@@ -93,6 +93,7 @@ export const chatParams = {
     key: { type: 'string', min: 1, max: 100 },
   }),
   readSeqs: strict({ userId: idParam, converseIds: { type: 'array', items: idParam, max: 500 } }),
+  startReading: strict({ userId: idParam, converseIds: { type: 'array', items: idParam, max: 1000 } }),
   userRooms: strict({ userId: idParam }),
   contactsAmong: strict({ userId: idParam, ids: { type: 'array', items: idParam, max: 1000 } }),
   sync: strict({

@@ -183,6 +183,18 @@ export const groupEndpoints: Endpoint[] = [
     tag: 'invites',
   }),
   endpoint({
+    method: 'GET',
+    path: '/api/invites/:code',
+    action: 'group.previewInvite',
+    params: groupParams.previewInvite,
+    input: 'none',
+    auth: false,
+    summary:
+      "What an invite link shows before joining (no sign-in needed): the group's name, description, icon and member count, and who invited. Expired, revoked or used up: 404",
+    tag: 'invites',
+    response: 'InvitePreview',
+  }),
+  endpoint({
     method: 'POST',
     path: '/api/invites/:code/accept',
     action: 'group.acceptInvite',

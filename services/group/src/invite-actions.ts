@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Group, Invite } from '@im/protocol';
 import {
+  call,
   callerId,
   ImError,
   type ActionParams,
@@ -88,6 +89,29 @@ export const inviteActions = ({ models, store, audit, rooms }: GroupDeps) => {
           groupId: ctx.params.groupId,
           details: { createdBy: invite.createdBy.toHexString(), uses: invite.uses },
         });
+      },
+    },
+
+    /** The join screen of an invite link: the group and who invited, for anyone holding a live code. */
+    previewInvite: {
+      params: groupParams.previewInvite,
+      async handler(ctx: Ctx<ActionParams<'group.previewInvite'>>): Promise<ActionResult<'group.previewInvite'>> {
+        const invite = await liveInvite(ctx.params.code, new Date());
+        const group = invite && (await models.groups.findById(invite.groupId).lean<GroupDoc>());
+        if (!invite || !group) throw new ImError('IM_ERR_NOT_FOUND', GONE);
+        const inviterId = invite.createdBy.toHexString();
+        const inviter = (await call(ctx, 'user.getMany', { ids: [inviterId] }))[inviterId];
+        return {
+          group: {
+            id: group._id.toHexString(),
+            name: group.name,
+            memberCount: group.memberCount,
+            ...(group.description ? { description: group.description } : {}),
+            ...(group.icon ? { icon: group.icon.toHexString() } : {}),
+          },
+          ...(inviter ? { inviter } : {}),
+          expiresAt: invite.expiresAt.toISOString(),
+        };
       },
     },
 

@@ -1,5 +1,5 @@
 import type { Group } from '@im/protocol';
-import { announce, EVENTS, ImError, isDuplicateKeyError, type Ctx } from '@im/sdk';
+import { announce, call, EVENTS, ImError, isDuplicateKeyError, type Ctx } from '@im/sdk';
 import { Types } from 'mongoose';
 import type { GroupDeps } from './deps.ts';
 import type { GroupDoc, MemberDoc } from './models.ts';
@@ -46,11 +46,17 @@ export async function addMember(
   const updated = await store.updateGroup({ _id: group._id }, { $inc: { memberCount: 1 } }, { new: true });
   const groupId = group._id.toHexString();
   await rooms.joined(groupId, userId, member.joinedAt);
+  const converseIds = converseIdsSeenBy(group, member);
+  // History from before the join is not unread for the new member, nor an `@all` in it a mention.
+  // Before answering, so the unread counts the app asks for next already start here.
+  await call(ctx, 'chat.startReading', { userId, converseIds }).catch((err: unknown) =>
+    ctx.broker.logger.warn({ err, groupId, userId }, 'read positions not started at the join'),
+  );
   announce(ctx, EVENTS.memberJoined, {
     groupId,
     userId,
     role: 'member',
-    converseIds: converseIdsSeenBy(group, member),
+    converseIds,
     memberCount: updated?.memberCount ?? group.memberCount + 1,
   });
   return toGroup(updated ?? group, member);

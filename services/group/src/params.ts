@@ -100,6 +100,7 @@ export const groupParams = {
   }),
   acceptInvite: strict({ code: inviteCode }),
   checkInvite: strict({ code: inviteCode }),
+  previewInvite: strict({ code: inviteCode }),
   listInvites: strict({ groupId: idParam }),
   revokeInvite: strict({ groupId: idParam, code: inviteCode }),
   ban: strict({ groupId: idParam, userId: idParam, reason: { type: 'string', trim: true, max: 500, optional: true } }),

@@ -8,6 +8,7 @@ import { ErrorLine } from '../common/ErrorLine.tsx';
 import { ClaimLink } from './ClaimLink.tsx';
 import { ResetLink } from './ResetLink.tsx';
 import { useAction } from '../common/useAction.ts';
+import { confirmAction } from '../common/confirm.ts';
 
 const SEARCH_DELAY_MS = 250;
 
@@ -102,7 +103,15 @@ function UserRow(props: { user: AdminUser; self: boolean; onChanged: (user: Admi
   const { busy, error, run } = useAction();
   const toggle = async () => {
     const active = !user.active;
-    if (!active && !window.confirm(`Deactivate @${user.username}? Their sessions end at once.`)) return;
+    if (
+      !active &&
+      !(await confirmAction({
+        message: 'shell.confirm.deactivateUser',
+        values: { username: user.username },
+        confirm: 'shell.confirm.deactivate',
+      }))
+    )
+      return;
     await run(async () => {
       await setUserActive(user.id, active);
       props.onChanged({ ...user, active });

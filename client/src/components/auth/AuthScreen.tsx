@@ -1,5 +1,6 @@
 import type { AuthOptions } from '@im/protocol';
 import { useEffect, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ApiRequestError, describeError } from '../../api/errors.ts';
 import { loadAuthOptions } from '../../state/auth-options.ts';
 import { passwordResetEnabled } from '../../state/email.ts';
@@ -12,6 +13,8 @@ import { ProductMark } from '../brand/ProductMark.tsx';
 import { ErrorLine } from '../common/ErrorLine.tsx';
 import { ForgotPasswordForm } from './ForgotPasswordForm.tsx';
 import { SignInNotice } from './SignInNotice.tsx';
+import { InviteCard } from '../join/InviteCard.tsx';
+import { useInvitePreview } from '../join/useInvitePreview.ts';
 
 /**
  * Log in (with a password, or single sign-on when the server offers it), or
@@ -20,11 +23,15 @@ import { SignInNotice } from './SignInNotice.tsx';
  * `ssoError`: why the last single sign-on came back without a session.
  */
 export function AuthScreen(props: { ssoError?: string | null }) {
+  const { t } = useTranslation();
   const route = useStore((s) => s.route);
-  const linkCode = route.name === 'invite' ? route.code : '';
+  // Kept from the first render: the route moves on to the group as the account is made.
+  const [linkCode] = useState(route.name === 'invite' ? route.code : '');
+  const preview = useInvitePreview(linkCode);
   const [options, setOptions] = useState<AuthOptions | null>(null);
   const registration = options?.registration ?? null;
-  const [mode, setMode] = useState<'login' | 'register' | 'forgot'>('login');
+  // Whoever follows an invite link is most likely new here: signing up comes first.
+  const [mode, setMode] = useState<'login' | 'register' | 'forgot'>(linkCode ? 'register' : 'login');
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [nickname, setNickname] = useState('');
@@ -52,10 +59,12 @@ export function AuthScreen(props: { ssoError?: string | null }) {
     try {
       if (mode === 'login') await login(username.trim(), password);
       else {
-        const inviteCode = needsInvite ? inviteCodeFrom(invite) : undefined;
-        // Registering uses the invite (and joins its group): leave the invite route first, or the
-        // signed-in app would open it to be accepted again. The field keeps the code if this fails.
-        if (inviteCode && useStore.getState().route.name === 'invite') navigate({ name: 'home' }, { replace: true });
+        const inviteCode = needsInvite ? inviteCodeFrom(invite) : linkCode || undefined;
+        // Registering uses the invite (and joins its group): leave the invite route first, for the
+        // group's first panel (or home), or the signed-in app would offer it to be accepted again.
+        // The field keeps the code if this fails.
+        if (inviteCode && useStore.getState().route.name === 'invite')
+          navigate(preview ? { name: 'group', groupId: preview.group.id } : { name: 'home' }, { replace: true });
         await register(username.trim(), password, { nickname: nickname.trim() || undefined, inviteCode });
       }
     } catch (err) {
@@ -75,13 +84,18 @@ export function AuthScreen(props: { ssoError?: string | null }) {
   }
   return (
     <main className="auth">
+      {linkCode && <InviteCard preview={preview} />}
       <form
         className="auth-card"
         onSubmit={(e) => void submit(e)}
         aria-label={registering ? 'Create an account' : 'Log in'}
       >
         <ProductMark />
-        <h1>{registering ? 'Create an account' : 'Welcome back'}</h1>
+        {linkCode ? (
+          <h1>{registering ? t('join.signup') : t('join.login')}</h1>
+        ) : (
+          <h1>{registering ? 'Create an account' : 'Welcome back'}</h1>
+        )}
         <SignInNotice />
         <label>
           Username

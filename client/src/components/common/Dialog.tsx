@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Icon } from './Icon.tsx';
 
 const FOCUSABLE =
@@ -8,8 +9,22 @@ const FOCUSABLE =
 // (a dialog opened from a dialog is inside it, and both listen to the document).
 const open: symbol[] = [];
 
-/** A modal: Escape or the backdrop closes it; focus moves in, stays in (Tab wraps), and goes back out. */
-export function Dialog(props: { title: string; onClose: () => void; children: ReactNode; wide?: boolean }) {
+/**
+ * A modal: Escape or the backdrop closes it; focus moves in (to the element
+ * marked `data-autofocus`, else the first field), stays in (Tab wraps), and
+ * goes back out.
+ */
+export function Dialog(props: {
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+  wide?: boolean;
+  /** `medium`: wider than a form, narrower than `wide` (Settings). */
+  size?: 'medium';
+  /** `alertdialog` for a question that needs an answer (ConfirmDialog). */
+  role?: 'dialog' | 'alertdialog';
+}) {
+  const { t } = useTranslation();
   const titleId = useId();
   const box = useRef<HTMLDivElement>(null);
   // Owners pass a new onClose on every render: held in a ref so a re-render does not move focus.
@@ -22,8 +37,11 @@ export function Dialog(props: { title: string; onClose: () => void; children: Re
     const me = Symbol('dialog');
     open.push(me);
     const focusable = () => [...(box.current?.querySelectorAll<HTMLElement>(FOCUSABLE) ?? [])];
-    // The first field rather than the header's Close button, when there is one.
-    const first = focusable().find((el) => el.getAttribute('aria-label') !== 'Close') ?? focusable()[0];
+    // The marked element, else the first field rather than the header's Close button, when there is one.
+    const first =
+      box.current?.querySelector<HTMLElement>('[data-autofocus]') ??
+      focusable().find((el) => !el.hasAttribute('data-dialog-close')) ??
+      focusable()[0];
     first?.focus();
     const onKey = (event: KeyboardEvent) => {
       if (open.at(-1) !== me) return;
@@ -57,14 +75,20 @@ export function Dialog(props: { title: string; onClose: () => void; children: Re
     <div className="backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose.current()}>
       <div
         ref={box}
-        className={props.wide ? 'dialog wide' : 'dialog'}
-        role="dialog"
+        className={props.wide ? 'dialog wide' : props.size === 'medium' ? 'dialog medium' : 'dialog'}
+        role={props.role ?? 'dialog'}
         aria-modal="true"
         aria-labelledby={titleId}
       >
         <header className="dialog-head">
           <h2 id={titleId}>{props.title}</h2>
-          <button type="button" className="icon-button" aria-label="Close" onClick={() => onClose.current()}>
+          <button
+            type="button"
+            className="icon-button"
+            aria-label={t('common.close')}
+            data-dialog-close
+            onClick={() => onClose.current()}
+          >
             <Icon name="close" />
           </button>
         </header>

@@ -1,12 +1,14 @@
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import { ApiRequestError, describeError } from '../../api/errors.ts';
 import { joinPublicGroup } from '../../state/directory.ts';
 import { ExploreButton } from './ExploreButton.tsx';
 import { ErrorLine } from '../common/ErrorLine.tsx';
 import { useAction } from '../common/useAction.ts';
 
-function explain(err: unknown): string {
+function explain(err: unknown, t: TFunction): string {
   if (err instanceof ApiRequestError && err.status === 404) {
-    return 'This group is private or no longer exists: joining it takes an invite.';
+    return t('join.prompt.private');
   }
   return describeError(err);
 }
@@ -16,20 +18,26 @@ function explain(err: unknown): string {
  * a public group can be joined from here; a private one needs an invite.
  */
 export function JoinPrompt(props: { groupId: string; converseId?: string }) {
+  const { t } = useTranslation();
   const { busy, error, run } = useAction();
   return (
     <div className="welcome" data-testid="join-prompt">
-      <h1>Join this group?</h1>
-      <p>This group is not in your list. If it is public, anyone can join it.</p>
+      <h1>{t('join.prompt.title')}</h1>
+      <p>{t('join.prompt.hint')}</p>
       <ErrorLine error={error} />
       <div className="form-actions">
         <button
           type="button"
           className="primary"
           disabled={busy}
-          onClick={() => void run(() => joinPublicGroup(props.groupId, props.converseId), explain)}
+          onClick={() =>
+            void run(
+              () => joinPublicGroup(props.groupId, props.converseId),
+              (err) => explain(err, t),
+            )
+          }
         >
-          {busy ? 'Joining…' : 'Join the group'}
+          {busy ? t('join.prompt.joining') : t('join.prompt.join')}
         </button>
         <ExploreButton />
       </div>

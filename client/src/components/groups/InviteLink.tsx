@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { Invite } from '@im/protocol';
 import { inviteUrl } from '../../state/route.ts';
 import { CopyButton } from '../common/CopyButton.tsx';
@@ -5,20 +6,22 @@ import { formatMoment } from '../messages/format.ts';
 
 /** A new invite's link to copy, with its code and limits. */
 export function InviteLink(props: { invite: Invite }) {
+  const { t } = useTranslation();
   const { invite } = props;
   const link = inviteUrl(invite.code);
   return (
     <div className="form">
       <label>
-        Invite link
+        {t('join.link.label')}
         <input readOnly value={link} data-testid="invite-link" onFocus={(e) => e.target.select()} />
       </label>
       <p className="hint">
-        Code <code data-testid="invite-code">{invite.code}</code> · expires {formatMoment(invite.expiresAt)}
-        {invite.maxUses !== null ? ` · ${invite.maxUses} ${invite.maxUses === 1 ? 'use' : 'uses'}` : ''}
+        {t('join.link.code')} <code data-testid="invite-code">{invite.code}</code> ·{' '}
+        {t('join.link.expires', { when: formatMoment(invite.expiresAt) })}
+        {invite.maxUses !== null && <> · {t('join.link.uses', { count: invite.maxUses })}</>}
       </p>
       <div className="form-actions">
-        <CopyButton text={link} label="Copy link" className="primary" />
+        <CopyButton text={link} label={t('join.link.copy')} className="primary" />
       </div>
     </div>
   );

@@ -12,6 +12,7 @@ import { giveRole, takeRole } from '../../state/roles.ts';
 import { describeError } from '../../api/errors.ts';
 import { RoleChips } from './roles/RoleChips.tsx';
 import { useGroupRoles } from './roles/useGroupRoles.ts';
+import { whenConfirmed } from '../common/confirm.ts';
 
 const ROLE_LABEL = { owner: 'Owner', admin: 'Admin', member: 'Member' } as const;
 
@@ -120,8 +121,14 @@ function MemberRow(props: { member: Member; group: Group; meId?: string; online:
               role="menuitem"
               className="danger"
               onClick={() =>
-                window.confirm(`Remove ${displayName(member.user)} from ${group.name}?`) &&
-                void removeMember(group.id, member.user.id)
+                whenConfirmed(
+                  {
+                    message: 'shell.confirm.removeMember',
+                    values: { name: displayName(member.user), group: group.name },
+                    confirm: 'shell.confirm.remove',
+                  },
+                  () => removeMember(group.id, member.user.id),
+                )
               }
             >
               Remove from group

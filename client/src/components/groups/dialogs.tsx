@@ -1,7 +1,12 @@
 import type { Invite, Panel } from '@im/protocol';
 import { PanelAccessFields, type PanelAccess } from './PanelAccessFields.tsx';
 import { PanelNameFields } from './PanelNameFields.tsx';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { navigate } from '../../state/navigation.ts';
+import { useStore } from '../../state/store.ts';
+import { InviteCard } from '../join/InviteCard.tsx';
+import { useInvitePreview } from '../join/useInvitePreview.ts';
 import { describeError } from '../../api/errors.ts';
 import { acceptInvite, createGroup, createInvite, createPanel, renameGroup } from '../../state/groups.ts';
 import { inviteCodeFrom } from '../../state/route.ts';
@@ -17,6 +22,8 @@ function NameDialog(props: {
   initial?: string;
   action: string;
   maxLength?: number;
+  /** Shown above the field (an invite's group). */
+  intro?: ReactNode;
   onClose: () => void;
   submit: (value: string) => Promise<string | void>;
 }) {
@@ -34,6 +41,7 @@ function NameDialog(props: {
   };
   return (
     <Dialog title={props.title} onClose={props.onClose}>
+      {props.intro}
       <form onSubmit={(e) => void onSubmit(e)} className="form">
         <label>
           {props.label}
@@ -47,11 +55,12 @@ function NameDialog(props: {
 }
 
 export function CreateGroupDialog(props: { onClose: () => void }) {
+  const { t } = useTranslation();
   return (
     <NameDialog
-      title="Create a group"
-      label="Group name"
-      action="Create"
+      title={t('shell.createGroup')}
+      label={t('shell.groupName')}
+      action={t('shell.create')}
       onClose={props.onClose}
       submit={async (name) => {
         await createGroup(name);
@@ -60,14 +69,17 @@ export function CreateGroupDialog(props: { onClose: () => void }) {
   );
 }
 
+/** Joins by an invite's link or code; opened from a link, it shows the group first (InviteCard). */
 export function JoinGroupDialog(props: { onClose: () => void; initialCode?: string }) {
+  const { t } = useTranslation();
   return (
     <NameDialog
-      title="Join a group"
-      label="Invite link or code"
-      action="Join"
+      title={t('join.dialogTitle')}
+      label={t('join.codeLabel')}
+      action={t('join.joinButton')}
       maxLength={500}
       initial={props.initialCode}
+      intro={props.initialCode ? <LinkedInvite code={props.initialCode} onClose={props.onClose} /> : undefined}
       onClose={props.onClose}
       submit={async (input) => {
         try {
@@ -80,12 +92,26 @@ export function JoinGroupDialog(props: { onClose: () => void; initialCode?: stri
   );
 }
 
+/** The group a followed link invites to; one I am in already just opens (I joined as I signed up). */
+function LinkedInvite(props: { code: string; onClose: () => void }) {
+  const preview = useInvitePreview(props.code);
+  const groupId = preview?.group.id;
+  const mine = useStore((s) => (groupId ? s.groups[groupId] : undefined));
+  useEffect(() => {
+    if (!mine) return;
+    navigate({ name: 'group', groupId: mine.id, converseId: mine.panels[0]?.converseId }, { replace: true });
+    props.onClose();
+  }, [mine, props]);
+  return <InviteCard preview={preview} />;
+}
+
 export function RenameGroupDialog(props: { groupId: string; name: string; onClose: () => void }) {
+  const { t } = useTranslation();
   return (
     <NameDialog
-      title="Rename the group"
-      label="Group name"
-      action="Save"
+      title={t('shell.renameTitle')}
+      label={t('shell.groupName')}
+      action={t('common.save')}
       initial={props.name}
       onClose={props.onClose}
       submit={(name) => renameGroup(props.groupId, name)}
@@ -98,6 +124,7 @@ export function RenameGroupDialog(props: { groupId: string; name: string; onClos
  * start if wanted; an existing one is changed in PanelSettingsDialog.
  */
 export function PanelDialog(props: { groupId: string; onClose: () => void }) {
+  const { t } = useTranslation();
   const [name, setName] = useState('');
   const [type, setType] = useState<Panel['type']>('text');
   const [topic, setTopic] = useState('');
@@ -116,22 +143,22 @@ export function PanelDialog(props: { groupId: string; onClose: () => void }) {
     if (panel) props.onClose();
   };
   return (
-    <Dialog title="Create a panel" onClose={props.onClose}>
+    <Dialog title={t('shell.panel.createTitle')} onClose={props.onClose}>
       <form onSubmit={(e) => void onSubmit(e)} className="form">
         <fieldset className="panel-type">
-          <legend>Panel type</legend>
+          <legend>{t('shell.panel.type')}</legend>
           <label>
             <input type="radio" name="panel-type" checked={type === 'text'} onChange={() => setType('text')} />
-            Text: messages, files and threads
+            {t('shell.panel.text')}
           </label>
           <label>
             <input type="radio" name="panel-type" checked={type === 'voice'} onChange={() => setType('voice')} />
-            Voice: a call anyone in the group can join, with video and screen sharing
+            {t('shell.panel.voice')}
           </label>
         </fieldset>
         <PanelNameFields name={name} onName={setName} topic={topic} onTopic={setTopic} />
         <PanelAccessFields groupId={props.groupId} value={access} onChange={setAccess} />
-        <FormActions onCancel={props.onClose} submit="Create" disabled={busy || !name.trim()} />
+        <FormActions onCancel={props.onClose} submit={t('shell.create')} disabled={busy || !name.trim()} />
       </form>
     </Dialog>
   );
@@ -139,13 +166,14 @@ export function PanelDialog(props: { groupId: string; onClose: () => void }) {
 
 /** Makes an invite at once and shows its link to copy. */
 export function InviteDialog(props: { groupId: string; groupName: string; onClose: () => void }) {
+  const { t } = useTranslation();
   const [invite, setInvite] = useState<Invite | null>(null);
   useEffect(() => {
     void createInvite(props.groupId).then(setInvite);
   }, [props.groupId]);
   return (
-    <Dialog title={`Invite people to ${props.groupName}`} onClose={props.onClose}>
-      {invite ? <InviteLink invite={invite} /> : <p>Creating an invite…</p>}
+    <Dialog title={t('join.inviteTitle', { name: props.groupName })} onClose={props.onClose}>
+      {invite ? <InviteLink invite={invite} /> : <p>{t('join.creatingInvite')}</p>}
     </Dialog>
   );
 }

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { heardBadge, isMuted, useAttention } from '../../state/attention.ts';
 import { navigate } from '../../state/navigation.ts';
 import { useStore } from '../../state/store.ts';
@@ -8,6 +9,7 @@ import { GroupIcon } from '../groups/GroupIcon.tsx';
 
 /** The groups I belong to, with their icons (else initials) and badges; home (DMs), create, join, and Explore (the public groups). */
 export function GroupRail(props: { onCreate: () => void; onJoin: () => void }) {
+  const { t } = useTranslation();
   const groups = useStore((s) => s.groups);
   const order = useStore((s) => s.groupOrder);
   const unread = useStore((s) => s.unread);
@@ -26,11 +28,11 @@ export function GroupRail(props: { onCreate: () => void; onJoin: () => void }) {
     { unread: 0, mentions: 0 },
   );
   return (
-    <nav className="rail" aria-label="Groups">
+    <nav className="rail" aria-label={t('shell.rail.groups')}>
       <button
         type="button"
         className={home ? 'rail-item home active' : 'rail-item home'}
-        aria-label="Direct messages"
+        aria-label={t('shell.rail.dms')}
         aria-current={home ? 'page' : undefined}
         onClick={() => navigate({ name: 'home' })}
       >
@@ -60,8 +62,8 @@ export function GroupRail(props: { onCreate: () => void; onJoin: () => void }) {
       <button
         type="button"
         className="rail-item add"
-        aria-label="Create a group"
-        title="Create a group"
+        aria-label={t('shell.createGroup')}
+        title={t('shell.createGroup')}
         onClick={props.onCreate}
       >
         <Icon name="plus" size={24} />
@@ -69,8 +71,8 @@ export function GroupRail(props: { onCreate: () => void; onJoin: () => void }) {
       <button
         type="button"
         className="rail-item add"
-        aria-label="Join a group"
-        title="Join a group"
+        aria-label={t('join.dialogTitle')}
+        title={t('join.dialogTitle')}
         onClick={props.onJoin}
       >
         <Icon name="join" size={22} />
@@ -78,9 +80,9 @@ export function GroupRail(props: { onCreate: () => void; onJoin: () => void }) {
       <button
         type="button"
         className={exploring ? 'rail-item explore active' : 'rail-item explore'}
-        aria-label="Explore public groups"
+        aria-label={t('shell.rail.explore')}
         aria-current={exploring ? 'page' : undefined}
-        title="Explore public groups"
+        title={t('shell.rail.explore')}
         onClick={() => navigate({ name: 'explore' })}
       >
         <Icon name="compass" size={24} />

@@ -23,9 +23,18 @@ import { ReceiptsSetting } from '../receipts/ReceiptsSetting.tsx';
 import { StorageLine } from './StorageLine.tsx';
 import { StatusLine } from '../common/StatusLine.tsx';
 import { api } from '../../api/api.ts';
+import { useTranslation } from 'react-i18next';
+import { SettingsSections, type SettingsSection } from './SettingsSections.tsx';
+import './settings.css';
 
-/** My profile, storage, notifications, e-mail, personal feeds, single sign-on, password, sessions and logging out. */
+/**
+ * My settings, as sections with a navigation: Profile, Notifications,
+ * Language, Account, Sessions, Data. An Appearance section (the theme) goes
+ * between Notifications and Language; deleting my account goes at the end
+ * of Account.
+ */
 export function SettingsDialog(props: { onClose: () => void }) {
+  const { t } = useTranslation();
   const me = useStore((s) => s.me)!;
   const [nickname, setNickname] = useState(me.nickname);
   const [message, setMessage] = useState<string | null>(null);
@@ -42,72 +51,104 @@ export function SettingsDialog(props: { onClose: () => void }) {
     try {
       const user = await api.call('user.updateMe', { nickname: nickname.trim() });
       applyUserUpdated(user);
-      setMessage('Saved.');
+      setMessage(t('shell.settings.saved'));
     } catch (err) {
       setMessage(describeError(err));
     }
   };
+  const sections: SettingsSection[] = [
+    {
+      id: 'profile',
+      label: t('shell.settings.profile'),
+      content: (
+        <>
+          <form className="form" onSubmit={(e) => void save(e)}>
+            <p>{t('shell.settings.signedInAs', { username: me.username })}</p>
+            <StorageLine />
+            <label>
+              {t('shell.settings.displayName')}
+              <input value={nickname} maxLength={64} onChange={(e) => setNickname(e.target.value)} required />
+            </label>
+            <div className="form-actions">
+              <button type="submit" className="primary" disabled={!nickname.trim() || nickname.trim() === me.nickname}>
+                {t('common.save')}
+              </button>
+            </div>
+          </form>
+          <AvatarSection />
+        </>
+      ),
+    },
+    {
+      id: 'notifications',
+      label: t('shell.settings.notifications'),
+      content: (
+        <>
+          <div className="form">
+            {push === 'unsupported' && <p className="hint">{t('shell.settings.pushUnsupported')}</p>}
+            {push === 'denied' && <p className="hint">{t('shell.settings.pushDenied')}</p>}
+            {push === 'default' && (
+              <button
+                type="button"
+                onClick={() => void enablePush().then((text) => (setPushMessage(text), pushState().then(setPush)))}
+              >
+                {t('shell.settings.pushOn')}
+              </button>
+            )}
+            {push === 'enabled' && (
+              <button type="button" onClick={() => void disablePush().then(() => pushState().then(setPush))}>
+                {t('shell.settings.pushOff')}
+              </button>
+            )}
+            <StatusLine message={pushMessage} />
+            <PushSubscriptionsSection refresh={push} onThisBrowserRemoved={() => void pushState().then(setPush)} />
+          </div>
+          <DndScheduleSection />
+          <ReceiptsSetting account={account} />
+        </>
+      ),
+    },
+    { id: 'appearance', label: t('shell.settings.appearance'), content: <AppearanceSection /> },
+    { id: 'language', label: t('settings.language'), content: <LanguageSection /> },
+    {
+      id: 'account',
+      label: t('shell.settings.account'),
+      content: (
+        <>
+          <EmailSection account={account} />
+          <SsoSection account={account} />
+          {account?.hasPassword !== false && <PasswordSection />}
+          <BlockedUsersSection />
+          <div className="form-actions">
+            <button type="button" className="danger" onClick={() => void logout()}>
+              {t('shell.settings.logOut')}
+            </button>
+          </div>
+          {account && <DeleteAccountSection username={me.username} hasPassword={account.hasPassword} />}
+        </>
+      ),
+    },
+    { id: 'sessions', label: t('shell.settings.sessions'), content: <SessionsSection /> },
+    {
+      id: 'data',
+      label: t('shell.settings.data'),
+      content: (
+        <>
+          <FeedsSection />
+          <ExportSection
+            title={t('shell.settings.exportTitle')}
+            hint={t('shell.settings.exportHint')}
+            button={t('shell.settings.exportButton')}
+            start={() => api.call('import.exportMine')}
+          />
+        </>
+      ),
+    },
+  ];
   return (
-    <Dialog title="Settings" onClose={props.onClose}>
-      <form className="form" onSubmit={(e) => void save(e)}>
-        <p>
-          Signed in as <strong>@{me.username}</strong>
-        </p>
-        <StorageLine />
-        <label>
-          Display name
-          <input value={nickname} maxLength={64} onChange={(e) => setNickname(e.target.value)} required />
-        </label>
-        <div className="form-actions">
-          <button type="submit" className="primary" disabled={!nickname.trim() || nickname.trim() === me.nickname}>
-            Save
-          </button>
-        </div>
-      </form>
-      <AvatarSection />
-      <LanguageSection />
-      <AppearanceSection />
-      <div className="form">
-        <h3>Notifications</h3>
-        {push === 'unsupported' && <p className="hint">This browser cannot show notifications.</p>}
-        {push === 'denied' && <p className="hint">Notifications are blocked in the browser's site settings.</p>}
-        {push === 'default' && (
-          <button
-            type="button"
-            onClick={() => void enablePush().then((text) => (setPushMessage(text), pushState().then(setPush)))}
-          >
-            Turn on notifications
-          </button>
-        )}
-        {push === 'enabled' && (
-          <button type="button" onClick={() => void disablePush().then(() => pushState().then(setPush))}>
-            Turn off notifications
-          </button>
-        )}
-        <StatusLine message={pushMessage} />
-        <PushSubscriptionsSection refresh={push} onThisBrowserRemoved={() => void pushState().then(setPush)} />
-      </div>
-      <DndScheduleSection />
-      <EmailSection account={account} />
-      <ReceiptsSetting account={account} />
-      <FeedsSection />
-      <SsoSection account={account} />
-      {account?.hasPassword !== false && <PasswordSection />}
-      <SessionsSection />
-      <BlockedUsersSection />
-      <ExportSection
-        title="Your data"
-        hint="A zip of your profile, your direct messages, your own messages in your groups and the files you uploaded."
-        button="Export my data"
-        start={() => api.call('import.exportMine')}
-      />
-      {account && <DeleteAccountSection username={me.username} hasPassword={account.hasPassword} />}
+    <Dialog title={t('shell.settings.title')} onClose={props.onClose} size="medium">
+      <SettingsSections sections={sections} />
       <StatusLine message={message} />
-      <div className="form-actions">
-        <button type="button" className="danger" onClick={() => void logout()}>
-          Log out
-        </button>
-      </div>
     </Dialog>
   );
 }

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { PublicUser } from '@im/protocol';
 import { hasPermission } from '../../state/permissions.ts';
 import { useEffect, useMemo, useState } from 'react';
@@ -35,11 +36,13 @@ import { ConverseNotificationsMenu } from '../attention/ConverseNotificationsMen
 import { InboxBell } from '../attention/InboxBell.tsx';
 import { PermalinkOpener } from '../permalinks/PermalinkOpener.tsx';
 import { SkipLinks } from '../keyboard/SkipLinks.tsx';
+import { ConfirmHost } from '../common/ConfirmDialog.tsx';
 
 type Dialogs = null | 'create' | 'join' | 'settings' | 'admin';
 
 /** The signed-in app: rail, sidebar, the open converse and the member list. */
 export function Shell() {
+  const { t } = useTranslation();
   const route = useStore((s) => s.route);
   const groups = useStore((s) => s.groups);
   const dms = useStore((s) => s.dms);
@@ -98,7 +101,7 @@ export function Shell() {
       ? groupConverse.name
       : `#${groupConverse.name}`
     : dm
-      ? displayName(dmOther, 'Direct message')
+      ? displayName(dmOther, t('shell.directMessage'))
       : '';
 
   const exploring = route.name === 'explore';
@@ -124,8 +127,8 @@ export function Shell() {
                 <button
                   type="button"
                   className="icon-button"
-                  aria-label="Admin console"
-                  title="Admin console"
+                  aria-label={t('shell.adminConsole')}
+                  title={t('shell.adminConsole')}
                   onClick={() => setDialog('admin')}
                 >
                   <Icon name="shield" />
@@ -133,7 +136,12 @@ export function Shell() {
               )}
               <InboxBell />
               <ScheduledButton />
-              <button type="button" className="icon-button" aria-label="Settings" onClick={() => setDialog('settings')}>
+              <button
+                type="button"
+                className="icon-button"
+                aria-label={t('shell.settings.title')}
+                onClick={() => setDialog('settings')}
+              >
                 <Icon name="gear" />
               </button>
             </div>
@@ -148,13 +156,13 @@ export function Shell() {
                 <button
                   type="button"
                   className="icon-button back"
-                  aria-label="Back to the list"
+                  aria-label={t('shell.back')}
                   onClick={() => setNavOpen(true)}
                 >
                   <Icon name="back" size={24} />
                 </button>
                 {voicePanel && (
-                  <span className="voice-mark" title="Voice panel">
+                  <span className="voice-mark" title={t('shell.voicePanel')}>
                     <Icon name="speaker" />
                   </span>
                 )}
@@ -176,7 +184,7 @@ export function Shell() {
                   <button
                     type="button"
                     className="icon-button"
-                    aria-label="Members"
+                    aria-label={t('shell.members')}
                     aria-pressed={membersOpen}
                     onClick={() => setMembersOpen(!membersOpen)}
                   >
@@ -222,18 +230,18 @@ export function Shell() {
             groupsLoaded ? (
               <JoinPrompt groupId={route.groupId} converseId={route.converseId} />
             ) : (
-              <p className="welcome hint">Loading…</p>
+              <p className="welcome hint">{t('common.loading')}</p>
             )
           ) : (
             <div className="welcome">
-              <h1>Hello, {displayName(me)}</h1>
-              <p>Pick a conversation, create or join a group, or explore the public ones.</p>
+              <h1>{t('shell.hello', { name: displayName(me) })}</h1>
+              <p>{t('shell.welcomeHint')}</p>
               <div className="form-actions">
                 <button type="button" className="primary" onClick={() => setDialog('create')}>
-                  Create a group
+                  {t('shell.createGroup')}
                 </button>
                 <button type="button" onClick={() => setDialog('join')}>
-                  Join with an invite
+                  {t('shell.joinWithInvite')}
                 </button>
                 <ExploreButton />
               </div>
@@ -260,6 +268,7 @@ export function Shell() {
       </div>
       <CallBar />
       <IncomingCall />
+      <ConfirmHost />
     </div>
   );
 }

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { Group, Panel } from '@im/protocol';
 import { useEffect, useState } from 'react';
 import { joinCall, loadCallState, useCalls } from '../../state/calls.ts';
@@ -19,11 +20,13 @@ import { hasPermission } from '../../state/permissions.ts';
 import { Icon } from '../common/Icon.tsx';
 import { useMenu } from '../common/useMenu.ts';
 import { NewMessageDialog } from '../people/NewMessageDialog.tsx';
+import { whenConfirmed } from '../common/confirm.ts';
 
 type Open = null | 'invite' | 'rename' | 'panel' | 'settings' | { panelSettings: Panel };
 
 /** A group's panels with their badges, and what those who manage the group or its panels may do with them. */
 export function GroupSidebar(props: { group: Group; activeConverseId?: string }) {
+  const { t } = useTranslation();
   const { group } = props;
   const unread = useStore((s) => s.unread);
   const levels = useAttention((s) => s.levels);
@@ -40,12 +43,12 @@ export function GroupSidebar(props: { group: Group; activeConverseId?: string })
     for (const converseId of voiceConverses.split(',').filter(Boolean)) void loadCallState(converseId);
   }, [voiceConverses]);
   return (
-    <nav className="sidebar" aria-label={`${group.name} panels`}>
+    <nav className="sidebar" aria-label={t('shell.sidebar.panels', { name: group.name })}>
       <header className="sidebar-head" ref={menuRef}>
         <button
           type="button"
           className="group-name"
-          aria-label={`${group.name}: group menu`}
+          aria-label={t('shell.sidebar.groupMenu', { name: group.name })}
           aria-haspopup="menu"
           aria-expanded={menu}
           onClick={() => setMenu(!menu)}
@@ -55,26 +58,26 @@ export function GroupSidebar(props: { group: Group; activeConverseId?: string })
               <GroupIcon group={group} />
             </span>
           )}
-          <span>{group.name}</span> <Icon name="chevron" size={16} />
+          <span title={group.name}>{group.name}</span> <Icon name="chevron" size={16} />
         </button>
         {menu && (
           <div className="menu" role="menu" onClick={() => setMenu(false)}>
             <button type="button" role="menuitem" onClick={() => setOpen('invite')}>
-              Invite people
+              {t('shell.sidebar.invite')}
             </button>
             {canOpenGroupSettings(group) && (
               <button type="button" role="menuitem" onClick={() => setOpen('settings')}>
-                Group settings
+                {t('shell.sidebar.groupSettings')}
               </button>
             )}
             {managesPanels && (
               <button type="button" role="menuitem" onClick={() => setOpen('panel')}>
-                Create panel
+                {t('shell.sidebar.createPanel')}
               </button>
             )}
             {hasPermission(group, 'manageGroup') && (
               <button type="button" role="menuitem" onClick={() => setOpen('rename')}>
-                Rename group
+                {t('shell.sidebar.renameGroup')}
               </button>
             )}
             {group.myRole === 'owner' ? (
@@ -82,18 +85,31 @@ export function GroupSidebar(props: { group: Group; activeConverseId?: string })
                 type="button"
                 role="menuitem"
                 className="danger"
-                onClick={() => window.confirm(`Delete ${group.name} for everyone?`) && void deleteGroup(group.id)}
+                onClick={() =>
+                  whenConfirmed({ message: 'shell.confirm.deleteGroup', values: { name: group.name } }, () =>
+                    deleteGroup(group.id),
+                  )
+                }
               >
-                Delete group
+                {t('shell.sidebar.deleteGroup')}
               </button>
             ) : (
               <button
                 type="button"
                 role="menuitem"
                 className="danger"
-                onClick={() => window.confirm(`Leave ${group.name}?`) && void leaveGroup(group.id)}
+                onClick={() =>
+                  whenConfirmed(
+                    {
+                      message: 'shell.confirm.leaveGroup',
+                      values: { name: group.name },
+                      confirm: 'shell.confirm.leave',
+                    },
+                    () => leaveGroup(group.id),
+                  )
+                }
               >
-                Leave group
+                {t('shell.sidebar.leaveGroup')}
               </button>
             )}
           </div>
@@ -123,24 +139,26 @@ export function GroupSidebar(props: { group: Group; activeConverseId?: string })
                 }}
               >
                 {panel.type === 'voice' ? (
-                  <span className="voice-mark" title="Voice panel">
+                  <span className="voice-mark" title={t('shell.voicePanel')}>
                     <Icon name="speaker" size={16} />
-                    <span className="visually-hidden">Voice: </span>
+                    <span className="visually-hidden">{t('shell.sidebar.voicePrefix')} </span>
                   </span>
                 ) : (
                   <span aria-hidden="true"># </span>
                 )}
-                <span className="channel-name">{panel.name}</span>
+                <span className="channel-name" title={panel.name}>
+                  {panel.name}
+                </span>
                 {panel.private && (
-                  <span className="private-mark" title="Private panel" data-testid="private-mark">
+                  <span className="private-mark" title={t('shell.sidebar.private')} data-testid="private-mark">
                     <Icon name="lock" size={14} />
-                    <span className="visually-hidden"> (private)</span>
+                    <span className="visually-hidden"> ({t('shell.sidebar.privateShort')})</span>
                   </span>
                 )}
                 {panel.webPublic && (
-                  <span className="web-public-mark" title="Readable on the web" data-testid="web-public-mark">
+                  <span className="web-public-mark" title={t('shell.sidebar.webPublic')} data-testid="web-public-mark">
                     <Icon name="globe" size={14} />
-                    <span className="visually-hidden"> (readable on the web)</span>
+                    <span className="visually-hidden"> ({t('shell.sidebar.webPublicShort')})</span>
                   </span>
                 )}
                 <Badge counts={counts} testId="badge-panel" />
@@ -151,8 +169,8 @@ export function GroupSidebar(props: { group: Group; activeConverseId?: string })
                   <button
                     type="button"
                     className="icon-button"
-                    aria-label={`Edit panel ${panel.name}`}
-                    title="Panel settings"
+                    aria-label={t('shell.sidebar.editPanel', { name: panel.name })}
+                    title={t('shell.sidebar.panelSettings')}
                     onClick={() => setOpen({ panelSettings: panel })}
                   >
                     <Icon name="gear" size={16} />
@@ -160,9 +178,11 @@ export function GroupSidebar(props: { group: Group; activeConverseId?: string })
                   <button
                     type="button"
                     className="icon-button"
-                    aria-label={`Delete ${panel.name}`}
+                    aria-label={t('shell.sidebar.deletePanel', { name: panel.name })}
                     onClick={() =>
-                      window.confirm(`Delete #${panel.name} and its messages?`) && void deletePanel(group.id, panel.id)
+                      whenConfirmed({ message: 'shell.confirm.deletePanel', values: { name: panel.name } }, () =>
+                        deletePanel(group.id, panel.id),
+                      )
                     }
                   >
                     <Icon name="trash" size={16} />
@@ -194,6 +214,7 @@ function joinVoicePanel(groupId: string, panel: Panel): void {
 
 /** My direct conversations, newest first. */
 export function DmSidebar(props: { activeConverseId?: string }) {
+  const { t } = useTranslation();
   const dms = useStore((s) => s.dms);
   const order = useStore((s) => s.dmOrder);
   const users = useStore((s) => s.users);
@@ -204,15 +225,20 @@ export function DmSidebar(props: { activeConverseId?: string }) {
   const meId = useStore((s) => s.me?.id);
   const [searching, setSearching] = useState(false);
   return (
-    <nav className="sidebar" aria-label="Direct messages">
+    <nav className="sidebar" aria-label={t('shell.rail.dms')}>
       <header className="sidebar-head">
-        <h2>Direct messages</h2>
-        <button type="button" className="icon-button" aria-label="New message" onClick={() => setSearching(true)}>
+        <h2>{t('shell.rail.dms')}</h2>
+        <button
+          type="button"
+          className="icon-button"
+          aria-label={t('shell.sidebar.newMessage')}
+          onClick={() => setSearching(true)}
+        >
           <Icon name="plus" />
         </button>
       </header>
       {searching && <NewMessageDialog onClose={() => setSearching(false)} />}
-      {order.length === 0 && <p className="hint pad">Start a conversation with + or from a group's member list.</p>}
+      {order.length === 0 && <p className="hint pad">{t('shell.sidebar.noDms')}</p>}
       <ul className="channel-list">
         {order.map((id) => {
           const dm = dms[id];
@@ -235,7 +261,7 @@ export function DmSidebar(props: { activeConverseId?: string }) {
                 {displayName(other, '…')}
                 <Badge counts={counts} />
               </button>
-              <MarkReadButton converseId={id} name={displayName(other, 'this conversation')} />
+              <MarkReadButton converseId={id} name={displayName(other, t('shell.sidebar.thisConversation'))} />
             </li>
           );
         })}

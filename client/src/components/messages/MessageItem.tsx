@@ -35,10 +35,11 @@ import { PollCard } from './PollCard.tsx';
 import { SaveButton } from './SaveButton.tsx';
 import { startEditing, stopEditing, useEditing } from './editing.ts';
 import { focusNextMessage } from './useMessageRoving.ts';
+import { BlockedGate } from '../safety/BlockedGate.tsx';
+import { whenConfirmed } from '../common/confirm.ts';
 
 /** How much of a message its accessible name reads out. */
 const NAME_MAX = 300;
-import { BlockedGate } from '../safety/BlockedGate.tsx';
 
 export interface ItemContext {
   me: PublicUser;
@@ -264,10 +265,11 @@ function ConfirmedMessage(props: {
               type="button"
               aria-label={t('keyboard.action.delete')}
               onClick={() => {
-                if (!window.confirm(t('keyboard.confirmDelete'))) return;
-                ctx.handlers.onDelete(message);
-                // The Delete button goes with the message's text: on to the next message.
-                focusNextMessage(article.current);
+                whenConfirmed({ message: 'shell.confirm.deleteMessage' }, () => {
+                  ctx.handlers.onDelete(message);
+                  // The Delete button goes with the message's text: on to the next message.
+                  focusNextMessage(article.current);
+                });
               }}
             >
               <Icon name="trash" size={18} />

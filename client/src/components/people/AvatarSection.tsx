@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useRef, useState } from 'react';
 import { describeError } from '../../api/errors.ts';
 import { http } from '../../api/http.ts';
@@ -10,6 +11,7 @@ import { api, apiPath } from '../../api/api.ts';
 
 /** My profile picture: chosen from my files, cut to a square here, shown to everyone at once. */
 export function AvatarSection() {
+  const { t } = useTranslation();
   const me = useStore((s) => s.me)!;
   const input = useRef<HTMLInputElement>(null);
   const [status, setStatus] = useState<string | null>(null);
@@ -17,13 +19,13 @@ export function AvatarSection() {
   const choose = async (file: File | undefined) => {
     if (!file) return;
     setBusy(true);
-    setStatus('Uploading…');
+    setStatus(t('shell.avatar.uploading'));
     try {
       const picture = await squarePicture(file);
       const uploaded = await uploadFile(picture, http.getToken(), () => undefined).promise;
       const user = await api.call('user.updateMe', { avatar: apiPath('file.download', { fileId: uploaded.id }) });
       applyUserUpdated(user);
-      setStatus('Picture saved.');
+      setStatus(t('shell.avatar.saved'));
     } catch (err) {
       setStatus(err instanceof Error && !('code' in err) ? err.message : describeError(err));
     } finally {
@@ -33,18 +35,18 @@ export function AvatarSection() {
   };
   return (
     <div className="form avatar-section">
-      <h3>Profile picture</h3>
+      <h3>{t('shell.avatar.title')}</h3>
       <div className="avatar-row">
         <Avatar user={me} size={64} />
         <button type="button" disabled={busy} onClick={() => input.current?.click()}>
-          Choose a picture…
+          {t('shell.avatar.choose')}
         </button>
         <input
           ref={input}
           type="file"
           accept="image/png,image/jpeg,image/gif,image/webp"
           hidden
-          aria-label="Profile picture file"
+          aria-label={t('shell.avatar.file')}
           onChange={(e) => void choose(e.target.files?.[0])}
         />
       </div>

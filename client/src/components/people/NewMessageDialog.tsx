@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useState } from 'react';
 import { startDm } from '../../state/groups.ts';
 import { useStore } from '../../state/store.ts';
@@ -9,6 +10,7 @@ import { useUserSearch } from './useUserSearch.ts';
 
 /** Finds someone by name to start (or reopen) a direct conversation with them. */
 export function NewMessageDialog(props: { onClose: () => void }) {
+  const { t } = useTranslation();
   const [query, setQuery] = useState('');
   const meId = useStore((s) => s.me?.id);
   const presence = useStore((s) => s.presence);
@@ -20,13 +22,13 @@ export function NewMessageDialog(props: { onClose: () => void }) {
   const { active, setActive, onKeyDown } = useListKeys(results.length, (i) => choose(results[i]!.id));
   const listId = 'new-message-results';
   return (
-    <Dialog title="New message" onClose={props.onClose}>
+    <Dialog title={t('shell.sidebar.newMessage')} onClose={props.onClose}>
       <label className="field">
-        <span>To</span>
+        <span>{t('shell.newMessage.to')}</span>
         <input
           type="search"
           value={query}
-          placeholder="Name or username"
+          placeholder={t('shell.newMessage.placeholder')}
           autoComplete="off"
           role="combobox"
           aria-expanded={results.length > 0}
@@ -39,7 +41,7 @@ export function NewMessageDialog(props: { onClose: () => void }) {
           onKeyDown={onKeyDown}
         />
       </label>
-      <ul className="user-results" id={listId} role="listbox" aria-label="People">
+      <ul className="user-results" id={listId} role="listbox" aria-label={t('shell.newMessage.people')}>
         {results.map((user, i) => (
           <li
             key={user.id}
@@ -58,7 +60,7 @@ export function NewMessageDialog(props: { onClose: () => void }) {
       </ul>
       {query.trim() && !searching && results.length === 0 && (
         <p className="hint" role="status">
-          {error ?? 'Nobody found by that name.'}
+          {error ?? t('shell.newMessage.nobody')}
         </p>
       )}
     </Dialog>

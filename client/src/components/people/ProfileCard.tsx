@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { PublicUser } from '@im/protocol';
 import { useEffect, useRef } from 'react';
 import { startDm } from '../../state/groups.ts';
@@ -11,6 +12,7 @@ import { BotBadge } from '../messages/BotBadge.tsx';
 import { RoleChips } from '../groups/roles/RoleChips.tsx';
 import { useMemberRoles } from '../groups/roles/useGroupRoles.ts';
 import { BlockButton } from '../safety/BlockButton.tsx';
+import { useKeepInViewport } from './useKeepInViewport.ts';
 
 /**
  * Who someone is, on a click of their name: avatar, names, whether they are
@@ -18,6 +20,7 @@ import { BlockButton } from '../safety/BlockButton.tsx';
  * Escape, a click outside or the opener again.
  */
 export function ProfileCard(props: { user: PublicUser; onClose: () => void }) {
+  const { t } = useTranslation();
   const { user } = props;
   const box = useRef<HTMLDivElement>(null);
   const online = useStore((s) => s.presence[user.id]);
@@ -25,6 +28,7 @@ export function ProfileCard(props: { user: PublicUser; onClose: () => void }) {
   const meId = useStore((s) => s.me?.id);
   const groupId = useStore((s) => (s.route.name === 'group' ? s.route.groupId : undefined));
   const { roles, color } = useMemberRoles(groupId, user.id);
+  useKeepInViewport(box);
   useEffect(() => {
     if (useStore.getState().presence[user.id] === undefined) void loadPresence([user.id]);
     // Asked once per opening: the presence events keep it current afterwards.
@@ -35,7 +39,12 @@ export function ProfileCard(props: { user: PublicUser; onClose: () => void }) {
   }, []);
   const canMessage = user.id !== meId && !user.bot;
   return (
-    <div ref={box} className="profile-card" role="dialog" aria-label={`Profile of ${displayName(user)}`}>
+    <div
+      ref={box}
+      className="profile-card"
+      role="dialog"
+      aria-label={t('shell.profile.of', { name: displayName(user) })}
+    >
       <Avatar user={user} size={64} online={online ?? false} status={status} />
       <div className="profile-names">
         <strong className="profile-name" style={color ? { color } : undefined}>
@@ -63,7 +72,7 @@ export function ProfileCard(props: { user: PublicUser; onClose: () => void }) {
             void startDm(user.id);
           }}
         >
-          Message
+          {t('shell.profile.message')}
         </button>
       )}
       {canMessage && <BlockButton userId={user.id} />}

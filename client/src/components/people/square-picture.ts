@@ -1,3 +1,4 @@
+import { t } from '../../i18n/i18n.ts';
 /** Side of the square a profile picture is stored at: sharp on any screen density at the sizes shown. */
 export const AVATAR_SIDE = 256;
 
@@ -14,7 +15,7 @@ export async function squarePicture(file: Blob): Promise<File> {
     canvas.width = AVATAR_SIDE;
     canvas.height = AVATAR_SIDE;
     const ctx = canvas.getContext('2d');
-    if (!ctx) throw new Error('This browser cannot resize pictures');
+    if (!ctx) throw new Error(t('shell.avatar.cannotResize'));
     ctx.drawImage(
       bitmap,
       (bitmap.width - side) / 2,
@@ -27,7 +28,7 @@ export async function squarePicture(file: Blob): Promise<File> {
       AVATAR_SIDE,
     );
     const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/webp', 0.85));
-    if (!blob) throw new Error('This browser cannot encode pictures');
+    if (!blob) throw new Error(t('shell.avatar.cannotEncode'));
     return new File([blob], blob.type === 'image/webp' ? 'avatar.webp' : 'avatar.png', { type: blob.type });
   } finally {
     bitmap.close();

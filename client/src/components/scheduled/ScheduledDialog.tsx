@@ -12,6 +12,7 @@ import { useStore } from '../../state/store.ts';
 import { Dialog } from '../common/Dialog.tsx';
 import { Icon } from '../common/Icon.tsx';
 import { fromLocalInput, toLocalInput } from '../messages/later-times.ts';
+import { whenConfirmed } from '../common/confirm.ts';
 
 /** Where a scheduled message goes, as I know the converse ("Group › #panel", a DM's other member). */
 function useConverseName(converseId: string): string {
@@ -89,7 +90,11 @@ function ScheduledRow(props: { entry: ScheduledEntry }) {
           <button
             type="button"
             className="danger"
-            onClick={() => window.confirm('Cancel this scheduled message?') && void cancelScheduled(entry)}
+            onClick={() =>
+              whenConfirmed({ message: 'shell.confirm.cancelScheduled', confirm: 'shell.confirm.cancelMessage' }, () =>
+                cancelScheduled(entry),
+              )
+            }
           >
             Cancel message
           </button>

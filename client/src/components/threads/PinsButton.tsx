@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { plainText } from '@im/markdown';
 import './threads.css';
 import type { Message } from '@im/protocol';
@@ -12,15 +13,16 @@ import { useMenu } from '../common/useMenu.ts';
 
 /** The header's pins: the converse's pinned messages, newest pin first; one click jumps to it. */
 export function PinsButton(props: { converseId: string }) {
+  const { t } = useTranslation();
   const { open, setOpen, ref } = useMenu<HTMLDivElement>();
   return (
     <div ref={ref} className="popover-anchor">
       <button
         type="button"
         className="icon-button"
-        aria-label="Pinned messages"
+        aria-label={t('threads.pins')}
         aria-expanded={open}
-        title="Pinned messages"
+        title={t('threads.pins')}
         onClick={() => setOpen(!open)}
       >
         <Icon name="pin" />
@@ -31,6 +33,7 @@ export function PinsButton(props: { converseId: string }) {
 }
 
 export function PinsPopover(props: { converseId: string; onClose: () => void }) {
+  const { t } = useTranslation();
   const { converseId } = props;
   const [pins, setPins] = useState<Message[] | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -54,14 +57,14 @@ export function PinsPopover(props: { converseId: string; onClose: () => void }) 
     return !now || (now.pinned && !now.deleted);
   });
   return (
-    <div className="popover pins-popover" role="dialog" aria-label="Pinned messages">
-      <h2>Pinned messages</h2>
+    <div className="popover pins-popover" role="dialog" aria-label={t('threads.pins')}>
+      <h2>{t('threads.pins')}</h2>
       {error ? (
         <p className="error">{error}</p>
       ) : shown === undefined ? (
-        <p className="hint">Loading…</p>
+        <p className="hint">{t('common.loading')}</p>
       ) : shown.length === 0 ? (
-        <p className="hint">Nothing is pinned here yet.</p>
+        <p className="hint">{t('threads.noPins')}</p>
       ) : (
         <ul>
           {shown.map((m) => (

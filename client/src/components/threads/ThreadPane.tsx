@@ -1,4 +1,5 @@
 import './threads.css';
+import { useTranslation } from 'react-i18next';
 import type { Message, PublicUser } from '@im/protocol';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { notifyTyping } from '../../state/conversations.ts';
@@ -43,6 +44,7 @@ export function ThreadPane(props: ThreadPaneProps) {
  * in one thread does not carry over to the next.
  */
 function OpenThread(props: ThreadPaneProps & { rootId: string }) {
+  const { t } = useTranslation();
   const { converseId, rootId } = props;
   const me = useStore((s) => s.me)!;
   const users = useStore((s) => s.users);
@@ -97,10 +99,10 @@ function OpenThread(props: ThreadPaneProps & { rootId: string }) {
 
   return (
     <CustomEmojiScope converseId={converseId}>
-      <aside className="thread-pane" aria-label="Thread" data-testid="thread-pane">
+      <aside className="thread-pane" aria-label={t('threads.thread')} data-testid="thread-pane">
         <header className="thread-pane-head">
-          <h2>Thread</h2>
-          <button type="button" className="icon-button" aria-label="Close thread" onClick={closeThread}>
+          <h2>{t('threads.thread')}</h2>
+          <button type="button" className="icon-button" aria-label={t('threads.close')} onClick={closeThread}>
             <Icon name="close" />
           </button>
         </header>
@@ -110,9 +112,9 @@ function OpenThread(props: ThreadPaneProps & { rootId: string }) {
               <MessageItem row={rootRow} ctx={ctx} />
             </div>
           ) : (
-            <p className="hint">Loading…</p>
+            <p className="hint">{t('common.loading')}</p>
           )}
-          <p className="thread-count hint">{count === 1 ? '1 reply' : `${count} replies`}</p>
+          <p className="thread-count hint">{t('threads.replies', { count })}</p>
           <ol className="thread-replies">
             {rows.map((row) => (
               <li key={row.key} data-testid="thread-reply">
@@ -124,8 +126,8 @@ function OpenThread(props: ThreadPaneProps & { rootId: string }) {
         <Composer
           key={attempt}
           ref={composer}
-          label="Reply in thread"
-          placeholder="Reply…"
+          label={t('threads.replyLabel')}
+          placeholder={t('threads.replyPlaceholder')}
           members={props.members}
           me={me}
           users={users}

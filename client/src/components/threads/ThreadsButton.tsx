@@ -1,4 +1,5 @@
 import './threads.css';
+import { useTranslation } from 'react-i18next';
 import { plainText } from '@im/markdown';
 import { useEffect } from 'react';
 import { navigate } from '../../state/navigation.ts';
@@ -12,10 +13,11 @@ import { formatTime } from '../messages/format.ts';
 
 /** The header's "Threads": the threads I follow with their unread replies; one opens in the pane. */
 export function ThreadsButton() {
+  const { t } = useTranslation();
   const { open, setOpen, ref } = useMenu<HTMLDivElement>();
   const followed = useThreads((s) => s.followed);
   const users = useStore((s) => s.users);
-  const unread = followed?.reduce((n, t) => n + t.unread, 0) ?? 0;
+  const unread = followed?.reduce((n, entry) => n + entry.unread, 0) ?? 0;
 
   // Loaded once, so new replies raise the count even before the list is opened.
   useEffect(() => {
@@ -27,9 +29,9 @@ export function ThreadsButton() {
       <button
         type="button"
         className="icon-button"
-        aria-label={unread > 0 ? `Threads, ${unread} unread` : 'Threads'}
+        aria-label={unread > 0 ? t('threads.buttonUnread', { count: unread }) : t('threads.title')}
         aria-expanded={open}
-        title="Threads"
+        title={t('threads.title')}
         onClick={() => {
           if (!open) void loadFollowed();
           setOpen(!open);
@@ -43,33 +45,33 @@ export function ThreadsButton() {
         )}
       </button>
       {open && (
-        <div className="popover threads-popover" role="dialog" aria-label="Threads">
-          <h2>Threads</h2>
+        <div className="popover threads-popover" role="dialog" aria-label={t('threads.title')}>
+          <h2>{t('threads.title')}</h2>
           {followed === null ? (
-            <p className="hint">Loading…</p>
+            <p className="hint">{t('common.loading')}</p>
           ) : followed.length === 0 ? (
-            <p className="hint">No threads yet. Reply in a thread to follow it.</p>
+            <p className="hint">{t('threads.none')}</p>
           ) : (
             <ul>
-              {followed.map((t) => (
-                <li key={t.root.id}>
+              {followed.map((entry) => (
+                <li key={entry.root.id}>
                   <button
                     type="button"
                     className="popover-item"
                     data-testid="followed-thread"
                     onClick={() => {
                       setOpen(false);
-                      navigate(placeOf(t.converseId, getState()).route);
-                      void openThread(t.converseId, t.root.id);
+                      navigate(placeOf(entry.converseId, getState()).route);
+                      void openThread(entry.converseId, entry.root.id);
                     }}
                   >
                     <span className="popover-item-head">
-                      <span className="author">{t.root.username ?? displayName(users[t.root.authorId])}</span>
-                      <time dateTime={t.lastReplyAt}>{formatTime(t.lastReplyAt)}</time>
-                      {t.unread > 0 && <span className="badge">{t.unread}</span>}
+                      <span className="author">{entry.root.username ?? displayName(users[entry.root.authorId])}</span>
+                      <time dateTime={entry.lastReplyAt}>{formatTime(entry.lastReplyAt)}</time>
+                      {entry.unread > 0 && <span className="badge">{entry.unread}</span>}
                     </span>
                     <span className="popover-item-text">
-                      {t.root.deleted ? 'Deleted message' : plainText(t.root.content, 160)}
+                      {entry.root.deleted ? t('threads.deletedRoot') : plainText(entry.root.content, 160)}
                     </span>
                   </button>
                 </li>

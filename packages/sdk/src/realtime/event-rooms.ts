@@ -29,6 +29,7 @@ export const EVENT_ROOMS = {
   'chat.read.updated': (p) => withMembers(converseRoom(p.converseId), dmMembersOf(p)),
   'chat.dm.opened': (p) => withMembers(converseRoom(p.converse.id), p.converse.memberIds),
   'integration.ephemeral': (p) => [userRoom(p.userId)],
+  'integration.changed': (p) => [groupRoom(p.groupId)],
   'group.updated': (p) => [groupRoom(p.group.id), ...p.group.panels.map((panel) => converseRoom(panel.converseId))],
   'group.deleted': (p) => [groupRoom(p.groupId), ...p.converseIds.map(converseRoom)],
   // The joiner's and leaver's sockets move: gateways holding their user room must hear it.

@@ -13,6 +13,7 @@ import {
   type Ctx,
   type Params,
   defineActions,
+  isDuplicateKeyError,
 } from '@im/sdk';
 import type { ChatDeps } from '../deps.ts';
 import type { ReadDoc } from '../models.ts';
@@ -186,6 +187,33 @@ export const converseActions = (deps: ChatDeps) => {
         const positions: Record<string, number> = Object.fromEntries(converseIds.map((id) => [id, 0]));
         for (const read of reads) positions[read.converseId.toHexString()] = read.readSeq;
         return positions;
+      },
+    },
+
+    /**
+     * For the group service, as a member joins: their read positions in the
+     * group's converses start at the newest message, so what was said before
+     * they joined (an `@all` included) is neither unread nor a mention.
+     * Never moves a position back (a member who comes back keeps theirs if
+     * it is further on).
+     */
+    startReading: {
+      visibility: 'public' as const,
+      params: chatParams.startReading,
+      async handler(ctx: Ctx<ActionParams<'chat.startReading'>>): Promise<void> {
+        const { userId, converseIds } = ctx.params;
+        const counters = await store.counters.ofMany(converseIds);
+        for (const { _id: converseId, lastSeq } of counters) {
+          if (!lastSeq) continue;
+          const update = { $max: { readSeq: lastSeq }, $pull: { mentionSeqs: { $lte: lastSeq } } };
+          const filter = { userId, converseId };
+          // Two upserts of a new key at once: the loser finds the winner's document on a second try.
+          await models.reads
+            .updateOne(filter, update, { upsert: true })
+            .catch((err: unknown) =>
+              isDuplicateKeyError(err) ? models.reads.updateOne(filter, update) : Promise.reject(err),
+            );
+        }
       },
     },
 

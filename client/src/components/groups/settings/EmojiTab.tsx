@@ -4,6 +4,7 @@ import { useState, type FormEvent } from 'react';
 import { loadCustomEmoji, removeCustomEmoji, uploadCustomEmoji, useGroupEmoji } from '../../../state/custom-emoji.ts';
 import { CustomEmojiImage } from '../../emoji/CustomEmojiContext.tsx';
 import { ErrorLine } from '../../common/ErrorLine.tsx';
+import { whenConfirmed } from '../../common/confirm.ts';
 
 const NAME = new RegExp(CUSTOM_EMOJI_NAME_PATTERN);
 /** The server's limit, checked here first to save a refused upload. */
@@ -83,8 +84,14 @@ export function EmojiTab(props: { group: Group }) {
                   className="link"
                   aria-label={`Remove :${emoji.name}:`}
                   onClick={() => {
-                    if (window.confirm(`Remove :${emoji.name}:?`))
-                      void removeCustomEmoji(group.id, emoji.name).catch(() => loadCustomEmoji(group.id, true));
+                    whenConfirmed(
+                      {
+                        message: 'shell.confirm.removeEmoji',
+                        values: { name: emoji.name },
+                        confirm: 'shell.confirm.remove',
+                      },
+                      () => removeCustomEmoji(group.id, emoji.name).catch(() => loadCustomEmoji(group.id, true)),
+                    );
                   }}
                 >
                   Remove

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { Group, Permission } from '@im/protocol';
 import { groupAudit } from '../../../state/moderation.ts';
 import { Dialog } from '../../common/Dialog.tsx';
@@ -55,68 +56,69 @@ export function canOpenGroupSettings(group: Group): boolean {
  * holders of the permission it needs (owner and admins hold them all).
  */
 export function GroupSettingsDialog(props: { group: Group; initialTab?: GroupSettingsTab; onClose: () => void }) {
+  const { t } = useTranslation();
   const { group } = props;
   const when = (allowed: boolean, tab: Tab) => (allowed ? [tab] : []);
   return (
-    <Dialog title={`${group.name} settings`} onClose={props.onClose} wide>
+    <Dialog title={t('shell.groupSettings.title', { name: group.name })} onClose={props.onClose} wide>
       <Tabs
-        label="Group settings"
+        label={t('shell.sidebar.groupSettings')}
         initial={props.initialTab}
         tabs={[
-          { id: 'members', label: 'Members', render: () => <MembersTab group={group} /> },
+          { id: 'members', label: t('shell.groupSettings.members'), render: () => <MembersTab group={group} /> },
           ...when(hasPermission(group, 'manageRoles'), {
             id: 'roles',
-            label: 'Roles',
+            label: t('shell.groupSettings.roles'),
             render: () => <RolesTab group={group} />,
           }),
           ...when(hasPermission(group, 'mentionAll'), {
             id: 'user-groups',
-            label: 'User groups',
+            label: t('shell.groupSettings.userGroups'),
             render: () => <UserGroupsTab group={group} />,
           }),
           ...when(hasPermission(group, 'banMembers'), {
             id: 'bans',
-            label: 'Bans',
+            label: t('shell.groupSettings.bans'),
             render: () => <BansTab groupId={group.id} />,
           }),
           ...when(hasPermission(group, 'manageGroup'), {
             id: 'invites',
-            label: 'Invites',
+            label: t('shell.groupSettings.invites'),
             render: () => <InvitesTab groupId={group.id} />,
           }),
           ...when(hasPermission(group, 'manageGroup'), {
             id: 'visibility',
-            label: 'Visibility',
+            label: t('shell.groupSettings.visibility'),
             render: () => <VisibilityTab group={group} />,
           }),
           ...when(hasPermission(group, 'manageGroup'), {
             id: 'icon',
-            label: 'Icon',
+            label: t('shell.groupSettings.icon'),
             render: () => <IconTab group={group} />,
           }),
           ...when(hasPermission(group, 'manageGroup'), {
             id: 'emoji',
-            label: 'Emoji',
+            label: t('shell.groupSettings.emoji'),
             render: () => <EmojiTab group={group} />,
           }),
           ...when(hasPermission(group, 'manageIntegrations'), {
             id: 'integrations',
-            label: 'Integrations',
+            label: t('shell.groupSettings.integrations'),
             render: () => <IntegrationsTab group={group} />,
           }),
           ...when(hasPermission(group, 'manageMessages'), {
             id: 'reports',
-            label: 'Reports',
+            label: t('shell.groupSettings.reports'),
             render: () => <ReportsTab groupId={group.id} />,
           }),
           ...when(group.myRole === 'owner', {
             id: 'export',
-            label: 'Export',
+            label: t('shell.groupSettings.export'),
             render: () => <ExportTab group={group} />,
           }),
           ...when(hasPermission(group, 'viewAuditLog'), {
             id: 'audit',
-            label: 'Audit log',
+            label: t('shell.groupSettings.audit'),
             render: () => <AuditLog load={(cursor) => groupAudit(group.id, cursor)} />,
           }),
         ]}

@@ -14,6 +14,7 @@ import { hasPermission, mayModerate, nameColor, rolesOf } from '../../../state/p
 import { MemberRolesPicker } from '../roles/MemberRolesPicker.tsx';
 import { RoleChips } from '../roles/RoleChips.tsx';
 import { useGroupRoles } from '../roles/useGroupRoles.ts';
+import { whenConfirmed } from '../../common/confirm.ts';
 
 const ROLE_LABEL = { owner: 'Owner', admin: 'Admin', member: 'Member' } as const;
 
@@ -110,7 +111,14 @@ function MemberRow(props: { group: Group; member: Member; meId?: string }) {
                   type="button"
                   disabled={busy}
                   onClick={() =>
-                    window.confirm(`Remove ${name} from ${group.name}?`) && void removeMember(group.id, member.user.id)
+                    whenConfirmed(
+                      {
+                        message: 'shell.confirm.removeMember',
+                        values: { name, group: group.name },
+                        confirm: 'shell.confirm.remove',
+                      },
+                      () => removeMember(group.id, member.user.id),
+                    )
                   }
                 >
                   Remove

@@ -7,6 +7,7 @@ import { group, GROUP_ID } from '../../../test/fixtures.ts';
 import { fakeServer, type SeenRequest } from '../../../test/server.ts';
 import { RolesTab } from './RolesTab.tsx';
 import { apiPath } from '@im/api-client';
+import { answerConfirmations } from '../../../test/confirmations.ts';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -115,7 +116,7 @@ describe('RolesTab', () => {
   });
 
   it('deletes a role after asking', async () => {
-    vi.stubGlobal('confirm', () => true);
+    answerConfirmations(true);
     const requests = open();
     await screen.findByRole('listitem', { name: 'Helpers' });
     fireEvent.click(screen.getByRole('button', { name: 'Delete Helpers' }));

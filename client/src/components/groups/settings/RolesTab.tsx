@@ -8,6 +8,7 @@ import { ErrorLine } from '../../common/ErrorLine.tsx';
 import { useAction } from '../../common/useAction.ts';
 import { CreateRoleForm } from '../roles/CreateRoleForm.tsx';
 import { RoleEditor } from '../roles/RoleEditor.tsx';
+import { whenConfirmed } from '../../common/confirm.ts';
 
 /**
  * A group's roles, highest first: what each lets its holders do, the colour
@@ -111,8 +112,9 @@ function RoleRow(props: {
                 aria-label={`Delete ${role.name}`}
                 disabled={busy}
                 onClick={() =>
-                  window.confirm(`Delete the role ${role.name}? Its members lose it.`) &&
-                  void run(() => deleteRole(groupId, role.id))
+                  whenConfirmed({ message: 'shell.confirm.deleteRole', values: { name: role.name } }, () =>
+                    run(() => deleteRole(groupId, role.id)),
+                  )
                 }
               >
                 Delete

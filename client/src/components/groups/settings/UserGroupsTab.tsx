@@ -16,6 +16,7 @@ import {
 import { displayName } from '../../../state/users.ts';
 import { ErrorLine } from '../../common/ErrorLine.tsx';
 import { useAction } from '../../common/useAction.ts';
+import { whenConfirmed } from '../../common/confirm.ts';
 
 const HANDLE = new RegExp(USER_GROUP_HANDLE_PATTERN);
 const EMPTY: UserGroupDraft = { handle: '', name: '', memberIds: [] };
@@ -87,7 +88,9 @@ function UserGroupRow(props: {
             type="button"
             disabled={busy}
             onClick={() => {
-              if (window.confirm(`Delete @${ug.handle}?`)) void run(() => deleteUserGroup(props.groupId, ug.id));
+              whenConfirmed({ message: 'shell.confirm.deleteUserGroup', values: { handle: ug.handle } }, () =>
+                run(() => deleteUserGroup(props.groupId, ug.id)),
+              );
             }}
           >
             Delete

@@ -7,6 +7,7 @@ import { apiError, fakeServer, type FakeAnswer, type SeenRequest } from '../../.
 import { GroupSettingsDialog } from '../GroupSettingsDialog.tsx';
 import { IntegrationsTab } from './IntegrationsTab.tsx';
 import { apiPath } from '@im/api-client';
+import { answerConfirmations } from '../../../../test/confirmations.ts';
 
 const team = group({ myRole: 'admin', panels: [panel(1), panel(2, { name: 'news' })] });
 const origin = window.location.origin;
@@ -115,7 +116,7 @@ describe('Integrations tab: bots', () => {
   });
 
   it('makes a new token and deletes a bot only once confirmed', async () => {
-    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
+    const confirm = answerConfirmations(false);
     const requests = serve({
       [`GET ${API}/bots`]: () => ({
         body: [
@@ -140,10 +141,10 @@ describe('Integrations tab: bots', () => {
 
     fireEvent.click(within(row).getByRole('button', { name: 'New token' }));
     fireEvent.click(within(row).getByRole('button', { name: 'Delete' }));
-    expect(confirm).toHaveBeenCalledTimes(2);
+    await waitFor(() => expect(confirm.asked).toHaveLength(2));
     expect(writes(requests)).toEqual([]);
 
-    confirm.mockReturnValue(true);
+    confirm.yes = true;
     fireEvent.click(within(row).getByRole('button', { name: 'New token' }));
     expect(((await within(row).findByLabelText('New token for Deployer')) as HTMLInputElement).value).toBe('tok-new');
     fireEvent.click(within(row).getByRole('button', { name: 'Delete' }));
@@ -186,7 +187,7 @@ describe('Integrations tab: incoming webhooks', () => {
   });
 
   it('lists hooks without an address, and gives a new one, shown once, when asked', async () => {
-    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    answerConfirmations(true);
     serve({
       [`GET ${API}/webhooks/incoming`]: () => ({ body: [listedHook(1)] }),
       [`POST ${API}/webhooks/incoming/h1/secret`]: () => ({ body: hook(1, 's2') }),
@@ -202,7 +203,7 @@ describe('Integrations tab: incoming webhooks', () => {
   });
 
   it('says a hook is suspended (its maker is no longer an admin) until it gets a new secret', async () => {
-    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    answerConfirmations(true);
     serve({
       [`GET ${API}/webhooks/incoming`]: () => ({ body: [{ ...listedHook(1), suspended: true }] }),
       [`POST ${API}/webhooks/incoming/h1/secret`]: () => ({ body: hook(1, 's2') }),
@@ -349,7 +350,7 @@ describe('Integrations tab: a disabled outgoing webhook', () => {
 
 describe('Integrations tab: a suspended outgoing webhook or command', () => {
   it('says so until a new secret lifts it; a disabled hook stays disabled until turned back on', async () => {
-    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    answerConfirmations(true);
     const command = { id: 'k1', groupId: GROUP_ID, trigger: 'deploy', url: 'https://ops.example/deploy', botId: 'kb' };
     serve({
       [`GET ${API}/webhooks/outgoing`]: () => ({ body: [{ ...outgoing, disabled: true, suspended: true }] }),

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { ErrorLine } from '../../../common/ErrorLine.tsx';
 import { useAction } from '../../../common/useAction.ts';
+import { whenConfirmed, type ConfirmRequest } from '../../../common/confirm.ts';
 
 /** A row's action that runs only once `question` is confirmed. */
 export interface Confirmed {
@@ -20,8 +21,8 @@ export function RowActions(props: {
   children?: ReactNode;
 }) {
   const { busy, error, run } = useAction();
-  const ask = (question: string, task: () => Promise<unknown>) => {
-    if (window.confirm(question)) void run(task);
+  const ask = (question: string, button: ConfirmRequest['confirm'], task: () => Promise<unknown>) => {
+    whenConfirmed({ text: question, confirm: button }, () => run(task));
   };
   const { renew, remove } = props;
   return (
@@ -29,7 +30,11 @@ export function RowActions(props: {
       <ErrorLine error={error} />
       <div className="mod-actions">
         {props.children}
-        <button type="button" disabled={busy} onClick={() => ask(renew.question, renew.run)}>
+        <button
+          type="button"
+          disabled={busy}
+          onClick={() => ask(renew.question, { text: props.renewLabel }, renew.run)}
+        >
           {props.renewLabel}
         </button>
         <button
@@ -37,7 +42,7 @@ export function RowActions(props: {
           className="danger"
           disabled={busy}
           onClick={() =>
-            ask(remove.question, async () => {
+            ask(remove.question, 'common.delete', async () => {
               await remove.run();
               props.onDeleted();
             })

@@ -1,6 +1,8 @@
 import type { AuthOptions } from '@im/protocol';
 import { useEffect, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ApiRequestError, describeError } from '../../api/errors.ts';
+import { t } from '../../i18n/i18n.ts';
 import { loadAuthOptions } from '../../state/auth-options.ts';
 import { passwordResetEnabled } from '../../state/email.ts';
 import { navigate } from '../../state/navigation.ts';
@@ -18,6 +20,7 @@ import { ForgotPasswordForm } from './ForgotPasswordForm.tsx';
  * `ssoError`: why the last single sign-on came back without a session.
  */
 export function AuthScreen(props: { ssoError?: string | null }) {
+  const { t } = useTranslation();
   const route = useStore((s) => s.route);
   const linkCode = route.name === 'invite' ? route.code : '';
   const [options, setOptions] = useState<AuthOptions | null>(null);
@@ -76,11 +79,11 @@ export function AuthScreen(props: { ssoError?: string | null }) {
       <form
         className="auth-card"
         onSubmit={(e) => void submit(e)}
-        aria-label={registering ? 'Create an account' : 'Log in'}
+        aria-label={registering ? t('auth.createAnAccount') : t('auth.logIn')}
       >
-        <h1>{registering ? 'Create an account' : 'Welcome back'}</h1>
+        <h1>{registering ? t('auth.createAnAccount') : t('auth.welcome')}</h1>
         <label>
-          Username
+          {t('auth.username')}
           <input
             name="username"
             autoComplete="username"
@@ -88,7 +91,7 @@ export function AuthScreen(props: { ssoError?: string | null }) {
             minLength={3}
             maxLength={32}
             pattern="[A-Za-z0-9_.\-]+"
-            title="3-32 letters, digits, and _ . -"
+            title={t('auth.username.rule')}
             onChange={(e) => setUsername(e.target.value)}
             required
             autoFocus
@@ -96,12 +99,12 @@ export function AuthScreen(props: { ssoError?: string | null }) {
         </label>
         {registering && (
           <label>
-            Display name <span className="hint">(optional)</span>
+            {t('auth.displayName')} <span className="hint">{t('auth.optional')}</span>
             <input name="nickname" value={nickname} maxLength={64} onChange={(e) => setNickname(e.target.value)} />
           </label>
         )}
         <label>
-          Password
+          {t('auth.password')}
           <input
             name="password"
             type="password"
@@ -116,7 +119,7 @@ export function AuthScreen(props: { ssoError?: string | null }) {
         {registering && needsInvite && (
           <>
             <label>
-              Invite link or code
+              {t('auth.invite')}
               <input
                 name="invite"
                 value={invite}
@@ -125,12 +128,12 @@ export function AuthScreen(props: { ssoError?: string | null }) {
                 required
               />
             </label>
-            <p className="hint">This server takes new accounts only with an invite to one of its groups.</p>
+            <p className="hint">{t('auth.invite.hint')}</p>
           </>
         )}
         <ErrorLine error={shownError} />
         <button type="submit" className="primary" disabled={busy}>
-          {registering ? 'Create account' : 'Log in'}
+          {registering ? t('auth.createAccount') : t('auth.logIn')}
         </button>
         {!registering && passwordResetEnabled(options) && (
           <p className="switch">
@@ -143,13 +146,13 @@ export function AuthScreen(props: { ssoError?: string | null }) {
                 setRetrying(true);
               }}
             >
-              Forgot password?
+              {t('auth.forgotPassword')}
             </button>
           </p>
         )}
         {!registering && options?.oidc && (
           <>
-            <p className="switch hint">or</p>
+            <p className="switch hint">{t('auth.or')}</p>
             <button type="button" onClick={startSso} data-testid="sso-login">
               {options.oidc.label}
             </button>
@@ -157,11 +160,11 @@ export function AuthScreen(props: { ssoError?: string | null }) {
         )}
         {registration === 'closed' ? (
           <p className="switch hint" data-testid="registration-closed">
-            Registration is closed on this server. Existing accounts can still log in.
+            {t('auth.registrationClosed')}
           </p>
         ) : (
           <p className="switch">
-            {registering ? 'Have an account? ' : 'New here? '}
+            {registering ? t('auth.haveAccount') : t('auth.newHere')}{' '}
             <button
               type="button"
               className="link"
@@ -171,7 +174,7 @@ export function AuthScreen(props: { ssoError?: string | null }) {
                 setRetrying(true);
               }}
             >
-              {registering ? 'Log in' : 'Create an account'}
+              {registering ? t('auth.logIn') : t('auth.createAnAccount')}
             </button>
           </p>
         )}
@@ -182,11 +185,11 @@ export function AuthScreen(props: { ssoError?: string | null }) {
 
 function explain(err: unknown, needsInvite: boolean): string {
   if (err instanceof ApiRequestError && err.code === 'IM_ERR_VALIDATION') {
-    return 'Check the fields: usernames are 3-32 of a-z, 0-9, _ . - and passwords 8-128 characters.';
+    return t('auth.error.fields');
   }
   if (needsInvite && err instanceof ApiRequestError) {
     if (err.code === 'IM_ERR_REGISTRATION_CLOSED' || err.status === 404) {
-      return 'This invite cannot be used: it may have expired, been used up or revoked. Ask for a new one.';
+      return t('auth.error.invite');
     }
   }
   return describeError(err);

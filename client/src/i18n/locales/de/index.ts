@@ -2,7 +2,11 @@
 // missing or extra key does not compile, and catalogs.test.ts says which).
 import type { Catalog } from '../en/index.ts';
 import { common } from './common.ts';
+import { errors } from './errors.ts';
+import { auth } from './auth.ts';
 
 export const de: Catalog = {
   ...common,
+  ...errors,
+  ...auth,
 };

@@ -2,9 +2,13 @@
 // each spread in here (one line each, with a trailing comma, so that areas
 // added side by side merge).
 import { common } from './common.ts';
+import { errors } from './errors.ts';
+import { auth } from './auth.ts';
 
 export const en = {
   ...common,
+  ...errors,
+  ...auth,
 };
 
 export type MessageKey = keyof typeof en;

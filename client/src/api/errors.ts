@@ -29,25 +29,27 @@ export class ApiRequestError extends Error {
 
 export const networkError = (): ApiRequestError => new ApiRequestError(0, 'NETWORK', t('errors.NETWORK'));
 
-/**
- * Codes whose meaning is the whole message: always the translated sentence.
- * The server's own messages are terse and meant for developers.
- */
+/** The error codes the app has a sentence for, in every language. */
 const SENTENCES = {
   NETWORK: 'errors.NETWORK',
+  IM_ERR_VALIDATION: 'errors.IM_ERR_VALIDATION',
   IM_ERR_BAD_JSON: 'errors.IM_ERR_BAD_JSON',
   IM_ERR_LINK_INVALID: 'errors.IM_ERR_LINK_INVALID',
   IM_ERR_UNAUTHORIZED: 'errors.IM_ERR_UNAUTHORIZED',
   IM_ERR_INVALID_CREDENTIALS: 'errors.IM_ERR_INVALID_CREDENTIALS',
   IM_ERR_ACCOUNT_DEACTIVATED: 'errors.IM_ERR_ACCOUNT_DEACTIVATED',
+  IM_ERR_FORBIDDEN: 'errors.IM_ERR_FORBIDDEN',
   IM_ERR_WRONG_PASSWORD: 'errors.IM_ERR_WRONG_PASSWORD',
   IM_ERR_NO_PASSWORD: 'errors.IM_ERR_NO_PASSWORD',
   IM_ERR_BANNED: 'errors.IM_ERR_BANNED',
   IM_ERR_MUTED: 'errors.IM_ERR_MUTED',
   IM_ERR_REGISTRATION_CLOSED: 'errors.IM_ERR_REGISTRATION_CLOSED',
+  IM_ERR_NOT_FOUND: 'errors.IM_ERR_NOT_FOUND',
   IM_ERR_ROUTE_NOT_FOUND: 'errors.IM_ERR_ROUTE_NOT_FOUND',
   IM_ERR_METHOD_NOT_ALLOWED: 'errors.IM_ERR_METHOD_NOT_ALLOWED',
+  IM_ERR_CONFLICT: 'errors.IM_ERR_CONFLICT',
   IM_ERR_USERNAME_TAKEN: 'errors.IM_ERR_USERNAME_TAKEN',
+  IM_ERR_LIMIT: 'errors.IM_ERR_LIMIT',
   IM_ERR_LINK_EXPIRED: 'errors.IM_ERR_LINK_EXPIRED',
   IM_ERR_LINK_USED: 'errors.IM_ERR_LINK_USED',
   IM_ERR_PAYLOAD_TOO_LARGE: 'errors.IM_ERR_PAYLOAD_TOO_LARGE',
@@ -60,26 +62,27 @@ const SENTENCES = {
 } as const satisfies Record<string, MessageKey>;
 
 /**
- * Codes shared by many different refusals: the server's message says which
- * one (in English), so English shows it; other languages show the code's
- * general sentence rather than English.
+ * Codes whose server message is terse and meant for developers: the app's
+ * sentence in every language. For the others, English shows the server's
+ * message, which says which of the code's many cases it is ("This link
+ * expired: ask for a new one"); other languages show the code's sentence.
  */
-const GENERAL = {
-  IM_ERR_VALIDATION: 'errors.IM_ERR_VALIDATION',
-  IM_ERR_FORBIDDEN: 'errors.IM_ERR_FORBIDDEN',
-  IM_ERR_NOT_FOUND: 'errors.IM_ERR_NOT_FOUND',
-  IM_ERR_CONFLICT: 'errors.IM_ERR_CONFLICT',
-  IM_ERR_LIMIT: 'errors.IM_ERR_LIMIT',
-} as const satisfies Record<string, MessageKey>;
+const ALWAYS_OURS = new Set([
+  'NETWORK',
+  'IM_ERR_BANNED',
+  'IM_ERR_MUTED',
+  'IM_ERR_REGISTRATION_CLOSED',
+  'IM_ERR_ACCOUNT_DEACTIVATED',
+  'IM_ERR_NO_PASSWORD',
+]);
 
-const isOneOf = <T extends object>(table: T, code: string): code is Extract<keyof T, string> =>
-  Object.hasOwn(table, code);
+const isKnown = (code: string): code is keyof typeof SENTENCES => Object.hasOwn(SENTENCES, code);
 
-/** The sentence for an error code in the app's language, or the server's message for a code it does not know. */
+/** The sentence for an error code in the app's language, or the server's message (see ALWAYS_OURS). */
 export function sentenceFor(code: string, message: string): string {
-  if (isOneOf(SENTENCES, code)) return t(SENTENCES[code]);
-  if (isOneOf(GENERAL, code) && i18n.resolvedLanguage !== 'en') return t(GENERAL[code]);
-  return message;
+  if (!isKnown(code)) return message;
+  if (i18n.resolvedLanguage === 'en' && !ALWAYS_OURS.has(code)) return message;
+  return t(SENTENCES[code]);
 }
 
 /** A message fit to show to the user for any thrown value. */

@@ -57,9 +57,7 @@ export function ClaimAccountPage(props: { token: string }) {
     <main className="auth">
       <form className="auth-card" onSubmit={(e) => void submit(e)} aria-label={t('auth.claim.title')} noValidate>
         <h1>{t('auth.claim.title')}</h1>
-        <p className="hint">
-          {t('auth.claim.intro')}
-        </p>
+        <p className="hint">{t('auth.claim.intro')}</p>
         <label>
           {t('auth.claim.newUsername')}
           <input

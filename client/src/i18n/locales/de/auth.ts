@@ -32,7 +32,8 @@ export const auth = {
     'Diesem Link fehlt das Token: Öffne den vollständigen Link, den du erhalten hast, oder bitte die Serveradministration um einen neuen.',
   'auth.claim.intro':
     'Deine Nachrichten und Gruppen wurden aus einem anderen Chat übernommen. Wähle ein Passwort, um dich ab jetzt bei diesem Konto anzumelden.',
-  'auth.claim.usernameRule': 'Ein Benutzername hat 3 bis 32 Buchstaben, Ziffern, Punkte, Bindestriche oder Unterstriche.',
+  'auth.claim.usernameRule':
+    'Ein Benutzername hat 3 bis 32 Buchstaben, Ziffern, Punkte, Bindestriche oder Unterstriche.',
   'auth.claim.newUsername': 'Neuer Benutzername (optional)',
   'auth.claim.keepUsername': 'Den übernommenen behalten',
   'auth.claim.submit': 'Konto übernehmen',

@@ -7,8 +7,7 @@ export const errors: Record<keyof typeof en, string> = {
   'errors.IM_ERR_LINK_INVALID': 'Dieser Link ist ungültig.',
   'errors.IM_ERR_UNAUTHORIZED': 'Du bist abgemeldet. Melde dich erneut an.',
   'errors.IM_ERR_INVALID_CREDENTIALS': 'Falscher Benutzername oder falsches Passwort',
-  'errors.IM_ERR_ACCOUNT_DEACTIVATED':
-    'Dieses Konto wurde von der Serveradministration deaktiviert.',
+  'errors.IM_ERR_ACCOUNT_DEACTIVATED': 'Dieses Konto wurde von der Serveradministration deaktiviert.',
   'errors.IM_ERR_FORBIDDEN': 'Dazu bist du nicht berechtigt.',
   'errors.IM_ERR_WRONG_PASSWORD': 'Das aktuelle Passwort ist falsch.',
   'errors.IM_ERR_NO_PASSWORD': 'Dieses Konto hat kein Passwort: Es meldet sich per Single Sign-on an.',

@@ -4,11 +4,15 @@
 import { common } from './common.ts';
 import { errors } from './errors.ts';
 import { auth } from './auth.ts';
+import { admin } from './admin.ts';
+import { format } from './format.ts';
 
 export const en = {
   ...common,
   ...errors,
   ...auth,
+  ...admin,
+  ...format,
 };
 
 export type MessageKey = keyof typeof en;

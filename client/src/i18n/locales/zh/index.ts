@@ -4,9 +4,13 @@ import type { Catalog } from '../en/index.ts';
 import { common } from './common.ts';
 import { errors } from './errors.ts';
 import { auth } from './auth.ts';
+import { admin } from './admin.ts';
+import { format } from './format.ts';
 
 export const zh: Catalog = {
   ...common,
   ...errors,
   ...auth,
+  ...admin,
+  ...format,
 };

@@ -1,4 +1,14 @@
-import type { DmConverse, Group, GroupInfo, GroupRole, GroupVisibility, Invite, Member, Panel } from '@im/protocol';
+import type {
+  DmConverse,
+  Group,
+  GroupInfo,
+  GroupLanguage,
+  GroupRole,
+  GroupVisibility,
+  Invite,
+  Member,
+  Panel,
+} from '@im/protocol';
 import { describeError } from '../api/errors.ts';
 import { navigate } from './navigation.ts';
 import { loadPresence } from './presence.ts';
@@ -135,6 +145,8 @@ export const MAX_GROUP_DESCRIPTION = 500;
 export interface GroupProfilePatch {
   visibility?: GroupVisibility;
   description?: string;
+  /** Owner and admins only: the language of the group's public pages and feeds. */
+  language?: GroupLanguage;
 }
 
 /**

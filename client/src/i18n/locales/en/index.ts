@@ -6,6 +6,7 @@ import { errors } from './errors.ts';
 import { auth } from './auth.ts';
 import { admin } from './admin.ts';
 import { format } from './format.ts';
+import { groups } from './groups.ts';
 
 export const en = {
   ...common,
@@ -13,6 +14,7 @@ export const en = {
   ...auth,
   ...admin,
   ...format,
+  ...groups,
 };
 
 export type MessageKey = keyof typeof en;

@@ -6,6 +6,7 @@ import { errors } from './errors.ts';
 import { auth } from './auth.ts';
 import { admin } from './admin.ts';
 import { format } from './format.ts';
+import { groups } from './groups.ts';
 
 export const zh: Catalog = {
   ...common,
@@ -13,4 +14,5 @@ export const zh: Catalog = {
   ...auth,
   ...admin,
   ...format,
+  ...groups,
 };

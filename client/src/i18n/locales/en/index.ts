@@ -7,6 +7,8 @@ import { auth } from './auth.ts';
 import { admin } from './admin.ts';
 import { format } from './format.ts';
 import { groups } from './groups.ts';
+import { explore } from './explore.ts';
+import { attention } from './attention.ts';
 
 export const en = {
   ...common,
@@ -15,6 +17,8 @@ export const en = {
   ...admin,
   ...format,
   ...groups,
+  ...explore,
+  ...attention,
 };
 
 export type MessageKey = keyof typeof en;

@@ -7,6 +7,8 @@ import { auth } from './auth.ts';
 import { admin } from './admin.ts';
 import { format } from './format.ts';
 import { groups } from './groups.ts';
+import { explore } from './explore.ts';
+import { attention } from './attention.ts';
 
 export const zh: Catalog = {
   ...common,
@@ -15,4 +17,6 @@ export const zh: Catalog = {
   ...admin,
   ...format,
   ...groups,
+  ...explore,
+  ...attention,
 };

@@ -9,6 +9,8 @@ import { format } from './format.ts';
 import { groups } from './groups.ts';
 import { explore } from './explore.ts';
 import { attention } from './attention.ts';
+import { account } from './account.ts';
+import { exports } from './exports.ts';
 
 export const de: Catalog = {
   ...common,
@@ -19,4 +21,6 @@ export const de: Catalog = {
   ...groups,
   ...explore,
   ...attention,
+  ...account,
+  ...exports,
 };

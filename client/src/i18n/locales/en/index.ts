@@ -9,6 +9,8 @@ import { format } from './format.ts';
 import { groups } from './groups.ts';
 import { explore } from './explore.ts';
 import { attention } from './attention.ts';
+import { account } from './account.ts';
+import { exports } from './exports.ts';
 
 export const en = {
   ...common,
@@ -19,6 +21,8 @@ export const en = {
   ...groups,
   ...explore,
   ...attention,
+  ...account,
+  ...exports,
 };
 
 export type MessageKey = keyof typeof en;

@@ -11,6 +11,8 @@ import { explore } from './explore.ts';
 import { attention } from './attention.ts';
 import { account } from './account.ts';
 import { exports } from './exports.ts';
+import { status } from './status.ts';
+import { saved } from './saved.ts';
 
 export const en = {
   ...common,
@@ -23,6 +25,8 @@ export const en = {
   ...attention,
   ...account,
   ...exports,
+  ...status,
+  ...saved,
 };
 
 export type MessageKey = keyof typeof en;

@@ -11,6 +11,8 @@ import { explore } from './explore.ts';
 import { attention } from './attention.ts';
 import { account } from './account.ts';
 import { exports } from './exports.ts';
+import { status } from './status.ts';
+import { saved } from './saved.ts';
 
 export const zh: Catalog = {
   ...common,
@@ -23,4 +25,6 @@ export const zh: Catalog = {
   ...attention,
   ...account,
   ...exports,
+  ...status,
+  ...saved,
 };

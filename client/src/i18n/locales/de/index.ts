@@ -13,6 +13,7 @@ import { account } from './account.ts';
 import { exports } from './exports.ts';
 import { status } from './status.ts';
 import { saved } from './saved.ts';
+import { scheduled } from './scheduled.ts';
 
 export const de: Catalog = {
   ...common,
@@ -27,4 +28,5 @@ export const de: Catalog = {
   ...exports,
   ...status,
   ...saved,
+  ...scheduled,
 };

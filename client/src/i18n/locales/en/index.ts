@@ -13,6 +13,7 @@ import { account } from './account.ts';
 import { exports } from './exports.ts';
 import { status } from './status.ts';
 import { saved } from './saved.ts';
+import { scheduled } from './scheduled.ts';
 
 export const en = {
   ...common,
@@ -27,6 +28,7 @@ export const en = {
   ...exports,
   ...status,
   ...saved,
+  ...scheduled,
 };
 
 export type MessageKey = keyof typeof en;

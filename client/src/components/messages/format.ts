@@ -65,7 +65,6 @@ export function formatSize(bytes: number): string {
     style: 'unit',
     unit: UNITS[unit],
     unitDisplay: 'short',
-    minimumFractionDigits: digits,
     maximumFractionDigits: digits,
   }).format(value);
 }

@@ -14,6 +14,7 @@ import { exports } from './exports.ts';
 import { status } from './status.ts';
 import { saved } from './saved.ts';
 import { scheduled } from './scheduled.ts';
+import { calls } from './calls.ts';
 
 export const de: Catalog = {
   ...common,
@@ -29,4 +30,5 @@ export const de: Catalog = {
   ...status,
   ...saved,
   ...scheduled,
+  ...calls,
 };

@@ -14,6 +14,7 @@ import { exports } from './exports.ts';
 import { status } from './status.ts';
 import { saved } from './saved.ts';
 import { scheduled } from './scheduled.ts';
+import { calls } from './calls.ts';
 
 export const en = {
   ...common,
@@ -29,6 +30,7 @@ export const en = {
   ...status,
   ...saved,
   ...scheduled,
+  ...calls,
 };
 
 export type MessageKey = keyof typeof en;

@@ -15,6 +15,7 @@ import { status } from './status.ts';
 import { saved } from './saved.ts';
 import { scheduled } from './scheduled.ts';
 import { calls } from './calls.ts';
+import { polls } from './polls.ts';
 
 export const de: Catalog = {
   ...common,
@@ -31,4 +32,5 @@ export const de: Catalog = {
   ...saved,
   ...scheduled,
   ...calls,
+  ...polls,
 };

@@ -15,6 +15,7 @@ import { status } from './status.ts';
 import { saved } from './saved.ts';
 import { scheduled } from './scheduled.ts';
 import { calls } from './calls.ts';
+import { polls } from './polls.ts';
 
 export const en = {
   ...common,
@@ -31,6 +32,7 @@ export const en = {
   ...saved,
   ...scheduled,
   ...calls,
+  ...polls,
 };
 
 export type MessageKey = keyof typeof en;

@@ -15,6 +15,7 @@ import { status } from './status.ts';
 import { saved } from './saved.ts';
 import { scheduled } from './scheduled.ts';
 import { calls } from './calls.ts';
+import { polls } from './polls.ts';
 
 export const zh: Catalog = {
   ...common,
@@ -31,4 +32,5 @@ export const zh: Catalog = {
   ...saved,
   ...scheduled,
   ...calls,
+  ...polls,
 };

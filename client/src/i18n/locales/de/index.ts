@@ -16,6 +16,7 @@ import { saved } from './saved.ts';
 import { scheduled } from './scheduled.ts';
 import { calls } from './calls.ts';
 import { polls } from './polls.ts';
+import { posts } from './posts.ts';
 
 export const de: Catalog = {
   ...common,
@@ -33,4 +34,5 @@ export const de: Catalog = {
   ...scheduled,
   ...calls,
   ...polls,
+  ...posts,
 };

@@ -16,6 +16,7 @@ import { saved } from './saved.ts';
 import { scheduled } from './scheduled.ts';
 import { calls } from './calls.ts';
 import { polls } from './polls.ts';
+import { posts } from './posts.ts';
 
 export const en = {
   ...common,
@@ -33,6 +34,7 @@ export const en = {
   ...scheduled,
   ...calls,
   ...polls,
+  ...posts,
 };
 
 export type MessageKey = keyof typeof en;

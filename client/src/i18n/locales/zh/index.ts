@@ -16,6 +16,7 @@ import { saved } from './saved.ts';
 import { scheduled } from './scheduled.ts';
 import { calls } from './calls.ts';
 import { polls } from './polls.ts';
+import { posts } from './posts.ts';
 
 export const zh: Catalog = {
   ...common,
@@ -33,4 +34,5 @@ export const zh: Catalog = {
   ...scheduled,
   ...calls,
   ...polls,
+  ...posts,
 };

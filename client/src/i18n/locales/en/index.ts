@@ -17,6 +17,8 @@ import { scheduled } from './scheduled.ts';
 import { calls } from './calls.ts';
 import { polls } from './polls.ts';
 import { posts } from './posts.ts';
+import { copy } from './copy.ts';
+import { moderation } from './moderation.ts';
 
 export const en = {
   ...common,
@@ -35,6 +37,8 @@ export const en = {
   ...calls,
   ...polls,
   ...posts,
+  ...copy,
+  ...moderation,
 };
 
 export type MessageKey = keyof typeof en;

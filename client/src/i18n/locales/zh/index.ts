@@ -17,6 +17,8 @@ import { scheduled } from './scheduled.ts';
 import { calls } from './calls.ts';
 import { polls } from './polls.ts';
 import { posts } from './posts.ts';
+import { copy } from './copy.ts';
+import { moderation } from './moderation.ts';
 
 export const zh: Catalog = {
   ...common,
@@ -35,4 +37,6 @@ export const zh: Catalog = {
   ...calls,
   ...polls,
   ...posts,
+  ...copy,
+  ...moderation,
 };

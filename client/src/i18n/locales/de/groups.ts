@@ -115,4 +115,33 @@ export const groups: Record<keyof typeof en, string> = {
   'groups.emoji.none': 'Diese Gruppe hat noch keine eigenen Emoji.',
   'groups.emoji.remove.label': ':{name}: entfernen',
   'groups.emoji.remove.confirm': ':{name}: entfernen?',
+  'groups.web.conflict':
+    'Nur Kanäle einer öffentlichen Gruppe können öffentlich im Web sein. Mache die Gruppe zuerst in ihren Einstellungen öffentlich.',
+  'groups.web.title': 'Im Web',
+  'groups.web.switch': 'Öffentlich im Web',
+  'groups.web.private':
+    'Ein privater Kanal kann nicht öffentlich im Web sein: Mache ihn zuerst für alle Mitglieder sichtbar.',
+  'groups.web.on':
+    'Alle können diesen Kanal ohne Konto über seinen öffentlichen Link lesen und in einem Feedreader verfolgen. Der Schalter wirkt sofort.',
+  'groups.web.notPublic':
+    'Nur Kanäle einer öffentlichen Gruppe können öffentlich im Web sein. Mache die Gruppe zuerst in den Gruppeneinstellungen (Sichtbarkeit) öffentlich.',
+  'groups.web.link': 'Öffentlicher Link',
+  'groups.web.atom': 'Atom-Feed',
+  'groups.web.rss': 'RSS-Feed',
+  'groups.access.hint':
+    'Einen privaten Kanal sehen nur die unten erlaubten Rollen und Personen sowie Inhaber und Admins. Für alle anderen existiert er nicht.',
+  'groups.access.roles': 'Erlaubte Rollen',
+  'groups.access.noRoles': 'Noch keine Rollen: Lege sie in den Gruppeneinstellungen (Rollen) an.',
+  'groups.access.people': 'Erlaubte Personen',
+  'groups.access.find': 'Mitglied suchen',
+  'groups.panel.name': 'Kanalname',
+  'groups.panel.topic': 'Thema',
+  'groups.panel.topic.placeholder': 'Wofür dieser Kanal da ist',
+  'groups.panel.settings': 'Kanaleinstellungen',
+  'groups.panel.stage': 'Nur Admins dürfen sprechen (Bühne)',
+  'groups.panel.adminOnly': 'Nur Admins dürfen schreiben',
+  'groups.panel.stage.hint':
+    'Mitglieder können einer Bühne weiterhin beitreten und zuhören; nur Inhaber und Admins sprechen und zeigen Video.',
+  'groups.panel.adminOnly.hint':
+    'Mitglieder können einen Admin-Kanal weiterhin lesen; nur Inhaber und Admins schreiben darin.',
 };

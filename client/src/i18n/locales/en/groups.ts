@@ -112,4 +112,30 @@ export const groups = {
   'groups.emoji.none': 'This group has no custom emoji yet.',
   'groups.emoji.remove.label': 'Remove :{name}:',
   'groups.emoji.remove.confirm': 'Remove :{name}:?',
+  'groups.web.conflict':
+    'Only panels of a public group can be web-public. Make the group public in its settings first.',
+  'groups.web.title': 'On the web',
+  'groups.web.switch': 'Web-public',
+  'groups.web.private': 'A private panel cannot be web-public: make it visible to every member first.',
+  'groups.web.on':
+    'Anyone can read this panel at its public link without an account, and follow it in a feed reader. This switch takes effect at once.',
+  'groups.web.notPublic':
+    'Only panels of a public group can be web-public. Make the group public in Group settings (Visibility) first.',
+  'groups.web.link': 'Public link',
+  'groups.web.atom': 'Atom feed',
+  'groups.web.rss': 'RSS feed',
+  'groups.access.hint':
+    'A private panel is seen only by the roles and people allowed below, and by the owner and admins. To everyone else it does not exist.',
+  'groups.access.roles': 'Allowed roles',
+  'groups.access.noRoles': 'No roles yet: create them in Group settings (Roles).',
+  'groups.access.people': 'Allowed people',
+  'groups.access.find': 'Find a member',
+  'groups.panel.name': 'Panel name',
+  'groups.panel.topic': 'Topic',
+  'groups.panel.topic.placeholder': 'What this panel is for',
+  'groups.panel.settings': 'Panel settings',
+  'groups.panel.stage': 'Only admins can speak (a stage)',
+  'groups.panel.adminOnly': 'Only admins can post',
+  'groups.panel.stage.hint': 'Members still join a stage and listen; only the owner and admins speak and show video.',
+  'groups.panel.adminOnly.hint': 'Members still read an admin-only panel; only the owner and admins post in it.',
 };

@@ -144,4 +144,12 @@ export const groups: Record<keyof typeof en, string> = {
     'Mitglieder können einer Bühne weiterhin beitreten und zuhören; nur Inhaber und Admins sprechen und zeigen Video.',
   'groups.panel.adminOnly.hint':
     'Mitglieder können einen Admin-Kanal weiterhin lesen; nur Inhaber und Admins schreiben darin.',
+  'groups.panel.members': 'Mitglieder · {count, number}',
+  'groups.panel.online': 'Online · {count, number}',
+  'groups.panel.offline': 'Offline · {count, number}',
+  'groups.member.message': 'Nachricht senden',
+  'groups.member.rolesFailed': 'Rollen konnten nicht geändert werden: {reason}',
+  'groups.member.takeRole': 'Rolle {role} entziehen',
+  'groups.member.giveRole': 'Rolle {role} vergeben',
+  'groups.member.remove': 'Aus der Gruppe entfernen',
 };

@@ -19,6 +19,7 @@ import { polls } from './polls.ts';
 import { posts } from './posts.ts';
 import { copy } from './copy.ts';
 import { moderation } from './moderation.ts';
+import { roles } from './roles.ts';
 
 export const de: Catalog = {
   ...common,
@@ -39,4 +40,5 @@ export const de: Catalog = {
   ...posts,
   ...copy,
   ...moderation,
+  ...roles,
 };

@@ -138,4 +138,12 @@ export const groups = {
   'groups.panel.adminOnly': 'Only admins can post',
   'groups.panel.stage.hint': 'Members still join a stage and listen; only the owner and admins speak and show video.',
   'groups.panel.adminOnly.hint': 'Members still read an admin-only panel; only the owner and admins post in it.',
+  'groups.panel.members': 'Members · {count, number}',
+  'groups.panel.online': 'Online · {count, number}',
+  'groups.panel.offline': 'Offline · {count, number}',
+  'groups.member.message': 'Send a message',
+  'groups.member.rolesFailed': 'Could not change the roles: {reason}',
+  'groups.member.takeRole': 'Take role {role}',
+  'groups.member.giveRole': 'Give role {role}',
+  'groups.member.remove': 'Remove from group',
 };

@@ -19,6 +19,7 @@ import { polls } from './polls.ts';
 import { posts } from './posts.ts';
 import { copy } from './copy.ts';
 import { moderation } from './moderation.ts';
+import { roles } from './roles.ts';
 
 export const en = {
   ...common,
@@ -39,6 +40,7 @@ export const en = {
   ...posts,
   ...copy,
   ...moderation,
+  ...roles,
 };
 
 export type MessageKey = keyof typeof en;

@@ -135,4 +135,12 @@ export const groups: Record<keyof typeof en, string> = {
   'groups.panel.adminOnly': '仅管理员可发消息',
   'groups.panel.stage.hint': '成员仍可加入舞台并收听；只有所有者和管理员可以发言和开启视频。',
   'groups.panel.adminOnly.hint': '成员仍可阅读仅限管理员的频道；只有所有者和管理员可以在其中发消息。',
+  'groups.panel.members': '成员 · {count, number}',
+  'groups.panel.online': '在线 · {count, number}',
+  'groups.panel.offline': '离线 · {count, number}',
+  'groups.member.message': '发送消息',
+  'groups.member.rolesFailed': '无法更改角色：{reason}',
+  'groups.member.takeRole': '移除角色 {role}',
+  'groups.member.giveRole': '授予角色 {role}',
+  'groups.member.remove': '移出群组',
 };

@@ -1,4 +1,4 @@
-import { appLocale } from './format.ts';
+import { formatList } from './format.ts';
 import { useTranslation } from 'react-i18next';
 import './poll.css';
 import type { Message, Poll, PublicUser } from '@im/protocol';
@@ -42,11 +42,7 @@ export function PollView(props: {
         {poll.options.map((option, index) => {
           const share = total > 0 ? Math.round((option.votes / total) * 100) : 0;
           const chosen = poll.myVotes.includes(index);
-          const voters =
-            option.voterIds &&
-            new Intl.ListFormat(appLocale(), { type: 'unit' }).format(
-              option.voterIds.map((id) => displayName(props.users[id])),
-            );
+          const voters = option.voterIds && formatList(option.voterIds.map((id) => displayName(props.users[id])));
           return (
             <label
               key={index}

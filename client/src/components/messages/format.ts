@@ -68,3 +68,7 @@ export function formatSize(bytes: number): string {
     maximumFractionDigits: digits,
   }).format(value);
 }
+
+/** Names as one list in the app's language ("Ann, Bob, Cy"; "Ann、Bob、Cy"). */
+export const formatList = (items: readonly string[]): string =>
+  new Intl.ListFormat(appLocale(), { type: 'unit' }).format(items);

@@ -51,7 +51,7 @@ export function EmojiTab(props: { group: Group }) {
             <input
               value={name}
               aria-label={t('groups.emoji.name')}
-              placeholder="party_parrot"
+              placeholder={t('groups.emoji.name.placeholder')}
               maxLength={32}
               onChange={(e) => setName(e.target.value.toLowerCase())}
             />

@@ -1,4 +1,4 @@
-import { appLocale } from '../../messages/format.ts';
+import { formatList } from '../../messages/format.ts';
 import { useTranslation } from 'react-i18next';
 import './user-groups.css';
 import { USER_GROUP_HANDLE_PATTERN, type Group, type UserGroup } from '@im/protocol';
@@ -82,9 +82,7 @@ function UserGroupRow(props: {
   const { userGroup: ug } = props;
   const users = useStore((s) => s.users);
   const { busy, error, run } = useAction();
-  const names = new Intl.ListFormat(appLocale(), { type: 'unit' }).format(
-    ug.memberIds.map((id) => displayName(users[id])),
-  );
+  const names = formatList(ug.memberIds.map((id) => displayName(users[id])));
   return (
     <li data-testid="user-group" aria-label={`@${ug.handle}`}>
       <div>

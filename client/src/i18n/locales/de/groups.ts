@@ -152,4 +152,5 @@ export const groups: Record<keyof typeof en, string> = {
   'groups.member.takeRole': 'Rolle {role} entziehen',
   'groups.member.giveRole': 'Rolle {role} vergeben',
   'groups.member.remove': 'Aus der Gruppe entfernen',
+  'groups.emoji.name.placeholder': 'party_papagei',
 };

@@ -146,4 +146,5 @@ export const groups = {
   'groups.member.takeRole': 'Take role {role}',
   'groups.member.giveRole': 'Give role {role}',
   'groups.member.remove': 'Remove from group',
+  'groups.emoji.name.placeholder': 'party_parrot',
 };

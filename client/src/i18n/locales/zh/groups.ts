@@ -143,4 +143,5 @@ export const groups: Record<keyof typeof en, string> = {
   'groups.member.takeRole': '移除角色 {role}',
   'groups.member.giveRole': '授予角色 {role}',
   'groups.member.remove': '移出群组',
+  'groups.emoji.name.placeholder': 'party_parrot',
 };

@@ -25,6 +25,7 @@ import { countMessage, markReadUpTo } from './unread.ts';
 import { ensureUsers } from './users.ts';
 import { accountMap, accountSet, forgetOnSignOut } from './account-state.ts';
 import { api } from '../api/api.ts';
+import { t } from '../i18n/i18n.ts';
 
 export const PAGE_SIZE = 50;
 const SEND_TIMEOUT_MS = 15_000;
@@ -147,7 +148,7 @@ export async function openConverse(converseId: string): Promise<void> {
     ensureUsers(page.map((m) => m.authorId));
   } catch (err) {
     patchConverse(converseId, () => ({ loadingOlder: false }));
-    notify(`Could not load messages: ${describeError(err)}`);
+    notify(t('notices.loadMessages', { reason: describeError(err) }));
   }
 }
 
@@ -168,7 +169,7 @@ export async function loadOlder(converseId: string): Promise<void> {
     ensureUsers(page.map((m) => m.authorId));
   } catch (err) {
     patchConverse(converseId, () => ({ loadingOlder: false }));
-    notify(`Could not load older messages: ${describeError(err)}`);
+    notify(t('notices.loadOlder', { reason: describeError(err) }));
   }
 }
 
@@ -323,7 +324,7 @@ export async function editMessage(message: Message, content: string): Promise<bo
     applyUpdatedMessage(updated);
     return true;
   } catch (err) {
-    notify(`Could not edit: ${describeError(err)}`);
+    notify(t('notices.edit', { reason: describeError(err) }));
     return false;
   }
 }
@@ -333,7 +334,7 @@ export async function deleteMessage(message: Message): Promise<void> {
     await api.call('chat.remove', { messageId: message.id });
     applyDeletedMessage(message.converseId, message.id);
   } catch (err) {
-    notify(`Could not delete: ${describeError(err)}`);
+    notify(t('notices.delete', { reason: describeError(err) }));
   }
 }
 
@@ -366,7 +367,7 @@ export async function toggleReaction(message: Message, emoji: string): Promise<v
     }));
     patchThreadReply(message.id, (m) => ({ ...m, reactions }), message.threadId);
   } catch (err) {
-    notify(`Could not react: ${describeError(err)}`);
+    notify(t('notices.react', { reason: describeError(err) }));
   }
 }
 

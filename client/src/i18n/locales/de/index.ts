@@ -20,6 +20,7 @@ import { posts } from './posts.ts';
 import { copy } from './copy.ts';
 import { moderation } from './moderation.ts';
 import { roles } from './roles.ts';
+import { notices } from './notices.ts';
 
 export const de: Catalog = {
   ...common,
@@ -41,4 +42,5 @@ export const de: Catalog = {
   ...copy,
   ...moderation,
   ...roles,
+  ...notices,
 };

@@ -20,6 +20,7 @@ import { posts } from './posts.ts';
 import { copy } from './copy.ts';
 import { moderation } from './moderation.ts';
 import { roles } from './roles.ts';
+import { notices } from './notices.ts';
 
 export const en = {
   ...common,
@@ -41,6 +42,7 @@ export const en = {
   ...copy,
   ...moderation,
   ...roles,
+  ...notices,
 };
 
 export type MessageKey = keyof typeof en;

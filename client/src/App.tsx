@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { AuthScreen } from './components/auth/AuthScreen.tsx';
 import { ClaimAccountPage } from './components/auth/ClaimAccountPage.tsx';
 import { ResetPasswordPage } from './components/auth/ResetPasswordPage.tsx';
@@ -17,6 +18,7 @@ import { useStore } from './state/store.ts';
 const RESTORE_RETRY_MS = 3000;
 
 export function App() {
+  const { t } = useTranslation();
   const me = useStore((s) => s.me);
   const route = useStore((s) => s.route);
   const [restoring, setRestoring] = useState<'yes' | 'unreachable' | 'done'>('yes');
@@ -60,11 +62,11 @@ export function App() {
     };
   }, []);
 
-  if (restoring === 'yes') return <div className="splash">Loading…</div>;
+  if (restoring === 'yes') return <div className="splash">{t('common.loading')}</div>;
   if (restoring === 'unreachable') {
     return (
       <div className="splash" role="status">
-        The server cannot be reached. Retrying…
+        {t('app.unreachable')}
       </div>
     );
   }

@@ -32,11 +32,15 @@ void i18n
 /** Switches the app's language, and the page's `lang` with it (screen readers and fonts follow it). */
 export async function applyLanguage(language: Language): Promise<void> {
   await i18n.changeLanguage(language);
-  document.documentElement.lang = htmlLangOf(language);
+  markPage(language);
 }
 
-// Tests of plain modules run without a document.
-if (typeof document !== 'undefined') document.documentElement.lang = htmlLangOf(resolvedLanguage());
+/** The page's `lang` (there is no page in a test that runs under Node). */
+function markPage(language: Language): void {
+  if (typeof document !== 'undefined') document.documentElement.lang = htmlLangOf(language);
+}
+
+markPage(resolvedLanguage());
 
 /** Translates outside React (state modules, notifications), in the current language. */
 export const t = i18n.t.bind(i18n);

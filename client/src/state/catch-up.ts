@@ -5,6 +5,7 @@ import { getState, notify } from './store.ts';
 import { ensureUsers } from './users.ts';
 import { accountSet, accountStore, forgetOnSignOut } from './account-state.ts';
 import { api } from '../api/api.ts';
+import { t } from '../i18n/i18n.ts';
 
 /** Where an open converse's list is to show: a message to bring into view, or (none) the newest. */
 export interface Place {
@@ -66,7 +67,7 @@ export async function loadAround(converseId: string, seq: number): Promise<void>
     ensureUsers(page.map((m) => m.authorId));
   } catch (err) {
     patchConverse(converseId, () => ({ loadingOlder: false }));
-    notify(`Could not load messages: ${describeError(err)}`);
+    notify(t('notices.loadMessages', { reason: describeError(err) }));
   }
 }
 
@@ -95,7 +96,7 @@ export async function loadNewer(converseId: string): Promise<void> {
     // The window may now end at the newest with its end still in view: read.
     readIfAtNewest(converseId);
   } catch (err) {
-    notify(`Could not load newer messages: ${describeError(err)}`);
+    notify(t('notices.loadNewer', { reason: describeError(err) }));
   } finally {
     loadingNewer.delete(converseId);
   }

@@ -26,6 +26,7 @@ import { ensureUsers } from './users.ts';
 import { accountMap, accountSet, forgetOnSignOut } from './account-state.ts';
 import { api } from '../api/api.ts';
 import { inOrder } from '../offline/send-order.ts';
+import { t } from '../i18n/i18n.ts';
 
 export const PAGE_SIZE = 50;
 const SEND_TIMEOUT_MS = 15_000;
@@ -148,7 +149,7 @@ export async function openConverse(converseId: string): Promise<void> {
     ensureUsers(page.map((m) => m.authorId));
   } catch (err) {
     patchConverse(converseId, () => ({ loadingOlder: false }));
-    notify(`Could not load messages: ${describeError(err)}`);
+    notify(t('notices.loadMessages', { reason: describeError(err) }));
   }
 }
 
@@ -169,7 +170,7 @@ export async function loadOlder(converseId: string): Promise<void> {
     ensureUsers(page.map((m) => m.authorId));
   } catch (err) {
     patchConverse(converseId, () => ({ loadingOlder: false }));
-    notify(`Could not load older messages: ${describeError(err)}`);
+    notify(t('notices.loadOlder', { reason: describeError(err) }));
   }
 }
 
@@ -345,7 +346,7 @@ export async function editMessage(message: Message, content: string): Promise<bo
     applyUpdatedMessage(updated);
     return true;
   } catch (err) {
-    notify(`Could not edit: ${describeError(err)}`);
+    notify(t('notices.edit', { reason: describeError(err) }));
     return false;
   }
 }
@@ -355,7 +356,7 @@ export async function deleteMessage(message: Message): Promise<void> {
     await api.call('chat.remove', { messageId: message.id });
     applyDeletedMessage(message.converseId, message.id);
   } catch (err) {
-    notify(`Could not delete: ${describeError(err)}`);
+    notify(t('notices.delete', { reason: describeError(err) }));
   }
 }
 
@@ -388,7 +389,7 @@ export async function toggleReaction(message: Message, emoji: string): Promise<v
     }));
     patchThreadReply(message.id, (m) => ({ ...m, reactions }), message.threadId);
   } catch (err) {
-    notify(`Could not react: ${describeError(err)}`);
+    notify(t('notices.react', { reason: describeError(err) }));
   }
 }
 

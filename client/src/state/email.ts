@@ -1,12 +1,13 @@
 import type { AuthOptions, EmailNotifications, OwnUser, ResetLink } from '@im/protocol';
 import { api } from '../api/api.ts';
+import type { MessageKey } from '../i18n/locales/en/index.ts';
 
 /** The choices of the e-mail notification setting, in the order shown. */
-export const EMAIL_NOTIFICATION_CHOICES: ReadonlyArray<{ value: EmailNotifications; label: string }> = [
-  { value: 'off', label: 'Off' },
-  { value: '10m', label: 'After 10 minutes' },
-  { value: '1h', label: 'After 1 hour' },
-  { value: 'daily', label: 'Daily digest' },
+export const EMAIL_NOTIFICATION_CHOICES: ReadonlyArray<{ value: EmailNotifications; label: MessageKey }> = [
+  { value: 'off', label: 'account.email.notify.off' },
+  { value: '10m', label: 'account.email.notify.10m' },
+  { value: '1h', label: 'account.email.notify.1h' },
+  { value: 'daily', label: 'account.email.notify.daily' },
 ];
 
 /** Whether the server sends e-mail (SMTP is set up), as its auth options say; absent means no. */

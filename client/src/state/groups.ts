@@ -1,10 +1,21 @@
-import type { DmConverse, Group, GroupInfo, GroupRole, GroupVisibility, Invite, Member, Panel } from '@im/protocol';
+import type {
+  DmConverse,
+  Group,
+  GroupInfo,
+  GroupLanguage,
+  GroupRole,
+  GroupVisibility,
+  Invite,
+  Member,
+  Panel,
+} from '@im/protocol';
 import { describeError } from '../api/errors.ts';
 import { navigate } from './navigation.ts';
 import { loadPresence } from './presence.ts';
 import { getState, notify, setState } from './store.ts';
 import { ensureUsers, rememberUsers } from './users.ts';
 import { api } from '../api/api.ts';
+import { t } from '../i18n/i18n.ts';
 
 export function putGroup(group: Group): void {
   setState((s) => ({
@@ -91,13 +102,13 @@ async function attempt<T>(what: string, action: () => Promise<T>): Promise<T | n
   try {
     return await action();
   } catch (err) {
-    notify(`${what}: ${describeError(err)}`);
+    notify(t('notices.failedWith', { what, reason: describeError(err) }));
     return null;
   }
 }
 
 export async function createGroup(name: string): Promise<Group | null> {
-  const group = await attempt('Could not create the group', () => api.call('group.create', { name }));
+  const group = await attempt(t('notices.createGroup'), () => api.call('group.create', { name }));
   if (group) {
     putGroup(group);
     navigate({ name: 'group', groupId: group.id, converseId: group.panels[0]?.converseId });
@@ -120,11 +131,11 @@ export interface InviteOptions {
 }
 
 export async function createInvite(groupId: string, opts: InviteOptions = {}): Promise<Invite | null> {
-  return attempt('Could not create an invite', () => api.call('group.createInvite', { groupId, ...opts }));
+  return attempt(t('notices.createInvite'), () => api.call('group.createInvite', { groupId, ...opts }));
 }
 
 export async function renameGroup(groupId: string, name: string): Promise<void> {
-  const group = await attempt('Could not rename the group', () => api.call('group.update', { groupId, name }));
+  const group = await attempt(t('notices.renameGroup'), () => api.call('group.update', { groupId, name }));
   if (group) putGroup(group);
 }
 
@@ -135,6 +146,8 @@ export const MAX_GROUP_DESCRIPTION = 500;
 export interface GroupProfilePatch {
   visibility?: GroupVisibility;
   description?: string;
+  /** Owner and admins only: the language of the group's public pages and feeds. */
+  language?: GroupLanguage;
 }
 
 /**
@@ -149,26 +162,24 @@ export async function updateGroupProfile(groupId: string, patch: GroupProfilePat
 }
 
 export async function deleteGroup(groupId: string): Promise<void> {
-  const done = await attempt('Could not delete the group', () => api.call('group.remove', { groupId }));
+  const done = await attempt(t('notices.deleteGroup'), () => api.call('group.remove', { groupId }));
   if (done !== null) removeGroup(groupId);
 }
 
 export async function leaveGroup(groupId: string): Promise<void> {
   const me = getState().me;
   if (!me) return;
-  const done = await attempt('Could not leave the group', () =>
-    api.call('group.removeMember', { groupId, userId: me.id }),
-  );
+  const done = await attempt(t('notices.leaveGroup'), () => api.call('group.removeMember', { groupId, userId: me.id }));
   if (done !== null) removeGroup(groupId);
 }
 
 export async function removeMember(groupId: string, userId: string): Promise<void> {
-  const done = await attempt('Could not remove the member', () => api.call('group.removeMember', { groupId, userId }));
+  const done = await attempt(t('notices.removeMember'), () => api.call('group.removeMember', { groupId, userId }));
   if (done !== null) dropMember(groupId, userId);
 }
 
 export async function setMemberRole(groupId: string, userId: string, role: 'admin' | 'member'): Promise<void> {
-  const member = await attempt('Could not change the role', () => api.call('group.setRole', { groupId, userId, role }));
+  const member = await attempt(t('notices.changeRole'), () => api.call('group.setRole', { groupId, userId, role }));
   if (member) changeMemberRole(groupId, userId, member.role);
 }
 
@@ -184,7 +195,7 @@ export async function createPanel(
   type: Panel['type'] = 'text',
   options: NewPanelOptions = {},
 ): Promise<Panel | null> {
-  const panel = await attempt('Could not create the panel', () =>
+  const panel = await attempt(t('notices.createPanel'), () =>
     api.call('group.createPanel', { groupId, name, type, ...options }),
   );
   if (panel) {
@@ -201,7 +212,7 @@ export type PanelPatch = Partial<
 
 /** Changes a panel's name, topic, who may post in it or who sees it; answers whether it worked. */
 export async function updatePanel(groupId: string, panelId: string, patch: PanelPatch): Promise<boolean> {
-  const panel = await attempt('Could not change the panel', () =>
+  const panel = await attempt(t('notices.changePanel'), () =>
     api.call('group.updatePanel', { groupId, panelId, ...patch }),
   );
   if (panel) updatePanels(groupId, (panels) => panels.map((p) => (p.id === panel.id ? panel : p)));
@@ -220,7 +231,7 @@ export async function setPanelWebPublic(groupId: string, panelId: string, webPub
 }
 
 export async function deletePanel(groupId: string, panelId: string): Promise<void> {
-  const done = await attempt('Could not delete the panel', () => api.call('group.deletePanel', { groupId, panelId }));
+  const done = await attempt(t('notices.deletePanel'), () => api.call('group.deletePanel', { groupId, panelId }));
   if (done !== null) updatePanels(groupId, (panels) => panels.filter((p) => p.id !== panelId));
 }
 
@@ -252,7 +263,7 @@ export async function loadMembers(groupId: string): Promise<void> {
         [groupId]: { items: held?.items ?? [], nextCursor: held?.nextCursor ?? null, loading: false },
       },
     }));
-    notify(`Could not load members: ${describeError(err)}`);
+    notify(t('notices.loadMembers', { reason: describeError(err) }));
   }
 }
 
@@ -381,7 +392,7 @@ function updateMember(groupId: string, userId: string, change: MemberChange): vo
 
 /** Opens (or creates) the DM with a user and shows it. */
 export async function startDm(userId: string): Promise<void> {
-  const dm = await attempt('Could not open the conversation', () => api.call('chat.openDm', { userId }));
+  const dm = await attempt(t('notices.openDm'), () => api.call('chat.openDm', { userId }));
   if (dm) {
     putDm(dm);
     navigate({ name: 'dm', converseId: dm.id });

@@ -3,19 +3,16 @@ import { http } from '../api/http.ts';
 import { postFile } from '../api/upload.ts';
 import { currentSocket } from './connection.ts';
 import { api, apiPath, type ResponseOf } from '../api/api.ts';
+import type { MessageKey } from '../i18n/locales/en/index.ts';
 
 // The server admins' imports (/api/admin/imports). They throw: the Import page shows failures where they happened.
 
 /** The kinds an import reads, in the order offered, with what to upload for each. */
-export const IMPORT_KINDS: ReadonlyArray<{ kind: ImportKind; label: string; hint: string }> = [
-  { kind: 'slack', label: 'Slack', hint: 'The workspace export: its .zip as Slack made it.' },
-  { kind: 'mattermost', label: 'Mattermost', hint: 'A bulk export: the .jsonl, or a .zip with its data/ folder.' },
-  { kind: 'discord', label: 'Discord', hint: "DiscordChatExporter's JSON: one channel's .json, or a .zip of them." },
-  {
-    kind: 'im',
-    label: 'This platform',
-    hint: "A group's or a person's export archive (.zip) from a server like this.",
-  },
+export const IMPORT_KINDS: ReadonlyArray<{ kind: ImportKind; label: MessageKey; hint: MessageKey }> = [
+  { kind: 'slack', label: 'admin.import.kind.slack', hint: 'admin.import.kind.slack.hint' },
+  { kind: 'mattermost', label: 'admin.import.kind.mattermost', hint: 'admin.import.kind.mattermost.hint' },
+  { kind: 'discord', label: 'admin.import.kind.discord', hint: 'admin.import.kind.discord.hint' },
+  { kind: 'im', label: 'admin.import.kind.im', hint: 'admin.import.kind.im.hint' },
 ];
 
 /** How often a running import is asked after while no progress event came (the fallback of `import:progress`). */

@@ -9,28 +9,13 @@ import {
   type Role,
   type RoleLookup,
 } from '@im/protocol';
+import { t } from '../i18n/i18n.ts';
 
 /** What each permission lets its holders do, one line each, as the Roles tab shows it. */
-export const PERMISSION_TEXT: Record<Permission, string> = {
-  manageGroup: 'Rename the group, change its icon and custom emoji, and list and revoke invites.',
-  manageRoles: 'Create, edit, order and delete roles below their own, and give and take them.',
-  managePanels: 'Create, rename and delete panels, set their topics, and choose who sees private ones.',
-  manageMessages: "Delete other people's messages.",
-  kickMembers: 'Remove members whose roles rank below theirs from the group.',
-  banMembers: 'Ban members whose roles rank below theirs.',
-  muteMembers: 'Stop members whose roles rank below theirs from posting for a while.',
-  createInvites: 'Make invite links.',
-  mentionAll: 'Mention everyone at once.',
-  pinMessages: 'Pin and unpin messages.',
-  manageIntegrations: 'Add and change bots, webhooks and slash commands.',
-  viewAuditLog: "Read the group's audit log.",
-};
+export const permissionText = (permission: Permission): string => t(`permissions.${permission}.text`);
 
 /** A permission's name as a person reads it ("manageRoles" → "Manage roles"). */
-export function permissionLabel(permission: Permission): string {
-  const words = permission.replace(/([A-Z])/g, ' $1').toLowerCase();
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
+export const permissionLabel = (permission: Permission): string => t(`permissions.${permission}`);
 
 /** Whether I may do `permission` in `group`: owner and admins always may. */
 export function hasPermission(group: Group, permission: Permission): boolean {

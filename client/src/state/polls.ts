@@ -4,6 +4,7 @@ import { patchConverse, receiveMessages } from './conversations.ts';
 import { newClientMsgId, updateMessage } from './messages.ts';
 import { notify } from './store.ts';
 import { api, storedMessage } from '../api/api.ts';
+import { t } from '../i18n/i18n.ts';
 
 /** Sends a poll to a converse (its text is the question); shown once the server stored it. */
 export async function sendPoll(converseId: string, poll: PollBody): Promise<void> {
@@ -21,7 +22,7 @@ export async function votePoll(message: Message, options: number[]): Promise<voi
   try {
     takeMine(await api.call('chat.vote', { messageId: message.id, options }));
   } catch (err) {
-    notify(`Could not vote: ${describeError(err)}`);
+    notify(t('notices.vote', { reason: describeError(err) }));
   }
 }
 
@@ -30,6 +31,6 @@ export async function closePoll(message: Message): Promise<void> {
   try {
     takeMine(await api.call('chat.closePoll', { messageId: message.id }));
   } catch (err) {
-    notify(`Could not close the poll: ${describeError(err)}`);
+    notify(t('notices.closePoll', { reason: describeError(err) }));
   }
 }

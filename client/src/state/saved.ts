@@ -3,6 +3,7 @@ import { describeError } from '../api/errors.ts';
 import { accountStore } from './account-state.ts';
 import { notify } from './store.ts';
 import { api } from '../api/api.ts';
+import { t } from '../i18n/i18n.ts';
 
 /** My saved messages as the app shows them: the list (newest saved first) and which ids are in it. */
 export interface SavedState {
@@ -29,7 +30,7 @@ export async function loadSaved(more = false): Promise<void> {
       };
     });
   } catch (err) {
-    notify(`Could not load saved messages: ${describeError(err)}`);
+    notify(t('notices.loadSaved', { reason: describeError(err) }));
   }
 }
 
@@ -40,7 +41,9 @@ export async function toggleSaved(message: Message): Promise<void> {
     if (saved) await api.call('chat.unsave', { messageId: message.id });
     else await api.call('chat.save', { messageId: message.id });
   } catch (err) {
-    notify(`Could not ${saved ? 'remove it from saved messages' : 'save it'}: ${describeError(err)}`);
+    notify(
+      saved ? t('notices.unsave', { reason: describeError(err) }) : t('notices.save', { reason: describeError(err) }),
+    );
     return;
   }
   useSaved.setState((s) => {
@@ -52,5 +55,5 @@ export async function toggleSaved(message: Message): Promise<void> {
           items: s.items ? [{ ...message, savedAt: new Date().toISOString() }, ...s.items] : null,
         };
   });
-  if (!saved) notify('Saved. Find it under Saved in the sidebar.', 'info');
+  if (!saved) notify(t('notices.saved'), 'info');
 }

@@ -5,6 +5,8 @@ import { accountStore } from './account-state.ts';
 import { receiveMessages } from './conversations.ts';
 import { notify } from './store.ts';
 import { api } from '../api/api.ts';
+import { appLocale } from '../components/messages/format.ts';
+import { t } from '../i18n/i18n.ts';
 
 /** My scheduled messages (pending and failed), as the "Scheduled" list and the converse hint show them. */
 export interface ScheduledState {
@@ -60,13 +62,13 @@ export async function scheduleMessage(
       ...(extra.replyTo ? { replyTo: extra.replyTo } : {}),
       sendAt: sendAt.toISOString(),
     });
-    if (!('scheduled' in answer)) throw new Error('The message was not scheduled.');
+    if (!('scheduled' in answer)) throw new Error(t('scheduled.notScheduled'));
     const { scheduled } = answer;
     applyScheduled({ scheduled: { ...scheduled, status: 'pending' } });
-    notify(`Scheduled for ${formatWhen(sendAt)}`, 'info');
+    notify(t('scheduled.done', { when: formatWhen(sendAt) }), 'info');
     return true;
   } catch (err) {
-    notify(`Could not schedule: ${describeError(err)}`);
+    notify(t('scheduled.failed', { reason: describeError(err) }));
     return false;
   }
 }
@@ -81,7 +83,7 @@ export async function updateScheduled(id: string, change: { content?: string; se
     applyScheduled({ scheduled: updated });
     return true;
   } catch (err) {
-    notify(`Could not change it: ${describeError(err)}`);
+    notify(t('scheduled.changeFailed', { reason: describeError(err) }));
     return false;
   }
 }
@@ -91,7 +93,7 @@ export async function cancelScheduled(entry: ScheduledEntry): Promise<void> {
     await api.call('chat.cancelScheduled', { scheduledId: entry.id });
     applyScheduled({ scheduled: entry, removed: true });
   } catch (err) {
-    notify(`Could not cancel it: ${describeError(err)}`);
+    notify(t('scheduled.cancelFailed', { reason: describeError(err) }));
   }
 }
 
@@ -110,35 +112,39 @@ export async function sendScheduledNow(entry: ScheduledEntry): Promise<void> {
 export async function remindMe(message: Message, at: Date): Promise<void> {
   try {
     await api.call('chat.remind', { messageId: message.id, at: at.toISOString() });
-    notify(`I will remind you ${formatWhen(at)}`, 'info');
+    notify(t('scheduled.remindDone', { when: formatWhen(at) }), 'info');
   } catch (err) {
-    notify(`Could not set the reminder: ${describeError(err)}`);
+    notify(t('scheduled.remindFailed', { reason: describeError(err) }));
   }
 }
 
 /** "today 14:05", "tomorrow 09:00", or a date and time. */
 export function formatWhen(at: Date, now = new Date()): string {
-  const time = at.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  const time = at.toLocaleTimeString(appLocale(), { hour: '2-digit', minute: '2-digit' });
   const day = (d: Date) => new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime();
   const days = Math.round((day(at) - day(now)) / 86_400_000);
-  if (days === 0) return `today ${time}`;
-  if (days === 1) return `tomorrow ${time}`;
-  return `${at.toLocaleDateString([], { weekday: 'short', day: 'numeric', month: 'short' })} ${time}`;
+  if (days === 0) return t('scheduled.when.today', { time });
+  if (days === 1) return t('scheduled.when.tomorrow', { time });
+  const date = at.toLocaleDateString(appLocale(), { weekday: 'short', day: 'numeric', month: 'short' });
+  return t('scheduled.when.date', { date, time });
 }
 
 /** A due reminder: a toast, and a system notification when allowed and the tab is hidden. */
 function reminded(event: ReminderNotification): void {
-  const text = `Reminder: ${event.notification.preview}`;
+  const text = t('scheduled.reminder.toast', { preview: event.notification.preview });
   notify(text, 'info');
   if (typeof Notification !== 'undefined' && Notification.permission === 'granted' && document.hidden)
-    new Notification('Reminder', { body: event.notification.preview, tag: `reminder:${event.notification.id}` });
+    new Notification(t('attention.why.reminder'), {
+      body: event.notification.preview,
+      tag: `reminder:${event.notification.id}`,
+    });
 }
 
 /** Wires my schedule's events into the store (once per socket). */
 export function attachScheduleEvents(socket: ChatSocket): void {
   socket.on('scheduled:updated', (event) => {
     applyScheduled(event);
-    if (event.scheduled.status === 'failed') notify(`A scheduled message was not sent: ${event.scheduled.failure}`);
+    if (event.scheduled.status === 'failed') notify(t('scheduled.notSent', { reason: event.scheduled.failure ?? '' }));
   });
   socket.on('notification', (event) => {
     if (event.type === 'reminder') reminded(event as unknown as ReminderNotification);

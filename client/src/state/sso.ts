@@ -2,6 +2,7 @@ import { describeError } from '../api/errors.ts';
 import { loginWithSso } from './session.ts';
 import { getState, notify } from './store.ts';
 import { api } from '../api/api.ts';
+import { t } from '../i18n/i18n.ts';
 
 /** Where the server's single sign-on sends the browser back to, read once from the address. */
 export interface SsoLanding {
@@ -111,9 +112,9 @@ export async function settleSsoLanding(showSignedOut: (text: string) => void): P
   }
   try {
     await finishSsoLink(arrived.linkCode);
-    notify('Your account is now linked: you can sign in with single sign-on.', 'info');
+    notify(t('notices.ssoLinked'), 'info');
   } catch (err) {
-    notify(`Could not link your account: ${describeError(err)}`);
+    notify(t('notices.ssoLink', { reason: describeError(err) }));
   }
 }
 

@@ -6,6 +6,7 @@ import { newClientMsgId } from './messages.ts';
 import { getState, notify } from './store.ts';
 import { useThreads } from './thread-store.ts';
 import { api, storedMessage } from '../api/api.ts';
+import { t } from '../i18n/i18n.ts';
 
 export { useThreads, type ThreadsState } from './thread-store.ts';
 
@@ -35,7 +36,7 @@ export async function openThread(converseId: string, rootId: string): Promise<vo
     const last = replies.at(-1);
     if (last) await ack(rootId, last.seq);
   } catch (err) {
-    notify(`Could not open the thread: ${describeError(err)}`);
+    notify(t('notices.openThread', { reason: describeError(err) }));
   }
 }
 
@@ -64,7 +65,7 @@ export async function sendThreadReply(
     receiveThreadReply(reply);
     return true;
   } catch (err) {
-    notify(`Could not send: ${describeError(err)}`);
+    notify(t('notices.send', { reason: describeError(err) }));
     return false;
   }
 }
@@ -121,7 +122,7 @@ export async function loadFollowed(): Promise<void> {
     const page = await api.call('chat.threads', { limit: 50 });
     useThreads.setState({ followed: page.items });
   } catch (err) {
-    notify(`Could not load threads: ${describeError(err)}`);
+    notify(t('notices.loadThreads', { reason: describeError(err) }));
   }
 }
 
@@ -131,7 +132,11 @@ export async function togglePin(message: Message): Promise<void> {
     const updated = await api.call(message.pinned ? 'chat.unpin' : 'chat.pin', { messageId: message.id });
     applyUpdatedMessage(updated);
   } catch (err) {
-    notify(`Could not ${message.pinned ? 'unpin' : 'pin'}: ${describeError(err)}`);
+    notify(
+      message.pinned
+        ? t('notices.unpin', { reason: describeError(err) })
+        : t('notices.pin', { reason: describeError(err) }),
+    );
   }
 }
 

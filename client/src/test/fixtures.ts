@@ -60,6 +60,7 @@ export function group(change: Partial<Group> = {}): Group {
     name: 'Team',
     ownerId: bob.id,
     panels: [panel(1)],
+    language: 'en',
     memberCount: 2,
     visibility: 'private',
     myRole: 'member',

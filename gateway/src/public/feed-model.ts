@@ -1,10 +1,13 @@
-import type { Message, PublicUser } from '@im/protocol';
+import type { GroupLanguage, Message, PublicUser } from '@im/protocol';
+import type { PageText } from './page-text.ts';
 
 /** What a public page or feed shows: a converse's messages with their authors, and how to link to them. */
 export interface FeedSource {
   /** The page's or feed's title (`#panel · Group`). */
   title: string;
   description?: string;
+  /** The language the page or feed is written in: the group's (English for direct messages). */
+  language: GroupLanguage;
   /** Absolute URL of the human-readable page (public panel page, or the app's converse). */
   pageUrl: string;
   /** Absolute URL of this feed itself; absent for personal feeds, whose URL holds a secret. */
@@ -28,5 +31,5 @@ export function feedUpdated(source: Pick<FeedSource, 'messages' | 'converseId'>)
   return new Date(newest || parseInt(source.converseId.slice(0, 8), 16) * 1000);
 }
 
-export const authorName = (authors: Record<string, PublicUser>, id: string): string =>
-  authors[id]?.nickname ?? 'Former member';
+export const authorName = (authors: Record<string, PublicUser>, id: string, text: PageText): string =>
+  authors[id]?.nickname ?? text('formerMember');

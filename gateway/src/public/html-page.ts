@@ -1,6 +1,7 @@
 import { escapeMarkup as x } from './escape.ts';
 import { authorName, type FeedSource } from './feed-model.ts';
 import { plainText, renderMarkdown } from './markdown.ts';
+import { LANGUAGE_TAGS, pageText } from './page-text.ts';
 
 /** What a web-public panel's page adds to its feed source. */
 export interface PageSource extends FeedSource {
@@ -28,28 +29,30 @@ nav{display:flex;gap:1rem;padding:1rem 0}footer{font-size:.85rem;color:#5c6370}
 .spoiler:not(:hover):not(:focus-within),.spoiler:not(:hover):not(:focus-within) *{color:transparent;background:#5c6370;text-shadow:none}
 @media (prefers-color-scheme:dark){body{background:#1b1d21;color:#e3e5e8}.author{color:#e3e5e8}li{border-color:#2c2f34}pre{background:#26292e}.spoiler{background:#2c2f34}}`;
 
-const when = (iso: string): string => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
-
 /**
  * A web-public panel as a page that needs no JavaScript: its messages
  * rendered from Markdown (safe rules), every user-supplied string escaped,
  * with what link previews elsewhere read (description, OpenGraph, canonical).
  */
 export function renderPanelPage(page: PageSource): string {
+  const text = pageText(page.language);
   const newest = page.messages.at(-1);
   const description =
-    page.description || (newest ? plainText(newest.content, 200) : `Messages of ${page.title}, readable by anyone.`);
+    page.description || (newest ? plainText(newest.content, 200) : text('readableByAnyone', { title: page.title }));
   const items = page.messages.map((m) => {
-    const author = x(authorName(page.authors, m.authorId));
-    const edited = m.editedAt ? ' <span class="edited">(edited)</span>' : '';
-    return `<li id="m${m.seq}"><div class="meta"><span class="author">${author}</span> <a href="${x(page.messageUrl(m))}"><time datetime="${x(m.createdAt)}">${x(when(m.createdAt))}</time></a>${edited}</div><div class="content">${renderMarkdown(m.content)}</div></li>`;
+    const author = x(authorName(page.authors, m.authorId, text));
+    const edited = m.editedAt ? ` <span class="edited">${x(text('edited'))}</span>` : '';
+    const when = text('posted', { at: new Date(m.createdAt) });
+    return `<li id="m${m.seq}"><div class="meta"><span class="author">${author}</span> <a href="${x(page.messageUrl(m))}"><time datetime="${x(m.createdAt)}">${x(when)}</time></a>${edited}</div><div class="content">${renderMarkdown(m.content)}</div></li>`;
   });
   const nav = [
-    ...(page.olderBefore !== undefined ? [`<a rel="prev" href="?before=${page.olderBefore}">Older messages</a>`] : []),
-    ...(page.paged ? [`<a href="${x(page.pageUrl)}">Newest messages</a>`] : []),
+    ...(page.olderBefore !== undefined
+      ? [`<a rel="prev" href="?before=${page.olderBefore}">${x(text('older'))}</a>`]
+      : []),
+    ...(page.paged ? [`<a href="${x(page.pageUrl)}">${x(text('newer'))}</a>`] : []),
   ];
   return `<!doctype html>
-<html lang="en">
+<html lang="${LANGUAGE_TAGS[page.language]}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -68,13 +71,13 @@ export function renderPanelPage(page: PageSource): string {
 <body>
 <header>
 <h1>${x(page.title)}</h1>
-${page.description ? `<p class="description">${x(page.description)}</p>\n` : ''}<a class="join" href="${x(page.joinUrl)}">Join the conversation</a>
+${page.description ? `<p class="description">${x(page.description)}</p>\n` : ''}<a class="join" href="${x(page.joinUrl)}">${x(text('join'))}</a>
 </header>
 <main>
-${items.length > 0 ? `<ol class="messages">\n${items.join('\n')}\n</ol>` : '<p>No messages yet.</p>'}
+${items.length > 0 ? `<ol class="messages">\n${items.join('\n')}\n</ol>` : `<p>${x(text('empty'))}</p>`}
 ${nav.length > 0 ? `<nav>${nav.join(' ')}</nav>` : ''}
 </main>
-<footer>Follow this panel: <a href="${x(page.atomUrl)}">Atom feed</a> · <a href="${x(page.rssUrl)}">RSS feed</a></footer>
+<footer>${x(text('follow'))} <a href="${x(page.atomUrl)}">${x(text('atom'))}</a> · <a href="${x(page.rssUrl)}">${x(text('rss'))}</a></footer>
 </body>
 </html>
 `;

@@ -1,9 +1,10 @@
-import type { Message, PanelInfo, PublicUser } from '@im/protocol';
+import type { GroupLanguage, Message, PanelInfo, PublicUser } from '@im/protocol';
 import { call } from '@im/sdk';
 import type { ServiceBroker } from 'moleculer';
 import { renderAtom, renderRss } from './feeds.ts';
 import type { FeedSource } from './feed-model.ts';
 import { renderPanelPage } from './html-page.ts';
+import { LANGUAGE_TAGS, pageText } from './page-text.ts';
 import type { Render } from './public-cache.ts';
 import { prepareResponse } from './prepared-response.ts';
 
@@ -131,13 +132,12 @@ export class PublicRenderer {
         ? call(this.#broker, 'user.getMany', { ids: dmMemberIds, includeInactive: true })
         : ({} as Record<string, PublicUser>),
     ]);
-    const title = info
-      ? panelTitle(info)
-      : `Direct messages: ${Object.values(members)
-          .map((u) => u.nickname)
-          .join(', ')}`;
+    // A direct message has no group to speak for it: English.
+    const language = info?.groupLanguage ?? 'en';
+    const names = new Intl.ListFormat(LANGUAGE_TAGS[language]).format(Object.values(members).map((u) => u.nickname));
+    const title = info ? panelTitle(info) : pageText(language)('directMessages', { names });
     const source = this.#source(
-      { converseId, title },
+      { converseId, title, groupLanguage: language },
       `${base}/c/${converseId}`,
       messages,
       authors,
@@ -154,7 +154,7 @@ export class PublicRenderer {
   }
 
   #source(
-    info: PanelInfo | { converseId: string; title: string },
+    info: PanelInfo | { converseId: string; title: string; groupLanguage: GroupLanguage },
     pageUrl: string,
     messages: Message[],
     authors: Record<string, PublicUser>,
@@ -163,6 +163,7 @@ export class PublicRenderer {
   ): FeedSource {
     return {
       title: 'title' in info ? info.title : panelTitle(info),
+      language: info.groupLanguage,
       pageUrl,
       converseId: info.converseId,
       messages,

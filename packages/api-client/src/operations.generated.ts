@@ -181,7 +181,7 @@ export const OPERATIONS = {
   },
   /** Lift a ban (banMembers) */
   'group.unban': { method: 'DELETE', path: '/api/groups/:groupId/bans/:userId', input: 'none', status: 204 },
-  /** Rename a group, set its description, or make it public (listed in the directory, joinable without an invite) or private (manageGroup) */
+  /** Rename a group, set its description or the language of its public pages and feeds (owner and admins), or make it public (listed in the directory, joinable without an invite) or private (manageGroup) */
   'group.update': { method: 'PATCH', path: '/api/groups/:groupId', input: 'body', status: 200 },
   /** Rename a panel, set its topic, who may post in it (postingRole 'admin': members read only), whether it is readable on the web without an account (webPublic; public groups only), or make it private to some roles and people (private, allowRoleIds, allowUserIds) (managePanels) */
   'group.updatePanel': { method: 'PATCH', path: '/api/groups/:groupId/panels/:panelId', input: 'body', status: 200 },
@@ -772,7 +772,13 @@ export interface OperationTypes {
   };
   'group.update': {
     path: { groupId: string };
-    params: { groupId: string; name?: string; visibility?: 'private' | 'public'; description?: string };
+    params: {
+      groupId: string;
+      name?: string;
+      visibility?: 'private' | 'public';
+      description?: string;
+      language?: 'en' | 'de' | 'zh';
+    };
     response: ApiSchemas['Group'];
   };
   'group.updatePanel': {

@@ -127,6 +127,10 @@ export type GroupRole = 'owner' | 'admin' | 'member';
 
 export type GroupVisibility = 'private' | 'public';
 
+/** The languages a group's public pages and feeds can be written in (the web app's languages). */
+export const GROUP_LANGUAGES = ['en', 'de', 'zh'] as const;
+export type GroupLanguage = (typeof GROUP_LANGUAGES)[number];
+
 /** What a role may do in its group. Owner and admins hold every permission. */
 export const PERMISSIONS = [
   'manageGroup',
@@ -194,6 +198,8 @@ export interface Group {
   description?: string;
   /** The id of the group's icon image, served like an avatar (`GET /api/files/:id`). */
   icon?: string;
+  /** The language of the group's public pages and feeds (and of the app for visitors who chose none). */
+  language: GroupLanguage;
   /** The caller's role. */
   myRole: GroupRole;
   /** Until when the caller is muted in this group (absent: not muted). */
@@ -232,6 +238,8 @@ export interface DirectoryGroup {
   name: string;
   memberCount: Int;
   description?: string;
+  /** The group's language (see `Group.language`). */
+  language: GroupLanguage;
 }
 
 /** `GET /api/directory`: public groups, largest first. */

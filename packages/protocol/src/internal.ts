@@ -3,7 +3,7 @@
  * one service answers another. Declared once here so producer and consumers
  * cannot drift apart.
  */
-import type { FileInfo, GroupRole, Permission } from './index.ts';
+import type { FileInfo, GroupLanguage, GroupRole, Permission } from './index.ts';
 
 /** What the gateway needs to serve a file's bytes (`file.access`). */
 export interface FileAccess extends FileInfo {
@@ -60,6 +60,8 @@ export interface PanelInfo {
   groupId: string;
   groupName: string;
   groupDescription?: string;
+  /** The language the group's pages and feeds are written in. */
+  groupLanguage: GroupLanguage;
   /** Public groups are listed and joinable; only their panels may be web-public. */
   groupPublic: boolean;
   panelId: string;

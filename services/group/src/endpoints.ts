@@ -45,7 +45,7 @@ export const groupEndpoints: Endpoint[] = [
     params: groupParams.update,
     input: 'body',
     summary:
-      'Rename a group, set its description, or make it public (listed in the directory, joinable without an invite) or private (manageGroup)',
+      'Rename a group, set its description or the language of its public pages and feeds (owner and admins), or make it public (listed in the directory, joinable without an invite) or private (manageGroup)',
     tag: 'groups',
     response: 'Group',
   }),

@@ -1,5 +1,5 @@
 import type { Group } from '@im/protocol';
-import { announce, callerId, callOnEveryNode, EVENTS, type Params, type Ctx, notFound } from '@im/sdk';
+import { announce, callerId, callOnEveryNode, EVENTS, type Params, type Ctx, notFound, forbidden } from '@im/sdk';
 import { Types } from 'mongoose';
 import { loadForMember, OWNER } from './access.ts';
 import { groupParams } from './params.ts';
@@ -80,18 +80,23 @@ export const groupActions = ({ models, store, audit, rooms }: GroupDeps) => ({
     async handler(ctx: Ctx<Params<typeof groupParams.update>>): Promise<Group> {
       const actorId = callerId(ctx);
       const { group: before, me } = await loadForMember(models, ctx.params.groupId, actorId, 'manageGroup');
-      const { name, visibility, description } = ctx.params;
+      const { name, visibility, description, language } = ctx.params;
+      // What strangers read of the group speaks its language: the owner's and admins' choice, not any manager's.
+      if (language !== undefined && me.role === 'member')
+        throw forbidden('Only the owner or an admin may set the language');
       const set = {
         ...(name !== undefined ? { name } : {}),
         ...(visibility !== undefined ? { visibility } : {}),
         // In the same write: a private group has no panel on the web.
         ...(visibility === 'private' ? { 'panels.$[].webPublic': false } : {}),
         ...(description ? { description } : {}),
+        ...(language !== undefined ? { language } : {}),
       };
       const unset = description === '' ? { description: 1 } : {};
       const group = await store.updateGroup({ _id: ctx.params.groupId }, { $set: set, $unset: unset }, { new: true });
       if (!group) throw notFound('group');
       const wasPublic = before.visibility === 'public';
+      // Pages and feeds are cached rendered: a new language must not wait for the next message.
       if (wasPublic || group.visibility === 'public')
         await callOnEveryNode(ctx, 'gateway.forgetPublic', { converseIds: converseIdsOf(group) });
       announce(ctx, EVENTS.groupUpdated, { group: toGroupInfo(group) });

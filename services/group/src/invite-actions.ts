@@ -106,6 +106,7 @@ export const inviteActions = ({ models, store, audit, rooms }: GroupDeps) => {
             id: group._id.toHexString(),
             name: group.name,
             memberCount: group.memberCount,
+            language: group.language ?? 'en',
             ...(group.description ? { description: group.description } : {}),
             ...(group.icon ? { icon: group.icon.toHexString() } : {}),
           },

@@ -1,6 +1,13 @@
 import { modelOn } from '@im/sdk';
 import { Schema, type Connection, type Model, type Types } from 'mongoose';
-import type { GroupRole, GroupVisibility, Permission, PostingRole } from '@im/protocol';
+import {
+  GROUP_LANGUAGES,
+  type GroupLanguage,
+  type GroupRole,
+  type GroupVisibility,
+  type Permission,
+  type PostingRole,
+} from '@im/protocol';
 
 export interface PanelDoc {
   _id: Types.ObjectId;
@@ -38,6 +45,8 @@ export interface GroupDoc {
   /** Absent on groups made before it existed: private. */
   visibility?: GroupVisibility;
   description?: string;
+  /** Absent on groups made before it existed: English. */
+  language?: GroupLanguage;
   /** The icon's file (an image the file service keeps readable by everyone signed in). */
   icon?: Types.ObjectId;
   roles?: RoleDoc[];
@@ -111,6 +120,7 @@ const groupSchema = new Schema<GroupDoc>(
     memberCount: { type: Number, required: true, default: 0 },
     visibility: { type: String, enum: ['private', 'public'] },
     description: { type: String },
+    language: { type: String, enum: GROUP_LANGUAGES },
     icon: { type: Schema.Types.ObjectId },
     roles: { type: [roleSchema], default: undefined },
     everyonePermissions: { type: [String], default: undefined },

@@ -1,4 +1,4 @@
-import { PERMISSIONS } from '@im/protocol';
+import { GROUP_LANGUAGES, PERMISSIONS } from '@im/protocol';
 import { idParam, limitParam, notBlank, strict } from '@im/sdk';
 
 /**
@@ -46,6 +46,8 @@ export const groupParams = {
     visibility: { type: 'enum', values: ['private', 'public'], optional: true },
     /** An empty description removes it. */
     description: { type: 'string', trim: true, max: 500, optional: true },
+    /** The language of the group's public pages and feeds. */
+    language: { type: 'enum', values: [...GROUP_LANGUAGES], optional: true },
   }),
   directory: strict({
     q: { type: 'string', trim: true, max: 64, optional: true },

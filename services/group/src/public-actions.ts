@@ -36,7 +36,7 @@ export const publicActions = ({ models, store, rooms }: GroupDeps) => ({
         filter.$or = [{ memberCount: { $lt: memberCount } }, { memberCount, _id: { $gt: id } }];
       }
       const docs = await models.groups
-        .find(filter, { name: 1, memberCount: 1, description: 1 })
+        .find(filter, { name: 1, memberCount: 1, description: 1, language: 1 })
         .sort({ memberCount: -1, _id: 1 })
         .limit(limit + 1)
         .lean<GroupDoc[]>();
@@ -97,6 +97,7 @@ export const publicActions = ({ models, store, rooms }: GroupDeps) => ({
         groupId: group._id.toHexString(),
         groupName: group.name,
         ...(group.description ? { groupDescription: group.description } : {}),
+        groupLanguage: group.language ?? 'en',
         groupPublic: group.visibility === 'public',
         panelId: panel._id.toHexString(),
         panelName: panel.name,

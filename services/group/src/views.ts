@@ -28,6 +28,7 @@ export const toGroupInfo = (g: GroupDoc, panels: PanelDoc[] = g.panels.filter((p
   memberCount: g.memberCount,
   visibility: g.visibility ?? 'private',
   ...(g.description ? { description: g.description } : {}),
+  language: g.language ?? 'en',
   ...(g.icon ? { icon: g.icon.toHexString() } : {}),
 });
 
@@ -55,6 +56,7 @@ export const toDirectoryGroup = (g: GroupDoc): DirectoryGroup => ({
   name: g.name,
   memberCount: g.memberCount,
   ...(g.description ? { description: g.description } : {}),
+  language: g.language ?? 'en',
 });
 
 /** A mute still running, as the API shows it (a past one is no mute). */

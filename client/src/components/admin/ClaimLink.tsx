@@ -1,5 +1,6 @@
 import type { AdminUser } from '@im/protocol';
 import { useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { makeClaimLink } from '../../state/admin.ts';
 import { CopyField } from '../common/CopyButton.tsx';
 import { ErrorLine } from '../common/ErrorLine.tsx';
@@ -13,6 +14,7 @@ import { formatMoment } from '../messages/format.ts';
  * actions, beside the button and above the link.
  */
 export function ClaimLink(props: { user: AdminUser; children?: ReactNode }) {
+  const { t } = useTranslation();
   const [link, setLink] = useState<{ url: string; expiresAt: string } | null>(null);
   const { busy, error, run } = useAction();
   const make = () => run(async () => setLink(await makeClaimLink(props.user.id)));
@@ -20,7 +22,7 @@ export function ClaimLink(props: { user: AdminUser; children?: ReactNode }) {
     <>
       <div className="mod-actions">
         <button type="button" disabled={busy} onClick={() => void make()}>
-          {link ? 'Make a new claim link' : 'Claim link'}
+          {link ? t('admin.claim.again') : t('admin.claim.make')}
         </button>
         {props.children}
       </div>
@@ -29,10 +31,13 @@ export function ClaimLink(props: { user: AdminUser; children?: ReactNode }) {
           <ErrorLine error={error} />
           {link && (
             <>
-              <CopyField label={`Claim link for @${props.user.username}`} value={link.url} testId="claim-url" />
+              <CopyField
+                label={t('admin.claim.label', { username: props.user.username })}
+                value={link.url}
+                testId="claim-url"
+              />
               <p className="hint" role="status">
-                Whoever opens this link sets the password of @{props.user.username} and signs in as them, once, until{' '}
-                {formatMoment(link.expiresAt)}. A new link voids this one. Send it privately.
+                {t('admin.claim.hint', { username: props.user.username, until: formatMoment(link.expiresAt) })}
               </p>
             </>
           )}

@@ -1,11 +1,12 @@
 import type { ImportJob, ImportKind } from '@im/protocol';
 import { useEffect, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { describeError } from '../../api/errors.ts';
 import { IMPORT_KINDS, importFinished, listImports, startImport, watchImport, withJob } from '../../state/imports.ts';
 import { useStore } from '../../state/store.ts';
 import { ErrorLine } from '../common/ErrorLine.tsx';
 import { formatMoment } from '../messages/format.ts';
-import { ImportJobView, kindLabel } from './ImportJobView.tsx';
+import { ImportJobView, kindLabel, statusLabel } from './ImportJobView.tsx';
 
 /**
  * The server admins' Import page: upload an export (Slack, Mattermost,
@@ -14,6 +15,7 @@ import { ImportJobView, kindLabel } from './ImportJobView.tsx';
  * made before (from here or by `npm run import`).
  */
 export function ImportTab() {
+  const { t } = useTranslation();
   const myName = useStore((s) => s.me?.username ?? '');
   const [kind, setKind] = useState<ImportKind>('slack');
   const [owner, setOwner] = useState(myName);
@@ -51,7 +53,7 @@ export function ImportTab() {
     event.preventDefault();
     setError(null);
     if (!file) {
-      setError('Choose the export file first.');
+      setError(t('admin.import.noFile'));
       return;
     }
     setUploaded(0);
@@ -69,20 +71,20 @@ export function ImportTab() {
   const hint = IMPORT_KINDS.find((k) => k.kind === kind)?.hint;
   return (
     <div className="form import-tab">
-      <form className="form" onSubmit={(e) => void submit(e)} aria-label="Import an export">
+      <form className="form" onSubmit={(e) => void submit(e)} aria-label={t('admin.import.form')}>
         <label>
-          Export from
+          {t('admin.import.from')}
           <select value={kind} onChange={(e) => setKind(e.target.value as ImportKind)}>
             {IMPORT_KINDS.map((k) => (
               <option key={k.kind} value={k.kind}>
-                {k.label}
+                {t(k.label)}
               </option>
             ))}
           </select>
         </label>
-        <p className="hint">{hint}</p>
+        <p className="hint">{hint && t(hint)}</p>
         <label>
-          Owner of the new group (username)
+          {t('admin.import.owner')}
           <input
             value={owner}
             maxLength={32}
@@ -92,7 +94,7 @@ export function ImportTab() {
           />
         </label>
         <label>
-          Export file
+          {t('admin.import.file')}
           <input
             type="file"
             accept=".zip,.json,.jsonl"
@@ -102,35 +104,36 @@ export function ImportTab() {
             }}
           />
         </label>
-        <p className="hint">
-          People are matched to accounts by e-mail, then username; the others get imported accounts, which you hand over
-          with a claim link from the Users tab. Importing the same export again adds nothing new.
-        </p>
+        <p className="hint">{t('admin.import.matching')}</p>
         <ErrorLine error={error} />
         {uploaded !== null && (
           <p role="status">
-            Uploading… {Math.round(uploaded * 100)}%
-            <progress max={1} value={uploaded} aria-label="Upload" />
+            {t('admin.import.uploading', { done: uploaded })}
+            <progress max={1} value={uploaded} aria-label={t('admin.import.upload')} />
           </p>
         )}
         <button type="submit" className="primary" disabled={uploaded !== null}>
-          Start import
+          {t('admin.import.start')}
         </button>
       </form>
       {shown && <ImportJobView job={shown} />}
-      <h3>Recent imports</h3>
+      <h3>{t('admin.import.recent')}</h3>
       <ErrorLine error={listError} />
-      {jobs?.length === 0 && <p className="hint">No imports yet.</p>}
-      {jobs === null && !listError && <p className="hint">Loading…</p>}
-      <ul className="mod-list" aria-label="Recent imports">
+      {jobs?.length === 0 && <p className="hint">{t('admin.import.none')}</p>}
+      {jobs === null && !listError && <p className="hint">{t('common.loading')}</p>}
+      <ul className="mod-list" aria-label={t('admin.import.recent')}>
         {jobs?.map((job) => (
           <li key={job.id} className="mod-item" data-testid="import-row">
             <button type="button" className="link" aria-pressed={job.id === shownId} onClick={() => setShownId(job.id)}>
               {job.fileName}
             </button>{' '}
             <span className="hint">
-              {kindLabel(job)} · {job.status} · {formatMoment(job.startedAt)}
-              {job.summary ? ` · ${job.summary.messages.toLocaleString()} messages` : ''}
+              {t('admin.import.row', {
+                kind: kindLabel(job),
+                status: statusLabel(job),
+                when: formatMoment(job.startedAt),
+                count: job.summary?.messages ?? -1,
+              })}
             </span>
           </li>
         ))}

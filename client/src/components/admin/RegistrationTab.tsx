@@ -1,19 +1,22 @@
 import type { RegistrationMode } from '@im/protocol';
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { MessageKey } from '../../i18n/locales/en/index.ts';
 import { describeError } from '../../api/errors.ts';
 import { getSettings, setRegistration } from '../../state/admin.ts';
 import { useLoaded } from '../moderation/useLoaded.ts';
 import { ErrorLine } from '../common/ErrorLine.tsx';
 import { StatusLine } from '../common/StatusLine.tsx';
 
-const MODES: Array<{ mode: RegistrationMode; label: string; hint: string }> = [
-  { mode: 'open', label: 'Open', hint: 'Anyone can create an account.' },
-  { mode: 'invite', label: 'Invite only', hint: 'A new account needs a group invite, and joins that group.' },
-  { mode: 'closed', label: 'Closed', hint: 'Nobody can create an account; existing accounts still sign in.' },
+const MODES: Array<{ mode: RegistrationMode; label: MessageKey; hint: MessageKey }> = [
+  { mode: 'open', label: 'admin.registration.open', hint: 'admin.registration.open.hint' },
+  { mode: 'invite', label: 'admin.registration.invite', hint: 'admin.registration.invite.hint' },
+  { mode: 'closed', label: 'admin.registration.closed', hint: 'admin.registration.closed.hint' },
 ];
 
 /** Who may create an account on this server. */
 export function RegistrationTab() {
+  const { t } = useTranslation();
   const settings = useLoaded('settings', getSettings);
   const [choice, setChoice] = useState<RegistrationMode | null>(null);
   const [message, setMessage] = useState<string | null>(null);
@@ -28,7 +31,7 @@ export function RegistrationTab() {
       const next = await setRegistration(selected);
       settings.update(() => next);
       setChoice(null);
-      setMessage('Saved.');
+      setMessage(t('admin.saved'));
     } catch (err) {
       setMessage(describeError(err));
     } finally {
@@ -36,11 +39,11 @@ export function RegistrationTab() {
     }
   };
   if (settings.error && !settings.data) return <ErrorLine error={settings.error} />;
-  if (!settings.data) return <p className="hint">Loading settings…</p>;
+  if (!settings.data) return <p className="hint">{t('admin.registration.loading')}</p>;
   return (
     <form className="form" onSubmit={(e) => void save(e)}>
       <fieldset className="choices">
-        <legend>Registration</legend>
+        <legend>{t('admin.tab.registration')}</legend>
         {MODES.map((m) => (
           <label key={m.mode} className="check">
             <input
@@ -54,14 +57,14 @@ export function RegistrationTab() {
               }}
             />
             <span>
-              {m.label} <span className="hint">{m.hint}</span>
+              {t(m.label)} <span className="hint">{t(m.hint)}</span>
             </span>
           </label>
         ))}
       </fieldset>
       <div className="form-actions">
         <button type="submit" className="primary" disabled={busy || selected === saved}>
-          Save
+          {t('common.save')}
         </button>
       </div>
       <StatusLine message={message} />

@@ -1,5 +1,6 @@
 import type { AdminUser } from '@im/protocol';
 import { useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { makeResetLink } from '../../state/email.ts';
 import { CopyField } from '../common/CopyButton.tsx';
 import { ErrorLine } from '../common/ErrorLine.tsx';
@@ -13,6 +14,7 @@ import { useAction } from '../common/useAction.ts';
  * Not for my own account (I change my password in Settings).
  */
 export function ResetLink(props: { user: AdminUser; self?: boolean; children?: ReactNode }) {
+  const { t } = useTranslation();
   const [url, setUrl] = useState<string | null>(null);
   const { busy, error, run } = useAction();
   const make = () => run(async () => setUrl((await makeResetLink(props.user.id)).url));
@@ -21,7 +23,7 @@ export function ResetLink(props: { user: AdminUser; self?: boolean; children?: R
       <div className="mod-actions">
         {!props.self && (
           <button type="button" disabled={busy} onClick={() => void make()}>
-            {url ? 'Make a new reset link' : 'Make reset link'}
+            {url ? t('admin.reset.again') : t('admin.reset.make')}
           </button>
         )}
         {props.children}
@@ -31,10 +33,13 @@ export function ResetLink(props: { user: AdminUser; self?: boolean; children?: R
           <ErrorLine error={error} />
           {url && (
             <>
-              <CopyField label={`Password reset link for @${props.user.username}`} value={url} testId="reset-url" />
+              <CopyField
+                label={t('admin.reset.label', { username: props.user.username })}
+                value={url}
+                testId="reset-url"
+              />
               <p className="hint" role="status">
-                Anyone with this link can set the password of @{props.user.username}, once, within an hour, and every
-                session of the account ends. Send it privately.
+                {t('admin.reset.hint', { username: props.user.username })}
               </p>
             </>
           )}

@@ -1,5 +1,6 @@
 import type { AdminUser, AdminUserPage } from '@im/protocol';
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { describeError } from '../../api/errors.ts';
 import { listUsers, setUserActive } from '../../state/admin.ts';
 import { useStore } from '../../state/store.ts';
@@ -39,6 +40,7 @@ const failed =
  * that nobody claimed yet: a claim link).
  */
 export function UsersTab() {
+  const { t } = useTranslation();
   const meId = useStore((s) => s.me?.id);
   const [query, setQuery] = useState('');
   const [listing, setListing] = useState<Listing>({ items: [], nextCursor: null, loading: true, error: null });
@@ -73,25 +75,27 @@ export function UsersTab() {
   return (
     <div className="form">
       <label>
-        Search users
+        {t('admin.users.search')}
         <input
           type="search"
           value={query}
-          placeholder="Username or display name"
+          placeholder={t('admin.users.search.placeholder')}
           onChange={(e) => setQuery(e.target.value)}
         />
       </label>
       <ErrorLine error={listing.error} />
-      {!listing.loading && listing.items.length === 0 && !listing.error && <p className="hint">No users found.</p>}
-      <ul className="mod-list" aria-label="Users">
+      {!listing.loading && listing.items.length === 0 && !listing.error && (
+        <p className="hint">{t('admin.users.none')}</p>
+      )}
+      <ul className="mod-list" aria-label={t('admin.tab.users')}>
         {listing.items.map((user) => (
           <UserRow key={user.id} user={user} self={user.id === meId} onChanged={changed} />
         ))}
       </ul>
-      {listing.loading && <p className="hint">Loading…</p>}
+      {listing.loading && <p className="hint">{t('common.loading')}</p>}
       {!listing.loading && listing.nextCursor && (
         <button type="button" onClick={() => more(listing.nextCursor!)}>
-          Load more
+          {t('admin.users.more')}
         </button>
       )}
     </div>
@@ -99,6 +103,7 @@ export function UsersTab() {
 }
 
 function UserRow(props: { user: AdminUser; self: boolean; onChanged: (user: AdminUser) => void }) {
+  const { t } = useTranslation();
   const { user } = props;
   const { busy, error, run } = useAction();
   const toggle = async () => {
@@ -119,26 +124,27 @@ function UserRow(props: { user: AdminUser; self: boolean; onChanged: (user: Admi
   };
   const toggleButton = (
     <button type="button" className={user.active ? 'danger' : undefined} disabled={busy} onClick={() => void toggle()}>
-      {user.active ? 'Deactivate' : 'Activate'}
+      {user.active ? t('admin.users.deactivate') : t('admin.users.activate')}
     </button>
   );
   return (
     <li className="mod-item" data-testid="admin-user" aria-label={`@${user.username}`}>
       <p className="mod-line">
         <strong>{user.nickname || user.username}</strong> <span className="hint">@{user.username}</span>
-        {user.serverAdmin && <span className="role">Server admin</span>}
+        {user.serverAdmin && <span className="role">{t('admin.users.serverAdmin')}</span>}
         {user.imported && (
-          <span className="role" title="Made by an import: nobody has claimed it yet" data-testid="user-imported">
-            Imported
+          <span className="role" title={t('admin.users.imported.hint')} data-testid="user-imported">
+            {t('admin.users.imported')}
           </span>
         )}
         <span className={user.active ? 'state-tag ok' : 'state-tag off'} data-testid="user-state">
-          {user.active ? 'Active' : 'Deactivated'}
+          {user.active ? t('admin.users.active') : t('admin.users.deactivated')}
         </span>
       </p>
       <p className="mod-line hint">
-        Joined {formatMoment(user.createdAt)} ·{' '}
-        {user.lastSeenAt ? `last seen ${formatMoment(user.lastSeenAt)}` : 'no sign-in on record'}
+        {user.lastSeenAt
+          ? t('admin.users.joinedSeen', { joined: formatMoment(user.createdAt), seen: formatMoment(user.lastSeenAt) })
+          : t('admin.users.joinedNeverSeen', { joined: formatMoment(user.createdAt) })}
       </p>
       <ErrorLine error={error} />
       {user.imported && !props.self ? (

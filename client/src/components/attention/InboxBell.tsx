@@ -1,5 +1,7 @@
 import type { Notification } from '@im/protocol';
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { MessageKey } from '../../i18n/locales/en/index.ts';
 import { describeError } from '../../api/errors.ts';
 import { loadInbox, markEntryRead, markInboxRead, useAttention } from '../../state/attention.ts';
 import { jumpToMessage } from '../../state/catch-up.ts';
@@ -12,15 +14,17 @@ import { Icon } from '../common/Icon.tsx';
 import { useMenu } from '../common/useMenu.ts';
 import './attention.css';
 
-const WHY: Record<Notification['type'], string> = {
-  mention: 'mentioned you',
-  reply: 'replied in a thread you follow',
-  reminder: 'Reminder',
-  dm: 'sent you a message',
+/** Why an entry is in the inbox, as a sentence about its author. */
+const WHY: Record<Notification['type'], MessageKey> = {
+  mention: 'attention.why.mention',
+  reply: 'attention.why.reply',
+  reminder: 'attention.why.reminder',
+  dm: 'attention.why.dm',
 };
 
 /** The top bar's bell: how many inbox entries I have not read; opens the inbox. */
 export function InboxBell() {
+  const { t } = useTranslation();
   const unread = useAttention((s) => s.inboxUnread);
   const { open, setOpen, ref } = useMenu<HTMLDivElement>();
   return (
@@ -28,9 +32,9 @@ export function InboxBell() {
       <button
         type="button"
         className="icon-button"
-        aria-label={unread > 0 ? `Inbox, ${unread} unread` : 'Inbox'}
+        aria-label={unread > 0 ? t('attention.inbox.unread', { count: unread }) : t('attention.inbox')}
         aria-expanded={open}
-        title="Inbox"
+        title={t('attention.inbox')}
         data-testid="inbox-bell"
         onClick={() => setOpen(!open)}
       >
@@ -48,6 +52,7 @@ export function InboxBell() {
 
 /** Mentions, replies in threads I follow, reminders and missed DMs, newest first; one click jumps to the message. */
 export function InboxPopover(props: { onClose: () => void }) {
+  const { t } = useTranslation();
   const items = useAttention((s) => s.inbox);
   const unread = useAttention((s) => s.inboxUnread);
   const app = useStore((s) => s);
@@ -69,9 +74,9 @@ export function InboxPopover(props: { onClose: () => void }) {
   };
 
   return (
-    <div className="popover inbox-popover" role="dialog" aria-label="Inbox">
+    <div className="popover inbox-popover" role="dialog" aria-label={t('attention.inbox')}>
       <header className="inbox-head">
-        <h2>Inbox</h2>
+        <h2>{t('attention.inbox')}</h2>
         <button
           type="button"
           className="link-button"
@@ -79,15 +84,15 @@ export function InboxPopover(props: { onClose: () => void }) {
           data-testid="inbox-mark-all-read"
           onClick={() => void markInboxRead().catch((err: unknown) => notify(describeError(err)))}
         >
-          Mark all read
+          {t('attention.markAllRead')}
         </button>
       </header>
       {error ? (
         <p className="error">{error}</p>
       ) : items === null ? (
-        <p className="hint">Loading…</p>
+        <p className="hint">{t('common.loading')}</p>
       ) : items.length === 0 ? (
-        <p className="hint">Nothing here: mentions, replies in your threads and reminders show up here.</p>
+        <p className="hint">{t('attention.inbox.empty')}</p>
       ) : (
         <ul>
           {items.map((n) => {
@@ -102,13 +107,9 @@ export function InboxPopover(props: { onClose: () => void }) {
                   onClick={() => open(n)}
                 >
                   <span className="popover-item-head">
-                    {n.type === 'reminder' ? (
-                      <span className="author">{WHY.reminder}</span>
-                    ) : (
-                      <span>
-                        <span className="author">{displayName(author, '…')}</span> {WHY[n.type]}
-                      </span>
-                    )}
+                    <span className={n.type === 'reminder' ? 'author' : undefined}>
+                      {t(WHY[n.type], { author: displayName(author, '…') })}
+                    </span>
                     <span className="inbox-where"> · {placeOf(n.converseId, app).label}</span>
                     <time dateTime={n.createdAt}> · {formatTime(n.createdAt)}</time>
                   </span>

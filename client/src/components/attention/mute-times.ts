@@ -1,3 +1,6 @@
+import { t } from '../../i18n/i18n.ts';
+import { appLocale } from '../messages/format.ts';
+
 /** The mute lengths the menu offers, as the end time each means from `now`. */
 export const MUTE_CHOICES = [
   { label: 'For 1 hour', until: (now: Date) => new Date(now.getTime() + 3_600_000) },
@@ -12,8 +15,8 @@ export const MUTE_CHOICES = [
 /** "until 14:30" / "until Tue 08:00": when a mute ends, for the menu's status line. */
 export function muteEndLabel(until: string, now = new Date()): string {
   const end = new Date(until);
-  const time = end.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  const time = end.toLocaleTimeString(appLocale(), { hour: '2-digit', minute: '2-digit' });
   return end.toDateString() === now.toDateString()
-    ? `until ${time}`
-    : `until ${end.toLocaleDateString([], { weekday: 'short' })} ${time}`;
+    ? t('attention.muteUntil', { time })
+    : t('attention.muteUntilDay', { day: end.toLocaleDateString(appLocale(), { weekday: 'short' }), time });
 }

@@ -2,6 +2,7 @@ import type { AuthOptions } from '@im/protocol';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiRequestError, describeError } from '../../api/errors.ts';
+import { t } from '../../i18n/i18n.ts';
 import { loadAuthOptions } from '../../state/auth-options.ts';
 import { passwordResetEnabled } from '../../state/email.ts';
 import { navigate } from '../../state/navigation.ts';
@@ -88,17 +89,17 @@ export function AuthScreen(props: { ssoError?: string | null }) {
       <form
         className="auth-card"
         onSubmit={(e) => void submit(e)}
-        aria-label={registering ? 'Create an account' : 'Log in'}
+        aria-label={registering ? t('auth.createAnAccount') : t('auth.logIn')}
       >
         <ProductMark />
         {linkCode ? (
           <h1>{registering ? t('join.signup') : t('join.login')}</h1>
         ) : (
-          <h1>{registering ? 'Create an account' : 'Welcome back'}</h1>
+          <h1>{registering ? t('auth.createAnAccount') : t('auth.welcome')}</h1>
         )}
         <SignInNotice />
         <label>
-          Username
+          {t('auth.username')}
           <input
             name="username"
             autoComplete="username"
@@ -106,7 +107,7 @@ export function AuthScreen(props: { ssoError?: string | null }) {
             minLength={3}
             maxLength={32}
             pattern="[A-Za-z0-9_.\-]+"
-            title="3-32 letters, digits, and _ . -"
+            title={t('auth.username.rule')}
             onChange={(e) => setUsername(e.target.value)}
             required
             autoFocus
@@ -114,12 +115,12 @@ export function AuthScreen(props: { ssoError?: string | null }) {
         </label>
         {registering && (
           <label>
-            Display name <span className="hint">(optional)</span>
+            {t('auth.displayName')} <span className="hint">{t('auth.optional')}</span>
             <input name="nickname" value={nickname} maxLength={64} onChange={(e) => setNickname(e.target.value)} />
           </label>
         )}
         <label>
-          Password
+          {t('auth.password')}
           <input
             name="password"
             type="password"
@@ -134,7 +135,7 @@ export function AuthScreen(props: { ssoError?: string | null }) {
         {registering && needsInvite && (
           <>
             <label>
-              Invite link or code
+              {t('auth.invite')}
               <input
                 name="invite"
                 value={invite}
@@ -143,12 +144,12 @@ export function AuthScreen(props: { ssoError?: string | null }) {
                 required
               />
             </label>
-            <p className="hint">This server takes new accounts only with an invite to one of its groups.</p>
+            <p className="hint">{t('auth.invite.hint')}</p>
           </>
         )}
         <ErrorLine error={shownError} />
         <button type="submit" className="primary" disabled={busy}>
-          {registering ? 'Create account' : 'Log in'}
+          {registering ? t('auth.createAccount') : t('auth.logIn')}
         </button>
         {!registering && passwordResetEnabled(options) && (
           <p className="switch">
@@ -161,13 +162,13 @@ export function AuthScreen(props: { ssoError?: string | null }) {
                 setRetrying(true);
               }}
             >
-              Forgot password?
+              {t('auth.forgotPassword')}
             </button>
           </p>
         )}
         {!registering && options?.oidc && (
           <>
-            <p className="switch hint">or</p>
+            <p className="switch hint">{t('auth.or')}</p>
             <button type="button" onClick={startSso} data-testid="sso-login">
               {options.oidc.label}
             </button>
@@ -175,11 +176,11 @@ export function AuthScreen(props: { ssoError?: string | null }) {
         )}
         {registration === 'closed' ? (
           <p className="switch hint" data-testid="registration-closed">
-            Registration is closed on this server. Existing accounts can still log in.
+            {t('auth.registrationClosed')}
           </p>
         ) : (
           <p className="switch">
-            {registering ? 'Have an account? ' : 'New here? '}
+            {registering ? t('auth.haveAccount') : t('auth.newHere')}{' '}
             <button
               type="button"
               className="link"
@@ -189,7 +190,7 @@ export function AuthScreen(props: { ssoError?: string | null }) {
                 setRetrying(true);
               }}
             >
-              {registering ? 'Log in' : 'Create an account'}
+              {registering ? t('auth.logIn') : t('auth.createAnAccount')}
             </button>
           </p>
         )}
@@ -200,11 +201,11 @@ export function AuthScreen(props: { ssoError?: string | null }) {
 
 function explain(err: unknown, needsInvite: boolean): string {
   if (err instanceof ApiRequestError && err.code === 'IM_ERR_VALIDATION') {
-    return 'Check the fields: usernames are 3-32 of a-z, 0-9, _ . - and passwords 8-128 characters.';
+    return t('auth.error.fields');
   }
   if (needsInvite && err instanceof ApiRequestError) {
     if (err.code === 'IM_ERR_REGISTRATION_CLOSED' || err.status === 404) {
-      return 'This invite cannot be used: it may have expired, been used up or revoked. Ask for a new one.';
+      return t('auth.error.invite');
     }
   }
   return describeError(err);

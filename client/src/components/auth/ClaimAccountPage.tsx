@@ -1,4 +1,6 @@
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { t } from '../../i18n/i18n.ts';
 import { navigate } from '../../state/navigation.ts';
 import { claimAccount } from '../../state/session.ts';
 import { ErrorLine } from '../common/ErrorLine.tsx';
@@ -11,7 +13,7 @@ const USERNAME = /^[A-Za-z0-9_.-]{3,32}$/;
 /** Why the form cannot be sent yet, or null when it can. An empty username keeps the imported one. */
 export function claimProblem(username: string, password: string, again: string): string | null {
   const name = username.trim();
-  if (name && !USERNAME.test(name)) return 'A username has 3 to 32 letters, digits, dots, dashes or underscores.';
+  if (name && !USERNAME.test(name)) return t('auth.claim.usernameRule');
   return passwordProblem(password, again);
 }
 
@@ -23,6 +25,7 @@ export function claimProblem(username: string, password: string, again: string):
  * server's words.
  */
 export function ClaimAccountPage(props: { token: string }) {
+  const { t } = useTranslation();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [again, setAgain] = useState('');
@@ -41,10 +44,10 @@ export function ClaimAccountPage(props: { token: string }) {
   if (!props.token) {
     return (
       <main className="auth">
-        <div className="auth-card" role="region" aria-label="Claim your account">
-          <h1>Claim your account</h1>
+        <div className="auth-card" role="region" aria-label={t('auth.claim.title')}>
+          <h1>{t('auth.claim.title')}</h1>
           <p role="alert" className="error">
-            This link has no token: open the whole link you were given, or ask the server admin for a new one.
+            {t('auth.claim.noToken')}
           </p>
         </div>
       </main>
@@ -52,25 +55,22 @@ export function ClaimAccountPage(props: { token: string }) {
   }
   return (
     <main className="auth">
-      <form className="auth-card" onSubmit={(e) => void submit(e)} aria-label="Claim your account" noValidate>
-        <h1>Claim your account</h1>
-        <p className="hint">
-          Your messages and groups were brought over from another chat. Choose a password to sign in to this account
-          from now on.
-        </p>
+      <form className="auth-card" onSubmit={(e) => void submit(e)} aria-label={t('auth.claim.title')} noValidate>
+        <h1>{t('auth.claim.title')}</h1>
+        <p className="hint">{t('auth.claim.intro')}</p>
         <label>
-          New username (optional)
+          {t('auth.claim.newUsername')}
           <input
             name="username"
             autoComplete="username"
             value={username}
             maxLength={32}
-            placeholder="Keep the imported one"
+            placeholder={t('auth.claim.keepUsername')}
             onChange={(e) => setUsername(e.target.value)}
           />
         </label>
         <label>
-          Password
+          {t('auth.password')}
           <input
             name="new-password"
             type="password"
@@ -83,7 +83,7 @@ export function ClaimAccountPage(props: { token: string }) {
           />
         </label>
         <label>
-          Password again
+          {t('auth.passwordAgain')}
           <input
             name="new-password-again"
             type="password"
@@ -96,7 +96,7 @@ export function ClaimAccountPage(props: { token: string }) {
         </label>
         <ErrorLine error={problem ?? error} />
         <button type="submit" className="primary" disabled={busy}>
-          Claim account
+          {t('auth.claim.submit')}
         </button>
       </form>
     </main>

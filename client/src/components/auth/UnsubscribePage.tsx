@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useFocusWhen } from './use-focus-when.ts';
 import { unsubscribeEmails } from '../../state/email.ts';
 import { navigate } from '../../state/navigation.ts';
@@ -13,22 +14,23 @@ import { useAction } from '../common/useAction.ts';
  * not unsubscribe anyone (mail programs use the List-Unsubscribe header).
  */
 export function UnsubscribePage(props: { token: string }) {
+  const { t } = useTranslation();
   const signedIn = useStore((s) => s.me !== null);
   const [done, setDone] = useState(false);
   const { busy, error, run } = useAction();
   const doneRef = useFocusWhen(done);
-  const missing = props.token ? null : 'This link has no token: open the whole link from the e-mail.';
+  const missing = props.token ? null : t('auth.mailLink.noToken');
   return (
     <main className="auth">
-      <div className="auth-card" role="region" aria-label="E-mail notifications">
-        <h1>E-mail notifications</h1>
+      <div className="auth-card" role="region" aria-label={t('auth.unsubscribe.title')}>
+        <h1>{t('auth.unsubscribe.title')}</h1>
         {done ? (
           <p role="status" tabIndex={-1} ref={doneRef} data-testid="unsubscribed">
-            Missed-message e-mails are off. Turn them on again in Settings → E-mail.
+            {t('auth.unsubscribe.done')}
           </p>
         ) : (
           <>
-            <p>Stop the e-mails about direct messages and mentions you missed?</p>
+            <p>{t('auth.unsubscribe.question')}</p>
             <ErrorLine error={missing ?? error} />
             <button
               type="button"
@@ -36,13 +38,13 @@ export function UnsubscribePage(props: { token: string }) {
               disabled={busy || missing !== null}
               onClick={() => void run(() => unsubscribeEmails(props.token)).then((ok) => ok && setDone(true))}
             >
-              Turn these e-mails off
+              {t('auth.unsubscribe.submit')}
             </button>
           </>
         )}
         <p className="switch">
           <button type="button" className="link" onClick={() => navigate({ name: 'home' }, { replace: true })}>
-            {signedIn ? 'Open the app' : 'Go to log in'}
+            {signedIn ? t('auth.openApp') : t('auth.goToLogIn')}
           </button>
         </p>
       </div>

@@ -1,4 +1,6 @@
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { t as translate } from '../../i18n/i18n.ts';
 import { describeError } from '../../api/errors.ts';
 import { verifyEmail } from '../../state/email.ts';
 import { navigate } from '../../state/navigation.ts';
@@ -15,12 +17,13 @@ type Outcome = { state: 'checking' } | { state: 'verified' } | { state: 'failed'
  * the server's words (expired, already used).
  */
 export function VerifyEmailPage(props: { token: string }) {
+  const { t } = useTranslation();
   const signedIn = useStore((s) => s.me !== null);
   const [outcome, setOutcome] = useState<Outcome>({ state: 'checking' });
   useEffect(() => {
     let live = true;
     if (!props.token) {
-      setOutcome({ state: 'failed', error: 'This link has no token: open the whole link from the e-mail.' });
+      setOutcome({ state: 'failed', error: translate('auth.mailLink.noToken') });
       return;
     }
     let pending = verifications.get(props.token);
@@ -42,14 +45,14 @@ export function VerifyEmailPage(props: { token: string }) {
       <div
         className="auth-card"
         role="region"
-        aria-label="Verify your e-mail address"
+        aria-label={t('auth.verify.title')}
         aria-busy={outcome.state === 'checking'}
       >
-        <h1>{outcome.state === 'failed' ? 'Address not verified' : 'Verify your e-mail address'}</h1>
-        {outcome.state === 'checking' && <p role="status">Checking the link…</p>}
+        <h1>{outcome.state === 'failed' ? t('auth.verify.failed') : t('auth.verify.title')}</h1>
+        {outcome.state === 'checking' && <p role="status">{t('auth.verify.checking')}</p>}
         {outcome.state === 'verified' && (
           <p role="status" data-testid="email-verified">
-            Your e-mail address is verified. It can now receive password reset links and notifications.
+            {t('auth.verify.done')}
           </p>
         )}
         {outcome.state === 'failed' && (
@@ -57,12 +60,12 @@ export function VerifyEmailPage(props: { token: string }) {
             <p role="alert" className="error" data-testid="email-verify-error">
               {outcome.error}
             </p>
-            <p className="hint">Ask for a new link in Settings → E-mail (“Resend verification”).</p>
+            <p className="hint">{t('auth.verify.askAgain')}</p>
           </>
         )}
         {outcome.state !== 'checking' && (
           <button type="button" className="primary" onClick={() => navigate({ name: 'home' }, { replace: true })}>
-            {signedIn ? 'Open the app' : 'Go to log in'}
+            {signedIn ? t('auth.openApp') : t('auth.goToLogIn')}
           </button>
         )}
       </div>

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useState } from 'react';
 import {
   currentRoom,
@@ -15,15 +16,15 @@ import { useMenu } from '../common/useMenu.ts';
 import { DeviceMenu } from './DeviceMenu.tsx';
 import { TrackAudio, useSeats } from './media.tsx';
 
-const PHASE_TEXT: Record<MyCall['phase'], string> = {
-  connecting: 'Connecting…',
-  calling: 'Calling…',
-  live: 'In the call',
-  declined: 'Declined',
-  'no-answer': 'No answer',
-  ended: 'Call ended',
-  failed: 'Could not join',
-};
+const PHASE_TEXT = {
+  connecting: 'calls.phase.connecting',
+  calling: 'calls.phase.calling',
+  live: 'calls.phase.live',
+  declined: 'calls.phase.declined',
+  'no-answer': 'calls.phase.noAnswer',
+  ended: 'calls.phase.ended',
+  failed: 'calls.phase.failed',
+} as const satisfies Record<MyCall['phase'], string>;
 
 const inRoom = (phase: MyCall['phase']) => phase === 'calling' || phase === 'live';
 
@@ -32,14 +33,20 @@ const inRoom = (phase: MyCall['phase']) => phase === 'calling' || phase === 'liv
  * camera, screen sharing, devices and Leave. It also plays the others' voices.
  */
 export function CallBar() {
+  const { t } = useTranslation();
   const mine = useCalls((s) => s.mine);
   if (!mine) return null;
   return (
-    <section className={`call-bar ${mine.phase}`} aria-label="Call" data-testid="call-bar" data-phase={mine.phase}>
+    <section
+      className={`call-bar ${mine.phase}`}
+      aria-label={t('calls.call')}
+      data-testid="call-bar"
+      data-phase={mine.phase}
+    >
       <button
         type="button"
         className="call-bar-name"
-        title="Go to the call"
+        title={t('calls.goTo')}
         onClick={() =>
           navigate(
             mine.kind === 'dm'
@@ -51,7 +58,7 @@ export function CallBar() {
         <Icon name={mine.kind === 'dm' ? 'phone' : 'speaker'} size={16} />
         <span className="call-bar-title">{mine.name}</span>
         <span className="call-bar-phase" role="status" data-testid="call-phase">
-          {PHASE_TEXT[mine.phase]}
+          {t(PHASE_TEXT[mine.phase])}
         </span>
       </button>
       {mine.error && (
@@ -66,16 +73,18 @@ export function CallBar() {
 }
 
 function Dismiss() {
+  const { t } = useTranslation();
   return (
     <div className="call-controls">
       <button type="button" onClick={dismissCall}>
-        Close
+        {t('common.close')}
       </button>
     </div>
   );
 }
 
 function Controls(props: { mine: MyCall }) {
+  const { t } = useTranslation();
   const { mine } = props;
   const { open, setOpen, ref } = useMenu<HTMLDivElement>();
   return (
@@ -83,22 +92,22 @@ function Controls(props: { mine: MyCall }) {
       {mine.canPublish ? (
         <>
           <ToggleButton
-            label={mine.microphone ? 'Mute microphone' : 'Unmute microphone'}
-            title={mine.microphone ? 'Mute' : 'Unmute'}
+            label={mine.microphone ? t('calls.mic.mute') : t('calls.mic.unmute')}
+            title={mine.microphone ? t('calls.mic.mute.short') : t('calls.mic.unmute.short')}
             pressed={!mine.microphone}
             icon={mine.microphone ? 'mic' : 'micOff'}
             onClick={() => void setMicrophone(!mine.microphone)}
           />
           <ToggleButton
-            label={mine.camera ? 'Turn camera off' : 'Turn camera on'}
-            title={mine.camera ? 'Camera off' : 'Camera on'}
+            label={mine.camera ? t('calls.camera.off') : t('calls.camera.on')}
+            title={mine.camera ? t('calls.camera.off.short') : t('calls.camera.on.short')}
             pressed={mine.camera}
             icon={mine.camera ? 'camera' : 'cameraOff'}
             onClick={() => void setCamera(!mine.camera)}
           />
           <ToggleButton
-            label={mine.screen ? 'Stop sharing the screen' : 'Share the screen'}
-            title={mine.screen ? 'Stop sharing' : 'Share the screen'}
+            label={mine.screen ? t('calls.screen.stop') : t('calls.screen.share')}
+            title={mine.screen ? t('calls.screen.stop.short') : t('calls.screen.share')}
             pressed={mine.screen}
             icon="screen"
             onClick={() => void setScreenShare(!mine.screen)}
@@ -106,27 +115,32 @@ function Controls(props: { mine: MyCall }) {
         </>
       ) : (
         <span className="listen-only" data-testid="listen-only">
-          Listening only
+          {t('calls.listenOnly')}
         </span>
       )}
       <button
         type="button"
         className="icon-button"
-        aria-label="Devices"
+        aria-label={t('calls.devices')}
         aria-expanded={open}
-        title="Microphone, camera and speaker"
+        title={t('calls.devices.title')}
         onClick={() => setOpen(!open)}
       >
         <Icon name="gear" />
       </button>
       {open && (
-        <div className="menu call-device-popover" role="dialog" aria-label="Devices">
+        <div className="menu call-device-popover" role="dialog" aria-label={t('calls.devices')}>
           <DeviceMenu />
         </div>
       )}
-      <button type="button" className="danger-button" aria-label="Leave call" onClick={() => void leaveCall()}>
+      <button
+        type="button"
+        className="danger-button"
+        aria-label={t('calls.leave.label')}
+        onClick={() => void leaveCall()}
+      >
         <Icon name="hangup" />
-        <span className="leave-text">Leave</span>
+        <span className="leave-text">{t('calls.leave')}</span>
       </button>
     </div>
   );
@@ -134,6 +148,7 @@ function Controls(props: { mine: MyCall }) {
 
 /** The others' voices; a browser that blocks autoplay gets a button to let them play. */
 function RemoteAudio() {
+  const { t } = useTranslation();
   const seats = useSeats();
   const [, setTick] = useState(0);
   const room = currentRoom();
@@ -141,8 +156,8 @@ function RemoteAudio() {
     <>
       {seats.map((seat) => seat.audio && <TrackAudio key={seat.userId} track={seat.audio} userId={seat.userId} />)}
       {room && !room.canPlayAudio() && (
-        <button type="button" onClick={() => void room.startAudio().then(() => setTick((t) => t + 1))}>
-          Allow sound
+        <button type="button" onClick={() => void room.startAudio().then(() => setTick((n) => n + 1))}>
+          {t('calls.allowSound')}
         </button>
       )}
     </>

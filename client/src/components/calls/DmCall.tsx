@@ -1,9 +1,11 @@
+import { useTranslation } from 'react-i18next';
 import { joinCall, useCalls } from '../../state/calls.ts';
 import { Icon } from '../common/Icon.tsx';
 import { CallStage } from './CallStage.tsx';
 
 /** The DM header's call button: calls the other member (their app rings); hidden while in this call. */
 export function DmCallButton(props: { converseId: string; name: string }) {
+  const { t } = useTranslation();
   const inThisCall = useCalls(
     (s) => s.mine?.converseId === props.converseId && ['connecting', 'calling', 'live'].includes(s.mine.phase),
   );
@@ -12,8 +14,8 @@ export function DmCallButton(props: { converseId: string; name: string }) {
     <button
       type="button"
       className="icon-button"
-      aria-label="Start a call"
-      title="Call"
+      aria-label={t('calls.start')}
+      title={t('calls.call')}
       onClick={() => void joinCall({ converseId: props.converseId, kind: 'dm', name: props.name })}
     >
       <Icon name="phone" />

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useEffect } from 'react';
 import { acceptCall, declineCall, stopRinging, useCalls } from '../../state/calls.ts';
 import { useStore } from '../../state/store.ts';
@@ -8,25 +9,24 @@ import { Icon } from '../common/Icon.tsx';
 
 /** Someone calls me in a DM: who, with Accept and Decline, while it rings (at most RING_MS, see calls.ts). */
 export function IncomingCall() {
+  const { t } = useTranslation();
   const ringing = useCalls((s) => s.ringing);
   const caller = useStore((s) => (ringing ? s.users[ringing.callerId] : undefined));
   useRingtone(ringing !== null);
   if (!ringing) return null;
-  const name = displayName(caller, 'Someone');
+  const name = displayName(caller, t('calls.someone'));
   return (
     // Closing it (Escape) silences this device only; the caller keeps calling until told otherwise.
-    <Dialog title="Incoming call" onClose={stopRinging}>
+    <Dialog title={t('calls.incoming')} onClose={stopRinging}>
       <div className="incoming-call" data-testid="incoming-call">
         <Avatar user={caller} size={64} />
-        <p>
-          <strong>{name}</strong> is calling you
-        </p>
+        <p>{t('calls.incoming.who', { name })}</p>
         <div className="form-actions">
           <button type="button" className="danger" onClick={() => void declineCall()}>
-            <Icon name="hangup" /> Decline
+            <Icon name="hangup" /> {t('calls.decline')}
           </button>
           <button type="button" className="primary" onClick={() => void acceptCall(name)}>
-            <Icon name="phone" /> Accept
+            <Icon name="phone" /> {t('calls.accept')}
           </button>
         </div>
       </div>

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { Panel } from '@im/protocol';
 import { joinCall, loadCallState, useCalls } from '../../state/calls.ts';
 import { useStore } from '../../state/store.ts';
@@ -9,6 +10,7 @@ import { CallStage } from './CallStage.tsx';
 
 /** A voice panel's main view: the tiles of its call when I am in it, else who is in it and Join. */
 export function VoicePanelView(props: { groupId: string; panel: Panel }) {
+  const { t } = useTranslation();
   const { panel } = props;
   const mine = useCalls((s) => s.mine);
   const roster = useCalls((s) => s.rosters[panel.converseId]);
@@ -30,7 +32,7 @@ export function VoicePanelView(props: { groupId: string; panel: Panel }) {
           ))}
         </ul>
       ) : (
-        <p className="hint">Nobody is here yet.</p>
+        <p className="hint">{t('calls.lobby.empty')}</p>
       )}
       <button
         type="button"
@@ -40,7 +42,7 @@ export function VoicePanelView(props: { groupId: string; panel: Panel }) {
           void joinCall({ converseId: panel.converseId, kind: 'panel', groupId: props.groupId, name: `#${panel.name}` })
         }
       >
-        {here ? 'Joining…' : 'Join the call'}
+        {here ? t('explore.joining') : t('calls.lobby.join')}
       </button>
     </section>
   );

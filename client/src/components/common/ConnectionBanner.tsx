@@ -3,9 +3,10 @@ import { useBrowserOnline } from '../../offline/browser-online.ts';
 import { useStore } from '../../state/store.ts';
 
 const TEXT = {
-  connecting: 'Connecting…',
-  reconnecting: 'Connection lost. Reconnecting…',
-  displaced: 'Paused: this account is open in too many other windows.',
+  connecting: 'connection.connecting',
+  reconnecting: 'connection.reconnecting',
+  offline: 'connection.offline',
+  displaced: 'connection.displaced',
 } as const;
 
 /** Says so whenever the live connection is not up; a window closed for the others can be taken back. */
@@ -18,11 +19,11 @@ export function ConnectionBanner() {
     !browserOnline && (connection === 'connecting' || connection === 'reconnecting') ? 'offline' : connection;
   return (
     <div className={`connection ${state}`} role="status" data-testid="connection" data-state={state}>
-      {state === 'online' ? null : state === 'offline' ? t('offline.banner') : TEXT[state]}
+      {state === 'online' ? null : state === 'offline' ? t('offline.banner') : t(TEXT[state])}
       {state === 'displaced' && (
         // Loading again connects anew, which closes the oldest of the others instead.
         <button type="button" onClick={() => window.location.reload()}>
-          Use here
+          {t('connection.useHere')}
         </button>
       )}
     </div>

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useEffect, useId, useState } from 'react';
 
 /** How long the button says "Copied" before it offers to copy again. */
@@ -16,6 +17,7 @@ interface Attempt {
  * refusal) it says to copy by hand.
  */
 export function CopyButton(props: { text: string; what?: string; label?: string; className?: string }) {
+  const { t } = useTranslation();
   const [attempt, setAttempt] = useState<Attempt | null>(null);
   const outcome = attempt?.text === props.text ? attempt.outcome : null;
   useEffect(() => {
@@ -36,7 +38,7 @@ export function CopyButton(props: { text: string; what?: string; label?: string;
   return (
     <>
       <button type="button" className={props.className} onClick={() => void copy()} data-state={outcome ?? 'idle'}>
-        {outcome === 'copied' ? 'Copied' : (props.label ?? 'Copy')}
+        {outcome === 'copied' ? t('copy.copied') : (props.label ?? t('copy.copy'))}
         {props.what && (
           <>
             {' '}
@@ -45,8 +47,8 @@ export function CopyButton(props: { text: string; what?: string; label?: string;
         )}
       </button>
       <span role="status" className={outcome === 'failed' ? 'hint' : 'visually-hidden'}>
-        {outcome === 'copied' && 'Copied to the clipboard.'}
-        {outcome === 'failed' && 'Could not copy: select the text and copy it by hand.'}
+        {outcome === 'copied' && t('copy.done')}
+        {outcome === 'failed' && t('copy.failed')}
       </span>
     </>
   );

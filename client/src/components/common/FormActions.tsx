@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { ReactNode } from 'react';
 
 /** A form's last row: Cancel, then the button that submits it. */
@@ -7,10 +8,11 @@ export function FormActions(props: {
   disabled?: boolean;
   kind?: 'primary' | 'danger';
 }) {
+  const { t } = useTranslation();
   return (
     <div className="form-actions">
       <button type="button" onClick={props.onCancel}>
-        Cancel
+        {t('common.cancel')}
       </button>
       <button type="submit" className={props.kind ?? 'primary'} disabled={props.disabled}>
         {props.submit}

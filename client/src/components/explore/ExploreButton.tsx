@@ -1,10 +1,12 @@
+import { useTranslation } from 'react-i18next';
 import { navigate } from '../../state/navigation.ts';
 
 /** Opens the directory of public groups (from the home screen and from a join prompt). */
 export function ExploreButton() {
+  const { t } = useTranslation();
   return (
     <button type="button" onClick={() => navigate({ name: 'explore' })}>
-      Explore public groups
+      {t('explore.title')}
     </button>
   );
 }

@@ -17,6 +17,7 @@ const entry = (n: number, change: Partial<DirectoryGroup> = {}): DirectoryGroup 
   id: `${n}`.padStart(24, '0'),
   name: `Group ${n}`,
   memberCount: 10 - n,
+  language: 'en',
   ...change,
 });
 

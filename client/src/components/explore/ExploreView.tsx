@@ -1,5 +1,7 @@
 import type { DirectoryGroup, DirectoryPage } from '@im/protocol';
 import { useEffect, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { t } from '../../i18n/i18n.ts';
 import { ApiRequestError, describeError } from '../../api/errors.ts';
 import { joinPublicGroup, listDirectory } from '../../state/directory.ts';
 import { navigate } from '../../state/navigation.ts';
@@ -37,10 +39,11 @@ const failed =
       ? { ...l, loading: false, error: describeError(err) }
       : { query, items: [], nextCursor: null, loading: false, error: describeError(err) };
 
-export const memberCountText = (n: number): string => `${n.toLocaleString('en')} ${n === 1 ? 'member' : 'members'}`;
+export const memberCountText = (count: number): string => t('explore.members', { count });
 
 /** The directory of public groups: search by name, join one (or open it when I am in), page through. */
 export function ExploreView(props: { onBack?: () => void }) {
+  const { t } = useTranslation();
   const searchId = useId();
   const [query, setQuery] = useState('');
   const [attempt, setAttempt] = useState(0);
@@ -84,40 +87,37 @@ export function ExploreView(props: { onBack?: () => void }) {
     <section className="explore-view" aria-labelledby={`${searchId}-title`}>
       <header className="converse-head">
         {props.onBack && (
-          <button type="button" className="icon-button back" aria-label="Back to the list" onClick={props.onBack}>
+          <button type="button" className="icon-button back" aria-label={t('explore.back')} onClick={props.onBack}>
             <Icon name="back" size={24} />
           </button>
         )}
-        <h1 id={`${searchId}-title`}>Explore public groups</h1>
+        <h1 id={`${searchId}-title`}>{t('explore.title')}</h1>
       </header>
       <div className="explore-body">
         <div className="explore-search">
-          <label htmlFor={searchId}>Search public groups</label>
+          <label htmlFor={searchId}>{t('explore.search')}</label>
           <input
             id={searchId}
             type="search"
             value={query}
-            placeholder="Group name"
+            placeholder={t('explore.search.placeholder')}
             maxLength={100}
             onChange={(e) => setQuery(e.target.value)}
           />
         </div>
         {listing.error && (
           <div className="explore-error">
-            <ErrorLine error={`Could not load the directory: ${listing.error}`} />
+            <ErrorLine error={t('explore.loadFailed', { reason: listing.error })} />
             <button type="button" onClick={() => (listing.items.length ? more() : setAttempt((n) => n + 1))}>
-              Try again
+              {t('common.retry')}
             </button>
           </div>
         )}
         <p className="hint" role="status" data-testid="directory-status">
-          {listing.loading && 'Loading…'}
-          {empty &&
-            (searched
-              ? `No public groups match “${searched}”.`
-              : 'No public groups yet. Owners and admins can make a group public in its Group settings, under Visibility.')}
+          {listing.loading && t('common.loading')}
+          {empty && (searched ? t('explore.noMatch', { query: searched }) : t('explore.none'))}
         </p>
-        <ul className="directory" aria-label="Public groups">
+        <ul className="directory" aria-label={t('explore.list')}>
           {listing.items.map((entry) => (
             <DirectoryItem key={entry.id} entry={entry} />
           ))}
@@ -125,7 +125,7 @@ export function ExploreView(props: { onBack?: () => void }) {
         {listing.nextCursor && !listing.error && (
           <div className="form-actions explore-more">
             <button type="button" disabled={listing.loading} onClick={more}>
-              Load more
+              {t('explore.more')}
             </button>
           </div>
         )}
@@ -136,11 +136,12 @@ export function ExploreView(props: { onBack?: () => void }) {
 
 /** A refused join said plainly: the group stopped being public (404), or I am banned (403). */
 function explainJoin(err: unknown): string {
-  if (err instanceof ApiRequestError && err.status === 404) return 'This group is no longer public.';
+  if (err instanceof ApiRequestError && err.status === 404) return t('explore.notPublic');
   return describeError(err);
 }
 
 function DirectoryItem(props: { entry: DirectoryGroup }) {
+  const { t } = useTranslation();
   const { entry } = props;
   const nameId = useId();
   const mine = useStore((s) => s.groups[entry.id]);
@@ -170,7 +171,7 @@ function DirectoryItem(props: { entry: DirectoryGroup }) {
             type="button"
             onClick={() => navigate({ name: 'group', groupId: mine.id, converseId: mine.panels[0]?.converseId })}
           >
-            Open <span className="visually-hidden">{entry.name}</span>
+            {t('explore.open')} <span className="visually-hidden">{entry.name}</span>
           </button>
         ) : (
           <button
@@ -179,7 +180,7 @@ function DirectoryItem(props: { entry: DirectoryGroup }) {
             disabled={busy}
             onClick={() => void run(() => joinPublicGroup(entry.id), explainJoin)}
           >
-            {busy ? 'Joining…' : 'Join'} <span className="visually-hidden">{entry.name}</span>
+            {busy ? t('explore.joining') : t('explore.join')} <span className="visually-hidden">{entry.name}</span>
           </button>
         )}
       </div>

@@ -1,5 +1,7 @@
 import type { ExportAccepted, ExportJob } from '@im/protocol';
 import { useEffect, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatSize } from '../messages/format.ts';
 import { ErrorLine } from '../common/ErrorLine.tsx';
 import { useAction } from '../common/useAction.ts';
 import { api } from '../../api/api.ts';
@@ -18,6 +20,7 @@ export function ExportSection(props: {
   button: string;
   start: () => Promise<ExportAccepted>;
 }) {
+  const { t } = useTranslation();
   const titleId = useId();
   const [job, setJob] = useState<ExportJob | null>(null);
   const { busy, error, run } = useAction();
@@ -58,18 +61,18 @@ export function ExportSection(props: {
       </div>
       {running && (
         <p role="status" className="hint">
-          Preparing the archive…
+          {t('exports.preparing')}
         </p>
       )}
       {job?.status === 'done' && job.url && (
         <p role="status">
           <a href={job.url} download>
-            Download the archive
+            {t('exports.download')}
           </a>
-          {job.size !== undefined && <span className="hint"> ({Math.max(1, Math.round(job.size / 1024))} KB)</span>}
+          {job.size !== undefined && <span className="hint"> {t('exports.size', { size: formatSize(job.size) })}</span>}
         </p>
       )}
-      {job?.status === 'failed' && <ErrorLine error={job.error?.message ?? 'The export failed.'} />}
+      {job?.status === 'failed' && <ErrorLine error={job.error?.message ?? t('exports.failed')} />}
     </section>
   );
 }

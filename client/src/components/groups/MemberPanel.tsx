@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { Group, Member } from '@im/protocol';
 import { loadMembers, removeMember, setMemberRole, startDm } from '../../state/groups.ts';
 import { notify, useStore } from '../../state/store.ts';
@@ -14,10 +15,11 @@ import { RoleChips } from './roles/RoleChips.tsx';
 import { useGroupRoles } from './roles/useGroupRoles.ts';
 import { whenConfirmed } from '../common/confirm.ts';
 
-const ROLE_LABEL = { owner: 'Owner', admin: 'Admin', member: 'Member' } as const;
+const ROLE_LABEL = { owner: 'groups.role.owner', admin: 'groups.role.admin', member: 'groups.role.member' } as const;
 
 /** The group's members, online first, with what I may do to each. */
 export function MemberPanel(props: { group: Group }) {
+  const { t } = useTranslation();
   const { group } = props;
   const list = useStore((s) => s.members[group.id]);
   const presence = useStore((s) => s.presence);
@@ -26,13 +28,25 @@ export function MemberPanel(props: { group: Group }) {
   const online = items.filter((m) => presence[m.user.id]);
   const offline = items.filter((m) => !presence[m.user.id]);
   return (
-    <aside className="members" aria-label="Members">
-      <h2>Members · {group.memberCount}</h2>
-      <MemberSection title={`Online · ${online.length}`} members={online} group={group} meId={meId} online />
-      <MemberSection title={`Offline · ${offline.length}`} members={offline} group={group} meId={meId} online={false} />
+    <aside className="members" aria-label={t('groups.members')}>
+      <h2>{t('groups.panel.members', { count: group.memberCount })}</h2>
+      <MemberSection
+        title={t('groups.panel.online', { count: online.length })}
+        members={online}
+        group={group}
+        meId={meId}
+        online
+      />
+      <MemberSection
+        title={t('groups.panel.offline', { count: offline.length })}
+        members={offline}
+        group={group}
+        meId={meId}
+        online={false}
+      />
       {list?.nextCursor && (
         <button type="button" className="link pad" disabled={list.loading} onClick={() => void loadMembers(group.id)}>
-          Show more members
+          {t('groups.members.more')}
         </button>
       )}
     </aside>
@@ -54,6 +68,7 @@ function MemberSection(props: { title: string; members: Member[]; group: Group; 
 }
 
 function MemberRow(props: { member: Member; group: Group; meId?: string; online: boolean }) {
+  const { t } = useTranslation();
   const { member, group } = props;
   const status = useStore((s) => s.statuses[member.user.id]);
   const { open, setOpen, ref } = useMenu<HTMLLIElement>();
@@ -78,7 +93,7 @@ function MemberRow(props: { member: Member; group: Group; meId?: string; online:
           <CustomStatus status={status} />
         </span>
         {member.user.bot && <BotBadge />}
-        {member.role !== 'member' && <span className="role">{ROLE_LABEL[member.role]}</span>}
+        {member.role !== 'member' && <span className="role">{t(ROLE_LABEL[member.role])}</span>}
       </button>
       <RoleChips roles={rolesOf(member.roleIds, roles)} />
       {open && (
@@ -86,7 +101,7 @@ function MemberRow(props: { member: Member; group: Group; meId?: string; online:
           <div className="menu-title">@{member.user.username}</div>
           {!self && (
             <button type="button" role="menuitem" onClick={() => void startDm(member.user.id)}>
-              Send a message
+              {t('groups.member.message')}
             </button>
           )}
           {canPromote && (
@@ -95,7 +110,7 @@ function MemberRow(props: { member: Member; group: Group; meId?: string; online:
               role="menuitem"
               onClick={() => void setMemberRole(group.id, member.user.id, member.role === 'admin' ? 'member' : 'admin')}
             >
-              {member.role === 'admin' ? 'Remove admin' : 'Make admin'}
+              {member.role === 'admin' ? t('groups.members.unadmin') : t('groups.members.admin')}
             </button>
           )}
           {giveable.map((role) => {
@@ -107,11 +122,13 @@ function MemberRow(props: { member: Member; group: Group; meId?: string; online:
                 role="menuitem"
                 onClick={() =>
                   void (held ? takeRole : giveRole)(group.id, member.user.id, role.id).catch((err: unknown) =>
-                    notify(`Could not change the roles: ${describeError(err)}`),
+                    notify(t('groups.member.rolesFailed', { reason: describeError(err) })),
                   )
                 }
               >
-                {held ? `Take role ${role.name}` : `Give role ${role.name}`}
+                {held
+                  ? t('groups.member.takeRole', { role: role.name })
+                  : t('groups.member.giveRole', { role: role.name })}
               </button>
             );
           })}
@@ -131,7 +148,7 @@ function MemberRow(props: { member: Member; group: Group; meId?: string; online:
                 )
               }
             >
-              Remove from group
+              {t('groups.member.remove')}
             </button>
           )}
         </div>

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { Member } from '@im/protocol';
 import { useId, useState } from 'react';
 import { useStore } from '../../state/store.ts';
@@ -27,6 +28,7 @@ export function PanelAccessFields(props: {
   value: PanelAccess;
   onChange: (value: PanelAccess) => void;
 }) {
+  const { t } = useTranslation();
   const { groupId, value } = props;
   const hintId = useId();
   const roles = useGroupRoles(groupId).filter((r) => r.id !== groupId);
@@ -40,17 +42,16 @@ export function PanelAccessFields(props: {
           aria-describedby={hintId}
           onChange={(e) => props.onChange({ ...value, private: e.target.checked })}
         />
-        Private
+        {t('groups.visibility.private')}
       </label>
       <p className="hint" id={hintId}>
-        A private panel is seen only by the roles and people allowed below, and by the owner and admins. To everyone
-        else it does not exist.
+        {t('groups.access.hint')}
       </p>
       {value.private && (
         <>
           <fieldset className="role-picker">
-            <legend>Allowed roles</legend>
-            {roles.length === 0 && <p className="hint">No roles yet: create them in Group settings (Roles).</p>}
+            <legend>{t('groups.access.roles')}</legend>
+            {roles.length === 0 && <p className="hint">{t('groups.access.noRoles')}</p>}
             {roles.map((role) => (
               <label key={role.id} className="check">
                 <input
@@ -76,6 +77,7 @@ export function PanelAccessFields(props: {
 }
 
 function AllowedPeople(props: { groupId: string; ids: string[]; onChange: (ids: string[]) => void }) {
+  const { t } = useTranslation();
   const [search, setSearch] = useState('');
   const members = useStore((s) => s.members[props.groupId]?.items);
   const users = useStore((s) => s.users);
@@ -86,9 +88,9 @@ function AllowedPeople(props: { groupId: string; ids: string[]; onChange: (ids: 
   const offered = (members ?? []).filter((m) => m.role === 'member' && !props.ids.includes(m.user.id) && matches(m));
   return (
     <fieldset className="role-picker">
-      <legend>Allowed people</legend>
+      <legend>{t('groups.access.people')}</legend>
       <label>
-        Find a member
+        {t('groups.access.find')}
         <input type="search" value={search} onChange={(e) => setSearch(e.target.value)} />
       </label>
       <div className="allowed-people">
@@ -105,7 +107,7 @@ function AllowedPeople(props: { groupId: string; ids: string[]; onChange: (ids: 
           </label>
         ))}
       </div>
-      {members === undefined && <p className="hint">Loading members…</p>}
+      {members === undefined && <p className="hint">{t('groups.members.loading')}</p>}
     </fieldset>
   );
 }

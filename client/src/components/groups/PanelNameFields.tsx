@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { MAX_PANEL_TOPIC } from '../../state/groups.ts';
 
 /** A panel's name and topic, as it is made or changed. */
@@ -7,18 +8,19 @@ export function PanelNameFields(props: {
   topic: string;
   onTopic: (topic: string) => void;
 }) {
+  const { t } = useTranslation();
   return (
     <>
       <label>
-        Panel name
+        {t('groups.panel.name')}
         <input value={props.name} maxLength={64} onChange={(e) => props.onName(e.target.value)} required />
       </label>
       <label>
-        Topic
+        {t('groups.panel.topic')}
         <input
           value={props.topic}
           maxLength={MAX_PANEL_TOPIC}
-          placeholder="What this panel is for"
+          placeholder={t('groups.panel.topic.placeholder')}
           onChange={(e) => props.onTopic(e.target.value)}
         />
       </label>

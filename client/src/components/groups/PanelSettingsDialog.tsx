@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { Panel } from '@im/protocol';
 import { useState, type FormEvent } from 'react';
 import { updatePanel, type PanelPatch } from '../../state/groups.ts';
@@ -16,6 +17,7 @@ const sameIds = (a: string[], b: string[]) => a.length === b.length && a.every((
  * the web, which applies at once.
  */
 export function PanelSettingsDialog(props: { groupId: string; panel: Panel; onClose: () => void }) {
+  const { t } = useTranslation();
   const { panel } = props;
   const [name, setName] = useState(panel.name);
   const [topic, setTopic] = useState(panel.topic ?? '');
@@ -54,20 +56,16 @@ export function PanelSettingsDialog(props: { groupId: string; panel: Panel; onCl
     if (done) props.onClose();
   };
   return (
-    <Dialog title="Panel settings" onClose={props.onClose}>
+    <Dialog title={t('groups.panel.settings')} onClose={props.onClose}>
       <form onSubmit={(e) => void submit(e)} className="form">
         <PanelNameFields name={name} onName={setName} topic={topic} onTopic={setTopic} />
         <label className="check">
           <input type="checkbox" checked={adminOnly} onChange={(e) => setAdminOnly(e.target.checked)} />
-          {voice ? 'Only admins can speak (a stage)' : 'Only admins can post'}
+          {voice ? t('groups.panel.stage') : t('groups.panel.adminOnly')}
         </label>
-        <p className="hint">
-          {voice
-            ? 'Members still join a stage and listen; only the owner and admins speak and show video.'
-            : 'Members still read an admin-only panel; only the owner and admins post in it.'}
-        </p>
+        <p className="hint">{voice ? t('groups.panel.stage.hint') : t('groups.panel.adminOnly.hint')}</p>
         <PanelAccessFields groupId={props.groupId} value={access} onChange={setAccess} />
-        <FormActions onCancel={props.onClose} submit="Save" disabled={busy || !name.trim()} />
+        <FormActions onCancel={props.onClose} submit={t('common.save')} disabled={busy || !name.trim()} />
       </form>
       {/* A voice panel has no messages to publish on the web. */}
       {!voice && <WebPublicSection groupId={props.groupId} panelId={panel.id} />}

@@ -1,3 +1,5 @@
+import { t } from '../../i18n/i18n.ts';
+import { useTranslation } from 'react-i18next';
 import type { Panel } from '@im/protocol';
 import { useId, useState } from 'react';
 import { ApiRequestError, describeError } from '../../api/errors.ts';
@@ -11,7 +13,7 @@ import { useAction } from '../common/useAction.ts';
 /** A refused change said for this switch: a private group's panels cannot go on the web. */
 function explain(err: unknown): string {
   if (err instanceof ApiRequestError && err.code === 'IM_ERR_CONFLICT') {
-    return 'Only panels of a public group can be web-public. Make the group public in its settings first.';
+    return t('groups.web.conflict');
   }
   return describeError(err);
 }
@@ -22,6 +24,7 @@ function explain(err: unknown): string {
  * panel and group from the store, so events from other admins show too.
  */
 export function WebPublicSection(props: { groupId: string; panelId: string }) {
+  const { t } = useTranslation();
   const hintId = useId();
   const group = useStore((s) => s.groups[props.groupId]);
   const panel: Panel | undefined = group?.panels.find((p) => p.id === props.panelId);
@@ -35,7 +38,7 @@ export function WebPublicSection(props: { groupId: string; panelId: string }) {
   const links = publicPanelLinks(panel.id);
   return (
     <section className="form" aria-labelledby={`${hintId}-title`} data-testid="web-public">
-      <h3 id={`${hintId}-title`}>On the web</h3>
+      <h3 id={`${hintId}-title`}>{t('groups.web.title')}</h3>
       <label className="check">
         <input
           type="checkbox"
@@ -49,21 +52,17 @@ export function WebPublicSection(props: { groupId: string; panelId: string }) {
             void run(() => setPanelWebPublic(group.id, panel.id, on), explain);
           }}
         />
-        Web-public
+        {t('groups.web.switch')}
       </label>
       <p className="hint" id={hintId}>
-        {panel.private
-          ? 'A private panel cannot be web-public: make it visible to every member first.'
-          : isPublic
-            ? 'Anyone can read this panel at its public link without an account, and follow it in a feed reader. This switch takes effect at once.'
-            : 'Only panels of a public group can be web-public. Make the group public in Group settings (Visibility) first.'}
+        {panel.private ? t('groups.web.private') : isPublic ? t('groups.web.on') : t('groups.web.notPublic')}
       </p>
       <ErrorLine error={error} />
       {panel.webPublic && (
         <>
-          <CopyField label="Public link" value={links.page} testId="public-link" />
-          <CopyField label="Atom feed" value={links.atom} testId="atom-link" />
-          <CopyField label="RSS feed" value={links.rss} testId="rss-link" />
+          <CopyField label={t('groups.web.link')} value={links.page} testId="public-link" />
+          <CopyField label={t('groups.web.atom')} value={links.atom} testId="atom-link" />
+          <CopyField label={t('groups.web.rss')} value={links.rss} testId="rss-link" />
         </>
       )}
     </section>

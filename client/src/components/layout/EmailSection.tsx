@@ -1,5 +1,6 @@
 import type { AuthOptions, EmailNotifications, Me } from '@im/protocol';
 import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { loadAuthOptions } from '../../state/auth-options.ts';
 import { EMAIL_NOTIFICATION_CHOICES, emailEnabled, setEmail, setEmailNotifications } from '../../state/email.ts';
 import { ErrorLine } from '../common/ErrorLine.tsx';
@@ -19,6 +20,7 @@ interface Address {
  * server without e-mail.
  */
 export function EmailSection(props: { account: Me | null }) {
+  const { t } = useTranslation();
   const [options, setOptions] = useState<AuthOptions | null>(null);
   const [address, setAddress] = useState<Address | null>(null);
   const [draft, setDraft] = useState('');
@@ -56,39 +58,39 @@ export function EmailSection(props: { account: Me | null }) {
   const save = (event: FormEvent) => {
     event.preventDefault();
     const email = draft.trim();
-    void sendTo(email, `We sent a verification link to ${email}. Open it to confirm the address.`);
+    void sendTo(email, t('account.email.sent', { email }));
   };
   const choose = async (next: EmailNotifications) => {
     const before = notifications;
     setNotifications(next);
     setMessage(null);
     const ok = await run(() => setEmailNotifications(next));
-    if (ok) setMessage('E-mail notifications saved.');
+    if (ok) setMessage(t('account.email.notify.saved'));
     else setNotifications(before);
   };
 
   const unchanged = draft.trim().toLowerCase() === (address.email ?? '').toLowerCase();
   return (
-    <section className="form" aria-label="E-mail" data-testid="email-settings">
-      <h3>E-mail</h3>
+    <section className="form" aria-label={t('account.email')} data-testid="email-settings">
+      <h3>{t('account.email')}</h3>
       {!on && (
         <p className="hint" data-testid="email-off">
-          E-mail is not set up on this server: addresses cannot be verified and no e-mail is sent.
+          {t('account.email.off')}
         </p>
       )}
       <fieldset className="choices" disabled={!on}>
-        <legend className="visually-hidden">E-mail address</legend>
+        <legend className="visually-hidden">{t('account.email.address')}</legend>
         {address.email && (
           <p className="mod-line" id={stateId} data-testid="email-state">
             <span>{address.email}</span>{' '}
             <span className={address.verified ? 'state-tag ok' : 'state-tag'}>
-              {address.verified ? 'Verified' : 'Not verified'}
+              {address.verified ? t('account.email.verified') : t('account.email.notVerified')}
             </span>
           </p>
         )}
         <form className="form" onSubmit={save}>
           <label>
-            E-mail address
+            {t('account.email.address')}
             <input
               type="email"
               name="email"
@@ -105,19 +107,19 @@ export function EmailSection(props: { account: Me | null }) {
               <button
                 type="button"
                 disabled={busy}
-                onClick={() => void sendTo(address.email!, `We sent the verification link to ${address.email} again.`)}
+                onClick={() => void sendTo(address.email!, t('account.email.sentAgain', { email: address.email! }))}
               >
-                Resend verification
+                {t('account.email.resend')}
               </button>
             )}
             <button type="submit" className="primary" disabled={busy || !draft.trim() || unchanged}>
-              {address.email ? 'Change address' : 'Add address'}
+              {address.email ? t('account.email.change') : t('account.email.add')}
             </button>
           </div>
         </form>
       </fieldset>
       <fieldset className="choices" disabled={!on}>
-        <legend>E-mail me about missed direct messages and mentions</legend>
+        <legend>{t('account.email.notify')}</legend>
         {EMAIL_NOTIFICATION_CHOICES.map((choice) => (
           <label key={choice.value} className="check">
             <input
@@ -127,10 +129,10 @@ export function EmailSection(props: { account: Me | null }) {
               checked={notifications === choice.value}
               onChange={() => void choose(choice.value)}
             />
-            <span>{choice.label}</span>
+            <span>{t(choice.label)}</span>
           </label>
         ))}
-        {on && !address.verified && <p className="hint">These e-mails go only to a verified address.</p>}
+        {on && !address.verified && <p className="hint">{t('account.email.onlyVerified')}</p>}
       </fieldset>
       <ErrorLine error={error} />
       <StatusLine message={message} />

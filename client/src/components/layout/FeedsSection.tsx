@@ -1,4 +1,6 @@
 import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { t } from '../../i18n/i18n.ts';
 import { issueFeedToken, personalFeedUrl } from '../../state/feeds.ts';
 import { useStore, type AppState } from '../../state/store.ts';
 import { displayName } from '../../state/users.ts';
@@ -17,7 +19,10 @@ export function feedChoices(s: Pick<AppState, 'groups' | 'groupOrder' | 'dms' | 
   for (const id of s.groupOrder) {
     const group = s.groups[id];
     for (const panel of group?.panels ?? []) {
-      choices.push({ converseId: panel.converseId, label: `${group!.name} › #${panel.name}` });
+      choices.push({
+        converseId: panel.converseId,
+        label: t('account.feeds.panel', { group: group!.name, panel: panel.name }),
+      });
     }
   }
   for (const id of s.dmOrder) {
@@ -26,7 +31,7 @@ export function feedChoices(s: Pick<AppState, 'groups' | 'groupOrder' | 'dms' | 
     const other = dm.memberIds.find((m) => m !== s.me?.id) ?? s.me?.id;
     choices.push({
       converseId: dm.id,
-      label: `Direct messages with ${displayName(other ? s.users[other] : undefined)}`,
+      label: t('account.feeds.dm', { name: displayName(other ? s.users[other] : undefined) }),
     });
   }
   return choices;
@@ -46,6 +51,7 @@ export function openConverseId(s: Pick<AppState, 'route' | 'groups'>): string | 
  * one is the only way to see a link again, and it revokes the previous one.
  */
 export function FeedsSection() {
+  const { t } = useTranslation();
   const selectId = useId();
   const token = useStore((s) => s.feedToken);
   const groups = useStore((s) => s.groups);
@@ -63,11 +69,8 @@ export function FeedsSection() {
     choices.find((c) => c.converseId === picked) ?? choices.find((c) => c.converseId === open) ?? choices[0];
   return (
     <section className="form" aria-labelledby={`${selectId}-title`} data-testid="feeds">
-      <h3 id={`${selectId}-title`}>Personal feeds</h3>
-      <p className="hint">
-        Follow your conversations in a feed reader. The link works without signing in, so anyone who has it can read
-        them: keep it to yourself. It is shown only once; making a new link revokes the previous one at once.
-      </p>
+      <h3 id={`${selectId}-title`}>{t('account.feeds')}</h3>
+      <p className="hint">{t('account.feeds.hint')}</p>
       <ErrorLine error={error} />
       <div className="form-actions">
         <button
@@ -76,22 +79,25 @@ export function FeedsSection() {
           disabled={busy}
           onClick={() => void run(issueFeedToken)}
         >
-          {token ? 'Replace feed link' : 'Create feed link'}
+          {token ? t('account.feeds.replace') : t('account.feeds.create')}
         </button>
       </div>
-      {token && choices.length === 0 && <p className="hint">Join a group or start a conversation to follow it here.</p>}
+      {token && choices.length === 0 && <p className="hint">{t('account.feeds.nothing')}</p>}
       {token && selected && (
         <>
-          <label htmlFor={selectId}>Conversation</label>
+          <label htmlFor={selectId}>{t('account.feeds.converse')}</label>
           <select id={selectId} value={selected.converseId} onChange={(e) => setPicked(e.target.value)}>
             {choices.map((c) => (
               <option key={c.converseId} value={c.converseId}>
-                {c.label}
-                {c.converseId === open ? ' (open now)' : ''}
+                {c.converseId === open ? t('account.feeds.openNow', { label: c.label }) : c.label}
               </option>
             ))}
           </select>
-          <CopyField label="Atom feed link" value={personalFeedUrl(token, selected.converseId)} testId="feed-url" />
+          <CopyField
+            label={t('account.feeds.link')}
+            value={personalFeedUrl(token, selected.converseId)}
+            testId="feed-url"
+          />
         </>
       )}
     </section>

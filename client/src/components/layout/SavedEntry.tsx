@@ -1,6 +1,7 @@
 import '../messages/poll.css';
 import { plainText } from '@im/markdown';
 import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
 import { openResult, placeOf } from '../../state/search.ts';
 import { loadSaved, useSaved } from '../../state/saved.ts';
 import { getState, useStore } from '../../state/store.ts';
@@ -11,6 +12,7 @@ import { formatMoment } from '../messages/format.ts';
 
 /** The sidebar's "Saved": my saved messages, newest saved first; one click jumps to the message. */
 export function SavedEntry() {
+  const { t } = useTranslation();
   const { open, setOpen, ref } = useMenu<HTMLDivElement>();
   const items = useSaved((s) => s.items);
   const more = useSaved((s) => s.nextCursor !== null);
@@ -32,15 +34,15 @@ export function SavedEntry() {
           setOpen(!open);
         }}
       >
-        <Icon name="bookmark" size={18} /> Saved
+        <Icon name="bookmark" size={18} /> {t('saved.entry')}
       </button>
       {open && (
-        <div className="popover saved-popover" role="dialog" aria-label="Saved messages">
-          <h2>Saved messages</h2>
+        <div className="popover saved-popover" role="dialog" aria-label={t('saved.title')}>
+          <h2>{t('saved.title')}</h2>
           {items === null ? (
-            <p className="hint">Loading…</p>
+            <p className="hint">{t('common.loading')}</p>
           ) : items.length === 0 ? (
-            <p className="hint">Nothing saved yet. Use Save in a message's actions to keep it here.</p>
+            <p className="hint">{t('saved.empty')}</p>
           ) : (
             <ul className="saved-list">
               {items.map((m) => (
@@ -66,7 +68,7 @@ export function SavedEntry() {
               {more && (
                 <li>
                   <button type="button" className="link" onClick={() => void loadSaved(true)}>
-                    Show more
+                    {t('saved.more')}
                   </button>
                 </li>
               )}

@@ -1,5 +1,6 @@
 import type { AuthOptions, Me } from '@im/protocol';
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { loadAuthOptions } from '../../state/auth-options.ts';
 import { startSsoLink } from '../../state/sso.ts';
 import { ErrorLine } from '../common/ErrorLine.tsx';
@@ -16,6 +17,7 @@ export function providerName(label: string): string {
  * (the browser goes to the provider and comes back).
  */
 export function SsoSection(props: { account: Me | null }) {
+  const { t } = useTranslation();
   const [options, setOptions] = useState<AuthOptions | null>(null);
   const { busy, error, run } = useAction();
   useEffect(() => {
@@ -28,22 +30,21 @@ export function SsoSection(props: { account: Me | null }) {
   if (!options?.oidc || !props.account) return null;
   const name = providerName(options.oidc.label);
   return (
-    <section className="form" aria-label="Single sign-on" data-testid="sso-settings">
-      <h3>Single sign-on</h3>
+    <section className="form" aria-label={t('account.sso')} data-testid="sso-settings">
+      <h3>{t('account.sso')}</h3>
       {props.account.ssoLinked ? (
         <p className="hint">
-          Your account is linked to {name}: you can sign in with “{options.oidc.label}”.
-          {props.account.hasPassword ? '' : ' It has no password.'}
+          {props.account.hasPassword
+            ? t('account.sso.linked', { name, label: options.oidc.label })
+            : t('account.sso.linkedNoPassword', { name, label: options.oidc.label })}
         </p>
       ) : (
         <>
-          <p className="hint">
-            Link your {name} account to sign in here with “{options.oidc.label}”.
-          </p>
+          <p className="hint">{t('account.sso.offer', { name, label: options.oidc.label })}</p>
           <ErrorLine error={error} />
           <div className="form-actions">
             <button type="button" disabled={busy} onClick={() => void run(startSsoLink)}>
-              Link {name} account
+              {t('account.sso.link', { name })}
             </button>
           </div>
         </>

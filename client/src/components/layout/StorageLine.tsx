@@ -1,10 +1,12 @@
 import type { Me } from '@im/protocol';
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { formatSize } from '../messages/format.ts';
 import { api } from '../../api/api.ts';
 
 /** How much of my upload quota I use. */
 export function StorageLine() {
+  const { t } = useTranslation();
   const [storage, setStorage] = useState<Me['storage'] | null>(null);
   useEffect(() => {
     void api
@@ -15,7 +17,7 @@ export function StorageLine() {
   if (!storage) return null;
   return (
     <p className="hint" data-testid="storage">
-      Files: {formatSize(storage.used)} of {formatSize(storage.quota)} used
+      {t('account.storage', { used: formatSize(storage.used), quota: formatSize(storage.quota) })}
     </p>
   );
 }

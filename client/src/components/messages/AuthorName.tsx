@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { PublicUser } from '@im/protocol';
 import { useStore } from '../../state/store.ts';
 import { displayName } from '../../state/users.ts';
@@ -17,13 +18,14 @@ export function shownName(author: PublicUser | undefined, username?: string): st
  * name cannot pass for a member's.
  */
 export function AuthorName(props: { author?: PublicUser; username?: string }) {
+  const { t } = useTranslation();
   const { author, username } = props;
   if (username !== undefined) {
     return (
       <>
         <span className="author">{username}</span> <BotBadge />{' '}
         <span className="via" data-testid="via">
-          via {displayName(author, 'a bot')}
+          {t('posts.via', { name: displayName(author, t('posts.aBot')) })}
         </span>
       </>
     );

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { EphemeralMessage, PublicUser } from '@im/protocol';
 import { displayName } from '../../state/users.ts';
 import { Avatar } from '../common/Avatar.tsx';
@@ -10,6 +11,7 @@ import { RichText } from './RichText.tsx';
  * server keeps no copy, so it is gone on reload too.
  */
 export function EphemeralItem(props: { ephemeral: EphemeralMessage; author?: PublicUser; onDismiss: () => void }) {
+  const { t } = useTranslation();
   const { ephemeral, author } = props;
   return (
     <article
@@ -29,9 +31,9 @@ export function EphemeralItem(props: { ephemeral: EphemeralMessage; author?: Pub
           <RichText text={ephemeral.content} />
         </div>
         <p className="ephemeral-note">
-          Only you can see this ·{' '}
+          {t('posts.ephemeral')} ·{' '}
           <button type="button" className="link" onClick={props.onDismiss}>
-            Dismiss
+            {t('posts.ephemeral.dismiss')}
           </button>
         </p>
       </div>

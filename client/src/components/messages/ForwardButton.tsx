@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import './forwarding.css';
 import type { Message } from '@im/protocol';
 import { useState } from 'react';
@@ -11,10 +12,11 @@ import { api } from '../../api/api.ts';
 
 /** "Forward" in a message's actions: picks a converse I can write in and sends a copy there. */
 export function ForwardButton(props: { message: Message }) {
+  const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   return (
     <>
-      <button type="button" aria-label="Forward" onClick={() => setOpen(true)}>
+      <button type="button" aria-label={t('posts.forward')} onClick={() => setOpen(true)}>
         <Icon name="forward" size={18} />
       </button>
       {open && <ForwardDialog message={props.message} onClose={() => setOpen(false)} />}
@@ -23,6 +25,7 @@ export function ForwardButton(props: { message: Message }) {
 }
 
 function ForwardDialog(props: { message: Message; onClose: () => void }) {
+  const { t } = useTranslation();
   const [query, setQuery] = useState('');
   const [sentTo, setSentTo] = useState<string | null>(null);
   const { busy, error, run } = useAction();
@@ -37,29 +40,29 @@ function ForwardDialog(props: { message: Message; onClose: () => void }) {
       setSentTo(label);
     });
   return (
-    <Dialog title="Forward message" onClose={props.onClose}>
+    <Dialog title={t('posts.forward.title')} onClose={props.onClose}>
       <blockquote className="forward-preview">{props.message.content}</blockquote>
       <input
         type="search"
-        aria-label="Find a conversation"
-        placeholder="Find a panel or a person"
+        aria-label={t('posts.forward.find')}
+        placeholder={t('posts.forward.find.placeholder')}
         value={query}
         onChange={(e) => setQuery(e.target.value)}
       />
-      <ul className="forward-targets" aria-label="Conversations">
-        {targets.map((t) => (
-          <li key={t.converseId}>
-            <button type="button" disabled={busy} onClick={() => forward(t.converseId, t.label)}>
-              {t.label}
+      <ul className="forward-targets" aria-label={t('posts.forward.list')}>
+        {targets.map((target) => (
+          <li key={target.converseId}>
+            <button type="button" disabled={busy} onClick={() => forward(target.converseId, target.label)}>
+              {target.label}
             </button>
           </li>
         ))}
-        {targets.length === 0 && <li className="hint">No conversation you can write in matches.</li>}
+        {targets.length === 0 && <li className="hint">{t('posts.forward.none')}</li>}
       </ul>
       <ErrorLine error={error} />
       {sentTo && (
         <p role="status" data-testid="forwarded-status">
-          Forwarded to {sentTo}
+          {t('posts.forward.done', { to: sentTo })}
         </p>
       )}
     </Dialog>

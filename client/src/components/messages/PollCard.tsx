@@ -1,3 +1,5 @@
+import { formatList } from './format.ts';
+import { useTranslation } from 'react-i18next';
 import './poll.css';
 import type { Message, Poll, PublicUser } from '@im/protocol';
 import { useId } from 'react';
@@ -15,21 +17,24 @@ export function PollView(props: {
   onVote: (options: number[]) => void;
   onClose: () => void;
 }) {
+  const { t } = useTranslation();
   const { poll } = props;
   const name = useId();
   const total = poll.options.reduce((n, o) => n + o.votes, 0);
   const voted = poll.myVotes.length > 0;
   return (
-    <section className="poll-card" data-testid="poll" aria-label={`Poll: ${poll.question}`}>
+    <section className="poll-card" data-testid="poll" aria-label={t('polls.label', { question: poll.question })}>
       <div className="poll-labels">
-        <span className="poll-label">{poll.multiple ? 'Poll · choose any' : 'Poll'}</span>
-        {poll.anonymous && <span className="poll-label">Anonymous</span>}
+        <span className="poll-label">{poll.multiple ? t('polls.multiple') : t('polls.poll')}</span>
+        {poll.anonymous && <span className="poll-label">{t('polls.anonymous')}</span>}
         {poll.closed ? (
           <span className="poll-label" data-testid="poll-closed">
-            Closed
+            {t('polls.closed')}
           </span>
         ) : (
-          poll.closesAt && <span className="poll-label">Closes at {formatMoment(poll.closesAt)}</span>
+          poll.closesAt && (
+            <span className="poll-label">{t('polls.closesAt', { when: formatMoment(poll.closesAt) })}</span>
+          )
         )}
       </div>
       <fieldset disabled={poll.closed}>
@@ -37,7 +42,7 @@ export function PollView(props: {
         {poll.options.map((option, index) => {
           const share = total > 0 ? Math.round((option.votes / total) * 100) : 0;
           const chosen = poll.myVotes.includes(index);
-          const voters = option.voterIds?.map((id) => displayName(props.users[id])).join(', ');
+          const voters = option.voterIds && formatList(option.voterIds.map((id) => displayName(props.users[id])));
           return (
             <label
               key={index}
@@ -55,7 +60,7 @@ export function PollView(props: {
               />
               <span className="poll-option-text">{option.text}</span>
               <span className="poll-count" data-testid="poll-count">
-                {option.votes} · {share}%
+                {t('polls.count', { votes: option.votes, share: share / 100 })}
               </span>
             </label>
           );
@@ -63,17 +68,16 @@ export function PollView(props: {
       </fieldset>
       <div className="poll-foot">
         <span data-testid="poll-total">
-          {total === 1 ? '1 vote' : `${total} votes`}
-          {voted && ' · you voted'}
+          {voted ? t('polls.totalVoted', { count: total }) : t('polls.total', { count: total })}
         </span>
         {voted && !poll.closed && (
           <button type="button" className="link" onClick={() => props.onVote([])}>
-            Withdraw my vote
+            {t('polls.withdraw')}
           </button>
         )}
         {props.mine && !poll.closed && (
           <button type="button" className="link" onClick={props.onClose}>
-            Close poll
+            {t('polls.close')}
           </button>
         )}
       </div>

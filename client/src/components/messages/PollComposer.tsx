@@ -1,3 +1,5 @@
+import { t } from '../../i18n/i18n.ts';
+import { useTranslation } from 'react-i18next';
 import './poll.css';
 import type { PollBody } from '@im/protocol';
 import { useState, type FormEvent } from 'react';
@@ -20,13 +22,13 @@ export function pollFromForm(form: {
 }): PollBody | string {
   const question = form.question.trim();
   const options = form.options.map((o) => o.trim()).filter(Boolean);
-  if (!question) return 'Ask a question';
-  if (options.length < MIN_OPTIONS) return `Give at least ${MIN_OPTIONS} options`;
-  if (new Set(options.map((o) => o.toLocaleLowerCase())).size !== options.length) return 'Each option must differ';
+  if (!question) return t('polls.form.noQuestion');
+  if (options.length < MIN_OPTIONS) return t('polls.form.tooFew', { min: MIN_OPTIONS });
+  if (new Set(options.map((o) => o.toLocaleLowerCase())).size !== options.length) return t('polls.form.same');
   const poll: PollBody = { question, options, multiple: form.multiple, anonymous: form.anonymous };
   if (form.closesAt) {
     const at = new Date(form.closesAt);
-    if (Number.isNaN(at.getTime()) || at.getTime() <= Date.now()) return 'The closing time must be in the future';
+    if (Number.isNaN(at.getTime()) || at.getTime() <= Date.now()) return t('polls.form.past');
     poll.closesAt = at.toISOString();
   }
   return poll;
@@ -34,6 +36,7 @@ export function pollFromForm(form: {
 
 /** "Poll" in the composer: a question, 2 to 10 options, and how it is answered. */
 export function PollComposer(props: { converseId: string; onClose: () => void }) {
+  const { t } = useTranslation();
   const [question, setQuestion] = useState('');
   const [options, setOptions] = useState(['', '']);
   const [multiple, setMultiple] = useState(false);
@@ -47,17 +50,17 @@ export function PollComposer(props: { converseId: string; onClose: () => void })
     if (await run(() => sendPoll(props.converseId, poll))) props.onClose();
   };
   return (
-    <Dialog title="New poll" onClose={props.onClose}>
+    <Dialog title={t('polls.form.title')} onClose={props.onClose}>
       <form className="form" onSubmit={(e) => void submit(e)}>
         <label>
-          Question
+          {t('polls.form.question')}
           <input value={question} maxLength={300} onChange={(e) => setQuestion(e.target.value)} required />
         </label>
-        <ul className="poll-options-editor" aria-label="Options">
+        <ul className="poll-options-editor" aria-label={t('polls.form.options')}>
           {options.map((option, index) => (
             <li key={index}>
               <input
-                aria-label={`Option ${index + 1}`}
+                aria-label={t('polls.form.option', { n: index + 1 })}
                 value={option}
                 maxLength={100}
                 onChange={(e) => setOptions(options.map((o, i) => (i === index ? e.target.value : o)))}
@@ -65,7 +68,7 @@ export function PollComposer(props: { converseId: string; onClose: () => void })
               {options.length > MIN_OPTIONS && (
                 <button
                   type="button"
-                  aria-label={`Remove option ${index + 1}`}
+                  aria-label={t('polls.form.removeOption', { n: index + 1 })}
                   onClick={() => setOptions(options.filter((_, i) => i !== index))}
                 >
                   ×
@@ -76,24 +79,28 @@ export function PollComposer(props: { converseId: string; onClose: () => void })
         </ul>
         {options.length < MAX_OPTIONS && (
           <button type="button" className="link" onClick={() => setOptions([...options, ''])}>
-            Add an option
+            {t('polls.form.addOption')}
           </button>
         )}
         <label className="check">
-          <input type="checkbox" checked={multiple} onChange={(e) => setMultiple(e.target.checked)} /> Allow several
-          choices
+          <input type="checkbox" checked={multiple} onChange={(e) => setMultiple(e.target.checked)} />{' '}
+          {t('polls.form.multiple')}
         </label>
         <label className="check">
-          <input type="checkbox" checked={anonymous} onChange={(e) => setAnonymous(e.target.checked)} /> Anonymous
-          (nobody sees who voted, not even admins)
+          <input type="checkbox" checked={anonymous} onChange={(e) => setAnonymous(e.target.checked)} />{' '}
+          {t('polls.form.anonymous')}
         </label>
         <label>
-          Closes at (optional)
+          {t('polls.form.closesAt')}
           <input type="datetime-local" value={closesAt} onChange={(e) => setClosesAt(e.target.value)} />
         </label>
         {typeof poll === 'string' && (question || options.some(Boolean)) && <p className="hint">{poll}</p>}
         <ErrorLine error={error} />
-        <FormActions onCancel={props.onClose} submit="Send poll" disabled={busy || typeof poll === 'string'} />
+        <FormActions
+          onCancel={props.onClose}
+          submit={t('polls.form.send')}
+          disabled={busy || typeof poll === 'string'}
+        />
       </form>
     </Dialog>
   );

@@ -1,3 +1,5 @@
+import { t } from '../../i18n/i18n.ts';
+
 /** The quick choices of "Send later" and "Remind me", as times from `now` (local time). */
 export interface LaterChoice {
   label: string;
@@ -16,15 +18,15 @@ export function nextMondayMorning(now: Date): Date {
 }
 
 export const sendLaterChoices = (now: Date): LaterChoice[] => [
-  { label: 'In 1 hour', at: new Date(now.getTime() + 3_600_000) },
-  { label: 'Tomorrow 9:00', at: tomorrowMorning(now) },
-  { label: 'Monday 9:00', at: nextMondayMorning(now) },
+  { label: t('scheduled.in1h'), at: new Date(now.getTime() + 3_600_000) },
+  { label: t('scheduled.tomorrow9'), at: tomorrowMorning(now) },
+  { label: t('scheduled.monday9'), at: nextMondayMorning(now) },
 ];
 
 export const remindChoices = (now: Date): LaterChoice[] => [
-  { label: 'In 20 minutes', at: new Date(now.getTime() + 20 * 60_000) },
-  { label: 'In 1 hour', at: new Date(now.getTime() + 3_600_000) },
-  { label: 'Tomorrow 9:00', at: tomorrowMorning(now) },
+  { label: t('scheduled.in20m'), at: new Date(now.getTime() + 20 * 60_000) },
+  { label: t('scheduled.in1h'), at: new Date(now.getTime() + 3_600_000) },
+  { label: t('scheduled.tomorrow9'), at: tomorrowMorning(now) },
 ];
 
 /** A Date as a `datetime-local` input's value (local time, to the minute). */

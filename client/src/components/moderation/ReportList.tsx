@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { Report, ResolveReportBody } from '@im/protocol';
 import { useStore } from '../../state/store.ts';
 import { displayName } from '../../state/users.ts';
@@ -20,11 +21,12 @@ export function ReportList(props: {
   /** After a resolve: deleting a message closes every open report of it. */
   onResolved: (report: Report, action: Action) => void;
 }) {
+  const { t } = useTranslation();
   if (props.error) return <ErrorLine error={props.error} />;
-  if (!props.reports) return <p className="hint">Loading reports…</p>;
-  if (props.reports.length === 0) return <p className="hint">No open reports.</p>;
+  if (!props.reports) return <p className="hint">{t('moderation.reports.loading')}</p>;
+  if (props.reports.length === 0) return <p className="hint">{t('moderation.reports.none')}</p>;
   return (
-    <ul className="mod-list" aria-label="Open reports">
+    <ul className="mod-list" aria-label={t('moderation.reports')}>
       {props.reports.map((report) => (
         <ReportItem key={report.id} report={report} {...props} />
       ))}
@@ -38,20 +40,21 @@ function ReportItem(props: {
   resolve: (report: Report, action: Action) => Promise<unknown>;
   onResolved: (report: Report, action: Action) => void;
 }) {
+  const { t } = useTranslation();
   const { report } = props;
   const users = useStore((s) => s.users);
   const { busy, error, run } = useAction();
-  const reporter = displayName(report.reporter ?? users[report.reporterId], 'A deleted account');
-  const author = displayName(report.author ?? users[report.message.authorId], 'A deleted account');
+  const reporter = displayName(report.reporter ?? users[report.reporterId], t('moderation.deletedAccount'));
+  const author = displayName(report.author ?? users[report.message.authorId], t('moderation.deletedAccount'));
   const act = (action: Action) =>
     run(async () => {
       await props.resolve(report, action);
       props.onResolved(report, action);
     });
   return (
-    <li className="mod-item" data-testid="report" aria-label={`Report by ${reporter}`}>
+    <li className="mod-item" data-testid="report" aria-label={t('moderation.report.by', { reporter })}>
       <p className="mod-line">
-        <strong>{reporter}</strong> reported a message by <strong>{author}</strong>
+        <span>{t('moderation.report.line', { reporter, author })}</span>
         <span className="hint">
           {' '}
           · <time dateTime={report.createdAt}>{formatMoment(report.createdAt)}</time>
@@ -59,7 +62,7 @@ function ReportItem(props: {
         </span>
       </p>
       <p className="mod-line">
-        Reason: <span data-testid="report-reason">{report.reason}</span>
+        {t('moderation.report.reason')} <span data-testid="report-reason">{report.reason}</span>
       </p>
       <blockquote className="snapshot" data-testid="report-message">
         {report.message.content}
@@ -67,10 +70,10 @@ function ReportItem(props: {
       <ErrorLine error={error} />
       <div className="mod-actions">
         <button type="button" disabled={busy} onClick={() => void act('dismiss')}>
-          Dismiss
+          {t('moderation.report.dismiss')}
         </button>
         <button type="button" className="danger" disabled={busy} onClick={() => void act('delete')}>
-          Delete message
+          {t('moderation.report.delete')}
         </button>
       </div>
     </li>

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useState } from 'react';
 import { Icon, type IconName } from '../common/Icon.tsx';
 import { useMenu } from '../common/useMenu.ts';
@@ -17,6 +18,7 @@ export function LaterMenu(props: {
   confirm: string;
   onPick: (at: Date) => void;
 }) {
+  const { t } = useTranslation();
   const { open, setOpen, ref } = useMenu<HTMLDivElement>();
   const [custom, setCustom] = useState('');
   const customAt = fromLocalInput(custom);
@@ -56,7 +58,7 @@ export function LaterMenu(props: {
           >
             <input
               type="datetime-local"
-              aria-label="Date and time"
+              aria-label={t('scheduled.dateTime')}
               // To the second: "in a few seconds" is a time too.
               step={1}
               value={custom}

@@ -1,5 +1,7 @@
 import type { ScheduledEntry } from '@im/protocol';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { t as translate } from '../../i18n/i18n.ts';
 import {
   cancelScheduled,
   formatWhen,
@@ -19,16 +21,17 @@ function useConverseName(converseId: string): string {
   return useStore((s) => {
     for (const group of Object.values(s.groups)) {
       const panel = group.panels.find((p) => p.converseId === converseId);
-      if (panel) return `${group.name} › #${panel.name}`;
+      if (panel) return translate('account.feeds.panel', { group: group.name, panel: panel.name });
     }
     const dm = s.dms[converseId];
     const other = dm?.memberIds.find((id) => id !== s.me?.id);
     const user = other ? s.users[other] : undefined;
-    return user ? `@${user.username}` : 'a conversation';
+    return user ? `@${user.username}` : translate('scheduled.someConverse');
   });
 }
 
 function ScheduledRow(props: { entry: ScheduledEntry }) {
+  const { t } = useTranslation();
   const { entry } = props;
   const where = useConverseName(entry.converseId);
   const [editing, setEditing] = useState(false);
@@ -51,7 +54,9 @@ function ScheduledRow(props: { entry: ScheduledEntry }) {
     <li className={`scheduled-row ${entry.status}`} data-testid="scheduled-row">
       <div className="scheduled-meta">
         <strong>{formatWhen(new Date(entry.sendAt))}</strong> · {where}
-        {entry.status === 'failed' && <span className="error"> · Not sent: {entry.failure}</span>}
+        {entry.status === 'failed' && (
+          <span className="error"> · {t('scheduled.row.notSent', { reason: entry.failure ?? '' })}</span>
+        )}
       </div>
       {editing ? (
         <form
@@ -61,19 +66,19 @@ function ScheduledRow(props: { entry: ScheduledEntry }) {
             void save();
           }}
         >
-          <textarea aria-label="Scheduled text" value={content} onChange={(e) => setContent(e.target.value)} />
+          <textarea aria-label={t('scheduled.row.text')} value={content} onChange={(e) => setContent(e.target.value)} />
           <input
             type="datetime-local"
-            aria-label="Send at"
+            aria-label={t('scheduled.row.sendAt')}
             value={when}
             min={toLocalInput(new Date())}
             onChange={(e) => setWhen(e.target.value)}
           />
           <button type="submit" className="primary" disabled={!content.trim()}>
-            Save
+            {t('common.save')}
           </button>
           <button type="button" onClick={() => setEditing(false)}>
-            Back
+            {t('scheduled.row.back')}
           </button>
         </form>
       ) : (
@@ -82,10 +87,10 @@ function ScheduledRow(props: { entry: ScheduledEntry }) {
       {!editing && (
         <div className="scheduled-actions">
           <button type="button" onClick={() => setEditing(true)}>
-            Edit
+            {t('scheduled.row.edit')}
           </button>
           <button type="button" onClick={() => void sendScheduledNow(entry)}>
-            Send now
+            {t('scheduled.row.sendNow')}
           </button>
           <button
             type="button"
@@ -96,7 +101,7 @@ function ScheduledRow(props: { entry: ScheduledEntry }) {
               )
             }
           >
-            Cancel message
+            {t('scheduled.row.cancel')}
           </button>
         </div>
       )}
@@ -106,14 +111,15 @@ function ScheduledRow(props: { entry: ScheduledEntry }) {
 
 /** My scheduled messages: change the text or time, send now, cancel. */
 export function ScheduledDialogHost() {
+  const { t } = useTranslation();
   const { open, items, loaded } = useScheduled();
   if (!open) return null;
   return (
-    <Dialog title="Scheduled messages" onClose={() => openScheduled(false)}>
+    <Dialog title={t('scheduled.title')} onClose={() => openScheduled(false)}>
       {items.length === 0 ? (
-        <p className="muted">{loaded ? 'Nothing is scheduled. Use "Send later" beside Send.' : 'Loading…'}</p>
+        <p className="muted">{loaded ? t('scheduled.empty') : t('common.loading')}</p>
       ) : (
-        <ul className="scheduled-list" aria-label="Scheduled messages">
+        <ul className="scheduled-list" aria-label={t('scheduled.title')}>
           {items.map((entry) => (
             <ScheduledRow key={entry.id} entry={entry} />
           ))}
@@ -125,13 +131,14 @@ export function ScheduledDialogHost() {
 
 /** The way to the list from the user bar. */
 export function ScheduledButton() {
+  const { t } = useTranslation();
   const count = useScheduled((s) => s.items.length);
   return (
     <button
       type="button"
       className="icon-button"
-      aria-label={count > 0 ? `Scheduled messages (${count})` : 'Scheduled messages'}
-      title="Scheduled messages"
+      aria-label={count > 0 ? t('scheduled.button.count', { count }) : t('scheduled.title')}
+      title={t('scheduled.title')}
       onClick={() => openScheduled()}
     >
       <Icon name="clock" />

@@ -1,7 +1,9 @@
+import { useTranslation } from 'react-i18next';
 import { openScheduled, useScheduled } from '../../state/scheduled.ts';
 
 /** Above the composer: how many of my messages wait to be sent here, and the way to the list. */
 export function ScheduledHint(props: { converseId: string }) {
+  const { t } = useTranslation();
   const items = useScheduled((s) => s.items);
   const here = items.filter((i) => i.converseId === props.converseId);
   if (here.length === 0) return null;
@@ -9,11 +11,9 @@ export function ScheduledHint(props: { converseId: string }) {
   const waiting = here.length - failed;
   return (
     <div className="scheduled-hint" role="status" data-testid="scheduled-hint">
-      {waiting > 0 && `${waiting} ${waiting === 1 ? 'message' : 'messages'} scheduled here`}
-      {waiting > 0 && failed > 0 && ', '}
-      {failed > 0 && `${failed} not sent`}{' '}
+      {t('scheduled.hint', { waiting, failed })}{' '}
       <button type="button" className="link" onClick={() => openScheduled()}>
-        See scheduled
+        {t('scheduled.hint.see')}
       </button>
     </div>
   );

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useStore } from '../../state/store.ts';
 import { changeMyStatus } from '../../state/status.ts';
 import { Dialog } from '../common/Dialog.tsx';
@@ -9,6 +10,7 @@ import { CLEAR_CHOICES, QUICK_EMOJI } from './status-choices.ts';
 
 /** What others see beside my name: an emoji and up to 100 characters, cleared after a while if I like. */
 export function CustomStatusDialog(props: { onClose: () => void }) {
+  const { t } = useTranslation();
   const current = useStore((s) => s.myStatus);
   const [emoji, setEmoji] = useState(current?.emoji ?? '');
   const [text, setText] = useState(current?.text ?? '');
@@ -23,9 +25,9 @@ export function CustomStatusDialog(props: { onClose: () => void }) {
     if (ok) props.onClose();
   };
   return (
-    <Dialog title="Set a custom status" onClose={props.onClose}>
+    <Dialog title={t('status.custom.title')} onClose={props.onClose}>
       <form className="form" onSubmit={(e) => void save(e)}>
-        <div className="quick-emoji" role="group" aria-label="Pick an emoji">
+        <div className="quick-emoji" role="group" aria-label={t('status.custom.pick')}>
           {QUICK_EMOJI.map((e) => (
             <button
               key={e}
@@ -39,30 +41,35 @@ export function CustomStatusDialog(props: { onClose: () => void }) {
           ))}
         </div>
         <label>
-          Emoji
+          {t('status.custom.emoji')}
           <input
             value={emoji}
             maxLength={64}
-            placeholder="🙂 or :shortcode:"
+            placeholder={t('status.custom.emoji.placeholder')}
             onChange={(e) => setEmoji(e.target.value)}
           />
         </label>
         <label>
-          What's happening?
-          <input value={text} maxLength={100} placeholder="In a meeting" onChange={(e) => setText(e.target.value)} />
+          {t('status.custom.text')}
+          <input
+            value={text}
+            maxLength={100}
+            placeholder={t('status.custom.text.placeholder')}
+            onChange={(e) => setText(e.target.value)}
+          />
         </label>
         <label>
-          Clear after
+          {t('status.custom.clearAfter')}
           <select value={clear} onChange={(e) => setClear(e.target.value)}>
             {CLEAR_CHOICES.map((c) => (
               <option key={c.value} value={c.value}>
-                {c.label}
+                {t(c.label)}
               </option>
             ))}
           </select>
         </label>
         <ErrorLine error={error} />
-        <FormActions onCancel={props.onClose} submit="Save status" disabled={busy} />
+        <FormActions onCancel={props.onClose} submit={t('status.custom.save')} disabled={busy} />
       </form>
     </Dialog>
   );

@@ -1,17 +1,24 @@
 import type { DndSchedule } from '@im/protocol';
 import { useEffect, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { appLocale } from '../messages/format.ts';
 import { changeMyStatus } from '../../state/status.ts';
 import { useStore } from '../../state/store.ts';
 import { ErrorLine } from '../common/ErrorLine.tsx';
 import { StatusLine } from '../common/StatusLine.tsx';
 import { useAction } from '../common/useAction.ts';
 
-const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+/** Day 0 (Sunday) to 6 by the language's short names: 7 January 2024 was a Sunday. */
+const dayNames = (): string[] => {
+  const f = new Intl.DateTimeFormat(appLocale(), { weekday: 'short', timeZone: 'UTC' });
+  return [0, 1, 2, 3, 4, 5, 6].map((day) => f.format(new Date(Date.UTC(2024, 0, 7 + day))));
+};
 const WEEKDAYS = [1, 2, 3, 4, 5];
 const deviceZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 /** Quiet hours that repeat (do not disturb from a time to a time on chosen days, in a time zone), in Settings. */
 export function DndScheduleSection() {
+  const { t } = useTranslation();
   const saved = useStore((s) => s.myStatus?.schedule ?? null);
   const [on, setOn] = useState(saved !== null);
   const [start, setStart] = useState(saved?.start ?? '22:00');
@@ -35,41 +42,41 @@ export function DndScheduleSection() {
     event.preventDefault();
     setMessage(null);
     const schedule: DndSchedule | null = on ? { start, end, timeZone, ...(days.length < 7 ? { days } : {}) } : null;
-    if (await run(() => changeMyStatus({ schedule }))) setMessage(on ? 'Schedule saved.' : 'Schedule turned off.');
+    if (await run(() => changeMyStatus({ schedule }))) setMessage(on ? t('status.dnd.saved') : t('status.dnd.off'));
   };
   return (
-    <form className="form dnd-schedule" onSubmit={(e) => void save(e)} aria-label="Do not disturb schedule">
-      <h3>Do not disturb schedule</h3>
-      <p className="hint">No push and no notifications during these hours; messages still wait in your inbox.</p>
+    <form className="form dnd-schedule" onSubmit={(e) => void save(e)} aria-label={t('status.dnd.title')}>
+      <h3>{t('status.dnd.title')}</h3>
+      <p className="hint">{t('status.dnd.hint')}</p>
       <label className="check">
         <input type="checkbox" checked={on} onChange={(e) => setOn(e.target.checked)} />
-        Turn on do not disturb automatically
+        {t('status.dnd.auto')}
       </label>
       {on && (
         <>
           <div className="row">
             <label>
-              From
+              {t('status.dnd.from')}
               <input type="time" value={start} required onChange={(e) => setStart(e.target.value)} />
             </label>
             <label>
-              To
+              {t('status.dnd.to')}
               <input type="time" value={end} required onChange={(e) => setEnd(e.target.value)} />
             </label>
           </div>
           <label>
-            Time zone
+            {t('status.dnd.zone')}
             <input value={timeZone} required onChange={(e) => setTimeZone(e.target.value)} />
           </label>
-          <div className="row" role="group" aria-label="Days">
-            {DAYS.map((name, day) => (
+          <div className="row" role="group" aria-label={t('status.dnd.days')}>
+            {dayNames().map((name, day) => (
               <label key={name} className="check">
                 <input type="checkbox" checked={days.includes(day)} onChange={() => toggleDay(day)} />
                 {name}
               </label>
             ))}
             <button type="button" onClick={() => setDays(WEEKDAYS)}>
-              Weekdays
+              {t('status.dnd.weekdays')}
             </button>
           </div>
         </>
@@ -78,7 +85,7 @@ export function DndScheduleSection() {
       <StatusLine message={message} />
       <div className="form-actions">
         <button type="submit" className="primary" disabled={busy || (on && days.length === 0)}>
-          Apply schedule
+          {t('status.dnd.apply')}
         </button>
       </div>
     </form>

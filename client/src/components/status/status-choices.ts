@@ -1,3 +1,7 @@
+import { t } from '../../i18n/i18n.ts';
+import type { MessageKey } from '../../i18n/locales/en/index.ts';
+import { appLocale } from '../messages/format.ts';
+
 /** The ends the status menu offers for do not disturb (null: until I turn it off). */
 export const DND_CHOICES: ReadonlyArray<{ label: string; until: (now: Date) => Date | null }> = [
   { label: 'For 30 minutes', until: (now) => new Date(now.getTime() + 30 * 60_000) },
@@ -16,12 +20,12 @@ function tomorrowMorning(now: Date): Date {
 }
 
 /** When a custom status clears itself ("clear after"); null: never. */
-export const CLEAR_CHOICES: ReadonlyArray<{ value: string; label: string; at: (now: Date) => Date | null }> = [
-  { value: 'never', label: "Don't clear", at: () => null },
-  { value: '30m', label: '30 minutes', at: (now) => new Date(now.getTime() + 30 * 60_000) },
-  { value: '1h', label: '1 hour', at: (now) => new Date(now.getTime() + 60 * 60_000) },
-  { value: '4h', label: '4 hours', at: (now) => new Date(now.getTime() + 4 * 60 * 60_000) },
-  { value: 'today', label: 'Today', at: endOfDay },
+export const CLEAR_CHOICES: ReadonlyArray<{ value: string; label: MessageKey; at: (now: Date) => Date | null }> = [
+  { value: 'never', label: 'status.clear.never', at: () => null },
+  { value: '30m', label: 'status.clear.30m', at: (now) => new Date(now.getTime() + 30 * 60_000) },
+  { value: '1h', label: 'status.clear.1h', at: (now) => new Date(now.getTime() + 60 * 60_000) },
+  { value: '4h', label: 'status.clear.4h', at: (now) => new Date(now.getTime() + 4 * 60 * 60_000) },
+  { value: 'today', label: 'status.clear.today', at: endOfDay },
 ];
 
 function endOfDay(now: Date): Date {
@@ -36,8 +40,8 @@ export const QUICK_EMOJI = ['📅', '🍜', '🏠', '🤒', '🌴', '🎧', '�
 /** "until 14:30" / "until Tue 09:00": when do not disturb ends, said briefly. */
 export function untilLabel(iso: string, now = new Date()): string {
   const at = new Date(iso);
-  const time = at.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  const time = at.toLocaleTimeString(appLocale(), { hour: '2-digit', minute: '2-digit' });
   return at.toDateString() === now.toDateString()
-    ? `until ${time}`
-    : `until ${at.toLocaleDateString([], { weekday: 'short' })} ${time}`;
+    ? t('attention.muteUntil', { time })
+    : t('attention.muteUntilDay', { day: at.toLocaleDateString(appLocale(), { weekday: 'short' }), time });
 }

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useState } from 'react';
 import { createRole } from '../../../state/roles.ts';
 import { InlineForm } from '../settings/InlineForm.tsx';
@@ -7,6 +8,7 @@ import { RoleLookFields } from './RoleLookFields.tsx';
 
 /** A new role: its name and, if wanted, the colour its holders' names take. Permissions are ticked afterwards. */
 export function CreateRoleForm(props: { groupId: string }) {
+  const { t } = useTranslation();
   const [name, setName] = useState('');
   const [colored, setColored] = useState(true);
   const [color, setColor] = useState(DEFAULT_ROLE_COLOR);
@@ -16,9 +18,15 @@ export function CreateRoleForm(props: { groupId: string }) {
     if (await run(() => createRole(props.groupId, draft))) setName('');
   };
   return (
-    <InlineForm label="Create a role" submit="Create role" busy={busy || !name.trim()} error={error} onSubmit={submit}>
+    <InlineForm
+      label={t('roles.create.label')}
+      submit={t('roles.create')}
+      busy={busy || !name.trim()}
+      error={error}
+      onSubmit={submit}
+    >
       <RoleLookFields
-        label="New role"
+        kind="new"
         name={name}
         onName={setName}
         color={color}

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { Group, Member, Role } from '@im/protocol';
 import { mayManageRole } from '../../../state/permissions.ts';
 import { useId, useState } from 'react';
@@ -7,6 +8,7 @@ import { useAction } from '../../common/useAction.ts';
 
 /** A checkbox per custom role of the group: ticking gives it to the member, unticking takes it (at once); roles ranked at or above mine are shown but locked. */
 export function MemberRolesPicker(props: { group: Group; member: Member; name: string; roles: Role[] }) {
+  const { t } = useTranslation();
   const { member } = props;
   const groupId = props.group.id;
   const titleId = useId();
@@ -16,8 +18,8 @@ export function MemberRolesPicker(props: { group: Group; member: Member; name: s
   const custom = props.roles.filter((r) => r.id !== groupId);
   return (
     <fieldset className="role-picker" aria-labelledby={titleId} disabled={busy}>
-      <legend id={titleId}>{`Roles of ${props.name}`}</legend>
-      {custom.length === 0 && <p className="hint">No roles yet: create them in the Roles tab.</p>}
+      <legend id={titleId}>{t('groups.members.rolesOf', { name: props.name })}</legend>
+      {custom.length === 0 && <p className="hint">{t('roles.none')}</p>}
       {custom.map((role) => (
         <label key={role.id} className="check">
           <input

@@ -1,6 +1,7 @@
 import { PERMISSIONS, type Permission } from '@im/protocol';
 import { useId } from 'react';
-import { PERMISSION_TEXT, permissionLabel } from '../../../state/permissions.ts';
+import { useTranslation } from 'react-i18next';
+import { permissionLabel, permissionText } from '../../../state/permissions.ts';
 
 /**
  * Every permission as a checkbox, its one-line description read with it.
@@ -11,10 +12,11 @@ export function PermissionChecks(props: {
   grantable: readonly Permission[];
   onChange: (value: Permission[]) => void;
 }) {
+  const { t } = useTranslation();
   const base = useId();
   return (
     <fieldset className="permission-checks">
-      <legend>Permissions</legend>
+      <legend>{t('permissions')}</legend>
       {PERMISSIONS.map((permission) => (
         <label key={permission} className="check">
           <input
@@ -33,7 +35,7 @@ export function PermissionChecks(props: {
           <span>
             {permissionLabel(permission)}
             <span className="hint permission-text" id={`${base}-${permission}`}>
-              {PERMISSION_TEXT[permission]}
+              {permissionText(permission)}
             </span>
           </span>
         </label>

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { Permission, Role } from '@im/protocol';
 import { useState } from 'react';
 import { updateRole, type RolePatch } from '../../../state/roles.ts';
@@ -19,6 +20,7 @@ export function RoleEditor(props: {
   onDone: () => void;
 }) {
   const { role } = props;
+  const { t } = useTranslation();
   const [name, setName] = useState(role.name);
   const [colored, setColored] = useState(role.color !== undefined);
   const [color, setColor] = useState(role.color ?? DEFAULT_ROLE_COLOR);
@@ -36,15 +38,15 @@ export function RoleEditor(props: {
   };
   return (
     <InlineForm
-      label={`Edit role ${role.name}`}
-      submit="Save role"
+      label={t('roles.edit.label', { name: role.name })}
+      submit={t('roles.edit.save')}
       busy={busy || !name.trim()}
       error={error}
       onSubmit={submit}
     >
       {!props.everyone && (
         <RoleLookFields
-          label="Role"
+          kind="edit"
           name={name}
           onName={setName}
           color={color}

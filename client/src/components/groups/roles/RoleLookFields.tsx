@@ -1,7 +1,8 @@
+import { useTranslation } from 'react-i18next';
 /** What a role looks like as it is made or edited: a name and, if wanted, the colour its holders' names take. */
 export function RoleLookFields(props: {
-  /** Starts each control's label: "New role" (name, colour) or "Role". */
-  label: string;
+  /** Whether the role is being made ("New role name") or edited ("Role name"). */
+  kind: 'new' | 'edit';
   name: string;
   onName: (name: string) => void;
   color: string;
@@ -11,11 +12,12 @@ export function RoleLookFields(props: {
   maxName: number;
   required?: boolean;
 }) {
+  const { t } = useTranslation();
   return (
     <>
       <div className="field-row">
         <label>
-          {props.label} name
+          {t('roles.look.name', { kind: props.kind })}
           <input
             value={props.name}
             maxLength={props.maxName}
@@ -24,7 +26,7 @@ export function RoleLookFields(props: {
           />
         </label>
         <label>
-          {props.label} colour
+          {t('roles.look.colour', { kind: props.kind })}
           <input
             type="color"
             className="role-color"
@@ -36,7 +38,7 @@ export function RoleLookFields(props: {
       </div>
       <label className="check">
         <input type="checkbox" checked={props.colored} onChange={(e) => props.onColored(e.target.checked)} />
-        Colour its members' names
+        {t('roles.look.colourNames')}
       </label>
     </>
   );

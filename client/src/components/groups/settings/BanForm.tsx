@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useState, type FormEvent } from 'react';
 import { FormActions } from '../../common/FormActions.tsx';
 
@@ -10,18 +11,24 @@ export function BanForm(props: {
   onBan: (reason: string) => void;
   onCancel: () => void;
 }) {
+  const { t } = useTranslation();
   const [reason, setReason] = useState('');
   const submit = (event: FormEvent) => {
     event.preventDefault();
     props.onBan(reason.trim());
   };
   return (
-    <form className="inline-form" onSubmit={submit} aria-label={`Ban ${props.name}`}>
+    <form className="inline-form" onSubmit={submit} aria-label={t('groups.ban.label', { name: props.name })}>
       <label>
-        Reason <span className="hint">(optional)</span>
+        {t('groups.ban.reason')} <span className="hint">{t('auth.optional')}</span>
         <input value={reason} maxLength={MAX_BAN_REASON} onChange={(e) => setReason(e.target.value)} autoFocus />
       </label>
-      <FormActions onCancel={props.onCancel} submit={<>Ban {props.name}</>} disabled={props.busy} kind="danger" />
+      <FormActions
+        onCancel={props.onCancel}
+        submit={t('groups.ban.label', { name: props.name })}
+        disabled={props.busy}
+        kind="danger"
+      />
     </form>
   );
 }

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { Ban } from '@im/protocol';
 import { listBans, unbanUser } from '../../../state/moderation.ts';
 import { useStore } from '../../../state/store.ts';
@@ -9,6 +10,7 @@ import { useAction } from '../../common/useAction.ts';
 
 /** Who is banned, why, by whom and when; each can be unbanned. */
 export function BansTab(props: { groupId: string }) {
+  const { t } = useTranslation();
   const { groupId } = props;
   const bans = useLoaded(groupId, async () => {
     const list = await listBans(groupId);
@@ -16,10 +18,10 @@ export function BansTab(props: { groupId: string }) {
     return list;
   });
   if (bans.error && !bans.data) return <ErrorLine error={bans.error} />;
-  if (!bans.data) return <p className="hint">Loading bans…</p>;
-  if (bans.data.length === 0) return <p className="hint">Nobody is banned.</p>;
+  if (!bans.data) return <p className="hint">{t('groups.bans.loading')}</p>;
+  if (bans.data.length === 0) return <p className="hint">{t('groups.bans.none')}</p>;
   return (
-    <ul className="mod-list" aria-label="Bans">
+    <ul className="mod-list" aria-label={t('groups.bans')}>
       {bans.data.map((ban) => (
         <BanRow
           key={ban.user.id}
@@ -33,6 +35,7 @@ export function BansTab(props: { groupId: string }) {
 }
 
 function BanRow(props: { groupId: string; ban: Ban; onUnbanned: () => void }) {
+  const { t } = useTranslation();
   const { ban } = props;
   const by = useStore((s) => s.users[ban.bannedBy]);
   const { busy, error, run } = useAction();
@@ -48,13 +51,14 @@ function BanRow(props: { groupId: string; ban: Ban; onUnbanned: () => void }) {
         <strong>{name}</strong> <span className="hint">@{ban.user.username}</span>
       </p>
       <p className="mod-line hint">
-        Banned by {displayName(by, 'someone')} · <time dateTime={ban.bannedAt}>{formatMoment(ban.bannedAt)}</time>
-        {ban.reason ? ` · ${ban.reason}` : ' · no reason given'}
+        {t('groups.bans.by', { name: displayName(by, t('groups.someone')) })} ·{' '}
+        <time dateTime={ban.bannedAt}>{formatMoment(ban.bannedAt)}</time> ·{' '}
+        {ban.reason ? ban.reason : t('groups.bans.noReason')}
       </p>
       <ErrorLine error={error} />
       <div className="mod-actions">
         <button type="button" disabled={busy} onClick={() => void unban()}>
-          Unban
+          {t('groups.bans.unban')}
         </button>
       </div>
     </li>

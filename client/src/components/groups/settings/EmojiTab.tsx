@@ -1,3 +1,5 @@
+import { formatSize } from '../../messages/format.ts';
+import { useTranslation } from 'react-i18next';
 import { CUSTOM_EMOJI_NAME_PATTERN, type Group } from '@im/protocol';
 import { hasPermission } from '../../../state/permissions.ts';
 import { useState, type FormEvent } from 'react';
@@ -12,6 +14,7 @@ const MAX_BYTES = 256 * 1024;
 
 /** A group's custom emoji: everyone sees them; holders of manageGroup (owner and admins) add and remove them. */
 export function EmojiTab(props: { group: Group }) {
+  const { t } = useTranslation();
   const { group } = props;
   const list = useGroupEmoji(group.id);
   const admin = hasPermission(group, 'manageGroup');
@@ -24,9 +27,9 @@ export function EmojiTab(props: { group: Group }) {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setError(null);
-    if (!NAME.test(name)) return setError('Names are 2-32 of a-z, 0-9 and _');
-    if (!file) return setError('Choose an image');
-    if (file.size > MAX_BYTES) return setError('Images are limited to 256 KB');
+    if (!NAME.test(name)) return setError(t('groups.emoji.name.rule'));
+    if (!file) return setError(t('groups.emoji.image.missing'));
+    if (file.size > MAX_BYTES) return setError(t('groups.emoji.image.limit', { size: formatSize(MAX_BYTES) }));
     setBusy(true);
     try {
       await uploadCustomEmoji(group.id, name, file);
@@ -43,37 +46,37 @@ export function EmojiTab(props: { group: Group }) {
   return (
     <div className="emoji-tab">
       {admin && (
-        <form className="emoji-upload" onSubmit={(e) => void submit(e)} aria-label="Add custom emoji">
+        <form className="emoji-upload" onSubmit={(e) => void submit(e)} aria-label={t('groups.emoji.add.label')}>
           <label>
-            Name
+            {t('groups.userGroups.name')}
             <input
               value={name}
-              aria-label="Emoji name"
-              placeholder="party_parrot"
+              aria-label={t('groups.emoji.name')}
+              placeholder={t('groups.emoji.name.placeholder')}
               maxLength={32}
               onChange={(e) => setName(e.target.value.toLowerCase())}
             />
           </label>
           <label>
-            Image
+            {t('groups.emoji.image')}
             <input
               key={inputKey}
               type="file"
-              aria-label="Emoji image"
+              aria-label={t('groups.emoji.image.label')}
               accept="image/png,image/gif,image/jpeg,image/webp"
               onChange={(e) => setFile(e.target.files?.[0] ?? null)}
             />
           </label>
           <button type="submit" disabled={busy}>
-            {busy ? 'Uploading…' : 'Add emoji'}
+            {busy ? t('groups.emoji.uploading') : t('groups.emoji.add')}
           </button>
           <ErrorLine error={error} />
         </form>
       )}
       {list.length === 0 ? (
-        <p className="hint">This group has no custom emoji yet.</p>
+        <p className="hint">{t('groups.emoji.none')}</p>
       ) : (
-        <ul className="emoji-list" aria-label="Custom emoji">
+        <ul className="emoji-list" aria-label={t('groups.emoji')}>
           {list.map((emoji) => (
             <li key={emoji.name}>
               <CustomEmojiImage emoji={emoji} size="large" />
@@ -82,7 +85,7 @@ export function EmojiTab(props: { group: Group }) {
                 <button
                   type="button"
                   className="link"
-                  aria-label={`Remove :${emoji.name}:`}
+                  aria-label={t('groups.emoji.remove.label', { name: emoji.name })}
                   onClick={() => {
                     whenConfirmed(
                       {
@@ -94,7 +97,7 @@ export function EmojiTab(props: { group: Group }) {
                     );
                   }}
                 >
-                  Remove
+                  {t('groups.members.remove')}
                 </button>
               )}
             </li>

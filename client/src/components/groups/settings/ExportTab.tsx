@@ -1,14 +1,16 @@
+import { useTranslation } from 'react-i18next';
 import type { Group } from '@im/protocol';
 import { api } from '../../../api/api.ts';
 import { ExportSection } from '../../exports/ExportSection.tsx';
 
 /** The owner's export of the whole group: every panel's messages, members, roles, emoji and files. */
 export function ExportTab(props: { group: Group }) {
+  const { t } = useTranslation();
   return (
     <ExportSection
-      title="Export this group"
-      hint="A zip of every panel's messages (private ones too), the members, roles, custom emoji and attached files. It can be imported into this or another server."
-      button="Export"
+      title={t('groups.export.title')}
+      hint={t('groups.export.hint')}
+      button={t('groups.export')}
       start={() => api.call('import.exportGroup', { groupId: props.group.id })}
     />
   );

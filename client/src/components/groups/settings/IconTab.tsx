@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { Group } from '@im/protocol';
 import { useRef, useState } from 'react';
 import { describeError } from '../../../api/errors.ts';
@@ -13,6 +14,7 @@ const explain = (err: unknown) => (err instanceof Error && !('code' in err) ? er
 
 /** The group's icon, shown in the rail and its header: chosen, cut to a square here, or removed (manageGroup). */
 export function IconTab(props: { group: Group }) {
+  const { t } = useTranslation();
   const { group } = props;
   const input = useRef<HTMLInputElement>(null);
   const [saved, setSaved] = useState<string | null>(null);
@@ -22,25 +24,25 @@ export function IconTab(props: { group: Group }) {
     setSaved(null);
     const done = await run(async () => setGroupIcon(group.id, await squarePicture(file)), explain);
     if (input.current) input.current.value = '';
-    if (done) setSaved('Icon saved.');
+    if (done) setSaved(t('groups.icon.saved'));
   };
   const remove = async () => {
     setSaved(null);
-    if (await run(() => removeGroupIcon(group.id))) setSaved('Icon removed.');
+    if (await run(() => removeGroupIcon(group.id))) setSaved(t('groups.icon.removed'));
   };
   return (
     <div className="form icon-tab">
-      <p className="hint">Everyone signed in can see a group&apos;s icon, as with profile pictures.</p>
+      <p className="hint">{t('groups.icon.hint')}</p>
       <div className="avatar-row">
         <span className="group-icon large" data-testid="group-icon-preview">
           <GroupIcon group={group} />
         </span>
         <button type="button" disabled={busy} onClick={() => input.current?.click()}>
-          {busy ? 'Saving…' : group.icon ? 'Change icon…' : 'Choose an icon…'}
+          {busy ? t('groups.icon.saving') : group.icon ? t('groups.icon.change') : t('groups.icon.choose')}
         </button>
         {group.icon && (
           <button type="button" className="danger" disabled={busy} onClick={() => void remove()}>
-            Remove icon
+            {t('groups.icon.remove')}
           </button>
         )}
         <input
@@ -48,7 +50,7 @@ export function IconTab(props: { group: Group }) {
           type="file"
           accept="image/png,image/jpeg,image/gif,image/webp"
           hidden
-          aria-label="Group icon file"
+          aria-label={t('groups.icon.file')}
           onChange={(e) => void choose(e.target.files?.[0])}
         />
       </div>

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { Invite } from '@im/protocol';
 import { useState } from 'react';
 import { listInvites, revokeInvite } from '../../../state/moderation.ts';
@@ -13,6 +14,7 @@ import { useAction } from '../../common/useAction.ts';
 
 /** The group's invites (uses, limit, expiry, creator), revoking them, and making a new one. */
 export function InvitesTab(props: { groupId: string }) {
+  const { t } = useTranslation();
   const { groupId } = props;
   const [created, setCreated] = useState<Invite | null>(null);
   const invites = useLoaded(groupId, async () => {
@@ -22,7 +24,7 @@ export function InvitesTab(props: { groupId: string }) {
   });
   return (
     <>
-      <h3>New invite</h3>
+      <h3>{t('groups.invites.new')}</h3>
       <CreateInviteForm
         groupId={groupId}
         onCreated={(invite) => {
@@ -31,10 +33,10 @@ export function InvitesTab(props: { groupId: string }) {
         }}
       />
       {created && <InviteLink key={created.code} invite={created} />}
-      <h3>Invites</h3>
+      <h3>{t('groups.invites')}</h3>
       <LoadedList
         loaded={invites}
-        label="Invites"
+        label={t('groups.invites')}
         keyOf={(i) => i.code}
         onRemoved={(code) => {
           if (created?.code === code) setCreated(null);
@@ -47,6 +49,7 @@ export function InvitesTab(props: { groupId: string }) {
 }
 
 function InviteRow(props: { groupId: string; invite: Invite; onRevoked: () => void }) {
+  const { t } = useTranslation();
   const { invite } = props;
   const creator = useStore((s) => s.users[invite.createdBy]);
   const { busy, error, run } = useAction();
@@ -58,18 +61,24 @@ function InviteRow(props: { groupId: string; invite: Invite; onRevoked: () => vo
       props.onRevoked();
     });
   return (
-    <li className="mod-item" data-testid="invite-row" aria-label={`Invite ${invite.code}`}>
+    <li className="mod-item" data-testid="invite-row" aria-label={t('groups.invites.row', { code: invite.code })}>
       <p className="mod-line">
-        <code>{invite.code}</code> <span className="hint">by {displayName(creator, 'someone')}</span>
+        <code>{invite.code}</code>{' '}
+        <span className="hint">{t('groups.invites.by', { name: displayName(creator, t('groups.someone')) })}</span>
       </p>
       <p className="mod-line hint">
-        {invite.maxUses === null ? `${uses} uses, no limit` : `${uses} of ${invite.maxUses} uses`} ·{' '}
-        {expired ? 'expired' : 'expires'} {formatMoment(invite.expiresAt)}
+        {invite.maxUses === null
+          ? t('groups.invites.uses', { uses })
+          : t('groups.invites.usesOf', { uses, max: invite.maxUses })}{' '}
+        ·{' '}
+        {expired
+          ? t('groups.invites.expired', { when: formatMoment(invite.expiresAt) })
+          : t('groups.invites.expires', { when: formatMoment(invite.expiresAt) })}
       </p>
       <ErrorLine error={error} />
       <div className="mod-actions">
         <button type="button" className="danger" disabled={busy} onClick={() => void revoke()}>
-          Revoke
+          {t('groups.invites.revoke')}
         </button>
       </div>
     </li>

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { Group, Member } from '@im/protocol';
 import { useEffect, useState } from 'react';
 import { loadMembers, removeMember, setMemberRole } from '../../../state/groups.ts';
@@ -16,10 +17,11 @@ import { RoleChips } from '../roles/RoleChips.tsx';
 import { useGroupRoles } from '../roles/useGroupRoles.ts';
 import { whenConfirmed } from '../../common/confirm.ts';
 
-const ROLE_LABEL = { owner: 'Owner', admin: 'Admin', member: 'Member' } as const;
+const ROLE_LABEL = { owner: 'groups.role.owner', admin: 'groups.role.admin', member: 'groups.role.member' } as const;
 
 /** Everyone in the group with their role, roles and mute, and what I may do to each. */
 export function MembersTab(props: { group: Group }) {
+  const { t } = useTranslation();
   const { group } = props;
   const list = useStore((s) => s.members[group.id]);
   const meId = useStore((s) => s.me?.id);
@@ -27,17 +29,17 @@ export function MembersTab(props: { group: Group }) {
   useEffect(() => {
     if (!loaded) void loadMembers(group.id);
   }, [group.id, loaded]);
-  if (!list || (list.loading && list.items.length === 0)) return <p className="hint">Loading members…</p>;
+  if (!list || (list.loading && list.items.length === 0)) return <p className="hint">{t('groups.members.loading')}</p>;
   return (
     <>
-      <ul className="mod-list" aria-label="Members">
+      <ul className="mod-list" aria-label={t('groups.members')}>
         {list.items.map((m) => (
           <MemberRow key={m.user.id} group={group} member={m} meId={meId} />
         ))}
       </ul>
       {list.nextCursor && (
         <button type="button" disabled={list.loading} onClick={() => void loadMembers(group.id)}>
-          Load more members
+          {t('groups.members.more')}
         </button>
       )}
     </>
@@ -45,6 +47,7 @@ export function MembersTab(props: { group: Group }) {
 }
 
 function MemberRow(props: { group: Group; member: Member; meId?: string }) {
+  const { t } = useTranslation();
   const { group, member } = props;
   const name = displayName(member.user);
   const [banning, setBanning] = useState(false);
@@ -67,20 +70,24 @@ function MemberRow(props: { group: Group; member: Member; meId?: string }) {
         <Avatar user={member.user} size={28} />
         <strong style={color ? { color } : undefined}>{name}</strong>{' '}
         <span className="hint">@{member.user.username}</span>
-        <span className="role">{ROLE_LABEL[member.role]}</span>
+        <span className="role">{t(ROLE_LABEL[member.role])}</span>
         <RoleChips roles={rolesOf(member.roleIds, roles)} />
-        {muted && <span className="muted-badge">Muted until {formatMoment(member.mutedUntil!)}</span>}
+        {muted && (
+          <span className="muted-badge">
+            {t('groups.members.mutedUntil', { until: formatMoment(member.mutedUntil!) })}
+          </span>
+        )}
       </div>
       {(canAct || canGiveRoles) && (
         <div className="mod-actions">
           {canGiveRoles && (
             <button
               type="button"
-              aria-label={`Roles of ${name}`}
+              aria-label={t('groups.members.rolesOf', { name })}
               aria-expanded={pickingRoles}
               onClick={() => setPickingRoles(!pickingRoles)}
             >
-              Roles
+              {t('groups.members.roles')}
             </button>
           )}
           {canAct && (
@@ -95,7 +102,7 @@ function MemberRow(props: { group: Group; member: Member; meId?: string }) {
                     )
                   }
                 >
-                  {member.role === 'admin' ? 'Remove admin' : 'Make admin'}
+                  {member.role === 'admin' ? t('groups.members.unadmin') : t('groups.members.admin')}
                 </button>
               )}
               {may.mute && (
@@ -121,12 +128,12 @@ function MemberRow(props: { group: Group; member: Member; meId?: string }) {
                     )
                   }
                 >
-                  Remove
+                  {t('groups.members.remove')}
                 </button>
               )}
               {may.ban && (
                 <button type="button" className="danger" aria-expanded={banning} onClick={() => setBanning(!banning)}>
-                  Ban
+                  {t('groups.members.ban')}
                 </button>
               )}
             </>

@@ -1,11 +1,12 @@
+import { useTranslation } from 'react-i18next';
 import { useId, useState } from 'react';
 
 /** The lengths a mute can be chosen for. */
 export const MUTE_CHOICES = [
-  { label: '10 minutes', seconds: 10 * 60 },
-  { label: '1 hour', seconds: 60 * 60 },
-  { label: '1 day', seconds: 24 * 60 * 60 },
-  { label: '1 week', seconds: 7 * 24 * 60 * 60 },
+  { label: 'groups.duration.10m', seconds: 10 * 60 },
+  { label: 'groups.duration.1h', seconds: 60 * 60 },
+  { label: 'groups.duration.1d', seconds: 24 * 60 * 60 },
+  { label: 'groups.duration.1w', seconds: 7 * 24 * 60 * 60 },
 ] as const;
 
 /**
@@ -19,27 +20,28 @@ export function MuteControl(props: {
   busy?: boolean;
   onMute: (seconds: number) => void;
 }) {
+  const { t } = useTranslation();
   const id = useId();
   const [seconds, setSeconds] = useState<number>(MUTE_CHOICES[0].seconds);
   const muted = props.mutedUntil !== undefined && Date.parse(props.mutedUntil) > Date.now();
   return (
     <span className="mute-control">
       <label htmlFor={id} className="visually-hidden">
-        Mute {props.name} for
+        {t('groups.mute.for', { name: props.name })}
       </label>
       <select id={id} value={seconds} disabled={props.busy} onChange={(e) => setSeconds(Number(e.target.value))}>
         {MUTE_CHOICES.map((c) => (
           <option key={c.seconds} value={c.seconds}>
-            {c.label}
+            {t(c.label)}
           </option>
         ))}
       </select>
       <button type="button" disabled={props.busy} onClick={() => props.onMute(seconds)}>
-        Mute
+        {t('groups.mute')}
       </button>
       {muted && (
         <button type="button" disabled={props.busy} onClick={() => props.onMute(0)}>
-          Unmute
+          {t('groups.unmute')}
         </button>
       )}
     </span>

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import '../roles/roles.css';
 import { PERMISSIONS, type Group, type Permission, type Role } from '@im/protocol';
 import { useEffect, useState } from 'react';
@@ -18,19 +19,20 @@ import { whenConfirmed } from '../../common/confirm.ts';
  * own, and hands out only permissions they hold.
  */
 export function RolesTab(props: { group: Group }) {
+  const { t } = useTranslation();
   const { group } = props;
   const roles = useRoles((s) => s.byGroup[group.id]);
   const [loadError, setLoadError] = useState<string | null>(null);
   useEffect(() => {
     loadRoles(group.id).catch((err: unknown) => setLoadError(describeError(err)));
   }, [group.id]);
-  if (!roles) return loadError ? <ErrorLine error={loadError} /> : <p className="hint">Loading roles…</p>;
+  if (!roles) return loadError ? <ErrorLine error={loadError} /> : <p className="hint">{t('groups.roles.loading')}</p>;
   const custom = roles.filter((r) => r.id !== group.id);
   const grantable = group.myRole === 'member' ? group.myPermissions : PERMISSIONS;
   return (
     <>
       <CreateRoleForm groupId={group.id} />
-      <ul className="mod-list" aria-label="Roles">
+      <ul className="mod-list" aria-label={t('groups.members.roles')}>
         {roles.map((role) => {
           const rank = custom.indexOf(role);
           const above = rank > 0 ? custom[rank - 1] : undefined;
@@ -52,8 +54,6 @@ export function RolesTab(props: { group: Group }) {
   );
 }
 
-const countPermissions = (n: number) => (n === 0 ? 'No permissions' : n === 1 ? '1 permission' : `${n} permissions`);
-
 function RoleRow(props: {
   groupId: string;
   role: Role;
@@ -64,6 +64,7 @@ function RoleRow(props: {
   canMoveDown: boolean;
   grantable: readonly Permission[];
 }) {
+  const { t } = useTranslation();
   const { groupId, role, everyone, manageable } = props;
   const [editing, setEditing] = useState(false);
   const { busy, error, run } = useAction();
@@ -73,43 +74,43 @@ function RoleRow(props: {
         <span className="role-dot" aria-hidden="true" style={role.color ? { background: role.color } : undefined} />
         <strong style={role.color ? { color: role.color } : undefined}>{role.name}</strong>
         <span className="hint">
-          {countPermissions(role.permissions.length)}
-          {everyone && ' · every member holds it'}
-          {!manageable && ' · ranked at or above your own roles'}
+          {t('groups.roles.permissions', { count: role.permissions.length })}
+          {everyone && ` · ${t('groups.roles.everyone')}`}
+          {!manageable && ` · ${t('groups.roles.ranked')}`}
         </span>
       </div>
       {manageable && (
         <div className="mod-actions">
           <button
             type="button"
-            aria-label={`Edit ${role.name}`}
+            aria-label={t('groups.roles.edit.label', { name: role.name })}
             aria-expanded={editing}
             onClick={() => setEditing(!editing)}
           >
-            Edit
+            {t('scheduled.row.edit')}
           </button>
           {!everyone && (
             <>
               <button
                 type="button"
-                aria-label={`Move ${role.name} up`}
+                aria-label={t('groups.roles.up.label', { name: role.name })}
                 disabled={busy || !props.canMoveUp}
                 onClick={() => void run(() => moveRole(groupId, role.id, 'up'))}
               >
-                Move up
+                {t('groups.roles.up')}
               </button>
               <button
                 type="button"
-                aria-label={`Move ${role.name} down`}
+                aria-label={t('groups.roles.down.label', { name: role.name })}
                 disabled={busy || !props.canMoveDown}
                 onClick={() => void run(() => moveRole(groupId, role.id, 'down'))}
               >
-                Move down
+                {t('groups.roles.down')}
               </button>
               <button
                 type="button"
                 className="danger"
-                aria-label={`Delete ${role.name}`}
+                aria-label={t('groups.roles.delete.label', { name: role.name })}
                 disabled={busy}
                 onClick={() =>
                   whenConfirmed({ message: 'shell.confirm.deleteRole', values: { name: role.name } }, () =>
@@ -117,7 +118,7 @@ function RoleRow(props: {
                   )
                 }
               >
-                Delete
+                {t('common.delete')}
               </button>
             </>
           )}

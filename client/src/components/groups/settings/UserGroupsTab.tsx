@@ -1,3 +1,5 @@
+import { formatList } from '../../messages/format.ts';
+import { useTranslation } from 'react-i18next';
 import './user-groups.css';
 import { USER_GROUP_HANDLE_PATTERN, type Group, type UserGroup } from '@im/protocol';
 import { useEffect, useState, type FormEvent } from 'react';
@@ -27,6 +29,7 @@ const EMPTY: UserGroupDraft = { handle: '', name: '', memberIds: [] };
  * hold it) make, edit and delete them.
  */
 export function UserGroupsTab(props: { group: Group }) {
+  const { t } = useTranslation();
   const { group } = props;
   const list = useUserGroups((s) => s.byGroup[group.id]);
   const [loadError, setLoadError] = useState<string | null>(null);
@@ -36,20 +39,28 @@ export function UserGroupsTab(props: { group: Group }) {
     loadUserGroups(group.id).catch((err: unknown) => setLoadError(describeError(err)));
     void loadMembers(group.id);
   }, [group.id]);
-  if (!list) return loadError ? <ErrorLine error={loadError} /> : <p className="hint">Loading user groups…</p>;
+  if (!list)
+    return loadError ? <ErrorLine error={loadError} /> : <p className="hint">{t('groups.userGroups.loading')}</p>;
   return (
     <div className="user-groups-tab">
-      {manager && <UserGroupForm groupId={group.id} initial={EMPTY} label="New user group" submitLabel="Create" />}
-      {list.length === 0 && <p className="hint">No user groups yet.</p>}
-      <ul className="mod-list" aria-label="User groups">
+      {manager && (
+        <UserGroupForm
+          groupId={group.id}
+          initial={EMPTY}
+          label={t('groups.userGroups.new')}
+          submitLabel={t('groups.userGroups.create')}
+        />
+      )}
+      {list.length === 0 && <p className="hint">{t('groups.userGroups.none')}</p>}
+      <ul className="mod-list" aria-label={t('groups.userGroups')}>
         {list.map((ug) =>
           editing === ug.id ? (
             <li key={ug.id}>
               <UserGroupForm
                 groupId={group.id}
                 initial={ug}
-                label={`Edit @${ug.handle}`}
-                submitLabel="Save"
+                label={t('groups.userGroups.edit', { handle: ug.handle })}
+                submitLabel={t('common.save')}
                 onDone={() => setEditing(null)}
               />
             </li>
@@ -68,21 +79,22 @@ function UserGroupRow(props: {
   manager: boolean;
   onEdit: (id: string) => void;
 }) {
+  const { t } = useTranslation();
   const { userGroup: ug } = props;
   const users = useStore((s) => s.users);
   const { busy, error, run } = useAction();
-  const names = ug.memberIds.map((id) => displayName(users[id])).join(', ');
+  const names = formatList(ug.memberIds.map((id) => displayName(users[id])));
   return (
     <li data-testid="user-group" aria-label={`@${ug.handle}`}>
       <div>
         <strong>@{ug.handle}</strong> {ug.name}
-        <div className="hint">{ug.memberIds.length === 0 ? 'No members' : names}</div>
+        <div className="hint">{ug.memberIds.length === 0 ? t('groups.userGroups.noMembers') : names}</div>
         <ErrorLine error={error} />
       </div>
       {props.manager && (
         <div className="row-actions">
           <button type="button" onClick={() => props.onEdit(ug.id)}>
-            Edit
+            {t('scheduled.row.edit')}
           </button>
           <button
             type="button"
@@ -93,7 +105,7 @@ function UserGroupRow(props: {
               );
             }}
           >
-            Delete
+            {t('common.delete')}
           </button>
         </div>
       )}
@@ -109,6 +121,7 @@ function UserGroupForm(props: {
   submitLabel: string;
   onDone?: () => void;
 }) {
+  const { t } = useTranslation();
   const members = useStore((s) => s.members[props.groupId]?.items);
   const [handle, setHandle] = useState(props.initial.handle);
   const [name, setName] = useState(props.initial.name);
@@ -121,9 +134,8 @@ function UserGroupForm(props: {
     event.preventDefault();
     setInvalid(null);
     const draft = { handle: handle.trim().toLowerCase(), name: name.trim(), memberIds };
-    if (!HANDLE.test(draft.handle))
-      return setInvalid('Handles are 3-32 of a-z, 0-9, _ and -, starting with a letter or digit');
-    if (!draft.name) return setInvalid('Give it a name');
+    if (!HANDLE.test(draft.handle)) return setInvalid(t('groups.userGroups.handle.rule'));
+    if (!draft.name) return setInvalid(t('groups.userGroups.name.missing'));
     const id = props.initial.id;
     const done = await run(() =>
       id ? updateUserGroup(props.groupId, id, draft) : createUserGroup(props.groupId, draft),
@@ -147,31 +159,31 @@ function UserGroupForm(props: {
   return (
     <form className="user-group-form" aria-label={props.label} onSubmit={(e) => void submit(e)}>
       <label>
-        Handle
+        {t('groups.userGroups.handle')}
         <input
           value={handle}
-          aria-label="Handle"
-          placeholder="devs"
+          aria-label={t('groups.userGroups.handle')}
+          placeholder={t('groups.userGroups.handle.placeholder')}
           maxLength={32}
           onChange={(e) => setHandle(e.target.value.toLowerCase())}
         />
       </label>
       <label>
-        Name
+        {t('groups.userGroups.name')}
         <input
           value={name}
-          aria-label="Name"
-          placeholder="Developers"
+          aria-label={t('groups.userGroups.name')}
+          placeholder={t('groups.userGroups.name.placeholder')}
           maxLength={64}
           onChange={(e) => setName(e.target.value)}
         />
       </label>
       <fieldset>
-        <legend>Members ({memberIds.length})</legend>
+        <legend>{t('groups.userGroups.members', { count: memberIds.length })}</legend>
         <input
           type="search"
-          aria-label="Find members"
-          placeholder="Find members"
+          aria-label={t('groups.userGroups.find')}
+          placeholder={t('groups.userGroups.find')}
           value={filter}
           onChange={(e) => setFilter(e.target.value)}
         />
@@ -197,7 +209,7 @@ function UserGroupForm(props: {
         </button>
         {props.onDone && (
           <button type="button" onClick={props.onDone}>
-            Cancel
+            {t('common.cancel')}
           </button>
         )}
       </div>

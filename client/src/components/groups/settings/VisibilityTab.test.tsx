@@ -82,6 +82,26 @@ describe('VisibilityTab', () => {
     expect(getState().groups[GROUP_ID]!.visibility).toBe('private');
   });
 
+  it('sets the language of the public pages and feeds, offered to owner and admins only', async () => {
+    const owned = open({ visibility: 'public' });
+    const requests = fakeServer((req) => ({ body: { ...owned, ...(req.body as object) } }));
+    const choice = screen.getByLabelText('Language of public pages and feeds') as HTMLSelectElement;
+    expect(choice.value).toBe('en');
+    expect([...choice.options].map((o) => o.textContent)).toEqual(['English', 'Deutsch', '简体中文']);
+    fireEvent.change(choice, { target: { value: 'de' } });
+    fireEvent.click(save());
+    await screen.findByText('Saved.');
+    expect(requests.map((r) => r.body)).toEqual([{ language: 'de' }]);
+    expect(getState().groups[GROUP_ID]!.language).toBe('de');
+    expect(choice.value).toBe('de');
+  });
+
+  it('does not offer the language to a member who may manage the group', () => {
+    open({ myRole: 'member', myPermissions: ['manageGroup'] });
+    expect(screen.getByLabelText('Description')).toBeTruthy();
+    expect(screen.queryByLabelText('Language of public pages and feeds')).toBeNull();
+  });
+
   it('follows a change made elsewhere while nothing is being edited', async () => {
     open();
     setState((s) => ({ groups: { [GROUP_ID]: { ...s.groups[GROUP_ID]!, visibility: 'public', description: 'New' } } }));
@@ -97,5 +117,6 @@ describe('profilePatch', () => {
     expect(profilePatch(g, 'public', 'Hi')).toEqual({ visibility: 'public' });
     expect(profilePatch(g, 'private', '')).toEqual({ description: '' });
     expect(profilePatch(group(), 'private', '')).toEqual({});
+    expect(profilePatch(g, 'private', 'Hi', 'zh')).toEqual({ language: 'zh' });
   });
 });

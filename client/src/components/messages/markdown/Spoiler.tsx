@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useState, type KeyboardEvent, type ReactNode } from 'react';
 
 /**
@@ -6,6 +7,7 @@ import { useState, type KeyboardEvent, type ReactNode } from 'react';
  * blindly) and it is announced as a spoiler, not read out.
  */
 export function Spoiler(props: { children: ReactNode }) {
+  const { t } = useTranslation();
   const [shown, setShown] = useState(false);
   if (shown) return <span className="spoiler shown">{props.children}</span>;
   const onKeyDown = (event: KeyboardEvent) => {
@@ -18,7 +20,7 @@ export function Spoiler(props: { children: ReactNode }) {
       className="spoiler"
       role="button"
       tabIndex={0}
-      aria-label="Spoiler, press to reveal"
+      aria-label={t('posts.spoiler')}
       onClick={() => setShown(true)}
       onKeyDown={onKeyDown}
     >

@@ -1,0 +1,26 @@
+import type { posts as en } from '../en/posts.ts';
+
+export const posts: Record<keyof typeof en, string> = {
+  'posts.forward': 'Weiterleiten',
+  'posts.forward.title': 'Nachricht weiterleiten',
+  'posts.forward.find': 'Unterhaltung suchen',
+  'posts.forward.find.placeholder': 'Kanal oder Person suchen',
+  'posts.forward.list': 'Unterhaltungen',
+  'posts.forward.none': 'Keine Unterhaltung, in der du schreiben kannst, passt dazu.',
+  'posts.forward.done': 'Weitergeleitet an {to}',
+  'posts.report.already': 'Du hast diese Nachricht bereits gemeldet',
+  'posts.report.done': 'Danke: Die Nachricht wurde den Moderatoren gemeldet.',
+  'posts.report.title': 'Nachricht melden',
+  'posts.report': 'Melden',
+  'posts.ephemeral': 'Nur du siehst das',
+  'posts.ephemeral.dismiss': 'Ausblenden',
+  'posts.spoiler': 'Spoiler, zum Aufdecken drücken',
+  'posts.image': 'Bild',
+  'posts.download': 'Herunterladen',
+  'posts.save': 'Speichern',
+  'posts.unsave': 'Aus „Gespeichert“ entfernen',
+  'posts.bot.title': 'Bot: schreibt für eine Integration, nicht für eine Person',
+  'posts.bot': 'BOT',
+  'posts.via': 'über {name}',
+  'posts.aBot': 'einen Bot',
+};

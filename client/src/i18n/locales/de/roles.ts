@@ -1,0 +1,40 @@
+import type { roles as en } from '../en/roles.ts';
+
+export const roles: Record<keyof typeof en, string> = {
+  'roles.look.name': '{kind, select, new {Name der neuen Rolle} other {Rollenname}}',
+  'roles.look.colour': '{kind, select, new {Farbe der neuen Rolle} other {Rollenfarbe}}',
+  'roles.look.colourNames': 'Namen der Mitglieder einfärben',
+  'roles.create.label': 'Eine Rolle erstellen',
+  'roles.create': 'Rolle erstellen',
+  'roles.edit.label': 'Rolle {name} bearbeiten',
+  'roles.edit.save': 'Rolle speichern',
+  'roles.none': 'Noch keine Rollen: Lege sie im Reiter „Rollen“ an.',
+  permissions: 'Berechtigungen',
+  'permissions.manageGroup': 'Gruppe verwalten',
+  'permissions.manageRoles': 'Rollen verwalten',
+  'permissions.managePanels': 'Kanäle verwalten',
+  'permissions.manageMessages': 'Nachrichten verwalten',
+  'permissions.kickMembers': 'Mitglieder entfernen',
+  'permissions.banMembers': 'Mitglieder sperren',
+  'permissions.muteMembers': 'Mitglieder stummschalten',
+  'permissions.createInvites': 'Einladungen erstellen',
+  'permissions.mentionAll': 'Alle erwähnen',
+  'permissions.pinMessages': 'Nachrichten anheften',
+  'permissions.manageIntegrations': 'Integrationen verwalten',
+  'permissions.viewAuditLog': 'Protokoll ansehen',
+  'permissions.manageGroup.text':
+    'Die Gruppe umbenennen, ihr Symbol und eigene Emoji ändern sowie Einladungen ansehen und widerrufen.',
+  'permissions.manageRoles.text':
+    'Rollen unterhalb der eigenen erstellen, bearbeiten, ordnen und löschen sowie vergeben und entziehen.',
+  'permissions.managePanels.text':
+    'Kanäle erstellen, umbenennen und löschen, ihre Themen festlegen und bestimmen, wer private Kanäle sieht.',
+  'permissions.manageMessages.text': 'Nachrichten anderer löschen.',
+  'permissions.kickMembers.text': 'Mitglieder mit niedrigeren Rollen aus der Gruppe entfernen.',
+  'permissions.banMembers.text': 'Mitglieder mit niedrigeren Rollen sperren.',
+  'permissions.muteMembers.text': 'Mitgliedern mit niedrigeren Rollen eine Zeit lang das Schreiben verbieten.',
+  'permissions.createInvites.text': 'Einladungslinks erstellen.',
+  'permissions.mentionAll.text': 'Alle auf einmal erwähnen.',
+  'permissions.pinMessages.text': 'Nachrichten anheften und lösen.',
+  'permissions.manageIntegrations.text': 'Bots, Webhooks und Slash-Befehle hinzufügen und ändern.',
+  'permissions.viewAuditLog.text': 'Das Protokoll der Gruppe lesen.',
+};

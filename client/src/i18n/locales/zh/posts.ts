@@ -1,0 +1,26 @@
+import type { posts as en } from '../en/posts.ts';
+
+export const posts: Record<keyof typeof en, string> = {
+  'posts.forward': '转发',
+  'posts.forward.title': '转发消息',
+  'posts.forward.find': '查找对话',
+  'posts.forward.find.placeholder': '查找频道或联系人',
+  'posts.forward.list': '对话',
+  'posts.forward.none': '没有匹配的可发言对话。',
+  'posts.forward.done': '已转发到 {to}',
+  'posts.report.already': '你已经举报过这条消息',
+  'posts.report.done': '谢谢：该消息已举报给管理员。',
+  'posts.report.title': '举报消息',
+  'posts.report': '举报',
+  'posts.ephemeral': '仅你可见',
+  'posts.ephemeral.dismiss': '关闭',
+  'posts.spoiler': '剧透内容，按下以显示',
+  'posts.image': '图片',
+  'posts.download': '下载',
+  'posts.save': '收藏',
+  'posts.unsave': '取消收藏',
+  'posts.bot.title': '机器人：代表集成而非个人发言',
+  'posts.bot': '机器人',
+  'posts.via': '经由 {name}',
+  'posts.aBot': '机器人',
+};

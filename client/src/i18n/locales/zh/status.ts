@@ -1,0 +1,28 @@
+import type { status as en } from '../en/status.ts';
+
+export const status: Record<keyof typeof en, string> = {
+  'status.clear.never': '不清除',
+  'status.clear.30m': '30 分钟',
+  'status.clear.1h': '1 小时',
+  'status.clear.4h': '4 小时',
+  'status.clear.today': '今天',
+  'status.custom.title': '设置自定义状态',
+  'status.custom.pick': '选择表情',
+  'status.custom.emoji': '表情',
+  'status.custom.emoji.placeholder': '🙂 或 :短代码:',
+  'status.custom.text': '正在做什么？',
+  'status.custom.text.placeholder': '开会中',
+  'status.custom.clearAfter': '清除时间',
+  'status.custom.save': '保存状态',
+  'status.dnd.saved': '计划已保存。',
+  'status.dnd.off': '计划已关闭。',
+  'status.dnd.title': '勿扰计划',
+  'status.dnd.hint': '在这些时段内不推送、不通知；消息仍会在收件箱中等你。',
+  'status.dnd.auto': '自动开启勿扰',
+  'status.dnd.from': '从',
+  'status.dnd.to': '到',
+  'status.dnd.zone': '时区',
+  'status.dnd.days': '日期',
+  'status.dnd.weekdays': '工作日',
+  'status.dnd.apply': '应用计划',
+};

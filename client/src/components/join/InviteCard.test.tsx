@@ -4,7 +4,13 @@ import { bob } from '../../test/fixtures.ts';
 import { InviteCard } from './InviteCard.tsx';
 
 const preview = {
-  group: { id: 'g1'.padEnd(24, '0'), name: 'Trail runners', memberCount: 1, description: 'Weekend runs', language: 'en' as const },
+  group: {
+    id: 'g1'.padEnd(24, '0'),
+    name: 'Trail runners',
+    memberCount: 1,
+    description: 'Weekend runs',
+    language: 'en' as const,
+  },
   inviter: bob,
   expiresAt: '2026-12-01T00:00:00.000Z',
 };

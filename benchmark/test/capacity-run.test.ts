@@ -191,7 +191,8 @@ describe('capacity run', () => {
         [2, 'broke'],
       ],
     );
-    assert.ok(result.breaks.length >= 2 && result.breaks.every((b) => b.threshold === 'requestAvgMs'));
+    // Both levels broke on the impossible threshold (on a loaded machine another may break beside it).
+    assert.ok(result.breaks.filter((b) => b.threshold === 'requestAvgMs').length >= 2, JSON.stringify(result.breaks));
     assert.equal(result.supportedUsers, 0);
     assert.ok(result.checks.some((c) => c.threshold === 'requestAvgMs' && !c.held));
     const md = assertReport(result);

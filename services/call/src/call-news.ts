@@ -17,7 +17,8 @@ export function tellCall(sender: Sender, converseId: string, doc: CallDoc | null
 /**
  * The message that records a DM call that ended: missed (only the caller was
  * in it), declined, or answered with its length. Written once: keyed by the
- * call's start, so a retried webhook or a second node writes nothing new.
+ * call's start and the connection that opened it (two calls may start within
+ * one second), so a retried webhook or a second node writes nothing new.
  */
 export async function recordCallEnd(sender: Sender, converseId: string, ended: CallDoc): Promise<void> {
   if (!ended.memberIds) return;
@@ -28,7 +29,7 @@ export async function recordCallEnd(sender: Sender, converseId: string, ended: C
     authorId: ended.callerId,
     outcome,
     durationSec,
-    key: `${converseId}:${ended.startedAt.getTime()}`,
+    key: `${converseId}:${ended.startedAt.getTime()}:${ended.openedBy}`,
   });
 }
 

@@ -90,7 +90,7 @@ export const chatParams = {
     authorId: idParam,
     outcome: { type: 'enum', values: ['missed', 'declined', 'ended'] },
     durationSec: { type: 'number', integer: true, min: 0 },
-    key: { type: 'string', min: 1, max: 100 },
+    key: { type: 'string', min: 1, max: 200 },
   }),
   readSeqs: strict({ userId: idParam, converseIds: { type: 'array', items: idParam, max: 500 } }),
   startReading: strict({ userId: idParam, converseIds: { type: 'array', items: idParam, max: 1000 } }),

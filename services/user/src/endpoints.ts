@@ -164,6 +164,7 @@ export const userEndpoints: Endpoint[] = [
     summary:
       'Block a user: no DMs between us (403 IM_ERR_BLOCKED), no notifications of their messages; they are not told. Blocking again changes nothing',
     tag: 'users',
+    invalidWhen: 'userId is my own id',
   }),
   endpoint({
     method: 'DELETE',

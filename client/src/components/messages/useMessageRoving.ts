@@ -53,10 +53,12 @@ export function focusNextMessage(from: HTMLElement | null): void {
  * The list renders rows as they scroll in, so the Tab order is set on the
  * DOM whenever rows change, whoever rendered them.
  *
+ * `handle`: the virtualized list, if the list is one (a plain list, as a
+ * thread's replies, just scrolls its element for Home and End).
  * `jumpKey`: the row of a message the list was opened at to show it (a
  * search result, a permalink): it takes focus once it is rendered.
  */
-export function useMessageRoving(handle: RefObject<VirtuosoHandle | null>, jumpKey?: string) {
+export function useMessageRoving(handle?: RefObject<VirtuosoHandle | null>, jumpKey?: string) {
   const [scroller, setScroller] = useState<HTMLElement | null>(null);
   const scrollerRef = useCallback((el: HTMLElement | Window | null) => {
     setScroller(el instanceof HTMLElement ? el : null);
@@ -197,10 +199,11 @@ export function useMessageRoving(handle: RefObject<VirtuosoHandle | null>, jumpK
           });
         }
       } else if (event.key === 'Home') {
-        handle.current?.scrollTo({ top: 0 });
+        (handle?.current ?? scroller).scrollTo({ top: 0 });
         focusWhenShown((shown) => shown[0]);
       } else if (event.key === 'End') {
-        handle.current?.scrollToIndex({ index: 'LAST', align: 'end' });
+        if (handle?.current) handle.current.scrollToIndex({ index: 'LAST', align: 'end' });
+        else scroller.scrollTo({ top: scroller.scrollHeight });
         focusWhenShown((shown) => shown.at(-1));
       } else if (event.key === 'PageUp' || event.key === 'PageDown') {
         const up = event.key === 'PageUp';

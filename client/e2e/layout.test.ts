@@ -109,7 +109,7 @@ describe('layout in Chromium on a phone-sized screen', () => {
       ['language', 'Language'],
       ['sessions', 'Sessions'],
       ['data', 'Data'],
-    ]) {
+    ] as const) {
       const section = settings.getByRole('region', { name: title, exact: true });
       assert.equal(await section.getAttribute('data-testid'), `settings-${id}`);
       const headings = await section.getByRole('heading').allInnerTexts();

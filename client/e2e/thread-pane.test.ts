@@ -132,6 +132,33 @@ describe('the thread pane in Chromium', () => {
     await reply.getByRole('img', { name: ':party_parrot:' }).nth(1).waitFor();
   });
 
+  it('keeps the root and replies one Tab stop with arrow keys, and focus on the next reply after a delete', async () => {
+    const pane = ada.getByTestId('thread-pane');
+    const focusedText = () => ada.evaluate(() => document.activeElement?.textContent ?? '');
+    const mine = pane
+      .getByTestId('thread-reply')
+      .filter({ hasText: 'Sleeping bags too and mats' })
+      .getByRole('article');
+    await mine.focus();
+    await mine.getByRole('button', { name: 'Delete' }).click();
+    await ada.getByRole('alertdialog').getByRole('button', { name: 'Delete', exact: true }).click();
+    await pane.locator('.tombstone').waitFor();
+    await ada.waitForFunction(() => document.activeElement?.closest('li')?.textContent?.includes('Ready'));
+    await ada.keyboard.press('Home');
+    await ada.waitForFunction(() => document.activeElement?.closest('[data-testid="thread-root"]') !== null);
+    assert.match(await focusedText(), /Plan for the trip/);
+    await ada.keyboard.press('ArrowDown');
+    assert.match(await focusedText(), /Tents are booked/);
+    const stops = await pane
+      .locator('.thread-pane-body')
+      .evaluate(
+        (body) =>
+          Array.from(body.querySelectorAll('[data-message-key]')).filter((m) => (m as HTMLElement).tabIndex === 0)
+            .length,
+      );
+    assert.equal(stops, 1, 'one message of the thread in the Tab order');
+  });
+
   it('lies over the chat on a narrower window instead of squeezing it', async () => {
     await ada.setViewportSize({ width: 900, height: 800 });
     const main = (await ada.locator('main.main').boundingBox())!.width;

@@ -10,6 +10,8 @@ const FOCUSABLE = 'a[href], button, input, select, textarea, summary, [tabindex]
 const OFF = 'data-roving-off';
 /** Frames to wait for the virtualized list to render the rows a key scrolled to. */
 const MAX_FRAMES = 20;
+/** Marks the element of a list this hook runs (the timeline's scroller, a thread's replies). */
+const LIST = 'data-message-roving';
 
 /** The keys that move in a message's toolbar, as the menu keys they stand for. */
 const TOOLBAR_KEYS: Partial<Record<string, string>> = {
@@ -37,7 +39,7 @@ export function messageOf(node: EventTarget | null): HTMLElement | null {
 
 /** After a message goes (deleted, moved away), the next one takes focus, or else the one before. */
 export function focusNextMessage(from: HTMLElement | null): void {
-  const list = from?.closest<HTMLElement>('[data-virtuoso-scroller]');
+  const list = from?.closest<HTMLElement>(`[${LIST}]`);
   if (!from || !list) return;
   const all = messagesIn(list);
   const at = all.indexOf(from);
@@ -217,6 +219,7 @@ export function useMessageRoving(handle?: RefObject<VirtuosoHandle | null>, jump
       retries = 0;
       apply();
     };
+    scroller.setAttribute(LIST, '');
     const observer = new MutationObserver(apply);
     observer.observe(scroller, { childList: true, subtree: true });
     apply();
@@ -232,6 +235,7 @@ export function useMessageRoving(handle?: RefObject<VirtuosoHandle | null>, jump
       cancelAnimationFrame(retry);
       applyNow.current = null;
       observer.disconnect();
+      scroller.removeAttribute(LIST);
       scroller.removeEventListener('focusin', onFocusIn);
       scroller.removeEventListener('focusout', onFocusOut);
       scroller.removeEventListener('keydown', onKeyDown);

@@ -232,11 +232,12 @@ describe('keyboard in Chromium: one Tab stop for the list, arrows, menus, Up-arr
   });
 
   it('moves focus to the next message after deleting one, and to a search result opened', async () => {
-    page.once('dialog', (dialog) => void dialog.accept());
     const doomed = page.getByRole('article').filter({ hasText: 'note 39' });
     await doomed.focus();
     const doomedSeq = Number(await doomed.getAttribute('data-seq'));
     await doomed.getByRole('button', { name: 'Delete' }).click();
+    // The app asks in its own confirmation dialog.
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete', exact: true }).click();
     await page.waitForFunction(
       (seq) => Number(document.activeElement?.getAttribute('data-seq')) === seq + 1,
       doomedSeq,

@@ -104,6 +104,18 @@ describe('layout in Chromium on a phone-sized screen', () => {
       const body = document.querySelector('.settings-body')!.getBoundingClientRect();
       return section.top >= body.top - 1 && section.top < body.bottom;
     });
+    // Each section's title is its one heading, naming the section (not said again inside it).
+    for (const [id, title] of [
+      ['language', 'Language'],
+      ['sessions', 'Sessions'],
+      ['data', 'Data'],
+    ] as const) {
+      const section = settings.getByRole('region', { name: title, exact: true });
+      assert.equal(await section.getAttribute('data-testid'), `settings-${id}`);
+      const headings = await section.getByRole('heading').allInnerTexts();
+      assert.equal(headings.filter((h) => h.toLowerCase().includes(title.toLowerCase())).length, 1, headings.join());
+    }
+    await settings.getByRole('combobox', { name: 'Language' }).waitFor();
     await page.keyboard.press('Escape');
     await settings.waitFor({ state: 'detached' });
 

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { applyLanguage } from '../../i18n/i18n.ts';
 import { LANGUAGES } from '../../i18n/languages.ts';
@@ -10,10 +10,13 @@ import {
   type LanguagePreference,
 } from '../../i18n/preference.ts';
 
-/** The app's language on this device: the browser's, or one chosen here (applied at once). */
+/**
+ * The app's language on this device: the browser's, or one chosen here
+ * (applied at once). The Settings section's title is its heading, so it
+ * has none of its own; the choice carries the same name.
+ */
 export function LanguageSection() {
   const { t } = useTranslation();
-  const id = useId();
   const [preference, setPreference] = useState<LanguagePreference>(languagePreference);
   const browserName = LANGUAGES.find((l) => l.code === browserLanguage())!.name;
   const choose = (next: LanguagePreference) => {
@@ -23,8 +26,11 @@ export function LanguageSection() {
   };
   return (
     <div className="form">
-      <h3 id={id}>{t('settings.language')}</h3>
-      <select aria-labelledby={id} value={preference} onChange={(e) => choose(e.target.value as LanguagePreference)}>
+      <select
+        aria-label={t('settings.language')}
+        value={preference}
+        onChange={(e) => choose(e.target.value as LanguagePreference)}
+      >
         <option value="system">{t('settings.language.system', { language: browserName })}</option>
         {LANGUAGES.map((l) => (
           <option key={l.code} value={l.code} lang={l.htmlLang}>

@@ -42,7 +42,6 @@ export function SessionsSection() {
   };
   return (
     <div className="form" data-testid="sessions">
-      <h3>{t('account.sessions.title')}</h3>
       {sessions === null && !error && <p className="hint">{t('account.sessions.loading')}</p>}
       <ul className="session-list">
         {sessions?.map((s) => (

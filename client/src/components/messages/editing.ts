@@ -24,7 +24,10 @@ export function stopEditing(fallback?: HTMLElement | null): void {
   requestAnimationFrame(() => target?.focus());
 }
 
-/** The message Up-arrow in an empty composer edits: my newest one that can be edited. */
+/**
+ * The message Up-arrow in an empty composer edits: my newest one that can be
+ * edited among those that composer's list shows (the timeline, or one thread's replies).
+ */
 export function lastEditable(messages: readonly Message[], myId: string): Message | undefined {
-  return messages.findLast((m) => m.authorId === myId && !m.deleted && !m.poll && !m.call && !m.threadId);
+  return messages.findLast((m) => m.authorId === myId && !m.deleted && !m.poll && !m.call);
 }

@@ -10,6 +10,8 @@ const FOCUSABLE = 'a[href], button, input, select, textarea, summary, [tabindex]
 const OFF = 'data-roving-off';
 /** Frames to wait for the virtualized list to render the rows a key scrolled to. */
 const MAX_FRAMES = 20;
+/** Marks the element of a list this hook runs (the timeline's scroller, a thread's replies). */
+const LIST = 'data-message-roving';
 
 /** The keys that move in a message's toolbar, as the menu keys they stand for. */
 const TOOLBAR_KEYS: Partial<Record<string, string>> = {
@@ -37,7 +39,7 @@ export function messageOf(node: EventTarget | null): HTMLElement | null {
 
 /** After a message goes (deleted, moved away), the next one takes focus, or else the one before. */
 export function focusNextMessage(from: HTMLElement | null): void {
-  const list = from?.closest<HTMLElement>('[data-virtuoso-scroller]');
+  const list = from?.closest<HTMLElement>(`[${LIST}]`);
   if (!from || !list) return;
   const all = messagesIn(list);
   const at = all.indexOf(from);
@@ -53,10 +55,12 @@ export function focusNextMessage(from: HTMLElement | null): void {
  * The list renders rows as they scroll in, so the Tab order is set on the
  * DOM whenever rows change, whoever rendered them.
  *
+ * `handle`: the virtualized list, if the list is one (a plain list, as a
+ * thread's replies, just scrolls its element for Home and End).
  * `jumpKey`: the row of a message the list was opened at to show it (a
  * search result, a permalink): it takes focus once it is rendered.
  */
-export function useMessageRoving(handle: RefObject<VirtuosoHandle | null>, jumpKey?: string) {
+export function useMessageRoving(handle?: RefObject<VirtuosoHandle | null>, jumpKey?: string) {
   const [scroller, setScroller] = useState<HTMLElement | null>(null);
   const scrollerRef = useCallback((el: HTMLElement | Window | null) => {
     setScroller(el instanceof HTMLElement ? el : null);
@@ -197,10 +201,11 @@ export function useMessageRoving(handle: RefObject<VirtuosoHandle | null>, jumpK
           });
         }
       } else if (event.key === 'Home') {
-        handle.current?.scrollTo({ top: 0 });
+        (handle?.current ?? scroller).scrollTo({ top: 0 });
         focusWhenShown((shown) => shown[0]);
       } else if (event.key === 'End') {
-        handle.current?.scrollToIndex({ index: 'LAST', align: 'end' });
+        if (handle?.current) handle.current.scrollToIndex({ index: 'LAST', align: 'end' });
+        else scroller.scrollTo({ top: scroller.scrollHeight });
         focusWhenShown((shown) => shown.at(-1));
       } else if (event.key === 'PageUp' || event.key === 'PageDown') {
         const up = event.key === 'PageUp';
@@ -214,6 +219,7 @@ export function useMessageRoving(handle: RefObject<VirtuosoHandle | null>, jumpK
       retries = 0;
       apply();
     };
+    scroller.setAttribute(LIST, '');
     const observer = new MutationObserver(apply);
     observer.observe(scroller, { childList: true, subtree: true });
     apply();
@@ -229,6 +235,7 @@ export function useMessageRoving(handle: RefObject<VirtuosoHandle | null>, jumpK
       cancelAnimationFrame(retry);
       applyNow.current = null;
       observer.disconnect();
+      scroller.removeAttribute(LIST);
       scroller.removeEventListener('focusin', onFocusIn);
       scroller.removeEventListener('focusout', onFocusOut);
       scroller.removeEventListener('keydown', onKeyDown);

@@ -4,7 +4,8 @@ import { applyDeletedMessage, applyReactionEvent, applyUpdatedMessage } from '..
 import { emptyConverse } from '../../state/messages.ts';
 import { initialState, setState } from '../../state/store.ts';
 import { openThread, receiveThreadReply, useThreads } from '../../state/threads.ts';
-import { alice, bob, message, users } from '../../test/fixtures.ts';
+import { saveDraft, threadDraftKey } from '../../state/drafts.ts';
+import { alice, bob, GROUP_ID, group, message, panel, users } from '../../test/fixtures.ts';
 import { fakeServer as serve, type FakeAnswer, type SeenRequest } from '../../test/server.ts';
 import { ThreadPane } from './ThreadPane.tsx';
 import { apiPath } from '@im/api-client';
@@ -19,6 +20,8 @@ afterEach(() => {
   vi.unstubAllGlobals();
   setState(initialState());
   useThreads.setState({ open: null, replies: {}, followed: null });
+  // What a test left typed in the thread's composer is its draft: the next test starts empty.
+  saveDraft(threadDraftKey(root.id), '');
 });
 
 /** The test's server, which also answers the upload limit the thread's composer asks for. */
@@ -142,5 +145,67 @@ describe('ThreadPane', () => {
     fireEvent.change(screen.getByLabelText('Reply in thread'), { target: { value: '@bo', selectionStart: 3 } });
     const menu = screen.getByRole('listbox', { name: 'Mention a member' });
     expect(within(menu).getByRole('option').textContent).toContain('@bob');
+  });
+
+  it('edits my last reply with Up-arrow in the empty thread composer: Escape cancels, Enter saves', async () => {
+    showThread();
+    const requests = fakeServer((req) => {
+      if (req.method === 'PATCH') return { body: { ...firstReply, content: 'Sounds good, booked' } };
+      return { body: [firstReply] };
+    });
+    render(<Pane converseId={root.converseId} />);
+    await act(() => openThread(root.converseId, root.id));
+    const box = screen.getByLabelText('Reply in thread');
+    box.focus();
+    fireEvent.keyDown(box, { key: 'ArrowUp' });
+    const edit = within(screen.getAllByTestId('thread-reply')[0]!).getByRole('textbox', { name: 'Edit message' });
+    expect((edit as HTMLTextAreaElement).value).toBe('Sounds good');
+    fireEvent.keyDown(edit, { key: 'Escape' });
+    expect(screen.queryByRole('textbox', { name: 'Edit message' })).toBeNull();
+    await waitFor(() => expect(document.activeElement).toBe(box));
+
+    fireEvent.keyDown(box, { key: 'ArrowUp' });
+    const again = screen.getByRole('textbox', { name: 'Edit message' });
+    fireEvent.change(again, { target: { value: 'Sounds good, booked' } });
+    fireEvent.keyDown(again, { key: 'Enter' });
+    await waitFor(() => expect(screen.queryByRole('textbox', { name: 'Edit message' })).toBeNull());
+    expect(requests.find((r) => r.method === 'PATCH')?.body).toMatchObject({ content: 'Sounds good, booked' });
+    await waitFor(() => expect(document.activeElement).toBe(box));
+  });
+
+  it("offers the group's custom emoji after : in the thread's composer", async () => {
+    showThread();
+    setState({
+      groups: { [GROUP_ID]: group({ panels: [panel(1, { converseId: root.converseId })] }) },
+      groupOrder: [GROUP_ID],
+    });
+    const emoji = {
+      name: 'party_parrot',
+      fileId: 'f'.repeat(24),
+      url: apiPath('file.download', { fileId: 'f'.repeat(24) }),
+    };
+    fakeServer((req) => {
+      if (req.url === apiPath('group.listEmoji', { groupId: GROUP_ID })) return { body: [emoji] };
+      return { body: [] };
+    });
+    render(<Pane converseId={root.converseId} />);
+    await act(() => openThread(root.converseId, root.id));
+    fireEvent.change(screen.getByLabelText('Reply in thread'), { target: { value: ':party', selectionStart: 6 } });
+    const menu = await screen.findByRole('listbox', { name: 'Matching emoji' }, { timeout: 5000 });
+    expect(await within(menu).findByRole('option', { name: ':party_parrot:' })).toBeDefined();
+  });
+
+  it('makes the root and replies one Tab stop, the arrows moving between them', async () => {
+    showThread();
+    fakeServer(() => ({ body: [firstReply] }));
+    render(<Pane converseId={root.converseId} />);
+    await act(() => openThread(root.converseId, root.id));
+    const messages = () => within(screen.getByTestId('thread-pane')).getAllByTestId('message');
+    await waitFor(() => expect(messages().filter((m) => m.tabIndex === 0)).toHaveLength(1));
+    messages()[0]!.focus();
+    fireEvent.keyDown(messages()[0]!, { key: 'ArrowDown' });
+    expect(document.activeElement).toBe(messages()[1]);
+    await waitFor(() => expect(messages().map((m) => m.tabIndex)).toEqual([-1, 0]));
+    expect(within(messages()[0]!).getByRole('button', { name: 'Reply', hidden: true }).tabIndex).toBe(-1);
   });
 });

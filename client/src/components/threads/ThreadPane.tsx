@@ -15,7 +15,9 @@ import { ImageViewer } from '../messages/ImageViewer.tsx';
 import { MessageItem, type ItemContext } from '../messages/MessageItem.tsx';
 import { ReportDialog } from '../messages/ReportDialog.tsx';
 import { buildRows } from '../messages/rows.ts';
+import { lastEditable, startEditing } from '../messages/editing.ts';
 import { upload } from '../messages/upload.ts';
+import { useMessageRoving } from '../messages/useMessageRoving.ts';
 import { api } from '../../api/api.ts';
 
 const NO_REPLIES: Message[] = [];
@@ -59,6 +61,8 @@ function OpenThread(props: ThreadPaneProps & { rootId: string }) {
   // Bumped when a send fails: the composer comes back with the text that did not go.
   const [attempt, setAttempt] = useState(0);
   const composer = useRef<ComposerHandle>(null);
+  // The root and its replies are one Tab stop, arrows between them, as the timeline.
+  const roving = useMessageRoving();
 
   // A root that is not among the messages held (opened from the threads list) is asked for.
   useEffect(() => {
@@ -106,7 +110,7 @@ function OpenThread(props: ThreadPaneProps & { rootId: string }) {
             <Icon name="close" />
           </button>
         </header>
-        <div className="thread-pane-body">
+        <div className="thread-pane-body" ref={roving.scrollerRef}>
           {rootRow ? (
             <div className="thread-root" data-testid="thread-root">
               <MessageItem row={rootRow} ctx={ctx} />
@@ -144,6 +148,11 @@ function OpenThread(props: ThreadPaneProps & { rootId: string }) {
           }}
           onTyping={() => notifyTyping(converseId)}
           upload={upload}
+          onEditLast={() => {
+            const last = lastEditable(replies, me.id);
+            if (last) startEditing(last.id, document.activeElement as HTMLElement | null);
+            return last !== undefined;
+          }}
         />
         {reporting && (
           <ReportDialog message={reporting} author={users[reporting.authorId]} onClose={() => setReporting(null)} />

@@ -35,7 +35,7 @@ export const shell: Record<keyof typeof en, string> = {
   'shell.settings.pushOn': 'Benachrichtigungen einschalten',
   'shell.settings.pushOff': 'Benachrichtigungen ausschalten',
   'shell.settings.logOut': 'Abmelden',
-  'shell.settings.exportTitle': 'Deine Daten',
+  'shell.settings.exportTitle': 'Export',
   'shell.settings.exportHint':
     'Ein ZIP-Archiv mit deinem Profil, deinen Direktnachrichten, deinen eigenen Nachrichten in deinen Gruppen und den Dateien, die du hochgeladen hast.',
   'shell.settings.exportButton': 'Meine Daten exportieren',

@@ -34,7 +34,7 @@ export const shell = {
   'shell.settings.pushOn': 'Turn on notifications',
   'shell.settings.pushOff': 'Turn off notifications',
   'shell.settings.logOut': 'Log out',
-  'shell.settings.exportTitle': 'Your data',
+  'shell.settings.exportTitle': 'Export',
   'shell.settings.exportHint':
     'A zip of your profile, your direct messages, your own messages in your groups and the files you uploaded.',
   'shell.settings.exportButton': 'Export my data',

@@ -35,7 +35,7 @@ export const shell: Record<keyof typeof en, string> = {
   'shell.settings.pushOn': '开启通知',
   'shell.settings.pushOff': '关闭通知',
   'shell.settings.logOut': '退出登录',
-  'shell.settings.exportTitle': '你的数据',
+  'shell.settings.exportTitle': '导出',
   'shell.settings.exportHint': '一个 zip 压缩包，包含你的个人资料、私信、你在各群组中发送的消息以及你上传的文件。',
   'shell.settings.exportButton': '导出我的数据',
   'shell.adminConsole': '管理控制台',

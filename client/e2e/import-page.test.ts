@@ -102,7 +102,7 @@ describe('the Import page in the web client', () => {
 
     const recent = console_.getByRole('list', { name: 'Recent imports' }).getByTestId('import-row');
     assert.equal(await recent.count(), 1);
-    assert.match((await recent.first().textContent()) ?? '', /acme-slack\.zip.*Slack · done/);
+    assert.match((await recent.first().textContent()) ?? '', /acme-slack\.zip.*Slack · Done/);
   });
 
   it('marks the accounts the import made as imported, with a claim link to hand over', async () => {

@@ -172,7 +172,7 @@ describe('moderating a group in the web client', () => {
     await settings.getByRole('button', { name: 'Create invite' }).click();
     const code = (await settings.getByTestId('invite-code').textContent())!;
     const made = settings.getByTestId('invite-row').filter({ hasText: code });
-    assert.match(await textOf(made), /0 of 1 uses · expires/);
+    assert.match(await textOf(made), /0 of 1 use · expires/);
     await made.getByRole('button', { name: 'Revoke' }).click();
     await made.waitFor({ state: 'detached' });
     const revoked = await fetch(`${story.server.base}/api/invites/${code}/accept`, {

@@ -21,4 +21,6 @@ export const composer = {
   'composer.commandFailed': '/{command} ist fehlgeschlagen. {error}',
   'composer.dismiss': 'Ausblenden',
   'composer.dismissNote': 'den Hinweis zu /{command}',
+  'composer.readOnly': 'Nur Admins können in diesem Kanal posten',
+  'composer.mutedUntil': 'Du bist in dieser Gruppe stummgeschaltet bis {when}',
 };

@@ -22,4 +22,6 @@ export const composer = {
   'composer.commandFailed': '/{command} failed. {error}',
   'composer.dismiss': 'Dismiss',
   'composer.dismissNote': 'the note about /{command}',
+  'composer.readOnly': 'Only admins can post in this panel',
+  'composer.mutedUntil': 'You are muted in this group until {when}',
 };

@@ -21,4 +21,6 @@ export const composer = {
   'composer.commandFailed': '/{command} 执行失败。{error}',
   'composer.dismiss': '关闭',
   'composer.dismissNote': '关于 /{command} 的提示',
+  'composer.readOnly': '只有管理员可以在此频道发帖',
+  'composer.mutedUntil': '你在本群组被禁言至 {when}',
 };

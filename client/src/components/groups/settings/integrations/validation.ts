@@ -1,5 +1,5 @@
 import { t } from '../../../../i18n/i18n.ts';
-import { BUILT_IN_COMMANDS } from '../../../../state/commands.ts';
+import { BUILT_IN_COMMAND_TRIGGERS } from '@im/protocol';
 
 // What the integration forms check before asking the server, each answering
 // a sentence to show (in the current language) or null. The server checks again (and refuses private
@@ -43,7 +43,7 @@ export function triggerProblem(text: string): string | null {
   if (!/^[a-z0-9_-]+$/.test(trigger) || trigger.length > MAX_TRIGGER) {
     return t('integrations.problem.triggerInvalid', { max: MAX_TRIGGER });
   }
-  if (BUILT_IN_COMMANDS.some((c) => c.trigger === trigger))
+  if (BUILT_IN_COMMAND_TRIGGERS.some((builtIn) => builtIn === trigger))
     return t('integrations.problem.triggerBuiltIn', { trigger });
   return null;
 }

@@ -83,7 +83,7 @@ export function redeemSsoCode(): Promise<boolean> {
       await loginWithSso(arrived.code);
       return true;
     } catch (err) {
-      arrived.error ??= `Single sign-on did not complete: ${describeError(err)}`;
+      arrived.error ??= t('auth.sso.error.incomplete', { reason: describeError(err) });
       return false;
     }
   })();

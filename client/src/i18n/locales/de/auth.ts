@@ -65,4 +65,5 @@ export const auth = {
   'auth.sso.error.other': 'Die einmalige Anmeldung hat nicht funktioniert. Bitte versuche es erneut.',
   'auth.sso.error.signInFirst':
     'Melde dich zuerst bei diesem Server an und verknüpfe dann dein Konto erneut über die Einstellungen.',
+  'auth.sso.error.incomplete': 'Die einmalige Anmeldung wurde nicht abgeschlossen: {reason}',
 };

@@ -57,4 +57,5 @@ export const auth = {
   'auth.sso.error.rate_limited': 'Too many sign-in attempts. Please wait a minute and try again.',
   'auth.sso.error.other': 'Single sign-on did not work. Please try again.',
   'auth.sso.error.signInFirst': 'Sign in to this server first, then link your account again from Settings.',
+  'auth.sso.error.incomplete': 'Single sign-on did not complete: {reason}',
 };

@@ -53,4 +53,5 @@ export const auth = {
   'auth.sso.error.rate_limited': '登录尝试次数过多。请等待一分钟后重试。',
   'auth.sso.error.other': '单点登录失败。请重试。',
   'auth.sso.error.signInFirst': '请先登录此服务器，然后在设置中重新关联你的账号。',
+  'auth.sso.error.incomplete': '单点登录未完成：{reason}',
 };

@@ -1,3 +1,4 @@
+import { t } from '../i18n/i18n.ts';
 import { apiPath, createApiClient, type ParamsOf, type ResponseOf } from '@im/api-client';
 import type { Message } from '@im/protocol';
 import { http } from './http.ts';
@@ -16,5 +17,5 @@ export { apiPath };
  */
 export function storedMessage(answer: ResponseOf<'chat.send'>): Message {
   if ('seq' in answer) return answer;
-  throw new Error('The message was not stored.');
+  throw new Error(t('composer.notStored'));
 }

@@ -22,7 +22,7 @@ export class ApiRequestError extends Error {
       body = undefined;
     }
     const code = body?.error?.code ?? `HTTP_${res.status}`;
-    const message = body?.error?.message ?? (res.statusText || `Request failed (${res.status})`);
+    const message = body?.error?.message ?? (res.statusText || t('errors.requestFailed', { status: res.status }));
     return new ApiRequestError(res.status, code, message);
   }
 }

@@ -1,3 +1,4 @@
+import { t } from '../i18n/i18n.ts';
 import type { FileInfo } from '@im/protocol';
 import { ApiRequestError, networkError } from './errors.ts';
 import { http } from './http.ts';
@@ -48,12 +49,12 @@ export function postFile<T>(
         new ApiRequestError(
           xhr.status,
           body?.error?.code ?? `HTTP_${xhr.status}`,
-          body?.error?.message ?? `Upload failed (${xhr.status})`,
+          body?.error?.message ?? t('errors.uploadFailed', { status: xhr.status }),
         ),
       );
     };
     xhr.onerror = () => reject(networkError());
-    xhr.onabort = () => reject(new ApiRequestError(0, 'ABORTED', 'Upload cancelled'));
+    xhr.onabort = () => reject(new ApiRequestError(0, 'ABORTED', t('errors.uploadCancelled')));
     const form = new FormData();
     form.append('file', file, file.name);
     // An upload of a session that ends stops with it.

@@ -129,8 +129,8 @@ export async function showMessageNotification(message: Message, title: string, w
       why === 'dm' || why === 'message'
         ? body
         : why === 'thread'
-          ? `replied in a thread you follow: ${body}`
-          : `mentioned you: ${body}`,
+          ? t('push.body.reply', { body })
+          : t('push.body.mention', { body }),
     tag: `${message.converseId}:${message.seq}`,
     data: { converseId: message.converseId },
   };

@@ -1,3 +1,4 @@
+import { t } from '../i18n/i18n.ts';
 import type { CallParticipant, CallRecord, CallState } from '@im/protocol';
 
 /** How long an incoming DM call rings, and how long a caller waits for an answer, before giving up. */
@@ -57,10 +58,10 @@ export function formatCallDuration(totalSec: number): string {
 export function callRecordText(record: CallRecord, mine: boolean): string {
   switch (record.outcome) {
     case 'missed':
-      return mine ? 'Call not answered' : 'Missed call';
+      return t(mine ? 'calls.record.notAnswered' : 'calls.record.missed');
     case 'declined':
-      return 'Call declined';
+      return t('calls.record.declined');
     case 'ended':
-      return `Call ended · ${formatCallDuration(record.durationSec)}`;
+      return t('calls.record.ended', { duration: formatCallDuration(record.durationSec) });
   }
 }

@@ -1,3 +1,4 @@
+import { t } from '../i18n/i18n.ts';
 import type { CallDeclined, CallJoin, CallRinging, CallState } from '@im/protocol';
 import { ApiRequestError, describeError } from '../api/errors.ts';
 import { accountStore, forgetOnSignOut } from './account-state.ts';
@@ -72,11 +73,12 @@ export const currentRoom = (): CallRoom | null => live;
 
 const setMine = (patch: Partial<MyCall>) => useCalls.setState((s) => (s.mine ? { mine: { ...s.mine, ...patch } } : {}));
 
-export const UNAVAILABLE = 'Voice and video are not available on this server';
+/** What a server without voice and video answers to joining a call. */
+export const unavailableText = (): string => t('calls.unavailable');
 
 function joinFailure(err: unknown): string {
-  if (err instanceof ApiRequestError && err.status === 503) return UNAVAILABLE;
-  return `Could not join the call: ${describeError(err)}`;
+  if (err instanceof ApiRequestError && err.status === 503) return unavailableText();
+  return t('calls.joinFailed', { reason: describeError(err) });
 }
 
 /** The sentence for a microphone or camera the browser refused or could not open. */
@@ -84,11 +86,9 @@ export function deviceFailure(what: 'microphone' | 'camera' | 'screen', err: unk
   // getUserMedia rejects with a DOMException, which is not an Error everywhere.
   const name = typeof err === 'object' && err !== null && 'name' in err ? String(err.name) : '';
   if (name === 'NotAllowedError' || name === 'SecurityError')
-    return what === 'screen'
-      ? 'Screen sharing was not allowed'
-      : `The browser did not allow the ${what}: allow it for this site to be heard${what === 'camera' ? ' and seen' : ''}`;
-  if (name === 'NotFoundError' || name === 'OverconstrainedError') return `No ${what} was found`;
-  return `The ${what} could not be used: ${describeError(err)}`;
+    return what === 'screen' ? t('calls.failure.screenRefused') : t('calls.failure.refused', { what });
+  if (name === 'NotFoundError' || name === 'OverconstrainedError') return t('calls.failure.notFound', { what });
+  return t('calls.failure.unusable', { what, reason: describeError(err) });
 }
 
 /**

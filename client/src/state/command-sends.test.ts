@@ -2,7 +2,7 @@ import type { Ack, CommandAccepted, SlashCommand } from '@im/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { alice, bob, message } from '../test/fixtures.ts';
 import { fakeSocket } from '../test/socket.ts';
-import { COMMAND_FAILED, commandAnswered } from './command-sends.ts';
+import { commandAnswered, commandFailedText } from './command-sends.ts';
 import { setCurrentSocket } from './connection.ts';
 import { sendCommand, sendMessage } from './conversations.ts';
 import { emptyConverse } from './messages.ts';
@@ -66,7 +66,7 @@ describe('sending a slash command', () => {
     fakeSocket(() => accepted('failed'));
     sendCommand(CONVERSE, '/deploy', deploy);
     await settle();
-    expect(notes()).toMatchObject([{ status: 'failed', error: COMMAND_FAILED }]);
+    expect(notes()).toMatchObject([{ status: 'failed', error: commandFailedText() }]);
 
     setState({ commandNotes: {} });
     fakeSocket(() => ({ ok: false, error: { code: 'IM_ERR_MUTED', message: 'muted' } }));

@@ -1,3 +1,4 @@
+import { t } from '../i18n/i18n.ts';
 import type { CommandAccepted, Message } from '@im/protocol';
 import { setState } from './store.ts';
 
@@ -18,7 +19,8 @@ export interface CommandNote {
   botId?: string;
 }
 
-export const COMMAND_FAILED = 'Its service could not be reached or answered with an error.';
+/** The note of a command whose service failed. */
+export const commandFailedText = (): string => t('composer.commandServiceFailed');
 
 /** A command's name without its slash, however the server spelled it. */
 export const bareCommand = (command: string): string => command.replace(/^\//, '');
@@ -56,7 +58,7 @@ export function commandAccepted(converseId: string, id: string, accepted: Comman
       converseId,
       command: held?.command ?? bareCommand(accepted.command),
       status: accepted.status,
-      ...(accepted.status === 'failed' ? { error: COMMAND_FAILED } : {}),
+      ...(accepted.status === 'failed' ? { error: commandFailedText() } : {}),
     };
     return [...rest, note];
   });

@@ -1,3 +1,5 @@
+import { t } from '../i18n/i18n.ts';
+import type { MessageKey } from '../i18n/locales/en/index.ts';
 import { BUILT_IN_COMMAND_TRIGGERS, type SlashCommand } from '@im/protocol';
 import { getState, setState } from './store.ts';
 import { accountMap } from './account-state.ts';
@@ -16,16 +18,18 @@ export interface CommandSuggestion {
   builtIn?: boolean;
 }
 
-const BUILT_IN_DESCRIPTIONS: Record<(typeof BUILT_IN_COMMAND_TRIGGERS)[number], string> = {
-  me: 'Say what you are doing, shown in italics after your name',
-  shrug: 'Adds ¯\\_(ツ)_/¯ to your message',
+const BUILT_IN_DESCRIPTIONS: Record<(typeof BUILT_IN_COMMAND_TRIGGERS)[number], MessageKey> = {
+  me: 'composer.command.me',
+  shrug: 'composer.command.shrug',
 };
 
-export const BUILT_IN_COMMANDS: readonly CommandSuggestion[] = BUILT_IN_COMMAND_TRIGGERS.map((trigger) => ({
-  trigger,
-  description: BUILT_IN_DESCRIPTIONS[trigger],
-  builtIn: true,
-}));
+/** The commands the server answers itself, described in the current language. */
+export const builtInCommands = (): CommandSuggestion[] =>
+  BUILT_IN_COMMAND_TRIGGERS.map((trigger) => ({
+    trigger,
+    description: t(BUILT_IN_DESCRIPTIONS[trigger]),
+    builtIn: true,
+  }));
 
 /**
  * The action a `/me` send will be stored as (the server's rule: `/me` and some
@@ -99,11 +103,11 @@ export function forgetCommandAges(): void {
 
 /** The group's commands then the built-in ones, one entry per trigger (the server answers a built-in itself). */
 export function commandSuggestions(commands: readonly SlashCommand[] | undefined): CommandSuggestion[] {
-  const builtIn = new Set(BUILT_IN_COMMANDS.map((c) => c.trigger));
+  const builtIn = new Set<string>(BUILT_IN_COMMAND_TRIGGERS);
   const own = (commands ?? [])
     .filter((c) => !builtIn.has(c.trigger))
     .map((c): CommandSuggestion => ({ trigger: c.trigger, description: c.description }));
-  return [...own, ...BUILT_IN_COMMANDS];
+  return [...own, ...builtInCommands()];
 }
 
 /** The trigger a text starts with: `/deploy now` → `deploy`; none for plain text. */

@@ -294,8 +294,6 @@ export function restoreUnsent(unsent: readonly PendingMessage[]): void {
   if (currentSocket()?.connected) retryFailedSends();
 }
 
-const OFFLINE = 'Not sent: no connection';
-
 /** Sends a message (or a command, which has a note instead of a pending message) and takes in the answer. */
 function deliver(p: PendingMessage, opts: { command?: boolean } = {}): Promise<void> {
   // A message waits for the ones written before it in its converse; a command has no place in the timeline.
@@ -310,7 +308,9 @@ async function deliverNow(p: PendingMessage, opts: { command?: boolean }): Promi
   // Without a connection a message waits (kept across a reload) and goes when it returns; the server
   // stores it once whatever happened to an earlier try (its clientMsgId).
   const offline = () =>
-    opts.command ? failed(OFFLINE) : setPending(p.converseId, p.clientMsgId, { status: 'queued', error: undefined });
+    opts.command
+      ? failed(t('composer.notSentOffline'))
+      : setPending(p.converseId, p.clientMsgId, { status: 'queued', error: undefined });
   // Cancelled while it waited for the ones before it.
   if (!opts.command && !getState().converses[p.converseId]?.pending.some((held) => held.clientMsgId === p.clientMsgId))
     return;

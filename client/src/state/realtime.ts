@@ -1,3 +1,4 @@
+import { t } from '../i18n/i18n.ts';
 import type { Message, SyncResult } from '@im/protocol';
 import { mentionsMe } from './mentions-me.ts';
 import { applyReceipt } from './receipts.ts';
@@ -266,7 +267,7 @@ function maybeNotify(message: Message): void {
   const why = notifyReason(message, me.id);
   if (!why) return;
   const author = s.users[message.authorId];
-  void showMessageNotification(message, author ? author.nickname || author.username : 'New message', why);
+  void showMessageNotification(message, author ? author.nickname || author.username : t('push.title.message'), why);
 }
 
 /** Why a message is worth a system notification, by my level of its converse (none while muted). */

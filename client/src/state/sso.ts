@@ -3,6 +3,7 @@ import { loginWithSso } from './session.ts';
 import { getState, notify } from './store.ts';
 import { api } from '../api/api.ts';
 import { t } from '../i18n/i18n.ts';
+import type { MessageKey } from '../i18n/locales/en/index.ts';
 
 /** Where the server's single sign-on sends the browser back to, read once from the address. */
 export interface SsoLanding {
@@ -14,21 +15,21 @@ export interface SsoLanding {
   error?: string;
 }
 
-const REASONS: Record<string, string> = {
-  state: 'The sign-in took too long or was started in another browser or tab. Please try again.',
-  expired: 'That link request has expired. Please try again from your settings.',
-  denied: 'The sign-in was cancelled at the identity provider.',
-  provider: 'The identity provider did not confirm the sign-in. Please try again.',
-  unavailable: 'The identity provider cannot be reached right now. Please try again later.',
-  no_account:
-    'There is no account here for your identity provider account. Sign in with your password and link it in Settings, or ask an administrator.',
-  deactivated: 'This account has been deactivated by a server administrator.',
-  rate_limited: 'Too many sign-in attempts. Please wait a minute and try again.',
+const REASONS: Record<string, MessageKey> = {
+  state: 'auth.sso.error.state',
+  expired: 'auth.sso.error.expired',
+  denied: 'auth.sso.error.denied',
+  provider: 'auth.sso.error.provider',
+  unavailable: 'auth.sso.error.unavailable',
+  no_account: 'auth.sso.error.no_account',
+  deactivated: 'auth.sso.error.deactivated',
+  rate_limited: 'auth.sso.error.rate_limited',
 };
 
 /** The sentence for an `oidcError` reason (unknown ones get a general one). */
 export function ssoErrorText(reason: string): string {
-  return REASONS[reason] ?? 'Single sign-on did not work. Please try again.';
+  // Own keys only: a reason such as `constructor` is no entry.
+  return t(Object.hasOwn(REASONS, reason) ? REASONS[reason]! : 'auth.sso.error.other');
 }
 
 /** The landing's parts of a query string (`?oidc=...`), and the query without them. */
@@ -82,7 +83,7 @@ export function redeemSsoCode(): Promise<boolean> {
       await loginWithSso(arrived.code);
       return true;
     } catch (err) {
-      arrived.error ??= `Single sign-on did not complete: ${describeError(err)}`;
+      arrived.error ??= t('auth.sso.error.incomplete', { reason: describeError(err) });
       return false;
     }
   })();
@@ -107,7 +108,7 @@ export async function settleSsoLanding(showSignedOut: (text: string) => void): P
   }
   if (!arrived.linkCode) return;
   if (!signedIn) {
-    showSignedOut('Sign in to this server first, then link your account again from Settings.');
+    showSignedOut(t('auth.sso.error.signInFirst'));
     return;
   }
   try {

@@ -1,3 +1,4 @@
+import { t } from '../i18n/i18n.ts';
 import { inSchedule, type PresenceStatus, type UserStatus } from '@im/protocol';
 import type { ChatSocket } from '../api/socket.ts';
 import { forgetOnSignOut } from './account-state.ts';
@@ -62,7 +63,7 @@ export function attachStatusEvents(socket: ChatSocket): void {
 
 /** The label of a status as the app shows it beside a dot. */
 export function presenceLabel(status: PresenceStatus | undefined, online: boolean | undefined): string {
-  if (status?.dnd) return 'Do not disturb';
-  if (!(status?.online ?? online)) return 'Offline';
-  return status?.away ? 'Away' : 'Online';
+  if (status?.dnd) return t('status.presence.dnd');
+  if (!(status?.online ?? online)) return t('status.presence.offline');
+  return t(status?.away ? 'status.presence.away' : 'status.presence.online');
 }

@@ -1,3 +1,4 @@
+import { t } from '../i18n/i18n.ts';
 import type { PublicUser } from '@im/protocol';
 import { getState, setState } from './store.ts';
 import { accountSet, forgetOnSignOut } from './account-state.ts';
@@ -45,7 +46,7 @@ export function ensureUsers(ids: Iterable<string>): void {
   });
 }
 
-export function displayName(user: PublicUser | undefined, fallback = 'Someone'): string {
+export function displayName(user: PublicUser | undefined, fallback = t('common.someone')): string {
   if (!user) return fallback;
   return user.nickname || user.username;
 }

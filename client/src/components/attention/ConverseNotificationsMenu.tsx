@@ -15,21 +15,10 @@ const LEVELS: Array<{ level: NotificationLevel; label: MessageKey; hint: Message
   { level: 'none', label: 'keyboard.notify.none', hint: 'keyboard.notify.noneHint' },
 ];
 
-/** The mute lengths in the app's languages (mute-times.ts names them in English). */
-const MUTE_NAMES: Record<string, MessageKey> = {
-  'For 1 hour': 'keyboard.notify.mute1h',
-  'For 8 hours': 'keyboard.notify.mute8h',
-  'Until tomorrow': 'keyboard.notify.muteTomorrow',
-};
-
 /** The converse header's bell: my notification level here, and muting it for a while. */
 export function ConverseNotificationsMenu(props: { converseId: string }) {
   const { t } = useTranslation();
   const { converseId } = props;
-  const muteName = (label: string) => {
-    const key = MUTE_NAMES[label];
-    return key ? t(key) : label;
-  };
   const { open, setOpen, ref } = useMenu<HTMLDivElement>();
   const groups = useStore((s) => s.groups);
   const dms = useStore((s) => s.dms);
@@ -81,12 +70,12 @@ export function ConverseNotificationsMenu(props: { converseId: string }) {
           <hr />
           {MUTE_CHOICES.map((m) => (
             <button
-              key={m.label}
+              key={`${m.label}-${m.values?.count}`}
               type="button"
               role="menuitem"
               onClick={() => choose(setting.level, m.until(new Date()))}
             >
-              {muteName(m.label)}
+              {t(m.label, { ...m.values })}
             </button>
           ))}
           <button type="button" role="menuitem" onClick={() => choose('none')}>

@@ -1,16 +1,17 @@
 import { t } from '../../i18n/i18n.ts';
+import type { ChoiceName } from '../status/status-choices.ts';
 import { appLocale } from '../messages/format.ts';
 
 /** The mute lengths the menu offers, as the end time each means from `now`. */
-export const MUTE_CHOICES = [
-  { label: 'For 1 hour', until: (now: Date) => new Date(now.getTime() + 3_600_000) },
-  { label: 'For 8 hours', until: (now: Date) => new Date(now.getTime() + 8 * 3_600_000) },
+export const MUTE_CHOICES: ReadonlyArray<ChoiceName & { until: (now: Date) => Date }> = [
+  { label: 'keyboard.notify.muteHours', values: { count: 1 }, until: (now) => new Date(now.getTime() + 3_600_000) },
+  { label: 'keyboard.notify.muteHours', values: { count: 8 }, until: (now) => new Date(now.getTime() + 8 * 3_600_000) },
   {
-    label: 'Until tomorrow',
+    label: 'keyboard.notify.muteTomorrow',
     // Tomorrow at 08:00 local time.
-    until: (now: Date) => new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1, 8, 0, 0, 0),
+    until: (now) => new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1, 8, 0, 0, 0),
   },
-] as const;
+];
 
 /** "until 14:30" / "until Tue 08:00": when a mute ends, for the menu's status line. */
 export function muteEndLabel(until: string, now = new Date()): string {

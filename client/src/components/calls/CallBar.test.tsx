@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { forgetAccountState } from '../../state/account-state.ts';
-import { joinCall, UNAVAILABLE, useCalls, type MyCall } from '../../state/calls.ts';
+import { joinCall, unavailableText, useCalls, type MyCall } from '../../state/calls.ts';
 import { initialState, setState } from '../../state/store.ts';
 import { alice, GROUP_ID } from '../../test/fixtures.ts';
 import { apiError, fakeServer } from '../../test/server.ts';
@@ -22,7 +22,7 @@ describe('the call bar', () => {
     render(<CallBar />);
     await act(() => joinCall({ converseId: LOUNGE, kind: 'panel', groupId: GROUP_ID, name: '#lounge' }));
     expect(requests.map((r) => `${r.method} ${r.url}`)).toEqual([`POST /api/converses/${LOUNGE}/call/join`]);
-    expect(screen.getByRole('alert').textContent).toBe(UNAVAILABLE);
+    expect(screen.getByRole('alert').textContent).toBe(unavailableText());
     expect(screen.getByTestId('call-phase').textContent).toBe('Could not join');
     expect(screen.queryByRole('button', { name: 'Leave call' })).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Close' }));

@@ -33,6 +33,7 @@ export function GroupSidebar(props: { group: Group; activeConverseId?: string })
   const [open, setOpen] = useState<Open>(null);
   const { open: menu, setOpen: setMenu, ref: menuRef } = useMenu<HTMLElement>();
   const managesPanels = hasPermission(group, 'managePanels');
+  const renames = hasPermission(group, 'manageGroup');
   const rosters = useCalls((s) => s.rosters);
   // Who is in each voice panel's call, asked once as the sidebar shows it; `call:updated` keeps it.
   const voiceConverses = group.panels
@@ -75,7 +76,7 @@ export function GroupSidebar(props: { group: Group; activeConverseId?: string })
                 {t('shell.sidebar.createPanel')}
               </button>
             )}
-            {hasPermission(group, 'manageGroup') && (
+            {renames && (
               <button type="button" role="menuitem" onClick={() => setOpen('rename')}>
                 {t('shell.sidebar.renameGroup')}
               </button>

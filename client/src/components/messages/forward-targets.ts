@@ -1,3 +1,4 @@
+import { t } from '../../i18n/i18n.ts';
 import type { DmConverse, Group, PublicUser } from '@im/protocol';
 import { displayName } from '../../state/users.ts';
 import { postingState } from './posting.ts';
@@ -33,7 +34,7 @@ export function forwardTargets(
     }
   const dms: ForwardTarget[] = Object.values(state.dms).map((dm) => {
     const other = dm.memberIds.find((id) => id !== meId) ?? meId;
-    return { converseId: dm.id, label: displayName(state.users[other], 'Direct message') };
+    return { converseId: dm.id, label: displayName(state.users[other], t('posts.forward.dm')) };
   });
   const byLabel = (a: ForwardTarget, b: ForwardTarget) => a.label.localeCompare(b.label);
   return [...panels.sort(byLabel), ...dms.sort(byLabel)].filter((t) => !q || t.label.toLowerCase().includes(q));

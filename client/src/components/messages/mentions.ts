@@ -1,3 +1,4 @@
+import { t } from '../../i18n/i18n.ts';
 import type { PublicUser, UserGroup } from '@im/protocol';
 
 /** The `@query` the caret is in, if any: at the start or after whitespace, up to the caret. */
@@ -13,9 +14,9 @@ export function mentionQueryAt(text: string, caret: number): { start: number; qu
  * `@username`). The server decides whether they mention anyone: in a large
  * group a plain member's `@all` stays text.
  */
-export const MANY_MENTIONS: readonly PublicUser[] = [
-  { id: '@all', username: 'all', nickname: 'Everyone', createdAt: '' },
-  { id: '@here', username: 'here', nickname: 'Everyone online', createdAt: '' },
+export const manyMentions = (): PublicUser[] => [
+  { id: '@all', username: 'all', nickname: t('composer.mention.all'), createdAt: '' },
+  { id: '@here', username: 'here', nickname: t('composer.mention.here'), createdAt: '' },
 ];
 
 /** A group's user groups, offered beside its members (`@handle` mentions each of their members). */
@@ -45,7 +46,7 @@ export function mentionCandidates(
     if (user.username.startsWith(q)) byUsername.push(user);
     else if (user.nickname.toLowerCase().startsWith(q)) byNickname.push(user);
   }
-  const many = q ? MANY_MENTIONS.filter((m) => m.username.startsWith(q)) : [];
+  const many = q ? manyMentions().filter((m) => m.username.startsWith(q)) : [];
   return [...byUsername, ...byNickname, ...many].slice(0, limit);
 }
 

@@ -1,3 +1,4 @@
+import { t } from '../../i18n/i18n.ts';
 import type { GroupRole, Panel } from '@im/protocol';
 import { useEffect, useState } from 'react';
 import { formatMoment } from './format.ts';
@@ -18,14 +19,14 @@ export interface PostingInput {
 
 export function postingState(input: PostingInput, now: number): Posting {
   if (input.postingRole === 'admin' && input.myRole === 'member') {
-    return { mode: 'read-only', text: 'Only admins can post in this panel' };
+    return { mode: 'read-only', text: t('composer.readOnly') };
   }
   const until = input.myMutedUntil ? Date.parse(input.myMutedUntil) : NaN;
   if (until > now) {
     return {
       mode: 'muted',
       until,
-      text: `You are muted in this group until ${formatMoment(input.myMutedUntil!, new Date(now))}`,
+      text: t('composer.mutedUntil', { when: formatMoment(input.myMutedUntil!, new Date(now)) }),
     };
   }
   return { mode: 'open' };

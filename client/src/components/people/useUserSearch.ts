@@ -1,3 +1,4 @@
+import { t } from '../../i18n/i18n.ts';
 import type { PublicUser } from '@im/protocol';
 import { useEffect, useState } from 'react';
 import { loadPresence } from '../../state/presence.ts';
@@ -35,7 +36,7 @@ export function useUserSearch(query: string, meId: string | undefined): UserSear
           setState({ results: people, searching: false });
           void loadPresence(people.map((u) => u.id));
         })
-        .catch(() => current && setState({ results: [], searching: false, error: 'Could not search' }));
+        .catch(() => current && setState({ results: [], searching: false, error: t('search.people.failed') }));
     }, DEBOUNCE_MS);
     return () => {
       current = false;

@@ -1,7 +1,6 @@
 import type { PresenceStatus } from '@im/protocol';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { MessageKey } from '../../i18n/locales/en/index.ts';
 import { describeError } from '../../api/errors.ts';
 import { changeMyStatus, isDndNow, type StatusChange } from '../../state/status.ts';
 import { notify, useStore } from '../../state/store.ts';
@@ -12,15 +11,6 @@ import { CustomStatus } from './CustomStatus.tsx';
 import { CustomStatusDialog } from './CustomStatusDialog.tsx';
 import { DND_CHOICES, untilLabel } from './status-choices.ts';
 
-/** The do-not-disturb lengths in the app's languages (status-choices.ts names them in English). */
-const DND_NAMES: Record<string, MessageKey> = {
-  'For 30 minutes': 'keyboard.status.dnd30m',
-  'For 1 hour': 'keyboard.status.dnd1h',
-  'For 8 hours': 'keyboard.status.dnd8h',
-  'Until tomorrow': 'keyboard.status.dndTomorrow',
-  'Until I turn it off': 'keyboard.status.dndOff',
-};
-
 /**
  * My avatar and name in the user bar, with my status: a click opens the
  * menu to be online or in do not disturb (for a while or until turned off)
@@ -29,10 +19,6 @@ const DND_NAMES: Record<string, MessageKey> = {
 export function StatusMenu() {
   const { t } = useTranslation();
   const me = useStore((s) => s.me);
-  const dndName = (label: string) => {
-    const key = DND_NAMES[label];
-    return key ? t(key) : label;
-  };
   const status = useStore((s) => s.myStatus);
   const { open, setOpen, ref } = useMenu<HTMLDivElement>();
   const [editing, setEditing] = useState(false);
@@ -83,13 +69,13 @@ export function StatusMenu() {
           </div>
           {DND_CHOICES.map((choice) => (
             <button
-              key={choice.label}
+              key={`${choice.label}-${choice.values?.count}`}
               type="button"
               role="menuitem"
               className="indented"
               onClick={() => change({ dnd: true, until: choice.until(new Date())?.toISOString() ?? null })}
             >
-              {dndName(choice.label)}
+              {t(choice.label, { ...choice.values })}
             </button>
           ))}
           <hr />

@@ -2,14 +2,25 @@ import { t } from '../../i18n/i18n.ts';
 import type { MessageKey } from '../../i18n/locales/en/index.ts';
 import { appLocale } from '../messages/format.ts';
 
+/** A menu choice's name: a message key and its arguments (the count of a length). */
+export interface ChoiceName {
+  label: MessageKey;
+  values?: { count: number };
+}
+
 /** The ends the status menu offers for do not disturb (null: until I turn it off). */
-export const DND_CHOICES: ReadonlyArray<{ label: string; until: (now: Date) => Date | null }> = [
-  { label: 'For 30 minutes', until: (now) => new Date(now.getTime() + 30 * 60_000) },
-  { label: 'For 1 hour', until: (now) => new Date(now.getTime() + 60 * 60_000) },
-  { label: 'For 8 hours', until: (now) => new Date(now.getTime() + 8 * 60 * 60_000) },
-  { label: 'Until tomorrow', until: tomorrowMorning },
-  { label: 'Until I turn it off', until: () => null },
+export const DND_CHOICES: ReadonlyArray<ChoiceName & { until: (now: Date) => Date | null }> = [
+  dndFor('keyboard.status.dndMinutes', 30, 60_000),
+  dndFor('keyboard.status.dndHours', 1, 60 * 60_000),
+  dndFor('keyboard.status.dndHours', 8, 60 * 60_000),
+  { label: 'keyboard.status.dndTomorrow', until: tomorrowMorning },
+  { label: 'keyboard.status.dndOff', until: () => null },
 ];
+
+/** "For 30 minutes": `count` units of `unitMs` from now. */
+function dndFor(label: MessageKey, count: number, unitMs: number) {
+  return { label, values: { count }, until: (now: Date) => new Date(now.getTime() + count * unitMs) };
+}
 
 /** 09:00 tomorrow, on this device's clock. */
 function tomorrowMorning(now: Date): Date {

@@ -51,4 +51,19 @@ export const auth = {
   'auth.verify.done':
     'Deine E-Mail-Adresse ist bestätigt. Sie kann jetzt Links zum Zurücksetzen des Passworts und Benachrichtigungen empfangen.',
   'auth.verify.askAgain': 'Fordere unter Einstellungen → E-Mail einen neuen Link an („Bestätigung erneut senden“).',
+  'auth.sso.error.state':
+    'Die Anmeldung hat zu lange gedauert oder wurde in einem anderen Browser oder Tab begonnen. Bitte versuche es erneut.',
+  'auth.sso.error.expired':
+    'Diese Verknüpfungsanfrage ist abgelaufen. Bitte versuche es erneut über deine Einstellungen.',
+  'auth.sso.error.denied': 'Die Anmeldung wurde beim Identitätsanbieter abgebrochen.',
+  'auth.sso.error.provider': 'Der Identitätsanbieter hat die Anmeldung nicht bestätigt. Bitte versuche es erneut.',
+  'auth.sso.error.unavailable': 'Der Identitätsanbieter ist gerade nicht erreichbar. Bitte versuche es später erneut.',
+  'auth.sso.error.no_account':
+    'Für dein Konto beim Identitätsanbieter gibt es hier kein Konto. Melde dich mit deinem Passwort an und verknüpfe es in den Einstellungen, oder frage einen Administrator.',
+  'auth.sso.error.deactivated': 'Dieses Konto wurde von einem Serveradministrator deaktiviert.',
+  'auth.sso.error.rate_limited': 'Zu viele Anmeldeversuche. Bitte warte eine Minute und versuche es erneut.',
+  'auth.sso.error.other': 'Die einmalige Anmeldung hat nicht funktioniert. Bitte versuche es erneut.',
+  'auth.sso.error.signInFirst':
+    'Melde dich zuerst bei diesem Server an und verknüpfe dann dein Konto erneut über die Einstellungen.',
+  'auth.sso.error.incomplete': 'Die einmalige Anmeldung wurde nicht abgeschlossen: {reason}',
 };

@@ -54,4 +54,17 @@ export const calls: Record<keyof typeof en, string> = {
   'calls.lobby.empty': 'Noch ist niemand hier.',
   'calls.lobby.join': 'Am Anruf teilnehmen',
   'calls.start': 'Anruf starten',
+  'calls.record.notAnswered': 'Anruf nicht angenommen',
+  'calls.record.missed': 'Verpasster Anruf',
+  'calls.record.declined': 'Anruf abgelehnt',
+  'calls.record.ended': 'Anruf beendet · {duration}',
+  'calls.unavailable': 'Sprache und Video sind auf diesem Server nicht verfügbar',
+  'calls.joinFailed': 'Dem Anruf konnte nicht beigetreten werden: {reason}',
+  'calls.failure.screenRefused': 'Bildschirmfreigabe wurde nicht erlaubt',
+  'calls.failure.refused':
+    '{what, select, camera {Der Browser hat die Kamera nicht erlaubt: Erlaube sie für diese Seite, um gehört und gesehen zu werden} other {Der Browser hat das Mikrofon nicht erlaubt: Erlaube es für diese Seite, um gehört zu werden}}',
+  'calls.failure.notFound':
+    '{what, select, camera {Keine Kamera gefunden} screen {Kein Bildschirm gefunden} other {Kein Mikrofon gefunden}}',
+  'calls.failure.unusable':
+    '{what, select, camera {Die Kamera konnte nicht verwendet werden: {reason}} screen {Der Bildschirm konnte nicht verwendet werden: {reason}} other {Das Mikrofon konnte nicht verwendet werden: {reason}}}',
 };

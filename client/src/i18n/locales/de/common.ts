@@ -8,4 +8,5 @@ export const common = {
   'common.retry': 'Erneut versuchen',
   'settings.language': 'Sprache',
   'settings.language.system': 'Wie der Browser ({language})',
+  'common.someone': 'Jemand',
 };

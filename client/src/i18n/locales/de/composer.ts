@@ -21,4 +21,13 @@ export const composer = {
   'composer.commandFailed': '/{command} ist fehlgeschlagen. {error}',
   'composer.dismiss': 'Ausblenden',
   'composer.dismissNote': 'den Hinweis zu /{command}',
+  'composer.readOnly': 'Nur Admins können in diesem Kanal posten',
+  'composer.mutedUntil': 'Du bist in dieser Gruppe stummgeschaltet bis {when}',
+  'composer.command.me': 'Sag, was du gerade tust, kursiv nach deinem Namen angezeigt',
+  'composer.command.shrug': 'Fügt ¯\\_(ツ)_/¯ an deine Nachricht an',
+  'composer.mention.all': 'Alle',
+  'composer.mention.here': 'Alle, die online sind',
+  'composer.commandServiceFailed': 'Sein Dienst war nicht erreichbar oder hat mit einem Fehler geantwortet.',
+  'composer.notSentOffline': 'Nicht gesendet: keine Verbindung',
+  'composer.notStored': 'Die Nachricht wurde nicht gespeichert.',
 };

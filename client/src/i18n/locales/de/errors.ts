@@ -30,4 +30,7 @@ export const errors: Record<keyof typeof en, string> = {
   'errors.IM_ERR_INTERNAL': 'Auf dem Server ist etwas schiefgegangen. Versuche es erneut.',
   'errors.IM_ERR_SERVICE_UNAVAILABLE':
     'Der Server ist ausgelastet oder teilweise ausgefallen. Versuche es gleich noch einmal.',
+  'errors.requestFailed': 'Anfrage fehlgeschlagen ({status})',
+  'errors.uploadFailed': 'Hochladen fehlgeschlagen ({status})',
+  'errors.uploadCancelled': 'Hochladen abgebrochen',
 };

@@ -23,4 +23,5 @@ export const posts: Record<keyof typeof en, string> = {
   'posts.bot': 'BOT',
   'posts.via': 'über {name}',
   'posts.aBot': 'einen Bot',
+  'posts.forward.dm': 'Direktnachricht',
 };

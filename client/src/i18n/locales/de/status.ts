@@ -26,4 +26,8 @@ export const status: Record<keyof typeof en, string> = {
   'status.dnd.days': 'Tage',
   'status.dnd.weekdays': 'Werktage',
   'status.dnd.apply': 'Zeitplan übernehmen',
+  'status.presence.dnd': 'Nicht stören',
+  'status.presence.offline': 'Offline',
+  'status.presence.away': 'Abwesend',
+  'status.presence.online': 'Online',
 };

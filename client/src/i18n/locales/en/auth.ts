@@ -46,4 +46,16 @@ export const auth = {
   'auth.verify.checking': 'Checking the link…',
   'auth.verify.done': 'Your e-mail address is verified. It can now receive password reset links and notifications.',
   'auth.verify.askAgain': 'Ask for a new link in Settings → E-mail (“Resend verification”).',
+  'auth.sso.error.state': 'The sign-in took too long or was started in another browser or tab. Please try again.',
+  'auth.sso.error.expired': 'That link request has expired. Please try again from your settings.',
+  'auth.sso.error.denied': 'The sign-in was cancelled at the identity provider.',
+  'auth.sso.error.provider': 'The identity provider did not confirm the sign-in. Please try again.',
+  'auth.sso.error.unavailable': 'The identity provider cannot be reached right now. Please try again later.',
+  'auth.sso.error.no_account':
+    'There is no account here for your identity provider account. Sign in with your password and link it in Settings, or ask an administrator.',
+  'auth.sso.error.deactivated': 'This account has been deactivated by a server administrator.',
+  'auth.sso.error.rate_limited': 'Too many sign-in attempts. Please wait a minute and try again.',
+  'auth.sso.error.other': 'Single sign-on did not work. Please try again.',
+  'auth.sso.error.signInFirst': 'Sign in to this server first, then link your account again from Settings.',
+  'auth.sso.error.incomplete': 'Single sign-on did not complete: {reason}',
 };

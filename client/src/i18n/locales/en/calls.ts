@@ -53,4 +53,17 @@ export const calls = {
   'calls.lobby.empty': 'Nobody is here yet.',
   'calls.lobby.join': 'Join the call',
   'calls.start': 'Start a call',
+  'calls.record.notAnswered': 'Call not answered',
+  'calls.record.missed': 'Missed call',
+  'calls.record.declined': 'Call declined',
+  'calls.record.ended': 'Call ended · {duration}',
+  'calls.unavailable': 'Voice and video are not available on this server',
+  'calls.joinFailed': 'Could not join the call: {reason}',
+  'calls.failure.screenRefused': 'Screen sharing was not allowed',
+  'calls.failure.refused':
+    '{what, select, camera {The browser did not allow the camera: allow it for this site to be heard and seen} other {The browser did not allow the microphone: allow it for this site to be heard}}',
+  'calls.failure.notFound':
+    '{what, select, camera {No camera was found} screen {No screen was found} other {No microphone was found}}',
+  'calls.failure.unusable':
+    '{what, select, camera {The camera could not be used: {reason}} screen {The screen could not be used: {reason}} other {The microphone could not be used: {reason}}}',
 };

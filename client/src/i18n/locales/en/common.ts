@@ -9,4 +9,5 @@ export const common = {
   'common.retry': 'Try again',
   'settings.language': 'Language',
   'settings.language.system': 'Same as the browser ({language})',
+  'common.someone': 'Someone',
 };

@@ -22,4 +22,13 @@ export const composer = {
   'composer.commandFailed': '/{command} failed. {error}',
   'composer.dismiss': 'Dismiss',
   'composer.dismissNote': 'the note about /{command}',
+  'composer.readOnly': 'Only admins can post in this panel',
+  'composer.mutedUntil': 'You are muted in this group until {when}',
+  'composer.command.me': 'Say what you are doing, shown in italics after your name',
+  'composer.command.shrug': 'Adds ¯\\_(ツ)_/¯ to your message',
+  'composer.mention.all': 'Everyone',
+  'composer.mention.here': 'Everyone online',
+  'composer.commandServiceFailed': 'Its service could not be reached or answered with an error.',
+  'composer.notSentOffline': 'Not sent: no connection',
+  'composer.notStored': 'The message was not stored.',
 };

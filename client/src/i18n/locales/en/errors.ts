@@ -28,4 +28,7 @@ export const errors = {
   'errors.IM_ERR_RATE_LIMITED': 'Too many requests. Wait a moment and try again.',
   'errors.IM_ERR_INTERNAL': 'Something went wrong on the server. Try again.',
   'errors.IM_ERR_SERVICE_UNAVAILABLE': 'The server is busy or partly down. Try again soon.',
+  'errors.requestFailed': 'Request failed ({status})',
+  'errors.uploadFailed': 'Upload failed ({status})',
+  'errors.uploadCancelled': 'Upload cancelled',
 };

@@ -14,6 +14,7 @@ import { explore } from './explore.ts';
 import { exports } from './exports.ts';
 import { format } from './format.ts';
 import { groups } from './groups.ts';
+import { integrations } from './integrations.ts';
 import { join } from './join.ts';
 import { keyboard } from './keyboard.ts';
 import { moderation } from './moderation.ts';
@@ -47,6 +48,7 @@ export const en = {
   ...exports,
   ...format,
   ...groups,
+  ...integrations,
   ...join,
   ...keyboard,
   ...moderation,

@@ -22,4 +22,5 @@ export const posts = {
   'posts.bot': 'BOT',
   'posts.via': 'via {name}',
   'posts.aBot': 'a bot',
+  'posts.forward.dm': 'Direct message',
 };

@@ -5,4 +5,6 @@ export const push = {
   'push.title.reply': 'New reply in a thread you follow',
   'push.title.reminder': 'Reminder',
   'push.title.message': 'New message',
+  'push.body.reply': 'replied in a thread you follow: {body}',
+  'push.body.mention': 'mentioned you: {body}',
 };

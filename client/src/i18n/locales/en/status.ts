@@ -24,4 +24,8 @@ export const status = {
   'status.dnd.days': 'Days',
   'status.dnd.weekdays': 'Weekdays',
   'status.dnd.apply': 'Apply schedule',
+  'status.presence.dnd': 'Do not disturb',
+  'status.presence.offline': 'Offline',
+  'status.presence.away': 'Away',
+  'status.presence.online': 'Online',
 };

@@ -54,4 +54,16 @@ export const calls: Record<keyof typeof en, string> = {
   'calls.lobby.empty': '这里还没有人。',
   'calls.lobby.join': '加入通话',
   'calls.start': '发起通话',
+  'calls.record.notAnswered': '通话未接听',
+  'calls.record.missed': '未接来电',
+  'calls.record.declined': '通话被拒绝',
+  'calls.record.ended': '通话结束 · {duration}',
+  'calls.unavailable': '此服务器不支持语音和视频',
+  'calls.joinFailed': '无法加入通话：{reason}',
+  'calls.failure.screenRefused': '屏幕共享未被允许',
+  'calls.failure.refused':
+    '{what, select, camera {浏览器未允许使用摄像头：请为此网站允许，以便他人听到和看到你} other {浏览器未允许使用麦克风：请为此网站允许，以便他人听到你}}',
+  'calls.failure.notFound': '{what, select, camera {未找到摄像头} screen {未找到屏幕} other {未找到麦克风}}',
+  'calls.failure.unusable':
+    '{what, select, camera {无法使用摄像头：{reason}} screen {无法使用屏幕：{reason}} other {无法使用麦克风：{reason}}}',
 };

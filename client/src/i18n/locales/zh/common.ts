@@ -8,4 +8,5 @@ export const common = {
   'common.retry': '重试',
   'settings.language': '语言',
   'settings.language.system': '跟随浏览器（{language}）',
+  'common.someone': '某人',
 };

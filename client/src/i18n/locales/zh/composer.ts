@@ -21,4 +21,13 @@ export const composer = {
   'composer.commandFailed': '/{command} 执行失败。{error}',
   'composer.dismiss': '关闭',
   'composer.dismissNote': '关于 /{command} 的提示',
+  'composer.readOnly': '只有管理员可以在此频道发帖',
+  'composer.mutedUntil': '你在本群组被禁言至 {when}',
+  'composer.command.me': '说明你正在做什么，以斜体显示在你的名字后面',
+  'composer.command.shrug': '在你的消息后添加 ¯\\_(ツ)_/¯',
+  'composer.mention.all': '所有人',
+  'composer.mention.here': '所有在线的人',
+  'composer.commandServiceFailed': '其服务无法访问或返回了错误。',
+  'composer.notSentOffline': '未发送：没有连接',
+  'composer.notStored': '消息未被保存。',
 };

@@ -29,4 +29,7 @@ export const errors: Record<keyof typeof en, string> = {
   'errors.IM_ERR_RATE_LIMITED': '请求过多，请稍后重试。',
   'errors.IM_ERR_INTERNAL': '服务器出错了，请重试。',
   'errors.IM_ERR_SERVICE_UNAVAILABLE': '服务器繁忙或部分服务不可用，请稍后重试。',
+  'errors.requestFailed': '请求失败（{status}）',
+  'errors.uploadFailed': '上传失败（{status}）',
+  'errors.uploadCancelled': '上传已取消',
 };

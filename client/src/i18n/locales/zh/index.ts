@@ -15,6 +15,7 @@ import { explore } from './explore.ts';
 import { exports } from './exports.ts';
 import { format } from './format.ts';
 import { groups } from './groups.ts';
+import { integrations } from './integrations.ts';
 import { join } from './join.ts';
 import { keyboard } from './keyboard.ts';
 import { moderation } from './moderation.ts';
@@ -48,6 +49,7 @@ export const zh: Catalog = {
   ...exports,
   ...format,
   ...groups,
+  ...integrations,
   ...join,
   ...keyboard,
   ...moderation,

@@ -23,4 +23,5 @@ export const posts: Record<keyof typeof en, string> = {
   'posts.bot': '机器人',
   'posts.via': '经由 {name}',
   'posts.aBot': '机器人',
+  'posts.forward.dm': '私信',
 };

@@ -33,4 +33,5 @@ export const search = {
   'switcher.tab.panel': '#{panel} · {group} · {app}',
   'switcher.tab.dm': '{name} · {app}',
   'switcher.tab.unread': '({count, number}) {title}',
+  'search.people.failed': '无法搜索',
 };

@@ -25,4 +25,8 @@ export const status: Record<keyof typeof en, string> = {
   'status.dnd.days': '日期',
   'status.dnd.weekdays': '工作日',
   'status.dnd.apply': '应用计划',
+  'status.presence.dnd': '请勿打扰',
+  'status.presence.offline': '离线',
+  'status.presence.away': '离开',
+  'status.presence.online': '在线',
 };

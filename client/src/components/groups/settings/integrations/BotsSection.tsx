@@ -1,4 +1,5 @@
 import type { Bot, BotWithToken } from '@im/protocol';
+import { Trans, useTranslation } from 'react-i18next';
 import { createBot, deleteBot, listBots, renewBotToken } from '../../../../state/integrations.ts';
 import { formatMoment } from '../../../messages/format.ts';
 import { BotBadge } from '../../../messages/BotBadge.tsx';
@@ -12,12 +13,6 @@ import { RowActions } from './RowActions.tsx';
 import { useCreateForm } from './useCreateForm.ts';
 import { useShownOnce } from './useShownOnce.tsx';
 
-const MANAGED: Record<NonNullable<Bot['managedBy']>['kind'], string> = {
-  incoming: 'an incoming webhook',
-  outgoing: 'an outgoing webhook',
-  command: 'a slash command',
-};
-
 /**
  * The group's bots: members that programs sign in as with a token. A new
  * bot's token is shown once; a new token replaces it. Bots made for a
@@ -25,17 +20,16 @@ const MANAGED: Record<NonNullable<Bot['managedBy']>['kind'], string> = {
  */
 export function BotsSection(props: { groupId: string }) {
   const { groupId } = props;
+  const { t } = useTranslation();
   const bots = useLoaded(groupId, () => listBots(groupId));
   const made = useShownOnce('bot-token', (m: BotWithToken) => ({
-    label: `Token for ${m.bot.nickname || m.bot.username}`,
+    label: t('integrations.bots.token', { name: m.bot.nickname || m.bot.username }),
     value: m.token,
     id: m.bot.id,
   }));
   return (
-    <IntegrationSection title="Bots" heading="h3">
-      <p className="hint">
-        A bot is a member that a program signs in as, with a token instead of a password (only in this group).
-      </p>
+    <IntegrationSection title={t('integrations.bots.title')} heading="h3">
+      <p className="hint">{t('integrations.bots.hint')}</p>
       <CreateBotForm
         groupId={groupId}
         onCreated={(result) => {
@@ -44,7 +38,7 @@ export function BotsSection(props: { groupId: string }) {
         }}
       />
       {made.view}
-      <LoadedList loaded={bots} label="Bots" keyOf={(b) => b.id} onRemoved={made.forget}>
+      <LoadedList loaded={bots} label={t('integrations.bots.title')} keyOf={(b) => b.id} onRemoved={made.forget}>
         {(bot, removed) => <BotRow groupId={groupId} bot={bot} onDeleted={removed} />}
       </LoadedList>
     </IntegrationSection>
@@ -52,21 +46,19 @@ export function BotsSection(props: { groupId: string }) {
 }
 
 function CreateBotForm(props: { groupId: string; onCreated: (made: BotWithToken) => void }) {
+  const { t } = useTranslation();
   const form = useCreateForm({ name: '' });
   const { name } = form.draft;
+  const check = () => nameProblem(name, 'bot') ?? { name: name.trim() };
   return (
     <InlineForm
-      label="Create a bot"
-      submit="Create bot"
-      {...form.frame(
-        () => nameProblem(name, 'bot') ?? { name: name.trim() },
-        (body) => createBot(props.groupId, body.name),
-        props.onCreated,
-      )}
+      label={t('integrations.bots.create')}
+      submit={t('integrations.bots.createSubmit')}
+      {...form.frame(check, (body) => createBot(props.groupId, body.name), props.onCreated)}
     >
       <div className="field-row">
         <NameField
-          label="Bot name"
+          label={t('integrations.bots.name')}
           value={name}
           invalid={form.problem !== null}
           onChange={(value) => form.edit({ name: value })}
@@ -78,28 +70,36 @@ function CreateBotForm(props: { groupId: string; onCreated: (made: BotWithToken)
 
 function BotRow(props: { groupId: string; bot: Bot; onDeleted: () => void }) {
   const { groupId, bot } = props;
+  const { t } = useTranslation();
   const name = bot.nickname || bot.username;
-  const token = useShownOnce('bot-token', (value: string) => ({ label: `New token for ${name}`, value }));
+  const token = useShownOnce('bot-token', (value: string) => ({
+    label: t('integrations.bots.newToken', { name }),
+    value,
+  }));
   return (
     <li className="mod-item" data-testid="bot-row" aria-label={name}>
       <p className="mod-line">
         <strong>{name}</strong> <BotBadge /> <span className="hint">@{bot.username}</span>
       </p>
       <p className="mod-line hint">
-        Created <time dateTime={bot.createdAt}>{formatMoment(bot.createdAt)}</time>
-        {bot.managedBy && ` · posts for ${MANAGED[bot.managedBy.kind]}, and goes when it is deleted`}
+        <Trans
+          i18nKey="integrations.bots.created"
+          values={{ date: formatMoment(bot.createdAt) }}
+          components={{ when: <time dateTime={bot.createdAt} /> }}
+        />
+        {bot.managedBy && <> · {t('integrations.bots.managed', { kind: bot.managedBy.kind })}</>}
       </p>
       {token.view}
       {/* A managed bot's buttons are its webhook's or command's. */}
       {!bot.managedBy && (
         <RowActions
-          renewLabel="New token"
+          renewLabel={t('integrations.bots.renew')}
           renew={{
-            question: `Make a new token for ${name}? The current token stops working at once.`,
+            question: t('integrations.bots.renewQuestion', { name }),
             run: async () => token.show((await renewBotToken(groupId, bot.id)).token),
           }}
           remove={{
-            question: `Delete the bot ${name}? Its token stops working at once.`,
+            question: t('integrations.bots.deleteQuestion', { name }),
             run: () => deleteBot(groupId, bot.id),
           }}
           onDeleted={props.onDeleted}

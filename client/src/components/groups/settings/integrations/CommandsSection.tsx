@@ -1,5 +1,6 @@
 import type { SlashCommand, SlashCommandWithSecret } from '@im/protocol';
 import { useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import {
   createCommand,
   deleteCommand,
@@ -25,15 +26,16 @@ import { bareTrigger, MAX_DESCRIPTION, MAX_TRIGGER, triggerProblem, urlProblem }
  */
 export function CommandsSection(props: { groupId: string }) {
   const { groupId } = props;
+  const { t } = useTranslation();
   const commands = useLoaded(groupId, () => listCommands(groupId));
   const made = useShownOnce('command-secret', (m: SlashCommandWithSecret) => ({
-    label: `Signing secret for /${m.trigger}`,
+    label: t('integrations.commands.secret', { trigger: m.trigger }),
     value: m.secret,
     id: m.id,
   }));
   return (
-    <IntegrationSection title="Commands" heading="h3">
-      <p className="hint">/me and /shrug are built in and need no setup.</p>
+    <IntegrationSection title={t('integrations.commands.title')} heading="h3">
+      <p className="hint">{t('integrations.commands.builtIn')}</p>
       <CreateCommandForm
         groupId={groupId}
         onCreated={(command) => {
@@ -42,7 +44,12 @@ export function CommandsSection(props: { groupId: string }) {
         }}
       />
       {made.view}
-      <LoadedList loaded={commands} label="Commands" keyOf={(c) => c.id} onRemoved={made.forget}>
+      <LoadedList
+        loaded={commands}
+        label={t('integrations.commands.title')}
+        keyOf={(c) => c.id}
+        onRemoved={made.forget}
+      >
         {(command, removed) => <CommandRow groupId={groupId} command={command} onDeleted={removed} />}
       </LoadedList>
     </IntegrationSection>
@@ -66,11 +73,12 @@ export function commandBody(draft: CommandDraft): { trigger: string; url: string
 }
 
 function CreateCommandForm(props: { groupId: string; onCreated: (command: SlashCommandWithSecret) => void }) {
+  const { t } = useTranslation();
   const { draft, edit, frame } = useCreateForm(EMPTY);
   return (
     <InlineForm
-      label="Create a command"
-      submit="Create command"
+      label={t('integrations.commands.create')}
+      submit={t('integrations.commands.createSubmit')}
       {...frame(
         () => commandBody(draft),
         (body) => createCommand(props.groupId, body),
@@ -79,13 +87,13 @@ function CreateCommandForm(props: { groupId: string; onCreated: (command: SlashC
     >
       <div className="field-row">
         <label>
-          Trigger
-          {/* The slash before the field is drawn by CSS, so the label stays "Trigger". */}
+          {t('integrations.commands.trigger')}
+          {/* The slash before the field is drawn by CSS, so the label stays the bare word. */}
           <span className="trigger-input">
             <input
               value={draft.trigger}
               maxLength={MAX_TRIGGER + 1}
-              placeholder="deploy"
+              placeholder={t('integrations.commands.triggerPlaceholder')}
               autoCapitalize="none"
               spellCheck={false}
               onChange={(e) => edit({ trigger: e.target.value })}
@@ -93,13 +101,13 @@ function CreateCommandForm(props: { groupId: string; onCreated: (command: SlashC
           </span>
         </label>
         <UrlField
-          placeholder="https://example.com/commands/deploy"
+          placeholder={t('integrations.commands.urlPlaceholder')}
           value={draft.url}
           onChange={(url) => edit({ url })}
         />
       </div>
       <label>
-        Description <span className="hint">(optional, shown when typing /)</span>
+        <Trans i18nKey="integrations.commands.description" components={{ hint: <span className="hint" /> }} />
         <input
           value={draft.description}
           maxLength={MAX_DESCRIPTION}
@@ -112,9 +120,10 @@ function CreateCommandForm(props: { groupId: string; onCreated: (command: SlashC
 
 function CommandRow(props: { groupId: string; command: SlashCommand; onDeleted: () => void }) {
   const { groupId, command } = props;
+  const { t } = useTranslation();
   const [suspended, setSuspended] = useState(command.suspended);
   const secret = useShownOnce('command-secret', (value: string) => ({
-    label: `New signing secret for /${command.trigger}`,
+    label: t('integrations.commands.newSecretFor', { trigger: command.trigger }),
     value,
   }));
   return (
@@ -123,20 +132,23 @@ function CommandRow(props: { groupId: string; command: SlashCommand; onDeleted: 
         <strong>/{command.trigger}</strong>
         {command.description && <span className="hint">{command.description}</span>}
       </p>
-      {command.url && <p className="mod-line hint">Calls {command.url}</p>}
+      {command.url && <p className="mod-line hint">{t('integrations.commands.calls', { url: command.url })}</p>}
       <SuspendedNote suspended={suspended} />
       {secret.view}
       <RowActions
-        renewLabel="New secret"
+        renewLabel={t('integrations.newSecret')}
         renew={{
-          question: `Make a new signing secret for /${command.trigger}? Signatures with the current one stop matching.`,
+          question: t('integrations.commands.renewQuestion', { trigger: command.trigger }),
           run: async () => {
             const renewed = await renewCommandSecret(groupId, command.id);
             setSuspended(renewed.suspended);
             secret.show(renewed.secret);
           },
         }}
-        remove={{ question: `Delete the command /${command.trigger}?`, run: () => deleteCommand(groupId, command.id) }}
+        remove={{
+          question: t('integrations.commands.deleteQuestion', { trigger: command.trigger }),
+          run: () => deleteCommand(groupId, command.id),
+        }}
         onDeleted={props.onDeleted}
       />
     </li>

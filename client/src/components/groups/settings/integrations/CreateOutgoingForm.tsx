@@ -1,5 +1,6 @@
 import type { Group, OutgoingWebhookWithSecret } from '@im/protocol';
 import { useId } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { createOutgoingHook, type OutgoingHookBody } from '../../../../state/integrations.ts';
 import { InlineForm } from '../InlineForm.tsx';
 import { NameField } from './NameField.tsx';
@@ -36,12 +37,13 @@ const EMPTY: OutgoingDraft = { url: '', name: '', panelId: '', words: '' };
 /** A new outgoing webhook: where to send, which panel's messages, and which words trigger it. */
 export function CreateOutgoingForm(props: { group: Group; onCreated: (hook: OutgoingWebhookWithSecret) => void }) {
   const { group } = props;
+  const { t } = useTranslation();
   const wordsHint = useId();
   const { draft, edit, frame } = useCreateForm(EMPTY);
   return (
     <InlineForm
-      label="Create an outgoing webhook"
-      submit="Create outgoing webhook"
+      label={t('integrations.outgoing.create')}
+      submit={t('integrations.outgoing.createSubmit')}
       // A refused address (a private one, say) comes back as the server's sentence, shown below.
       {...frame(
         () => outgoingBody(draft),
@@ -49,35 +51,35 @@ export function CreateOutgoingForm(props: { group: Group; onCreated: (hook: Outg
         props.onCreated,
       )}
     >
-      <UrlField placeholder="https://example.com/hooks/chat" value={draft.url} onChange={(url) => edit({ url })} />
+      <UrlField
+        placeholder={t('integrations.outgoing.urlPlaceholder')}
+        value={draft.url}
+        onChange={(url) => edit({ url })}
+      />
       <div className="field-row">
         <NameField
-          label={
-            <>
-              Name <span className="hint">(optional)</span>
-            </>
-          }
+          label={<Trans i18nKey="integrations.nameOptional" components={{ hint: <span className="hint" /> }} />}
           value={draft.name}
           onChange={(name) => edit({ name })}
         />
         <PanelSelect
           panels={group.panels}
           value={draft.panelId}
-          allLabel="All panels"
+          allLabel={t('integrations.allPanels')}
           onChange={(panelId) => edit({ panelId })}
         />
       </div>
       <label>
-        Trigger words <span className="hint">(optional, separated by commas)</span>
+        {t('integrations.outgoing.words')} <span className="hint">{t('integrations.outgoing.wordsHint')}</span>
         <input
           value={draft.words}
-          placeholder="deploy, status"
+          placeholder={t('integrations.outgoing.wordsPlaceholder')}
           onChange={(e) => edit({ words: e.target.value })}
           aria-describedby={wordsHint}
         />
       </label>
       <p className="hint" id={wordsHint}>
-        Only messages starting with one of these words are sent; with none, every message is.
+        {t('integrations.outgoing.wordsExplained')}
       </p>
     </InlineForm>
   );

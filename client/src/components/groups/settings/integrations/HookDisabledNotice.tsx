@@ -1,4 +1,5 @@
 import type { OutgoingWebhook } from '@im/protocol';
+import { Trans, useTranslation } from 'react-i18next';
 import { ErrorLine } from '../../../common/ErrorLine.tsx';
 import { useAction } from '../../../common/useAction.ts';
 import { formatMoment } from '../../../messages/format.ts';
@@ -20,21 +21,25 @@ export function HookDisabledNotice(props: {
   onChanged: (hook: OutgoingWebhook) => void;
 }) {
   const { hook } = props;
+  const { t } = useTranslation();
   const { busy, error, run } = useAction();
   if (!hook.disabled) {
     if (!hook.failingSince) return null;
     return (
       <p className="mod-line hint" data-testid="hook-failing">
-        Deliveries failing since <time dateTime={hook.failingSince}>{formatMoment(hook.failingSince)}</time>: it is
-        turned off after 24 hours of failures.
+        <Trans
+          i18nKey="integrations.outgoing.failing"
+          values={{ date: formatMoment(hook.failingSince) }}
+          components={{ when: <time dateTime={hook.failingSince} /> }}
+        />
       </p>
     );
   }
   return (
     <div role="status" className="mod-line" data-testid="hook-disabled">
       <p>
-        <span className="state-tag off">disabled</span> Nothing is sent to it. A hook is turned off after 24 hours of
-        failed deliveries, or by an admin. Check the receiver, then turn it back on.
+        <span className="state-tag off">{t('integrations.outgoing.disabledTag')}</span>{' '}
+        {t('integrations.outgoing.disabled')}
       </p>
       <ErrorLine error={error} />
       <button
@@ -44,7 +49,11 @@ export function HookDisabledNotice(props: {
           void run(async () => props.onChanged(await setOutgoingHookDisabled(props.groupId, hook.id, false)))
         }
       >
-        Turn back on <span className="visually-hidden">{hook.name || hook.url}</span>
+        <Trans
+          i18nKey="integrations.outgoing.turnOn"
+          values={{ name: hook.name || hook.url }}
+          components={{ hidden: <span className="visually-hidden" /> }}
+        />
       </button>
     </div>
   );

@@ -1,5 +1,6 @@
 import type { Group, IncomingWebhook, IncomingWebhookWithUrl } from '@im/protocol';
 import { useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import {
   createIncomingHook,
   deleteIncomingHook,
@@ -28,12 +29,13 @@ import { nameProblem } from './validation.ts';
  */
 export function IncomingHooksSection(props: { group: Group }) {
   const { group } = props;
+  const { t } = useTranslation();
   const hooks = useLoaded(group.id, () => listIncomingHooks(group.id));
   // The one hook whose address was just made, shown until Done.
   const [shown, setShown] = useState<{ id: string; url: string; justMade: boolean } | null>(null);
   const show = (hook: IncomingWebhookWithUrl, justMade: boolean) => setShown({ id: hook.id, url: hook.url, justMade });
   return (
-    <IntegrationSection title="Incoming webhooks" heading="h4">
+    <IntegrationSection title={t('integrations.incoming.title')} heading="h4">
       <CreateIncomingForm
         group={group}
         onCreated={(hook) => {
@@ -41,7 +43,7 @@ export function IncomingHooksSection(props: { group: Group }) {
           hooks.update((list) => [withoutUrl(hook), ...list.filter((h) => h.id !== hook.id)]);
         }}
       />
-      <LoadedList loaded={hooks} label="Incoming webhooks" keyOf={(h) => h.id}>
+      <LoadedList loaded={hooks} label={t('integrations.incoming.title')} keyOf={(h) => h.id}>
         {(hook, removed) => (
           <IncomingRow
             group={group}
@@ -67,29 +69,27 @@ function withoutUrl(hook: IncomingWebhookWithUrl): IncomingWebhook {
 
 function CreateIncomingForm(props: { group: Group; onCreated: (hook: IncomingWebhookWithUrl) => void }) {
   const { group } = props;
+  const { t } = useTranslation();
   // The panel chosen stays for the next webhook; only the name empties.
   const [panelId, setPanelId] = useState('');
   const form = useCreateForm({ name: '' });
   const { name } = form.draft;
   const chosen = group.panels.some((p) => p.id === panelId) ? panelId : (group.panels[0]?.id ?? '');
+  const check = () =>
+    (chosen ? nameProblem(name, 'webhook') : t('integrations.incoming.noPanel')) ?? {
+      panelId: chosen,
+      name: name.trim(),
+    };
   return (
     <InlineForm
-      label="Create an incoming webhook"
-      submit="Create incoming webhook"
-      {...form.frame(
-        () =>
-          (chosen ? nameProblem(name, 'webhook') : 'Create a panel for the webhook to post in first.') ?? {
-            panelId: chosen,
-            name: name.trim(),
-          },
-        (body) => createIncomingHook(group.id, body),
-        props.onCreated,
-      )}
+      label={t('integrations.incoming.create')}
+      submit={t('integrations.incoming.createSubmit')}
+      {...form.frame(check, (body) => createIncomingHook(group.id, body), props.onCreated)}
     >
       <div className="field-row">
         <PanelSelect panels={group.panels} value={chosen} onChange={setPanelId} />
         <NameField
-          label="Name"
+          label={t('integrations.name')}
           value={name}
           invalid={form.problem !== null}
           onChange={(value) => form.edit({ name: value })}
@@ -108,13 +108,17 @@ function IncomingRow(props: {
   onDeleted: () => void;
 }) {
   const { hook, group, shown } = props;
+  const { t } = useTranslation();
   return (
     <li className="mod-item" data-testid="incoming-row" aria-label={hook.name}>
       <p className="mod-line">
         <strong>{hook.name}</strong>{' '}
         <span className="hint">
-          posts in {panelLabel(group.panels, hook.panelId)} · created{' '}
-          <time dateTime={hook.createdAt}>{formatMoment(hook.createdAt)}</time>
+          <Trans
+            i18nKey="integrations.incoming.postsIn"
+            values={{ panel: panelLabel(group.panels, hook.panelId), date: formatMoment(hook.createdAt) }}
+            components={{ when: <time dateTime={hook.createdAt} /> }}
+          />
         </span>
       </p>
       <SuspendedNote suspended={hook.suspended} />
@@ -122,17 +126,17 @@ function IncomingRow(props: {
         <ShownAddress key={shown.url} url={shown.url} open={shown.justMade} onDone={props.onDone} />
       ) : (
         <p className="mod-line hint" data-testid="address-hidden">
-          Its address is shown only when it is made. Lost it? Give it a new secret for a new address.
+          {t('integrations.incoming.hidden')}
         </p>
       )}
       <RowActions
-        renewLabel="New secret"
+        renewLabel={t('integrations.newSecret')}
         renew={{
-          question: `Give ${hook.name} a new address? The current one stops working at once.`,
+          question: t('integrations.incoming.renewQuestion', { name: hook.name }),
           run: async () => props.onRenewed(await renewIncomingSecret(group.id, hook.id)),
         }}
         remove={{
-          question: `Delete the incoming webhook ${hook.name}? Its address stops working at once.`,
+          question: t('integrations.incoming.deleteQuestion', { name: hook.name }),
           run: () => deleteIncomingHook(group.id, hook.id),
         }}
         onDeleted={props.onDeleted}
@@ -143,10 +147,11 @@ function IncomingRow(props: {
 
 /** The address just made, with its copy button and curl line: shown this once, until Done. */
 function ShownAddress(props: { url: string; open: boolean; onDone: () => void }) {
+  const { t } = useTranslation();
   return (
     <ShownOnceBox
-      label="New webhook address"
-      ifLost="give the webhook a new secret (the old address then stops working)"
+      label={t('integrations.incoming.newAddress')}
+      ifLost={t('integrations.shownOnce.lostAddress')}
       onDone={props.onDone}
     >
       <HookAddress path={props.url} open={props.open} />

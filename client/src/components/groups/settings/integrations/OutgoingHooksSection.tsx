@@ -1,5 +1,6 @@
 import type { Group, OutgoingWebhook, OutgoingWebhookWithSecret } from '@im/protocol';
 import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import {
   deleteOutgoingHook,
   listOutgoingHooks,
@@ -24,14 +25,15 @@ import { useShownOnce } from './useShownOnce.tsx';
  */
 export function OutgoingHooksSection(props: { group: Group }) {
   const { group } = props;
+  const { t } = useTranslation();
   const hooks = useLoaded(group.id, () => listOutgoingHooks(group.id));
   const made = useShownOnce('outgoing-secret', (m: OutgoingWebhookWithSecret) => ({
-    label: `Signing secret for ${m.name || m.url}`,
+    label: t('integrations.outgoing.secret', { name: m.name || m.url }),
     value: m.secret,
     id: m.id,
   }));
   return (
-    <IntegrationSection title="Outgoing webhooks" heading="h4">
+    <IntegrationSection title={t('integrations.outgoing.title')} heading="h4">
       <CreateOutgoingForm
         group={group}
         onCreated={(hook) => {
@@ -40,7 +42,7 @@ export function OutgoingHooksSection(props: { group: Group }) {
         }}
       />
       {made.view}
-      <LoadedList loaded={hooks} label="Outgoing webhooks" keyOf={(h) => h.id} onRemoved={made.forget}>
+      <LoadedList loaded={hooks} label={t('integrations.outgoing.title')} keyOf={(h) => h.id} onRemoved={made.forget}>
         {(hook, removed) => (
           <OutgoingRow
             group={group}
@@ -61,32 +63,35 @@ function OutgoingRow(props: {
   onChanged: (hook: OutgoingWebhook) => void;
 }) {
   const { group, hook } = props;
+  const { t } = useTranslation();
   const name = hook.name || hook.url;
   const logId = useId();
   const [showLog, setShowLog] = useState(false);
   const [suspended, setSuspended] = useState(hook.suspended);
   const secret = useShownOnce('outgoing-secret', (value: string) => ({
-    label: `New signing secret for ${name}`,
+    label: t('integrations.outgoing.newSecretFor', { name }),
     value,
   }));
   return (
     <li className="mod-item" data-testid="outgoing-row" data-disabled={hook.disabled} aria-label={name}>
       <p className="mod-line">
         <strong>{name}</strong>
-        {hook.disabled && <span className="state-tag off">disabled</span>}
+        {hook.disabled && <span className="state-tag off">{t('integrations.outgoing.disabledTag')}</span>}
         {hook.name && <span className="hint">{hook.url}</span>}
       </p>
       <p className="mod-line hint">
         {panelLabel(group.panels, hook.panelId)} ·{' '}
-        {hook.triggerWords.length > 0 ? `messages starting with ${hook.triggerWords.join(', ')}` : 'every message'}
+        {hook.triggerWords.length > 0
+          ? t('integrations.outgoing.startingWith', { words: hook.triggerWords.join(', ') })
+          : t('integrations.outgoing.everyMessage')}
       </p>
       <SuspendedNote suspended={suspended} />
       <HookDisabledNotice groupId={group.id} hook={hook} onChanged={props.onChanged} />
       {secret.view}
       <RowActions
-        renewLabel="New secret"
+        renewLabel={t('integrations.newSecret')}
         renew={{
-          question: `Make a new signing secret for ${name}? Signatures with the current one stop matching.`,
+          question: t('integrations.outgoing.renewQuestion', { name }),
           run: async () => {
             const renewed = await renewOutgoingSecret(group.id, hook.id);
             setSuspended(renewed.suspended);
@@ -94,13 +99,13 @@ function OutgoingRow(props: {
           },
         }}
         remove={{
-          question: `Delete the outgoing webhook ${name}? Nothing more is sent to it.`,
+          question: t('integrations.outgoing.deleteQuestion', { name }),
           run: () => deleteOutgoingHook(group.id, hook.id),
         }}
         onDeleted={props.onDeleted}
       >
         <button type="button" aria-expanded={showLog} aria-controls={logId} onClick={() => setShowLog(!showLog)}>
-          Deliveries
+          {t('integrations.outgoing.deliveries')}
         </button>
       </RowActions>
       <div id={logId}>{showLog && <DeliveryLog groupId={group.id} hook={hook} />}</div>

@@ -1,4 +1,6 @@
 import type { Panel } from '@im/protocol';
+import { useTranslation } from 'react-i18next';
+import { t } from '../../../../i18n/i18n.ts';
 
 /** Picks one of the group's panels; with `allLabel`, an empty value means every panel. */
 export function PanelSelect(props: {
@@ -7,9 +9,10 @@ export function PanelSelect(props: {
   onChange: (panelId: string) => void;
   allLabel?: string;
 }) {
+  const { t } = useTranslation();
   return (
     <label>
-      Panel
+      {t('integrations.panel')}
       <select value={props.value} onChange={(e) => props.onChange(e.target.value)}>
         {props.allLabel !== undefined && <option value="">{props.allLabel}</option>}
         {props.panels.map((p) => (
@@ -23,8 +26,12 @@ export function PanelSelect(props: {
 }
 
 /** "#general", or what an id no longer in the group is called. */
-export function panelLabel(panels: readonly Panel[], panelId: string | undefined, none = 'All panels'): string {
+export function panelLabel(
+  panels: readonly Panel[],
+  panelId: string | undefined,
+  none = t('integrations.allPanels'),
+): string {
   if (!panelId) return none;
   const panel = panels.find((p) => p.id === panelId);
-  return panel ? `#${panel.name}` : 'a deleted panel';
+  return panel ? `#${panel.name}` : t('integrations.deletedPanel');
 }

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ErrorLine } from '../../../common/ErrorLine.tsx';
 import { useAction } from '../../../common/useAction.ts';
 import { whenConfirmed, type ConfirmRequest } from '../../../common/confirm.ts';
@@ -20,6 +21,7 @@ export function RowActions(props: {
   onDeleted: () => void;
   children?: ReactNode;
 }) {
+  const { t } = useTranslation();
   const { busy, error, run } = useAction();
   const ask = (question: string, button: ConfirmRequest['confirm'], task: () => Promise<unknown>) => {
     whenConfirmed({ text: question, confirm: button }, () => run(task));
@@ -48,7 +50,7 @@ export function RowActions(props: {
             })
           }
         >
-          Delete
+          {t('common.delete')}
         </button>
       </div>
     </>

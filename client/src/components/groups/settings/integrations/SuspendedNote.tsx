@@ -1,3 +1,5 @@
+import { Trans } from 'react-i18next';
+
 /**
  * Shown on a webhook or command whose maker is no longer an admin of the
  * group: it does nothing until it gets a new secret, which only the admin
@@ -7,8 +9,7 @@ export function SuspendedNote(props: { suspended: boolean | undefined }) {
   if (!props.suspended) return null;
   return (
     <p className="mod-line hint" data-testid="suspended-note">
-      <strong>Suspended</strong>: whoever set this up is no longer an admin of this group. It does nothing until it gets
-      a new secret.
+      <Trans i18nKey="integrations.suspended" components={{ strong: <strong /> }} />
     </p>
   );
 }

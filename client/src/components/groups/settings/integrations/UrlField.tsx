@@ -1,10 +1,12 @@
+import { useTranslation } from 'react-i18next';
 import { MAX_URL } from './validation.ts';
 
 /** The address a webhook or command sends to. */
 export function UrlField(props: { placeholder: string; value: string; onChange: (url: string) => void }) {
+  const { t } = useTranslation();
   return (
     <label>
-      URL
+      {t('integrations.url')}
       <input
         type="url"
         inputMode="url"

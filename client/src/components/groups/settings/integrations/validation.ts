@@ -1,7 +1,8 @@
-import { BUILT_IN_COMMANDS } from '../../../../state/commands.ts';
+import { t } from '../../../../i18n/i18n.ts';
+import { BUILT_IN_COMMAND_TRIGGERS } from '@im/protocol';
 
 // What the integration forms check before asking the server, each answering
-// a sentence to show or null. The server checks again (and refuses private
+// a sentence to show (in the current language) or null. The server checks again (and refuses private
 // addresses, which only it can resolve).
 
 export const MAX_NAME = 64;
@@ -9,26 +10,26 @@ export const MAX_URL = 2000;
 export const MAX_DESCRIPTION = 200;
 export const MAX_TRIGGER = 32;
 
-export function nameProblem(name: string, what: string): string | null {
+export function nameProblem(name: string, what: 'bot' | 'webhook'): string | null {
   const text = name.trim();
-  if (!text) return `Give the ${what} a name.`;
-  if (text.length > MAX_NAME) return `A ${what} name is at most ${MAX_NAME} characters.`;
+  if (!text) return t('integrations.problem.nameMissing', { what });
+  if (text.length > MAX_NAME) return t('integrations.problem.nameLong', { what, max: MAX_NAME });
   return null;
 }
 
 /** An address the server will POST to: absolute, http or https. */
 export function urlProblem(url: string): string | null {
   const text = url.trim();
-  if (!text) return 'Enter the address to send to.';
-  if (text.length > MAX_URL) return `The address is at most ${MAX_URL} characters.`;
+  if (!text) return t('integrations.problem.urlMissing');
+  if (text.length > MAX_URL) return t('integrations.problem.urlLong', { max: MAX_URL });
   let parsed: URL;
   try {
     parsed = new URL(text);
   } catch {
-    return 'Enter a full address, starting with https:// or http://.';
+    return t('integrations.problem.urlInvalid');
   }
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
-    return 'Only http:// and https:// addresses can be called.';
+    return t('integrations.problem.urlScheme');
   }
   return null;
 }
@@ -38,11 +39,12 @@ export const bareTrigger = (text: string): string => text.trim().replace(/^\//, 
 
 export function triggerProblem(text: string): string | null {
   const trigger = bareTrigger(text);
-  if (!trigger) return 'Enter the word that runs the command, such as deploy for /deploy.';
+  if (!trigger) return t('integrations.problem.triggerMissing');
   if (!/^[a-z0-9_-]+$/.test(trigger) || trigger.length > MAX_TRIGGER) {
-    return `A trigger is 1 to ${MAX_TRIGGER} lower-case letters, digits, - or _, with no spaces.`;
+    return t('integrations.problem.triggerInvalid', { max: MAX_TRIGGER });
   }
-  if (BUILT_IN_COMMANDS.some((c) => c.trigger === trigger)) return `/${trigger} is built in: choose another trigger.`;
+  if (BUILT_IN_COMMAND_TRIGGERS.some((builtIn) => builtIn === trigger))
+    return t('integrations.problem.triggerBuiltIn', { trigger });
   return null;
 }
 
@@ -59,9 +61,9 @@ export const MAX_TRIGGER_WORDS = 20;
 
 export function triggerWordsProblem(text: string): string | null {
   const words = parseTriggerWords(text);
-  if (words.length > MAX_TRIGGER_WORDS) return `At most ${MAX_TRIGGER_WORDS} trigger words.`;
-  if (words.some((w) => /\s/.test(w))) return 'Trigger words are single words, separated by commas.';
-  if (words.some((w) => w.length > MAX_NAME)) return `A trigger word is at most ${MAX_NAME} characters.`;
+  if (words.length > MAX_TRIGGER_WORDS) return t('integrations.problem.wordsMany', { max: MAX_TRIGGER_WORDS });
+  if (words.some((w) => /\s/.test(w))) return t('integrations.problem.wordsSpaces');
+  if (words.some((w) => w.length > MAX_NAME)) return t('integrations.problem.wordLong', { max: MAX_NAME });
   return null;
 }
 

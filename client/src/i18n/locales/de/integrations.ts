@@ -1,0 +1,115 @@
+import type { integrations as en } from '../en/integrations.ts';
+
+export const integrations: Record<keyof typeof en, string> = {
+  'integrations.webhooks': 'Webhooks',
+  'integrations.name': 'Name',
+  'integrations.nameOptional': 'Name <hint>(optional)</hint>',
+  'integrations.url': 'URL',
+  'integrations.panel': 'Kanal',
+  'integrations.allPanels': 'Alle Kanäle',
+  'integrations.deletedPanel': 'ein gelöschter Kanal',
+  'integrations.newSecret': 'Neues Geheimnis',
+  'integrations.suspended':
+    '<strong>Ausgesetzt</strong>: Wer dies eingerichtet hat, ist kein Admin dieser Gruppe mehr. Es tut nichts, bis es ein neues Geheimnis bekommt.',
+  'integrations.shownOnce.group': '{label} (nur einmal angezeigt)',
+  'integrations.shownOnce.warning': 'Jetzt kopieren: Es wird nur dieses eine Mal angezeigt.',
+  'integrations.shownOnce.lostSecret': 'Geht es verloren, erstelle ein neues (das alte funktioniert dann nicht mehr).',
+  'integrations.shownOnce.lostAddress':
+    'Geht sie verloren, gib dem Webhook ein neues Geheimnis (die alte Adresse funktioniert dann nicht mehr).',
+  'integrations.shownOnce.done': 'Fertig',
+  'integrations.bots.title': 'Bots',
+  'integrations.bots.hint':
+    'Ein Bot ist ein Mitglied, als das sich ein Programm anmeldet, mit einem Token statt eines Passworts (nur in dieser Gruppe).',
+  'integrations.bots.create': 'Bot erstellen',
+  'integrations.bots.createSubmit': 'Bot erstellen',
+  'integrations.bots.name': 'Name des Bots',
+  'integrations.bots.token': 'Token für {name}',
+  'integrations.bots.newToken': 'Neues Token für {name}',
+  'integrations.bots.created': 'Erstellt <when>{date}</when>',
+  'integrations.bots.managed':
+    '{kind, select, incoming {postet für einen eingehenden Webhook und verschwindet, wenn dieser gelöscht wird} outgoing {postet für einen ausgehenden Webhook und verschwindet, wenn dieser gelöscht wird} other {postet für einen Slash-Befehl und verschwindet, wenn dieser gelöscht wird}}',
+  'integrations.bots.renew': 'Neues Token',
+  'integrations.bots.renewQuestion':
+    'Ein neues Token für {name} erstellen? Das aktuelle Token funktioniert dann sofort nicht mehr.',
+  'integrations.bots.deleteQuestion': 'Den Bot {name} löschen? Sein Token funktioniert dann sofort nicht mehr.',
+  'integrations.incoming.title': 'Eingehende Webhooks',
+  'integrations.incoming.create': 'Eingehenden Webhook erstellen',
+  'integrations.incoming.createSubmit': 'Eingehenden Webhook erstellen',
+  'integrations.incoming.noPanel': 'Erstelle zuerst einen Kanal, in dem der Webhook posten kann.',
+  'integrations.incoming.postsIn': 'postet in {panel} · erstellt <when>{date}</when>',
+  'integrations.incoming.hidden':
+    'Seine Adresse wird nur beim Erstellen angezeigt. Verloren? Gib ihm ein neues Geheimnis für eine neue Adresse.',
+  'integrations.incoming.renewQuestion':
+    '{name} eine neue Adresse geben? Die aktuelle funktioniert dann sofort nicht mehr.',
+  'integrations.incoming.deleteQuestion':
+    'Den eingehenden Webhook {name} löschen? Seine Adresse funktioniert dann sofort nicht mehr.',
+  'integrations.incoming.newAddress': 'Neue Webhook-Adresse',
+  'integrations.incoming.address': 'Webhook-URL',
+  'integrations.incoming.curl': 'Mit curl ausprobieren',
+  'integrations.incoming.curlExample': 'curl-Beispiel',
+  'integrations.outgoing.title': 'Ausgehende Webhooks',
+  'integrations.outgoing.create': 'Ausgehenden Webhook erstellen',
+  'integrations.outgoing.createSubmit': 'Ausgehenden Webhook erstellen',
+  'integrations.outgoing.urlPlaceholder': 'https://example.com/hooks/chat',
+  'integrations.outgoing.words': 'Auslösewörter',
+  'integrations.outgoing.wordsHint': '(optional, durch Kommas getrennt)',
+  'integrations.outgoing.wordsPlaceholder': 'deploy, status',
+  'integrations.outgoing.wordsExplained':
+    'Nur Nachrichten, die mit einem dieser Wörter beginnen, werden gesendet; ohne Wörter jede Nachricht.',
+  'integrations.outgoing.secret': 'Signaturgeheimnis für {name}',
+  'integrations.outgoing.newSecretFor': 'Neues Signaturgeheimnis für {name}',
+  'integrations.outgoing.startingWith': 'Nachrichten, die mit {words} beginnen',
+  'integrations.outgoing.everyMessage': 'jede Nachricht',
+  'integrations.outgoing.disabledTag': 'ausgeschaltet',
+  'integrations.outgoing.renewQuestion':
+    'Ein neues Signaturgeheimnis für {name} erstellen? Signaturen mit dem aktuellen passen dann nicht mehr.',
+  'integrations.outgoing.deleteQuestion':
+    'Den ausgehenden Webhook {name} löschen? Es wird nichts mehr an ihn gesendet.',
+  'integrations.outgoing.deliveries': 'Zustellungen',
+  'integrations.outgoing.failing':
+    'Zustellungen schlagen fehl seit <when>{date}</when>: Nach 24 Stunden mit Fehlern wird er ausgeschaltet.',
+  'integrations.outgoing.disabled':
+    'Es wird nichts an ihn gesendet. Ein Hook wird nach 24 Stunden fehlgeschlagener Zustellungen oder von einem Admin ausgeschaltet. Prüfe den Empfänger und schalte ihn dann wieder ein.',
+  'integrations.outgoing.turnOn': 'Wieder einschalten <hidden>{name}</hidden>',
+  'integrations.deliveries.refresh': 'Aktualisieren <hidden>Zustellungen</hidden>',
+  'integrations.deliveries.loading': 'Zustellungen werden geladen…',
+  'integrations.deliveries.empty': 'Noch nichts gesendet: Zustellungen erscheinen hier, sobald Nachrichten eintreffen.',
+  'integrations.deliveries.caption': 'Zustellungen an {name}',
+  'integrations.deliveries.when': 'Wann',
+  'integrations.deliveries.status': 'Status',
+  'integrations.deliveries.attempts': 'Versuche',
+  'integrations.deliveries.answer': 'Antwort',
+  'integrations.deliveries.details': 'Details',
+  'integrations.deliveries.state':
+    '{status, select, pending {ausstehend} retrying {wird wiederholt} delivered {zugestellt} failed {fehlgeschlagen} other {verworfen}}',
+  'integrations.deliveries.nextAttempt': 'nächster Versuch {when}',
+  'integrations.commands.title': 'Befehle',
+  'integrations.commands.builtIn': '/me und /shrug sind eingebaut und brauchen keine Einrichtung.',
+  'integrations.commands.secret': 'Signaturgeheimnis für /{trigger}',
+  'integrations.commands.newSecretFor': 'Neues Signaturgeheimnis für /{trigger}',
+  'integrations.commands.create': 'Befehl erstellen',
+  'integrations.commands.createSubmit': 'Befehl erstellen',
+  'integrations.commands.trigger': 'Auslöser',
+  'integrations.commands.triggerPlaceholder': 'deploy',
+  'integrations.commands.urlPlaceholder': 'https://example.com/commands/deploy',
+  'integrations.commands.description': 'Beschreibung <hint>(optional, beim Tippen von / angezeigt)</hint>',
+  'integrations.commands.calls': 'Ruft {url} auf',
+  'integrations.commands.renewQuestion':
+    'Ein neues Signaturgeheimnis für /{trigger} erstellen? Signaturen mit dem aktuellen passen dann nicht mehr.',
+  'integrations.commands.deleteQuestion': 'Den Befehl /{trigger} löschen?',
+  'integrations.problem.nameMissing':
+    '{what, select, bot {Gib dem Bot einen Namen.} other {Gib dem Webhook einen Namen.}}',
+  'integrations.problem.nameLong':
+    '{what, select, bot {Der Name eines Bots hat höchstens {max, number} Zeichen.} other {Der Name eines Webhooks hat höchstens {max, number} Zeichen.}}',
+  'integrations.problem.urlMissing': 'Gib die Adresse ein, an die gesendet wird.',
+  'integrations.problem.urlLong': 'Die Adresse hat höchstens {max, number} Zeichen.',
+  'integrations.problem.urlInvalid': 'Gib eine vollständige Adresse ein, beginnend mit https:// oder http://.',
+  'integrations.problem.urlScheme': 'Nur http://- und https://-Adressen können aufgerufen werden.',
+  'integrations.problem.triggerMissing': 'Gib das Wort ein, das den Befehl ausführt, etwa deploy für /deploy.',
+  'integrations.problem.triggerInvalid':
+    'Ein Auslöser besteht aus 1 bis {max, number} Kleinbuchstaben, Ziffern, - oder _, ohne Leerzeichen.',
+  'integrations.problem.triggerBuiltIn': '/{trigger} ist eingebaut: Wähle einen anderen Auslöser.',
+  'integrations.problem.wordsMany': 'Höchstens {max, number} Auslösewörter.',
+  'integrations.problem.wordsSpaces': 'Auslösewörter sind einzelne Wörter, durch Kommas getrennt.',
+  'integrations.problem.wordLong': 'Ein Auslösewort hat höchstens {max, number} Zeichen.',
+};

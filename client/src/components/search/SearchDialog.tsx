@@ -11,6 +11,7 @@ import { useListKeys } from '../common/useListKeys.ts';
 import { formatMoment } from '../messages/format.ts';
 import { completionsFor, type Completion } from './search-completions.ts';
 import './search.css';
+import { comboboxAttributes, optionIdOf } from '../common/combobox.ts';
 
 /** Typing pauses this long before the server is asked: one request per word, not per key. */
 const DEBOUNCE_MS = 200;
@@ -95,7 +96,7 @@ export function SearchDialog(props: { onClose: () => void; initialQuery?: string
     };
   }, [q, filters, offering, setActive]);
 
-  const optionId = (i: number) => `${listId}-${i}`;
+  const optionId = (i: number) => optionIdOf(listId, i);
   const words = found ? splitFilters(found.q).text : text;
 
   return (
@@ -108,14 +109,7 @@ export function SearchDialog(props: { onClose: () => void; initialQuery?: string
           placeholder={t('search.placeholder')}
           aria-label={t('search.title')}
           aria-describedby={`${listId}-help`}
-          role="combobox"
-          aria-autocomplete="list"
-          aria-expanded={showing > 0}
-          aria-controls={listId}
-          aria-activedescendant={showing > 0 ? optionId(active) : undefined}
-          autoComplete="off"
-          spellCheck={false}
-          maxLength={100}
+          {...comboboxAttributes(listId, showing, active)}
           value={query}
           onChange={(e) => {
             setQuery(e.target.value);

@@ -8,6 +8,7 @@ import { useListKeys } from '../common/useListKeys.ts';
 import { useRecentConverses } from './recent-converses.ts';
 import { rankItems, switcherItems, type SwitcherItem } from './switcher-items.ts';
 import './switcher.css';
+import { comboboxAttributes, optionIdOf } from '../common/combobox.ts';
 
 /** Groups whose member lists opening the switcher loads, at most (their first pages). */
 const MEMBER_LISTS = 20;
@@ -50,7 +51,7 @@ export function QuickSwitcher(props: { onClose: () => void; onSearch: (query: st
     const { groupOrder, members } = getState();
     for (const groupId of groupOrder.slice(0, MEMBER_LISTS)) if (!members[groupId]) void loadMembers(groupId);
   }, []);
-  const optionId = (i: number) => `${listId}-${i}`;
+  const optionId = (i: number) => optionIdOf(listId, i);
 
   const label = (item: SwitcherItem) => {
     if (item.kind === 'panel') return t('switcher.item.panel', { name: item.name, group: item.detail });
@@ -66,14 +67,7 @@ export function QuickSwitcher(props: { onClose: () => void; onSearch: (query: st
           className="switcher-input"
           placeholder={t('switcher.placeholder')}
           aria-label={t('switcher.input')}
-          role="combobox"
-          aria-autocomplete="list"
-          aria-expanded={count > 0}
-          aria-controls={listId}
-          aria-activedescendant={count > 0 ? optionId(active) : undefined}
-          autoComplete="off"
-          spellCheck={false}
-          maxLength={100}
+          {...comboboxAttributes(listId, count, active)}
           value={query}
           onChange={(e) => {
             setQuery(e.target.value);

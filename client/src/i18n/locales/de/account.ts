@@ -10,7 +10,6 @@ export const account: Record<keyof typeof english, string> = {
   'account.password.changed': 'Passwort geändert. Deine anderen Sitzungen wurden abgemeldet.',
   'account.password.tooShort': 'Das Passwort braucht mindestens {min, number} Zeichen.',
   'account.password.differ': 'Die beiden Passwörter stimmen nicht überein.',
-  'account.sessions.title': 'Sitzungen',
   'account.sessions.loading': 'Sitzungen werden geladen …',
   'account.sessions.agent': '{browser} unter {os}',
   'account.sessions.unknownClient': 'Unbekanntes Programm',

@@ -12,7 +12,6 @@ export const admin: Record<keyof typeof en, string> = {
   'admin.users.search.placeholder': 'Benutzername oder Anzeigename',
   'admin.users.none': 'Keine Benutzer gefunden.',
   'admin.users.more': 'Mehr laden',
-  'admin.users.deactivate.confirm': '@{username} deaktivieren? Alle Sitzungen enden sofort.',
   'admin.users.deactivate': 'Deaktivieren',
   'admin.users.activate': 'Aktivieren',
   'admin.users.serverAdmin': 'Serveradmin',

@@ -26,7 +26,6 @@ export const groups: Record<keyof typeof en, string> = {
   'groups.members.roles': 'Rollen',
   'groups.members.unadmin': 'Admin entziehen',
   'groups.members.admin': 'Zum Admin machen',
-  'groups.members.remove.confirm': '{name} aus {group} entfernen?',
   'groups.members.remove': 'Entfernen',
   'groups.members.ban': 'Sperren',
   'groups.invites.new': 'Neue Einladung',
@@ -55,7 +54,6 @@ export const groups: Record<keyof typeof en, string> = {
   'groups.roles.down.label': '{name} nach unten verschieben',
   'groups.roles.down': 'Nach unten',
   'groups.roles.delete.label': '{name} löschen',
-  'groups.roles.delete.confirm': 'Die Rolle {name} löschen? Ihre Mitglieder verlieren sie.',
   'groups.icon.saved': 'Symbol gespeichert.',
   'groups.icon.removed': 'Symbol entfernt.',
   'groups.icon.hint': 'Alle Angemeldeten können das Symbol einer Gruppe sehen, wie bei Profilbildern.',
@@ -92,7 +90,6 @@ export const groups: Record<keyof typeof en, string> = {
   'groups.userGroups.none': 'Noch keine Benutzergruppen.',
   'groups.userGroups.edit': '@{handle} bearbeiten',
   'groups.userGroups.noMembers': 'Keine Mitglieder',
-  'groups.userGroups.delete.confirm': '@{handle} löschen?',
   'groups.userGroups.handle.rule':
     'Kürzel haben 3–32 Zeichen aus a–z, 0–9, _ und - und beginnen mit einem Buchstaben oder einer Ziffer',
   'groups.userGroups.name.missing': 'Gib ihr einen Namen',
@@ -114,7 +111,6 @@ export const groups: Record<keyof typeof en, string> = {
   'groups.emoji.add': 'Emoji hinzufügen',
   'groups.emoji.none': 'Diese Gruppe hat noch keine eigenen Emoji.',
   'groups.emoji.remove.label': ':{name}: entfernen',
-  'groups.emoji.remove.confirm': ':{name}: entfernen?',
   'groups.web.conflict':
     'Nur Kanäle einer öffentlichen Gruppe können öffentlich im Web sein. Mache die Gruppe zuerst in ihren Einstellungen öffentlich.',
   'groups.web.title': 'Im Web',

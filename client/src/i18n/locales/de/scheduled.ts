@@ -24,7 +24,6 @@ export const scheduled: Record<keyof typeof en, string> = {
   'scheduled.row.back': 'Zurück',
   'scheduled.row.edit': 'Bearbeiten',
   'scheduled.row.sendNow': 'Jetzt senden',
-  'scheduled.row.cancel.confirm': 'Diese geplante Nachricht verwerfen?',
   'scheduled.row.cancel': 'Nachricht verwerfen',
   'scheduled.title': 'Geplante Nachrichten',
   'scheduled.empty': 'Nichts geplant. Nutze „Später senden“ neben „Senden“.',

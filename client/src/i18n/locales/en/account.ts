@@ -8,7 +8,6 @@ export const account = {
   'account.password.changed': 'Password changed. Your other sessions were signed out.',
   'account.password.tooShort': 'The password needs at least {min, number} characters.',
   'account.password.differ': 'The two passwords differ.',
-  'account.sessions.title': 'Sessions',
   'account.sessions.loading': 'Loading sessions…',
   'account.sessions.agent': '{browser} on {os}',
   'account.sessions.unknownClient': 'Unknown client',

@@ -11,7 +11,6 @@ export const admin = {
   'admin.users.search.placeholder': 'Username or display name',
   'admin.users.none': 'No users found.',
   'admin.users.more': 'Load more',
-  'admin.users.deactivate.confirm': 'Deactivate @{username}? Their sessions end at once.',
   'admin.users.deactivate': 'Deactivate',
   'admin.users.activate': 'Activate',
   'admin.users.serverAdmin': 'Server admin',

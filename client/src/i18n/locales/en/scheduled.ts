@@ -23,7 +23,6 @@ export const scheduled = {
   'scheduled.row.back': 'Back',
   'scheduled.row.edit': 'Edit',
   'scheduled.row.sendNow': 'Send now',
-  'scheduled.row.cancel.confirm': 'Cancel this scheduled message?',
   'scheduled.row.cancel': 'Cancel message',
   'scheduled.title': 'Scheduled messages',
   'scheduled.empty': 'Nothing is scheduled. Use "Send later" beside Send.',

@@ -10,7 +10,6 @@ export const account: Record<keyof typeof english, string> = {
   'account.password.changed': '密码已修改。你的其他会话已退出登录。',
   'account.password.tooShort': '密码至少需要 {min, number} 个字符。',
   'account.password.differ': '两次输入的密码不一致。',
-  'account.sessions.title': '会话',
   'account.sessions.loading': '正在加载会话…',
   'account.sessions.agent': '{os} 上的 {browser}',
   'account.sessions.unknownClient': '未知客户端',

@@ -12,7 +12,6 @@ export const admin: Record<keyof typeof en, string> = {
   'admin.users.search.placeholder': '用户名或显示名称',
   'admin.users.none': '未找到用户。',
   'admin.users.more': '加载更多',
-  'admin.users.deactivate.confirm': '停用 @{username}？其所有会话将立即结束。',
   'admin.users.deactivate': '停用',
   'admin.users.activate': '启用',
   'admin.users.serverAdmin': '服务器管理员',

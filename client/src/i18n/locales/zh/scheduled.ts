@@ -24,7 +24,6 @@ export const scheduled: Record<keyof typeof en, string> = {
   'scheduled.row.back': '返回',
   'scheduled.row.edit': '编辑',
   'scheduled.row.sendNow': '立即发送',
-  'scheduled.row.cancel.confirm': '取消这条定时消息？',
   'scheduled.row.cancel': '取消消息',
   'scheduled.title': '定时消息',
   'scheduled.empty': '没有定时消息。可使用“发送”旁的“稍后发送”。',

@@ -5,36 +5,25 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { ServerProcess } from '@im/dev-servers';
-import { openTestEnv, type TestEnv } from '@im/testkit';
-import { type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { collectPageErrors, describePagesOnFailure, messageTexts, PASSWORD, register, send } from './harness/app.ts';
-import { launchBrowser } from './harness/browser.ts';
-import { SHOTS, startWebApp } from './harness/server.ts';
-import { startCuttableProxy, type CuttableProxy } from './harness/cuttable-proxy.ts';
+import { SHOTS } from './harness/server.ts';
+import { type CuttableProxy } from './harness/cuttable-proxy.ts';
+import { openTwoWindows, type TwoWindows } from './harness/two-windows.ts';
 import { PNG } from './harness/png.ts';
-import { STEP_DEADLINE_MS } from './harness/deadline.ts';
 
 describe('two people chatting in the web client', () => {
-  let env: TestEnv;
+  let windows: TwoWindows;
   let server: ServerProcess;
   let proxy: CuttableProxy;
   let browser: Browser;
-  let aliceContext: BrowserContext;
-  let bobContext: BrowserContext;
   let alice: Page;
   let bob: Page;
   const pageErrors: string[] = [];
 
   before(async () => {
-    env = await openTestEnv(import.meta.url);
-    server = await startWebApp(env);
-    proxy = await startCuttableProxy(Number(new URL(server.base).port));
-    browser = await launchBrowser();
-    aliceContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    bobContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    for (const context of [aliceContext, bobContext]) context.setDefaultTimeout(STEP_DEADLINE_MS);
-    alice = await aliceContext.newPage();
-    bob = await bobContext.newPage();
+    windows = await openTwoWindows(import.meta.url);
+    ({ server, proxy, browser, alice, bob } = windows);
     collectPageErrors(alice, 'alice', pageErrors);
     collectPageErrors(bob, 'bob', pageErrors);
   });
@@ -42,10 +31,7 @@ describe('two people chatting in the web client', () => {
   afterEach(describePagesOnFailure(() => ({ alice, bob })));
 
   after(async () => {
-    await browser?.close();
-    await proxy?.close();
-    await server?.stop();
-    await env?.close();
+    await windows?.close();
   });
 
   it('registers both, and Alice creates a group and an invite that Bob joins', async () => {

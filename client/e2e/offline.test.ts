@@ -7,14 +7,13 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { ServerProcess } from '@im/dev-servers';
-import { openTestEnv, type TestEnv } from '@im/testkit';
-import { type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type BrowserContext, type Page } from 'playwright-core';
 import { groupWithMembers, openAs, registerAccount, typedApi, type Account } from './harness/api.ts';
 import { collectPageErrors, describePagesOnFailure, messageTexts, send } from './harness/app.ts';
-import { launchBrowser } from './harness/browser.ts';
-import { startCuttableProxy, type CuttableProxy } from './harness/cuttable-proxy.ts';
+import { type CuttableProxy } from './harness/cuttable-proxy.ts';
+import { openTwoWindows, type TwoWindows } from './harness/two-windows.ts';
 import { STEP_DEADLINE_MS } from './harness/deadline.ts';
-import { SHOTS, startWebApp } from './harness/server.ts';
+import { SHOTS } from './harness/server.ts';
 
 /**
  * Waits until the page's offline copy (IndexedDB `im-offline`) holds the account's snapshot and a
@@ -54,12 +53,10 @@ async function waitUntilKept(page: Page, text: string): Promise<void> {
 }
 
 describe('the app offline', () => {
-  let env: TestEnv;
+  let windows: TwoWindows;
   let server: ServerProcess;
   let proxy: CuttableProxy;
-  let browser: Browser;
   let aliceContext: BrowserContext;
-  let bobContext: BrowserContext;
   let alice: Page;
   let bob: Page;
   let aliceAccount: Account;
@@ -68,15 +65,8 @@ describe('the app offline', () => {
   const pageErrors: string[] = [];
 
   before(async () => {
-    env = await openTestEnv(import.meta.url);
-    server = await startWebApp(env);
-    proxy = await startCuttableProxy(Number(new URL(server.base).port));
-    browser = await launchBrowser();
-    aliceContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    bobContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    for (const context of [aliceContext, bobContext]) context.setDefaultTimeout(STEP_DEADLINE_MS);
-    alice = await aliceContext.newPage();
-    bob = await bobContext.newPage();
+    windows = await openTwoWindows(import.meta.url);
+    ({ server, proxy, aliceContext, alice, bob } = windows);
     // Offline, the page's calls fail by design (the network errors are not the app's).
     collectPageErrors(alice, 'alice', pageErrors, false);
     collectPageErrors(bob, 'bob', pageErrors);
@@ -91,10 +81,7 @@ describe('the app offline', () => {
   afterEach(describePagesOnFailure(() => ({ alice, bob })));
 
   after(async () => {
-    await browser?.close();
-    await proxy?.close();
-    await server?.stop();
-    await env?.close();
+    await windows?.close();
     assert.deepEqual(pageErrors, []);
   });
 
